@@ -1,0 +1,115 @@
+#include "video_picture.h"
+
+#include <cstring>
+
+namespace vmafexact::gst {
+
+std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  if (!finfo || (!GST_VIDEO_FORMAT_INFO_IS_YUV(finfo) && !GST_VIDEO_FORMAT_INFO_IS_GRAY(finfo)))
+    return std::nullopt;
+  if (GST_VIDEO_FORMAT_INFO_HAS_ALPHA(finfo) || GST_VIDEO_FORMAT_INFO_IS_TILED(finfo) ||
+      GST_VIDEO_FORMAT_INFO_HAS_PALETTE(finfo))
+    return std::nullopt;
+  if (GST_VIDEO_FORMAT_INFO_IS_LE(finfo) != (G_BYTE_ORDER == G_LITTLE_ENDIAN) &&
+      GST_VIDEO_FORMAT_INFO_BITS(finfo) > 8)
+    return std::nullopt;
+  if (GST_VIDEO_INFO_INTERLACE_MODE(&info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE)
+    return std::nullopt;
+
+  PictureFormat format;
+  format.width = GST_VIDEO_INFO_WIDTH(&info);
+  format.height = GST_VIDEO_INFO_HEIGHT(&info);
+  format.bpc = GST_VIDEO_FORMAT_INFO_DEPTH(finfo, 0);
+  if (!is_supported_bpc(format.bpc)) return std::nullopt;
+  // Samples must be whole bytes (8 bits) or whole 16-bit words.
+  const unsigned sample_bits = GST_VIDEO_FORMAT_INFO_BITS(finfo);
+  if (sample_bits != 8 && sample_bits != 16) return std::nullopt;
+  if ((format.bpc == 8) != (sample_bits == 8)) return std::nullopt;
+
+  if (GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo) == 1) {
+    format.chroma = ChromaFormat::k400;
+    return format;
+  }
+  if (GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo) != 3) return std::nullopt;
+  const unsigned w_sub = GST_VIDEO_FORMAT_INFO_W_SUB(finfo, 1);
+  const unsigned h_sub = GST_VIDEO_FORMAT_INFO_H_SUB(finfo, 1);
+  if (w_sub == 1 && h_sub == 1)
+    format.chroma = ChromaFormat::k420;
+  else if (w_sub == 1 && h_sub == 0)
+    format.chroma = ChromaFormat::k422;
+  else if (w_sub == 0 && h_sub == 0)
+    format.chroma = ChromaFormat::k444;
+  else
+    return std::nullopt;
+  return format;
+}
+
+std::string describe_video_info(const GstVideoInfo& info) {
+  std::string text = std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" +
+                     std::to_string(GST_VIDEO_INFO_HEIGHT(&info));
+  if (const auto format = picture_format_from_info(info)) {
+    text += " " + std::to_string(format->bpc) + "-bit " +
+            std::string(chroma_format_name(format->chroma));
+  }
+  text += " (";
+  text += GST_VIDEO_INFO_NAME(&info) ? GST_VIDEO_INFO_NAME(&info) : "unknown format";
+  text += ")";
+  return text;
+}
+
+namespace {
+
+// Copies one component into a tightly packed plane, dropping the interleave
+// (pixel stride) and the format's bit shift (P010 keeps 10 bits in the top).
+template <typename Sample>
+void repack_component(const GstVideoFrame& frame, unsigned component, unsigned width,
+                      unsigned height, std::vector<std::uint8_t>& out) {
+  const auto* data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
+  const int row_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
+  const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
+  const unsigned shift = GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, component);
+  out.resize(static_cast<std::size_t>(width) * height * sizeof(Sample));
+  auto* dst = reinterpret_cast<Sample*>(out.data());
+  for (unsigned y = 0; y < height; ++y) {
+    const std::uint8_t* row = data + static_cast<std::ptrdiff_t>(y) * row_stride;
+    for (unsigned x = 0; x < width; ++x) {
+      Sample sample;
+      std::memcpy(&sample, row + static_cast<std::ptrdiff_t>(x) * pixel_stride, sizeof(Sample));
+      *dst++ = static_cast<Sample>(sample >> shift);
+    }
+  }
+}
+
+}  // namespace
+
+PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
+                            ScratchPlanes& scratch) {
+  PictureView view;
+  view.bpc = format.bpc;
+  view.chroma = format.chroma;
+  view.width = format.width;
+  view.height = format.height;
+  const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
+  for (unsigned c = 0; c < view.plane_count(); ++c) {
+    PlaneView& plane = view.planes[c];
+    plane.width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
+    plane.height = c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
+    const bool in_place = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c) == static_cast<int>(sample_bytes) &&
+                          GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, c) == 0;
+    if (in_place) {
+      plane.data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, c));
+      plane.stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
+      continue;
+    }
+    if (sample_bytes == 1)
+      repack_component<std::uint8_t>(frame, c, plane.width, plane.height, scratch.planes[c]);
+    else
+      repack_component<std::uint16_t>(frame, c, plane.width, plane.height, scratch.planes[c]);
+    plane.data = scratch.planes[c].data();
+    plane.stride = static_cast<std::ptrdiff_t>(plane.width) * sample_bytes;
+  }
+  return view;
+}
+
+}  // namespace vmafexact::gst

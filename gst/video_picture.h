@@ -1,0 +1,35 @@
+// From GStreamer's video frames to the metrics' PictureView: planar frames are
+// viewed in place; semi-planar (NV12, P010, ...) or bit-shifted samples are
+// rewritten into planar scratch planes first.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/feature_extractor.h"
+#include "common/picture.h"
+
+namespace vmafexact::gst {
+
+// The picture format libvmaf would see for these caps, or nullopt if the
+// format is not one vmafexact scores.
+std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info);
+
+// "1920x1080 8-bit 4:2:0 (I420)", for messages.
+std::string describe_video_info(const GstVideoInfo& info);
+
+// Planes owned for formats that cannot be viewed in place; reused frame to frame.
+struct ScratchPlanes {
+  std::array<std::vector<std::uint8_t>, 3> planes;
+};
+
+// Builds the view of a mapped frame. Valid while `frame` stays mapped and
+// `scratch` is untouched.
+PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
+                            ScratchPlanes& scratch);
+
+}  // namespace vmafexact::gst

@@ -1,0 +1,54 @@
+#include "common/feature_collector.h"
+
+#include "common/error.h"
+
+namespace vmafexact {
+
+std::size_t FeatureCollector::find(std::string_view name) const {
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == name) return i;
+  return names_.size();
+}
+
+void FeatureCollector::append(std::string_view name, unsigned index, double value) {
+  std::size_t key = find(name);
+  if (key == names_.size()) {
+    names_.emplace_back(name);
+    columns_.emplace_back();
+  }
+  auto& column = columns_[key];
+  if (column.size() <= index) column.resize(index + 1);
+  if (column[index])
+    throw Error("score '" + std::string(name) + "' written twice for frame " +
+                std::to_string(index));
+  column[index] = value;
+  if (index + 1 > frame_count_) frame_count_ = index + 1;
+}
+
+std::optional<double> FeatureCollector::score(std::string_view name, unsigned index) const {
+  const std::size_t key = find(name);
+  if (key == names_.size() || index >= columns_[key].size()) return std::nullopt;
+  return columns_[key][index];
+}
+
+std::vector<std::pair<std::string, double>> FeatureCollector::frame_scores(unsigned index) const {
+  std::vector<std::pair<std::string, double>> scores;
+  for (std::size_t key = 0; key < names_.size(); ++key) {
+    const auto& column = columns_[key];
+    if (index < column.size() && column[index]) scores.emplace_back(names_[key], *column[index]);
+  }
+  return scores;
+}
+
+const std::vector<std::optional<double>>* FeatureCollector::column(std::string_view name) const {
+  const std::size_t key = find(name);
+  return key == names_.size() ? nullptr : &columns_[key];
+}
+
+void FeatureCollector::clear() {
+  names_.clear();
+  columns_.clear();
+  frame_count_ = 0;
+}
+
+}  // namespace vmafexact

@@ -1,0 +1,44 @@
+// Per-frame scores keyed by libvmaf's names, in the order libvmaf's feature
+// collector would hold them (the order in which each name was first written).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace vmafexact {
+
+class FeatureCollector {
+ public:
+  // Records one score. Writing the same name twice for one frame is a bug in an
+  // extractor and throws vmafexact::Error.
+  void append(std::string_view name, unsigned index, double value);
+
+  std::optional<double> score(std::string_view name, unsigned index) const;
+
+  // Names in first-written order.
+  const std::vector<std::string>& names() const { return names_; }
+
+  // One past the highest frame index written for any name.
+  unsigned frame_count() const { return frame_count_; }
+
+  // Every score of one frame, in names() order, skipping names not written there.
+  std::vector<std::pair<std::string, double>> frame_scores(unsigned index) const;
+
+  // The scores of one name at frames 0 .. frame_count()-1; nullopt where unwritten.
+  const std::vector<std::optional<double>>* column(std::string_view name) const;
+
+  void clear();
+
+ private:
+  std::size_t find(std::string_view name) const;
+
+  std::vector<std::string> names_;
+  std::vector<std::vector<std::optional<double>>> columns_;
+  unsigned frame_count_ = 0;
+};
+
+}  // namespace vmafexact

@@ -1,0 +1,46 @@
+// The interface every feature extractor implements, modelled on libvmaf's
+// VmafFeatureExtractor: init once per format, extract once per frame pair,
+// flush at end of stream for extractors whose scores need a later frame.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/feature_collector.h"
+#include "common/picture.h"
+
+namespace vmafexact {
+
+struct PictureFormat {
+  unsigned width = 0;
+  unsigned height = 0;
+  unsigned bpc = 8;
+  ChromaFormat chroma = ChromaFormat::k420;
+
+  bool operator==(const PictureFormat&) const = default;
+};
+
+class FeatureExtractor {
+ public:
+  virtual ~FeatureExtractor() = default;
+
+  // The name users select it by (libvmaf's extractor name, e.g. "psnr").
+  virtual std::string_view name() const = 0;
+
+  // Checks the format and sets up state; throws vmafexact::Error for input it
+  // cannot score (for example a picture too small), naming the limit.
+  virtual void init(const PictureFormat& format) = 0;
+
+  // Scores frame `index` and writes what is final into `scores`.
+  virtual void extract(const PictureView& ref, const PictureView& dist, unsigned index,
+                       FeatureCollector& scores) = 0;
+
+  // Writes what was held back for lack of a later frame. Default: nothing.
+  virtual void flush(FeatureCollector& scores) { (void)scores; }
+
+  // How many later frames a frame's scores wait for (libvmaf's motion2: 1).
+  virtual unsigned latency_frames() const { return 0; }
+};
+
+}  // namespace vmafexact

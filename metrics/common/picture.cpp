@@ -1,0 +1,35 @@
+#include "common/picture.h"
+
+namespace vmafexact {
+
+std::string_view chroma_format_name(ChromaFormat chroma) {
+  switch (chroma) {
+    case ChromaFormat::k400: return "4:0:0";
+    case ChromaFormat::k420: return "4:2:0";
+    case ChromaFormat::k422: return "4:2:2";
+    case ChromaFormat::k444: return "4:4:4";
+  }
+  return "?";
+}
+
+unsigned chroma_plane_width(unsigned luma_width, ChromaFormat chroma) {
+  switch (chroma) {
+    case ChromaFormat::k400: return 0;
+    case ChromaFormat::k420:
+    case ChromaFormat::k422: return luma_width >> 1;
+    case ChromaFormat::k444: return luma_width;
+  }
+  return 0;
+}
+
+unsigned chroma_plane_height(unsigned luma_height, ChromaFormat chroma) {
+  switch (chroma) {
+    case ChromaFormat::k400: return 0;
+    case ChromaFormat::k420: return luma_height >> 1;
+    case ChromaFormat::k422:
+    case ChromaFormat::k444: return luma_height;
+  }
+  return 0;
+}
+
+}  // namespace vmafexact

@@ -1,0 +1,229 @@
+#include "output/log_writer.h"
+
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+
+#include "pooling/pooling.h"
+
+namespace vmafexact {
+
+namespace {
+
+// libvmaf's count_leading_zeros_d(): how many times the fractional part must be
+// multiplied by 10 to reach 1. Its (int) cast of a value past INT_MAX is
+// undefined in C; x86-64 gives INT_MIN there, which this reproduces.
+int count_leading_zeros(double x) {
+  if (x < 0) x = std::fabs(x);
+  const int int_part = (x < 2147483648.0) ? static_cast<int>(x) : INT_MIN;
+  double fractional_part = x - int_part;
+  int count = 0;
+  while (fractional_part < 1.0 && fractional_part != 0) {
+    fractional_part *= 10;
+    ++count;
+  }
+  return count;
+}
+
+std::string printf_double(const char* format, double value) {
+  std::array<char, 512> buffer{};
+  const int n = std::snprintf(buffer.data(), buffer.size(), format, value);
+  if (n < 0) return {};
+  if (static_cast<std::size_t>(n) < buffer.size()) return std::string(buffer.data(), n);
+  std::string large(static_cast<std::size_t>(n) + 1, '\0');
+  std::snprintf(large.data(), large.size(), format, value);
+  large.resize(static_cast<std::size_t>(n));
+  return large;
+}
+
+bool is_finite(double value) { return std::isfinite(value); }
+
+struct PooledEntry {
+  const char* method;
+  double value;
+};
+
+// libvmaf lists min, max, mean, harmonic_mean in this order.
+std::vector<PooledEntry> pooled_entries(const FeatureCollector& scores, const std::string& name,
+                                        const LogInfo& info) {
+  std::vector<PooledEntry> entries;
+  const auto* column = scores.column(name);
+  if (!column || info.frame_count == 0) return entries;
+  const auto pooled = pool_scores(*column, 0, info.frame_count - 1, info.subsample);
+  if (!pooled) return entries;
+  entries.push_back({"min", pooled->min});
+  entries.push_back({"max", pooled->max});
+  entries.push_back({"mean", pooled->mean});
+  entries.push_back({"harmonic_mean", pooled->harmonic_mean});
+  return entries;
+}
+
+// Frames libvmaf lists: those below the collector's capacity that are on the
+// subsample grid and hold at least one score.
+template <typename Visit>
+void for_each_listed_frame(const FeatureCollector& scores, unsigned subsample, Visit visit) {
+  for (unsigned i = 0; i < scores.frame_count(); ++i) {
+    if (subsample > 1 && i % subsample) continue;
+    const auto frame = scores.frame_scores(i);
+    if (frame.empty()) continue;
+    visit(i, frame);
+  }
+}
+
+std::string json_escape(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '"': escaped += "&quot;"; break;
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+void write_json(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
+                const LogInfo& info) {
+  out << "{\n";
+  out << "  \"version\": \"" << json_escape(info.version) << "\",\n";
+  if (is_finite(info.fps))
+    out << "  \"fps\": " << printf_double("%.2f", info.fps) << ",\n";
+  else
+    out << "  \"fps\": null,\n";
+
+  out << "  \"frames\": [";
+  for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
+    out << (i > 0 ? ",\n" : "\n");
+    out << "    {\n";
+    out << "      \"frameNum\": " << i << ",\n";
+    out << "      \"metrics\": {\n";
+    for (std::size_t k = 0; k < frame.size(); ++k) {
+      const char* comma = k + 1 < frame.size() ? "," : "";
+      const auto& [name, value] = frame[k];
+      if (is_finite(value))
+        out << "        \"" << json_escape(name) << "\": " << format_score(value, precision) << comma
+            << "\n";
+      else  // libvmaf prints no newline after a null score
+        out << "        \"" << json_escape(name) << "\": null" << comma;
+    }
+    out << "      }\n";
+    out << "    }";
+  });
+  out << "\n  ],\n";
+
+  out << "  \"pooled_metrics\": {";
+  const auto& names = scores.names();
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    out << (k > 0 ? ",\n" : "\n");
+    out << "    \"" << json_escape(names[k]) << "\": {";
+    const auto entries = pooled_entries(scores, names[k], info);
+    for (std::size_t m = 0; m < entries.size(); ++m) {
+      out << (m > 0 ? ",\n" : "\n");
+      out << "      \"" << entries[m].method << "\": ";
+      if (is_finite(entries[m].value))
+        out << format_score(entries[m].value, precision);
+      else
+        out << "null";
+    }
+    out << "\n";
+    out << "    }";
+  }
+  out << "\n  },\n";
+
+  out << "  \"aggregate_metrics\": {";
+  const auto& aggregates = info.aggregate_metrics;
+  for (std::size_t k = 0; k < aggregates.size(); ++k) {
+    out << "\n    \"" << json_escape(aggregates[k].first) << "\": ";
+    if (is_finite(aggregates[k].second))
+      out << format_score(aggregates[k].second, precision);
+    else
+      out << "null";
+    out << (k + 1 < aggregates.size() ? "," : "");
+  }
+  out << "\n  }\n";
+  out << "}\n";
+}
+
+void write_xml(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
+               const LogInfo& info) {
+  out << "<VMAF version=\"" << xml_escape(info.version) << "\">\n";
+  out << "  <params qualityWidth=\"" << info.width << "\" qualityHeight=\"" << info.height
+      << "\" />\n";
+  out << "  <fyi fps=\"" << printf_double("%.2f", info.fps) << "\" />\n";
+  out << "  <frames>\n";
+  for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
+    out << "    <frame frameNum=\"" << i << "\" ";
+    for (const auto& [name, value] : frame)
+      out << xml_escape(name) << "=\"" << format_score(value, precision) << "\" ";
+    out << "/>\n";
+  });
+  out << "  </frames>\n";
+  out << "  <pooled_metrics>\n";
+  for (const auto& name : scores.names()) {
+    out << "    <metric name=\"" << xml_escape(name) << "\" ";
+    for (const auto& entry : pooled_entries(scores, name, info))
+      out << entry.method << "=\"" << format_score(entry.value, precision) << "\" ";
+    out << "/>\n";
+  }
+  out << "  </pooled_metrics>\n";
+  out << "  <aggregate_metrics ";
+  for (const auto& [name, value] : info.aggregate_metrics)
+    out << xml_escape(name) << "=\"" << format_score(value, precision) << "\" ";
+  out << "/>\n";
+  out << "</VMAF>\n";
+}
+
+void write_csv(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
+               const LogInfo& info) {
+  out << "Frame,";
+  for (const auto& name : scores.names()) out << name << ",";
+  out << "\n";
+  for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
+    out << i << ",";
+    for (const auto& entry : frame) out << format_score(entry.second, precision) << ",";
+    out << "\n";
+  });
+}
+
+}  // namespace
+
+std::optional<LogFormat> parse_log_format(std::string_view name) {
+  if (name == "json") return LogFormat::kJson;
+  if (name == "xml") return LogFormat::kXml;
+  if (name == "csv") return LogFormat::kCsv;
+  return std::nullopt;
+}
+
+std::optional<LogPrecision> parse_log_precision(std::string_view name) {
+  if (name == "default") return LogPrecision::kDefault;
+  if (name == "max") return LogPrecision::kMax;
+  return std::nullopt;
+}
+
+std::string format_score(double value, LogPrecision precision) {
+  if (precision == LogPrecision::kMax) return printf_double("%.17g", value);
+  return printf_double(count_leading_zeros(value) <= 6 ? "%.6f" : "%.16f", value);
+}
+
+void write_log(std::ostream& out, LogFormat format, LogPrecision precision,
+               const FeatureCollector& scores, const LogInfo& info) {
+  switch (format) {
+    case LogFormat::kJson: write_json(out, precision, scores, info); break;
+    case LogFormat::kXml: write_xml(out, precision, scores, info); break;
+    case LogFormat::kCsv: write_csv(out, precision, scores, info); break;
+  }
+}
+
+}  // namespace vmafexact

@@ -1,0 +1,42 @@
+// Logs laid out as the libvmaf 3.2.0 `vmaf` tool writes them (output.c), so that
+// tooling which reads libvmaf's JSON, XML or CSV reads vmafexact's unchanged.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/feature_collector.h"
+
+namespace vmafexact {
+
+enum class LogFormat { kJson, kXml, kCsv };
+enum class LogPrecision {
+  kDefault,  // libvmaf's printing: %.6f, or %.16f when the fraction has more than 6 leading zeros
+  kMax,      // %.17g: every double round-trips
+};
+
+std::optional<LogFormat> parse_log_format(std::string_view name);
+std::optional<LogPrecision> parse_log_precision(std::string_view name);
+
+struct LogInfo {
+  std::string version;     // written where libvmaf writes its version
+  double fps = 0.;         // frames scored per second of scoring
+  unsigned width = 0;      // XML's qualityWidth / qualityHeight
+  unsigned height = 0;
+  unsigned subsample = 1;  // only frames i % subsample == 0 are listed and pooled
+  unsigned frame_count = 0;  // frames pooled: 0 .. frame_count-1
+  // Metrics libvmaf lists under "aggregate_metrics" (none yet).
+  std::vector<std::pair<std::string, double>> aggregate_metrics;
+};
+
+// One score as libvmaf prints it at the given precision.
+std::string format_score(double value, LogPrecision precision);
+
+void write_log(std::ostream& out, LogFormat format, LogPrecision precision,
+               const FeatureCollector& scores, const LogInfo& info);
+
+}  // namespace vmafexact

@@ -1,0 +1,35 @@
+#include "psnr/psnr_extractor.h"
+
+#include "common/error.h"
+#include "psnr/psnr.h"
+
+namespace vmafexact::psnr {
+
+namespace {
+constexpr std::array<const char*, 3> kScoreNames = {"psnr_y", "psnr_cb", "psnr_cr"};
+}
+
+void PsnrExtractor::init(const PictureFormat& format) {
+  if (!is_supported_bpc(format.bpc))
+    throw Error("psnr: unsupported bit depth " + std::to_string(format.bpc) +
+                " (libvmaf takes 8, 10, 12 or 16)");
+  if (format.width == 0 || format.height == 0) throw Error("psnr: empty picture");
+  format_ = format;
+  psnr_max_.fill(default_psnr_max(format.bpc));
+}
+
+void PsnrExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned index,
+                            FeatureCollector& scores) {
+  const unsigned plane_count = ref.plane_count();
+  for (unsigned p = 0; p < plane_count; ++p) {
+    const PlaneView& ref_plane = ref.planes[p];
+    // A 4:2:0 or 4:2:2 picture one pixel wide or high has empty chroma planes in
+    // libvmaf's layout: mse is then 0/0, its max() with 1e-16 picks 1e-16, and the
+    // score is psnr_max, as libvmaf reports it.
+    const std::uint64_t sse = plane_sse(ref_plane, dist.planes[p], ref.bpc);
+    scores.append(kScoreNames[p], index,
+                  psnr_from_sse(sse, ref_plane.width, ref_plane.height, ref.bpc, psnr_max_[p]));
+  }
+}
+
+}  // namespace vmafexact::psnr

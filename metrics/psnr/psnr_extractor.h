@@ -1,0 +1,24 @@
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "common/feature_extractor.h"
+
+namespace vmafexact::psnr {
+
+// libvmaf's "psnr" extractor with its default options: psnr_y, and psnr_cb and
+// psnr_cr unless the picture is gray.
+class PsnrExtractor final : public FeatureExtractor {
+ public:
+  std::string_view name() const override { return "psnr"; }
+  void init(const PictureFormat& format) override;
+  void extract(const PictureView& ref, const PictureView& dist, unsigned index,
+               FeatureCollector& scores) override;
+
+ private:
+  PictureFormat format_{};
+  std::array<double, 3> psnr_max_{};
+};
+
+}  // namespace vmafexact::psnr
