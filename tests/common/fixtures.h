@@ -1,0 +1,71 @@
+// Test support: the shared fixtures (generated once into a cache), raw .yuv
+// frames as PictureViews, and libvmaf's reference logs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/feature_extractor.h"
+#include "common/picture.h"
+
+namespace vmafexact::test {
+
+// ../shared (or $VMAFEXACT_SHARED_DIR).
+std::filesystem::path shared_dir();
+
+// Generates the fixtures into the cache if they are not there yet (under a
+// file lock, so parallel test binaries generate once), checks them against
+// SHA256SUMS, and returns the folder holding the .yuv files. Throws with a
+// clear message when that is impossible.
+std::filesystem::path fixture_yuv_dir();
+
+// A pair described by the name of its reference log, e.g.
+// "a_576x324_420p8_dis_x264crf23.max.json" or
+// "d_1277x719_420p8_dis_x264crf30.vmafcli.max.json".
+struct FixturePair {
+  std::string log_name;          // file name in shared/fixtures/ref
+  std::string ref_yuv;           // file names in fixture_yuv_dir()
+  std::string dist_yuv;
+  PictureFormat format;
+  std::string gst_format;        // GStreamer format name of the files (I420, Y42B, ...)
+  bool vmafcli_layout = false;   // reference made from floor-chroma copies
+};
+
+// Every reference log with %.17g values, excluding logs kept for information
+// only (libvmaf's own AVX-512 output).
+std::vector<FixturePair> max_precision_pairs();
+
+// Frames of a tightly packed planar .yuv file in GStreamer/ffmpeg layout
+// (chroma rounded up) — the view uses libvmaf's rounded-down chroma region.
+class YuvFile {
+ public:
+  YuvFile(const std::filesystem::path& path, const PictureFormat& format);
+  unsigned frame_count() const { return frame_count_; }
+  PictureView frame(unsigned index) const;
+  std::size_t frame_bytes() const { return frame_bytes_; }
+
+ private:
+  PictureFormat format_;
+  std::vector<std::uint8_t> data_;
+  std::size_t frame_bytes_ = 0;
+  unsigned frame_count_ = 0;
+};
+
+// A libvmaf JSON log, parsed: per frame a map of score name -> value (NaN for
+// null), pooled metrics per name and method, and key order of frame 0.
+struct ReferenceLog {
+  std::vector<std::map<std::string, double>> frames;
+  std::map<std::string, std::map<std::string, double>> pooled;
+  std::vector<std::string> frame_key_order;
+  std::vector<std::string> pooled_key_order;
+};
+ReferenceLog load_reference_log(const std::filesystem::path& path);
+ReferenceLog parse_reference_log(const std::string& json_text);
+
+std::string read_file(const std::filesystem::path& path);
+
+}  // namespace vmafexact::test

@@ -1,0 +1,96 @@
+// Conformance: vmafexact's metrics against libvmaf 3.2.0's own %.17g output on
+// every shared fixture pair. Every value is compared with ==; one difference fails.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "fixtures.h"
+#include "pooling/pooling.h"
+#include "scorer.h"
+
+using namespace vmafexact;
+using vmafexact::test::FixturePair;
+
+namespace {
+
+bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// The features of vmafexact that a reference log holds scores of.
+std::vector<std::string> features_in(const vmafexact::test::ReferenceLog& log) {
+  std::vector<std::string> features;
+  if (!log.frames.empty() && log.frames[0].count("psnr_y")) features.push_back("psnr");
+  return features;
+}
+
+class Conformance : public ::testing::TestWithParam<FixturePair> {};
+
+TEST_P(Conformance, EveryValueEqualsLibvmaf) {
+  const FixturePair& pair = GetParam();
+  const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
+  const auto log = vmafexact::test::load_reference_log(vmafexact::test::shared_dir() / "fixtures" /
+                                                       "ref" / pair.log_name);
+  const auto features = features_in(log);
+  if (features.empty()) GTEST_SKIP() << "no feature of vmafexact in " << pair.log_name << " yet";
+
+  // Odd sizes: the files keep GStreamer's rounded-up chroma; the views read
+  // libvmaf's rounded-down region, which is what the .vmafcli references scored.
+  const vmafexact::test::YuvFile ref(yuv_dir / pair.ref_yuv, pair.format);
+  const vmafexact::test::YuvFile dist(yuv_dir / pair.dist_yuv, pair.format);
+  ASSERT_EQ(ref.frame_count(), dist.frame_count());
+  ASSERT_EQ(ref.frame_count(), log.frames.size()) << "frame count differs from the reference";
+
+  Scorer scorer(features, pair.format);
+  for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
+  scorer.finish();
+  const auto& scores = scorer.scores();
+
+  unsigned identical = 0, compared = 0;
+  for (unsigned i = 0; i < ref.frame_count(); ++i) {
+    for (const auto& [name, value] : scores.frame_scores(i)) {
+      const auto expected = log.frames[i].find(name);
+      ASSERT_NE(expected, log.frames[i].end()) << name << " is not in the reference, frame " << i;
+      ++compared;
+      if (same_bits(value, expected->second))
+        ++identical;
+      else
+        ADD_FAILURE() << pair.log_name << " frame " << i << " " << name << ": vmafexact "
+                      << std::hexfloat << value << " libvmaf " << expected->second
+                      << std::defaultfloat;
+    }
+  }
+  for (const auto& name : scores.names()) {
+    const auto pooled = pool_scores(*scores.column(name), 0, scorer.frames_pushed() - 1);
+    ASSERT_TRUE(pooled);
+    const auto& expected = log.pooled.at(name);
+    const std::pair<const char*, double> ours[] = {{"min", pooled->min},
+                                                   {"max", pooled->max},
+                                                   {"mean", pooled->mean},
+                                                   {"harmonic_mean", pooled->harmonic_mean}};
+    for (const auto& [method, value] : ours) {
+      ++compared;
+      if (same_bits(value, expected.at(method)))
+        ++identical;
+      else
+        ADD_FAILURE() << pair.log_name << " pooled " << name << " " << method;
+    }
+  }
+  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames)\n",
+              pair.log_name.c_str(), identical, compared, scores.names().size(),
+              scorer.frames_pushed());
+  EXPECT_EQ(identical, compared);
+  EXPECT_GT(compared, 0u);
+}
+
+std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {
+  std::string name = info.param.log_name.substr(0, info.param.log_name.size() - std::string(".max.json").size());
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+}  // namespace
+
+INSTANTIATE_TEST_SUITE_P(SharedFixtures, Conformance,
+                         ::testing::ValuesIn(vmafexact::test::max_precision_pairs()), test_name);

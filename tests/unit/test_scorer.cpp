@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/error.h"
+#include "common/feature_collector.h"
+#include "scorer.h"
+
+using namespace vmafexact;
+
+TEST(FeatureCollector, KeepsFirstWrittenOrder) {
+  FeatureCollector scores;
+  scores.append("b", 1, 2.0);
+  scores.append("a", 0, 1.0);
+  scores.append("b", 0, 3.0);
+  EXPECT_EQ(scores.names(), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(scores.frame_count(), 2u);
+  const auto frame0 = scores.frame_scores(0);
+  ASSERT_EQ(frame0.size(), 2u);
+  EXPECT_EQ(frame0[0].first, "b");
+  EXPECT_EQ(frame0[1].first, "a");
+  EXPECT_EQ(scores.frame_scores(1).size(), 1u);
+  EXPECT_FALSE(scores.score("a", 1));
+}
+
+TEST(FeatureCollector, RejectsASecondWrite) {
+  FeatureCollector scores;
+  scores.append("a", 0, 1.0);
+  EXPECT_THROW(scores.append("a", 0, 1.0), Error);
+}
+
+TEST(FeatureList, ParsesAndDeduplicates) {
+  EXPECT_EQ(parse_feature_list("psnr"), (std::vector<std::string>{"psnr"}));
+  EXPECT_EQ(parse_feature_list(" psnr , psnr,"), (std::vector<std::string>{"psnr"}));
+  EXPECT_TRUE(parse_feature_list("").empty());
+}
+
+TEST(FeatureList, UnknownNameIsAClearError) {
+  try {
+    parse_feature_list("psnr,ssimulacra");
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("ssimulacra"), std::string::npos) << message;
+    EXPECT_NE(message.find("available: psnr"), std::string::npos) << message;
+  }
+}
+
+TEST(Scorer, FramesArePostedInOrder) {
+  Scorer scorer({"psnr"}, {4, 4, 8, ChromaFormat::k400});
+  std::vector<std::uint8_t> a(16, 1), b(16, 2);
+  PictureView ref, dist;
+  ref.bpc = dist.bpc = 8;
+  ref.chroma = dist.chroma = ChromaFormat::k400;
+  ref.width = dist.width = ref.height = dist.height = 4;
+  ref.planes[0] = {a.data(), 4, 4, 4};
+  dist.planes[0] = {b.data(), 4, 4, 4};
+  EXPECT_EQ(scorer.push(ref, dist), (std::vector<unsigned>{0}));
+  EXPECT_EQ(scorer.push(ref, ref), (std::vector<unsigned>{1}));
+  EXPECT_TRUE(scorer.finish().empty());
+  EXPECT_EQ(scorer.frames_pushed(), 2u);
+  EXPECT_EQ(*scorer.scores().score("psnr_y", 1), 60.0);
+}
+
+TEST(Scorer, RejectsUnsupportedBitDepth) {
+  EXPECT_THROW(Scorer({"psnr"}, {4, 4, 14, ChromaFormat::k420}), Error);
+}
