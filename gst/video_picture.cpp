@@ -22,10 +22,10 @@ std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info) 
   format.height = GST_VIDEO_INFO_HEIGHT(&info);
   format.bpc = GST_VIDEO_FORMAT_INFO_DEPTH(finfo, 0);
   if (!is_supported_bpc(format.bpc)) return std::nullopt;
-  // Samples must be whole bytes (8 bits) or whole 16-bit words.
-  const unsigned sample_bits = GST_VIDEO_FORMAT_INFO_BITS(finfo);
-  if (sample_bits != 8 && sample_bits != 16) return std::nullopt;
-  if ((format.bpc == 8) != (sample_bits == 8)) return std::nullopt;
+  // Luma samples must sit in whole bytes (8 bits) or whole 16-bit words; this
+  // also rules out packed 4:2:2 such as YUY2 (two bytes per 8-bit luma sample).
+  const unsigned luma_sample_bytes = GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, 0);
+  if (luma_sample_bytes != (format.bpc > 8 ? 2u : 1u)) return std::nullopt;
 
   if (GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo) == 1) {
     format.chroma = ChromaFormat::k400;
@@ -46,11 +46,14 @@ std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info) 
 }
 
 std::string describe_video_info(const GstVideoInfo& info) {
-  std::string text = std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" +
-                     std::to_string(GST_VIDEO_INFO_HEIGHT(&info));
+  std::string text = std::to_string(GST_VIDEO_INFO_WIDTH(&info));
+  text += 'x';
+  text += std::to_string(GST_VIDEO_INFO_HEIGHT(&info));
   if (const auto format = picture_format_from_info(info)) {
-    text += " " + std::to_string(format->bpc) + "-bit " +
-            std::string(chroma_format_name(format->chroma));
+    text += ' ';
+    text += std::to_string(format->bpc);
+    text += "-bit ";
+    text += chroma_format_name(format->chroma);
   }
   text += " (";
   text += GST_VIDEO_INFO_NAME(&info) ? GST_VIDEO_INFO_NAME(&info) : "unknown format";

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12's own packages, everything needed to build vmafexact,
+# run its tests (including generating the test fixtures with ffmpeg and python3)
+# and run the examples. Idempotent: only missing packages are installed (nothing
+# already there is upgraded), and when none is missing apt is not run at all, so
+# CI reruns cost no time.
+#
+# Usage: scripts/install-deps.sh        (as root, or as a user with sudo)
+set -euo pipefail
+
+packages=(
+  # build
+  meson ninja-build pkg-config g++
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+  nlohmann-json3-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # fixture generation (tests/): ffmpeg with libx264, python3
+  ffmpeg python3
+  # running pipelines (gst-launch-1.0, gst-inspect-1.0, videotestsrc, jpegenc, rawvideoparse, ...)
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  ca-certificates
+)
+
+is_installed() {
+  [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" == installed ]]
+}
+
+missing=()
+for package in "${packages[@]}"; do
+  is_installed "$package" || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages are already installed."
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+
+if ((EUID == 0)); then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: not root and sudo is not available; run this script as root." >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done."

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The test command: configures the build if needed, compiles, and runs the whole
+# test suite. Installs nothing (see scripts/install-deps.sh for that).
+#
+# Usage: scripts/test.sh [extra `meson test` arguments, e.g. --suite unit or -v]
+# Environment:
+#   BUILD_DIR                meson build directory (default: <repo>/build)
+#   VMAFEXACT_FIXTURE_CACHE  where test fixtures are generated and kept
+#                            (default: ~/.cache/vmafexact/fixtures)
+#   VMAFEXACT_SHARED_DIR     the shared/ folder with the fixture generator and
+#                            libvmaf references (default: <repo>/../shared)
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build}"
+cd "$repo"
+
+if [[ ! -f "$build_dir/build.ninja" ]]; then
+  meson setup "$build_dir" -Dtests=enabled
+fi
+meson compile -C "$build_dir"
+# The first run generates the fixtures (about 20 s on two cores) into the cache.
+meson test -C "$build_dir" --print-errorlogs "$@"
