@@ -97,7 +97,7 @@ struct PadInput {
 // Everything that lives from start (or a flush) to stop.
 struct Session {
   Settings settings;  // snapshot taken at start
-  std::vector<std::string> features;
+  std::vector<vmafexact::FeatureRequest> features;
   std::unique_ptr<vmafexact::Scorer> scorer;
   std::vector<FrameTiming> timings;  // by frame index
   PadInput ref;
@@ -227,7 +227,7 @@ bool frame_messages_enabled(GstVmafExact* self) {
 // Resets what a flush or a restart forgets, keeping the settings snapshot.
 void reset_session(Session& session) {
   Settings settings = std::move(session.settings);
-  std::vector<std::string> features = std::move(session.features);
+  auto features = std::move(session.features);
   session = Session{};
   session.settings = std::move(settings);
   session.features = std::move(features);
@@ -807,7 +807,8 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
       gobject_class, PROP_FEATURES,
       g_param_spec_string("features", "Features",
                           "Comma-separated features to compute, named as libvmaf names its "
-                          "extractors (available: psnr). Read when the element starts.",
+                          "extractors, with libvmaf's option syntax (name=option=value:option=value). "
+                          "Read when the element starts.",
                           kDefaultFeatures, ready_flags));
   g_object_class_install_property(
       gobject_class, PROP_FRAME_MESSAGE,

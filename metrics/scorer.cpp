@@ -2,52 +2,139 @@
 
 #include <algorithm>
 
+#include "adm/adm_extractor.h"
 #include "common/error.h"
+#include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
+#include "vif/vif_extractor.h"
 
 namespace vmafexact {
 
 const std::vector<std::string>& available_features() {
-  static const std::vector<std::string> names = {"psnr"};
+  static const std::vector<std::string> names = {"adm", "motion", "vif", "psnr"};
   return names;
 }
 
-std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name) {
-  if (name == "psnr") return std::make_unique<psnr::PsnrExtractor>();
+std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
+                                                         const FeatureOptions& options) {
+  if (name == "psnr") return psnr::make_psnr_extractor(options);
+  if (name == "vif") return vif::make_integer_vif_extractor(options);
+  if (name == "adm") return adm::make_integer_adm_extractor(options);
+  if (name == "motion") return motion::make_integer_motion_extractor(options);
   std::string known;
   for (const auto& feature : available_features()) known += (known.empty() ? "" : ", ") + feature;
   throw Error("unknown feature '" + std::string(name) + "' (available: " + known + ")");
 }
 
-std::vector<std::string> parse_feature_list(std::string_view list) {
-  std::vector<std::string> features;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view item = list.substr(start, end - start);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (!item.empty()) {
-      make_feature_extractor(item);  // validates the name, throws if unknown
-      if (std::find(features.begin(), features.end(), item) == features.end())
-        features.emplace_back(item);
+std::string extractor_for_feature(std::string_view provided_feature) {
+  for (const auto& name : available_features()) {
+    std::unique_ptr<FeatureExtractor> extractor;
+    try {
+      extractor = make_feature_extractor(name);
+    } catch (const Error&) {
+      continue;  // not available in this build
     }
-    start = end + 1;
+    const auto provided = extractor->provided_features();
+    if (std::find(provided.begin(), provided.end(), provided_feature) != provided.end())
+      return name;
   }
-  return features;
+  throw Error("no feature extractor provides '" + std::string(provided_feature) + "'");
 }
 
-Scorer::Scorer(const std::vector<std::string>& features, const PictureFormat& format)
-    : format_(format) {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
+  std::vector<FeatureRequest> requests;
+  for (std::string_view item : split(list, ',')) {
+    item = trim(item);
+    if (item.empty()) continue;
+    FeatureRequest request;
+    const std::size_t equals = item.find('=');
+    request.name = std::string(trim(item.substr(0, equals)));
+    if (equals != std::string_view::npos) {
+      for (std::string_view option : split(item.substr(equals + 1), ':')) {
+        option = trim(option);
+        const std::size_t option_equals = option.find('=');
+        if (option.empty() || option_equals == std::string_view::npos || option_equals == 0)
+          throw Error("malformed option '" + std::string(option) + "' of feature '" +
+                      request.name + "' (expected name=option=value:option=value)");
+        request.options.emplace_back(std::string(trim(option.substr(0, option_equals))),
+                                     std::string(trim(option.substr(option_equals + 1))));
+      }
+    }
+    make_feature_extractor(request.name, request.options);  // validates, throws if bad
+    if (std::find(requests.begin(), requests.end(), request) == requests.end())
+      requests.push_back(std::move(request));
+  }
+  return requests;
+}
+
+FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
+  for (std::size_t i = 0; i < requests_.size(); ++i)
+    if (requests_[i] == request) return *extractors_[i];
+  auto extractor = make_feature_extractor(request.name, request.options);
+  extractor->init(format_);
+  latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
+  requests_.push_back(request);
+  extractors_.push_back(std::move(extractor));
+  return *extractors_.back();
+}
+
+Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest>& features,
+               const PictureFormat& format, model::PredictOptions predict_options)
+    : format_(format), models_(std::move(models)), predict_options_(predict_options) {
   if (!is_supported_bpc(format.bpc))
     throw Error("unsupported bit depth " + std::to_string(format.bpc) +
                 " (8, 10, 12 and 16 bits are supported)");
-  for (const auto& name : features) {
-    auto extractor = make_feature_extractor(name);
-    extractor->init(format);
-    latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
-    extractors_.push_back(std::move(extractor));
+  // libvmaf order: each model's inputs in model order, then the extra features;
+  // an extractor with the same options serves every request for it.
+  for (const auto& scored : models_) {
+    ModelInput input;
+    for (const auto& feature : scored.model.features()) {
+      FeatureExtractor& extractor =
+          extractor_for({extractor_for_feature(feature.name), feature.options});
+      input.keys.push_back(extractor.score_key(feature.name));
+    }
+    model_inputs_.push_back(std::move(input));
+  }
+  for (const auto& request : features) extractor_for(request);
+}
+
+Scorer::Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format)
+    : Scorer({}, features, format) {}
+
+void Scorer::predict(unsigned index) {
+  std::vector<double> values;
+  for (std::size_t m = 0; m < models_.size(); ++m) {
+    values.clear();
+    for (const auto& key : model_inputs_[m].keys) {
+      const auto value = scores_.score(key, index);
+      if (!value)
+        throw Error("model " + models_[m].model.name() + ": score " + key +
+                    " missing for frame " + std::to_string(index));
+      values.push_back(*value);
+    }
+    scores_.append(models_[m].key, index, models_[m].model.predict(values, predict_options_));
   }
 }
 
@@ -55,14 +142,20 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
   const unsigned index = frames_pushed_++;
   for (auto& extractor : extractors_) extractor->extract(ref, dist, index, scores_);
   std::vector<unsigned> finished;
-  while (frames_final_ + latency_frames_ < frames_pushed_) finished.push_back(frames_final_++);
+  while (frames_final_ + latency_frames_ < frames_pushed_) {
+    predict(frames_final_);
+    finished.push_back(frames_final_++);
+  }
   return finished;
 }
 
 std::vector<unsigned> Scorer::finish() {
   for (auto& extractor : extractors_) extractor->flush(scores_);
   std::vector<unsigned> finished;
-  while (frames_final_ < frames_pushed_) finished.push_back(frames_final_++);
+  while (frames_final_ < frames_pushed_) {
+    predict(frames_final_);
+    finished.push_back(frames_final_++);
+  }
   return finished;
 }
 

@@ -1,6 +1,7 @@
-// The backend-neutral scoring session: the selected extractors, their scores,
-// and which frames are final. The GStreamer element and the conformance tests
-// both drive this, so the element adds no arithmetic of its own.
+// The backend-neutral scoring session: the extractors that the models and the
+// extra features need, their scores, the models' per-frame predictions, and
+// which frames are final. The GStreamer element and the conformance tests both
+// drive this, so the element adds no arithmetic of its own.
 #pragma once
 
 #include <memory>
@@ -10,22 +11,49 @@
 
 #include "common/feature_collector.h"
 #include "common/feature_extractor.h"
+#include "common/feature_options.h"
+#include "model/model.h"
 
 namespace vmafexact {
 
-// Names accepted in the element's `features` property, in the order listed.
+// An extractor by libvmaf's name, with options ("adm" + adm_enhn_gain_limit=1).
+struct FeatureRequest {
+  std::string name;
+  FeatureOptions options;
+  bool operator==(const FeatureRequest&) const = default;
+};
+
+// Extractor names accepted in feature lists, in the order listed.
 const std::vector<std::string>& available_features();
 
-// Splits a comma-separated feature list ("psnr, psnr" -> {"psnr"}); throws
-// vmafexact::Error naming an unknown feature and the available ones.
-std::vector<std::string> parse_feature_list(std::string_view list);
+// Creates an extractor; throws vmafexact::Error for an unknown name (listing the
+// available ones) or a bad option.
+std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
+                                                         const FeatureOptions& options = {});
 
-std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name);
+// The extractor that provides a libvmaf feature name (as models name their
+// inputs, e.g. "VMAF_integer_feature_vif_scale0_score" -> "vif").
+std::string extractor_for_feature(std::string_view provided_feature);
+
+// Parses a comma-separated feature list in libvmaf's --feature syntax:
+// "psnr, adm=adm_enhn_gain_limit=1.0:adm_csf_mode=0". Duplicates are dropped.
+// Throws vmafexact::Error naming an unknown feature or a malformed option.
+std::vector<FeatureRequest> parse_feature_list(std::string_view list);
+
+struct ScoredModel {
+  model::Model model;
+  std::string key;  // the score's name: "vmaf" for the first model, else the model's name
+};
 
 class Scorer {
  public:
-  // Throws vmafexact::Error when a feature is unknown or cannot score `format`.
-  Scorer(const std::vector<std::string>& features, const PictureFormat& format);
+  // Throws vmafexact::Error when a feature is unknown, an option is bad, or the
+  // picture format cannot be scored (e.g. too small, naming the minimum).
+  Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest>& features,
+         const PictureFormat& format, model::PredictOptions predict_options = {});
+
+  // Features only, no model.
+  Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format);
 
   const PictureFormat& format() const { return format_; }
 
@@ -37,12 +65,24 @@ class Scorer {
   std::vector<unsigned> finish();
 
   unsigned frames_pushed() const { return frames_pushed_; }
+  // How many later frames a frame's scores wait for (1 with motion).
   unsigned latency_frames() const { return latency_frames_; }
   const FeatureCollector& scores() const { return scores_; }
 
  private:
+  struct ModelInput {
+    std::vector<std::string> keys;  // collector keys in the model's feature order
+  };
+
+  FeatureExtractor& extractor_for(const FeatureRequest& request);
+  void predict(unsigned index);
+
   PictureFormat format_;
+  std::vector<FeatureRequest> requests_;  // parallel to extractors_
   std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
+  std::vector<ScoredModel> models_;
+  std::vector<ModelInput> model_inputs_;
+  model::PredictOptions predict_options_;
   FeatureCollector scores_;
   unsigned frames_pushed_ = 0;
   unsigned frames_final_ = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/feature_collector.h"
+#include "common/feature_options.h"
 #include "common/picture.h"
 
 namespace vmafexact {
@@ -27,6 +28,16 @@ class FeatureExtractor {
 
   // The name users select it by (libvmaf's extractor name, e.g. "psnr").
   virtual std::string_view name() const = 0;
+
+  // libvmaf's provided_features: the unaliased names of what it computes
+  // (e.g. "VMAF_integer_feature_adm2_score", "psnr_y"). Models find their
+  // extractors by these names.
+  virtual std::vector<std::string> provided_features() const = 0;
+
+  // The collector key under which this extractor, with its options, writes the
+  // provided feature `provided_name` ("VMAF_integer_feature_adm2_score" ->
+  // "integer_adm2", or "integer_adm2_egl_1" with adm_enhn_gain_limit=1).
+  virtual std::string score_key(std::string_view provided_name) const = 0;
 
   // Checks the format and sets up state; throws vmafexact::Error for input it
   // cannot score (for example a picture too small), naming the limit.

@@ -9,6 +9,14 @@ namespace {
 constexpr std::array<const char*, 3> kScoreNames = {"psnr_y", "psnr_cb", "psnr_cr"};
 }
 
+std::unique_ptr<FeatureExtractor> make_psnr_extractor(const FeatureOptions& options) {
+  // libvmaf's psnr options (enable_chroma, enable_mse, enable_apsnr,
+  // reduced_hbd_peak, min_sse) are not offered yet: any option is an error.
+  OptionReader reader("psnr", options);
+  reader.finish();
+  return std::make_unique<PsnrExtractor>();
+}
+
 void PsnrExtractor::init(const PictureFormat& format) {
   if (!is_supported_bpc(format.bpc))
     throw Error("psnr: unsupported bit depth " + std::to_string(format.bpc) +

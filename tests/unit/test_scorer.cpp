@@ -30,9 +30,47 @@ TEST(FeatureCollector, RejectsASecondWrite) {
 }
 
 TEST(FeatureList, ParsesAndDeduplicates) {
-  EXPECT_EQ(parse_feature_list("psnr"), (std::vector<std::string>{"psnr"}));
-  EXPECT_EQ(parse_feature_list(" psnr , psnr,"), (std::vector<std::string>{"psnr"}));
+  const std::vector<FeatureRequest> psnr = {{"psnr", {}}};
+  EXPECT_EQ(parse_feature_list("psnr"), psnr);
+  EXPECT_EQ(parse_feature_list(" psnr , psnr,"), psnr);
   EXPECT_TRUE(parse_feature_list("").empty());
+}
+
+TEST(FeatureList, MalformedOptionIsAClearError) {
+  try {
+    parse_feature_list("psnr=enable_chroma");
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("malformed option 'enable_chroma'"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(FeatureList, UnknownOptionIsAClearError) {
+  try {
+    parse_feature_list("psnr=no_such_option=1");
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("unknown option 'no_such_option'"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(FeatureNames, OptionsNameScoresLikeLibvmaf) {
+  EXPECT_EQ(feature_name_with_options("VMAF_integer_feature_adm2_score", {}), "integer_adm2");
+  EXPECT_EQ(feature_name_with_options("VMAF_integer_feature_motion_sad_score", {}),
+            "VMAF_integer_feature_motion_sad_score");
+  EXPECT_EQ(feature_name_with_options("VMAF_integer_feature_adm2_score",
+                                      {{"adm_enhn_gain_limit", "egl", format_option_double(1.0)}}),
+            "integer_adm2_egl_1");
+  // Sorted by option name; booleans add their alias only.
+  EXPECT_EQ(feature_name_with_options("VMAF_integer_feature_vif_scale0_score",
+                                      {{"vif_kernelscale", "vks", format_option_double(0.5)},
+                                       {"debug", "debug", "true", true},
+                                       {"vif_enhn_gain_limit", "egl", format_option_double(1.25)}}),
+            "integer_vif_scale0_debug_egl_1.25_vks_0.5");
 }
 
 TEST(FeatureList, UnknownNameIsAClearError) {
@@ -42,12 +80,12 @@ TEST(FeatureList, UnknownNameIsAClearError) {
   } catch (const Error& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find("ssimulacra"), std::string::npos) << message;
-    EXPECT_NE(message.find("available: psnr"), std::string::npos) << message;
+    EXPECT_NE(message.find("available: adm, motion, vif, psnr"), std::string::npos) << message;
   }
 }
 
 TEST(Scorer, FramesArePostedInOrder) {
-  Scorer scorer({"psnr"}, {4, 4, 8, ChromaFormat::k400});
+  Scorer scorer({{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400});
   std::vector<std::uint8_t> a(16, 1), b(16, 2);
   PictureView ref, dist;
   ref.bpc = dist.bpc = 8;
@@ -63,5 +101,5 @@ TEST(Scorer, FramesArePostedInOrder) {
 }
 
 TEST(Scorer, RejectsUnsupportedBitDepth) {
-  EXPECT_THROW(Scorer({"psnr"}, {4, 4, 14, ChromaFormat::k420}), Error);
+  EXPECT_THROW(Scorer({{"psnr", {}}}, {4, 4, 14, ChromaFormat::k420}), Error);
 }

@@ -1,0 +1,65 @@
+// VMAF models: libvmaf's JSON model files (one loader for built-in and user
+// files) and libvmaf 3.2.0's per-frame prediction arithmetic.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/feature_options.h"
+
+namespace vmafexact::model {
+
+// One input of a model, as its file names it.
+struct ModelFeature {
+  std::string name;        // e.g. "VMAF_integer_feature_adm2_score" (the model's feature_names)
+  FeatureOptions options;  // from feature_opts_dicts, e.g. {{"adm_enhn_gain_limit", "1"}}
+};
+
+struct PredictOptions {
+  bool disable_clip = false;      // libvmaf's VMAF_MODEL_FLAG_DISABLE_CLIP
+  bool enable_transform = false;  // libvmaf's VMAF_MODEL_FLAG_ENABLE_TRANSFORM
+};
+
+class Model {
+ public:
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+  ~Model();
+
+  // The name libvmaf gives the model: its version for a built-in one
+  // ("vmaf_v0.6.1"), else what the caller chose.
+  const std::string& name() const;
+  void set_name(std::string name);
+
+  // Inputs, in the order predict() takes their values.
+  const std::vector<ModelFeature>& features() const;
+
+  // libvmaf's per-frame score: normalise each feature, nu-SVR RBF prediction,
+  // denormalise, optional score transform, clip — the same double operations in
+  // the same order as libvmaf 3.2.0's predict.c and svm.cpp.
+  double predict(std::span<const double> feature_values, const PredictOptions& options) const;
+
+  struct Data;  // the parsed parameters (model.cpp)
+  explicit Model(std::unique_ptr<Data> data);
+
+ private:
+  std::unique_ptr<Data> data_;
+};
+
+// Names of the models built into vmafexact.
+std::vector<std::string> builtin_model_names();
+
+// Throws vmafexact::Error naming the known versions.
+Model load_builtin_model(std::string_view version);
+
+// Throws vmafexact::Error naming the file and the missing or malformed field.
+Model load_model_file(const std::filesystem::path& path);
+Model load_model_json(std::string_view json_text, std::string_view origin);
+
+}  // namespace vmafexact::model

@@ -1,0 +1,1 @@
+// Unit tests of metrics/adm/ (to be written with the feature).

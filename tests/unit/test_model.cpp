@@ -1,0 +1,1 @@
+// Unit tests of metrics/model/ (to be written with the models).

@@ -1,0 +1,1 @@
+// Unit tests of metrics/motion/ (to be written with the feature).

@@ -1,0 +1,1 @@
+// Unit tests of metrics/vif/ (to be written with the feature).
