@@ -63,12 +63,39 @@ std::string describe_video_info(const GstVideoInfo& info) {
 
 namespace {
 
+// Byte offset of a component within its plane. GStreamer 1.22.0 lists the V
+// offset of P010/P012/P016 as 1 byte where the data has it at 2, so for a
+// chroma pair interleaved in one plane the offset is derived from the pair's
+// order (which component comes first) and the sample size.
+unsigned component_offset(const GstVideoFormatInfo* finfo, unsigned component,
+                          unsigned sample_bytes) {
+  const unsigned plane = GST_VIDEO_FORMAT_INFO_PLANE(finfo, component);
+  unsigned sharing = 0, rank = 0;
+  for (unsigned k = 0; k < GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo); ++k) {
+    if (k == component || GST_VIDEO_FORMAT_INFO_PLANE(finfo, k) != plane) continue;
+    ++sharing;
+    if (GST_VIDEO_FORMAT_INFO_POFFSET(finfo, k) < GST_VIDEO_FORMAT_INFO_POFFSET(finfo, component))
+      ++rank;
+  }
+  const bool interleaved_pair =
+      sharing == 1 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, component) == static_cast<int>(2 * sample_bytes);
+  return interleaved_pair ? rank * sample_bytes : GST_VIDEO_FORMAT_INFO_POFFSET(finfo, component);
+}
+
+const std::uint8_t* component_data(const GstVideoFrame& frame, unsigned component,
+                                   unsigned sample_bytes) {
+  const unsigned plane = GST_VIDEO_FORMAT_INFO_PLANE(frame.info.finfo, component);
+  return static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane)) +
+         component_offset(frame.info.finfo, component, sample_bytes);
+}
+
 // Copies one component into a tightly packed plane, dropping the interleave
 // (pixel stride) and the format's bit shift (P010 keeps 10 bits in the top).
 template <typename Sample>
 void repack_component(const GstVideoFrame& frame, unsigned component, unsigned width,
                       unsigned height, std::vector<std::uint8_t>& out) {
-  const auto* data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
+  const std::uint8_t* data = component_data(frame, component, sizeof(Sample));
   const int row_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
   const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
   const unsigned shift = GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, component);
@@ -101,7 +128,7 @@ PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& for
     const bool in_place = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c) == static_cast<int>(sample_bytes) &&
                           GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, c) == 0;
     if (in_place) {
-      plane.data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame, c));
+      plane.data = component_data(frame, c, sample_bytes);
       plane.stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
       continue;
     }

@@ -1,0 +1,587 @@
+// The vmafexact element through GstHarness: pairing, formats, caps errors, EOS,
+// flushing, messages and logs. Expected scores come from metrics/ directly on
+// the test's own planes, so these tests check the element's plumbing.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "element_harness.h"
+#include "psnr/psnr.h"
+
+using namespace vmafexact;
+using namespace vmafexact::test;
+
+namespace {
+
+constexpr GstClockTime kFrame = GST_SECOND / 24;
+
+// psnr_y/cb/cr of a pair, from the metrics' own functions.
+std::vector<double> expected_psnr(const RawPicture& ref, const RawPicture& dist) {
+  const OwnedView r = view_of(ref), d = view_of(dist);
+  std::vector<double> scores;
+  for (unsigned p = 0; p < r.view.plane_count(); ++p) {
+    const auto sse = psnr::plane_sse(r.view.planes[p], d.view.planes[p], ref.bpc);
+    scores.push_back(psnr::psnr_from_sse(sse, r.view.planes[p].width, r.view.planes[p].height,
+                                         ref.bpc, psnr::default_psnr_max(ref.bpc)));
+  }
+  return scores;
+}
+
+bool contains(const std::vector<std::string>& texts, const std::string& needle) {
+  for (const auto& text : texts)
+    if (text.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+std::string joined(const std::vector<std::string>& texts) {
+  std::string all;
+  for (const auto& text : texts) all += text + "\n";
+  return all;
+}
+
+std::string time_text(GstClockTime time) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%" GST_TIME_FORMAT, GST_TIME_ARGS(time));
+  return text;
+}
+
+struct Frames {
+  std::vector<RawPicture> ref, dist;
+};
+
+Frames make_frames(unsigned count, unsigned width, unsigned height, unsigned bpc,
+                   ChromaFormat chroma) {
+  Frames frames;
+  for (unsigned i = 0; i < count; ++i) {
+    frames.ref.push_back(random_picture(width, height, bpc, chroma, 100 + i));
+    frames.dist.push_back(distorted(frames.ref.back(), 3 + static_cast<int>(i) % 5, 200 + i));
+  }
+  return frames;
+}
+
+// Pushes pairs in step and checks each frame message against the metrics.
+void run_pairs(ElementHarness& harness, const Frames& frames, GstVideoFormat ref_format,
+               GstVideoFormat dist_format) {
+  for (std::size_t i = 0; i < frames.ref.size(); ++i) {
+    ASSERT_EQ(harness.push_ref(make_buffer(frames.ref[i], ref_format, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+    ASSERT_EQ(harness.push_dist(make_buffer(frames.dist[i], dist_format, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+  }
+}
+
+void expect_frame_scores(const std::vector<const GstStructure*>& frames_posted,
+                         const Frames& frames) {
+  ASSERT_EQ(frames_posted.size(), frames.ref.size());
+  const char* names[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+  for (std::size_t i = 0; i < frames_posted.size(); ++i) {
+    EXPECT_EQ(field_uint64(frames_posted[i], "index"), i);
+    const auto expected = expected_psnr(frames.ref[i], frames.dist[i]);
+    for (std::size_t p = 0; p < expected.size(); ++p)
+      EXPECT_EQ(field_double(frames_posted[i], names[p]), expected[p]) << "frame " << i << " " << names[p];
+  }
+}
+
+}  // namespace
+
+TEST(Element, ScoresEveryPairAndPassesDistortedBuffersThrough) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  const Frames frames = make_frames(5, 64, 48, 8, ChromaFormat::k420);
+  run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+  for (unsigned i = 0; i < 5; ++i) {
+    GstBuffer* out = gst_harness_pull(harness.ref());
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(GST_BUFFER_PTS(out), i * kFrame);
+    GstBuffer* expected = make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame);
+    GstMapInfo a, b;
+    gst_buffer_map(out, &a, GST_MAP_READ);
+    gst_buffer_map(expected, &b, GST_MAP_READ);
+    ASSERT_EQ(a.size, b.size);
+    EXPECT_EQ(std::memcmp(a.data, b.data, a.size), 0) << "distorted buffer changed";
+    gst_buffer_unmap(out, &a);
+    gst_buffer_unmap(expected, &b);
+    gst_buffer_unref(expected);
+    gst_buffer_unref(out);
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  expect_frame_scores(posted, frames);
+  for (std::size_t i = 0; i < posted.size(); ++i) {
+    GstClockTime pts = 0, running_time = 0, duration = 0;
+    gst_structure_get_clock_time(posted[i], "pts", &pts);
+    gst_structure_get_clock_time(posted[i], "running-time", &running_time);
+    gst_structure_get_clock_time(posted[i], "duration", &duration);
+    EXPECT_EQ(pts, i * kFrame);
+    EXPECT_EQ(running_time, i * kFrame);
+    EXPECT_EQ(duration, kFrame);
+  }
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 5u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired"), 0u);
+  const GstStructure* pooled = nullptr;
+  ASSERT_TRUE(gst_structure_get(summary[0], "psnr_y", GST_TYPE_STRUCTURE, &pooled, nullptr));
+  double mean = 0, sum = 0;
+  gst_structure_get_double(pooled, "mean", &mean);
+  for (std::size_t i = 0; i < 5; ++i) sum += expected_psnr(frames.ref[i], frames.dist[i])[0];
+  EXPECT_EQ(mean, sum / 5);
+  gst_structure_free(const_cast<GstStructure*>(pooled));
+  EXPECT_TRUE(message_texts(messages, GST_MESSAGE_WARNING).empty())
+      << joined(message_texts(messages, GST_MESSAGE_WARNING));
+}
+
+TEST(Element, PairsByRunningTimeNotArrival) {
+  // The distorted stream's segment starts at 10 s with a base of 0, so its
+  // timestamps are 10 s ahead but its running times match the reference's.
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  segment.start = 10 * GST_SECOND;
+  segment.time = 10 * GST_SECOND;
+  gst_harness_push_event(harness.dist(), gst_event_new_segment(&segment));
+  const Frames frames = make_frames(3, 32, 32, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < 3; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, 10 * GST_SECOND + i * kFrame, kFrame));
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  expect_frame_scores(element_messages(messages, "vmafexact-frame"), frames);
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  GstClockTime pts = 0, stream_time = 0;
+  gst_structure_get_clock_time(posted[1], "pts", &pts);
+  gst_structure_get_clock_time(posted[1], "stream-time", &stream_time);
+  EXPECT_EQ(pts, 10 * GST_SECOND + kFrame);
+  EXPECT_EQ(stream_time, 10 * GST_SECOND + kFrame);
+}
+
+TEST(Element, ToleratesTimestampJitterBelowHalfAFrame) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(4, 32, 32, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < 4; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    const GstClockTime jitter = (i % 2) ? 3 * GST_MSECOND : 0;
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame + jitter, kFrame));
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  expect_frame_scores(element_messages(messages, "vmafexact-frame"), frames);
+}
+
+TEST(Element, DroppedFrameOnEachSideIsCountedAndReported) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(5, 32, 32, 8, ChromaFormat::k420);
+  auto ref = [&](unsigned i) {
+    return harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  };
+  auto dist = [&](unsigned i) {
+    return harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  };
+  // Reference frame 1 and distorted frame 3 are missing.
+  ASSERT_EQ(ref(0), GST_FLOW_OK);
+  ASSERT_EQ(dist(0), GST_FLOW_OK);
+  ASSERT_EQ(ref(2), GST_FLOW_OK);
+  ASSERT_EQ(dist(1), GST_FLOW_OK);  // unpaired: pushed downstream, not scored
+  ASSERT_EQ(dist(2), GST_FLOW_OK);
+  ASSERT_EQ(ref(3), GST_FLOW_OK);
+  ASSERT_EQ(dist(4), GST_FLOW_OK);  // reference 3 is unpaired
+  ASSERT_EQ(ref(4), GST_FLOW_OK);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  EXPECT_EQ(gst_harness_buffers_received(harness.ref()), 4u) << "every distorted buffer goes out";
+
+  const auto messages = harness.drain_messages();
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  ASSERT_EQ(posted.size(), 3u);
+  const unsigned scored[] = {0, 2, 4};
+  for (unsigned k = 0; k < 3; ++k) {
+    EXPECT_EQ(field_uint64(posted[k], "index"), k);
+    EXPECT_EQ(field_double(posted[k], "psnr_y"),
+              expected_psnr(frames.ref[scored[k]], frames.dist[scored[k]])[0]);
+    GstClockTime pts = 0;
+    gst_structure_get_clock_time(posted[k], "pts", &pts);
+    EXPECT_EQ(pts, scored[k] * kFrame);
+  }
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 3u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired"), 2u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired-ref"), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired-dist"), 1u);
+  const auto warnings = message_texts(messages, GST_MESSAGE_WARNING);
+  ASSERT_EQ(warnings.size(), 2u) << joined(warnings);
+  EXPECT_TRUE(contains(warnings, "distorted frame at running time " + time_text(kFrame) +
+                                      " has no reference frame"))
+      << joined(warnings);
+  EXPECT_TRUE(contains(warnings, "the nearest reference frame is at " + time_text(2 * kFrame)))
+      << joined(warnings);
+  EXPECT_TRUE(contains(warnings, "reference frame at running time " + time_text(3 * kFrame) +
+                                      " has no distorted frame"))
+      << joined(warnings);
+  EXPECT_TRUE(contains(warnings, "videorate")) << joined(warnings);
+}
+
+TEST(Element, GapEventMarksAMissingFrame) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(3, 32, 32, 8, ChromaFormat::k420);
+  harness.push_ref(make_buffer(frames.ref[0], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(frames.dist[0], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  gst_harness_push_event(harness.ref(), gst_event_new_gap(kFrame, kFrame));
+  harness.push_dist(make_buffer(frames.dist[1], GST_VIDEO_FORMAT_I420, kFrame, kFrame));
+  harness.push_ref(make_buffer(frames.ref[2], GST_VIDEO_FORMAT_I420, 2 * kFrame, kFrame));
+  harness.push_dist(make_buffer(frames.dist[2], GST_VIDEO_FORMAT_I420, 2 * kFrame, kFrame));
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 2u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired-dist"), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired-ref"), 0u);
+}
+
+TEST(Element, OneStreamEndingEarlyScoresWhatWasPairedAndWarns) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(5, 32, 32, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < 2; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  }
+  harness.push_eos_ref();
+  for (unsigned i = 2; i < 5; ++i)
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  EXPECT_EQ(gst_harness_buffers_received(harness.ref()), 5u);
+  const auto messages = harness.drain_messages();
+  EXPECT_EQ(element_messages(messages, "vmafexact-frame").size(), 2u);
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 2u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-unpaired-dist"), 3u);
+  const auto warnings = message_texts(messages, GST_MESSAGE_WARNING);
+  ASSERT_EQ(warnings.size(), 1u) << joined(warnings);
+  EXPECT_TRUE(contains(warnings, "The reference stream ended first: 2 frames were scored and the last 3 distorted frames"))
+      << joined(warnings);
+}
+
+TEST(Element, SizeMismatchIsAnErrorThatSuggestsTheFix) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 32, 24));
+  const auto ref = random_picture(64, 48, 8, ChromaFormat::k420, 1);
+  const auto dist = random_picture(32, 24, 8, ChromaFormat::k420, 2);
+  harness.push_ref(make_buffer(ref, GST_VIDEO_FORMAT_I420, 0, kFrame));
+  const GstFlowReturn ret = harness.push_dist(make_buffer(dist, GST_VIDEO_FORMAT_I420, 0, kFrame));
+  (void)ret;  // the error is raised on the element's own thread
+  GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND,
+                                                 GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(error, &gerror, &debug);
+  const std::string text = gerror->message, details = debug ? debug : "";
+  EXPECT_NE(text.find("reference is 64x48 8-bit 4:2:0 (I420), distorted is 32x24 8-bit 4:2:0 (I420)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(details.find("videoscale"), std::string::npos) << details;
+  g_error_free(gerror);
+  g_free(debug);
+  gst_message_unref(error);
+}
+
+TEST(Element, BitDepthMismatchIsAnError) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32),
+                   caps_string(GST_VIDEO_FORMAT_I420_10LE, 32, 32));
+  harness.push_ref(make_buffer(random_picture(32, 32, 8, ChromaFormat::k420, 1), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(random_picture(32, 32, 10, ChromaFormat::k420, 1), GST_VIDEO_FORMAT_I420_10LE, 0, kFrame));
+  GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND,
+                                                 GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("differ"), std::string::npos) << gerror->message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+}
+
+TEST(Element, UnsupportedFormatIsRefusedAtNegotiation) {
+  ElementHarness harness;
+  // RGB is not in the pad templates: the caps event is refused.
+  gst_harness_set_src_caps_str(harness.dist(), "video/x-raw,format=RGB,width=32,height=32,framerate=24/1");
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, 32 * 32 * 3, nullptr);
+  EXPECT_EQ(harness.push_dist(buffer), GST_FLOW_NOT_NEGOTIATED);
+}
+
+TEST(Element, ShortBufferIsAnErrorNotACrash) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  harness.push_ref(make_buffer(random_picture(64, 48, 8, ChromaFormat::k420, 1), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  GstBuffer* small = gst_buffer_new_allocate(nullptr, 100, nullptr);
+  GST_BUFFER_PTS(small) = 0;
+  GST_BUFFER_DURATION(small) = kFrame;
+  harness.push_dist(small);
+  GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND,
+                                                 GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("the buffer holds 100 bytes"), std::string::npos)
+      << gerror->message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+}
+
+struct LayoutCase {
+  GstVideoFormat ref_format, dist_format;
+  unsigned bpc;
+  ChromaFormat chroma;
+  unsigned width, height;
+};
+
+class ElementLayouts : public ::testing::TestWithParam<LayoutCase> {};
+
+TEST_P(ElementLayouts, ScoresEqualTheMetricsOnTheSamePlanes) {
+  const LayoutCase& c = GetParam();
+  ElementHarness harness;
+  harness.set_caps(caps_string(c.ref_format, c.width, c.height), caps_string(c.dist_format, c.width, c.height));
+  const Frames frames = make_frames(3, c.width, c.height, c.bpc, c.chroma);
+  run_pairs(harness, frames, c.ref_format, c.dist_format);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  ASSERT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
+      << joined(message_texts(messages, GST_MESSAGE_ERROR));
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  expect_frame_scores(posted, frames);
+  if (c.chroma == ChromaFormat::k400) {
+    ASSERT_FALSE(posted.empty());
+    EXPECT_FALSE(gst_structure_has_field(posted[0], "psnr_cb"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Formats, ElementLayouts,
+    ::testing::Values(
+        LayoutCase{GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, 8, ChromaFormat::k420, 64, 48},
+        LayoutCase{GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV21, 8, ChromaFormat::k420, 33, 17},
+        LayoutCase{GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420, 8, ChromaFormat::k420, 17, 17},
+        LayoutCase{GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_NV16, 8, ChromaFormat::k422, 35, 20},
+        LayoutCase{GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_NV24, 8, ChromaFormat::k444, 30, 21},
+        LayoutCase{GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY8, 8, ChromaFormat::k400, 31, 9},
+        LayoutCase{GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_P010_10LE, 10, ChromaFormat::k420, 64, 36},
+        LayoutCase{GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_P012_LE, 12, ChromaFormat::k420, 41, 23},
+        LayoutCase{GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_I422_10LE, 10, ChromaFormat::k422, 40, 22},
+        LayoutCase{GST_VIDEO_FORMAT_I422_12LE, GST_VIDEO_FORMAT_I422_12LE, 12, ChromaFormat::k422, 19, 40},
+        LayoutCase{GST_VIDEO_FORMAT_Y444_10LE, GST_VIDEO_FORMAT_Y444_10LE, 10, ChromaFormat::k444, 24, 24},
+        LayoutCase{GST_VIDEO_FORMAT_Y444_12LE, GST_VIDEO_FORMAT_Y444_12LE, 12, ChromaFormat::k444, 24, 25},
+        LayoutCase{GST_VIDEO_FORMAT_Y444_16LE, GST_VIDEO_FORMAT_Y444_16LE, 16, ChromaFormat::k444, 23, 24},
+        LayoutCase{GST_VIDEO_FORMAT_P016_LE, GST_VIDEO_FORMAT_P016_LE, 16, ChromaFormat::k420, 32, 18},
+        LayoutCase{GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_GRAY16_LE, 16, ChromaFormat::k400, 20, 20}),
+    [](const ::testing::TestParamInfo<LayoutCase>& info) {
+      return std::string(gst_video_format_to_string(info.param.ref_format)) + "_" +
+             gst_video_format_to_string(info.param.dist_format) + "_" +
+             std::to_string(info.param.width) + "x" + std::to_string(info.param.height);
+    });
+
+TEST(Element, FrameMessagesCanBeTurnedOff) {
+  ElementHarness harness("frame-message=false");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  run_pairs(harness, make_frames(2, 32, 32, 8, ChromaFormat::k420), GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  EXPECT_TRUE(element_messages(messages, "vmafexact-frame").empty());
+  EXPECT_EQ(element_messages(messages, "vmafexact-summary").size(), 1u);
+}
+
+TEST(Element, FlushingSeekStartsAgainFromZero) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(4, 32, 32, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < 3; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  }
+  for (unsigned i = 0; i < 3; ++i) gst_buffer_unref(gst_harness_pull(harness.ref()));
+  // A flushing seek reaches every input with the seek's sequence number.
+  const guint32 seqnum = gst_util_seqnum_next();
+  for (GstHarness* h : {harness.ref(), harness.dist()}) {
+    GstEvent* start = gst_event_new_flush_start();
+    gst_event_set_seqnum(start, seqnum);
+    gst_harness_push_event(h, start);
+  }
+  for (GstHarness* h : {harness.ref(), harness.dist()}) {
+    GstEvent* stop = gst_event_new_flush_stop(TRUE);
+    gst_event_set_seqnum(stop, seqnum);
+    gst_harness_push_event(h, stop);
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    gst_harness_push_event(h, gst_event_new_segment(&segment));
+  }
+  harness.drain_messages();
+  harness.push_ref(make_buffer(frames.ref[3], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(frames.dist[3], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  ASSERT_EQ(posted.size(), 1u);
+  EXPECT_EQ(field_uint64(posted[0], "index"), 0u);
+  EXPECT_EQ(field_double(posted[0], "psnr_y"), expected_psnr(frames.ref[3], frames.dist[3])[0]);
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 1u);
+}
+
+namespace {
+
+std::filesystem::path temp_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("vmafexact-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+class ElementLogs : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ElementLogs, LogHoldsEveryFrameAndPooledScore) {
+  const std::string format = GetParam();
+  const auto path = temp_path("log." + format);
+  const std::string properties =
+      "log-location=" + path.string() + " log-format=" + format + " log-precision=max";
+  const Frames frames = make_frames(4, 40, 30, 8, ChromaFormat::k420);
+  {
+    ElementHarness harness(properties.c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 40, 30), caps_string(GST_VIDEO_FORMAT_I420, 40, 30));
+    run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    ASSERT_TRUE(harness.wait_for_eos());
+  }
+  const std::string text = read_text(path);
+  std::filesystem::remove(path);
+  ASSERT_FALSE(text.empty());
+  std::vector<std::vector<double>> expected;
+  for (unsigned i = 0; i < 4; ++i) expected.push_back(expected_psnr(frames.ref[i], frames.dist[i]));
+  const char* names[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+
+  if (format == "json") {
+    const auto json = nlohmann::ordered_json::parse(text);
+    ASSERT_EQ(json.at("frames").size(), 4u);
+    for (unsigned i = 0; i < 4; ++i) {
+      EXPECT_EQ(json["frames"][i]["frameNum"].get<unsigned>(), i);
+      for (unsigned p = 0; p < 3; ++p)
+        EXPECT_EQ(json["frames"][i]["metrics"][names[p]].get<double>(), expected[i][p]);
+    }
+    double sum = 0;
+    for (unsigned i = 0; i < 4; ++i) sum += expected[i][0];
+    EXPECT_EQ(json["pooled_metrics"]["psnr_y"]["mean"].get<double>(), sum / 4);
+    EXPECT_TRUE(json.at("aggregate_metrics").empty());
+    EXPECT_EQ(json.at("version").get<std::string>().rfind("vmafexact", 0), 0u);
+  } else if (format == "xml") {
+    EXPECT_EQ(text.rfind("<VMAF version=\"vmafexact", 0), 0u) << text;
+    EXPECT_NE(text.find("<params qualityWidth=\"40\" qualityHeight=\"30\" />"), std::string::npos);
+    for (unsigned i = 0; i < 4; ++i) {
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "<frame frameNum=\"%u\" psnr_y=\"%.17g\" psnr_cb=\"%.17g\" psnr_cr=\"%.17g\" />", i,
+                    expected[i][0], expected[i][1], expected[i][2]);
+      EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+    }
+    EXPECT_NE(text.find("<metric name=\"psnr_cr\" min="), std::string::npos);
+  } else {
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "Frame,psnr_y,psnr_cb,psnr_cr,");
+    for (unsigned i = 0; i < 4; ++i) {
+      ASSERT_TRUE(std::getline(lines, line));
+      char expected_line[512];
+      std::snprintf(expected_line, sizeof expected_line, "%u,%.17g,%.17g,%.17g,", i,
+                    expected[i][0], expected[i][1], expected[i][2]);
+      EXPECT_EQ(line, expected_line);
+    }
+    EXPECT_FALSE(std::getline(lines, line));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, ElementLogs, ::testing::Values("json", "xml", "csv"));
+
+TEST(Element, UnwritableLogIsAnErrorAtStart) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "log-location", "/nonexistent-folder/scores.json", nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("/nonexistent-folder/scores.json"), std::string::npos);
+  g_error_free(gerror);
+  gst_message_unref(error);
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
+TEST(Element, UnknownFeatureIsAnErrorAtStart) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "features", "psnr,ssimulacra2", nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("unknown feature 'ssimulacra2'"), std::string::npos)
+      << gerror->message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

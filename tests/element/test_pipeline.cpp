@@ -1,0 +1,165 @@
+// End to end: real pipelines (filesrc ! rawvideoparse ! vmafexact) on every
+// shared fixture pair, with the log the element writes compared against
+// libvmaf's reference logs, every frame and pooled value with ==.
+#include <gtest/gtest.h>
+#include <gst/gst.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "fixtures.h"
+
+using namespace vmafexact;
+using vmafexact::test::FixturePair;
+
+namespace {
+
+// rawvideoparse for a tightly packed file (it pads rows by default).
+std::string raw_parser(const FixturePair& pair) {
+  const unsigned w = pair.format.width, h = pair.format.height;
+  const unsigned sample = pair.format.bpc > 8 ? 2 : 1;
+  unsigned cw = w, ch = h;
+  if (pair.format.chroma == ChromaFormat::k420) cw = (w + 1) / 2, ch = (h + 1) / 2;
+  if (pair.format.chroma == ChromaFormat::k422) cw = (w + 1) / 2;
+  const std::size_t luma = std::size_t{w} * h * sample, chroma = std::size_t{cw} * ch * sample;
+  std::string format = pair.gst_format;
+  for (char& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : format)
+    if (c == '_') c = '-';
+  return "rawvideoparse width=" + std::to_string(w) + " height=" + std::to_string(h) +
+         " format=" + format + " framerate=24/1 plane-strides=\"<" + std::to_string(w * sample) +
+         "," + std::to_string(cw * sample) + "," + std::to_string(cw * sample) +
+         ">\" plane-offsets=\"<0," + std::to_string(luma) + "," + std::to_string(luma + chroma) +
+         ">\" frame-size=" + std::to_string(luma + 2 * chroma);
+}
+
+// Runs the pipeline to EOS; returns the error text, empty on success.
+std::string run_pipeline(const std::string& description) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    std::string text = error ? error->message : "parse failed";
+    g_clear_error(&error);
+    return text;
+  }
+  g_clear_error(&error);  // a parse warning, if any
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = gst_bus_timed_pop_filtered(
+      bus, 600 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  std::string result;
+  if (!message) {
+    result = "timed out";
+  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+    GError* gerror = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_error(message, &gerror, &debug);
+    result = std::string(gerror->message) + " | " + (debug ? debug : "");
+    g_error_free(gerror);
+    g_free(debug);
+  }
+  if (message) gst_message_unref(message);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return result;
+}
+
+std::filesystem::path temp_log(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("vmafexact-pipeline-" + std::to_string(::getpid()) + "-" + name);
+}
+
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// Compares every key of `ours` with the reference: each frame and pooled value.
+void expect_log_matches(const test::ReferenceLog& ours, const test::ReferenceLog& reference,
+                        const std::string& label) {
+  ASSERT_EQ(ours.frames.size(), reference.frames.size()) << label;
+  ASSERT_FALSE(ours.frame_key_order.empty()) << label;
+  unsigned compared = 0;
+  for (std::size_t i = 0; i < ours.frames.size(); ++i)
+    for (const auto& [key, value] : ours.frames[i]) {
+      const auto expected = reference.frames[i].find(key);
+      ASSERT_NE(expected, reference.frames[i].end()) << label << ": " << key << " not in reference";
+      EXPECT_TRUE(same(value, expected->second))
+          << label << " frame " << i << " " << key << ": " << value << " vs " << expected->second;
+      ++compared;
+    }
+  for (const auto& [key, methods] : ours.pooled)
+    for (const auto& [method, value] : methods) {
+      EXPECT_TRUE(same(value, reference.pooled.at(key).at(method)))
+          << label << " pooled " << key << " " << method;
+      ++compared;
+    }
+  std::printf("[pipeline] %s: %u values compared\n", label.c_str(), compared);
+}
+
+class Pipeline : public ::testing::TestWithParam<FixturePair> {};
+
+TEST_P(Pipeline, LogEqualsLibvmafReference) {
+  const FixturePair& pair = GetParam();
+  const auto reference = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  if (reference.frames.empty() || !reference.frames[0].count("psnr_y"))
+    GTEST_SKIP() << "no score of this build in " << pair.log_name;
+  const auto yuv = test::fixture_yuv_dir();
+  const std::string parser = raw_parser(pair);
+  for (const char* precision : {"max", "default"}) {
+    const auto log = temp_log(pair.log_name + "." + precision + ".json");
+    const std::string description =
+        "vmafexact name=v features=psnr log-precision=" + std::string(precision) +
+        " log-location=\"" + log.string() + "\" ! fakesink filesrc location=\"" +
+        (yuv / pair.ref_yuv).string() + "\" ! " + parser + " ! v.ref_sink filesrc location=\"" +
+        (yuv / pair.dist_yuv).string() + "\" ! " + parser + " ! v.dist_sink";
+    ASSERT_EQ(run_pipeline(description), "") << description;
+    const auto ours = test::load_reference_log(log);
+    std::filesystem::remove(log);
+    if (std::string(precision) == "max") {
+      expect_log_matches(ours, reference, pair.log_name);
+    } else {
+      // libvmaf's own printing: compare against the stock tool's .default.json.
+      std::string default_name = pair.log_name;
+      default_name.replace(default_name.rfind(".max.json"), 9, ".default.json");
+      const auto default_path = test::shared_dir() / "fixtures" / "ref" / default_name;
+      if (std::filesystem::exists(default_path))
+        expect_log_matches(ours, test::load_reference_log(default_path), default_name);
+    }
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {
+  std::string name = info.param.log_name.substr(0, info.param.log_name.size() - 9);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedFixtures, Pipeline, ::testing::ValuesIn(test::max_precision_pairs()),
+                         test_name);
+
+TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {
+  // videoconvert writes real P010 (10 bits in the top of each word, V after U):
+  // identical content must score the 10-bit cap, 72 dB, on every plane.
+  const auto log = temp_log("p010.csv");
+  const std::string description =
+      "videotestsrc num-buffers=3 pattern=smpte ! video/x-raw,format=I420_10LE,width=64,height=48 "
+      "! tee name=t t. ! queue ! v.ref_sink t. ! queue ! videoconvert dither=none ! "
+      "video/x-raw,format=P010_10LE ! v.dist_sink vmafexact name=v log-format=csv "
+      "log-precision=max log-location=\"" + log.string() + "\" ! fakesink";
+  ASSERT_EQ(run_pipeline(description), "");
+  const std::string text = test::read_file(log);
+  std::filesystem::remove(log);
+  EXPECT_EQ(text, "Frame,psnr_y,psnr_cb,psnr_cr,\n0,72,72,72,\n1,72,72,72,\n2,72,72,72,\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
