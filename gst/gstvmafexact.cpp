@@ -42,6 +42,8 @@ using vmafexact::gst::StructurePtr;
 namespace {
 
 constexpr const char* kDefaultFeatures = "psnr";
+constexpr const char* kDefaultModel = "";
+constexpr guint kDefaultSubsample = 1;
 constexpr gboolean kDefaultFrameMessage = TRUE;
 constexpr guint kMaxUnpairedWarnings = 20;
 
@@ -63,15 +65,23 @@ GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
 
 enum {
   PROP_0,
+  PROP_MODEL,
   PROP_FEATURES,
   PROP_FRAME_MESSAGE,
   PROP_LOG_LOCATION,
   PROP_LOG_FORMAT,
   PROP_LOG_PRECISION,
+  PROP_DISABLE_CLIP,
+  PROP_ENABLE_TRANSFORM,
+  PROP_SUBSAMPLE,
 };
 
 struct Settings {
+  std::string model = kDefaultModel;
   std::string features = kDefaultFeatures;
+  bool disable_clip = false;
+  bool enable_transform = false;
+  guint subsample = kDefaultSubsample;
   bool frame_message = kDefaultFrameMessage;
   std::string log_location;
   LogFormat log_format = LogFormat::kJson;
@@ -97,6 +107,7 @@ struct PadInput {
 // Everything that lives from start (or a flush) to stop.
 struct Session {
   Settings settings;  // snapshot taken at start
+  std::vector<vmafexact::ModelSpec> models;
   std::vector<vmafexact::FeatureRequest> features;
   std::unique_ptr<vmafexact::Scorer> scorer;
   std::vector<FrameTiming> timings;  // by frame index
@@ -210,6 +221,13 @@ bool is_gap_buffer(GstBuffer* buffer) {
   return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
 }
 
+std::string builtin_model_list() {
+  std::string names;
+  for (const auto& name : vmafexact::model::builtin_model_names())
+    names += (names.empty() ? "" : ", ") + name;
+  return names.empty() ? "none in this build" : names;
+}
+
 Settings settings_snapshot(GstVmafExact* self) {
   GST_OBJECT_LOCK(self);
   Settings settings = priv_of(self)->settings;
@@ -227,9 +245,11 @@ bool frame_messages_enabled(GstVmafExact* self) {
 // Resets what a flush or a restart forgets, keeping the settings snapshot.
 void reset_session(Session& session) {
   Settings settings = std::move(session.settings);
+  auto models = std::move(session.models);
   auto features = std::move(session.features);
   session = Session{};
   session.settings = std::move(settings);
+  session.models = std::move(models);
   session.features = std::move(features);
 }
 
@@ -265,7 +285,8 @@ void post_summary(GstVmafExact* self) {
     const auto& scores = session.scorer->scores();
     for (const auto& name : scores.names()) {
       const auto pooled = vmafexact::pool_scores(*scores.column(name), 0,
-                                                 static_cast<unsigned>(scored - 1));
+                                                 static_cast<unsigned>(scored - 1),
+                                                 session.scorer->subsample());
       if (!pooled) continue;
       StructurePtr stats(gst_structure_new(
           "pooled", "min", G_TYPE_DOUBLE, pooled->min, "max", G_TYPE_DOUBLE, pooled->max,
@@ -289,6 +310,7 @@ bool write_log(GstVmafExact* self) {
   vmafexact::LogInfo info;
   info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
   info.frame_count = session.scorer ? session.scorer->frames_pushed() : 0;
+  info.subsample = session.settings.subsample;
   if (session.scorer) {
     info.width = session.scorer->format().width;
     info.height = session.scorer->format().height;
@@ -360,6 +382,19 @@ GstFlowReturn drop_unpaired_dist(GstVmafExact* self, GstBuffer* dist, GstClockTi
   return push_dist_buffer(self);
 }
 
+// Features such as motion finish a frame's scores only when the next frame has
+// been scored; the aggregator is told so that live pipelines budget for it.
+void report_score_latency(GstVmafExact* self) {
+  Session& session = priv_of(self)->session;
+  const unsigned frames = session.scorer->latency_frames();
+  if (frames == 0 || !session.dist.info) return;
+  const GstVideoInfo& info = *session.dist.info;
+  if (GST_VIDEO_INFO_FPS_N(&info) <= 0 || GST_VIDEO_INFO_FPS_D(&info) <= 0) return;
+  const GstClockTime latency = gst_util_uint64_scale_int(
+      frames * GST_SECOND, GST_VIDEO_INFO_FPS_D(&info), GST_VIDEO_INFO_FPS_N(&info));
+  gst_aggregator_set_latency(GST_AGGREGATOR(self), latency, latency);
+}
+
 // Checks both inputs against each other and sets up the scorer on first use.
 // Returns the format to score, or nullopt after posting an error.
 std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
@@ -407,7 +442,13 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     return ref_format;
   }
   try {
-    session.scorer = std::make_unique<vmafexact::Scorer>(session.features, *ref_format);
+    // The models were checked at start; they are loaded anew for each scoring
+    // session (start, or after a flushing seek).
+    vmafexact::ScorerOptions options;
+    options.subsample = session.settings.subsample;
+    session.scorer = std::make_unique<vmafexact::Scorer>(
+        vmafexact::load_models(session.models), session.features, *ref_format, options);
+    report_score_latency(self);
   } catch (const vmafexact::Error& error) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot score this video: %s.", error.what()),
                       ("Input %s.", vmafexact::gst::describe_video_info(ref_info).c_str()));
@@ -671,9 +712,24 @@ gboolean gst_vmaf_exact_start(GstAggregator* agg) {
                       ("Set features to a comma-separated list of available features."));
     return FALSE;
   }
-  if (session.features.empty()) {
-    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Nothing to score: the features list is empty."),
-                      ("Set features, e.g. features=psnr."));
+  try {
+    session.models = vmafexact::parse_model_list(session.settings.model);
+    for (auto& spec : session.models) {
+      spec.predict.disable_clip |= session.settings.disable_clip;
+      spec.predict.enable_transform |= session.settings.enable_transform;
+    }
+    vmafexact::load_models(session.models);  // a broken model file fails the start
+  } catch (const vmafexact::Error& error) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
+                      ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "
+                       "comma-separated.",
+                       builtin_model_list().c_str()));
+    return FALSE;
+  }
+  if (session.features.empty() && session.models.empty()) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                      ("Nothing to score: both the model and the features lists are empty."),
+                      ("Set model (e.g. model=vmaf_v0.6.1) or features (e.g. features=psnr)."));
     return FALSE;
   }
   if (!session.settings.log_location.empty()) {
@@ -725,11 +781,25 @@ void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* v
   GstVmafExactPrivate* priv = priv_of(self);
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
+    case PROP_MODEL: {
+      const gchar* text = g_value_get_string(value);
+      priv->settings.model = text ? text : "";
+      break;
+    }
     case PROP_FEATURES: {
       const gchar* text = g_value_get_string(value);
       priv->settings.features = text ? text : "";
       break;
     }
+    case PROP_DISABLE_CLIP:
+      priv->settings.disable_clip = g_value_get_boolean(value);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+      priv->settings.enable_transform = g_value_get_boolean(value);
+      break;
+    case PROP_SUBSAMPLE:
+      priv->settings.subsample = g_value_get_uint(value);
+      break;
     case PROP_FRAME_MESSAGE:
       priv->settings.frame_message = g_value_get_boolean(value);
       break;
@@ -757,8 +827,20 @@ void gst_vmaf_exact_get_property(GObject* object, guint prop_id, GValue* value,
   GstVmafExactPrivate* priv = priv_of(self);
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
+    case PROP_MODEL:
+      g_value_set_string(value, priv->settings.model.c_str());
+      break;
     case PROP_FEATURES:
       g_value_set_string(value, priv->settings.features.c_str());
+      break;
+    case PROP_DISABLE_CLIP:
+      g_value_set_boolean(value, priv->settings.disable_clip);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+      g_value_set_boolean(value, priv->settings.enable_transform);
+      break;
+    case PROP_SUBSAMPLE:
+      g_value_set_uint(value, priv->settings.subsample);
       break;
     case PROP_FRAME_MESSAGE:
       g_value_set_boolean(value, priv->settings.frame_message);
@@ -803,6 +885,33 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   constexpr auto ready_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_READY);
   constexpr auto playing_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_PLAYING);
 
+  g_object_class_install_property(
+      gobject_class, PROP_MODEL,
+      g_param_spec_string(
+          "model", "Model",
+          "Comma-separated VMAF models: built-in names or paths of libvmaf JSON model files, "
+          "each optionally followed by :name=KEY, :disable_clip, :enable_transform. The first "
+          "model's score is 'vmaf', each further one's its name. Empty: features only. Read "
+          "when the element starts.",
+          kDefaultModel, ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_DISABLE_CLIP,
+      g_param_spec_boolean("disable-clip", "Disable clip",
+                           "Do not clip model scores to the model's range (libvmaf's "
+                           "disable_clip), for every model",
+                           FALSE, ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ENABLE_TRANSFORM,
+      g_param_spec_boolean("enable-transform", "Enable transform",
+                           "Apply the model's score transform (libvmaf's enable_transform, "
+                           "the 'phone' model), for every model",
+                           FALSE, ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_SUBSAMPLE,
+      g_param_spec_uint("subsample", "Subsample",
+                        "Score every Nth frame (libvmaf's n_subsample): frames whose index is "
+                        "a multiple of N are scored, listed and pooled",
+                        1, G_MAXUINT, kDefaultSubsample, ready_flags));
   g_object_class_install_property(
       gobject_class, PROP_FEATURES,
       g_param_spec_string("features", "Features",

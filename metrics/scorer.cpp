@@ -101,8 +101,9 @@ FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
 }
 
 Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest>& features,
-               const PictureFormat& format, model::PredictOptions predict_options)
-    : format_(format), models_(std::move(models)), predict_options_(predict_options) {
+               const PictureFormat& format, ScorerOptions options)
+    : format_(format), models_(std::move(models)), options_(options) {
+  if (options_.subsample == 0) throw Error("subsample must be at least 1");
   if (!is_supported_bpc(format.bpc))
     throw Error("unsupported bit depth " + std::to_string(format.bpc) +
                 " (8, 10, 12 and 16 bits are supported)");
@@ -134,17 +135,21 @@ void Scorer::predict(unsigned index) {
                     " missing for frame " + std::to_string(index));
       values.push_back(*value);
     }
-    scores_.append(models_[m].key, index, models_[m].model.predict(values, predict_options_));
+    scores_.append(models_[m].key, index, models_[m].model.predict(values, models_[m].predict));
   }
 }
 
 std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& dist) {
   const unsigned index = frames_pushed_++;
-  for (auto& extractor : extractors_) extractor->extract(ref, dist, index, scores_);
+  for (auto& extractor : extractors_)
+    if (on_grid(index) || extractor->sees_every_frame())
+      extractor->extract(ref, dist, index, scores_);
   std::vector<unsigned> finished;
   while (frames_final_ + latency_frames_ < frames_pushed_) {
-    predict(frames_final_);
-    finished.push_back(frames_final_++);
+    const unsigned final_index = frames_final_++;
+    if (!on_grid(final_index)) continue;
+    predict(final_index);
+    finished.push_back(final_index);
   }
   return finished;
 }
@@ -153,10 +158,65 @@ std::vector<unsigned> Scorer::finish() {
   for (auto& extractor : extractors_) extractor->flush(scores_);
   std::vector<unsigned> finished;
   while (frames_final_ < frames_pushed_) {
-    predict(frames_final_);
-    finished.push_back(frames_final_++);
+    const unsigned final_index = frames_final_++;
+    if (!on_grid(final_index)) continue;
+    predict(final_index);
+    finished.push_back(final_index);
   }
   return finished;
+}
+
+std::vector<ModelSpec> parse_model_list(std::string_view list) {
+  std::vector<ModelSpec> specs;
+  for (std::string_view entry : split(list, ',')) {
+    entry = trim(entry);
+    if (entry.empty()) continue;
+    const auto parts = split(entry, ':');
+    ModelSpec spec;
+    std::string_view head = trim(parts[0]);
+    if (head.rfind("version=", 0) == 0) {
+      spec.source = std::string(head.substr(8));
+    } else if (head.rfind("path=", 0) == 0) {
+      spec.source = std::string(head.substr(5));
+      spec.is_path = true;
+    } else {
+      spec.source = std::string(head);
+      spec.is_path = head.find('/') != std::string_view::npos ||
+                     (head.size() > 5 && head.substr(head.size() - 5) == ".json");
+    }
+    if (spec.source.empty())
+      throw Error("model entry '" + std::string(entry) + "' names no model");
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string_view option = trim(parts[i]);
+      if (option.rfind("name=", 0) == 0 && option.size() > 5)
+        spec.key = std::string(option.substr(5));
+      else if (option == "disable_clip" || option == "disable_clip=true")
+        spec.predict.disable_clip = true;
+      else if (option == "enable_transform" || option == "enable_transform=true")
+        spec.predict.enable_transform = true;
+      else
+        throw Error("unknown model option '" + std::string(option) + "' in '" +
+                    std::string(entry) + "' (name=KEY, disable_clip, enable_transform)");
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
+  std::vector<ScoredModel> models;
+  for (const auto& spec : specs) {
+    model::Model loaded = spec.is_path ? model::load_model_file(spec.source)
+                                       : model::load_builtin_model(spec.source);
+    std::string key = spec.key;
+    if (key.empty()) key = models.empty() ? "vmaf" : loaded.name();
+    for (const auto& other : models)
+      if (other.key == key)
+        throw Error("two models would both write the score '" + key +
+                    "'; give one another name with :name=KEY");
+    models.push_back({std::move(loaded), std::move(key), spec.predict});
+  }
+  return models;
 }
 
 }  // namespace vmafexact

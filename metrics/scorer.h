@@ -43,6 +43,29 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list);
 struct ScoredModel {
   model::Model model;
   std::string key;  // the score's name: "vmaf" for the first model, else the model's name
+  model::PredictOptions predict;
+};
+
+// One entry of a model list: a built-in version or a JSON file, and options.
+struct ModelSpec {
+  std::string source;  // built-in version ("vmaf_v0.6.1") or path of a JSON model file
+  bool is_path = false;
+  std::string key;     // score name; empty: "vmaf" for the first model, else the model's name
+  model::PredictOptions predict;
+};
+
+// Parses a comma-separated model list. Each entry is a built-in name or a path
+// (anything with a '/' or ending in .json), or libvmaf's form
+// "version=NAME" / "path=FILE", followed by ":name=KEY", ":disable_clip",
+// ":enable_transform" as wanted. Throws vmafexact::Error for malformed entries.
+std::vector<ModelSpec> parse_model_list(std::string_view list);
+
+// Loads the models of a list and names their scores; throws vmafexact::Error
+// naming the model that cannot be loaded and why.
+std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
+
+struct ScorerOptions {
+  unsigned subsample = 1;  // libvmaf's n_subsample: score frames i % subsample == 0
 };
 
 class Scorer {
@@ -50,7 +73,7 @@ class Scorer {
   // Throws vmafexact::Error when a feature is unknown, an option is bad, or the
   // picture format cannot be scored (e.g. too small, naming the minimum).
   Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest>& features,
-         const PictureFormat& format, model::PredictOptions predict_options = {});
+         const PictureFormat& format, ScorerOptions options = {});
 
   // Features only, no model.
   Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format);
@@ -58,7 +81,8 @@ class Scorer {
   const PictureFormat& format() const { return format_; }
 
   // Scores the next pair (index frames_pushed()) and returns the indices of the
-  // frames whose scores became final, in order.
+  // frames whose scores became final, in order (under subsampling only frames
+  // on the grid are returned).
   std::vector<unsigned> push(const PictureView& ref, const PictureView& dist);
 
   // End of stream: flushes held-back scores and returns the frames they finish.
@@ -68,6 +92,11 @@ class Scorer {
   // How many later frames a frame's scores wait for (1 with motion).
   unsigned latency_frames() const { return latency_frames_; }
   const FeatureCollector& scores() const { return scores_; }
+  unsigned subsample() const { return options_.subsample; }
+  // Frames with scores: 0, subsample, 2 * subsample, ... below frames_pushed().
+  bool on_grid(unsigned index) const {
+    return options_.subsample <= 1 || index % options_.subsample == 0;
+  }
 
  private:
   struct ModelInput {
@@ -82,7 +111,7 @@ class Scorer {
   std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
   std::vector<ScoredModel> models_;
   std::vector<ModelInput> model_inputs_;
-  model::PredictOptions predict_options_;
+  ScorerOptions options_;
   FeatureCollector scores_;
   unsigned frames_pushed_ = 0;
   unsigned frames_final_ = 0;

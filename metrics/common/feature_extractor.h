@@ -52,6 +52,11 @@ class FeatureExtractor {
 
   // How many later frames a frame's scores wait for (libvmaf's motion2: 1).
   virtual unsigned latency_frames() const { return 0; }
+
+  // True for extractors libvmaf flags TEMPORAL or PREV_REF: under subsampling
+  // they still see every frame (psnr, motion); the others see only the frames
+  // whose index is a multiple of the subsample factor.
+  virtual bool sees_every_frame() const { return false; }
 };
 
 }  // namespace vmafexact

@@ -20,6 +20,7 @@ class PsnrExtractor final : public FeatureExtractor {
   std::string score_key(std::string_view provided_name) const override {
     return std::string(provided_name);
   }
+  bool sees_every_frame() const override { return true; }  // libvmaf flags psnr TEMPORAL
   void init(const PictureFormat& format) override;
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;

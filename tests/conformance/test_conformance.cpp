@@ -56,7 +56,7 @@ std::optional<ScoredModel> usable_model(const char* version, const std::string& 
   try {
     auto model = model::load_builtin_model(version);
     for (const auto& feature : model.features()) extractor_for_feature(feature.name);
-    return ScoredModel{std::move(model), key};
+    return ScoredModel{std::move(model), key, {}};
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -541,6 +541,68 @@ TEST_P(ElementLogs, LogHoldsEveryFrameAndPooledScore) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, ElementLogs, ::testing::Values("json", "xml", "csv"));
 
+TEST(Element, SubsampleListsAndPoolsEveryNthFrame) {
+  const auto path = temp_path("subsample.csv");
+  const std::string properties =
+      "subsample=2 log-format=csv log-precision=max log-location=" + path.string();
+  const Frames frames = make_frames(5, 32, 32, 8, ChromaFormat::k400);
+  std::vector<const GstStructure*> posted;
+  {
+    ElementHarness harness(properties.c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_GRAY8, 32, 32), caps_string(GST_VIDEO_FORMAT_GRAY8, 32, 32));
+    run_pairs(harness, frames, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY8);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    ASSERT_TRUE(harness.wait_for_eos());
+    const auto messages = harness.drain_messages();
+    posted = element_messages(messages, "vmafexact-frame");
+    ASSERT_EQ(posted.size(), 3u);
+    EXPECT_EQ(field_uint64(posted[1], "index"), 2u);
+    const auto summary = element_messages(messages, "vmafexact-summary");
+    ASSERT_EQ(summary.size(), 1u);
+    const GstStructure* pooled = nullptr;
+    ASSERT_TRUE(gst_structure_get(summary[0], "psnr_y", GST_TYPE_STRUCTURE, &pooled, nullptr));
+    double mean = 0;
+    gst_structure_get_double(pooled, "mean", &mean);
+    double sum = 0;
+    for (unsigned i : {0u, 2u, 4u}) sum += expected_psnr(frames.ref[i], frames.dist[i])[0];
+    EXPECT_EQ(mean, sum / 3);
+    gst_structure_free(const_cast<GstStructure*>(pooled));
+  }
+  const std::string text = read_text(path);
+  std::filesystem::remove(path);
+  char expected[512];
+  std::snprintf(expected, sizeof expected, "Frame,psnr_y,\n0,%.17g,\n2,%.17g,\n4,%.17g,\n",
+                expected_psnr(frames.ref[0], frames.dist[0])[0],
+                expected_psnr(frames.ref[2], frames.dist[2])[0],
+                expected_psnr(frames.ref[4], frames.dist[4])[0]);
+  EXPECT_EQ(text, expected);
+}
+
+TEST(Element, BrokenModelFileIsAnErrorAtStart) {
+  const auto path = temp_path("broken-model.json");
+  std::ofstream(path) << "{ \"model_dict\": { \"feature_names\": [";
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "model", path.c_str(), nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  const std::string text = gerror->message;
+  EXPECT_NE(text.find("Invalid model property"), std::string::npos) << text;
+  EXPECT_NE(text.find(path.string()), std::string::npos) << text;
+  g_error_free(gerror);
+  gst_message_unref(error);
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+  std::filesystem::remove(path);
+}
+
 TEST(Element, UnwritableLogIsAnErrorAtStart) {
   GstElement* element = gst_element_factory_make("vmafexact", nullptr);
   ASSERT_NE(element, nullptr);

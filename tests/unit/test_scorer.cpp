@@ -103,3 +103,46 @@ TEST(Scorer, FramesArePostedInOrder) {
 TEST(Scorer, RejectsUnsupportedBitDepth) {
   EXPECT_THROW(Scorer({{"psnr", {}}}, {4, 4, 14, ChromaFormat::k420}), Error);
 }
+
+TEST(ModelList, ParsesBuiltInsPathsAndOptions) {
+  const auto specs = parse_model_list(
+      "vmaf_v0.6.1, version=vmaf_v0.6.1neg:name=vmaf_neg, /models/mine.json:disable_clip,"
+      "path=relative.json:enable_transform:name=phone");
+  ASSERT_EQ(specs.size(), 4u);
+  EXPECT_EQ(specs[0].source, "vmaf_v0.6.1");
+  EXPECT_FALSE(specs[0].is_path);
+  EXPECT_TRUE(specs[0].key.empty());
+  EXPECT_EQ(specs[1].source, "vmaf_v0.6.1neg");
+  EXPECT_EQ(specs[1].key, "vmaf_neg");
+  EXPECT_TRUE(specs[2].is_path);
+  EXPECT_TRUE(specs[2].predict.disable_clip);
+  EXPECT_FALSE(specs[2].predict.enable_transform);
+  EXPECT_EQ(specs[3].source, "relative.json");
+  EXPECT_TRUE(specs[3].is_path);
+  EXPECT_TRUE(specs[3].predict.enable_transform);
+  EXPECT_EQ(specs[3].key, "phone");
+  EXPECT_TRUE(parse_model_list(" , ").empty());
+}
+
+TEST(ModelList, UnknownOptionIsAClearError) {
+  EXPECT_THROW(parse_model_list("vmaf_v0.6.1:clip_off"), Error);
+  EXPECT_THROW(parse_model_list("version=:name=x"), Error);
+}
+
+TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
+  Scorer scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{2});
+  std::vector<std::uint8_t> a(16, 1), b(16, 2);
+  PictureView ref, dist;
+  ref.bpc = dist.bpc = 8;
+  ref.chroma = dist.chroma = ChromaFormat::k400;
+  ref.width = dist.width = ref.height = dist.height = 4;
+  ref.planes[0] = {a.data(), 4, 4, 4};
+  dist.planes[0] = {b.data(), 4, 4, 4};
+  EXPECT_EQ(scorer.push(ref, dist), (std::vector<unsigned>{0}));
+  EXPECT_TRUE(scorer.push(ref, dist).empty());
+  EXPECT_EQ(scorer.push(ref, dist), (std::vector<unsigned>{2}));
+  EXPECT_TRUE(scorer.finish().empty());
+  // psnr is temporal in libvmaf, so it is computed on frame 1 as well.
+  EXPECT_TRUE(scorer.scores().score("psnr_y", 1));
+  EXPECT_THROW(Scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{0}), Error);
+}
