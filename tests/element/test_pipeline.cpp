@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "fixtures.h"
@@ -154,6 +155,102 @@ TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {
   const std::string text = test::read_file(log);
   std::filesystem::remove(log);
   EXPECT_EQ(text, "Frame,psnr_y,psnr_cb,psnr_cr,\n0,72,72,72,\n1,72,72,72,\n2,72,72,72,\n");
+}
+
+// Runs a live pipeline in which a pad probe on `drop_after_pad` (element:pad)
+// drops every buffer after the first `keep` ones; returns the summary fields.
+struct LiveResult {
+  std::string error;
+  guint64 scored = 0, unpaired_ref = 0, unpaired_dist = 0;
+  unsigned warnings = 0;
+};
+
+LiveResult run_live(const std::string& description, const char* element, guint keep) {
+  LiveResult result;
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  g_clear_error(&error);
+  if (!pipeline) {
+    result.error = "parse failed";
+    return result;
+  }
+  GstElement* dropper = gst_bin_get_by_name(GST_BIN(pipeline), element);
+  GstPad* pad = gst_element_get_static_pad(dropper, "src");
+  struct DropCounter {
+    guint seen = 0;
+    guint keep = 0;
+  };
+  auto counter = std::make_unique<DropCounter>();
+  counter->keep = keep;
+  gst_pad_add_probe(
+      pad, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo*, gpointer data) -> GstPadProbeReturn {
+        auto* counter = static_cast<DropCounter*>(data);
+        return counter->seen++ < counter->keep ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+      },
+      counter.release(),  // the probe owns it from here
+      [](gpointer data) { std::unique_ptr<DropCounter>(static_cast<DropCounter*>(data)); });
+  gst_object_unref(pad);
+  gst_object_unref(dropper);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  while (true) {
+    GstMessage* message = gst_bus_timed_pop(bus, 60 * GST_SECOND);
+    if (!message) {
+      result.error = "timed out";
+      break;
+    }
+    const GstMessageType type = GST_MESSAGE_TYPE(message);
+    if (type == GST_MESSAGE_ERROR) {
+      GError* gerror = nullptr;
+      gst_message_parse_error(message, &gerror, nullptr);
+      result.error = gerror->message;
+      g_error_free(gerror);
+    } else if (type == GST_MESSAGE_WARNING) {
+      ++result.warnings;
+    } else if (type == GST_MESSAGE_ELEMENT &&
+               gst_structure_has_name(gst_message_get_structure(message), "vmafexact-summary")) {
+      const GstStructure* summary = gst_message_get_structure(message);
+      gst_structure_get_uint64(summary, "frames-scored", &result.scored);
+      gst_structure_get_uint64(summary, "frames-unpaired-ref", &result.unpaired_ref);
+      gst_structure_get_uint64(summary, "frames-unpaired-dist", &result.unpaired_dist);
+    }
+    const bool done = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
+    gst_message_unref(message);
+    if (done) break;
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return result;
+}
+
+TEST(PipelineLive, LiveSourcesArePairedFrameForFrame) {
+  const auto result = run_live(
+      "videotestsrc is-live=true num-buffers=12 ! video/x-raw,format=I420,width=64,height=48,"
+      "framerate=30/1 ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! identity name=gate ! "
+      "v.dist_sink vmafexact name=v ! fakesink sync=true",
+      "gate", G_MAXUINT);
+  EXPECT_EQ(result.error, "");
+  EXPECT_EQ(result.scored, 12u);
+  EXPECT_EQ(result.unpaired_ref + result.unpaired_dist, 0u);
+  EXPECT_EQ(result.warnings, 0u);
+}
+
+TEST(PipelineLive, FramesWhosePartnerNeverComesTimeOutAsUnpaired) {
+  // The distorted branch stops delivering after 4 frames while its stream
+  // stays open: each later reference frame must be given up on after the
+  // latency, not wait forever.
+  const auto result = run_live(
+      "videotestsrc is-live=true num-buffers=12 ! video/x-raw,format=I420,width=64,height=48,"
+      "framerate=30/1 ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! identity name=gate ! "
+      "v.dist_sink vmafexact name=v latency=50000000 ! fakesink sync=true",
+      "gate", 4);
+  EXPECT_EQ(result.error, "");
+  EXPECT_EQ(result.scored, 4u);
+  EXPECT_EQ(result.unpaired_ref, 8u);
+  EXPECT_EQ(result.unpaired_dist, 0u);
+  EXPECT_GE(result.warnings, 1u);
 }
 
 }  // namespace
