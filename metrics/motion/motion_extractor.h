@@ -32,6 +32,8 @@ class IntegerMotionExtractor final : public FeatureExtractor {
                FeatureCollector& scores) override;
   void flush(FeatureCollector& scores) override;
   unsigned latency_frames() const override { return sequence_.latency_frames(); }
+  // libvmaf flags motion PREV_REF: under subsampling it still sees every frame.
+  bool sees_every_frame() const override { return true; }
 
  private:
   void write_ready(FeatureCollector& scores);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fixtures.h"
+#include "reference_setup.h"
 
 using namespace vmafexact;
 using vmafexact::test::FixturePair;
@@ -105,20 +106,22 @@ class Pipeline : public ::testing::TestWithParam<FixturePair> {};
 TEST_P(Pipeline, LogEqualsLibvmafReference) {
   const FixturePair& pair = GetParam();
   const auto reference = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
-  if (reference.frames.empty() || !reference.frames[0].count("psnr_y"))
-    GTEST_SKIP() << "no score of this build in " << pair.log_name;
+  const auto setup = test::reference_setup(reference);
+  if (setup.empty()) GTEST_SKIP() << "no score of this build in " << pair.log_name;
   const auto yuv = test::fixture_yuv_dir();
   const std::string parser = raw_parser(pair);
   for (const char* precision : {"max", "default"}) {
     const auto log = temp_log(pair.log_name + "." + precision + ".json");
     const std::string description =
-        "vmafexact name=v features=psnr log-precision=" + std::string(precision) +
+        "vmafexact name=v model=\"" + setup.models + "\" features=\"" + setup.features +
+        "\" log-precision=" + std::string(precision) +
         " log-location=\"" + log.string() + "\" ! fakesink filesrc location=\"" +
         (yuv / pair.ref_yuv).string() + "\" ! " + parser + " ! v.ref_sink filesrc location=\"" +
         (yuv / pair.dist_yuv).string() + "\" ! " + parser + " ! v.dist_sink";
     ASSERT_EQ(run_pipeline(description), "") << description;
     const auto ours = test::load_reference_log(log);
     std::filesystem::remove(log);
+    EXPECT_EQ(ours.frame_key_order, setup.expected_keys) << pair.log_name;
     if (std::string(precision) == "max") {
       expect_log_matches(ours, reference, pair.log_name);
     } else {
