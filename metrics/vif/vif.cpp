@@ -83,7 +83,9 @@ VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifPar
                 " (libvmaf takes 8, 10, 12 or 16)");
   if (width < kMinSide || height < kMinSide)
     throw Error("vif: pictures must be at least " + std::to_string(kMinSide) + "x" +
-                std::to_string(kMinSide) + " (its fourth scale is 1/8 of each side); this one is " +
+                std::to_string(kMinSide) +
+                " (its fourth scale is 1/8 of each side: libvmaf scores it 0/0 when fewer "
+                "than 8 columns and crashes when fewer than 8 rows); this one is " +
                 std::to_string(width) + "x" + std::to_string(height));
   if (!(params.enhn_gain_limit >= kMinEnhnGainLimit && params.enhn_gain_limit <= kDefaultEnhnGainLimit))
     throw Error("vif: vif_enhn_gain_limit must be in [1, 100]");

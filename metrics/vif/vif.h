@@ -26,8 +26,10 @@ inline constexpr double kDefaultEnhnGainLimit = 100.0;
 inline constexpr double kMinEnhnGainLimit = 1.0;
 
 // The smallest picture side libvmaf's integer VIF scores: the fourth scale has
-// side / 8 samples and must not be empty (below 8 libvmaf divides 0 by 0 or
-// crashes).
+// side / 8 samples and must not be empty (with fewer than 8 columns libvmaf
+// writes 0/0 for it, with fewer than 8 rows it crashes). From 8 to 15 the
+// fourth scale is one sample wide or high and libvmaf's mirror padding reads
+// samples its buffers kept from the third scale; VifKernel does the same.
 inline constexpr unsigned kMinSide = 8;
 
 // libvmaf's accumulators of one scale, summed over every pixel of the scale:
