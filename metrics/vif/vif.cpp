@@ -1,0 +1,329 @@
+#include "vif/vif.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.h"
+
+namespace vmafexact::vif {
+
+namespace {
+
+// sigma_nsq of libvmaf's integer VIF: the noise variance 2 in units of 1/65536.
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+// Mirrors a row buffer about its first and last entries the way libvmaf's
+// padding does it: for f = 1 .. half, first entry -f := entry f, then entry
+// n-1+f := entry n-1-f. With n >= 2 this is the reflection without repeating the
+// edge; with n == 1 it copies whatever entry 1 held before (libvmaf reads what
+// its buffer kept from earlier rows or scales, and so does this).
+template <typename T>
+void pad_mirror(T* origin, unsigned n, unsigned half) {
+  const int last = static_cast<int>(n) - 1;
+  for (int f = 1; f <= static_cast<int>(half); ++f) {
+    origin[-f] = origin[f];
+    origin[last + f] = origin[last - f];
+  }
+}
+
+// The integer terms one filtered pixel adds to its scale's accumulators: the
+// body of libvmaf's horizontal pass after the filter sums, with its types.
+inline void accumulate(ScaleSums& sums, std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx,
+                       std::uint64_t yy, std::uint64_t xy, const Log2Table& log2,
+                       double enhn_gain_limit) {
+  const std::uint32_t mu1_sq = static_cast<std::uint32_t>(
+      (static_cast<std::uint64_t>(mu1) * mu1 + 0x80000000u) >> 32);
+  const std::uint32_t mu2_sq = static_cast<std::uint32_t>(
+      (static_cast<std::uint64_t>(mu2) * mu2 + 0x80000000u) >> 32);
+  const std::uint32_t mu1_mu2 = static_cast<std::uint32_t>(
+      (static_cast<std::uint64_t>(mu1) * mu2 + 0x80000000u) >> 32);
+  const std::uint32_t xx_filt = static_cast<std::uint32_t>((xx + 32768) >> 16);
+  const std::uint32_t yy_filt = static_cast<std::uint32_t>((yy + 32768) >> 16);
+  const std::uint32_t xy_filt = static_cast<std::uint32_t>((xy + 32768) >> 16);
+
+  // Differences of unsigned 32-bit values, read as signed (modular conversion).
+  const std::int32_t sigma1_sq = static_cast<std::int32_t>(xx_filt - mu1_sq);
+  const std::int32_t sigma2_sq = std::max(static_cast<std::int32_t>(yy_filt - mu2_sq), 0);
+  const std::int32_t sigma12 = static_cast<std::int32_t>(xy_filt - mu1_mu2);
+
+  if (sigma1_sq < kSigmaNsq) {
+    sums.num_non_log += sigma2_sq;
+    sums.den_non_log += 1;
+    return;
+  }
+  // 2048 * log2(1 + sigma1_sq / sigma_nsq) as 2048 * (log2(sigma_nsq + sigma1_sq) - 17).
+  // The sum fits in 32 unsigned bits (libvmaf adds two int32 and passes uint32).
+  sums.den_log += log2.log2_32(static_cast<std::uint32_t>(kSigmaNsq) +
+                               static_cast<std::uint32_t>(sigma1_sq)) -
+                  2048 * 17;
+  if (sigma12 <= 0 || sigma2_sq <= 0) return;
+
+  // libvmaf's gain in double: g = sigma12 / (sigma1_sq + eps), the residual
+  // variance sv_sq = sigma2_sq - g * sigma12 truncated to int32 and clipped at 0,
+  // then g clipped to the gain limit.
+  const double eps = 65536 * 1.0e-10;
+  double g = sigma12 / (sigma1_sq + eps);
+  // sv is at most sigma2_sq (g * sigma12 >= 0), so only negative values can be
+  // out of int32's range, and every negative value ends as 0 after the clip.
+  const double sv = sigma2_sq - g * sigma12;
+  const std::int32_t sv_sq = sv > 0.0 ? static_cast<std::int32_t>(sv) : 0;
+  g = g < enhn_gain_limit ? g : enhn_gain_limit;
+
+  const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(kSigmaNsq);
+  const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * sigma1_sq) + numer1;
+  sums.num_log += log2.log2_64(static_cast<std::uint64_t>(numer1_tmp)) - log2.log2_64(numer1);
+}
+
+}  // namespace
+
+VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params)
+    : width_(width), height_(height), bpc_(bpc), params_(params), log2_(log2_table()) {
+  if (!is_supported_bpc(bpc))
+    throw Error("vif: unsupported bit depth " + std::to_string(bpc) +
+                " (libvmaf takes 8, 10, 12 or 16)");
+  if (width < kMinSide || height < kMinSide)
+    throw Error("vif: pictures must be at least " + std::to_string(kMinSide) + "x" +
+                std::to_string(kMinSide) +
+                " (its fourth scale is 1/8 of each side: libvmaf scores it 0/0 when fewer "
+                "than 8 columns and crashes when fewer than 8 rows); this one is " +
+                std::to_string(width) + "x" + std::to_string(height));
+  if (!(params.enhn_gain_limit >= kMinEnhnGainLimit && params.enhn_gain_limit <= kDefaultEnhnGainLimit))
+    throw Error("vif: vif_enhn_gain_limit must be in [1, 100]");
+
+  // Scale 0 is read in place; its rows -8 .. height+7 map to picture rows.
+  scale0_row_index_.resize(height + 2 * kPadRows);
+  int* index = scale0_row_index_.data() + kPadRows;
+  for (unsigned r = 0; r < height; ++r) index[r] = static_cast<int>(r);
+  pad_mirror(index, height, vif_filter(0).half());
+
+  // Scales 1..3 live in one picture-sized buffer each, as in libvmaf.
+  for (Image* image : {&ref_image_, &dis_image_}) {
+    image->stride = width / 2;
+    image->samples.assign(static_cast<std::size_t>(image->stride) * (height / 2 + 2 * kPadRows), 0);
+  }
+  ref_decimated_.assign(static_cast<std::size_t>(width / 2) * (height / 2), 0);
+  dis_decimated_.assign(ref_decimated_.size(), 0);
+  for (auto* buffer : {&mu1_, &mu2_, &ref_sq_, &dis_sq_, &ref_dis_, &ref_convol_, &dis_convol_})
+    buffer->assign(width + 2 * kPadColumns, 0);
+}
+
+// libvmaf's vif_statistic_8 / vif_statistic_16 at one scale: a vertical then a
+// horizontal pass of the scale's filter over the picture, its square and the
+// product of both pictures, and the per-pixel terms of accumulate().
+template <typename Sample>
+ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w,
+                               unsigned h, unsigned scale) {
+  const Filter& filter = vif_filter(scale);
+  const unsigned fwidth = filter.width;
+  const int half = static_cast<int>(filter.half());
+
+  // Vertical rounding: at scale 0 the mean keeps 16 bits whatever the depth and
+  // the squares keep the units of 8-bit squares; above scale 0 the samples are
+  // already 16-bit and both drop 16 bits.
+  std::uint32_t round_mu = 32768, round_sq = 32768;
+  unsigned shift_mu = 16, shift_sq = 16;
+  if (scale == 0) {
+    shift_mu = bpc_;
+    round_mu = 1u << (bpc_ - 1);
+    shift_sq = 2 * (bpc_ - 8);
+    round_sq = shift_sq == 0 ? 0 : 1u << (shift_sq - 1);
+  }
+
+  std::uint32_t* mu1 = mu1_.data() + kPadColumns;
+  std::uint32_t* mu2 = mu2_.data() + kPadColumns;
+  std::uint32_t* xx = ref_sq_.data() + kPadColumns;
+  std::uint32_t* yy = dis_sq_.data() + kPadColumns;
+  std::uint32_t* xy = ref_dis_.data() + kPadColumns;
+  const Sample* ref_window[kMaxFilterWidth];
+  const Sample* dis_window[kMaxFilterWidth];
+
+  ScaleSums sums;
+  for (unsigned i = 0; i < h; ++i) {
+    for (unsigned k = 0; k < fwidth; ++k) {
+      ref_window[k] = ref[i + k - half + kPadRows];
+      dis_window[k] = dis[i + k - half + kPadRows];
+    }
+    for (unsigned j = 0; j < w; ++j) {
+      std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
+      std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+      for (unsigned k = 0; k < fwidth; ++k) {
+        const std::uint32_t r = ref_window[k][j];
+        const std::uint32_t d = dis_window[k][j];
+        const std::uint32_t coeff_r = filter.taps[k] * r;
+        const std::uint32_t coeff_d = filter.taps[k] * d;
+        acc_mu1 += coeff_r;
+        acc_mu2 += coeff_d;
+        acc_xx += static_cast<std::uint64_t>(coeff_r) * r;
+        acc_yy += static_cast<std::uint64_t>(coeff_d) * d;
+        acc_xy += static_cast<std::uint64_t>(coeff_r) * d;
+      }
+      mu1[j] = static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu);
+      mu2[j] = static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu);
+      xx[j] = static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq);
+      yy[j] = static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq);
+      xy[j] = static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq);
+    }
+    for (std::uint32_t* row : {mu1, mu2, xx, yy, xy}) pad_mirror(row, w, filter.half());
+
+    for (unsigned j = 0; j < w; ++j) {
+      std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
+      std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+      const int first = static_cast<int>(j) - half;
+      for (unsigned k = 0; k < fwidth; ++k) {
+        const std::uint32_t coeff = filter.taps[k];
+        acc_mu1 += coeff * mu1[first + static_cast<int>(k)];
+        acc_mu2 += coeff * mu2[first + static_cast<int>(k)];
+        acc_xx += coeff * static_cast<std::uint64_t>(xx[first + static_cast<int>(k)]);
+        acc_yy += coeff * static_cast<std::uint64_t>(yy[first + static_cast<int>(k)]);
+        acc_xy += coeff * static_cast<std::uint64_t>(xy[first + static_cast<int>(k)]);
+      }
+      accumulate(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_, params_.enhn_gain_limit);
+    }
+  }
+  return sums;
+}
+
+// libvmaf's subsample_rd_8 / subsample_rd_16: the picture at `scale` low-passed
+// with the next scale's filter and decimated by two (even rows and columns),
+// written over the top-left of the scale buffers, whose rows are then mirrored.
+// Only the samples the decimation keeps are computed.
+template <typename Sample>
+void VifKernel::subsample(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
+                          unsigned scale) {
+  const Filter& filter = vif_filter(scale + 1);
+  const unsigned fwidth = filter.width;
+  const int half = static_cast<int>(filter.half());
+  const std::uint32_t round_v = scale == 0 ? 1u << (bpc_ - 1) : 32768;
+  const unsigned shift_v = scale == 0 ? bpc_ : 16;
+
+  std::uint32_t* ref_convol = ref_convol_.data() + kPadColumns;
+  std::uint32_t* dis_convol = dis_convol_.data() + kPadColumns;
+  const Sample* ref_window[kMaxFilterWidth];
+  const Sample* dis_window[kMaxFilterWidth];
+  const unsigned out_w = w / 2, out_h = h / 2;
+
+  for (unsigned oi = 0; oi < out_h; ++oi) {
+    const unsigned i = 2 * oi;
+    for (unsigned k = 0; k < fwidth; ++k) {
+      ref_window[k] = ref[i + k - half + kPadRows];
+      dis_window[k] = dis[i + k - half + kPadRows];
+    }
+    for (unsigned j = 0; j < w; ++j) {
+      std::uint32_t acc_ref = 0, acc_dis = 0;
+      for (unsigned k = 0; k < fwidth; ++k) {
+        acc_ref += filter.taps[k] * static_cast<std::uint32_t>(ref_window[k][j]);
+        acc_dis += filter.taps[k] * static_cast<std::uint32_t>(dis_window[k][j]);
+      }
+      ref_convol[j] = static_cast<std::uint16_t>((acc_ref + round_v) >> shift_v);
+      dis_convol[j] = static_cast<std::uint16_t>((acc_dis + round_v) >> shift_v);
+    }
+    pad_mirror(ref_convol, w, filter.half());
+    pad_mirror(dis_convol, w, filter.half());
+
+    for (unsigned oj = 0; oj < out_w; ++oj) {
+      const int first = static_cast<int>(2 * oj) - half;
+      std::uint32_t acc_ref = 0, acc_dis = 0;
+      for (unsigned k = 0; k < fwidth; ++k) {
+        acc_ref += filter.taps[k] * ref_convol[first + static_cast<int>(k)];
+        acc_dis += filter.taps[k] * dis_convol[first + static_cast<int>(k)];
+      }
+      ref_decimated_[oi * out_w + oj] = static_cast<std::uint16_t>((acc_ref + 32768) >> 16);
+      dis_decimated_[oi * out_w + oj] = static_cast<std::uint16_t>((acc_dis + 32768) >> 16);
+    }
+  }
+
+  // Written in place like libvmaf's decimate_and_pad: rows and columns beyond
+  // the new size keep what the previous scale left there.
+  for (auto [image, decimated] : {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
+    for (unsigned oi = 0; oi < out_h; ++oi)
+      std::copy_n(decimated->data() + oi * out_w, out_w, image->row(static_cast<int>(oi)));
+    for (int f = 1; f <= static_cast<int>(vif_filter(scale).half()); ++f) {
+      std::copy_n(image->row(f), image->stride, image->row(-f));
+      std::copy_n(image->row(static_cast<int>(out_h) - 1 - f), image->stride,
+                  image->row(static_cast<int>(out_h) - 1 + f));
+    }
+  }
+}
+
+template <typename Sample>
+void VifKernel::scale0_rows(const PlaneView& plane, Rows<Sample>& rows) const {
+  rows.resize(scale0_row_index_.size());
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    rows[r] = plane.row<Sample>(static_cast<unsigned>(scale0_row_index_[r]));
+}
+
+void VifKernel::image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) const {
+  rows.resize(h + 2 * kPadRows);
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = image.row(static_cast<int>(r) - kPadRows);
+}
+
+template <typename Sample>
+FrameSums VifKernel::compute_from(const PlaneView& ref, const PlaneView& dist) {
+  FrameSums sums{};
+  Rows<Sample> ref0, dis0;
+  scale0_rows(ref, ref0);
+  scale0_rows(dist, dis0);
+  if (!params_.skip_scale0) sums[0] = statistic(ref0, dis0, width_, height_, 0);
+  subsample(ref0, dis0, width_, height_, 0);
+
+  unsigned w = width_ / 2, h = height_ / 2;
+  for (unsigned scale = 1; scale < kScaleCount; ++scale) {
+    if (scale > 1) {
+      subsample(ref_rows_, dis_rows_, w, h, scale - 1);
+      w /= 2;
+      h /= 2;
+    }
+    image_rows(ref_image_, h, ref_rows_);
+    image_rows(dis_image_, h, dis_rows_);
+    sums[scale] = statistic(ref_rows_, dis_rows_, w, h, scale);
+  }
+  return sums;
+}
+
+FrameSums VifKernel::compute(const PlaneView& ref, const PlaneView& dist) {
+  if (ref.width != width_ || ref.height != height_ || dist.width != width_ ||
+      dist.height != height_)
+    throw Error("vif: picture size changed from " + std::to_string(width_) + "x" +
+                std::to_string(height_));
+  return bpc_ == 8 ? compute_from<std::uint8_t>(ref, dist)
+                   : compute_from<std::uint16_t>(ref, dist);
+}
+
+ScaleRatio finish_scale(const ScaleSums& sums) {
+  ScaleRatio ratio;
+  ratio.num = static_cast<float>(
+      sums.num_log / 2048.0 +
+      (sums.den_non_log - (sums.num_non_log / 16384.0) / 65025.0));
+  ratio.den = static_cast<float>(sums.den_log / 2048.0 + sums.den_non_log);
+  return ratio;
+}
+
+FrameScores finish_frame(const FrameSums& sums, bool skip_scale0) {
+  FrameScores scores;
+  std::array<ScaleRatio, kScaleCount> ratio;
+  for (unsigned s = 0; s < kScaleCount; ++s) ratio[s] = finish_scale(sums[s]);
+
+  for (unsigned s = 0; s < kScaleCount; ++s) {
+    const float score = ratio[s].num / ratio[s].den;  // a float division, as in libvmaf
+    scores.scale[s] = score;
+    scores.num_scale[s] = ratio[s].num;
+    scores.den_scale[s] = ratio[s].den;
+  }
+  const unsigned first = skip_scale0 ? 1 : 0;
+  double num = ratio[first].num, den = ratio[first].den;
+  for (unsigned s = first + 1; s < kScaleCount; ++s) {
+    num += static_cast<double>(ratio[s].num);
+    den += static_cast<double>(ratio[s].den);
+  }
+  scores.num = num;
+  scores.den = den;
+  scores.vif = den == 0.0 ? 1.0 : num / den;
+  if (skip_scale0) {
+    scores.scale[0] = 0.0;
+    scores.num_scale[0] = 0.0;
+    scores.den_scale[0] = -1.0;
+  }
+  return scores;
+}
+
+}  // namespace vmafexact::vif

@@ -1,0 +1,136 @@
+// Integer VIF as libvmaf 3.2.0's "vif" extractor computes it (integer_vif.c),
+// on the luma plane, at four scales.
+//
+// Two stages, split where other backends join:
+//  * VifKernel::compute() is the per-pixel stage. For each scale it filters the
+//    picture and adds, per pixel, integer terms into libvmaf's four int64
+//    accumulators (ScaleSums). The sums are exact, so any order of pixels gives
+//    the same result; the only floating point in this stage is libvmaf's per-pixel
+//    gain g, a double whose result is truncated back to an integer per pixel.
+//  * finish_scale() / finish_frame() are the finishing functions: they turn the
+//    accumulators into libvmaf's float numerator and denominator of each scale
+//    and into the scores, in libvmaf's order of operations.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "common/picture.h"
+#include "vif/vif_tables.h"
+
+namespace vmafexact::vif {
+
+// libvmaf's defaults and bounds of vif_enhn_gain_limit.
+inline constexpr double kDefaultEnhnGainLimit = 100.0;
+inline constexpr double kMinEnhnGainLimit = 1.0;
+
+// The smallest picture side libvmaf's integer VIF scores: the fourth scale has
+// side / 8 samples and must not be empty (with fewer than 8 columns libvmaf
+// writes 0/0 for it, with fewer than 8 rows it crashes). From 8 to 15 the
+// fourth scale is one sample wide or high and libvmaf's mirror padding reads
+// samples its buffers kept from the third scale; VifKernel does the same.
+inline constexpr unsigned kMinSide = 8;
+
+// libvmaf's accumulators of one scale, summed over every pixel of the scale:
+//  num_log      sum of 2048 * log2 ratios where sigma1^2 >= 2 (with signal gain)
+//  den_log      sum of 2048 * log2(1 + sigma1^2 / 2) where sigma1^2 >= 2
+//  num_non_log  sum of max(sigma2^2, 0) where sigma1^2 < 2
+//  den_non_log  number of pixels where sigma1^2 < 2
+// (variances in the fixed-point units of libvmaf, where 2 is 131072.)
+struct ScaleSums {
+  std::int64_t num_log = 0;
+  std::int64_t den_log = 0;
+  std::int64_t num_non_log = 0;
+  std::int64_t den_non_log = 0;
+
+  ScaleSums& operator+=(const ScaleSums& other) {
+    num_log += other.num_log;
+    den_log += other.den_log;
+    num_non_log += other.num_non_log;
+    den_non_log += other.den_non_log;
+    return *this;
+  }
+  bool operator==(const ScaleSums&) const = default;
+};
+
+using FrameSums = std::array<ScaleSums, kScaleCount>;
+
+struct VifParams {
+  double enhn_gain_limit = kDefaultEnhnGainLimit;  // g is clipped to this
+  bool skip_scale0 = false;                        // scale 0 is not computed, scores 0
+};
+
+// The per-pixel stage for pictures of one size and bit depth. Holds libvmaf's
+// working buffers (allocated once); compute() reads plane 0 of each picture.
+class VifKernel {
+ public:
+  // Throws vmafexact::Error for a bit depth or size libvmaf cannot score.
+  VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params);
+
+  // The accumulators of every scale (scale 0 left at zero with skip_scale0).
+  FrameSums compute(const PlaneView& ref, const PlaneView& dist);
+
+ private:
+  struct Image {  // one picture at scales 1..3, with 8 mirrored rows above and below
+    std::vector<std::uint16_t> samples;
+    std::uint16_t* row(int r) { return samples.data() + (r + kPadRows) * stride; }
+    std::ptrdiff_t stride = 0;
+  };
+  static constexpr int kPadRows = 8;
+  static constexpr int kPadColumns = 8;
+
+  // Row pointers of one picture at one scale, for rows -8 .. h+7 (index + 8).
+  template <typename Sample>
+  using Rows = std::vector<const Sample*>;
+
+  template <typename Sample>
+  ScaleSums statistic(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
+                      unsigned scale);
+  template <typename Sample>
+  void subsample(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
+                 unsigned scale);
+  template <typename Sample>
+  FrameSums compute_from(const PlaneView& ref, const PlaneView& dist);
+  template <typename Sample>
+  void scale0_rows(const PlaneView& plane, Rows<Sample>& rows) const;
+  void image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) const;
+
+  unsigned width_, height_, bpc_;
+  VifParams params_;
+  const Log2Table& log2_;
+  std::vector<int> scale0_row_index_;  // mirrored row of each row -8 .. height+7
+  Image ref_image_, dis_image_;        // libvmaf's in-place decimated pictures
+  std::vector<std::uint16_t> ref_decimated_, dis_decimated_;
+  // libvmaf's per-row buffers, indexed from -8; the statistic's five survive
+  // from one scale to the next, as libvmaf's do.
+  std::vector<std::uint32_t> mu1_, mu2_, ref_sq_, dis_sq_, ref_dis_, ref_convol_, dis_convol_;
+  Rows<std::uint16_t> ref_rows_, dis_rows_;
+};
+
+// libvmaf's float numerator and denominator of one scale (its VifScore).
+struct ScaleRatio {
+  float num = 0.0f;
+  float den = 0.0f;
+};
+
+// The finishing function of one scale:
+//   num = num_log / 2048.0 + (den_non_log - (num_non_log / 16384.0) / 65025.0)
+//   den = den_log / 2048.0 + den_non_log
+// in double, each rounded once to float.
+ScaleRatio finish_scale(const ScaleSums& sums);
+
+// Every score libvmaf's integer VIF writes for one frame, as doubles.
+struct FrameScores {
+  std::array<double, kScaleCount> scale{};  // num / den in float; 0 for a skipped scale 0
+  // With debug=true libvmaf also writes these:
+  double vif = 0.0;  // sum of nums / sum of dens, in double (1 if the dens sum to 0)
+  double num = 0.0;
+  double den = 0.0;
+  std::array<double, kScaleCount> num_scale{};  // a skipped scale 0: num 0, den -1
+  std::array<double, kScaleCount> den_scale{};
+};
+
+FrameScores finish_frame(const FrameSums& sums, bool skip_scale0);
+
+}  // namespace vmafexact::vif
