@@ -32,8 +32,9 @@ class Model {
   Model& operator=(Model&&) noexcept;
   ~Model();
 
-  // The name libvmaf gives the model: its version for a built-in one
-  // ("vmaf_v0.6.1"), else what the caller chose.
+  // The model's name: its version for a built-in one ("vmaf_v0.6.1"); "vmaf"
+  // for one loaded from JSON (libvmaf's name for a model given no name=, also
+  // when loaded from a path); or what set_name() chose.
   const std::string& name() const;
   void set_name(std::string name);
 
@@ -45,8 +46,9 @@ class Model {
   // the same order as libvmaf 3.2.0's predict.c and svm.cpp.
   double predict(std::span<const double> feature_values, const PredictOptions& options) const;
 
-  struct Data;  // the parsed parameters (model.cpp)
+  struct Data;  // the parsed parameters (model/model_data.h)
   explicit Model(std::unique_ptr<Data> data);
+  const Data& data() const;
 
  private:
   std::unique_ptr<Data> data_;
