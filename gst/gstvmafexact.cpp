@@ -41,8 +41,8 @@ using vmafexact::gst::StructurePtr;
 
 namespace {
 
-constexpr const char* kDefaultFeatures = "psnr";
-constexpr const char* kDefaultModel = "";
+constexpr const char* kDefaultFeatures = "";
+constexpr const char* kDefaultModel = "vmaf_v0.6.1";
 constexpr guint kDefaultSubsample = 1;
 constexpr gboolean kDefaultFrameMessage = TRUE;
 constexpr guint kMaxUnpairedWarnings = 20;
@@ -915,8 +915,9 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   g_object_class_install_property(
       gobject_class, PROP_FEATURES,
       g_param_spec_string("features", "Features",
-                          "Comma-separated features to compute, named as libvmaf names its "
-                          "extractors, with libvmaf's option syntax (name=option=value:option=value). "
+                          "Comma-separated extra features to compute besides the models' inputs, "
+                          "named as libvmaf names its extractors (adm, motion, vif, psnr), with "
+                          "libvmaf's option syntax (name=option=value:option=value). "
                           "Read when the element starts.",
                           kDefaultFeatures, ready_flags));
   g_object_class_install_property(

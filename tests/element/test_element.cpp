@@ -603,6 +603,90 @@ TEST(Element, BrokenModelFileIsAnErrorAtStart) {
   std::filesystem::remove(path);
 }
 
+TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
+  // Default properties: vmaf_v0.6.1. Frame N's scores need frame N+1 (motion2),
+  // so the first frame message comes after the second pair; the last at EOS.
+  ElementHarness harness("model=vmaf_v0.6.1 features=");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  const Frames frames = make_frames(3, 64, 48, 8, ChromaFormat::k420);
+  harness.push_ref(make_buffer(frames.ref[0], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(frames.dist[0], GST_VIDEO_FORMAT_I420, 0, kFrame));
+  gst_buffer_unref(gst_harness_pull(harness.ref()));  // the buffer is not held back
+  EXPECT_TRUE(element_messages(harness.drain_messages(), "vmafexact-frame").empty());
+  for (unsigned i = 1; i < 3; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+  }
+  for (unsigned i = 1; i < 3; ++i) gst_buffer_unref(gst_harness_pull(harness.ref()));
+  auto messages = harness.drain_messages();
+  auto posted = element_messages(messages, "vmafexact-frame");
+  ASSERT_EQ(posted.size(), 2u);
+  EXPECT_EQ(field_uint64(posted[1], "index"), 1u);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  messages = harness.drain_messages();
+  posted = element_messages(messages, "vmafexact-frame");
+  ASSERT_EQ(posted.size(), 1u);
+  EXPECT_EQ(field_uint64(posted[0], "index"), 2u);
+  const char* keys[] = {"integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
+                        "VMAF_integer_feature_motion_sad_score", "integer_vif_scale0",
+                        "integer_vif_scale3", "integer_motion2", "integer_motion3", "vmaf"};
+  for (const char* key : keys) EXPECT_TRUE(gst_structure_has_field(posted[0], key)) << key;
+  const double vmaf = field_double(posted[0], "vmaf");
+  EXPECT_GE(vmaf, 0.0);
+  EXPECT_LE(vmaf, 100.0);
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_TRUE(gst_structure_has_field(summary[0], "vmaf"));
+  GstQuery* latency = gst_query_new_latency();
+  // The aggregator adds the reported frame of score latency to upstream's.
+  if (gst_element_query(harness.element(), latency)) {
+    GstClockTime min_latency = 0;
+    gst_query_parse_latency(latency, nullptr, &min_latency, nullptr);
+    EXPECT_GE(min_latency, kFrame);
+  }
+  gst_query_unref(latency);
+}
+
+TEST(ElementVmaf, PicturesTooSmallForAdmAreAClearError) {
+  ElementHarness harness("model=vmaf_v0.6.1 features=");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 16, 16), caps_string(GST_VIDEO_FORMAT_I420, 16, 16));
+  harness.push_ref(make_buffer(random_picture(16, 16, 8, ChromaFormat::k420, 1), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(random_picture(16, 16, 8, ChromaFormat::k420, 2), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND,
+                                                 GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("adm: pictures must be at least 33x33"), std::string::npos)
+      << gerror->message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+}
+
+TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "model", "vmaf_v9", nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(error, &gerror, &debug);
+  EXPECT_NE(std::string(gerror->message).find("vmaf_v9"), std::string::npos) << gerror->message;
+  EXPECT_NE(std::string(debug).find("vmaf_v0.6.1"), std::string::npos) << debug;
+  g_error_free(gerror);
+  g_free(debug);
+  gst_message_unref(error);
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
 TEST(Element, UnwritableLogIsAnErrorAtStart) {
   GstElement* element = gst_element_factory_make("vmafexact", nullptr);
   ASSERT_NE(element, nullptr);

@@ -152,7 +152,7 @@ TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {
   const std::string description =
       "videotestsrc num-buffers=3 pattern=smpte ! video/x-raw,format=I420_10LE,width=64,height=48 "
       "! tee name=t t. ! queue ! v.ref_sink t. ! queue ! videoconvert dither=none ! "
-      "video/x-raw,format=P010_10LE ! v.dist_sink vmafexact name=v log-format=csv "
+      "video/x-raw,format=P010_10LE ! v.dist_sink vmafexact name=v model=\"\" features=psnr log-format=csv "
       "log-precision=max log-location=\"" + log.string() + "\" ! fakesink";
   ASSERT_EQ(run_pipeline(description), "");
   const std::string text = test::read_file(log);
