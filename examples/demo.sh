@@ -9,7 +9,8 @@
 #                    loaded from $BUILD_DIR/gst through GST_PLUGIN_PATH
 #   NUM_BUFFERS      frames to score (default 48)
 #   JPEG_QUALITY     jpegenc quality of the distorted branch, 0-100 (default 25)
-#   FEATURES         the element's features property (default psnr)
+#   FEATURES         extra features besides the VMAF model's (default psnr)
+#   KEYS             scores to print (default "vmaf psnr_y"; "" prints all)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,7 +42,7 @@ gst-launch-1.0 -m \
   t. ! queue ! jpegenc quality="${JPEG_QUALITY:-25}" ! jpegdec ! videoconvert \
      ! video/x-raw,format=I420 ! v.dist_sink \
   vmafexact name=v features="${FEATURES:-psnr}" "${log_props[@]}" ! fakesink \
-  2>&1 | awk -f "$here/format-messages.awk"
+  2>&1 | awk -v keys="${KEYS-vmaf psnr_y}" -f "$here/format-messages.awk"
 status=("${PIPESTATUS[@]}")
 set -e
 if ((status[0] != 0)); then

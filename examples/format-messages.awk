@@ -3,6 +3,8 @@
 #
 #   gst-launch-1.0 -m ... vmafexact ... 2>&1 | awk -f examples/format-messages.awk
 #
+# With -v keys="vmaf psnr_y" only those scores are shown (default: all).
+#
 # POSIX awk (Debian's mawk is enough). Scores are printed with %.6f, as libvmaf's
 # vmaf tool prints them by default; for every bit, write a log with
 # log-precision=max instead.
@@ -33,12 +35,17 @@ function nested(text, key,    pos, rest) {
   return rest
 }
 
+function shown(name) {
+  return keys == "" || index(" " keys " ", " " name " ") > 0
+}
+
 /\(element\): vmafexact-frame, / {
   n = parse_fields($0)
   out = ""
   for (i = 1; i <= n; i++) {
     if (field_name[i] == "index") frame = field_value[i]
-    if (field_type[i] == "double") out = out sprintf("  %s %.6f", field_name[i], field_value[i])
+    if (field_type[i] != "double" || !shown(field_name[i])) continue
+    out = out sprintf("  %s %.6f", field_name[i], field_value[i])
   }
   printf "frame %5d%s\n", frame, out
   next
@@ -51,7 +58,7 @@ function nested(text, key,    pos, rest) {
          count["frames-scored"], count["frames-unpaired"],
          count["frames-unpaired-ref"], count["frames-unpaired-dist"]
   for (i = 1; i <= n; i++) {
-    if (field_type[i] != "structure") continue
+    if (field_type[i] != "structure" || !shown(field_name[i])) continue
     text = field_value[i]
     gsub(/\\/, "", text)
     printf "  %-10s min %.6f  max %.6f  mean %.6f  harmonic_mean %.6f\n", field_name[i],
