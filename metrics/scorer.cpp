@@ -92,7 +92,9 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
 FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
   for (std::size_t i = 0; i < requests_.size(); ++i)
     if (requests_[i] == request) return *extractors_[i];
-  auto extractor = make_feature_extractor(request.name, request.options);
+  auto extractor = options_.make_extractor
+                       ? options_.make_extractor(request.name, request.options)
+                       : make_feature_extractor(request.name, request.options);
   extractor->init(format_);
   latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
   requests_.push_back(request);

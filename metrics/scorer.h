@@ -4,6 +4,7 @@
 // drive this, so the element adds no arithmetic of its own.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -64,8 +65,14 @@ std::vector<ModelSpec> parse_model_list(std::string_view list);
 // naming the model that cannot be loaded and why.
 std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
 
+using ExtractorFactory =
+    std::function<std::unique_ptr<FeatureExtractor>(std::string_view, const FeatureOptions&)>;
+
 struct ScorerOptions {
   unsigned subsample = 1;  // libvmaf's n_subsample: score frames i % subsample == 0
+  // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
+  // backend passes its twins here; the Scorer is the same for every backend.
+  ExtractorFactory make_extractor;
 };
 
 class Scorer {

@@ -68,6 +68,9 @@ std::string shell_quote(const std::string& text) {
 }  // namespace
 
 fs::path fixture_yuv_dir() {
+  // A folder of ready (possibly truncated) .yuv files, for machines without
+  // ffmpeg such as the GPU machine: used as it is, without generation or checks.
+  if (const char* env = std::getenv("VMAFEXACT_FIXTURE_YUV_DIR"); env && *env) return env;
   const fs::path sums = shared_dir() / "fixtures" / "SHA256SUMS";
   const fs::path script = shared_dir() / "fixtures" / "make_fixtures.sh";
   if (!fs::exists(sums) || !fs::exists(script))

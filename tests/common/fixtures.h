@@ -20,7 +20,8 @@ std::filesystem::path shared_dir();
 // Generates the fixtures into the cache if they are not there yet (under a
 // file lock, so parallel test binaries generate once), checks them against
 // SHA256SUMS, and returns the folder holding the .yuv files. Throws with a
-// clear message when that is impossible.
+// clear message when that is impossible. $VMAFEXACT_FIXTURE_YUV_DIR names a
+// folder of ready .yuv files instead (used as it is, e.g. on the GPU machine).
 std::filesystem::path fixture_yuv_dir();
 
 // A pair described by the name of its reference log, e.g.

@@ -130,7 +130,7 @@ TEST(ModelList, UnknownOptionIsAClearError) {
 }
 
 TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
-  Scorer scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{2});
+  Scorer scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{2, {}});
   std::vector<std::uint8_t> a(16, 1), b(16, 2);
   PictureView ref, dist;
   ref.bpc = dist.bpc = 8;
@@ -144,5 +144,5 @@ TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
   EXPECT_TRUE(scorer.finish().empty());
   // psnr is temporal in libvmaf, so it is computed on frame 1 as well.
   EXPECT_TRUE(scorer.scores().score("psnr_y", 1));
-  EXPECT_THROW(Scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{0}), Error);
+  EXPECT_THROW(Scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{0, {}}), Error);
 }

@@ -1,0 +1,278 @@
+// CPU/CUDA parity: every CUDA twin must return the CPU path's partial sums and
+// scores bit for bit (==), on random frames of awkward sizes at every bit depth
+// and on every shared fixture pair. Skips cleanly where no CUDA device exists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/device_picture.h"
+#include "cuda_backend.h"
+#include "fixtures.h"
+#include "psnr/psnr.h"
+#include "psnr/psnr_cuda.h"
+#include "reference_setup.h"
+#include "scorer.h"
+
+using namespace vmafexact;
+
+namespace {
+
+class CudaParity : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string reason;
+    if (!cuda::device_available(&reason)) GTEST_SKIP() << "no usable CUDA device (" << reason << ")";
+  }
+};
+
+// A synthetic clip: a smooth moving gradient plus noise and hard edges, so that
+// every feature (and motion) sees structure; the distorted copy adds noise.
+struct Clip {
+  PictureFormat format;
+  std::vector<std::vector<std::uint8_t>> ref_planes, dist_planes;  // frame * 3 + plane
+  PictureView view(const std::vector<std::vector<std::uint8_t>>& planes, unsigned frame) const {
+    PictureView view;
+    view.bpc = format.bpc;
+    view.chroma = format.chroma;
+    view.width = format.width;
+    view.height = format.height;
+    const unsigned sample = format.bpc > 8 ? 2 : 1;
+    for (unsigned p = 0; p < view.plane_count(); ++p) {
+      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      view.planes[p] = {planes[frame * 3 + p].data(), static_cast<std::ptrdiff_t>(w * sample), w, h};
+    }
+    return view;
+  }
+};
+
+Clip make_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {
+  Clip clip;
+  clip.format = format;
+  std::mt19937 random(seed);
+  const int max_value = (1 << format.bpc) - 1;
+  std::normal_distribution<double> noise(0.0, max_value / 40.0);
+  for (unsigned f = 0; f < frames; ++f) {
+    for (unsigned p = 0; p < 3; ++p) {
+      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      const unsigned sample = format.bpc > 8 ? 2 : 1;
+      std::vector<std::uint8_t> ref(std::size_t{w} * h * sample), dist(ref.size());
+      for (unsigned y = 0; y < h; ++y)
+        for (unsigned x = 0; x < w; ++x) {
+          double value = (std::sin((x + 3.0 * f) * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
+          if (((x + 2 * f) / 8 + y / 8) % 2 && x > w / 2) value = (y % 16 < 8) ? max_value : 0;
+          const int r = std::clamp(static_cast<int>(value + noise(random) * 0.3), 0, max_value);
+          const int d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
+          const std::size_t i = std::size_t{y} * w + x;
+          if (sample == 1) {
+            ref[i] = static_cast<std::uint8_t>(r);
+            dist[i] = static_cast<std::uint8_t>(d);
+          } else {
+            const auto r16 = static_cast<std::uint16_t>(r), d16 = static_cast<std::uint16_t>(d);
+            std::memcpy(&ref[i * 2], &r16, 2);
+            std::memcpy(&dist[i * 2], &d16, 2);
+          }
+        }
+      clip.ref_planes.push_back(std::move(ref));
+      clip.dist_planes.push_back(std::move(dist));
+    }
+  }
+  return clip;
+}
+
+// Features (and models) that have CUDA twins in this build.
+std::vector<FeatureRequest> twinned(const std::vector<FeatureRequest>& requests,
+                                    cuda::CudaBackend& backend) {
+  std::vector<FeatureRequest> available;
+  for (const auto& request : requests) {
+    try {
+      backend.make_extractor(request.name, request.options);
+      available.push_back(request);
+    } catch (const Error&) {
+    }
+  }
+  return available;
+}
+
+// Scores a clip on the CPU and on CUDA and requires identical collectors.
+void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& features,
+                        const std::string& models, const std::string& label) {
+  cuda::CudaBackend backend;
+  ScorerOptions cuda_options;
+  cuda_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& options) {
+    return backend.make_extractor(name, options);
+  };
+  Scorer cpu(load_models(parse_model_list(models)), features, clip.format);
+  Scorer gpu(load_models(parse_model_list(models)), features, clip.format, cuda_options);
+  const unsigned frames = static_cast<unsigned>(clip.ref_planes.size() / 3);
+  cuda::DevicePicture ref_device, dist_device;
+  for (unsigned f = 0; f < frames; ++f) {
+    const PictureView ref = clip.view(clip.ref_planes, f), dist = clip.view(clip.dist_planes, f);
+    cpu.push(ref, dist);
+    ref_device.upload(ref, backend.stream());
+    dist_device.upload(dist, backend.stream());
+    gpu.push(ref_device.view(), dist_device.view());
+  }
+  cpu.finish();
+  gpu.finish();
+  ASSERT_EQ(cpu.scores().names(), gpu.scores().names()) << label;
+  unsigned compared = 0, identical = 0;
+  for (const auto& name : cpu.scores().names())
+    for (unsigned f = 0; f < frames; ++f) {
+      const auto a = cpu.scores().score(name, f), b = gpu.scores().score(name, f);
+      ASSERT_EQ(a.has_value(), b.has_value()) << label << " " << name << " frame " << f;
+      if (!a) continue;
+      ++compared;
+      if (*a == *b || (std::isnan(*a) && std::isnan(*b)))
+        ++identical;
+      else
+        ADD_FAILURE() << label << " " << name << " frame " << f << ": cpu " << std::hexfloat << *a
+                      << " cuda " << *b << std::defaultfloat;
+    }
+  std::printf("[cuda parity] %s: %u of %u values identical\n", label.c_str(), identical, compared);
+  EXPECT_GT(compared, 0u);
+}
+
+std::string format_label(const PictureFormat& format) {
+  return std::to_string(format.width) + "x" + std::to_string(format.height) + " " +
+         std::to_string(format.bpc) + "-bit " + std::string(chroma_format_name(format.chroma));
+}
+
+}  // namespace
+
+TEST_F(CudaParity, PsnrSumsEqualTheCpu) {
+  cuda::Stream stream;
+  cuda::DeviceBuffer<unsigned long long> sums(1);
+  for (const unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const auto& [w, h] : {std::pair{17u, 17u}, {1u, 5u}, {33u, 19u}, {1919u, 1081u}, {3840u, 2160u}}) {
+      const Clip clip = make_clip({w, h, bpc, ChromaFormat::k420}, 1, w * 31 + h + bpc);
+      const PictureView ref = clip.view(clip.ref_planes, 0), dist = clip.view(clip.dist_planes, 0);
+      cuda::DevicePicture ref_device, dist_device;
+      ref_device.upload(ref, stream.get());
+      dist_device.upload(dist, stream.get());
+      for (unsigned p = 0; p < 3; ++p) {
+        unsigned long long gpu_sum = 0;
+        cuda::check(cudaMemsetAsync(sums.data(), 0, sizeof(unsigned long long), stream.get()), "memset");
+        cuda::psnr::enqueue_plane_sse(ref_device.view().planes[p], dist_device.view().planes[p], bpc,
+                                      sums.data(), stream.get());
+        cuda::check(cudaMemcpyAsync(&gpu_sum, sums.data(), sizeof gpu_sum, cudaMemcpyDeviceToHost,
+                                    stream.get()), "copy");
+        stream.synchronize();
+        EXPECT_EQ(gpu_sum, psnr::plane_sse(ref.planes[p], dist.planes[p], bpc))
+            << w << "x" << h << " " << bpc << "-bit plane " << p;
+      }
+    }
+}
+
+TEST_F(CudaParity, PsnrSumsWrapLikeLibvmafInWideRows) {
+  // 66052 maximal 8-bit errors in one row overflow libvmaf's 32-bit row sum.
+  const unsigned width = 66052;
+  std::vector<std::uint8_t> ref(width, 255), dist(width, 0);
+  const PlaneView ref_plane{ref.data(), width, width, 1}, dist_plane{dist.data(), width, width, 1};
+  PictureView ref_view, dist_view;
+  ref_view.bpc = dist_view.bpc = 8;
+  ref_view.chroma = dist_view.chroma = ChromaFormat::k400;
+  ref_view.width = dist_view.width = width;
+  ref_view.height = dist_view.height = 1;
+  ref_view.planes[0] = ref_plane;
+  dist_view.planes[0] = dist_plane;
+  cuda::Stream stream;
+  cuda::DevicePicture ref_device, dist_device;
+  ref_device.upload(ref_view, stream.get());
+  dist_device.upload(dist_view, stream.get());
+  cuda::DeviceBuffer<unsigned long long> sums(1);
+  cuda::check(cudaMemsetAsync(sums.data(), 0, sizeof(unsigned long long), stream.get()), "memset");
+  cuda::psnr::enqueue_plane_sse(ref_device.view().planes[0], dist_device.view().planes[0], 8,
+                                sums.data(), stream.get());
+  unsigned long long gpu_sum = 0;
+  cuda::check(cudaMemcpyAsync(&gpu_sum, sums.data(), sizeof gpu_sum, cudaMemcpyDeviceToHost, stream.get()), "copy");
+  stream.synchronize();
+  EXPECT_EQ(gpu_sum, psnr::plane_sse(ref_plane, dist_plane, 8));
+}
+
+TEST_F(CudaParity, EveryTwinEqualsTheCpuOnAwkwardSizes) {
+  cuda::CudaBackend backend;
+  const auto features =
+      twinned({{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}}}, backend);
+  ASSERT_FALSE(features.empty());
+  const std::vector<PictureFormat> formats = {
+      {33, 33, 8, ChromaFormat::k420},   {37, 41, 10, ChromaFormat::k422},
+      {65, 34, 12, ChromaFormat::k444},  {100, 36, 16, ChromaFormat::k420},
+      {129, 97, 8, ChromaFormat::k400},  {331, 177, 10, ChromaFormat::k420},
+      {1920, 1080, 8, ChromaFormat::k420}};
+  for (const auto& format : formats)
+    expect_same_scores(make_clip(format, 4, format.width + format.bpc), features, "",
+                       format_label(format));
+}
+
+TEST_F(CudaParity, FourKEightAndTenBit) {
+  cuda::CudaBackend backend;
+  const auto features = twinned({{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}}}, backend);
+  for (const unsigned bpc : {8u, 10u}) {
+    const PictureFormat format{3840, 2160, bpc, ChromaFormat::k420};
+    expect_same_scores(make_clip(format, 3, bpc), features, "", format_label(format));
+  }
+}
+
+class CudaFixtureParity : public ::testing::TestWithParam<test::FixturePair> {
+ protected:
+  void SetUp() override {
+    std::string reason;
+    if (!cuda::device_available(&reason)) GTEST_SKIP() << "no usable CUDA device (" << reason << ")";
+  }
+};
+
+TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
+  const auto& pair = GetParam();
+  const auto log = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  const auto setup = test::reference_setup(log);
+  cuda::CudaBackend backend;
+  const auto features = twinned(parse_feature_list(setup.features), backend);
+  if (features.empty()) GTEST_SKIP() << "no twinned feature in " << pair.log_name;
+  // The models run on the CUDA path when every input of theirs has a twin.
+  std::string models;
+  bool all_twinned = true;
+  for (const auto& spec : parse_model_list(setup.models))
+    for (const auto& input : load_models({spec})[0].model.features())
+      try {
+        backend.make_extractor(extractor_for_feature(input.name), input.options);
+      } catch (const Error&) {
+        all_twinned = false;
+      }
+  if (all_twinned) models = setup.models;
+  const auto yuv = test::fixture_yuv_dir();
+  const test::YuvFile ref(yuv / pair.ref_yuv, pair.format), dist(yuv / pair.dist_yuv, pair.format);
+  Clip clip;
+  clip.format = pair.format;
+  for (unsigned f = 0; f < ref.frame_count(); ++f) {
+    const PictureView r = ref.frame(f), d = dist.frame(f);
+    for (unsigned p = 0; p < 3; ++p) {
+      const PlaneView& rp = r.planes[p];
+      const PlaneView& dp = d.planes[p];
+      const unsigned sample = pair.format.bpc > 8 ? 2 : 1;
+      std::vector<std::uint8_t> rb(std::size_t{rp.width} * rp.height * sample), db(rb.size());
+      for (unsigned y = 0; y < rp.height; ++y) {
+        std::memcpy(&rb[std::size_t{y} * rp.width * sample], rp.data + y * rp.stride, rp.width * sample);
+        std::memcpy(&db[std::size_t{y} * rp.width * sample], dp.data + y * dp.stride, rp.width * sample);
+      }
+      clip.ref_planes.push_back(std::move(rb));
+      clip.dist_planes.push_back(std::move(db));
+    }
+  }
+  expect_same_scores(clip, features, models, pair.log_name);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedFixtures, CudaFixtureParity,
+                         ::testing::ValuesIn(test::max_precision_pairs()),
+                         [](const ::testing::TestParamInfo<test::FixturePair>& info) {
+                           std::string name = info.param.log_name.substr(0, info.param.log_name.size() - 9);
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
