@@ -238,8 +238,9 @@ TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
   // The models run on the CUDA path when every input of theirs has a twin.
   std::string models;
   bool all_twinned = true;
-  for (const auto& spec : parse_model_list(setup.models))
-    for (const auto& input : load_models({spec})[0].model.features())
+  const auto loaded = load_models(parse_model_list(setup.models));
+  for (const auto& scored : loaded)
+    for (const auto& input : scored.model.features())
       try {
         backend.make_extractor(extractor_for_feature(input.name), input.options);
       } catch (const Error&) {
