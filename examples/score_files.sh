@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Scores two raw (headerless, tightly packed) .yuv files with vmafexact and
-# writes libvmaf's log with every bit (log-precision=max).
+# Scores two raw (headerless, tightly packed) .yuv files with vmafexact (the
+# element's default model, vmaf_v0.6.1, plus the extra features below) and
+# writes libvmaf's log with every bit (log-precision=max). Pictures must be at
+# least 33x33 for VMAF.
 #
 # Usage: examples/score_files.sh REF.yuv DIST.yuv WIDTH HEIGHT [FORMAT] [FRAMERATE] [LOG]
 #   FORMAT     default i420. GStreamer names (i420, yv12, y42b, y444, nv12, nv21,
@@ -12,7 +14,9 @@
 #   LOG        default out.json; .xml or .csv select those layouts
 # Environment:
 #   BUILD_DIR  meson build directory (default: <repo>/build)
-#   FEATURES   the element's features property (default psnr)
+#   FEATURES   the element's features property: extra features besides the
+#              model's inputs (default psnr; adm, motion, vif, psnr with
+#              libvmaf's options, e.g. psnr,adm=adm_enhn_gain_limit=1.0)
 #   VERBOSE=1  also print every frame's scores
 #
 # Why the layout is spelled out: rawvideoparse assumes GStreamer's default
