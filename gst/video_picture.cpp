@@ -83,35 +83,38 @@ unsigned component_offset(const GstVideoFormatInfo* finfo, unsigned component,
   return interleaved_pair ? rank * sample_bytes : GST_VIDEO_FORMAT_INFO_POFFSET(finfo, component);
 }
 
-const std::uint8_t* component_data(const GstVideoFrame& frame, unsigned component,
-                                   unsigned sample_bytes) {
-  const unsigned plane = GST_VIDEO_FORMAT_INFO_PLANE(frame.info.finfo, component);
-  return static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane)) +
-         component_offset(frame.info.finfo, component, sample_bytes);
-}
-
 // Copies one component into a tightly packed plane, dropping the interleave
 // (pixel stride) and the format's bit shift (P010 keeps 10 bits in the top).
 template <typename Sample>
-void repack_component(const GstVideoFrame& frame, unsigned component, unsigned width,
-                      unsigned height, std::vector<std::uint8_t>& out) {
-  const std::uint8_t* data = component_data(frame, component, sizeof(Sample));
-  const int row_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
-  const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
-  const unsigned shift = GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, component);
+void repack_component(const ComponentLayout& layout, unsigned width, unsigned height,
+                      std::vector<std::uint8_t>& out) {
   out.resize(static_cast<std::size_t>(width) * height * sizeof(Sample));
   auto* dst = reinterpret_cast<Sample*>(out.data());
   for (unsigned y = 0; y < height; ++y) {
-    const std::uint8_t* row = data + static_cast<std::ptrdiff_t>(y) * row_stride;
+    const std::uint8_t* row = layout.data + static_cast<std::ptrdiff_t>(y) * layout.stride;
     for (unsigned x = 0; x < width; ++x) {
       Sample sample;
-      std::memcpy(&sample, row + static_cast<std::ptrdiff_t>(x) * pixel_stride, sizeof(Sample));
-      *dst++ = static_cast<Sample>(sample >> shift);
+      std::memcpy(&sample, row + static_cast<std::ptrdiff_t>(x) * layout.pixel_stride, sizeof(Sample));
+      *dst++ = static_cast<Sample>(sample >> layout.shift);
     }
   }
 }
 
 }  // namespace
+
+ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
+                                 unsigned sample_bytes) {
+  const GstVideoFormatInfo* finfo = frame.info.finfo;
+  const unsigned plane = GST_VIDEO_FORMAT_INFO_PLANE(finfo, component);
+  ComponentLayout layout;
+  layout.data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane)) +
+                component_offset(finfo, component, sample_bytes);
+  layout.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
+  layout.pixel_stride = static_cast<unsigned>(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, component));
+  layout.shift = GST_VIDEO_FORMAT_INFO_SHIFT(finfo, component);
+  layout.in_place = layout.pixel_stride == sample_bytes && layout.shift == 0;
+  return layout;
+}
 
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
                             ScratchPlanes& scratch) {
@@ -125,17 +128,16 @@ PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& for
     PlaneView& plane = view.planes[c];
     plane.width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
     plane.height = c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
-    const bool in_place = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c) == static_cast<int>(sample_bytes) &&
-                          GST_VIDEO_FORMAT_INFO_SHIFT(frame.info.finfo, c) == 0;
-    if (in_place) {
-      plane.data = component_data(frame, c, sample_bytes);
-      plane.stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
+    const ComponentLayout layout = component_layout(frame, c, sample_bytes);
+    if (layout.in_place) {
+      plane.data = layout.data;
+      plane.stride = layout.stride;
       continue;
     }
     if (sample_bytes == 1)
-      repack_component<std::uint8_t>(frame, c, plane.width, plane.height, scratch.planes[c]);
+      repack_component<std::uint8_t>(layout, plane.width, plane.height, scratch.planes[c]);
     else
-      repack_component<std::uint16_t>(frame, c, plane.width, plane.height, scratch.planes[c]);
+      repack_component<std::uint16_t>(layout, plane.width, plane.height, scratch.planes[c]);
     plane.data = scratch.planes[c].data();
     plane.stride = static_cast<std::ptrdiff_t>(plane.width) * sample_bytes;
   }

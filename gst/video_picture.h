@@ -22,6 +22,19 @@ std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info);
 // "1920x1080 8-bit 4:2:0 (I420)", for messages.
 std::string describe_video_info(const GstVideoInfo& info);
 
+// Where one component of a mapped frame lies (pointers are device pointers for
+// a frame mapped with GST_MAP_CUDA). in_place: planar samples that need no
+// repacking (pixel stride = sample size, no bit shift).
+struct ComponentLayout {
+  const std::uint8_t* data = nullptr;
+  std::ptrdiff_t stride = 0;
+  unsigned pixel_stride = 0;
+  unsigned shift = 0;
+  bool in_place = false;
+};
+ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
+                                 unsigned sample_bytes);
+
 // Planes owned for formats that cannot be viewed in place; reused frame to frame.
 struct ScratchPlanes {
   std::array<std::vector<std::uint8_t>, 3> planes;
