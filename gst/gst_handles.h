@@ -32,9 +32,9 @@ using GCharPtr = std::unique_ptr<gchar, Releaser<gchar, release_gfree>>;
 // A buffer mapped as a video frame for reading; unmapped when it goes.
 class MappedVideoFrame {
  public:
-  MappedVideoFrame(const GstVideoInfo& info, GstBuffer* buffer) {
+  MappedVideoFrame(const GstVideoInfo& info, GstBuffer* buffer, GstMapFlags flags = GST_MAP_READ) {
     GstVideoInfo info_copy = info;  // gst_video_frame_map takes a non-const info
-    mapped_ = gst_video_frame_map(&frame_, &info_copy, buffer, GST_MAP_READ);
+    mapped_ = gst_video_frame_map(&frame_, &info_copy, buffer, flags);
   }
   ~MappedVideoFrame() {
     if (mapped_) gst_video_frame_unmap(&frame_);

@@ -30,6 +30,16 @@
 #include "video_picture.h"
 #include "vmafexact_config.h"
 
+#ifdef VMAFEXACT_HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "cuda_backend.h"
+#include "cuda_input.h"
+#endif
+
 GST_DEBUG_CATEGORY_STATIC(gst_vmaf_exact_debug);
 #define GST_CAT_DEFAULT gst_vmaf_exact_debug
 
@@ -54,7 +64,13 @@ constexpr guint kMaxUnpairedWarnings = 20;
   "I420_10LE, I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, Y444_16LE, "            \
   "P010_10LE, P012_LE, P016_LE, GRAY16_LE }"
 
+#ifdef VMAFEXACT_HAVE_CUDA
+#define VMAFEXACT_CAPS                                                                    \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, VMAFEXACT_FORMATS) \
+  "; " GST_VIDEO_CAPS_MAKE(VMAFEXACT_FORMATS)
+#else
 #define VMAFEXACT_CAPS GST_VIDEO_CAPS_MAKE(VMAFEXACT_FORMATS)
+#endif
 
 GstStaticPadTemplate ref_sink_template = GST_STATIC_PAD_TEMPLATE(
     "ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(VMAFEXACT_CAPS));
@@ -63,8 +79,14 @@ GstStaticPadTemplate dist_sink_template = GST_STATIC_PAD_TEMPLATE(
 GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(VMAFEXACT_CAPS));
 
+// Where the scoring runs. auto: CUDA when the frames arrive in CUDA memory.
+enum class Backend { kAuto, kCpu, kCuda };
+constexpr gint kDefaultCudaDeviceId = -1;
+
 enum {
   PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
   PROP_MODEL,
   PROP_FEATURES,
   PROP_FRAME_MESSAGE,
@@ -77,6 +99,8 @@ enum {
 };
 
 struct Settings {
+  Backend backend = Backend::kAuto;
+  gint cuda_device_id = kDefaultCudaDeviceId;
   std::string model = kDefaultModel;
   std::string features = kDefaultFeatures;
   bool disable_clip = false;
@@ -98,6 +122,7 @@ struct FrameTiming {
 
 struct PadInput {
   std::optional<GstVideoInfo> info;
+  CapsPtr caps;
   vmafexact::gst::ScratchPlanes scratch;
   guint64 buffers = 0;   // buffers taken from this pad since start or flush
   guint64 unpaired = 0;  // of which not scored
@@ -109,6 +134,14 @@ struct Session {
   Settings settings;  // snapshot taken at start
   std::vector<vmafexact::ModelSpec> models;
   std::vector<vmafexact::FeatureRequest> features;
+  bool on_cuda = false;  // decided with the first pair
+#ifdef VMAFEXACT_HAVE_CUDA
+  // Declared before the scorer, so that the CUDA twins go first; both are
+  // released with the CUDA context current (release_cuda()).
+  std::unique_ptr<vmafexact::cuda::CudaBackend> cuda_backend;
+  std::unique_ptr<vmafexact::gst::CudaFrameSource> ref_cuda_source;
+  std::unique_ptr<vmafexact::gst::CudaFrameSource> dist_cuda_source;
+#endif
   std::unique_ptr<vmafexact::Scorer> scorer;
   std::vector<FrameTiming> timings;  // by frame index
   PadInput ref;
@@ -129,6 +162,9 @@ struct GstVmafExactPrivate {
   Session session;    // touched from the src thread only (see the file comment)
   GstAggregatorPad* ref_pad = nullptr;   // owned by the element as its child
   GstAggregatorPad* dist_pad = nullptr;  // owned by the element as its child
+#ifdef VMAFEXACT_HAVE_CUDA
+  vmafexact::gst::CudaContextRef cuda_context;  // shared with neighbours (context query)
+#endif
 };
 
 struct _GstVmafExact {
@@ -148,6 +184,23 @@ GType gst_vmaf_exact_log_format_get_type(void) {
         {0, nullptr, nullptr},
     };
     g_once_init_leave(&type, g_enum_register_static("GstVmafExactLogFormat", values));
+  }
+  return type;
+}
+
+GType gst_vmaf_exact_backend_get_type(void) {
+  static GType type = 0;
+  if (g_once_init_enter(&type)) {
+    static const GEnumValue values[] = {
+        {static_cast<gint>(Backend::kAuto), "CUDA when the frames arrive in CUDA memory, else CPU",
+         "auto"},
+        {static_cast<gint>(Backend::kCpu), "CPU", "cpu"},
+        {static_cast<gint>(Backend::kCuda),
+         "CUDA; frames in system memory are uploaded (an error without a usable CUDA device)",
+         "cuda"},
+        {0, nullptr, nullptr},
+    };
+    g_once_init_leave(&type, g_enum_register_static("GstVmafExactBackend", values));
   }
   return type;
 }
@@ -242,8 +295,26 @@ bool frame_messages_enabled(GstVmafExact* self) {
   return enabled;
 }
 
+// Frees the session's CUDA objects (the twins' device memory, the stream)
+// with the CUDA context current, as the runtime needs.
+void release_cuda(GstVmafExactPrivate* priv) {
+#ifdef VMAFEXACT_HAVE_CUDA
+  Session& session = priv->session;
+  if (!session.cuda_backend) return;
+  vmafexact::gst::CudaContextScope scope(priv->cuda_context.get());
+  session.scorer.reset();
+  session.ref_cuda_source.reset();
+  session.dist_cuda_source.reset();
+  session.cuda_backend.reset();
+#else
+  (void)priv;
+#endif
+}
+
 // Resets what a flush or a restart forgets, keeping the settings snapshot.
-void reset_session(Session& session) {
+void reset_session(GstVmafExactPrivate* priv) {
+  release_cuda(priv);
+  Session& session = priv->session;
   Settings settings = std::move(session.settings);
   auto models = std::move(session.models);
   auto features = std::move(session.features);
@@ -395,6 +466,36 @@ void report_score_latency(GstVmafExact* self) {
   gst_aggregator_set_latency(GST_AGGREGATOR(self), latency, latency);
 }
 
+bool has_cuda_memory_caps(const PadInput& input) {
+#ifdef VMAFEXACT_HAVE_CUDA
+  if (!input.caps || gst_caps_is_empty(input.caps.get())) return false;
+  const GstCapsFeatures* features = gst_caps_get_features(input.caps.get(), 0);
+  return features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+#else
+  (void)input;
+  return false;
+#endif
+}
+
+// backend=cuda: always (start() made sure there is a context); auto: when
+// either input arrives in CUDA memory and a context is there.
+bool use_cuda(GstVmafExact* self) {
+#ifdef VMAFEXACT_HAVE_CUDA
+  GstVmafExactPrivate* priv = priv_of(self);
+  const Session& session = priv->session;
+  if (!priv->cuda_context.get()) return false;
+  switch (session.settings.backend) {
+    case Backend::kCpu: return false;
+    case Backend::kCuda: return true;
+    case Backend::kAuto:
+      return has_cuda_memory_caps(session.ref) || has_cuda_memory_caps(session.dist);
+  }
+#else
+  (void)self;
+#endif
+  return false;
+}
+
 // Checks both inputs against each other and sets up the scorer on first use.
 // Returns the format to score, or nullopt after posting an error.
 std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
@@ -441,13 +542,28 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     }
     return ref_format;
   }
+  session.on_cuda = use_cuda(self);
   try {
     // The models were checked at start; they are loaded anew for each scoring
     // session (start, or after a flushing seek).
     vmafexact::ScorerOptions options;
     options.subsample = session.settings.subsample;
+#ifdef VMAFEXACT_HAVE_CUDA
+    std::optional<vmafexact::gst::CudaContextScope> scope;
+    if (session.on_cuda) {
+      scope.emplace(priv_of(self)->cuda_context.get());
+      session.cuda_backend = std::make_unique<vmafexact::cuda::CudaBackend>();
+      session.ref_cuda_source = std::make_unique<vmafexact::gst::CudaFrameSource>();
+      session.dist_cuda_source = std::make_unique<vmafexact::gst::CudaFrameSource>();
+      options.make_extractor = [backend = session.cuda_backend.get()](
+                                   std::string_view name, const vmafexact::FeatureOptions& opts) {
+        return backend->make_extractor(name, opts);
+      };
+    }
+#endif
     session.scorer = std::make_unique<vmafexact::Scorer>(
         vmafexact::load_models(session.models), session.features, *ref_format, options);
+    GST_INFO_OBJECT(self, "scoring on the %s", session.on_cuda ? "GPU (CUDA)" : "CPU");
     report_score_latency(self);
   } catch (const vmafexact::Error& error) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot score this video: %s.", error.what()),
@@ -465,8 +581,23 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
 
   std::vector<unsigned> finished;
   {
-    vmafexact::gst::MappedVideoFrame ref_frame(*session.ref.info, ref);
-    vmafexact::gst::MappedVideoFrame dist_frame(*session.dist.info, dist);
+#ifdef VMAFEXACT_HAVE_CUDA
+    // CUDA memory of our context is read in place on the device; anything
+    // else is mapped on the host (and uploaded when scoring on the GPU).
+    GstCudaContext* context = priv->cuda_context.get();
+    const bool ref_on_device = session.on_cuda && vmafexact::gst::is_cuda_buffer_of(ref, context);
+    const bool dist_on_device = session.on_cuda && vmafexact::gst::is_cuda_buffer_of(dist, context);
+    std::optional<vmafexact::gst::CudaContextScope> scope;
+    if (session.on_cuda) scope.emplace(context);
+    const GstMapFlags ref_flags = static_cast<GstMapFlags>(
+        GST_MAP_READ | (ref_on_device ? vmafexact::gst::cuda_map_flags() : 0));
+    const GstMapFlags dist_flags = static_cast<GstMapFlags>(
+        GST_MAP_READ | (dist_on_device ? vmafexact::gst::cuda_map_flags() : 0));
+#else
+    const GstMapFlags ref_flags = GST_MAP_READ, dist_flags = GST_MAP_READ;
+#endif
+    vmafexact::gst::MappedVideoFrame ref_frame(*session.ref.info, ref, ref_flags);
+    vmafexact::gst::MappedVideoFrame dist_frame(*session.dist.info, dist, dist_flags);
     if (!ref_frame.mapped() || !dist_frame.mapped()) {
       const bool ref_failed = !ref_frame.mapped();
       GstBuffer* failed = ref_failed ? ref : dist;
@@ -482,10 +613,27 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
                          "exact frame layout)."));
       return GST_FLOW_ERROR;
     }
-    const auto ref_view =
-        vmafexact::gst::picture_view_of(ref_frame.frame(), *format, session.ref.scratch);
-    const auto dist_view =
-        vmafexact::gst::picture_view_of(dist_frame.frame(), *format, session.dist.scratch);
+    vmafexact::PictureView ref_view, dist_view;
+    try {
+#ifdef VMAFEXACT_HAVE_CUDA
+      if (session.on_cuda) {
+        const cudaStream_t stream = session.cuda_backend->stream();
+        ref_view = session.ref_cuda_source->device_view(ref_frame.frame(), ref_on_device, *format,
+                                                        stream);
+        dist_view = session.dist_cuda_source->device_view(dist_frame.frame(), dist_on_device,
+                                                          *format, stream);
+      } else
+#endif
+      {
+        ref_view = vmafexact::gst::picture_view_of(ref_frame.frame(), *format, session.ref.scratch);
+        dist_view =
+            vmafexact::gst::picture_view_of(dist_frame.frame(), *format, session.dist.scratch);
+      }
+    } catch (const vmafexact::Error& error) {
+      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not prepare the frames: %s.", error.what()),
+                        (nullptr));
+      return GST_FLOW_ERROR;
+    }
 
     FrameTiming timing;
     timing.pts = GST_BUFFER_PTS(dist);
@@ -518,6 +666,10 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   session.finished = true;
   if (session.scorer) {
     try {
+#ifdef VMAFEXACT_HAVE_CUDA
+      std::optional<vmafexact::gst::CudaContextScope> scope;
+      if (session.on_cuda) scope.emplace(priv_of(self)->cuda_context.get());
+#endif
       post_finished_frames(self, session.scorer->finish());
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
@@ -635,6 +787,7 @@ gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, Gs
     }
     PadInput& input = is_ref ? priv->session.ref : priv->session.dist;
     input.info = info;
+    input.caps.reset(gst_caps_ref(caps));
     GST_DEBUG_OBJECT(pad, "caps %" GST_PTR_FORMAT, static_cast<void*>(caps));
     if (!is_ref) gst_aggregator_set_src_caps(agg, caps);
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT && !is_ref) {
@@ -649,6 +802,11 @@ gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, Gs
 
 gboolean gst_vmaf_exact_sink_query(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   GstVmafExactPrivate* priv = priv_of(agg);
+#ifdef VMAFEXACT_HAVE_CUDA
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && priv->cuda_context.get() &&
+      gst_cuda_handle_context_query(GST_ELEMENT(agg), query, priv->cuda_context.get()))
+    return TRUE;
+#endif
   if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && pad == priv->dist_pad) {
     // The distorted caps become the output caps: offer only what downstream takes.
     GstCaps* filter = nullptr;
@@ -675,11 +833,32 @@ gboolean gst_vmaf_exact_propose_allocation(GstAggregator* agg, GstAggregatorPad*
   return TRUE;
 }
 
+gboolean gst_vmaf_exact_src_query(GstAggregator* agg, GstQuery* query) {
+#ifdef VMAFEXACT_HAVE_CUDA
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && priv_of(agg)->cuda_context.get() &&
+      gst_cuda_handle_context_query(GST_ELEMENT(agg), query, priv_of(agg)->cuda_context.get()))
+    return TRUE;
+#endif
+  return GST_AGGREGATOR_CLASS(gst_vmaf_exact_parent_class)->src_query(agg, query);
+}
+
+void gst_vmaf_exact_set_context(GstElement* element, GstContext* context) {
+#ifdef VMAFEXACT_HAVE_CUDA
+  GstVmafExact* self = GST_VMAF_EXACT(element);
+  GST_OBJECT_LOCK(self);
+  const gint device_id = priv_of(self)->settings.cuda_device_id;
+  GST_OBJECT_UNLOCK(self);
+  if (gst_cuda_load_library())
+    gst_cuda_handle_set_context(element, context, device_id, priv_of(self)->cuda_context.slot());
+#endif
+  GST_ELEMENT_CLASS(gst_vmaf_exact_parent_class)->set_context(element, context);
+}
+
 GstFlowReturn gst_vmaf_exact_update_src_caps(GstAggregator* agg, GstCaps* downstream_caps,
                                              GstCaps** result) {
   GstVmafExactPrivate* priv = priv_of(agg);
-  if (!priv->session.dist.info) return GST_AGGREGATOR_FLOW_NEED_DATA;
-  CapsPtr dist_caps(gst_video_info_to_caps(&*priv->session.dist.info));
+  if (!priv->session.dist.caps) return GST_AGGREGATOR_FLOW_NEED_DATA;
+  CapsPtr dist_caps(gst_caps_copy(priv->session.dist.caps.get()));
   if (downstream_caps && !gst_caps_can_intersect(dist_caps.get(), downstream_caps))
     return GST_FLOW_NOT_NEGOTIATED;
   *result = dist_caps.release();
@@ -744,6 +923,28 @@ gboolean gst_vmaf_exact_start(GstAggregator* agg) {
       return FALSE;
     }
   }
+#ifdef VMAFEXACT_HAVE_CUDA
+  // gst_cuda_load_library() first: without a driver every gst_cuda call aborts.
+  if (session.settings.backend != Backend::kCpu &&
+      !(gst_cuda_load_library() && gst_cuda_ensure_element_context(GST_ELEMENT(self), session.settings.cuda_device_id,
+                                       priv->cuda_context.slot())) &&
+      session.settings.backend == Backend::kCuda) {
+    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
+                      ("backend=cuda, but no usable CUDA device (cuda-device-id=%d).",
+                       session.settings.cuda_device_id),
+                      ("Check the NVIDIA driver and the device id, or use backend=auto or cpu."));
+    return FALSE;
+  }
+#else
+  if (session.settings.backend == Backend::kCuda) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                      ("backend=cuda, but this build of vmafexact has no CUDA backend."),
+                      ("Rebuild with -Dcuda=enabled (needs nvcc and gstreamer-cuda-1.0), or use "
+                       "backend=auto or cpu."));
+    return FALSE;
+  }
+#endif
+  release_cuda(priv);
   priv->session = std::move(session);
   return TRUE;
 }
@@ -754,9 +955,17 @@ gboolean gst_vmaf_exact_stop(GstAggregator* agg) {
   // Stopped before end of stream (e.g. an application that sets NULL without
   // EOS): keep what was scored rather than lose it.
   if (!session.finished && session.scorer && session.scorer->frames_pushed() > 0) {
-    session.scorer->finish();
+    try {
+#ifdef VMAFEXACT_HAVE_CUDA
+      vmafexact::gst::CudaContextScope scope(priv_of(self)->cuda_context.get());
+#endif
+      session.scorer->finish();
+    } catch (const vmafexact::Error& error) {
+      GST_WARNING_OBJECT(self, "finishing at stop failed: %s", error.what());
+    }
     write_log(self);
   }
+  release_cuda(priv_of(self));
   session = Session{};
   return TRUE;
 }
@@ -767,9 +976,13 @@ GstFlowReturn gst_vmaf_exact_flush(GstAggregator* agg) {
   Session& session = priv_of(agg)->session;
   std::optional<GstVideoInfo> ref_info = session.ref.info;
   std::optional<GstVideoInfo> dist_info = session.dist.info;
-  reset_session(session);
+  CapsPtr ref_caps = std::move(session.ref.caps);
+  CapsPtr dist_caps = std::move(session.dist.caps);
+  reset_session(priv_of(agg));
   session.ref.info = ref_info;
   session.dist.info = dist_info;
+  session.ref.caps = std::move(ref_caps);
+  session.dist.caps = std::move(dist_caps);
   return GST_FLOW_OK;
 }
 
@@ -781,6 +994,12 @@ void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* v
   GstVmafExactPrivate* priv = priv_of(self);
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
+    case PROP_BACKEND:
+      priv->settings.backend = static_cast<Backend>(g_value_get_enum(value));
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      priv->settings.cuda_device_id = g_value_get_int(value);
+      break;
     case PROP_MODEL: {
       const gchar* text = g_value_get_string(value);
       priv->settings.model = text ? text : "";
@@ -827,6 +1046,12 @@ void gst_vmaf_exact_get_property(GObject* object, guint prop_id, GValue* value,
   GstVmafExactPrivate* priv = priv_of(self);
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
+    case PROP_BACKEND:
+      g_value_set_enum(value, static_cast<gint>(priv->settings.backend));
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int(value, priv->settings.cuda_device_id);
+      break;
     case PROP_MODEL:
       g_value_set_string(value, priv->settings.model.c_str());
       break;
@@ -885,6 +1110,19 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   constexpr auto ready_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_READY);
   constexpr auto playing_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_PLAYING);
 
+  g_object_class_install_property(
+      gobject_class, PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend",
+                        "Where to score: auto (CUDA when the frames arrive in CUDA memory), cpu, "
+                        "or cuda (frames in system memory are uploaded). Both give the same bits.",
+                        GST_TYPE_VMAF_EXACT_BACKEND, static_cast<gint>(Backend::kAuto),
+                        ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int("cuda-device-id", "CUDA device id",
+                       "CUDA device to score on (-1: the one of the neighbours' context, else "
+                       "the first)",
+                       -1, G_MAXINT, kDefaultCudaDeviceId, ready_flags));
   g_object_class_install_property(
       gobject_class, PROP_MODEL,
       g_param_spec_string(
@@ -958,6 +1196,8 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   aggregator_class->aggregate = gst_vmaf_exact_aggregate;
   aggregator_class->sink_event = gst_vmaf_exact_sink_event;
   aggregator_class->sink_query = gst_vmaf_exact_sink_query;
+  aggregator_class->src_query = gst_vmaf_exact_src_query;
+  element_class->set_context = gst_vmaf_exact_set_context;
   aggregator_class->propose_allocation = gst_vmaf_exact_propose_allocation;
   aggregator_class->update_src_caps = gst_vmaf_exact_update_src_caps;
   aggregator_class->get_next_time = gst_vmaf_exact_get_next_time;
@@ -966,6 +1206,7 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   aggregator_class->flush = gst_vmaf_exact_flush;
 
   gst_type_mark_as_plugin_api(GST_TYPE_VMAF_EXACT_LOG_FORMAT, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_VMAF_EXACT_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_VMAF_EXACT_LOG_PRECISION,
                               static_cast<GstPluginAPIFlags>(0));
 }

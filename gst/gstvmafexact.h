@@ -16,6 +16,10 @@ GType gst_vmaf_exact_log_format_get_type(void);
 #define GST_TYPE_VMAF_EXACT_LOG_PRECISION (gst_vmaf_exact_log_precision_get_type())
 GType gst_vmaf_exact_log_precision_get_type(void);
 
+#define GST_TYPE_VMAF_EXACT_BACKEND (gst_vmaf_exact_backend_get_type())
+GType gst_vmaf_exact_backend_get_type(void);
+GType gst_vmaf_exact_log_precision_get_type(void);
+
 GST_ELEMENT_REGISTER_DECLARE(vmafexact);
 
 G_END_DECLS

@@ -687,6 +687,31 @@ TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
   gst_object_unref(element);
 }
 
+TEST(Element, BackendCudaWithoutADeviceIsAClearError) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  gst_util_set_object_arg(G_OBJECT(element), "backend", "cuda");
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  const GstStateChangeReturn ret = gst_element_set_state(element, GST_STATE_PAUSED);
+  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  gst_element_set_state(element, GST_STATE_NULL);
+  if (ret != GST_STATE_CHANGE_FAILURE) {
+    if (error) gst_message_unref(error);
+    gst_object_unref(bus);
+    gst_object_unref(element);
+    GTEST_SKIP() << "a CUDA device is usable here";
+  }
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("backend=cuda, but"), std::string::npos) << gerror->message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
 TEST(Element, UnwritableLogIsAnErrorAtStart) {
   GstElement* element = gst_element_factory_make("vmafexact", nullptr);
   ASSERT_NE(element, nullptr);

@@ -1,0 +1,183 @@
+// The element on CUDA: pipelines with cudaupload in front of the inputs must
+// write the same log, bit for bit, as the CPU path; also NV12/P010 in CUDA
+// memory (repacked on the device) and system-memory input with backend=cuda.
+// Skips cleanly where GStreamer's CUDA elements or a device are missing.
+#include <gtest/gtest.h>
+#include <gst/gst.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "fixtures.h"
+#include "reference_setup.h"
+
+using namespace vmafexact;
+
+namespace {
+
+std::string run_pipeline(const std::string& description) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    std::string text = error ? error->message : "parse failed";
+    g_clear_error(&error);
+    return text;
+  }
+  g_clear_error(&error);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = gst_bus_timed_pop_filtered(
+      bus, 600 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  std::string result;
+  if (!message) {
+    result = "timed out";
+  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+    GError* gerror = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_error(message, &gerror, &debug);
+    result = std::string(gerror->message) + " | " + (debug ? debug : "");
+    g_error_free(gerror);
+    g_free(debug);
+  }
+  if (message) gst_message_unref(message);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return result;
+}
+
+bool cuda_elements_usable() {
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) return false;
+  gst_object_unref(upload);
+  // A tiny pipeline proves the driver and a device are there.
+  return run_pipeline(
+             "videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=64,height=64 ! "
+             "cudaupload ! cudadownload ! fakesink") == "";
+}
+
+class CudaPipeline : public ::testing::TestWithParam<test::FixturePair> {
+ protected:
+  void SetUp() override {
+    if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  }
+};
+
+std::string temp_log(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("vmafexact-cuda-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+std::string raw_parser(const test::FixturePair& pair) {
+  const unsigned w = pair.format.width, h = pair.format.height;
+  const unsigned sample = pair.format.bpc > 8 ? 2 : 1;
+  unsigned cw = w, ch = h;
+  if (pair.format.chroma == ChromaFormat::k420) cw = (w + 1) / 2, ch = (h + 1) / 2;
+  if (pair.format.chroma == ChromaFormat::k422) cw = (w + 1) / 2;
+  const std::size_t luma = std::size_t{w} * h * sample, chroma = std::size_t{cw} * ch * sample;
+  std::string format = pair.gst_format;
+  for (char& c : format) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return "rawvideoparse width=" + std::to_string(w) + " height=" + std::to_string(h) +
+         " format=" + format + " framerate=24/1 plane-strides=\"<" + std::to_string(w * sample) +
+         "," + std::to_string(cw * sample) + "," + std::to_string(cw * sample) +
+         ">\" plane-offsets=\"<0," + std::to_string(luma) + "," + std::to_string(luma + chroma) +
+         ">\" frame-size=" + std::to_string(luma + 2 * chroma);
+}
+
+TEST_P(CudaPipeline, CudaUploadGivesTheCpuLog) {
+  const auto& pair = GetParam();
+  const auto log = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  const auto setup = test::reference_setup(log);
+  if (setup.empty()) GTEST_SKIP();
+  const auto yuv = test::fixture_yuv_dir();
+  const std::string parser = raw_parser(pair);
+  const std::string element = "vmafexact name=v model=\"" + setup.models + "\" features=\"" +
+                              setup.features + "\" log-precision=max";
+  const std::string ref_src = "filesrc location=\"" + (yuv / pair.ref_yuv).string() + "\" ! " + parser;
+  const std::string dist_src = "filesrc location=\"" + (yuv / pair.dist_yuv).string() + "\" ! " + parser;
+
+  const std::string cpu_log = temp_log(pair.log_name + ".cpu.json");
+  ASSERT_EQ(run_pipeline(element + " backend=cpu log-location=" + cpu_log + " ! fakesink " + ref_src +
+                         " ! v.ref_sink " + dist_src + " ! v.dist_sink"),
+            "");
+  const std::string gpu_log = temp_log(pair.log_name + ".cuda.json");
+  ASSERT_EQ(run_pipeline(element + " backend=auto log-location=" + gpu_log + " ! fakesink " + ref_src +
+                         " ! cudaupload ! v.ref_sink " + dist_src + " ! cudaupload ! v.dist_sink"),
+            "");
+  const auto cpu = test::load_reference_log(cpu_log);
+  const auto gpu = test::load_reference_log(gpu_log);
+  std::filesystem::remove(cpu_log);
+  std::filesystem::remove(gpu_log);
+  ASSERT_EQ(cpu.frame_key_order, gpu.frame_key_order);
+  ASSERT_EQ(cpu.frames.size(), gpu.frames.size());
+  unsigned compared = 0;
+  for (std::size_t i = 0; i < cpu.frames.size(); ++i)
+    for (const auto& [key, value] : cpu.frames[i]) {
+      EXPECT_EQ(gpu.frames[i].at(key), value) << pair.log_name << " frame " << i << " " << key;
+      ++compared;
+    }
+  for (const auto& [key, methods] : cpu.pooled)
+    for (const auto& [method, value] : methods) {
+      EXPECT_EQ(gpu.pooled.at(key).at(method), value) << key << " " << method;
+      ++compared;
+    }
+  std::printf("[cuda pipeline] %s: %u values, CUDA log == CPU log\n", pair.log_name.c_str(), compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedFixtures, CudaPipeline, ::testing::ValuesIn(test::max_precision_pairs()),
+                         [](const ::testing::TestParamInfo<test::FixturePair>& info) {
+                           std::string name = info.param.log_name.substr(0, info.param.log_name.size() - 9);
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+class CudaLayouts : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  }
+};
+
+TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
+  // The same content as planar system memory on the CPU, and in the tested
+  // layout in CUDA memory (repacked on the device) or system memory (uploaded).
+  const std::string format = GetParam();
+  const bool high = format.find("10") != std::string::npos || format.find("12") != std::string::npos ||
+                    format.find("16") != std::string::npos;
+  const std::string planar = high ? "I420_10LE" : "I420";
+  const std::string source =
+      "videotestsrc num-buffers=4 pattern=smpte horizontal-speed=3 ! video/x-raw,format=" + planar +
+      ",width=96,height=64,framerate=24/1 ! tee name=t ";
+  const std::string distort = "videoconvert dither=none ! video/x-raw,format=" + planar + " ! ";
+  auto run = [&](const std::string& backend, const std::string& layout_chain, const std::string& log) {
+    return run_pipeline(source + "t. ! queue ! " + layout_chain + "v.ref_sink t. ! queue ! "
+                        "videobalance brightness=0.02 ! " + distort + layout_chain +
+                        "v.dist_sink vmafexact name=v model=\"\" features=psnr log-format=csv "
+                        "log-precision=max backend=" + backend + " log-location=" + log + " ! fakesink");
+  };
+  const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
+  ASSERT_EQ(run("cpu", "", cpu_log), "");
+  const std::string layout = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
+  ASSERT_EQ(run("auto", layout + "cudaupload ! ", gpu_log), "");
+  const std::string cpu = test::read_file(cpu_log), gpu = test::read_file(gpu_log);
+  EXPECT_EQ(gpu, cpu) << format;
+  ASSERT_EQ(run("cuda", layout, gpu_log), "");  // system memory, uploaded by the element
+  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " uploaded";
+  std::filesystem::remove(cpu_log);
+  std::filesystem::remove(gpu_log);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, CudaLayouts, ::testing::Values("I420", "NV12", "Y444", "I420_10LE", "P010_10LE"));
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
