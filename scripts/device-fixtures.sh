@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# device-fixtures.sh OUTDIR [FRAMES]: a small copy of the shared fixtures for the
-# GPU machine (no ffmpeg there; a device run carries at most 64 MiB): the
-# reference logs, and the first FRAMES frames (default 3) of each .yuv, fewer
-# for the 1080p pairs. Point the tests at it with
+# device-fixtures.sh OUTDIR [FRAMES] [LARGE_FRAMES]: a small copy of the shared
+# fixtures for the GPU machine (no ffmpeg there; a device run carries at most
+# 64 MiB): the reference logs, and the first FRAMES frames (default 3) of each
+# .yuv, LARGE_FRAMES (default 1; 0 leaves them out) of the 1280x720 and
+# 1920x1080 ones. Point the tests at it with
 #   VMAFEXACT_SHARED_DIR=OUTDIR/shared VMAFEXACT_FIXTURE_YUV_DIR=OUTDIR/yuv
 set -euo pipefail
 out=${1:?usage: device-fixtures.sh OUTDIR [FRAMES]}
 frames=${2:-3}
+large_frames=${3:-1}
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 shared="${VMAFEXACT_SHARED_DIR:-$repo/../shared}"
 cache="${VMAFEXACT_FIXTURE_CACHE:-$HOME/.cache/vmafexact/fixtures}"
@@ -19,7 +21,8 @@ while IFS='|' read -r file size format count bytes _; do
   [[ "$file" == *.yuv && "$file" != *vmafcli* ]] || continue
   frame_bytes=$((bytes / count))
   n=$frames
-  [[ "$size" == *1920x1080* || "$size" == *1280x720* ]] && n=1
+  [[ "$size" == *1920x1080* || "$size" == *1280x720* ]] && n=$large_frames
+  [[ $n -gt 0 ]] || continue
   head -c $((frame_bytes * n)) "$cache/yuv/$file" > "$out/yuv/$file"
 done < "$shared/fixtures/FIXTURES.txt"
 du -sh "$out"
