@@ -156,7 +156,8 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   const std::string distort = "videoconvert dither=none ! video/x-raw,format=" + planar + " ! ";
   auto run = [&](const std::string& backend, const std::string& layout_chain, const std::string& log) {
     return run_pipeline(source + "t. ! queue ! " + layout_chain + "v.ref_sink t. ! queue ! "
-                        "videobalance brightness=0.02 ! " + distort + layout_chain +
+                        "videoscale ! video/x-raw,width=48,height=32 ! videoscale ! video/x-raw,width=96,height=64 ! " +
+                        distort + layout_chain +
                         "v.dist_sink vmafexact name=v model=\"\" features=psnr log-format=csv "
                         "log-precision=max backend=" + backend + " log-location=" + log + " ! fakesink");
   };
