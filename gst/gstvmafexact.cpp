@@ -543,6 +543,8 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     return ref_format;
   }
   session.on_cuda = use_cuda(self);
+  GST_DEBUG_OBJECT(self, "backend %d, CUDA memory caps: ref %d dist %d", static_cast<int>(session.settings.backend),
+                   has_cuda_memory_caps(session.ref), has_cuda_memory_caps(session.dist));
   try {
     // The models were checked at start; they are loaded anew for each scoring
     // session (start, or after a flushing seek).
@@ -943,6 +945,10 @@ gboolean gst_vmaf_exact_start(GstAggregator* agg) {
                        "backend=auto or cpu."));
     return FALSE;
   }
+#endif
+#ifdef VMAFEXACT_HAVE_CUDA
+  GST_INFO_OBJECT(self, "CUDA context: %" GST_PTR_FORMAT,
+                  static_cast<void*>(priv->cuda_context.get()));
 #endif
   release_cuda(priv);
   priv->session = std::move(session);

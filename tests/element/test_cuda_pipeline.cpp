@@ -18,6 +18,10 @@ using namespace vmafexact;
 
 namespace {
 
+// cudaupload passes system memory through when downstream also takes it, as
+// vmafexact does: the caps filter makes it upload.
+const std::string kCudaCaps = "video/x-raw(memory:CUDAMemory)";
+
 std::string run_pipeline(const std::string& description) {
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -106,7 +110,8 @@ TEST_P(CudaPipeline, CudaUploadGivesTheCpuLog) {
             "");
   const std::string gpu_log = temp_log(pair.log_name + ".cuda.json");
   ASSERT_EQ(run_pipeline(element + " backend=auto log-location=" + gpu_log + " ! fakesink " + ref_src +
-                         " ! cudaupload ! v.ref_sink " + dist_src + " ! cudaupload ! v.dist_sink"),
+                         " ! cudaupload ! " + kCudaCaps + " ! v.ref_sink " + dist_src + " ! cudaupload ! " +
+                         kCudaCaps + " ! v.dist_sink"),
             "");
   const auto cpu = test::load_reference_log(cpu_log);
   const auto gpu = test::load_reference_log(gpu_log);
@@ -146,6 +151,8 @@ class CudaLayouts : public ::testing::TestWithParam<const char*> {
 TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   // The same content as planar system memory on the CPU, and in the tested
   // layout in CUDA memory (repacked on the device) or system memory (uploaded).
+  // Every scaler and converter has its format fixed, so that the tested layout
+  // cannot change what they compute.
   const std::string format = GetParam();
   const bool high = format.find("10") != std::string::npos || format.find("12") != std::string::npos ||
                     format.find("16") != std::string::npos;
@@ -156,7 +163,8 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   const std::string distort = "videoconvert dither=none ! video/x-raw,format=" + planar + " ! ";
   auto run = [&](const std::string& backend, const std::string& layout_chain, const std::string& log) {
     return run_pipeline(source + "t. ! queue ! " + layout_chain + "v.ref_sink t. ! queue ! "
-                        "videoscale ! video/x-raw,width=48,height=32 ! videoscale ! video/x-raw,width=96,height=64 ! " +
+                        "videoscale ! video/x-raw,format=" + planar + ",width=48,height=32 ! videoscale ! "
+                        "video/x-raw,format=" + planar + ",width=96,height=64 ! " +
                         distort + layout_chain +
                         "v.dist_sink vmafexact name=v model=\"\" features=psnr log-format=csv "
                         "log-precision=max backend=" + backend + " log-location=" + log + " ! fakesink");
@@ -164,7 +172,7 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
   ASSERT_EQ(run("cpu", "", cpu_log), "");
   const std::string layout = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
-  ASSERT_EQ(run("auto", layout + "cudaupload ! ", gpu_log), "");
+  ASSERT_EQ(run("auto", layout + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
   const std::string cpu = test::read_file(cpu_log), gpu = test::read_file(gpu_log);
   EXPECT_EQ(gpu, cpu) << format;
   ASSERT_EQ(run("cuda", layout, gpu_log), "");  // system memory, uploaded by the element
