@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -149,39 +150,43 @@ class CudaLayouts : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
-  // The same content as planar system memory on the CPU, and in the tested
-  // layout in CUDA memory (repacked on the device) or system memory (uploaded).
-  // Every scaler and converter has its format fixed, so that the tested layout
-  // cannot change what they compute.
+  // A fixture pair read as planar I420 (or I420_10LE) and scored on the CPU,
+  // then converted losslessly into the tested layout (same subsampling) and
+  // scored on CUDA: from CUDA memory (repacked on the device when
+  // semi-planar) and from system memory (uploaded by the element).
   const std::string format = GetParam();
-  const bool high = format.find("10") != std::string::npos || format.find("12") != std::string::npos ||
-                    format.find("16") != std::string::npos;
-  const std::string planar = high ? "I420_10LE" : "I420";
-  const std::string source =
-      "videotestsrc num-buffers=4 pattern=smpte horizontal-speed=3 ! video/x-raw,format=" + planar +
-      ",width=96,height=64,framerate=24/1 ! tee name=t ";
-  const std::string distort = "videoconvert dither=none ! video/x-raw,format=" + planar + " ! ";
-  auto run = [&](const std::string& backend, const std::string& layout_chain, const std::string& log) {
-    return run_pipeline(source + "t. ! queue ! " + layout_chain + "v.ref_sink t. ! queue ! "
-                        "videoscale ! video/x-raw,format=" + planar + ",width=48,height=32 ! videoscale ! "
-                        "video/x-raw,format=" + planar + ",width=96,height=64 ! " +
-                        distort + layout_chain +
-                        "v.dist_sink vmafexact name=v model=\"\" features=psnr log-format=csv "
-                        "log-precision=max backend=" + backend + " log-location=" + log + " ! fakesink");
+  const bool high = format.find("10") != std::string::npos;
+  const auto pairs = test::max_precision_pairs();
+  const char* wanted = high ? "c_1920x1080_420p10_dis_x264crf28.max.json"
+                            : "g_640x360_420p8_dis_x264crf40.max.json";
+  const auto pair = std::find_if(pairs.begin(), pairs.end(),
+                                 [&](const test::FixturePair& p) { return p.log_name == wanted; });
+  ASSERT_NE(pair, pairs.end());
+  const auto yuv = test::fixture_yuv_dir();
+  const std::string parser = raw_parser(*pair);
+  auto run = [&](const std::string& backend, const std::string& layout, const std::string& log) {
+    return run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
+                        " ! " + layout + "v.ref_sink filesrc location=\"" +
+                        (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + layout +
+                        "v.dist_sink vmafexact name=v model=\"\" backend=" + backend +
+                        " features=psnr log-format=csv log-precision=max log-location=" + log +
+                        " ! fakesink");
   };
   const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
   ASSERT_EQ(run("cpu", "", cpu_log), "");
-  const std::string layout = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
-  ASSERT_EQ(run("auto", layout + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
-  const std::string cpu = test::read_file(cpu_log), gpu = test::read_file(gpu_log);
-  EXPECT_EQ(gpu, cpu) << format;
-  ASSERT_EQ(run("cuda", layout, gpu_log), "");  // system memory, uploaded by the element
-  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " uploaded";
+  const std::string convert = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
+  ASSERT_EQ(run("auto", convert + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
+  const std::string cpu = test::read_file(cpu_log);
+  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in CUDA memory";
+  ASSERT_EQ(run("cuda", convert, gpu_log), "");
+  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in system memory, uploaded";
+  std::printf("[cuda layouts] %s: CUDA logs == CPU log (%zu bytes)\n", format.c_str(), cpu.size());
   std::filesystem::remove(cpu_log);
   std::filesystem::remove(gpu_log);
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, CudaLayouts, ::testing::Values("I420", "NV12", "Y444", "I420_10LE", "P010_10LE"));
+INSTANTIATE_TEST_SUITE_P(Formats, CudaLayouts,
+                         ::testing::Values("I420", "NV12", "NV21", "YV12", "I420_10LE", "P010_10LE"));
 
 }  // namespace
 
