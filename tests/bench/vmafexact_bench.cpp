@@ -1,0 +1,275 @@
+// vmafexact-bench: frames per second of the scoring path, steady state.
+//
+//   vmafexact-bench [--backend cpu|cuda] [--size WxH] [--bpc 8|10|12|16]
+//                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
+//                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
+//
+// Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
+// noisier distorted copy) unless --yuv names two raw files. With cuda, the
+// frames are uploaded once and stay in device memory: the figure is the
+// scoring itself, as in a pipeline whose decoder delivers CUDA memory. With
+// --libvmaf, the libvmaf `vmaf` tool scores the same frames (written to a
+// temporary file) in the same run, and the ratio is printed.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "scorer.h"
+#ifdef VMAFEXACT_HAVE_CUDA
+#include "common/device_picture.h"
+#include "cuda_backend.h"
+#endif
+
+using namespace vmafexact;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::string backend = "cpu";
+  unsigned width = 1920, height = 1080, bpc = 8;
+  unsigned frames = 0;  // 0: a default per backend
+  unsigned warmup = 0;
+  std::string model = "vmaf_v0.6.1";
+  std::string features;
+  std::string ref_yuv, dist_yuv, libvmaf;
+  unsigned distinct = 8;  // distinct frames cycled through
+  unsigned threads = 0;   // passed to libvmaf's --threads when set
+};
+
+[[noreturn]] void usage(const char* message) {
+  std::fprintf(stderr, "vmafexact-bench: %s\n(see the comment at the top of tests/bench/vmafexact_bench.cpp)\n",
+               message);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+      return argv[++i];
+    };
+    if (arg == "--backend") options.backend = value();
+    else if (arg == "--size") {
+      const std::string size = value();
+      if (std::sscanf(size.c_str(), "%ux%u", &options.width, &options.height) != 2) usage("bad --size");
+    } else if (arg == "--bpc") options.bpc = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--frames") options.frames = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--warmup") options.warmup = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--model") options.model = value();
+    else if (arg == "--features") options.features = value();
+    else if (arg == "--yuv") {
+      options.ref_yuv = value();
+      options.dist_yuv = value();
+    } else if (arg == "--libvmaf") options.libvmaf = value();
+    else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
+    else usage(("unknown argument " + arg).c_str());
+  }
+  if (options.frames == 0) options.frames = options.backend == "cuda" ? 400 : 20;
+  if (options.warmup == 0) options.warmup = options.backend == "cuda" ? 20 : 2;
+  return options;
+}
+
+// Planar 4:2:0 frames in libvmaf's layout (chroma rounded down), tightly packed.
+struct Frame {
+  std::vector<std::uint8_t> planes[3];
+};
+
+PictureView view_of(const Frame& frame, const PictureFormat& format) {
+  PictureView view;
+  view.bpc = format.bpc;
+  view.chroma = format.chroma;
+  view.width = format.width;
+  view.height = format.height;
+  const unsigned sample = format.bpc > 8 ? 2 : 1;
+  for (unsigned p = 0; p < 3; ++p) {
+    const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+    const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+    view.planes[p] = {frame.planes[p].data(), static_cast<std::ptrdiff_t>(w * sample), w, h};
+  }
+  return view;
+}
+
+void put(std::vector<std::uint8_t>& plane, std::size_t index, unsigned bpc, int value) {
+  if (bpc == 8) {
+    plane[index] = static_cast<std::uint8_t>(value);
+  } else {
+    const auto v = static_cast<std::uint16_t>(value);
+    std::memcpy(&plane[index * 2], &v, 2);
+  }
+}
+
+std::pair<std::vector<Frame>, std::vector<Frame>> synthetic(const PictureFormat& format, unsigned count) {
+  std::vector<Frame> ref(count), dist(count);
+  std::mt19937 random(1234);
+  const int max_value = (1 << format.bpc) - 1;
+  std::normal_distribution<double> noise(0.0, max_value / 60.0);
+  const unsigned sample = format.bpc > 8 ? 2 : 1;
+  for (unsigned f = 0; f < count; ++f)
+    for (unsigned p = 0; p < 3; ++p) {
+      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      ref[f].planes[p].resize(std::size_t{w} * h * sample);
+      dist[f].planes[p].resize(ref[f].planes[p].size());
+      for (unsigned y = 0; y < h; ++y)
+        for (unsigned x = 0; x < w; ++x) {
+          double v = (std::sin((x + 4.0 * f) * 0.02) * 0.35 + std::cos((y + 2.0 * f) * 0.013) * 0.25 + 0.5) * max_value;
+          if (((x + 3 * f) / 32 + y / 32) % 5 == 0) v = ((x / 4 + y / 4) % 2) ? max_value * 0.9 : max_value * 0.1;
+          const int r = std::clamp(static_cast<int>(v + noise(random) * 0.5), 0, max_value);
+          const int d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
+          put(ref[f].planes[p], std::size_t{y} * w + x, format.bpc, r);
+          put(dist[f].planes[p], std::size_t{y} * w + x, format.bpc, d);
+        }
+    }
+  return {ref, dist};
+}
+
+// Raw files in libvmaf's own layout for 4:2:0 (what the vmaf tool reads).
+std::vector<Frame> read_yuv(const std::string& path, const PictureFormat& format, unsigned max_frames) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) usage(("cannot read " + path).c_str());
+  const unsigned sample = format.bpc > 8 ? 2 : 1;
+  const unsigned cw = (format.width + 1) / 2, ch = (format.height + 1) / 2;
+  std::vector<Frame> frames;
+  while (frames.size() < max_frames) {
+    Frame frame;
+    std::vector<std::uint8_t> luma(std::size_t{format.width} * format.height * sample);
+    std::vector<std::uint8_t> cb(std::size_t{cw} * ch * sample), cr(cb.size());
+    if (!in.read(reinterpret_cast<char*>(luma.data()), luma.size())) break;
+    in.read(reinterpret_cast<char*>(cb.data()), cb.size());
+    in.read(reinterpret_cast<char*>(cr.data()), cr.size());
+    frame.planes[0] = std::move(luma);
+    // libvmaf reads the rounded-down chroma region.
+    const unsigned fw = format.width / 2, fh = format.height / 2;
+    for (auto* chroma : {&cb, &cr}) {
+      std::vector<std::uint8_t> cropped(std::size_t{fw} * fh * sample);
+      for (unsigned y = 0; y < fh; ++y)
+        std::memcpy(&cropped[std::size_t{y} * fw * sample], &(*chroma)[std::size_t{y} * cw * sample], fw * sample);
+      frame.planes[chroma == &cb ? 1 : 2] = std::move(cropped);
+    }
+    frames.push_back(std::move(frame));
+  }
+  return frames;
+}
+
+void write_yuv(const std::string& path, const std::vector<Frame>& frames, unsigned repeat) {
+  std::ofstream out(path, std::ios::binary);
+  for (unsigned r = 0; r < repeat; ++r)
+    for (const auto& frame : frames)
+      for (const auto& plane : frame.planes) out.write(reinterpret_cast<const char*>(plane.data()), plane.size());
+}
+
+double run_cpu(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
+               const std::vector<Frame>& dist) {
+  Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format);
+  const unsigned n = static_cast<unsigned>(ref.size());
+  for (unsigned i = 0; i < options.warmup; ++i) scorer.push(view_of(ref[i % n], format), view_of(dist[i % n], format));
+  const auto start = Clock::now();
+  for (unsigned i = 0; i < options.frames; ++i)
+    scorer.push(view_of(ref[i % n], format), view_of(dist[i % n], format));
+  scorer.finish();
+  return options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+#ifdef VMAFEXACT_HAVE_CUDA
+double run_cuda(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
+                const std::vector<Frame>& dist) {
+  cuda::CudaBackend backend;
+  ScorerOptions scorer_options;
+  scorer_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& opts) {
+    return backend.make_extractor(name, opts);
+  };
+  Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format,
+                scorer_options);
+  const unsigned n = static_cast<unsigned>(ref.size());
+  std::vector<cuda::DevicePicture> ref_device(n), dist_device(n);
+  for (unsigned i = 0; i < n; ++i) {
+    ref_device[i].upload(view_of(ref[i], format), backend.stream());
+    dist_device[i].upload(view_of(dist[i], format), backend.stream());
+  }
+  cuda::check(cudaStreamSynchronize(backend.stream()), "upload");
+  for (unsigned i = 0; i < options.warmup; ++i) scorer.push(ref_device[i % n].view(), dist_device[i % n].view());
+  const auto start = Clock::now();
+  for (unsigned i = 0; i < options.frames; ++i)
+    scorer.push(ref_device[i % n].view(), dist_device[i % n].view());
+  scorer.finish();
+  return options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+}
+#endif
+
+double run_libvmaf(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
+                   const std::vector<Frame>& dist) {
+  const auto folder = std::filesystem::temp_directory_path() / ("vmafexact-bench-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  // libvmaf reads 4:2:0 chroma rounded up from files; even sizes keep it simple.
+  if (format.width % 2 || format.height % 2) usage("--libvmaf needs even sizes");
+  const unsigned repeat = std::max(1u, options.frames / static_cast<unsigned>(ref.size()));
+  write_yuv((folder / "ref.yuv").string(), ref, repeat);
+  write_yuv((folder / "dist.yuv").string(), dist, repeat);
+  const unsigned frames = repeat * static_cast<unsigned>(ref.size());
+  std::string command = options.libvmaf + " -r " + (folder / "ref.yuv").string() + " -d " +
+                        (folder / "dist.yuv").string() + " -w " + std::to_string(format.width) + " -h " +
+                        std::to_string(format.height) + " -p 420 -b " + std::to_string(format.bpc) +
+                        " -q --json -o " + (folder / "out.json").string();
+  if (options.threads) command += " --threads " + std::to_string(options.threads);
+  for (const auto& request : parse_feature_list(options.features)) command += " --feature " + request.name;
+  const auto start = Clock::now();
+  const int status = std::system((command + " > /dev/null").c_str());
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::filesystem::remove_all(folder);
+  if (status != 0) usage(("libvmaf failed: " + command).c_str());
+  return frames / seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options options = parse(argc, argv);
+  const PictureFormat format{options.width, options.height, options.bpc, ChromaFormat::k420};
+  try {
+    std::vector<Frame> ref, dist;
+    if (!options.ref_yuv.empty()) {
+      ref = read_yuv(options.ref_yuv, format, options.distinct);
+      dist = read_yuv(options.dist_yuv, format, options.distinct);
+      if (ref.empty() || ref.size() != dist.size()) usage("the two files hold no or different frame counts");
+    } else {
+      std::tie(ref, dist) = synthetic(format, options.distinct);
+    }
+    double fps = 0;
+    if (options.backend == "cpu") {
+      fps = run_cpu(options, format, ref, dist);
+    } else if (options.backend == "cuda") {
+#ifdef VMAFEXACT_HAVE_CUDA
+      fps = run_cuda(options, format, ref, dist);
+#else
+      usage("this build has no CUDA backend");
+#endif
+    } else {
+      usage("--backend is cpu or cuda");
+    }
+    const double ns_per_pixel = 1e9 / fps / (double(format.width) * format.height);
+    std::printf("vmafexact %s %ux%u %u-bit model=%s features=%s: %.1f fps, %.3f ns/pixel (%u frames)\n",
+                options.backend.c_str(), format.width, format.height, format.bpc, options.model.c_str(),
+                options.features.empty() ? "-" : options.features.c_str(), fps, ns_per_pixel, options.frames);
+    if (!options.libvmaf.empty()) {
+      const double baseline = run_libvmaf(options, format, ref, dist);
+      std::printf("libvmaf %s (threads %u): %.1f fps; vmafexact/libvmaf = %.2f\n", options.libvmaf.c_str(),
+                  options.threads, baseline, fps / baseline);
+    }
+  } catch (const Error& error) {
+    std::fprintf(stderr, "vmafexact-bench: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
