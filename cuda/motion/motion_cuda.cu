@@ -16,15 +16,10 @@ __global__ void __launch_bounds__(kThreads)
     motion_sad_kernel(const std::uint8_t* __restrict__ prev, std::ptrdiff_t prev_stride,
                       const std::uint8_t* __restrict__ cur, std::ptrdiff_t cur_stride, int width,
                       int height, unsigned bpc, unsigned long long* sad) {
-  // Two buffers of vertical values, alternating by row, so that one barrier
-  // per row suffices: a thread writes a buffer again only two rows later,
-  // after the barrier of the row between, which every reader of the buffer's
-  // previous row has reached.
-  __shared__ std::int32_t vertical[2][kThreads];
+  __shared__ std::int32_t vertical[kThreads];
   __shared__ std::uint32_t warp_sums[kThreads / 32][kRows];
   const int t = static_cast<int>(threadIdx.x);
   const int y0 = static_cast<int>(blockIdx.x) * kRows;
-  const int rows = height - y0 < kRows ? height - y0 : kRows;  // the block's rows (>= 1)
 
   std::uint32_t row_sum[kRows];
 #pragma unroll
@@ -34,25 +29,33 @@ __global__ void __launch_bounds__(kThreads)
     const int column = thread_column(x0, t);
     const bool needed = column_needed(column, width);
     const int mirrored = needed ? vmafexact::motion::pixel::mirror(column, width) : 0;
-    // Every difference the chunk needs at this column, rows y0 - 2 ..
-    // y0 + rows + 1, loaded at once (independent loads in flight together).
-    std::int64_t d[kWindowRows];
+    // The window starts with rows y0 - 2 .. y0 + 1 in d[1..4]; each row shifts
+    // it down by one and loads row y + 2 (loaded one step ahead, so that the
+    // load overlaps the horizontal pass of the row before).
+    std::int64_t d[5];
+    d[0] = 0;
 #pragma unroll
-    for (int j = 0; j < kWindowRows; ++j)
-      d[j] = window_row_used(j, rows)
-                 ? window_load<Sample>(prev, prev_stride, cur, cur_stride, y0 - kHalo + j, height,
-                                       needed, mirrored)
-                 : 0;
+    for (int k = 0; k < 4; ++k)
+      d[k + 1] = window_load<Sample>(prev, prev_stride, cur, cur_stride, y0 - kHalo + k, height,
+                                     needed, mirrored);
+    std::int64_t next = window_load<Sample>(prev, prev_stride, cur, cur_stride, y0 + kHalo, height,
+                                            needed, mirrored);
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-      if (r < rows) {  // the same for every thread of the block
-        const std::int64_t window[5] = {d[r], d[r + 1], d[r + 2], d[r + 3], d[r + 4]};
-        vertical[r & 1][t] = vertical_value(window, bpc);
+      const int y = y0 + r;
+      if (y < height) {  // the same for every thread of the block
+#pragma unroll
+        for (int k = 0; k < 4; ++k) d[k] = d[k + 1];
+        d[4] = next;
+        vertical[t] = vertical_value(d, bpc);
+        if (r + 1 < kRows && y + 1 < height)
+          next = window_load<Sample>(prev, prev_stride, cur, cur_stride, y + 1 + kHalo, height,
+                                     needed, mirrored);
         __syncthreads();
-        if (t < kChunk && x0 + t < width) row_sum[r] += output_abs(vertical[r & 1] + t);
+        if (t < kChunk && x0 + t < width) row_sum[r] += output_abs(vertical + t);
+        __syncthreads();
       }
     }
-    __syncthreads();  // the next chunk's first rows overwrite both buffers
   }
 
   // Each row's sum modulo 2^32 over the block (wrapping adds, any order), then

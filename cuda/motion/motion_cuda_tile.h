@@ -8,12 +8,11 @@
 // width, so each row's uint32 sum (which wraps, as libvmaf's) is formed inside
 // one block; the block adds its rows' sums into the frame's uint64 with one
 // atomic add. The block walks the width in chunks of kChunk output columns:
-// thread t holds the column x0 - 2 + t (mirrored at the borders), loads the
-// differences prev - cur of all kRows + 4 rows under the vertical filter into
-// registers at once, then for each row writes the row's vertical value to
-// shared memory, and threads t < kChunk filter horizontally the five shared
-// values t..t+4 (which are the mirrored columns x - 2 .. x + 2 of output
-// column x = x0 + t).
+// thread t holds the column x0 - 2 + t (mirrored at the borders), keeps the
+// five differences prev - cur under the vertical filter in registers while it
+// walks down the rows, writes the row's vertical value to shared memory, and
+// threads t < kChunk then filter horizontally the five shared values t..t+4
+// (which are the mirrored columns x - 2 .. x + 2 of output column x = x0 + t).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +26,6 @@ inline constexpr int kThreads = 512;                // threads per block
 inline constexpr int kHalo = 2;                     // the filter's radius
 inline constexpr int kChunk = kThreads - 2 * kHalo;  // output columns per pass
 inline constexpr int kRows = 8;                     // rows per block
-inline constexpr int kWindowRows = kRows + 2 * kHalo;  // rows of differences a block loads
 
 // Blocks for a picture of `height` rows.
 VMAFEXACT_HD inline unsigned block_count(unsigned height) { return (height + kRows - 1) / kRows; }
@@ -38,10 +36,6 @@ VMAFEXACT_HD inline int thread_column(int x0, int t) { return x0 - kHalo + t; }
 // Whether some output of the chunk reads that column (then it lies in
 // [-2, width + 1] and mirrors into the picture).
 VMAFEXACT_HD inline bool column_needed(int column, int width) { return column < width + kHalo; }
-
-// Whether window row j (picture row y0 - 2 + j) is under the filter of one of
-// the block's `rows` rows (it then lies in [-2, height + 1]).
-VMAFEXACT_HD inline bool window_row_used(int j, int rows) { return j < rows + 2 * kHalo; }
 
 // prev - cur at (row, column) of two planes of Sample with byte strides.
 template <typename Sample>

@@ -2,7 +2,7 @@
 //
 // CudaMotionEmulation runs without a GPU (in CI): it walks the kernel's
 // decomposition (cuda/motion/motion_cuda_tile.h: blocks of kRows rows, chunks
-// of kChunk columns, the kRows + 4 differences each thread loads, the
+// of kChunk columns, a sliding window of five differences per thread, the
 // horizontal pass over shared values, the per-row wrapping reduction) on the
 // host with the kernel's own __host__ __device__ functions, and requires every
 // row's uint32 sum and the frame's uint64 to equal the CPU path's
@@ -10,7 +10,6 @@
 // a device (skipped without one) and requires == against the CPU.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -105,26 +104,37 @@ Emulated emulate_kernel(const PlaneView& prev, const PlaneView& cur, unsigned bp
     std::vector<std::array<std::uint32_t, tile::kRows>> row_sum(tile::kThreads);
     for (auto& sums : row_sum) sums.fill(0);
     std::vector<std::int32_t> vertical(tile::kThreads);
-    const int rows = std::min(tile::kRows, height - y0);
     for (int x0 = 0; x0 < width; x0 += tile::kChunk) {
-      // Per-thread registers: every difference of the chunk's column, loaded at once.
-      std::vector<std::array<std::int64_t, tile::kWindowRows>> d(tile::kThreads);
+      // Per-thread registers.
+      std::vector<std::array<std::int64_t, 5>> d(tile::kThreads);
+      std::vector<std::int64_t> next(tile::kThreads);
+      std::vector<bool> needed(tile::kThreads);
+      std::vector<int> mirrored(tile::kThreads);
       for (int t = 0; t < tile::kThreads; ++t) {
         const int column = tile::thread_column(x0, t);
-        const bool needed = tile::column_needed(column, width);
-        const int mirrored = needed ? motion::pixel::mirror(column, width) : 0;
-        for (int j = 0; j < tile::kWindowRows; ++j)
-          d[t][j] = tile::window_row_used(j, rows)
-                        ? tile::window_load<Sample>(prev.data, prev.stride, cur.data, cur.stride,
-                                                    y0 - tile::kHalo + j, height, needed, mirrored)
-                        : 0;
+        needed[t] = tile::column_needed(column, width);
+        mirrored[t] = needed[t] ? motion::pixel::mirror(column, width) : 0;
+        d[t][0] = 0;
+        for (int k = 0; k < 4; ++k)
+          d[t][k + 1] = tile::window_load<Sample>(prev.data, prev.stride, cur.data, cur.stride,
+                                                  y0 - tile::kHalo + k, height, needed[t], mirrored[t]);
+        next[t] = tile::window_load<Sample>(prev.data, prev.stride, cur.data, cur.stride,
+                                            y0 + tile::kHalo, height, needed[t], mirrored[t]);
       }
-      for (int r = 0; r < rows; ++r) {
-        for (int t = 0; t < tile::kThreads; ++t) {  // up to the row's __syncthreads
-          const std::int64_t window[5] = {d[t][r], d[t][r + 1], d[t][r + 2], d[t][r + 3], d[t][r + 4]};
+      for (int r = 0; r < tile::kRows; ++r) {
+        const int y = y0 + r;
+        if (y >= height) continue;
+        for (int t = 0; t < tile::kThreads; ++t) {  // up to the first __syncthreads
+          for (int k = 0; k < 4; ++k) d[t][k] = d[t][k + 1];
+          d[t][4] = next[t];
+          std::int64_t window[5];
+          for (int k = 0; k < 5; ++k) window[k] = d[t][k];
           vertical[t] = tile::vertical_value(window, bpc);
+          if (r + 1 < tile::kRows && y + 1 < height)
+            next[t] = tile::window_load<Sample>(prev.data, prev.stride, cur.data, cur.stride,
+                                                y + 1 + tile::kHalo, height, needed[t], mirrored[t]);
         }
-        for (int t = 0; t < tile::kThreads; ++t)  // after it
+        for (int t = 0; t < tile::kThreads; ++t)  // up to the second
           if (t < tile::kChunk && x0 + t < width) row_sum[t][r] += tile::output_abs(vertical.data() + t);
       }
     }
