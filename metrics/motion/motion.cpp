@@ -2,17 +2,17 @@
 
 #include <cstdlib>
 
+#include "motion/motion_pixel.h"
+
 namespace vmafexact::motion {
 
 namespace {
 
-// Whole-sample mirroring at the borders (the edge sample is not repeated):
-// -1 -> 1, -2 -> 2, size -> size - 2, size + 1 -> size - 3. Valid for size >= 3.
-inline int mirror(int index, int size) {
-  if (index < 0) return -index;
-  if (index >= size) return 2 * size - index - 2;
-  return index;
-}
+using pixel::mirror;
+
+static_assert(kFilter[0] == 3571 && kFilter[1] == 16004 && kFilter[2] == 26386 &&
+                  kFilter[3] == 16004 && kFilter[4] == 3571,
+              "motion_pixel.h's filter5() spells out kFilter");
 
 template <typename Sample>
 std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
@@ -29,42 +29,32 @@ std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
     cur_rows[k] = cur.row<Sample>(row);
   }
 
-  // Vertical pass over the difference. The sum is below 2^32 in magnitude
-  // (65536 * 65535 at 16 bits), so int64 holds it; rounding adds half of the
-  // divisor 2^bpc and shifts arithmetically (floor for negative sums).
-  const std::int64_t vertical_round = std::int64_t{1} << (bpc - 1);
+  // Vertical pass over the difference (motion_pixel.h): an exact int64 sum,
+  // rounded by adding half of the divisor 2^bpc and shifting arithmetically
+  // (floor for negative sums).
   std::int32_t any_nonzero = 0;
   for (int x = 0; x < width; ++x) {
-    std::int64_t sum = 0;
+    std::array<std::int64_t, 5> diff{};
     for (int k = 0; k < 5; ++k)
-      sum += std::int64_t{kFilter[k]} *
-             (static_cast<std::int32_t>(prev_rows[k][x]) - static_cast<std::int32_t>(cur_rows[k][x]));
-    blurred[x] = static_cast<std::int32_t>((sum + vertical_round) >> bpc);
+      diff[k] = static_cast<std::int32_t>(prev_rows[k][x]) - static_cast<std::int32_t>(cur_rows[k][x]);
+    blurred[x] = pixel::vertical_round(pixel::filter5(diff[0], diff[1], diff[2], diff[3], diff[4]), bpc);
     any_nonzero |= blurred[x];
   }
   if (!any_nonzero) return 0;  // the horizontal pass of zeros is zero
 
   // Horizontal pass, then |value| summed in 32 bits (wrapping as libvmaf's does).
-  constexpr std::int64_t horizontal_round = std::int64_t{1} << 15;
   std::uint32_t sad = 0;
-  auto add = [&](std::int64_t sum) {
-    const auto value = static_cast<std::int32_t>((sum + horizontal_round) >> 16);
-    sad += static_cast<std::uint32_t>(std::abs(value));
-  };
+  auto add = [&](std::int64_t sum) { sad += pixel::horizontal_abs(sum); };
   auto mirrored_sum = [&](int x) {
-    std::int64_t sum = 0;
-    for (int k = 0; k < 5; ++k)
-      sum += std::int64_t{kFilter[k]} * blurred[mirror(x - kFilterRadius + k, width)];
-    return sum;
+    const auto at = [&](int k) { return std::int64_t{blurred[mirror(x - kFilterRadius + k, width)]}; };
+    return pixel::filter5(at(0), at(1), at(2), at(3), at(4));
   };
   const int interior_begin = kFilterRadius;
   const int interior_end = width - kFilterRadius;  // exclusive
   for (int x = 0; x < interior_begin && x < width; ++x) add(mirrored_sum(x));
   for (int x = interior_begin; x < interior_end; ++x) {
     const std::int32_t* b = blurred + x - kFilterRadius;
-    std::int64_t sum = 0;
-    for (int k = 0; k < 5; ++k) sum += std::int64_t{kFilter[k]} * b[k];
-    add(sum);
+    add(pixel::filter5(b[0], b[1], b[2], b[3], b[4]));
   }
   for (int x = interior_end > interior_begin ? interior_end : interior_begin; x < width; ++x)
     add(mirrored_sum(x));

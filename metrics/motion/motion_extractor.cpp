@@ -37,9 +37,57 @@ std::vector<NamedOption> non_default_options(const MotionParams& p) {
 
 unsigned bytes_per_sample(unsigned bpc) { return bpc == 8 ? 1u : 2u; }
 
+class HostMotionHistory final : public MotionHistory {
+ public:
+  void reset(const PictureFormat& format, unsigned depth) override {
+    format_ = format;
+    depth_ = depth;
+    planes_.clear();
+    scratch_.assign(format.width, 0);
+  }
+  unsigned size() const override { return static_cast<unsigned>(planes_.size()); }
+
+  std::uint64_t sad_then_keep(const PlaneView& luma, bool score) override {
+    const std::size_t row_bytes = std::size_t{luma.width} * bytes_per_sample(format_.bpc);
+    std::uint64_t sad = 0;
+    if (score) {
+      const PlaneView earlier{planes_.front().data(), static_cast<std::ptrdiff_t>(row_bytes),
+                              luma.width, luma.height};
+      sad = motion_sad(earlier, luma, format_.bpc, scratch_);
+    }
+    // Keep depth_ planes, oldest first, reusing the oldest buffer.
+    std::vector<std::uint8_t> buffer;
+    if (planes_.size() == depth_) {
+      buffer = std::move(planes_.front());
+      planes_.erase(planes_.begin());
+    }
+    buffer.resize(row_bytes * luma.height);
+    for (unsigned y = 0; y < luma.height; ++y)
+      std::memcpy(buffer.data() + row_bytes * y,
+                  luma.data + luma.stride * static_cast<std::ptrdiff_t>(y), row_bytes);
+    planes_.push_back(std::move(buffer));
+    return sad;
+  }
+
+ private:
+  PictureFormat format_{};
+  unsigned depth_ = 1;
+  std::vector<std::vector<std::uint8_t>> planes_;  // oldest first
+  std::vector<std::int32_t> scratch_;
+};
+
 }  // namespace
 
+std::unique_ptr<MotionHistory> make_host_motion_history() {
+  return std::make_unique<HostMotionHistory>();
+}
+
 std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(const FeatureOptions& options) {
+  return make_integer_motion_extractor(options, make_host_motion_history());
+}
+
+std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(
+    const FeatureOptions& options, std::unique_ptr<MotionHistory> history) {
   // libvmaf's options of "motion", by their full names, with its ranges.
   OptionReader reader("motion", options);
   MotionParams params;
@@ -53,11 +101,13 @@ std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(const FeatureOpt
   params.moving_average = reader.read_bool("motion_moving_average", params.moving_average);
   const bool debug = reader.read_bool("debug", false);
   reader.finish();
-  return std::make_unique<IntegerMotionExtractor>(params, debug);
+  return std::make_unique<IntegerMotionExtractor>(params, debug, std::move(history));
 }
 
-IntegerMotionExtractor::IntegerMotionExtractor(const MotionParams& params, bool debug)
-    : params_(params), debug_(debug), sequence_(params) {
+IntegerMotionExtractor::IntegerMotionExtractor(const MotionParams& params, bool debug,
+                                               std::unique_ptr<MotionHistory> history)
+    : params_(params), debug_(debug), sequence_(params), history_(std::move(history)) {
+  if (!history_) throw Error("motion: no plane history");
   sad_key_ = score_key(kSadName);
   motion_key_ = score_key(kMotionName);
   motion2_key_ = score_key(kMotion2Name);
@@ -86,24 +136,8 @@ void IntegerMotionExtractor::init(const PictureFormat& format) {
   if (format.width == 0 || format.height == 0) throw Error("motion: empty picture");
   format_ = format;
   sequence_ = MotionSequence(params_);
-  history_.clear();
+  history_->reset(format, params_.frame_distance());
   frames_seen_ = 0;
-  scratch_.assign(format.width, 0);
-}
-
-void IntegerMotionExtractor::remember_luma(const PlaneView& luma) {
-  // Keep frame_distance() planes, oldest first, reusing the oldest buffer.
-  std::vector<std::uint8_t> buffer;
-  if (history_.size() == params_.frame_distance()) {
-    buffer = std::move(history_.front());
-    history_.erase(history_.begin());
-  }
-  const std::size_t row_bytes = std::size_t{luma.width} * bytes_per_sample(format_.bpc);
-  buffer.resize(row_bytes * luma.height);
-  for (unsigned y = 0; y < luma.height; ++y)
-    std::memcpy(buffer.data() + row_bytes * y, luma.data + luma.stride * static_cast<std::ptrdiff_t>(y),
-                row_bytes);
-  history_.push_back(std::move(buffer));
 }
 
 void IntegerMotionExtractor::extract(const PictureView& ref, const PictureView& dist,
@@ -117,17 +151,13 @@ void IntegerMotionExtractor::extract(const PictureView& ref, const PictureView& 
     throw Error("motion: picture format differs from the one given to init()");
 
   double score = 0.0;
-  if (!params_.force_zero && index >= params_.first_scored_index()) {
-    if (history_.size() < params_.frame_distance())
+  if (!params_.force_zero) {
+    const bool scored = index >= params_.first_scored_index();
+    if (scored && history_->size() < params_.frame_distance())
       throw Error("motion: no earlier frame for frame " + std::to_string(index));
-    const PlaneView earlier{history_.front().data(),
-                            static_cast<std::ptrdiff_t>(std::size_t{luma.width} *
-                                                        bytes_per_sample(format_.bpc)),
-                            luma.width, luma.height};
-    const std::uint64_t sad = motion_sad(earlier, luma, format_.bpc, scratch_);
-    score = sad_to_score(sad, luma.width, luma.height, params_);
+    const std::uint64_t sad = history_->sad_then_keep(luma, scored);
+    if (scored) score = sad_to_score(sad, luma.width, luma.height, params_);
   }
-  if (!params_.force_zero) remember_luma(luma);
   ++frames_seen_;
 
   scores.append(sad_key_, index, score);

@@ -11,8 +11,32 @@
 
 namespace vmafexact::motion {
 
+// Where the extractor keeps the earlier reference luma planes and computes a
+// frame's sum against them: host copies and motion_sad() on the CPU
+// (HostMotionHistory), device copies and a kernel in the CUDA twin. Everything
+// else (options, checks, keys, MotionSequence) is the extractor's, shared.
+class MotionHistory {
+ public:
+  virtual ~MotionHistory() = default;
+  // Forgets every plane; the planes that follow have this format, and at most
+  // `depth` of them are kept (the extractor's frame_distance()).
+  virtual void reset(const PictureFormat& format, unsigned depth) = 0;
+  // How many planes are kept now.
+  virtual unsigned size() const = 0;
+  // When `score`: motion_sad() of the oldest plane kept (the earlier frame)
+  // against `luma`, else 0. Then keeps a copy of `luma`, dropping the oldest
+  // plane when `depth` are kept. `luma` need not stay valid after the call.
+  virtual std::uint64_t sad_then_keep(const PlaneView& luma, bool score) = 0;
+};
+
+// Host copies of the planes and motion_sad() (the CPU path).
+std::unique_ptr<MotionHistory> make_host_motion_history();
+
 // Throws vmafexact::Error for an unknown option or a value out of range.
 std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(const FeatureOptions& options);
+// The same extractor computing its sums with `history` (a backend's twin).
+std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(
+    const FeatureOptions& options, std::unique_ptr<MotionHistory> history);
 
 // libvmaf's "motion" extractor. It reads the reference's luma only. Frame i's
 // sad score is written when frame i is extracted; its motion2 and motion3 when
@@ -22,7 +46,8 @@ std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(const FeatureOpt
 // "integer_motion", as libvmaf does.
 class IntegerMotionExtractor final : public FeatureExtractor {
  public:
-  IntegerMotionExtractor(const MotionParams& params, bool debug);
+  IntegerMotionExtractor(const MotionParams& params, bool debug,
+                         std::unique_ptr<MotionHistory> history = make_host_motion_history());
 
   std::string_view name() const override { return "motion"; }
   std::vector<std::string> provided_features() const override;
@@ -37,16 +62,14 @@ class IntegerMotionExtractor final : public FeatureExtractor {
 
  private:
   void write_ready(FeatureCollector& scores);
-  void remember_luma(const PlaneView& luma);
 
   MotionParams params_;
   bool debug_ = false;
   PictureFormat format_{};
   std::string sad_key_, motion_key_, motion2_key_, motion3_key_;
   MotionSequence sequence_;
-  std::vector<std::int32_t> scratch_;
-  // Copies of the last frame_distance() reference luma planes, oldest first.
-  std::vector<std::vector<std::uint8_t>> history_;
+  // The last frame_distance() reference luma planes.
+  std::unique_ptr<MotionHistory> history_;
   unsigned frames_seen_ = 0;
 };
 
