@@ -4,77 +4,9 @@
 #include <string>
 
 #include "common/error.h"
+#include "vif/vif_pixel.h"
 
 namespace vmafexact::vif {
-
-namespace {
-
-// sigma_nsq of libvmaf's integer VIF: the noise variance 2 in units of 1/65536.
-constexpr std::int32_t kSigmaNsq = 65536 << 1;
-
-// Mirrors a row buffer about its first and last entries the way libvmaf's
-// padding does it: for f = 1 .. half, first entry -f := entry f, then entry
-// n-1+f := entry n-1-f. With n >= 2 this is the reflection without repeating the
-// edge; with n == 1 it copies whatever entry 1 held before (libvmaf reads what
-// its buffer kept from earlier rows or scales, and so does this).
-template <typename T>
-void pad_mirror(T* origin, unsigned n, unsigned half) {
-  const int last = static_cast<int>(n) - 1;
-  for (int f = 1; f <= static_cast<int>(half); ++f) {
-    origin[-f] = origin[f];
-    origin[last + f] = origin[last - f];
-  }
-}
-
-// The integer terms one filtered pixel adds to its scale's accumulators: the
-// body of libvmaf's horizontal pass after the filter sums, with its types.
-inline void accumulate(ScaleSums& sums, std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx,
-                       std::uint64_t yy, std::uint64_t xy, const Log2Table& log2,
-                       double enhn_gain_limit) {
-  const std::uint32_t mu1_sq = static_cast<std::uint32_t>(
-      (static_cast<std::uint64_t>(mu1) * mu1 + 0x80000000u) >> 32);
-  const std::uint32_t mu2_sq = static_cast<std::uint32_t>(
-      (static_cast<std::uint64_t>(mu2) * mu2 + 0x80000000u) >> 32);
-  const std::uint32_t mu1_mu2 = static_cast<std::uint32_t>(
-      (static_cast<std::uint64_t>(mu1) * mu2 + 0x80000000u) >> 32);
-  const std::uint32_t xx_filt = static_cast<std::uint32_t>((xx + 32768) >> 16);
-  const std::uint32_t yy_filt = static_cast<std::uint32_t>((yy + 32768) >> 16);
-  const std::uint32_t xy_filt = static_cast<std::uint32_t>((xy + 32768) >> 16);
-
-  // Differences of unsigned 32-bit values, read as signed (modular conversion).
-  const std::int32_t sigma1_sq = static_cast<std::int32_t>(xx_filt - mu1_sq);
-  const std::int32_t sigma2_sq = std::max(static_cast<std::int32_t>(yy_filt - mu2_sq), 0);
-  const std::int32_t sigma12 = static_cast<std::int32_t>(xy_filt - mu1_mu2);
-
-  if (sigma1_sq < kSigmaNsq) {
-    sums.num_non_log += sigma2_sq;
-    sums.den_non_log += 1;
-    return;
-  }
-  // 2048 * log2(1 + sigma1_sq / sigma_nsq) as 2048 * (log2(sigma_nsq + sigma1_sq) - 17).
-  // The sum fits in 32 unsigned bits (libvmaf adds two int32 and passes uint32).
-  sums.den_log += log2.log2_32(static_cast<std::uint32_t>(kSigmaNsq) +
-                               static_cast<std::uint32_t>(sigma1_sq)) -
-                  2048 * 17;
-  if (sigma12 <= 0 || sigma2_sq <= 0) return;
-
-  // libvmaf's gain in double: g = sigma12 / (sigma1_sq + eps), the residual
-  // variance sv_sq = sigma2_sq - g * sigma12 truncated to int32 and clipped at 0,
-  // then g clipped to the gain limit.
-  const double eps = 65536 * 1.0e-10;
-  double g = sigma12 / (sigma1_sq + eps);
-  // sv is at most sigma2_sq (g * sigma12 >= 0), so only negative values can be
-  // out of int32's range, and every negative value ends as 0 after the clip.
-  const double sv = sigma2_sq - g * sigma12;
-  const std::int32_t sv_sq = sv > 0.0 ? static_cast<std::int32_t>(sv) : 0;
-  g = g < enhn_gain_limit ? g : enhn_gain_limit;
-
-  const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + static_cast<std::uint32_t>(kSigmaNsq);
-  const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * sigma1_sq) + numer1;
-  sums.num_log += log2.log2_64(static_cast<std::uint64_t>(numer1_tmp)) - log2.log2_64(numer1);
-}
-
-}  // namespace
 
 VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params)
     : width_(width), height_(height), bpc_(bpc), params_(params), log2_(log2_table()) {
@@ -177,7 +109,8 @@ ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis,
         acc_yy += coeff * static_cast<std::uint64_t>(yy[first + static_cast<int>(k)]);
         acc_xy += coeff * static_cast<std::uint64_t>(xy[first + static_cast<int>(k)]);
       }
-      accumulate(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_, params_.enhn_gain_limit);
+      accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_.data(),
+                       params_.enhn_gain_limit);
     }
   }
   return sums;

@@ -70,8 +70,12 @@ void IntegerVifExtractor::init(const PictureFormat& format) {
 void IntegerVifExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned index,
                                   FeatureCollector& scores) {
   if (!kernel_) throw Error("vif: extract() before init()");
-  const FrameScores s = finish_frame(kernel_->compute(ref.planes[0], dist.planes[0]),
-                                     params_.skip_scale0);
+  append_scores(kernel_->compute(ref.planes[0], dist.planes[0]), index, scores);
+}
+
+void IntegerVifExtractor::append_scores(const FrameSums& sums, unsigned index,
+                                        FeatureCollector& scores) const {
+  const FrameScores s = finish_frame(sums, params_.skip_scale0);
   for (unsigned scale = 0; scale < kScaleCount; ++scale)
     scores.append(keys_[scale], index, s.scale[scale]);
   if (!debug_) return;

@@ -28,6 +28,12 @@ class IntegerVifExtractor final : public FeatureExtractor {
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;
 
+  // The options as read, and the finishing step of extract() on its own: the
+  // scores of one frame's accumulators, appended under this extractor's keys in
+  // libvmaf's order (after init()). Used by the CUDA twin.
+  const VifParams& params() const { return params_; }
+  void append_scores(const FrameSums& sums, unsigned index, FeatureCollector& scores) const;
+
  private:
   VifParams params_;
   bool debug_ = false;

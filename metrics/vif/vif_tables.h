@@ -4,8 +4,9 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
+
+#include "vif/vif_pixel.h"
 
 namespace vmafexact::vif {
 
@@ -44,16 +45,13 @@ class Log2Table {
   std::uint16_t operator[](unsigned i) const { return table_[i]; }
 
   // log2 of a 32-bit value >= 2^16 in units of 1/2048: its top 16 bits looked up,
-  // plus 2048 per bit dropped (libvmaf's log2_32).
-  std::int32_t log2_32(std::uint32_t x) const {
-    const int shift = 16 - std::countl_zero(x);
-    return table_[x >> shift] + 2048 * shift;
-  }
+  // plus 2048 per bit dropped (libvmaf's log2_32; vif_pixel.h).
+  std::int32_t log2_32(std::uint32_t x) const { return vif_log2_32(table_.data(), x); }
   // The same for a 64-bit value >= 2^17 (libvmaf's log2_64).
-  std::int32_t log2_64(std::uint64_t x) const {
-    const int shift = 48 - std::countl_zero(x);
-    return table_[x >> shift] + 2048 * shift;
-  }
+  std::int32_t log2_64(std::uint64_t x) const { return vif_log2_64(table_.data(), x); }
+
+  // All 65536 entries (0 below kFirst), e.g. for a copy in device memory.
+  const std::uint16_t* data() const { return table_.data(); }
 
  private:
   std::array<std::uint16_t, 65536> table_{};

@@ -1,0 +1,47 @@
+// CUDA kernels of the VIF twin: one launch per scale (the statistic of the
+// scale and the decimation into the next), see vif_cuda_tile.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "common/cuda_util.h"
+#include "common/picture.h"
+#include "vif/vif.h"
+#include "vif/vif_cuda_plan.h"
+#include "vif/vif_cuda_tile.h"
+
+namespace vmafexact::cuda::vif {
+
+// Enqueues scale s's kernel over the plan's grid. `bpc` selects 8- or 16-bit
+// samples at scale 0. The scale's sums are added to params.sums (int64 bits).
+void enqueue_scale(const ScaleParams& params, const ScalePlan& scale, unsigned s, unsigned bpc,
+                   cudaStream_t stream);
+
+// The device counterpart of vmafexact::vif::VifKernel: the per-pixel stage for
+// pictures of one size and bit depth, on `stream`. The constructor builds the
+// plan and uploads its tables and the CPU's log2 table once; compute() takes
+// device planes, enqueues the four scales, reads back the 16 sums and
+// synchronizes. Throws vmafexact::Error where VifKernel would, or on CUDA errors.
+class VifCudaKernel {
+ public:
+  VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
+                const vmafexact::vif::VifParams& params, cudaStream_t stream);
+
+  vmafexact::vif::FrameSums compute(const PlaneView& ref, const PlaneView& dist);
+
+  const VifPlan& plan() const { return plan_; }
+
+ private:
+  unsigned width_, height_, bpc_;
+  vmafexact::vif::VifParams params_;
+  cudaStream_t stream_;
+  VifPlan plan_;
+  DeviceBuffer<std::int32_t> tables_;
+  DeviceBuffer<std::uint16_t> log2_;
+  DeviceBuffer<std::uint16_t> pyramid_ref_, pyramid_dis_;
+  DeviceBuffer<unsigned long long> sums_;
+  PinnedBuffer<unsigned long long> host_sums_;
+  DeviceBuffer<std::uint32_t> saved_;
+};
+
+}  // namespace vmafexact::cuda::vif
