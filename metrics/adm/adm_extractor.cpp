@@ -80,11 +80,16 @@ std::string IntegerAdmExtractor::score_key(std::string_view provided_name) const
   return feature_name_with_options(provided_name, named_);
 }
 
-void IntegerAdmExtractor::init(const PictureFormat& format) {
+void check_adm_format(const PictureFormat& format) {
   if (!is_supported_bpc(format.bpc))
     throw Error("adm: unsupported bit depth " + std::to_string(format.bpc) +
                 " (libvmaf takes 8, 10, 12 or 16)");
+  check_picture_size(format.width, format.height);
+}
+
+void IntegerAdmExtractor::init(const PictureFormat& format) {
   computer_.reset();
+  check_adm_format(format);
   computer_.emplace(format.width, format.height, options_);  // checks the size
   format_ = format;
 }
