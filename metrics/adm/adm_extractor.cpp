@@ -100,12 +100,17 @@ void IntegerAdmExtractor::extract(const PictureView& ref, const PictureView& dis
   const FrameSums sums = computer_->compute(ref.planes[0], dist.planes[0], ref.bpc);
   const AdmScores s =
       finish_scores(sums, format_.width, format_.height, options_, computer_->weights());
+  append_adm_scores(s, keys_, options_.debug, index, scores);
+}
+
+void append_adm_scores(const AdmScores& s, const std::vector<std::string>& keys, bool debug,
+                       unsigned index, FeatureCollector& scores) {
   const double values[] = {s.adm2,       s.aim,        s.adm3,       s.scale[0],   s.scale[1],
                            s.scale[2],   s.scale[3],   s.adm2,       s.num,        s.den,
                            s.num_den[0], s.num_den[1], s.num_den[2], s.num_den[3], s.num_den[4],
                            s.num_den[5], s.num_den[6], s.num_den[7]};
-  const std::size_t count = options_.debug ? keys_.size() : kAlwaysWritten;
-  for (std::size_t k = 0; k < count; ++k) scores.append(keys_[k], index, values[k]);
+  const std::size_t count = debug ? keys.size() : kAlwaysWritten;
+  for (std::size_t k = 0; k < count; ++k) scores.append(keys[k], index, values[k]);
 }
 
 }  // namespace vmafexact::adm

@@ -7,15 +7,13 @@
 // Plain C++ only: no std::array, std::abs, std::clamp in device-callable code.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
+#ifndef VMAFEXACT_HD
 #if defined(__CUDACC__)
-#ifndef VMAFEXACT_HD
 #define VMAFEXACT_HD __host__ __device__
-#endif
 #else
-#include <bit>
-#ifndef VMAFEXACT_HD
 #define VMAFEXACT_HD
 #endif
 #endif
