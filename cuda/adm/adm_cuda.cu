@@ -139,6 +139,9 @@ AdmCudaPipeline::AdmCudaPipeline(unsigned width, unsigned height,
   check(cudaMemcpy(division_.data(), table.data(), table.size() * sizeof(std::int32_t),
                    cudaMemcpyHostToDevice),
         "cudaMemcpy (adm division table)");
+  // A copy from pageable memory may return before its DMA has finished; the
+  // kernels run on another (non-blocking) stream.
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (adm tables)");
   bands0_.resize(8 * band_size_[0]);
   for (int s = 1; s < 4; ++s) bands_[s].resize(8 * band_size_[s]);
   acc_rows_ = geometry_[0].height;
@@ -246,6 +249,23 @@ void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsig
   check(cudaMemcpyAsync(host_out_.data(), out_.data(), 36 * sizeof(unsigned long long),
                         cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync (adm sums)");
+}
+
+void AdmCudaPipeline::debug_download(std::vector<std::int16_t>& bands0,
+                                     std::array<std::vector<std::int32_t>, 4>& bands,
+                                     std::vector<unsigned long long>& rows) const {
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  bands0.resize(bands0_.size());
+  check(cudaMemcpy(bands0.data(), bands0_.data(), bands0.size() * sizeof(std::int16_t),
+                   cudaMemcpyDeviceToHost), "cudaMemcpy (debug)");
+  for (int s = 1; s < 4; ++s) {
+    bands[s].resize(bands_[s].size());
+    check(cudaMemcpy(bands[s].data(), bands_[s].data(), bands[s].size() * sizeof(std::int32_t),
+                     cudaMemcpyDeviceToHost), "cudaMemcpy (debug)");
+  }
+  rows.resize(acc_.size());
+  check(cudaMemcpy(rows.data(), acc_.data(), rows.size() * sizeof(unsigned long long),
+                   cudaMemcpyDeviceToHost), "cudaMemcpy (debug)");
 }
 
 vmafexact::adm::FrameSums AdmCudaPipeline::sums() const {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "adm/adm.h"
 #include "adm/adm_cuda_tiles.h"
@@ -29,6 +30,13 @@ class AdmCudaPipeline {
   vmafexact::adm::FrameSums sums() const;
 
   const vmafexact::adm::CsfWeights& weights() const { return weights_; }
+
+  // Tests: copies of the device's intermediate buffers after a frame
+  // (synchronous): the scale-0 bands [picture][a, h, v, d][band], those of
+  // scales 1..3 (index 0 unused), and the row accumulators.
+  void debug_download(std::vector<std::int16_t>& bands0,
+                      std::array<std::vector<std::int32_t>, 4>& bands,
+                      std::vector<unsigned long long>& rows) const;
 
  private:
   unsigned width_, height_;
