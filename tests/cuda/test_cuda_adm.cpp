@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -43,7 +44,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Pictures
 
-enum class Content { kNatural, kNoise, kExtremes, kFlat };
+enum class Content { kNatural, kNoise, kExtremes, kFlat, kMoving1, kMoving2, kMoving3 };
 
 struct LumaPair {
   unsigned width, height, bpc;
@@ -76,6 +77,16 @@ LumaPair make_pair(unsigned width, unsigned height, unsigned bpc, Content conten
     for (unsigned x = 0; x < width; ++x) {
       int r = 0, d = 0;
       switch (content) {
+        case Content::kMoving1:  // frames 1..3 of test_cuda_parity.cpp's clips
+        case Content::kMoving2:
+        case Content::kMoving3: {
+          const unsigned f = static_cast<unsigned>(content) - static_cast<unsigned>(Content::kMoving1) + 1;
+          double value = (std::sin((x + 3.0 * f) * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
+          if (((x + 2 * f) / 8 + y / 8) % 2 && x > width / 2) value = (y % 16 < 8) ? max_value : 0;
+          r = std::clamp(static_cast<int>(value + noise(random) * 0.3), 0, max_value);
+          d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
+          break;
+        }
         case Content::kNatural: {
           double value = (std::sin(x * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
           if ((x / 8 + y / 8) % 2 && x > width / 2) value = (y % 16 < 8) ? max_value : 0;
@@ -168,8 +179,14 @@ void emulate_score(const cadm::ScoreArgs<Arith>& a) {
     }
 }
 
+struct EmulationState {
+  std::vector<std::int16_t> bands0;
+  std::array<std::vector<std::int32_t>, 4> bands;
+  std::vector<unsigned long long> rows;
+};
+
 // AdmCudaPipeline::enqueue() with the kernels replaced by their emulation.
-FrameSums emulate(const LumaPair& pair, const AdmOptions& options) {
+FrameSums emulate(const LumaPair& pair, const AdmOptions& options, EmulationState* state = nullptr) {
   const auto geometry = adm::scale_geometry(pair.width, pair.height);
   const auto weights = adm::csf_weights(options);
   const auto taps = adm::db2_taps();
@@ -253,6 +270,11 @@ FrameSums emulate(const LumaPair& pair, const AdmOptions& options) {
     a.acc_rows = acc_rows;
     emulate_score(a);
   }
+  if (state) {
+    state->bands0 = bands0;
+    for (int s = 1; s < 4; ++s) state->bands[s] = bands[s];
+    state->rows = acc;
+  }
   // rows_kernel: per (scale, quantity, theta) the rows' rounded shifts, added.
   FrameSums sums;
   for (int b = 0; b < 36; ++b) {
@@ -309,6 +331,57 @@ const std::vector<NamedAdmOptions>& option_sets() {
 
 AdmOptions options_of(const FeatureOptions& options) { return adm::read_adm_options(options, nullptr); }
 
+// test_cuda_parity.cpp's clips, luma only, with its random sequence (chroma
+// draws included), so that the emulation sees the parity test's exact frames.
+std::vector<LumaPair> parity_clip(unsigned width, unsigned height, unsigned bpc, ChromaFormat chroma,
+                                  unsigned frames, std::uint32_t seed) {
+  std::vector<LumaPair> out;
+  std::mt19937 random(seed);
+  const int max_value = (1 << bpc) - 1;
+  std::normal_distribution<double> noise(0.0, max_value / 40.0);
+  for (unsigned f = 0; f < frames; ++f) {
+    for (unsigned p = 0; p < 3; ++p) {
+      const unsigned w = p ? chroma_plane_width(width, chroma) : width;
+      const unsigned h = p ? chroma_plane_height(height, chroma) : height;
+      const unsigned sample = bpc > 8 ? 2 : 1;
+      LumaPair pair{w, h, bpc, std::vector<std::uint8_t>(std::size_t{w} * h * sample), {}};
+      pair.dist.resize(pair.ref.size());
+      for (unsigned y = 0; y < h; ++y)
+        for (unsigned x = 0; x < w; ++x) {
+          double value = (std::sin((x + 3.0 * f) * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
+          if (((x + 2 * f) / 8 + y / 8) % 2 && x > w / 2) value = (y % 16 < 8) ? max_value : 0;
+          const int r = std::clamp(static_cast<int>(value + noise(random) * 0.3), 0, max_value);
+          const int d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
+          const std::size_t i = std::size_t{y} * w + x;
+          if (sample == 1) {
+            pair.ref[i] = static_cast<std::uint8_t>(r);
+            pair.dist[i] = static_cast<std::uint8_t>(d);
+          } else {
+            const auto r16 = static_cast<std::uint16_t>(r), d16 = static_cast<std::uint16_t>(d);
+            std::memcpy(&pair.ref[i * 2], &r16, 2);
+            std::memcpy(&pair.dist[i * 2], &d16, 2);
+          }
+        }
+      if (p == 0) out.push_back(std::move(pair));
+    }
+  }
+  return out;
+}
+
+TEST(AdmEmulation, SumsEqualTheCpuOnTheParityClips) {
+  const std::vector<PictureFormat> formats = {
+      {33, 33, 8, ChromaFormat::k420},   {37, 41, 10, ChromaFormat::k422},
+      {65, 34, 12, ChromaFormat::k444},  {100, 36, 16, ChromaFormat::k420},
+      {129, 97, 8, ChromaFormat::k400},  {331, 177, 10, ChromaFormat::k420}};
+  for (const auto& format : formats) {
+    const auto clip = parity_clip(format.width, format.height, format.bpc, format.chroma, 4,
+                                  format.width + format.bpc);
+    for (std::size_t f = 0; f < clip.size(); ++f)
+      EXPECT_TRUE(same_sums(cpu_sums(clip[f], {}), emulate(clip[f], {})))
+          << describe(clip[f], "parity clip frame " + std::to_string(f));
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Emulation (no device)
 
@@ -318,14 +391,15 @@ TEST(AdmEmulation, SumsEqualTheCpuOnAwkwardSizesAndEveryBitDepth) {
   unsigned checked = 0;
   for (const unsigned bpc : {8u, 10u, 12u, 16u})
     for (const auto& [w, h] : sizes)
-      for (const Content content : {Content::kNatural, Content::kNoise, Content::kExtremes}) {
+      for (const Content content : {Content::kNatural, Content::kNoise, Content::kExtremes,
+                                    Content::kMoving1, Content::kMoving2, Content::kMoving3}) {
         const LumaPair pair = make_pair(w, h, bpc, content, w * 131 + h * 7 + bpc);
         const AdmOptions options;
         EXPECT_TRUE(same_sums(cpu_sums(pair, options), emulate(pair, options)))
             << describe(pair, "content " + std::to_string(static_cast<int>(content)));
         ++checked;
       }
-  EXPECT_EQ(checked, 4u * 9u * 3u);
+  EXPECT_EQ(checked, 4u * 9u * 6u);
 }
 
 TEST(AdmEmulation, SumsEqualTheCpuWithEveryOption) {
@@ -444,6 +518,58 @@ TEST_F(AdmCudaDevice, SumsEqualTheCpu) {
   std::printf("[cuda parity] adm sums: %u of %u frames identical (36 sums each)\n", identical, compared);
 }
 
+// Where the device and the emulation part, if they do: every intermediate
+// buffer compared, the first differences printed.
+TEST_F(AdmCudaDevice, IntermediatesEqualTheEmulation) {
+  cuda::Stream stream;
+  const std::vector<PictureFormat> formats = {{33, 33, 8, ChromaFormat::k420},
+                                              {37, 41, 10, ChromaFormat::k422},
+                                              {331, 177, 10, ChromaFormat::k420}};
+  for (const auto& format : formats) {
+    const auto clip = parity_clip(format.width, format.height, format.bpc, format.chroma, 2,
+                                  format.width + format.bpc);
+    for (std::size_t f = 0; f < clip.size(); ++f) {
+      const LumaPair& pair = clip[f];
+      EmulationState emulated, device;
+      const FrameSums emulated_sums = emulate(pair, {}, &emulated);
+      cuda::DevicePicture ref, dist;
+      ref.upload(pair.view(pair.ref), stream.get());
+      dist.upload(pair.view(pair.dist), stream.get());
+      cadm::AdmCudaPipeline pipeline(pair.width, pair.height, {});
+      pipeline.enqueue(ref.view().planes[0], dist.view().planes[0], pair.bpc, stream.get());
+      stream.synchronize();
+      pipeline.debug_download(device.bands0, device.bands, device.rows);
+      const auto geometry = adm::scale_geometry(pair.width, pair.height);
+      const std::string label = describe(pair, "frame " + std::to_string(f));
+      EXPECT_TRUE(same_sums(emulated_sums, pipeline.sums())) << label;
+      const auto report = [&](const char* what, const auto& a, const auto& b, std::size_t band_size,
+                              int band_w) {
+        unsigned shown = 0;
+        std::size_t count = 0;
+        for (std::size_t k = 0; k < a.size(); ++k)
+          if (a[k] != b[k]) {
+            ++count;
+            if (shown++ < 4) {
+              const std::size_t band = k / band_size, at = k % band_size;
+              std::printf("[adm diag] %s %s: band %zu (picture %zu, a/h/v/d %zu) y %zu x %zu: emulated %lld device %lld\n",
+                          label.c_str(), what, band, band / 4, band % 4, at / band_w, at % band_w,
+                          static_cast<long long>(a[k]), static_cast<long long>(b[k]));
+            }
+          }
+        if (count) std::printf("[adm diag] %s %s: %zu of %zu values differ\n", label.c_str(), what, count, a.size());
+        EXPECT_EQ(count, 0u) << label << " " << what;
+      };
+      report("scale-0 bands", emulated.bands0, device.bands0,
+             static_cast<std::size_t>(geometry[0].width) * geometry[0].height, geometry[0].width);
+      for (int s = 1; s < 4; ++s)
+        report(("scale-" + std::to_string(s) + " bands").c_str(), emulated.bands[s], device.bands[s],
+               static_cast<std::size_t>(geometry[s].width) * geometry[s].height, geometry[s].width);
+      // rows: [scale][quantity][theta][row]; "band" = scale*9 + quantity*3 + theta, y = row
+      report("rows", emulated.rows, device.rows, static_cast<std::size_t>(geometry[0].height), 1);
+    }
+  }
+}
+
 TEST_F(AdmCudaDevice, ScoresEqualTheCpuWithEveryOption) {
   cuda::Stream stream;
   unsigned identical = 0, compared = 0;
@@ -517,3 +643,4 @@ TEST_F(AdmCudaDevice, KernelTimePerFrame) {
 }
 
 }  // namespace
+
