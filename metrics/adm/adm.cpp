@@ -7,9 +7,15 @@
 #include <numbers>
 #include <string>
 
+#include "adm/adm_pixel.h"
 #include "common/error.h"
 
 namespace vmafexact::adm {
+
+using pixel::dwt_tap_index;
+using pixel::round_offset;
+using pixel::Scale0Arith;
+using pixel::ScaleNArith;
 
 namespace {
 
@@ -39,20 +45,24 @@ const Db2Filters& db2() {
   return filters;
 }
 
-// round(2^bits / divisor): libvmaf's fixed-point 1/15 and 1/30.
-constexpr std::int64_t fixed_reciprocal(int bits, int divisor) {
-  return ((std::int64_t{1} << bits) + divisor / 2) / divisor;
-}
-constexpr std::int32_t kOneBy15Q17 = fixed_reciprocal(17, 15);   // 8738
-constexpr std::int32_t kOneBy30Q17 = fixed_reciprocal(17, 30);   // 4369
-constexpr std::int64_t kOneBy15Q32 = fixed_reciprocal(32, 15);   // 286331153
-constexpr std::int64_t kOneBy30Q32 = fixed_reciprocal(32, 30);   // 143165577
-static_assert(kOneBy15Q17 == 8738 && kOneBy30Q17 == 4369);
-static_assert(kOneBy15Q32 == 286331153 && kOneBy30Q32 == 143165577);
+}  // namespace
 
-// libvmaf's scales 1..3 round their Q32 products by adding (int32)(1u << 31),
-// which is -2^31: the rounding offset is negative.
-constexpr std::int64_t kQ32RoundingOffset = -(std::int64_t{1} << 31);
+pixel::Db2Taps db2_taps() {
+  const auto& f = db2();
+  pixel::Db2Taps taps{};
+  for (int k = 0; k < 4; ++k) {
+    taps.lo[k] = f.lo[k];
+    taps.hi[k] = f.hi[k];
+  }
+  taps.lo_sum = f.lo_sum;
+  return taps;
+}
+
+float cos_1deg_sq() {
+  static const float value = static_cast<float>(std::cos(1.0 * std::numbers::pi / 180.0) *
+                                                std::cos(1.0 * std::numbers::pi / 180.0));
+  return value;
+}
 
 // libvmaf's division table: entry 32768 + i holds 2^30 / i (truncated) and
 // entry 32768 - i its negation, for i = 1 .. 32768.
@@ -68,6 +78,8 @@ const std::vector<std::int32_t>& division_table() {
   }();
   return table;
 }
+
+namespace {
 
 // Watson, Yang, Solomon, Villasenor, "Visibility of Wavelet Quantization Noise",
 // IEEE Trans. Image Processing 6(8), 1997: the luma threshold model of formula
@@ -103,23 +115,9 @@ float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_di
                             basis_amplitude(lambda, theta));
 }
 
-// libvmaf's "(uint32_t)pow(2, shift - 1)": the rounding offset of a right shift.
-constexpr std::uint32_t round_offset(std::uint32_t shift) {
-  return shift == 0 ? 0u : (1u << (shift - 1));
-}
-
 // libvmaf's conversions of a ceil(log2(...)) to its shift types.
 std::uint32_t ceil_log2_u32(double value) {
   return static_cast<std::uint32_t>(std::ceil(std::log2(value)));
-}
-
-// The DWT's index of tap k (k = 2i-1 .. 2i+2) of an axis of n samples: one
-// sample mirrored without repeating the edge at the start, mirrored with the
-// edge repeated at the end (libvmaf's dwt2_src_indices_filt, for n >= 5).
-inline int dwt_tap_index(int k, int n) {
-  if (k < 0) return -k;
-  if (k >= n) return 2 * n - k - 1;
-  return k;
 }
 
 // ---------------------------------------------------------------------------
@@ -132,43 +130,28 @@ template <typename Sample>
 void dwt_picture(const PlaneView& plane, unsigned bpc, int w, int h, bool lowpass_only,
                  std::int16_t* band_a, std::int16_t* band_h, std::int16_t* band_v,
                  std::int16_t* band_d, std::int32_t* tmp) {
-  const auto& f = db2();
+  const pixel::Db2Taps f = db2_taps();
   const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
-  const std::int64_t vp_round = std::int64_t{1} << (bpc - 1);
-  const std::int64_t dc = std::int64_t{f.lo_sum} * vp_round;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
   for (int i = 0; i < out_h; ++i) {
     const Sample* rows[4];
     for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
     for (int j = 0; j < w; ++j) {
-      std::int64_t lo = 0, hi = 0;
-      for (int k = 0; k < 4; ++k) {
-        lo += std::int64_t{f.lo[k]} * rows[k][j];
-        hi += std::int64_t{f.hi[k]} * rows[k][j];
-      }
-      // libvmaf sums in int32; at 16 bits the partial sums may wrap, the results
-      // below fit, so the wide sum gives the same values. Stored as int16.
-      tmp_lo[j] = static_cast<std::int16_t>((lo - dc + vp_round) >> bpc);
-      tmp_hi[j] = static_cast<std::int16_t>((hi + vp_round) >> bpc);
+      const std::int32_t s[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
+      pixel::dwt0_vertical(f, s, bpc, tmp_lo[j], tmp_hi[j]);
     }
     for (int j = 0; j < out_w; ++j) {
       int cols[4];
       for (int k = 0; k < 4; ++k) cols[k] = dwt_tap_index(2 * j - 1 + k, w);
-      std::int32_t a = 0;
-      for (int k = 0; k < 4; ++k) a += f.lo[k] * tmp_lo[cols[k]];
+      const std::int32_t lo[4] = {tmp_lo[cols[0]], tmp_lo[cols[1]], tmp_lo[cols[2]], tmp_lo[cols[3]]};
       const std::size_t at = static_cast<std::size_t>(i) * out_w + j;
-      band_a[at] = static_cast<std::int16_t>((a + 32768) >> 16);
+      band_a[at] = pixel::dwt0_horizontal_one(f.lo, lo);
       if (lowpass_only) continue;
-      std::int32_t v = 0, hh = 0, d = 0;
-      for (int k = 0; k < 4; ++k) {
-        v += f.hi[k] * tmp_lo[cols[k]];
-        hh += f.lo[k] * tmp_hi[cols[k]];
-        d += f.hi[k] * tmp_hi[cols[k]];
-      }
-      band_v[at] = static_cast<std::int16_t>((v + 32768) >> 16);
-      band_h[at] = static_cast<std::int16_t>((hh + 32768) >> 16);
-      band_d[at] = static_cast<std::int16_t>((d + 32768) >> 16);
+      const std::int32_t hi[4] = {tmp_hi[cols[0]], tmp_hi[cols[1]], tmp_hi[cols[2]], tmp_hi[cols[3]]};
+      band_v[at] = pixel::dwt0_horizontal_one(f.hi, lo);
+      band_h[at] = pixel::dwt0_horizontal_one(f.lo, hi);
+      band_d[at] = pixel::dwt0_horizontal_one(f.hi, hi);
     }
   }
 }
@@ -178,12 +161,7 @@ void dwt_picture(const PlaneView& plane, unsigned bpc, int w, int h, bool lowpas
 void dwt_band(const std::int32_t* src, int w, int h, int scale, std::int32_t* band_a,
               std::int32_t* band_h, std::int32_t* band_v, std::int32_t* band_d,
               std::int32_t* tmp) {
-  static constexpr std::array<int, 3> kVpShift = {0, 16, 16};
-  static constexpr std::array<int, 3> kHpShift = {15, 16, 15};
-  const auto& f = db2();
-  const int vp_shift = kVpShift[scale - 1], hp_shift = kHpShift[scale - 1];
-  const std::int64_t vp_round = vp_shift ? std::int64_t{1} << (vp_shift - 1) : 0;
-  const std::int64_t hp_round = std::int64_t{1} << (hp_shift - 1);
+  const pixel::Db2Taps f = db2_taps();
   const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
@@ -192,161 +170,22 @@ void dwt_band(const std::int32_t* src, int w, int h, int scale, std::int32_t* ba
     for (int k = 0; k < 4; ++k)
       rows[k] = src + static_cast<std::size_t>(dwt_tap_index(2 * i - 1 + k, h)) * w;
     for (int j = 0; j < w; ++j) {
-      std::int64_t lo = 0, hi = 0;
-      for (int k = 0; k < 4; ++k) {
-        lo += std::int64_t{f.lo[k]} * rows[k][j];
-        hi += std::int64_t{f.hi[k]} * rows[k][j];
-      }
-      tmp_lo[j] = static_cast<std::int32_t>((lo + vp_round) >> vp_shift);
-      tmp_hi[j] = static_cast<std::int32_t>((hi + vp_round) >> vp_shift);
+      const std::int32_t s[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
+      pixel::dwtn_vertical(f, s, scale, tmp_lo[j], tmp_hi[j]);
     }
     for (int j = 0; j < out_w; ++j) {
       int cols[4];
       for (int k = 0; k < 4; ++k) cols[k] = dwt_tap_index(2 * j - 1 + k, w);
-      std::int64_t a = 0, v = 0, hh = 0, d = 0;
-      for (int k = 0; k < 4; ++k) {
-        a += std::int64_t{f.lo[k]} * tmp_lo[cols[k]];
-        v += std::int64_t{f.hi[k]} * tmp_lo[cols[k]];
-        hh += std::int64_t{f.lo[k]} * tmp_hi[cols[k]];
-        d += std::int64_t{f.hi[k]} * tmp_hi[cols[k]];
-      }
+      const std::int32_t lo[4] = {tmp_lo[cols[0]], tmp_lo[cols[1]], tmp_lo[cols[2]], tmp_lo[cols[3]]};
+      const std::int32_t hi[4] = {tmp_hi[cols[0]], tmp_hi[cols[1]], tmp_hi[cols[2]], tmp_hi[cols[3]]};
       const std::size_t at = static_cast<std::size_t>(i) * out_w + j;
-      band_a[at] = static_cast<std::int32_t>((a + hp_round) >> hp_shift);
-      band_v[at] = static_cast<std::int32_t>((v + hp_round) >> hp_shift);
-      band_h[at] = static_cast<std::int32_t>((hh + hp_round) >> hp_shift);
-      band_d[at] = static_cast<std::int32_t>((d + hp_round) >> hp_shift);
+      band_a[at] = pixel::dwtn_horizontal_one(f.lo, lo, scale);
+      band_v[at] = pixel::dwtn_horizontal_one(f.hi, lo, scale);
+      band_h[at] = pixel::dwtn_horizontal_one(f.lo, hi, scale);
+      band_d[at] = pixel::dwtn_horizontal_one(f.hi, hi, scale);
     }
   }
 }
-
-// ---------------------------------------------------------------------------
-// Per-scale arithmetic: scale 0 (int16 bands, Q15 division, Q21/Q23 CSF) and
-// scales 1..3 (int32 bands, normalised division, Q32 CSF) differ in types,
-// shifts and rounding; the structure of the stages is shared below.
-
-// libvmaf's test "is the angle between (oh, ov) and (th, tv) below 1 degree",
-// evaluated per pixel in float and double exactly as libvmaf writes it.
-inline bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
-  static const float cos_1deg_sq = static_cast<float>(std::cos(1.0 * std::numbers::pi / 180.0) *
-                                                      std::cos(1.0 * std::numbers::pi / 180.0));
-  const std::int64_t dot = oh * th + ov * tv;
-  const std::int64_t o_mag_sq = oh * oh + ov * ov;
-  const std::int64_t t_mag_sq = th * th + tv * tv;
-  const double dot_scaled = static_cast<float>(dot) / 4096.0;
-  return dot_scaled >= 0.0 &&
-         dot_scaled * dot_scaled >= static_cast<double>(cos_1deg_sq) *
-                                        (static_cast<float>(o_mag_sq) / 4096.0) *
-                                        (static_cast<float>(t_mag_sq) / 4096.0);
-}
-
-// The enhancement-gain step shared by both decouplings: where the angles agree
-// and k > 0, the restored value may grow by up to egl, but not past the
-// distorted value. libvmaf's MIN/MAX in double, then truncation to the band type.
-// (libvmaf tests the sign of the float product k/32768 * o/64, which is that of
-// o whenever k > 0.)
-template <typename Band>
-inline Band apply_gain_limit(Band rst, Band t, std::int64_t k, Band o, bool angle, double egl) {
-  if (!angle || k <= 0) return rst;
-  const double grown = rst * egl;
-  const double tt = t;
-  if (o > 0) return static_cast<Band>(grown < tt ? grown : tt);
-  if (o < 0) return static_cast<Band>(grown > tt ? grown : tt);
-  return rst;
-}
-
-struct Scale0Arith {
-  using Band = std::int16_t;
-  std::array<std::int32_t, 3> rfactor;  // Q21 (h, v), Q23 (d)
-
-  // The restored value k * o with k = clamp(t / o, 0, 1) in Q15 via the table.
-  static Band restore(Band o, Band t, bool angle, double egl, const std::int32_t* div) {
-    const std::int32_t tmp_k =
-        o == 0 ? 32768
-               : static_cast<std::int32_t>((std::int64_t{div[o + 32768]} * t + 16384) >> 15);
-    const std::int32_t k = std::clamp(tmp_k, 0, 32768);
-    const Band rst = static_cast<Band>((k * o + 16384) >> 15);
-    return apply_gain_limit<Band>(rst, t, k, o, angle, egl);
-  }
-  static Band subtract(Band t, Band rst) { return static_cast<Band>(t - rst); }
-
-  // The CSF-weighted value and its 1/30 (the neighbours' masking share).
-  Band csf(Band src, int theta) const {
-    static constexpr std::array<int, 3> kShift = {15, 15, 17};
-    static constexpr std::array<std::int32_t, 3> kRound = {16384, 16384, 65535};  // sic: d
-    return static_cast<Band>((rfactor[theta] * std::int32_t{src} + kRound[theta]) >> kShift[theta]);
-  }
-  static Band csf_share(Band dst) {
-    return static_cast<Band>((kOneBy30Q17 * std::abs(std::int32_t{dst}) + 2048) >> 12);
-  }
-  // The centre's masking share: 1/15 of its CSF value, cast to int16 as libvmaf.
-  static std::int32_t centre_share(Band dst) {
-    return static_cast<Band>((kOneBy15Q17 * std::abs(std::int32_t{dst}) + 2048) >> 12);
-  }
-  // The signal as the masking stage weighs it (CSF factor, not yet shifted).
-  std::int32_t signal(Band src, int theta) const { return std::int32_t{src} * rfactor[theta]; }
-  static constexpr std::array<int, 3> kMaskShift = {10, 10, 12};
-  static constexpr std::array<int, 3> kSquareShift = {29, 29, 30};
-
-  // One value of the reference cube sum.
-  static std::uint64_t den_cube(Band value, const ScaleGeometry&) {
-    const auto a = static_cast<std::uint16_t>(std::abs(std::int32_t{value}));
-    return std::uint64_t{a} * a * a;
-  }
-};
-
-struct ScaleNArith {
-  using Band = std::int32_t;
-  std::array<std::uint32_t, 3> rfactor;  // Q32
-  int scale;                             // 1..3
-
-  static Band restore(Band o, Band t, bool angle, double egl, const std::int32_t* div) {
-    std::int64_t tmp_k = 32768;
-    if (o != 0) {
-      // |o| reduced to its 15 leading bits (rounded), the shift remembered.
-      auto abs_o = static_cast<std::uint32_t>(std::abs(o));
-      int shift = 0;
-      std::uint32_t top15 = abs_o;
-      if (abs_o >= 32768) {
-        shift = 17 - std::countl_zero(abs_o);
-        top15 = static_cast<std::uint16_t>((abs_o + (1u << (shift - 1))) >> shift);
-      }
-      const int sign = o < 0 ? -1 : 1;
-      tmp_k = ((std::int64_t{div[top15 + 32768]} * t) * sign + (std::int64_t{1} << (14 + shift))) >>
-              (15 + shift);
-    }
-    const std::int64_t k = std::clamp<std::int64_t>(tmp_k, 0, 32768);
-    const Band rst = static_cast<Band>((k * o + 16384) >> 15);
-    return apply_gain_limit<Band>(rst, t, k, o, angle, egl);
-  }
-  static Band subtract(Band t, Band rst) {
-    return static_cast<Band>(std::int64_t{t} - std::int64_t{rst});
-  }
-
-  Band csf(Band src, int theta) const {
-    return static_cast<Band>((std::int64_t{rfactor[theta]} * src + (1 << 27)) >> 28);
-  }
-  static Band csf_share(Band dst) {
-    return static_cast<Band>((kOneBy30Q32 * std::abs(std::int64_t{dst}) + kQ32RoundingOffset) >> 32);
-  }
-  static std::int32_t centre_share(Band dst) {
-    return static_cast<std::int32_t>(
-        (kOneBy15Q32 * std::abs(std::int64_t{dst}) + kQ32RoundingOffset) >> 32);
-  }
-  std::int32_t signal(Band src, int theta) const {
-    return static_cast<std::int32_t>((std::int64_t{src} * rfactor[theta] + (1 << 27)) >> 28);
-  }
-  static constexpr std::array<int, 3> kMaskShift = {0, 0, 0};
-  static constexpr std::array<int, 3> kSquareShift = {30, 30, 30};
-
-  std::uint64_t den_cube(Band value, const ScaleGeometry& g) const {
-    static constexpr std::array<int, 3> kSquareShiftDen = {31, 30, 31};
-    const int sq = kSquareShiftDen[scale - 1];
-    const std::uint64_t sq_round = std::uint64_t{1} << sq;  // sic: libvmaf adds 2^sq
-    const auto a = static_cast<std::uint32_t>(std::abs(value));
-    return ((((std::uint64_t{a} * a + sq_round) >> sq) * a) + round_offset(g.den_cube_shift)) >>
-           g.den_cube_shift;
-  }
-};
 
 // Three bands (h, v, d) of one scale, row-major with stride `width`.
 template <typename Band>
@@ -366,7 +205,7 @@ void reference_cube_sums(const Arith& arith, const ScaleGeometry& g,
     for (int theta = 0; theta < 3; ++theta) {
       const auto* row = ref.band[theta] + static_cast<std::size_t>(i) * g.width;
       std::uint64_t row_sum = 0;
-      for (int j = g.left; j < g.right; ++j) row_sum += arith.den_cube(row[j], g);
+      for (int j = g.left; j < g.right; ++j) row_sum += arith.den_cube(row[j], g.den_cube_shift);
       out[theta] += (row_sum + row_round) >> g.den_row_shift;
     }
   }
@@ -387,6 +226,7 @@ void decouple(const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
               Hvd<typename Arith::Band>& a) {
   using Band = typename Arith::Band;
   const std::int32_t* div = division_table().data();
+  const float cos_sq = cos_1deg_sq();
   const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
   for (int i = rows.begin; i < rows.end; ++i) {
     const std::size_t base = static_cast<std::size_t>(i) * g.width;
@@ -394,7 +234,7 @@ void decouple(const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
       const std::size_t at = base + j;
       const Band oh = ref.band[0][at], ov = ref.band[1][at];
       const Band th = dist.band[0][at], tv = dist.band[1][at];
-      const bool angle = within_one_degree(oh, ov, th, tv);
+      const bool angle = pixel::within_one_degree(oh, ov, th, tv, cos_sq);
       for (int theta = 0; theta < 3; ++theta) {
         const Band o = ref.band[theta][at], t = dist.band[theta][at];
         const Band rst = Arith::restore(o, t, angle, egl, div);
@@ -460,17 +300,9 @@ void masked_cube_sums(const Arith& arith, const ScaleGeometry& g,
                static_cast<std::uint32_t>(s[row_below + jr]);
         threshold += sum;
       }
-      for (int theta = 0; theta < 3; ++theta) {
-        const std::int32_t weighted = arith.signal(signal.band[theta][row_here + j], theta);
-        const auto mask = threshold << Arith::kMaskShift[theta];
-        auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(std::abs(weighted)) - mask);
-        if (x < 0) x = 0;
-        const int sq = Arith::kSquareShift[theta];
-        const auto x_sq = static_cast<std::int32_t>(
-            (std::int64_t{x} * x + (std::int64_t{1} << (sq - 1))) >> sq);
-        const std::uint32_t cube_shift = g.num_cube_shift[theta];
-        row_sum[theta] += (std::int64_t{x_sq} * x + round_offset(cube_shift)) >> cube_shift;
-      }
+      for (int theta = 0; theta < 3; ++theta)
+        row_sum[theta] += pixel::masked_cube(arith, signal.band[theta][row_here + j], theta,
+                                             threshold, g.num_cube_shift[theta]);
     }
     for (int theta = 0; theta < 3; ++theta)
       out[theta] += (row_sum[theta] + row_round) >> g.num_row_shift;
@@ -666,12 +498,16 @@ AdmScores finish_scores(const FrameSums& sums, unsigned width, unsigned height,
 
 // ---------------------------------------------------------------------------
 
-AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options)
-    : width_(width), height_(height), options_(options), weights_(csf_weights(options)) {
+void check_picture_size(unsigned width, unsigned height) {
   if (width < kMinimumSide || height < kMinimumSide)
     throw Error("adm: pictures must be at least " + std::to_string(kMinimumSide) + "x" +
                 std::to_string(kMinimumSide) + "; this one is " + std::to_string(width) + "x" +
                 std::to_string(height));
+}
+
+AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options)
+    : width_(width), height_(height), options_(options), weights_(csf_weights(options)) {
+  check_picture_size(width, height);
   geometry_ = scale_geometry(width, height);
   const std::size_t size0 = static_cast<std::size_t>(geometry_[0].width) * geometry_[0].height;
   const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;

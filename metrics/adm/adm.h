@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "adm/adm_pixel.h"
 #include "common/picture.h"
 
 namespace vmafexact::adm {
@@ -46,6 +47,9 @@ struct AdmOptions {
 // 17..32, and crashes for sides of 16 or less).
 constexpr unsigned kMinimumSide = 33;
 
+// Throws vmafexact::Error for a picture smaller than kMinimumSide either way.
+void check_picture_size(unsigned width, unsigned height);
+
 // The contrast-sensitivity weights of one configuration, derived once from the
 // options exactly as libvmaf derives them (float, then fixed point).
 struct CsfWeights {
@@ -59,6 +63,14 @@ struct CsfWeights {
 
 // Throws vmafexact::Error for options libvmaf refuses or that are not supported.
 CsfWeights csf_weights(const AdmOptions& options);
+
+// The host-built constants of the per-pixel stage (shared with the CUDA twin,
+// which uploads them): the db2 taps in Q15, float(cos(1 degree)^2) of the
+// decoupling's angle test, and libvmaf's division table (65537 entries:
+// 32768 + i holds 2^30 / i, 32768 - i its negation).
+pixel::Db2Taps db2_taps();
+float cos_1deg_sq();
+const std::vector<std::int32_t>& division_table();
 
 // Where libvmaf scores one scale: the band size and the integer shifts that
 // depend on it. Shared by both stages.

@@ -80,11 +80,16 @@ std::string IntegerAdmExtractor::score_key(std::string_view provided_name) const
   return feature_name_with_options(provided_name, named_);
 }
 
-void IntegerAdmExtractor::init(const PictureFormat& format) {
+void check_adm_format(const PictureFormat& format) {
   if (!is_supported_bpc(format.bpc))
     throw Error("adm: unsupported bit depth " + std::to_string(format.bpc) +
                 " (libvmaf takes 8, 10, 12 or 16)");
+  check_picture_size(format.width, format.height);
+}
+
+void IntegerAdmExtractor::init(const PictureFormat& format) {
   computer_.reset();
+  check_adm_format(format);
   computer_.emplace(format.width, format.height, options_);  // checks the size
   format_ = format;
 }
@@ -95,12 +100,17 @@ void IntegerAdmExtractor::extract(const PictureView& ref, const PictureView& dis
   const FrameSums sums = computer_->compute(ref.planes[0], dist.planes[0], ref.bpc);
   const AdmScores s =
       finish_scores(sums, format_.width, format_.height, options_, computer_->weights());
+  append_adm_scores(s, keys_, options_.debug, index, scores);
+}
+
+void append_adm_scores(const AdmScores& s, const std::vector<std::string>& keys, bool debug,
+                       unsigned index, FeatureCollector& scores) {
   const double values[] = {s.adm2,       s.aim,        s.adm3,       s.scale[0],   s.scale[1],
                            s.scale[2],   s.scale[3],   s.adm2,       s.num,        s.den,
                            s.num_den[0], s.num_den[1], s.num_den[2], s.num_den[3], s.num_den[4],
                            s.num_den[5], s.num_den[6], s.num_den[7]};
-  const std::size_t count = options_.debug ? keys_.size() : kAlwaysWritten;
-  for (std::size_t k = 0; k < count; ++k) scores.append(keys_[k], index, values[k]);
+  const std::size_t count = debug ? keys.size() : kAlwaysWritten;
+  for (std::size_t k = 0; k < count; ++k) scores.append(keys[k], index, values[k]);
 }
 
 }  // namespace vmafexact::adm

@@ -18,6 +18,15 @@ std::unique_ptr<FeatureExtractor> make_integer_adm_extractor(const FeatureOption
 // defaults as libvmaf declares them), and those that name its scores.
 AdmOptions read_adm_options(const FeatureOptions& options, std::vector<NamedOption>* named);
 
+// The format checks of IntegerAdmExtractor::init() (bit depth, then size),
+// shared with the CUDA twin: throws vmafexact::Error as init() does.
+void check_adm_format(const PictureFormat& format);
+
+// Writes the scores of one frame as the extractor does: `keys` are the score
+// keys of provided_features() in order; the first seven, all with debug.
+void append_adm_scores(const AdmScores& scores, const std::vector<std::string>& keys, bool debug,
+                       unsigned index, FeatureCollector& collector);
+
 // libvmaf's "adm" extractor: integer_adm2, integer_aim, integer_adm3 and
 // integer_adm_scale0..3 of the luma plane (plus num/den values with debug=true).
 class IntegerAdmExtractor final : public FeatureExtractor {

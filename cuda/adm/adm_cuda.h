@@ -1,0 +1,62 @@
+// CUDA twin of metrics/adm's per-pixel stage (AdmComputer::compute()): the
+// same integer sums per scale and orientation, computed on the device and read
+// back as 36 64-bit values per frame. The decomposition is in adm_cuda_tiles.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "adm/adm.h"
+#include "adm/adm_cuda_tiles.h"
+#include "common/cuda_util.h"
+#include "common/picture.h"
+
+namespace vmafexact::cuda::adm {
+
+class AdmCudaPipeline {
+ public:
+  // Allocates the device buffers for width x height (>= 33 x 33) and uploads
+  // the host-built tables. Options as AdmComputer takes them.
+  AdmCudaPipeline(unsigned width, unsigned height, const vmafexact::adm::AdmOptions& options);
+
+  // Enqueues one frame's work on `stream` (luma planes with DEVICE pointers):
+  // the 4 DWT levels, the 4 scoring passes, the row sums, and the 288-byte
+  // read-back into pinned memory.
+  void enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc, cudaStream_t stream);
+  // After the stream has reached the end of enqueue()'s work: the sums.
+  vmafexact::adm::FrameSums sums() const;
+
+  const vmafexact::adm::CsfWeights& weights() const { return weights_; }
+
+  // Tests: copies of the device's intermediate buffers after a frame
+  // (synchronous): the scale-0 bands [picture][a, h, v, d][band], those of
+  // scales 1..3 (index 0 unused), and the row accumulators.
+  void debug_download(std::vector<std::int16_t>& bands0,
+                      std::array<std::vector<std::int32_t>, 4>& bands,
+                      std::vector<unsigned long long>& rows) const;
+
+ private:
+  unsigned width_, height_;
+  vmafexact::adm::AdmOptions options_;
+  vmafexact::adm::CsfWeights weights_;
+  std::array<vmafexact::adm::ScaleGeometry, 4> geometry_;
+  std::array<TileGeometry, 4> tiles_{};
+  vmafexact::adm::pixel::Db2Taps taps_{};
+  float cos_sq_ = 0;
+  std::size_t band_size_[4]{};
+  int acc_rows_ = 0;
+  DeviceBuffer<std::int32_t> division_;        // 65537 entries
+  DeviceBuffer<std::int16_t> bands0_;          // [picture][a, h, v, d][scale-0 band]
+  std::array<DeviceBuffer<std::int32_t>, 4> bands_;  // scales 1..3: [picture][a, h, v, d][band]
+  DeviceBuffer<unsigned long long> acc_;       // [scale][quantity][theta][row]
+  DeviceBuffer<unsigned long long> out_;       // [scale][quantity][theta]
+  PinnedBuffer<unsigned long long> host_out_;
+};
+
+// The geometry the kernels use, from the CPU's.
+TileGeometry tile_geometry(const vmafexact::adm::ScaleGeometry& g);
+
+}  // namespace vmafexact::cuda::adm
