@@ -236,6 +236,8 @@ double run_libvmaf(const Options& options, const PictureFormat& format, const st
                         std::to_string(format.height) + " -p 420 -b " + std::to_string(format.bpc) +
                         " -q --json -o " + (folder / "out.json").string();
   if (options.threads) command += " --threads " + std::to_string(options.threads);
+  // Without a model the vmaf tool would still run its default one.
+  if (options.model.empty()) command += " --no_prediction";
   for (const auto& request : parse_feature_list(options.features)) command += " --feature " + request.name;
   const auto start = Clock::now();
   const int status = std::system((command + " > /dev/null").c_str());
