@@ -4,12 +4,19 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/cpu.h"
+#include "vif/vif_dsp.h"
 #include "vif/vif_pixel.h"
 
 namespace vmafexact::vif {
 
 VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params)
-    : width_(width), height_(height), bpc_(bpc), params_(params), log2_(log2_table()) {
+    : VifKernel(width, height, bpc, params, vif_dsp(cpu::flags())) {}
+
+VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
+                     const VifDsp& dsp)
+    : width_(width), height_(height), bpc_(bpc), params_(params), dsp_(&dsp),
+      log2_(log2_table()) {
   if (!is_supported_bpc(bpc))
     throw Error("vif: unsupported bit depth " + std::to_string(bpc) +
                 " (libvmaf takes 8, 10, 12 or 16)");
@@ -61,11 +68,14 @@ ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis,
     round_sq = shift_sq == 0 ? 0 : 1u << (shift_sq - 1);
   }
 
-  std::uint32_t* mu1 = mu1_.data() + kPadColumns;
-  std::uint32_t* mu2 = mu2_.data() + kPadColumns;
-  std::uint32_t* xx = ref_sq_.data() + kPadColumns;
-  std::uint32_t* yy = dis_sq_.data() + kPadColumns;
-  std::uint32_t* xy = ref_dis_.data() + kPadColumns;
+  VerticalRounding rounding;
+  rounding.round_mu = round_mu;
+  rounding.shift_mu = shift_mu;
+  rounding.round_sq = round_sq;
+  rounding.shift_sq = shift_sq;
+  const StatRows rows{mu1_.data() + kPadColumns, mu2_.data() + kPadColumns,
+                      ref_sq_.data() + kPadColumns, dis_sq_.data() + kPadColumns,
+                      ref_dis_.data() + kPadColumns};
   const Sample* ref_window[kMaxFilterWidth];
   const Sample* dis_window[kMaxFilterWidth];
 
@@ -75,43 +85,13 @@ ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis,
       ref_window[k] = ref[i + k - half + kPadRows];
       dis_window[k] = dis[i + k - half + kPadRows];
     }
-    for (unsigned j = 0; j < w; ++j) {
-      std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
-      std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
-      for (unsigned k = 0; k < fwidth; ++k) {
-        const std::uint32_t r = ref_window[k][j];
-        const std::uint32_t d = dis_window[k][j];
-        const std::uint32_t coeff_r = filter.taps[k] * r;
-        const std::uint32_t coeff_d = filter.taps[k] * d;
-        acc_mu1 += coeff_r;
-        acc_mu2 += coeff_d;
-        acc_xx += static_cast<std::uint64_t>(coeff_r) * r;
-        acc_yy += static_cast<std::uint64_t>(coeff_d) * d;
-        acc_xy += static_cast<std::uint64_t>(coeff_r) * d;
-      }
-      mu1[j] = static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu);
-      mu2[j] = static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu);
-      xx[j] = static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq);
-      yy[j] = static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq);
-      xy[j] = static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq);
-    }
-    for (std::uint32_t* row : {mu1, mu2, xx, yy, xy}) pad_mirror(row, w, filter.half());
-
-    for (unsigned j = 0; j < w; ++j) {
-      std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
-      std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
-      const int first = static_cast<int>(j) - half;
-      for (unsigned k = 0; k < fwidth; ++k) {
-        const std::uint32_t coeff = filter.taps[k];
-        acc_mu1 += coeff * mu1[first + static_cast<int>(k)];
-        acc_mu2 += coeff * mu2[first + static_cast<int>(k)];
-        acc_xx += coeff * static_cast<std::uint64_t>(xx[first + static_cast<int>(k)]);
-        acc_yy += coeff * static_cast<std::uint64_t>(yy[first + static_cast<int>(k)]);
-        acc_xy += coeff * static_cast<std::uint64_t>(xy[first + static_cast<int>(k)]);
-      }
-      accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_.data(),
-                       params_.enhn_gain_limit);
-    }
+    if constexpr (sizeof(Sample) == 1)
+      dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
+    else
+      dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
+    for (std::uint32_t* row : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
+      pad_mirror(row, w, filter.half());
+    dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
   }
   return sums;
 }
@@ -141,28 +121,16 @@ void VifKernel::subsample(const Rows<Sample>& ref, const Rows<Sample>& dis, unsi
       ref_window[k] = ref[i + k - half + kPadRows];
       dis_window[k] = dis[i + k - half + kPadRows];
     }
-    for (unsigned j = 0; j < w; ++j) {
-      std::uint32_t acc_ref = 0, acc_dis = 0;
-      for (unsigned k = 0; k < fwidth; ++k) {
-        acc_ref += filter.taps[k] * static_cast<std::uint32_t>(ref_window[k][j]);
-        acc_dis += filter.taps[k] * static_cast<std::uint32_t>(dis_window[k][j]);
-      }
-      ref_convol[j] = static_cast<std::uint16_t>((acc_ref + round_v) >> shift_v);
-      dis_convol[j] = static_cast<std::uint16_t>((acc_dis + round_v) >> shift_v);
-    }
+    if constexpr (sizeof(Sample) == 1)
+      dsp_->lowpass_vertical_8(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
+                               dis_convol);
+    else
+      dsp_->lowpass_vertical_16(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
+                                dis_convol);
     pad_mirror(ref_convol, w, filter.half());
     pad_mirror(dis_convol, w, filter.half());
-
-    for (unsigned oj = 0; oj < out_w; ++oj) {
-      const int first = static_cast<int>(2 * oj) - half;
-      std::uint32_t acc_ref = 0, acc_dis = 0;
-      for (unsigned k = 0; k < fwidth; ++k) {
-        acc_ref += filter.taps[k] * ref_convol[first + static_cast<int>(k)];
-        acc_dis += filter.taps[k] * dis_convol[first + static_cast<int>(k)];
-      }
-      ref_decimated_[oi * out_w + oj] = static_cast<std::uint16_t>((acc_ref + 32768) >> 16);
-      dis_decimated_[oi * out_w + oj] = static_cast<std::uint16_t>((acc_dis + 32768) >> 16);
-    }
+    dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w,
+                             ref_decimated_.data() + oi * out_w, dis_decimated_.data() + oi * out_w);
   }
 
   // Written in place like libvmaf's decimate_and_pad: rows and columns beyond

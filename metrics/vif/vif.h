@@ -61,12 +61,20 @@ struct VifParams {
   bool skip_scale0 = false;                        // scale 0 is not computed, scores 0
 };
 
+struct VifDsp;
+
 // The per-pixel stage for pictures of one size and bit depth. Holds libvmaf's
 // working buffers (allocated once); compute() reads plane 0 of each picture.
+// Its row routines come from a VifDsp table (vif_dsp.h): the best SIMD twins
+// that cpu::flags() allows when the kernel is built, or a given table.
 class VifKernel {
  public:
   // Throws vmafexact::Error for a bit depth or size libvmaf cannot score.
   VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params);
+  VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
+            const VifDsp& dsp);
+
+  const VifDsp& dsp() const { return *dsp_; }
 
   // The accumulators of every scale (scale 0 left at zero with skip_scale0).
   FrameSums compute(const PlaneView& ref, const PlaneView& dist);
@@ -98,6 +106,7 @@ class VifKernel {
 
   unsigned width_, height_, bpc_;
   VifParams params_;
+  const VifDsp* dsp_;
   const Log2Table& log2_;
   std::vector<int> scale0_row_index_;  // mirrored row of each row -8 .. height+7
   Image ref_image_, dis_image_;        // libvmaf's in-place decimated pictures

@@ -3,13 +3,16 @@
 //   vmafexact-bench [--backend cpu|cuda] [--size WxH] [--bpc 8|10|12|16]
 //                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
 //                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
+//                   [--cpu-masks M1,M2,..]
 //
 // Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
 // noisier distorted copy) unless --yuv names two raw files. With cuda, the
 // frames are uploaded once and stay in device memory: the figure is the
 // scoring itself, as in a pipeline whose decoder delivers CUDA memory. With
 // --libvmaf, the libvmaf `vmaf` tool scores the same frames (written to a
-// temporary file) in the same run, and the ratio is printed.
+// temporary file) in the same run, and the ratio is printed. --cpu-masks runs
+// the cpu backend once per ISA mask (metrics/common/cpu.h: 0 scalar, 1 AVX2,
+// 3 AVX-512) in the same process; the ratio uses the last.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu.h"
 #include "common/error.h"
 #include "scorer.h"
 #ifdef VMAFEXACT_HAVE_CUDA
@@ -44,6 +48,7 @@ struct Options {
   std::string ref_yuv, dist_yuv, libvmaf;
   unsigned distinct = 8;  // distinct frames cycled through
   unsigned threads = 0;   // passed to libvmaf's --threads when set
+  std::vector<unsigned> cpu_masks;  // empty: the mask in force (VMAFEXACT_CPU_MASK)
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -74,6 +79,14 @@ Options parse(int argc, char** argv) {
       options.dist_yuv = value();
     } else if (arg == "--libvmaf") options.libvmaf = value();
     else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--cpu-masks") {
+      const std::string list = value();
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        options.cpu_masks.push_back(static_cast<unsigned>(std::stoul(list.substr(start, comma - start), nullptr, 0)));
+        start = comma + 1;
+      }
+    }
     else usage(("unknown argument " + arg).c_str());
   }
   if (options.frames == 0) options.frames = options.backend == "cuda" ? 400 : 20;
@@ -223,6 +236,8 @@ double run_libvmaf(const Options& options, const PictureFormat& format, const st
                         std::to_string(format.height) + " -p 420 -b " + std::to_string(format.bpc) +
                         " -q --json -o " + (folder / "out.json").string();
   if (options.threads) command += " --threads " + std::to_string(options.threads);
+  // Without a model the vmaf tool would still run its default one.
+  if (options.model.empty()) command += " --no_prediction";
   for (const auto& request : parse_feature_list(options.features)) command += " --feature " + request.name;
   const auto start = Clock::now();
   const int status = std::system((command + " > /dev/null").c_str());
@@ -247,21 +262,31 @@ int main(int argc, char** argv) {
       std::tie(ref, dist) = synthetic(format, options.distinct);
     }
     double fps = 0;
-    if (options.backend == "cpu") {
+    auto print = [&](const std::string& backend) {
+      const double ns_per_pixel = 1e9 / fps / (double(format.width) * format.height);
+      std::printf("vmafexact %s %ux%u %u-bit model=%s features=%s: %.1f fps, %.3f ns/pixel (%u frames)\n",
+                  backend.c_str(), format.width, format.height, format.bpc, options.model.c_str(),
+                  options.features.empty() ? "-" : options.features.c_str(), fps, ns_per_pixel, options.frames);
+    };
+    if (options.backend == "cpu" && !options.cpu_masks.empty()) {
+      for (unsigned mask : options.cpu_masks) {
+        cpu::set_cpu_mask(mask);
+        fps = run_cpu(options, format, ref, dist);
+        print(std::string("cpu[") + cpu::best_isa_name(cpu::flags()) + "]");
+      }
+    } else if (options.backend == "cpu") {
       fps = run_cpu(options, format, ref, dist);
+      print(std::string("cpu[") + cpu::best_isa_name(cpu::flags()) + "]");
     } else if (options.backend == "cuda") {
 #ifdef VMAFEXACT_HAVE_CUDA
       fps = run_cuda(options, format, ref, dist);
+      print("cuda");
 #else
       usage("this build has no CUDA backend");
 #endif
     } else {
       usage("--backend is cpu or cuda");
     }
-    const double ns_per_pixel = 1e9 / fps / (double(format.width) * format.height);
-    std::printf("vmafexact %s %ux%u %u-bit model=%s features=%s: %.1f fps, %.3f ns/pixel (%u frames)\n",
-                options.backend.c_str(), format.width, format.height, format.bpc, options.model.c_str(),
-                options.features.empty() ? "-" : options.features.c_str(), fps, ns_per_pixel, options.frames);
     if (!options.libvmaf.empty()) {
       const double baseline = run_libvmaf(options, format, ref, dist);
       std::printf("libvmaf %s (threads %u): %.1f fps; vmafexact/libvmaf = %.2f\n", options.libvmaf.c_str(),

@@ -1,0 +1,89 @@
+#include "vif/vif_dsp.h"
+
+#include <type_traits>
+
+#include "common/cpu.h"
+#include "vif/vif_dsp_scalar.h"
+
+namespace vmafexact::vif {
+
+namespace {
+
+// Calls body(std::integral_constant<unsigned, W>) with W the filter's width
+// (17, 9, 5, 3), so the scalar loops are compiled with a known trip count.
+template <typename Body>
+void with_width(const Filter& filter, Body body) {
+  switch (filter.width) {
+    case 17: return body(std::integral_constant<unsigned, 17>{});
+    case 9: return body(std::integral_constant<unsigned, 9>{});
+    case 5: return body(std::integral_constant<unsigned, 5>{});
+    case 3: return body(std::integral_constant<unsigned, 3>{});
+    default: return body(std::integral_constant<unsigned, 0>{});
+  }
+}
+
+template <typename Sample>
+void stat_vertical_c(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                     const VerticalRounding& rounding, unsigned w, const StatRows& out) {
+  with_width(filter, [&](auto width) {
+    scalar::stat_vertical<Sample, width()>(ref, dis, filter, rounding, 0, w, out);
+  });
+}
+
+void stat_horizontal_c(const StatRows& in, const Filter& filter, unsigned w,
+                       const std::uint16_t* log2_table, double enhn_gain_limit, ScaleSums& sums) {
+  with_width(filter, [&](auto width) {
+    scalar::stat_horizontal<width()>(in, filter, 0, w, log2_table, enhn_gain_limit, sums);
+  });
+}
+
+template <typename Sample>
+void lowpass_vertical_c(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                        std::uint32_t round, unsigned shift, unsigned w, std::uint32_t* ref_out,
+                        std::uint32_t* dis_out) {
+  with_width(filter, [&](auto width) {
+    scalar::lowpass_vertical<Sample, width()>(ref, dis, filter, round, shift, 0, w, ref_out, dis_out);
+  });
+}
+
+void lowpass_horizontal_c(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                          const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
+                          std::uint16_t* dis_out) {
+  with_width(filter, [&](auto width) {
+    scalar::lowpass_horizontal<width()>(ref_in, dis_in, filter, 0, out_w, ref_out, dis_out);
+  });
+}
+
+}  // namespace
+
+const VifDsp& vif_dsp_scalar() {
+  static const VifDsp dsp{
+      "scalar",
+      stat_vertical_c<std::uint8_t>,
+      stat_vertical_c<std::uint16_t>,
+      stat_horizontal_c,
+      lowpass_vertical_c<std::uint8_t>,
+      lowpass_vertical_c<std::uint16_t>,
+      lowpass_horizontal_c,
+  };
+  return dsp;
+}
+
+const VifDsp* vif_dsp_isa(unsigned cpu_flag) {
+#if defined(VMAFEXACT_X86_64_SIMD)
+  if (cpu_flag == cpu::kAvx2) return &vif_dsp_avx2();
+  if (cpu_flag == cpu::kAvx512) return &vif_dsp_avx512();
+#else
+  (void)cpu_flag;
+#endif
+  return nullptr;
+}
+
+const VifDsp& vif_dsp(unsigned cpu_flags) {
+  for (unsigned flag : {cpu::kAvx512, cpu::kAvx2})
+    if (cpu_flags & flag)
+      if (const VifDsp* dsp = vif_dsp_isa(flag)) return *dsp;
+  return vif_dsp_scalar();
+}
+
+}  // namespace vmafexact::vif

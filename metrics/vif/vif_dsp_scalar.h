@@ -1,0 +1,117 @@
+// The scalar reference of each VIF DSP routine (vif_dsp.h), over a range of
+// columns so that the SIMD twins can finish their rows with it. These are
+// libvmaf's vif_statistic_8/16 and subsample_rd_8/16 loops, with its types.
+// (Parameters are copied to locals first: stores to the row buffers could
+// otherwise alias them, and the compiler would reload them per pixel.)
+#pragma once
+
+#include <cstdint>
+
+#include "vif/vif_dsp.h"
+#include "vif/vif_pixel.h"
+
+namespace vmafexact::vif::scalar {
+
+// kWidth: the filter's width when known at compile time (0: filter.width).
+template <typename Sample, unsigned kWidth = 0>
+inline void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                          const VerticalRounding& rounding, unsigned begin, unsigned end,
+                          const StatRows& out) {
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
+  const std::uint32_t round_mu = rounding.round_mu;
+  const unsigned shift_mu = rounding.shift_mu;
+  const std::uint64_t round_sq = rounding.round_sq;
+  const unsigned shift_sq = rounding.shift_sq;
+  std::uint32_t* const mu1 = out.mu1;
+  std::uint32_t* const mu2 = out.mu2;
+  std::uint32_t* const xx = out.xx;
+  std::uint32_t* const yy = out.yy;
+  std::uint32_t* const xy = out.xy;
+  for (unsigned j = begin; j < end; ++j) {
+    std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
+    std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+    for (unsigned k = 0; k < fwidth; ++k) {
+      const std::uint32_t r = ref[k][j];
+      const std::uint32_t d = dis[k][j];
+      const std::uint32_t coeff_r = filter.taps[k] * r;
+      const std::uint32_t coeff_d = filter.taps[k] * d;
+      acc_mu1 += coeff_r;
+      acc_mu2 += coeff_d;
+      acc_xx += static_cast<std::uint64_t>(coeff_r) * r;
+      acc_yy += static_cast<std::uint64_t>(coeff_d) * d;
+      acc_xy += static_cast<std::uint64_t>(coeff_r) * d;
+    }
+    mu1[j] = static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu);
+    mu2[j] = static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu);
+    xx[j] = static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq);
+    yy[j] = static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq);
+    xy[j] = static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq);
+  }
+}
+
+template <unsigned kWidth = 0>
+inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned begin, unsigned end,
+                            const std::uint16_t* log2_table, double enhn_gain_limit,
+                            ScaleSums& total) {
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
+  const int half = static_cast<int>(filter.half());
+  const std::uint32_t* const mu1 = in.mu1;
+  const std::uint32_t* const mu2 = in.mu2;
+  const std::uint32_t* const xx = in.xx;
+  const std::uint32_t* const yy = in.yy;
+  const std::uint32_t* const xy = in.xy;
+  ScaleSums sums;
+  for (unsigned j = begin; j < end; ++j) {
+    std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
+    std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+    const int first = static_cast<int>(j) - half;
+    for (unsigned k = 0; k < fwidth; ++k) {
+      const int c = first + static_cast<int>(k);
+      const std::uint32_t coeff = filter.taps[k];
+      acc_mu1 += coeff * mu1[c];
+      acc_mu2 += coeff * mu2[c];
+      acc_xx += coeff * static_cast<std::uint64_t>(xx[c]);
+      acc_yy += coeff * static_cast<std::uint64_t>(yy[c]);
+      acc_xy += coeff * static_cast<std::uint64_t>(xy[c]);
+    }
+    accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_table, enhn_gain_limit);
+  }
+  total += sums;
+}
+
+template <typename Sample, unsigned kWidth = 0>
+inline void lowpass_vertical(const Sample* const* ref, const Sample* const* dis,
+                             const Filter& filter, std::uint32_t round, unsigned shift,
+                             unsigned begin, unsigned end, std::uint32_t* ref_out,
+                             std::uint32_t* dis_out) {
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
+  for (unsigned j = begin; j < end; ++j) {
+    std::uint32_t acc_ref = 0, acc_dis = 0;
+    for (unsigned k = 0; k < fwidth; ++k) {
+      acc_ref += filter.taps[k] * static_cast<std::uint32_t>(ref[k][j]);
+      acc_dis += filter.taps[k] * static_cast<std::uint32_t>(dis[k][j]);
+    }
+    ref_out[j] = static_cast<std::uint16_t>((acc_ref + round) >> shift);
+    dis_out[j] = static_cast<std::uint16_t>((acc_dis + round) >> shift);
+  }
+}
+
+template <unsigned kWidth = 0>
+inline void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                               const Filter& filter, unsigned begin, unsigned end,
+                               std::uint16_t* ref_out, std::uint16_t* dis_out) {
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
+  const int half = static_cast<int>(filter.half());
+  for (unsigned oj = begin; oj < end; ++oj) {
+    const int first = static_cast<int>(2 * oj) - half;
+    std::uint32_t acc_ref = 0, acc_dis = 0;
+    for (unsigned k = 0; k < fwidth; ++k) {
+      acc_ref += filter.taps[k] * ref_in[first + static_cast<int>(k)];
+      acc_dis += filter.taps[k] * dis_in[first + static_cast<int>(k)];
+    }
+    ref_out[oj] = static_cast<std::uint16_t>((acc_ref + 32768) >> 16);
+    dis_out[oj] = static_cast<std::uint16_t>((acc_dis + 32768) >> 16);
+  }
+}
+
+}  // namespace vmafexact::vif::scalar

@@ -1,0 +1,267 @@
+// The SIMD twins of the VIF DSP routines, written once over a small vector
+// interface `V` and compiled once per ISA (vif_dsp_avx2.cpp, vif_dsp_avx512.cpp
+// define V and include this file inside their own namespace).
+//
+// V has N 32-bit lanes in an integer vector I (also read as N/2 64-bit lanes),
+// a lane mask M, half-width integer vectors H and double vectors D of N/2 lanes.
+// Exactness, routine by routine, against vif_dsp_scalar.h:
+//  * 32-bit sums (means, low-pass) are computed modulo 2^32 as the scalar code's
+//    uint32 sums are; 64-bit sums of squares hold exact products (< 2^48) of a
+//    32-bit factor and a sample or a 32-bit row entry, as the scalar's do. Sums
+//    of integers are exact in any order.
+//  * 8-bit statistic, vertical: every term and the sum fit in 32 bits (taps sum
+//    to 65536, 65536 * 255^2 < 2^32), so 32-bit lanes give the 64-bit values.
+//  * accumulate_pixel: the same integer steps per lane; the log2 lookups find
+//    the same exponent and the same 16 leading bits; the gain uses IEEE double
+//    division, multiplication, subtraction and addition per element, in the
+//    scalar's order, and truncation toward zero (no FMA: built without
+//    contraction); sums added in a different order are exact integers.
+// Each row's columns beyond the last whole vector go to the scalar reference.
+//
+// Not a normal header: an ISA translation unit includes <algorithm>,
+// <cstdint>, vif/vif_dsp_scalar.h first, then this file inside its namespace.
+
+template <class V, typename Sample>
+void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                   const VerticalRounding& rd, unsigned w, const StatRows& out) {
+  using I = typename V::I;
+  constexpr unsigned N = V::N;
+  const unsigned fwidth = filter.width;
+  I taps[kMaxFilterWidth];
+  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
+  const I round_mu = V::set32(rd.round_mu);
+  const I low16 = V::set32(0xFFFF);
+  unsigned j = 0;
+  if constexpr (sizeof(Sample) == 1) {
+    if (rd.round_sq == 0 && rd.shift_sq == 0) {
+      for (; j + N <= w; j += N) {
+        I mu1 = V::zero(), mu2 = V::zero(), xx = V::zero(), yy = V::zero(), xy = V::zero();
+        for (unsigned k = 0; k < fwidth; ++k) {
+          const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
+          const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
+          mu1 = V::add32(mu1, cr);
+          mu2 = V::add32(mu2, cd);
+          xx = V::add32(xx, V::mullo32(cr, r));
+          yy = V::add32(yy, V::mullo32(cd, d));
+          xy = V::add32(xy, V::mullo32(cr, d));
+        }
+        V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
+        V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
+        V::store(out.xx + j, xx);
+        V::store(out.yy + j, yy);
+        V::store(out.xy + j, xy);
+      }
+    }
+  } else {
+    const I round_sq = V::set64(rd.round_sq);
+    for (; j + N <= w; j += N) {
+      I mu1 = V::zero(), mu2 = V::zero();
+      I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
+      I xy_e = V::zero(), xy_o = V::zero();
+      for (unsigned k = 0; k < fwidth; ++k) {
+        const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
+        const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
+        mu1 = V::add32(mu1, cr);
+        mu2 = V::add32(mu2, cd);
+        const I r_o = V::odd(r), d_o = V::odd(d), cr_o = V::odd(cr), cd_o = V::odd(cd);
+        xx_e = V::add64(xx_e, V::mulu(cr, r));
+        xx_o = V::add64(xx_o, V::mulu(cr_o, r_o));
+        yy_e = V::add64(yy_e, V::mulu(cd, d));
+        yy_o = V::add64(yy_o, V::mulu(cd_o, d_o));
+        xy_e = V::add64(xy_e, V::mulu(cr, d));
+        xy_o = V::add64(xy_o, V::mulu(cr_o, d_o));
+      }
+      V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
+      V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
+      auto finish = [&](I even, I odd) {
+        return V::join(V::srl64(V::add64(even, round_sq), rd.shift_sq),
+                       V::srl64(V::add64(odd, round_sq), rd.shift_sq));
+      };
+      V::store(out.xx + j, finish(xx_e, xx_o));
+      V::store(out.yy + j, finish(yy_e, yy_o));
+      V::store(out.xy + j, finish(xy_e, xy_o));
+    }
+  }
+  scalar::stat_vertical(ref, dis, filter, rd, j, w, out);
+}
+
+// (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu products).
+template <class V>
+inline typename V::I mul_round_high(typename V::I a, typename V::I b) {
+  const typename V::I half = V::set64(0x80000000u);
+  return V::join(V::template srli64<32>(V::add64(V::mulu(a, b), half)),
+                 V::template srli64<32>(V::add64(V::mulu(V::odd(a), V::odd(b)), half)));
+}
+
+// libvmaf's log2 ratio of the gain, for N/2 lanes where sigma1_sq >= sigma_nsq,
+// sigma12 > 0 and sigma2_sq > 0 (as doubles; the integers are exact in double):
+// log2_64(g*g*sigma1_sq + numer1) - log2_64(numer1) in accumulate_pixel's order.
+template <class V>
+inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D s2,
+                              const std::uint16_t* table, double enhn_gain_limit) {
+  using D = typename V::D;
+  const double eps = 65536 * 1.0e-10;  // as accumulate_pixel writes it
+  D g = V::divd(s12, V::addd(s1, V::set1d(eps)));
+  const D sv = V::subd(s2, V::muld(g, s12));
+  // sv_sq = sv > 0 ? (int32)sv : 0; sv <= sigma2_sq < 2^31, so the truncated
+  // double is that integer exactly.
+  const D sv_sq = V::truncd(V::positive_or_zero(sv));
+  g = V::mind(g, V::set1d(enhn_gain_limit));  // g < limit ? g : limit
+  const D numer1 = V::addd(sv_sq, V::set1d(static_cast<double>(kSigmaNsq)));
+  // (int64)(g * g * sigma1_sq) + numer1: the truncation is exact and so is the
+  // sum (both below 2^53; g <= 100, sigma1_sq < 2^31).
+  const D numer1_tmp = V::addd(V::truncd(V::muld(V::muld(g, g), s1)), numer1);
+  return V::hsub(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
+}
+
+template <class V>
+void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
+                     const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  using I = typename V::I;
+  using M = typename V::M;
+  constexpr unsigned N = V::N;
+  const unsigned fwidth = filter.width;
+  const int half = static_cast<int>(filter.half());
+  I taps[kMaxFilterWidth];
+  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
+  const I round16 = V::set64(32768);
+  const I nsq = V::set32(kSigmaNsq);
+  const I one = V::set32(1);
+  const I den_log_offset = V::set32(2048 * 17);
+  const I low32 = V::set64(0xFFFFFFFFu);
+
+  I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
+  unsigned j = 0;
+  // 32-bit lane sums, moved to the int64 sums every kChunk pixels: each lane
+  // adds at most kChunk / N terms below 2^17.
+  constexpr unsigned kChunk = 4096;
+  while (j + N <= w) {
+    const unsigned chunk_end = std::min(w, j + kChunk);
+    I den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
+    for (; j + N <= chunk_end; j += N) {
+      const int first = static_cast<int>(j) - half;
+      I mu1 = V::zero(), mu2 = V::zero();
+      I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
+      I xy_e = V::zero(), xy_o = V::zero();
+      for (unsigned k = 0; k < fwidth; ++k) {
+        const int c = first + static_cast<int>(k);
+        const I t = taps[k];
+        mu1 = V::add32(mu1, V::mullo32(t, V::load(in.mu1 + c)));
+        mu2 = V::add32(mu2, V::mullo32(t, V::load(in.mu2 + c)));
+        const I x = V::load(in.xx + c), y = V::load(in.yy + c), z = V::load(in.xy + c);
+        xx_e = V::add64(xx_e, V::mulu(t, x));
+        xx_o = V::add64(xx_o, V::mulu(t, V::odd(x)));
+        yy_e = V::add64(yy_e, V::mulu(t, y));
+        yy_o = V::add64(yy_o, V::mulu(t, V::odd(y)));
+        xy_e = V::add64(xy_e, V::mulu(t, z));
+        xy_o = V::add64(xy_o, V::mulu(t, V::odd(z)));
+      }
+      // accumulate_pixel, N pixels at a time.
+      const I mu1_sq = mul_round_high<V>(mu1, mu1);
+      const I mu2_sq = mul_round_high<V>(mu2, mu2);
+      const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
+      auto filt = [&](I even, I odd) {
+        return V::join(V::template srli64<16>(V::add64(even, round16)),
+                       V::template srli64<16>(V::add64(odd, round16)));
+      };
+      const I sigma1_sq = V::sub32(filt(xx_e, xx_o), mu1_sq);
+      const I sigma2_sq = V::max0(V::sub32(filt(yy_e, yy_o), mu2_sq));
+      const I sigma12 = V::sub32(filt(xy_e, xy_o), mu1_mu2);
+
+      const M non_log = V::lt32(sigma1_sq, nsq);
+      den_non_log = V::add_count(den_non_log, non_log);
+      const I nl = V::maskz(non_log, sigma2_sq);
+      num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
+      num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
+      if (V::all(non_log)) continue;
+
+      // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
+      const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
+      den_log = V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
+
+      const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0(sigma12), V::gt0(sigma2_sq)));
+      if (!V::any(gain)) continue;
+      const I s1 = V::select(gain, sigma1_sq, nsq);
+      const I s12 = V::select(gain, sigma12, one);
+      const I s2 = V::select(gain, sigma2_sq, one);
+      const typename V::H lo = gain_log<V>(V::lo_pd(s1), V::lo_pd(s12), V::lo_pd(s2), table,
+                                           enhn_gain_limit);
+      const typename V::H hi = gain_log<V>(V::hi_pd(s1), V::hi_pd(s12), V::hi_pd(s2), table,
+                                           enhn_gain_limit);
+      num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+    }
+    sums.den_non_log += V::sum32(den_non_log);
+    sums.den_log += V::sum32(den_log);
+    sums.num_log += V::sum32(num_log);
+  }
+  sums.num_non_log += V::sum64(V::add64(num_non_log_e, num_non_log_o));
+  scalar::stat_horizontal(in, filter, j, w, table, enhn_gain_limit, sums);
+}
+
+template <class V, typename Sample>
+void lowpass_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                      std::uint32_t round, unsigned shift, unsigned w, std::uint32_t* ref_out,
+                      std::uint32_t* dis_out) {
+  using I = typename V::I;
+  constexpr unsigned N = V::N;
+  const unsigned fwidth = filter.width;
+  I taps[kMaxFilterWidth];
+  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
+  const I round_v = V::set32(round);
+  const I low16 = V::set32(0xFFFF);
+  unsigned j = 0;
+  for (; j + N <= w; j += N) {
+    I acc_ref = V::zero(), acc_dis = V::zero();
+    for (unsigned k = 0; k < fwidth; ++k) {
+      acc_ref = V::add32(acc_ref, V::mullo32(taps[k], V::load(ref[k] + j)));
+      acc_dis = V::add32(acc_dis, V::mullo32(taps[k], V::load(dis[k] + j)));
+    }
+    V::store(ref_out + j, V::and_(V::srl32(V::add32(acc_ref, round_v), shift), low16));
+    V::store(dis_out + j, V::and_(V::srl32(V::add32(acc_dis, round_v), shift), low16));
+  }
+  scalar::lowpass_vertical(ref, dis, filter, round, shift, j, w, ref_out, dis_out);
+}
+
+template <class V>
+void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                        const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
+                        std::uint16_t* dis_out) {
+  using I = typename V::I;
+  constexpr unsigned N = V::N;
+  const unsigned fwidth = filter.width;
+  const int half = static_cast<int>(filter.half());
+  I taps[kMaxFilterWidth];
+  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
+  const I round_h = V::set32(32768);
+  unsigned oj = 0;
+  // N outputs from 2N columns filtered at full resolution (the even ones kept):
+  // reads columns up to 2 * out_w - 1 + half, inside the mirrored row.
+  for (; oj + N <= out_w; oj += N) {
+    const int first = static_cast<int>(2 * oj) - half;
+    I ref_a = V::zero(), ref_b = V::zero(), dis_a = V::zero(), dis_b = V::zero();
+    for (unsigned k = 0; k < fwidth; ++k) {
+      const int c = first + static_cast<int>(k);
+      ref_a = V::add32(ref_a, V::mullo32(taps[k], V::load(ref_in + c)));
+      ref_b = V::add32(ref_b, V::mullo32(taps[k], V::load(ref_in + c + N)));
+      dis_a = V::add32(dis_a, V::mullo32(taps[k], V::load(dis_in + c)));
+      dis_b = V::add32(dis_b, V::mullo32(taps[k], V::load(dis_in + c + N)));
+    }
+    const I ref_even = V::evens(ref_a, ref_b), dis_even = V::evens(dis_a, dis_b);
+    V::store16(ref_out + oj, V::template srli32<16>(V::add32(ref_even, round_h)));
+    V::store16(dis_out + oj, V::template srli32<16>(V::add32(dis_even, round_h)));
+  }
+  scalar::lowpass_horizontal(ref_in, dis_in, filter, oj, out_w, ref_out, dis_out);
+}
+
+template <class V>
+VifDsp make_dsp(const char* isa) {
+  return VifDsp{
+      isa,
+      stat_vertical<V, std::uint8_t>,
+      stat_vertical<V, std::uint16_t>,
+      stat_horizontal<V>,
+      lowpass_vertical<V, std::uint8_t>,
+      lowpass_vertical<V, std::uint16_t>,
+      lowpass_horizontal<V>,
+  };
+}
