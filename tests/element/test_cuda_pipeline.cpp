@@ -182,6 +182,14 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in CUDA memory";
   ASSERT_EQ(run("cuda", convert, gpu_log), "");
   EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in system memory, uploaded";
+  // One input in CUDA memory, the other in system memory (uploaded).
+  ASSERT_EQ(run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
+                         " ! " + convert + "cudaupload ! " + kCudaCaps + " ! v.ref_sink filesrc location=\"" +
+                         (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + convert +
+                         "v.dist_sink vmafexact name=v model=\"\" backend=auto features=psnr "
+                         "log-format=csv log-precision=max log-location=" + gpu_log + " ! fakesink"),
+            "");
+  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " reference in CUDA memory, distorted in system memory";
   std::printf("[cuda layouts] %s: CUDA logs == CPU log (%zu bytes)\n", format.c_str(), cpu.size());
   std::filesystem::remove(cpu_log);
   std::filesystem::remove(gpu_log);
