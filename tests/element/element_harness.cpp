@@ -149,6 +149,10 @@ ElementHarness::ElementHarness(const char* properties) {
 }
 
 ElementHarness::~ElementHarness() {
+  // Messages still on the bus hold references to the element, and the element
+  // holds the bus: drop both links first, or neither is ever freed.
+  gst_bus_set_flushing(bus_, TRUE);
+  gst_element_set_bus(ref_->element, nullptr);
   gst_harness_teardown(dist_);
   gst_harness_teardown(ref_);
   gst_object_unref(bus_);
