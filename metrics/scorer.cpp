@@ -141,13 +141,17 @@ void Scorer::predict(unsigned index) {
   }
 }
 
-std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& dist) {
-  const unsigned index = frames_pushed_++;
+void Scorer::extract_all(const PictureView& ref, const PictureView& dist, unsigned index) {
   for (auto& extractor : extractors_)
     if (on_grid(index) || extractor->sees_every_frame())
       extractor->extract(ref, dist, index, scores_);
+  frames_extracted_ = index + 1;
+}
+
+// Frames whose scores are complete once `extracted` frames have been extracted.
+std::vector<unsigned> Scorer::finalize(unsigned extracted) {
   std::vector<unsigned> finished;
-  while (frames_final_ + latency_frames_ < frames_pushed_) {
+  while (frames_final_ + latency_frames_ < extracted) {
     const unsigned final_index = frames_final_++;
     if (!on_grid(final_index)) continue;
     predict(final_index);
@@ -156,7 +160,26 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
   return finished;
 }
 
+std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& dist) {
+  const unsigned index = frames_pushed_++;
+  if (!options_.overlap_frames) {
+    extract_all(ref, dist, index);
+    return finalize(frames_extracted_);
+  }
+  for (auto& extractor : extractors_)
+    if (on_grid(index) || extractor->sees_every_frame()) extractor->submit(ref, dist, index);
+  std::optional<PendingPair> previous = std::move(pending_);
+  pending_ = PendingPair{ref, dist, index};
+  if (!previous) return {};
+  extract_all(previous->ref, previous->dist, previous->index);
+  return finalize(frames_extracted_);
+}
+
 std::vector<unsigned> Scorer::finish() {
+  if (pending_) {
+    extract_all(pending_->ref, pending_->dist, pending_->index);
+    pending_.reset();
+  }
   for (auto& extractor : extractors_) extractor->flush(scores_);
   std::vector<unsigned> finished;
   while (frames_final_ < frames_pushed_) {

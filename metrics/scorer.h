@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,11 @@ using ExtractorFactory =
 
 struct ScorerOptions {
   unsigned subsample = 1;  // libvmaf's n_subsample: score frames i % subsample == 0
+  // Submit frame i + 1 to every extractor before extracting frame i, so that an
+  // asynchronous backend overlaps frames. Then the pictures of the last pushed
+  // pair must stay valid until the next push() or finish() returns, and every
+  // frame becomes final one frame later. Scores and their order are unchanged.
+  bool overlap_frames = false;
   // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
   // backend passes its twins here; the Scorer is the same for every backend.
   ExtractorFactory make_extractor;
@@ -96,8 +102,9 @@ class Scorer {
   std::vector<unsigned> finish();
 
   unsigned frames_pushed() const { return frames_pushed_; }
-  // How many later frames a frame's scores wait for (1 with motion).
-  unsigned latency_frames() const { return latency_frames_; }
+  // How many later frames a frame's scores wait for (1 with motion, one more
+  // when frames overlap).
+  unsigned latency_frames() const { return latency_frames_ + (options_.overlap_frames ? 1 : 0); }
   const FeatureCollector& scores() const { return scores_; }
   unsigned subsample() const { return options_.subsample; }
   // Frames with scores: 0, subsample, 2 * subsample, ... below frames_pushed().
@@ -112,6 +119,15 @@ class Scorer {
 
   FeatureExtractor& extractor_for(const FeatureRequest& request);
   void predict(unsigned index);
+  void extract_all(const PictureView& ref, const PictureView& dist, unsigned index);
+  std::vector<unsigned> finalize(unsigned extracted);
+
+  struct PendingPair {
+    PictureView ref, dist;
+    unsigned index = 0;
+  };
+  std::optional<PendingPair> pending_;  // submitted, not yet extracted (overlap_frames)
+  unsigned frames_extracted_ = 0;
 
   PictureFormat format_;
   std::vector<FeatureRequest> requests_;  // parallel to extractors_

@@ -43,7 +43,19 @@ class FeatureExtractor {
   // cannot score (for example a picture too small), naming the limit.
   virtual void init(const PictureFormat& format) = 0;
 
-  // Scores frame `index` and writes what is final into `scores`.
+  // Starts the work for frame `index` without writing scores, for backends
+  // whose work is asynchronous (CUDA twins enqueue their kernels here). The
+  // Scorer may submit frame i + 1 before it extracts frame i, so a device works
+  // on one frame while the host finishes the previous one; it never runs more
+  // than one frame ahead. Default: nothing (extract() does all the work).
+  virtual void submit(const PictureView& ref, const PictureView& dist, unsigned index) {
+    (void)ref;
+    (void)dist;
+    (void)index;
+  }
+
+  // Scores frame `index` and writes what is final into `scores`. After a
+  // submit() of the same frame, this only collects and finishes its results.
   virtual void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                        FeatureCollector& scores) = 0;
 

@@ -8,6 +8,19 @@
 
 using namespace vmafexact;
 
+namespace {
+ScorerOptions subsample_options(unsigned subsample) {
+  ScorerOptions options;
+  options.subsample = subsample;
+  return options;
+}
+ScorerOptions overlap_options() {
+  ScorerOptions options;
+  options.overlap_frames = true;
+  return options;
+}
+}  // namespace
+
 TEST(FeatureCollector, KeepsFirstWrittenOrder) {
   FeatureCollector scores;
   scores.append("b", 1, 2.0);
@@ -130,7 +143,7 @@ TEST(ModelList, UnknownOptionIsAClearError) {
 }
 
 TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
-  Scorer scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{2, {}});
+  Scorer scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, subsample_options(2));
   std::vector<std::uint8_t> a(16, 1), b(16, 2);
   PictureView ref, dist;
   ref.bpc = dist.bpc = 8;
@@ -144,5 +157,50 @@ TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
   EXPECT_TRUE(scorer.finish().empty());
   // psnr is temporal in libvmaf, so it is computed on frame 1 as well.
   EXPECT_TRUE(scorer.scores().score("psnr_y", 1));
-  EXPECT_THROW(Scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, ScorerOptions{0, {}}), Error);
+  EXPECT_THROW(Scorer({}, {{"psnr", {}}}, {4, 4, 8, ChromaFormat::k400}, subsample_options(0)), Error);
+}
+
+TEST(Scorer, OverlappingFramesChangesNothingButWhenFramesAreFinal) {
+  // 6 frames of 64x48 gray noise with a moving bar, scored with the default
+  // model and psnr, once frame by frame and once with frames overlapping.
+  const unsigned w = 64, h = 48, frames = 6;
+  std::vector<std::vector<std::uint8_t>> ref(frames), dist(frames);
+  std::uint32_t seed = 7;
+  for (unsigned f = 0; f < frames; ++f) {
+    ref[f].resize(w * h);
+    dist[f].resize(w * h);
+    for (unsigned i = 0; i < w * h; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      const unsigned x = i % w;
+      ref[f][i] = static_cast<std::uint8_t>((x / 8 == f ? 220 : 40) + (seed >> 28));
+      dist[f][i] = static_cast<std::uint8_t>(ref[f][i] ^ ((seed >> 20) & 3));
+    }
+  }
+  auto view = [&](std::vector<std::uint8_t>& plane) {
+    PictureView v;
+    v.bpc = 8;
+    v.chroma = ChromaFormat::k400;
+    v.width = w;
+    v.height = h;
+    v.planes[0] = {plane.data(), static_cast<std::ptrdiff_t>(w), w, h};
+    return v;
+  };
+  const PictureFormat format{w, h, 8, ChromaFormat::k400};
+  Scorer plain(load_models(parse_model_list("vmaf_v0.6.1")), {{"psnr", {}}}, format);
+  Scorer overlapped(load_models(parse_model_list("vmaf_v0.6.1")), {{"psnr", {}}}, format,
+                    overlap_options());
+  EXPECT_EQ(overlapped.latency_frames(), plain.latency_frames() + 1);
+  std::vector<unsigned> plain_final, overlapped_final;
+  for (unsigned f = 0; f < frames; ++f) {
+    for (unsigned i : plain.push(view(ref[f]), view(dist[f]))) plain_final.push_back(i);
+    for (unsigned i : overlapped.push(view(ref[f]), view(dist[f]))) overlapped_final.push_back(i);
+  }
+  EXPECT_LT(overlapped_final.size(), plain_final.size());
+  for (unsigned i : plain.finish()) plain_final.push_back(i);
+  for (unsigned i : overlapped.finish()) overlapped_final.push_back(i);
+  EXPECT_EQ(plain_final, overlapped_final);
+  ASSERT_EQ(plain.scores().names(), overlapped.scores().names());
+  for (const auto& name : plain.scores().names())
+    for (unsigned f = 0; f < frames; ++f)
+      EXPECT_EQ(plain.scores().score(name, f), overlapped.scores().score(name, f)) << name << " " << f;
 }
