@@ -139,8 +139,15 @@ struct Session {
   // Declared before the scorer, so that the CUDA twins go first; both are
   // released with the CUDA context current (release_cuda()).
   std::unique_ptr<vmafexact::cuda::CudaBackend> cuda_backend;
-  std::unique_ptr<vmafexact::gst::CudaFrameSource> ref_cuda_source;
-  std::unique_ptr<vmafexact::gst::CudaFrameSource> dist_cuda_source;
+  // Two of each, alternating by frame: the scorer overlaps frames on CUDA, so
+  // the previous frame's device planes (and its mapped buffers, `held`) must
+  // stay valid while the next frame is prepared.
+  std::unique_ptr<vmafexact::gst::CudaFrameSource> ref_cuda_source[2];
+  std::unique_ptr<vmafexact::gst::CudaFrameSource> dist_cuda_source[2];
+  struct HeldFrames {
+    std::unique_ptr<vmafexact::gst::MappedVideoFrame> ref, dist;
+  };
+  std::optional<HeldFrames> held;
 #endif
   std::unique_ptr<vmafexact::Scorer> scorer;
   std::vector<FrameTiming> timings;  // by frame index
@@ -303,8 +310,9 @@ void release_cuda(GstVmafExactPrivate* priv) {
   if (!session.cuda_backend) return;
   vmafexact::gst::CudaContextScope scope(priv->cuda_context.get());
   session.scorer.reset();
-  session.ref_cuda_source.reset();
-  session.dist_cuda_source.reset();
+  session.held.reset();
+  for (auto& source : session.ref_cuda_source) source.reset();
+  for (auto& source : session.dist_cuda_source) source.reset();
   session.cuda_backend.reset();
 #else
   (void)priv;
@@ -555,8 +563,11 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     if (session.on_cuda) {
       scope.emplace(priv_of(self)->cuda_context.get());
       session.cuda_backend = std::make_unique<vmafexact::cuda::CudaBackend>();
-      session.ref_cuda_source = std::make_unique<vmafexact::gst::CudaFrameSource>();
-      session.dist_cuda_source = std::make_unique<vmafexact::gst::CudaFrameSource>();
+      for (auto& source : session.ref_cuda_source)
+        source = std::make_unique<vmafexact::gst::CudaFrameSource>();
+      for (auto& source : session.dist_cuda_source)
+        source = std::make_unique<vmafexact::gst::CudaFrameSource>();
+      options.overlap_frames = true;
       options.make_extractor = [backend = session.cuda_backend.get()](
                                    std::string_view name, const vmafexact::FeatureOptions& opts) {
         return backend->make_extractor(name, opts);
@@ -598,8 +609,11 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
 #else
     const GstMapFlags ref_flags = GST_MAP_READ, dist_flags = GST_MAP_READ;
 #endif
-    vmafexact::gst::MappedVideoFrame ref_frame(*session.ref.info, ref, ref_flags);
-    vmafexact::gst::MappedVideoFrame dist_frame(*session.dist.info, dist, dist_flags);
+    auto ref_mapped = std::make_unique<vmafexact::gst::MappedVideoFrame>(*session.ref.info, ref, ref_flags);
+    auto dist_mapped =
+        std::make_unique<vmafexact::gst::MappedVideoFrame>(*session.dist.info, dist, dist_flags);
+    const vmafexact::gst::MappedVideoFrame& ref_frame = *ref_mapped;
+    const vmafexact::gst::MappedVideoFrame& dist_frame = *dist_mapped;
     if (!ref_frame.mapped() || !dist_frame.mapped()) {
       const bool ref_failed = !ref_frame.mapped();
       GstBuffer* failed = ref_failed ? ref : dist;
@@ -620,9 +634,10 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
 #ifdef VMAFEXACT_HAVE_CUDA
       if (session.on_cuda) {
         const cudaStream_t stream = session.cuda_backend->stream();
-        ref_view = session.ref_cuda_source->device_view(ref_frame.frame(), ref_on_device, *format,
+        const unsigned parity = session.scorer->frames_pushed() % 2;
+        ref_view = session.ref_cuda_source[parity]->device_view(ref_frame.frame(), ref_on_device, *format,
                                                         stream);
-        dist_view = session.dist_cuda_source->device_view(dist_frame.frame(), dist_on_device,
+        dist_view = session.dist_cuda_source[parity]->device_view(dist_frame.frame(), dist_on_device,
                                                           *format, stream);
       } else
 #endif
@@ -653,6 +668,13 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
       return GST_FLOW_ERROR;
     }
     session.scoring_time += std::chrono::steady_clock::now() - started;
+#ifdef VMAFEXACT_HAVE_CUDA
+    // Overlapping frames: this pair stays mapped until the next push (or the
+    // finish) has extracted it; the pair before it is released now. The maps
+    // hold their own references, so the buffers can go downstream meanwhile.
+    if (session.on_cuda)
+      session.held = Session::HeldFrames{std::move(ref_mapped), std::move(dist_mapped)};
+#endif
   }
   ++session.ref.buffers;
   ++session.dist.buffers;
@@ -673,6 +695,9 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
       if (session.on_cuda) scope.emplace(priv_of(self)->cuda_context.get());
 #endif
       post_finished_frames(self, session.scorer->finish());
+#ifdef VMAFEXACT_HAVE_CUDA
+      session.held.reset();
+#endif
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
       return GST_FLOW_ERROR;

@@ -125,7 +125,7 @@ TileGeometry tile_geometry(const vmafexact::adm::ScaleGeometry& g) {
 AdmCudaPipeline::AdmCudaPipeline(unsigned width, unsigned height,
                                  const vmafexact::adm::AdmOptions& options)
     : width_(width), height_(height), options_(options),
-      weights_(vmafexact::adm::csf_weights(options)), host_out_(36) {
+      weights_(vmafexact::adm::csf_weights(options)), readback_(36) {
   vmafexact::adm::check_picture_size(width, height);
   geometry_ = vmafexact::adm::scale_geometry(width, height);
   for (int s = 0; s < 4; ++s) {
@@ -150,7 +150,7 @@ AdmCudaPipeline::AdmCudaPipeline(unsigned width, unsigned height,
 }
 
 void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
-                              cudaStream_t stream) {
+                              cudaStream_t stream, unsigned index) {
   check(cudaMemsetAsync(acc_.data(), 0, acc_.size() * sizeof(unsigned long long), stream),
         "cudaMemsetAsync (adm rows)");
   const int w = static_cast<int>(width_), h = static_cast<int>(height_);
@@ -246,9 +246,14 @@ void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsig
   rows.out = out_.data();
   rows_kernel<<<36, kRowsThreads, 0, stream>>>(rows);
   check(cudaGetLastError(), "adm rows kernel launch");
-  check(cudaMemcpyAsync(host_out_.data(), out_.data(), 36 * sizeof(unsigned long long),
-                        cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync (adm sums)");
+  // The next frame's kernels follow this read-back in stream order, so one set
+  // of device accumulators serves overlapping frames.
+  readback_.submit(out_.data(), index, stream);
+}
+
+void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                              cudaStream_t stream) {
+  enqueue(ref, dist, bpc, stream, unindexed_++);
 }
 
 void AdmCudaPipeline::debug_download(std::vector<std::int16_t>& bands0,
@@ -268,7 +273,8 @@ void AdmCudaPipeline::debug_download(std::vector<std::int16_t>& bands0,
                    cudaMemcpyDeviceToHost), "cudaMemcpy (debug)");
 }
 
-vmafexact::adm::FrameSums AdmCudaPipeline::sums() const {
+vmafexact::adm::FrameSums AdmCudaPipeline::sums(unsigned index) {
+  const unsigned long long* host_out_ = readback_.collect(index);
   vmafexact::adm::FrameSums sums;
   for (int s = 0; s < 4; ++s)
     for (int theta = 0; theta < 3; ++theta) {

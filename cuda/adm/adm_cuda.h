@@ -26,8 +26,15 @@ class AdmCudaPipeline {
   // the 4 DWT levels, the 4 scoring passes, the row sums, and the 288-byte
   // read-back into pinned memory.
   void enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc, cudaStream_t stream);
-  // After the stream has reached the end of enqueue()'s work: the sums.
-  vmafexact::adm::FrameSums sums() const;
+  // The same for frame `index`, whose read-back has a slot of its own, so that
+  // the next frame can be enqueued before this one's sums are taken.
+  void enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc, cudaStream_t stream,
+               unsigned index);
+  bool enqueued(unsigned index) const { return readback_.submitted(index); }
+  // Waits for frame `index`'s read-back and returns its sums.
+  vmafexact::adm::FrameSums sums(unsigned index);
+  // The sums of the frame of the last enqueue() without an index.
+  vmafexact::adm::FrameSums sums() { return sums(unindexed_ - 1); }
 
   const vmafexact::adm::CsfWeights& weights() const { return weights_; }
 
@@ -53,7 +60,8 @@ class AdmCudaPipeline {
   std::array<DeviceBuffer<std::int32_t>, 4> bands_;  // scales 1..3: [picture][a, h, v, d][band]
   DeviceBuffer<unsigned long long> acc_;       // [scale][quantity][theta][row]
   DeviceBuffer<unsigned long long> out_;       // [scale][quantity][theta]
-  PinnedBuffer<unsigned long long> host_out_;
+  FrameReadback<unsigned long long> readback_;
+  unsigned unindexed_ = 0;  // frames given to enqueue() without an index
 };
 
 // The geometry the kernels use, from the CPU's.

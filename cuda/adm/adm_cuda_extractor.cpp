@@ -33,13 +33,17 @@ class CudaAdmExtractor final : public FeatureExtractor {
     for (const auto& provided : cpu_->provided_features()) keys_.push_back(cpu_->score_key(provided));
   }
 
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    if (!pipeline_) throw Error("adm: submit() before init()");
+    pipeline_->enqueue(ref.planes[0], dist.planes[0], ref.bpc, stream_, index);
+  }
+
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override {
     if (!pipeline_) throw Error("adm: extract() before init()");
-    pipeline_->enqueue(ref.planes[0], dist.planes[0], ref.bpc, stream_);
-    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (adm)");
+    if (!pipeline_->enqueued(index)) submit(ref, dist, index);
     const vmafexact::adm::AdmScores s = vmafexact::adm::finish_scores(
-        pipeline_->sums(), format_.width, format_.height, options_, pipeline_->weights());
+        pipeline_->sums(index), format_.width, format_.height, options_, pipeline_->weights());
     vmafexact::adm::append_adm_scores(s, keys_, options_.debug, index, scores);
   }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -105,6 +106,62 @@ class Stream {
 
  private:
   cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate"); }
+  ~Event() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(cudaStream_t stream) { check(cudaEventRecord(event_, stream), "cudaEventRecord"); }
+  void synchronize() const { check(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// The read-back of one frame's partial sums, in two slots so that frame i + 1
+// can be submitted while frame i's sums are still to be read (the Scorer's
+// overlap_frames). submit(): copy `count` values from the device into the
+// frame's slot and mark it; collect(): wait for that copy and return the slot.
+template <typename T>
+class FrameReadback {
+ public:
+  // Pinned memory is taken on the first submit(), so that an extractor can be
+  // made (and its names and options checked) without a device.
+  explicit FrameReadback(std::size_t count) : count_(count) {}
+
+  void submit(const T* device, unsigned index, cudaStream_t stream) {
+    const unsigned slot = index % 2;
+    if (!host_[slot].data()) host_[slot] = PinnedBuffer<T>(count_);
+    check(cudaMemcpyAsync(host_[slot].data(), device, count_ * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream),
+          "cudaMemcpyAsync (read-back)");
+    if (!done_[slot]) done_[slot].emplace();
+    done_[slot]->record(stream);
+    submitted_[slot] = index;
+    pending_[slot] = true;
+  }
+  bool submitted(unsigned index) const {
+    return pending_[index % 2] && submitted_[index % 2] == index;
+  }
+  const T* collect(unsigned index) {
+    const unsigned slot = index % 2;
+    if (!submitted(index)) throw Error("CUDA read-back: frame " + std::to_string(index) + " was not submitted");
+    done_[slot]->synchronize();
+    pending_[slot] = false;
+    return host_[slot].data();
+  }
+
+ private:
+  std::size_t count_;
+  PinnedBuffer<T> host_[2];
+  std::optional<Event> done_[2];  // made with the pinned memory
+  unsigned submitted_[2] = {0, 0};
+  bool pending_[2] = {false, false};
 };
 
 }  // namespace vmafexact::cuda

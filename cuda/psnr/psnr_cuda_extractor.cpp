@@ -11,7 +11,7 @@ namespace {
 class CudaPsnrExtractor final : public FeatureExtractor {
  public:
   explicit CudaPsnrExtractor(cudaStream_t stream)
-      : stream_(stream), device_sse_(3), host_sse_(3) {}
+      : stream_(stream), device_sse_(6), readback_(3) {}
 
   std::string_view name() const override { return cpu_.name(); }
   std::vector<std::string> provided_features() const override { return cpu_.provided_features(); }
@@ -23,22 +23,26 @@ class CudaPsnrExtractor final : public FeatureExtractor {
     format_ = format;
   }
 
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    const unsigned planes = ref.plane_count();
+    // Each frame has its own device sums (the slot), so that the memset of
+    // frame i + 1 cannot race frame i's read-back on the same stream order.
+    unsigned long long* sums = device_sse_.data() + 3 * (index % 2);
+    check(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_), "cudaMemsetAsync");
+    for (unsigned p = 0; p < planes; ++p)
+      enqueue_plane_sse(ref.planes[p], dist.planes[p], ref.bpc, sums + p, stream_);
+    readback_.submit(sums, index, stream_);
+  }
+
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override {
     static constexpr const char* kNames[] = {"psnr_y", "psnr_cb", "psnr_cr"};
-    const unsigned planes = ref.plane_count();
-    check(cudaMemsetAsync(device_sse_.data(), 0, 3 * sizeof(unsigned long long), stream_),
-          "cudaMemsetAsync");
-    for (unsigned p = 0; p < planes; ++p)
-      enqueue_plane_sse(ref.planes[p], dist.planes[p], ref.bpc, device_sse_.data() + p, stream_);
-    check(cudaMemcpyAsync(host_sse_.data(), device_sse_.data(), 3 * sizeof(unsigned long long),
-                          cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (psnr sums)");
-    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    if (!readback_.submitted(index)) submit(ref, dist, index);
+    const unsigned long long* sse = readback_.collect(index);
     const double psnr_max = vmafexact::psnr::default_psnr_max(ref.bpc);
-    for (unsigned p = 0; p < planes; ++p)
+    for (unsigned p = 0; p < ref.plane_count(); ++p)
       scores.append(kNames[p], index,
-                    vmafexact::psnr::psnr_from_sse(host_sse_[p], ref.planes[p].width,
+                    vmafexact::psnr::psnr_from_sse(sse[p], ref.planes[p].width,
                                                    ref.planes[p].height, ref.bpc, psnr_max));
   }
 
@@ -46,8 +50,8 @@ class CudaPsnrExtractor final : public FeatureExtractor {
   vmafexact::psnr::PsnrExtractor cpu_;  // names, checks and options
   cudaStream_t stream_;
   PictureFormat format_{};
-  DeviceBuffer<unsigned long long> device_sse_;
-  PinnedBuffer<unsigned long long> host_sse_;
+  DeviceBuffer<unsigned long long> device_sse_;  // two frames' sums
+  FrameReadback<unsigned long long> readback_;
 };
 
 }  // namespace

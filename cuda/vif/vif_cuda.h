@@ -27,6 +27,11 @@ class VifCudaKernel {
   VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
                 const vmafexact::vif::VifParams& params, cudaStream_t stream);
 
+  // submit() enqueues frame `index`'s kernels and the read-back of its sums;
+  // collect() waits for them. compute() is both, for one frame.
+  void submit(const PlaneView& ref, const PlaneView& dist, unsigned index);
+  bool submitted(unsigned index) const { return readback_.submitted(index); }
+  vmafexact::vif::FrameSums collect(unsigned index);
   vmafexact::vif::FrameSums compute(const PlaneView& ref, const PlaneView& dist);
 
   const VifPlan& plan() const { return plan_; }
@@ -40,7 +45,8 @@ class VifCudaKernel {
   DeviceBuffer<std::uint16_t> log2_;
   DeviceBuffer<std::uint16_t> pyramid_ref_, pyramid_dis_;
   DeviceBuffer<unsigned long long> sums_;
-  PinnedBuffer<unsigned long long> host_sums_;
+  FrameReadback<unsigned long long> readback_;
+  unsigned computed_ = 0;  // frames run through compute()
   DeviceBuffer<std::uint32_t> saved_;
 };
 

@@ -32,8 +32,14 @@ class CudaVifExtractor final : public FeatureExtractor {
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override {
     if (!kernel_) throw Error("vif: extract() before init()");
+    if (!kernel_->submitted(index)) kernel_->submit(ref.planes[0], dist.planes[0], index);
     // The device's accumulators, then the CPU's finishing function and keys.
-    cpu_->append_scores(kernel_->compute(ref.planes[0], dist.planes[0]), index, scores);
+    cpu_->append_scores(kernel_->collect(index), index, scores);
+  }
+
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    if (!kernel_) throw Error("vif: submit() before init()");
+    kernel_->submit(ref.planes[0], dist.planes[0], index);
   }
 
  private:

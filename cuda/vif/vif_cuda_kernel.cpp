@@ -12,7 +12,7 @@ using vmafexact::vif::kScaleCount;
 VifCudaKernel::VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
                              const vmafexact::vif::VifParams& params, cudaStream_t stream)
     : width_(width), height_(height), bpc_(bpc), params_(params), stream_(stream),
-      sums_(4 * kScaleCount), host_sums_(4 * kScaleCount), saved_(kScaleCount * 5 * kSavedColumns) {
+      sums_(4 * kScaleCount), readback_(4 * kScaleCount), saved_(kScaleCount * 5 * kSavedColumns) {
   vmafexact::vif::VifKernel checks(width, height, bpc, params);  // the CPU's checks and errors
   (void)checks;
   plan_ = make_vif_plan(width, height, params.skip_scale0);
@@ -31,7 +31,7 @@ VifCudaKernel::VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
   check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
 }
 
-FrameSums VifCudaKernel::compute(const PlaneView& ref, const PlaneView& dist) {
+void VifCudaKernel::submit(const PlaneView& ref, const PlaneView& dist, unsigned index) {
   if (ref.width != width_ || ref.height != height_ || dist.width != width_ ||
       dist.height != height_)
     throw Error("vif: picture size changed from " + std::to_string(width_) + "x" +
@@ -48,23 +48,31 @@ FrameSums VifCudaKernel::compute(const PlaneView& ref, const PlaneView& dist) {
   buffers.sums = sums_.data();
   buffers.saved = saved_.data();
 
+  // The memset of the next frame follows this frame's read-back in stream
+  // order, so one set of device sums serves overlapping frames.
   check(cudaMemsetAsync(sums_.data(), 0, sums_.size() * sizeof(unsigned long long), stream_),
         "cudaMemsetAsync (vif sums)");
   for (unsigned s = 0; s < kScaleCount; ++s)
     enqueue_scale(scale_params(plan_, s, bpc_, params_, buffers), plan_.scales[s], s, bpc_, stream_);
-  check(cudaMemcpyAsync(host_sums_.data(), sums_.data(), sums_.size() * sizeof(unsigned long long),
-                        cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync (vif sums)");
-  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  readback_.submit(sums_.data(), index, stream_);
+}
 
+FrameSums VifCudaKernel::collect(unsigned index) {
+  const unsigned long long* host = readback_.collect(index);
   FrameSums sums{};
   for (unsigned s = 0; s < kScaleCount; ++s) {
-    sums[s].num_log = static_cast<std::int64_t>(host_sums_[4 * s + 0]);
-    sums[s].den_log = static_cast<std::int64_t>(host_sums_[4 * s + 1]);
-    sums[s].num_non_log = static_cast<std::int64_t>(host_sums_[4 * s + 2]);
-    sums[s].den_non_log = static_cast<std::int64_t>(host_sums_[4 * s + 3]);
+    sums[s].num_log = static_cast<std::int64_t>(host[4 * s + 0]);
+    sums[s].den_log = static_cast<std::int64_t>(host[4 * s + 1]);
+    sums[s].num_non_log = static_cast<std::int64_t>(host[4 * s + 2]);
+    sums[s].den_non_log = static_cast<std::int64_t>(host[4 * s + 3]);
   }
   return sums;
+}
+
+FrameSums VifCudaKernel::compute(const PlaneView& ref, const PlaneView& dist) {
+  const unsigned index = computed_++;
+  submit(ref, dist, index);
+  return collect(index);
 }
 
 }  // namespace vmafexact::cuda::vif

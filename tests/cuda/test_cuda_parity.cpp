@@ -101,43 +101,50 @@ std::vector<FeatureRequest> twinned(const std::vector<FeatureRequest>& requests,
   return available;
 }
 
-// Scores a clip on the CPU and on CUDA and requires identical collectors.
+// Scores a clip on the CPU and on CUDA (frame by frame, and with frames
+// overlapping as the element runs it) and requires identical collectors.
 void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& features,
                         const std::string& models, const std::string& label) {
-  cuda::CudaBackend backend;
-  ScorerOptions cuda_options;
-  cuda_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& options) {
-    return backend.make_extractor(name, options);
-  };
   Scorer cpu(load_models(parse_model_list(models)), features, clip.format);
-  Scorer gpu(load_models(parse_model_list(models)), features, clip.format, cuda_options);
   const unsigned frames = static_cast<unsigned>(clip.ref_planes.size() / 3);
-  cuda::DevicePicture ref_device, dist_device;
-  for (unsigned f = 0; f < frames; ++f) {
-    const PictureView ref = clip.view(clip.ref_planes, f), dist = clip.view(clip.dist_planes, f);
-    cpu.push(ref, dist);
-    ref_device.upload(ref, backend.stream());
-    dist_device.upload(dist, backend.stream());
-    gpu.push(ref_device.view(), dist_device.view());
-  }
+  for (unsigned f = 0; f < frames; ++f)
+    cpu.push(clip.view(clip.ref_planes, f), clip.view(clip.dist_planes, f));
   cpu.finish();
-  gpu.finish();
-  ASSERT_EQ(cpu.scores().names(), gpu.scores().names()) << label;
-  unsigned compared = 0, identical = 0;
-  for (const auto& name : cpu.scores().names())
+  for (const bool overlap : {false, true}) {
+    cuda::CudaBackend backend;
+    ScorerOptions cuda_options;
+    cuda_options.overlap_frames = overlap;
+    cuda_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& options) {
+      return backend.make_extractor(name, options);
+    };
+    Scorer gpu(load_models(parse_model_list(models)), features, clip.format, cuda_options);
+    // Two device pictures per input, alternating: with overlap the previous
+    // frame is read after the next one is submitted.
+    cuda::DevicePicture ref_device[2], dist_device[2];
     for (unsigned f = 0; f < frames; ++f) {
-      const auto a = cpu.scores().score(name, f), b = gpu.scores().score(name, f);
-      ASSERT_EQ(a.has_value(), b.has_value()) << label << " " << name << " frame " << f;
-      if (!a) continue;
-      ++compared;
-      if (*a == *b || (std::isnan(*a) && std::isnan(*b)))
-        ++identical;
-      else
-        ADD_FAILURE() << label << " " << name << " frame " << f << ": cpu " << std::hexfloat << *a
-                      << " cuda " << *b << std::defaultfloat;
+      ref_device[f % 2].upload(clip.view(clip.ref_planes, f), backend.stream());
+      dist_device[f % 2].upload(clip.view(clip.dist_planes, f), backend.stream());
+      gpu.push(ref_device[f % 2].view(), dist_device[f % 2].view());
     }
-  std::printf("[cuda parity] %s: %u of %u values identical\n", label.c_str(), identical, compared);
-  EXPECT_GT(compared, 0u);
+    gpu.finish();
+    const std::string name_of_run = label + (overlap ? " (frames overlapping)" : "");
+    ASSERT_EQ(cpu.scores().names(), gpu.scores().names()) << name_of_run;
+    unsigned compared = 0, identical = 0;
+    for (const auto& name : cpu.scores().names())
+      for (unsigned f = 0; f < frames; ++f) {
+        const auto a = cpu.scores().score(name, f), b = gpu.scores().score(name, f);
+        ASSERT_EQ(a.has_value(), b.has_value()) << name_of_run << " " << name << " frame " << f;
+        if (!a) continue;
+        ++compared;
+        if (*a == *b || (std::isnan(*a) && std::isnan(*b)))
+          ++identical;
+        else
+          ADD_FAILURE() << name_of_run << " " << name << " frame " << f << ": cpu " << std::hexfloat
+                        << *a << " cuda " << *b << std::defaultfloat;
+      }
+    std::printf("[cuda parity] %s: %u of %u values identical\n", name_of_run.c_str(), identical, compared);
+    EXPECT_GT(compared, 0u);
+  }
 }
 
 std::string format_label(const PictureFormat& format) {
