@@ -54,6 +54,7 @@ namespace {
 constexpr const char* kDefaultFeatures = "";
 constexpr const char* kDefaultModel = "vmaf_v0.6.1";
 constexpr guint kDefaultSubsample = 1;
+constexpr guint kDefaultThreads = 0;
 constexpr gboolean kDefaultFrameMessage = TRUE;
 constexpr guint kMaxUnpairedWarnings = 20;
 
@@ -96,6 +97,7 @@ enum {
   PROP_DISABLE_CLIP,
   PROP_ENABLE_TRANSFORM,
   PROP_SUBSAMPLE,
+  PROP_THREADS,
 };
 
 struct Settings {
@@ -106,6 +108,7 @@ struct Settings {
   bool disable_clip = false;
   bool enable_transform = false;
   guint subsample = kDefaultSubsample;
+  guint threads = kDefaultThreads;
   bool frame_message = kDefaultFrameMessage;
   std::string log_location;
   LogFormat log_format = LogFormat::kJson;
@@ -558,6 +561,7 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     // session (start, or after a flushing seek).
     vmafexact::ScorerOptions options;
     options.subsample = session.settings.subsample;
+    options.threads = session.settings.threads;
 #ifdef VMAFEXACT_HAVE_CUDA
     std::optional<vmafexact::gst::CudaContextScope> scope;
     if (session.on_cuda) {
@@ -568,6 +572,7 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
       for (auto& source : session.dist_cuda_source)
         source = std::make_unique<vmafexact::gst::CudaFrameSource>();
       options.overlap_frames = true;
+      options.threads = 1;  // the twins share one stream
       options.make_extractor = [backend = session.cuda_backend.get()](
                                    std::string_view name, const vmafexact::FeatureOptions& opts) {
         return backend->make_extractor(name, opts);
@@ -1050,6 +1055,9 @@ void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* v
     case PROP_SUBSAMPLE:
       priv->settings.subsample = g_value_get_uint(value);
       break;
+    case PROP_THREADS:
+      priv->settings.threads = g_value_get_uint(value);
+      break;
     case PROP_FRAME_MESSAGE:
       priv->settings.frame_message = g_value_get_boolean(value);
       break;
@@ -1097,6 +1105,9 @@ void gst_vmaf_exact_get_property(GObject* object, guint prop_id, GValue* value,
       break;
     case PROP_SUBSAMPLE:
       g_value_set_uint(value, priv->settings.subsample);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint(value, priv->settings.threads);
       break;
     case PROP_FRAME_MESSAGE:
       g_value_set_boolean(value, priv->settings.frame_message);
@@ -1181,6 +1192,12 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
                         "Score every Nth frame (libvmaf's n_subsample): frames whose index is "
                         "a multiple of N are scored, listed and pooled",
                         1, G_MAXUINT, kDefaultSubsample, ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_THREADS,
+      g_param_spec_uint("threads", "Threads",
+                        "CPU threads that score one frame's features side by side (0: one per "
+                        "core). The scores are the same with any number.",
+                        0, 256, kDefaultThreads, ready_flags));
   g_object_class_install_property(
       gobject_class, PROP_FEATURES,
       g_param_spec_string("features", "Features",

@@ -1,6 +1,9 @@
 #include "scorer.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 
 #include "adm/adm_extractor.h"
 #include "common/error.h"
@@ -142,9 +145,44 @@ void Scorer::predict(unsigned index) {
 }
 
 void Scorer::extract_all(const PictureView& ref, const PictureView& dist, unsigned index) {
+  std::vector<FeatureExtractor*> active;
   for (auto& extractor : extractors_)
-    if (on_grid(index) || extractor->sees_every_frame())
-      extractor->extract(ref, dist, index, scores_);
+    if (on_grid(index) || extractor->sees_every_frame()) active.push_back(extractor.get());
+  const unsigned threads =
+      options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
+  if (threads <= 1 || active.size() <= 1) {
+    for (FeatureExtractor* extractor : active) extractor->extract(ref, dist, index, scores_);
+  } else {
+    // Each extractor writes into a collector of its own; the writes are then
+    // replayed in extractor order, so the scores and the order in which their
+    // names first appear are those of the sequential run.
+    std::vector<FeatureCollector> writes(active.size());
+    std::vector<std::exception_ptr> errors(active.size());
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i = next++; i < active.size(); i = next++) {
+        try {
+          active[i]->extract(ref, dist, index, writes[i]);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    };
+    {
+      std::vector<std::jthread> helpers;
+      const std::size_t helper_count = std::min<std::size_t>(threads, active.size()) - 1;
+      for (std::size_t t = 0; t < helper_count; ++t) helpers.emplace_back(work);
+      work();
+    }  // joined here
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      if (errors[i]) std::rethrow_exception(errors[i]);
+      for (const auto& name : writes[i].names()) {
+        const auto& column = *writes[i].column(name);
+        for (unsigned frame = 0; frame < column.size(); ++frame)
+          if (column[frame]) scores_.append(name, frame, *column[frame]);
+      }
+    }
+  }
   frames_extracted_ = index + 1;
 }
 

@@ -76,6 +76,10 @@ struct ScorerOptions {
   // pair must stay valid until the next push() or finish() returns, and every
   // frame becomes final one frame later. Scores and their order are unchanged.
   bool overlap_frames = false;
+  // Threads that run the extractors of one frame side by side (each extractor
+  // on one thread, its scores merged in the sequential order afterwards):
+  // 1 runs them one after the other; 0 means one per core.
+  unsigned threads = 1;
   // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
   // backend passes its twins here; the Scorer is the same for every backend.
   ExtractorFactory make_extractor;

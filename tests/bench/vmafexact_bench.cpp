@@ -47,7 +47,7 @@ struct Options {
   std::string features;
   std::string ref_yuv, dist_yuv, libvmaf;
   unsigned distinct = 8;  // distinct frames cycled through
-  unsigned threads = 0;   // passed to libvmaf's --threads when set
+  unsigned threads = 0;   // vmafexact's scorer threads (0 or 1: one) and libvmaf's --threads when set
   std::vector<unsigned> cpu_masks;  // empty: the mask in force (VMAFEXACT_CPU_MASK)
 };
 
@@ -185,7 +185,10 @@ void write_yuv(const std::string& path, const std::vector<Frame>& frames, unsign
 
 double run_cpu(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
                const std::vector<Frame>& dist) {
-  Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format);
+  ScorerOptions scorer_options;
+  scorer_options.threads = std::max(1u, options.threads);  // the same count as libvmaf's --threads
+  Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format,
+                scorer_options);
   const unsigned n = static_cast<unsigned>(ref.size());
   for (unsigned i = 0; i < options.warmup; ++i) scorer.push(view_of(ref[i % n], format), view_of(dist[i % n], format));
   const auto start = Clock::now();

@@ -606,7 +606,8 @@ TEST(Element, BrokenModelFileIsAnErrorAtStart) {
 TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
   // Default properties: vmaf_v0.6.1. Frame N's scores need frame N+1 (motion2),
   // so the first frame message comes after the second pair; the last at EOS.
-  ElementHarness harness("model=vmaf_v0.6.1 features=");
+  // Two threads: ADM, motion and VIF of a frame run side by side.
+  ElementHarness harness("model=vmaf_v0.6.1 features= threads=2");
   harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
   const Frames frames = make_frames(3, 64, 48, 8, ChromaFormat::k420);
   harness.push_ref(make_buffer(frames.ref[0], GST_VIDEO_FORMAT_I420, 0, kFrame));

@@ -161,6 +161,7 @@ TEST(Scorer, SubsampleScoresEveryNthFrameButTemporalFeaturesSeeAll) {
 }
 
 TEST(Scorer, OverlappingFramesChangesNothingButWhenFramesAreFinal) {
+  // (also run below with extractors on threads)
   // 6 frames of 64x48 gray noise with a moving bar, scored with the default
   // model and psnr, once frame by frame and once with frames overlapping.
   const unsigned w = 64, h = 48, frames = 6;
@@ -189,18 +190,27 @@ TEST(Scorer, OverlappingFramesChangesNothingButWhenFramesAreFinal) {
   Scorer plain(load_models(parse_model_list("vmaf_v0.6.1")), {{"psnr", {}}}, format);
   Scorer overlapped(load_models(parse_model_list("vmaf_v0.6.1")), {{"psnr", {}}}, format,
                     overlap_options());
+  ScorerOptions threaded_options;
+  threaded_options.threads = 3;
+  Scorer threaded(load_models(parse_model_list("vmaf_v0.6.1")), {{"psnr", {}}}, format,
+                  threaded_options);
   EXPECT_EQ(overlapped.latency_frames(), plain.latency_frames() + 1);
   std::vector<unsigned> plain_final, overlapped_final;
   for (unsigned f = 0; f < frames; ++f) {
     for (unsigned i : plain.push(view(ref[f]), view(dist[f]))) plain_final.push_back(i);
     for (unsigned i : overlapped.push(view(ref[f]), view(dist[f]))) overlapped_final.push_back(i);
+    threaded.push(view(ref[f]), view(dist[f]));
   }
+  threaded.finish();
   EXPECT_LT(overlapped_final.size(), plain_final.size());
   for (unsigned i : plain.finish()) plain_final.push_back(i);
   for (unsigned i : overlapped.finish()) overlapped_final.push_back(i);
   EXPECT_EQ(plain_final, overlapped_final);
   ASSERT_EQ(plain.scores().names(), overlapped.scores().names());
+  ASSERT_EQ(plain.scores().names(), threaded.scores().names()) << "threads changed the key order";
   for (const auto& name : plain.scores().names())
-    for (unsigned f = 0; f < frames; ++f)
+    for (unsigned f = 0; f < frames; ++f) {
       EXPECT_EQ(plain.scores().score(name, f), overlapped.scores().score(name, f)) << name << " " << f;
+      EXPECT_EQ(plain.scores().score(name, f), threaded.scores().score(name, f)) << name << " " << f;
+    }
 }
