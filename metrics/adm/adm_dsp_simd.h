@@ -1,0 +1,347 @@
+// The SIMD twins of the ADM DSP routines (adm_dsp.h), written once over GCC's
+// vector extensions with N 32-bit lanes and compiled once per ISA
+// (adm_dsp_avx2.cpp: N = 8, adm_dsp_avx512.cpp: N = 16, each with its own
+// instruction set flags).
+//
+// Exactness, routine by routine, against adm_dsp_scalar.h:
+//  * Every step is the scalar step on the same type per lane: int32 arithmetic
+//    that libvmaf does in int32 is done modulo 2^32 (unsigned lanes, the
+//    scalar's wrap-arounds), int64 arithmetic in int64 lanes, casts to int16 /
+//    int32 are truncations (__builtin_convertvector), shifts of signed lanes
+//    are arithmetic as the scalar's are.
+//  * Scale 0's vertical pass sums in 32 bits where the scalar sums in 64: the
+//    result (sum - dc + round) >> bpc is cut to 16 bits, and for bpc <= 16 a
+//    multiple of 2^32 in the sum changes the shifted value by a multiple of
+//    2^(32 - bpc) >= 2^16, so the 16 bits kept are the same.
+//  * Sums of integers (the masking threshold in uint32, the cube sums in int64 /
+//    uint64) are exact in any order.
+// Columns a vector cannot own (the first output of a DWT row, the masking
+// stage's first and last column, where the neighbours are mirrored, and each
+// row's columns beyond the last whole vector) go to the scalar reference.
+//
+// Not a normal header: an ISA translation unit defines `constexpr int N` and
+// includes <algorithm>, <cstdint>, <utility>, adm/adm_dsp_scalar.h first, then
+// this file inside its own namespace.
+
+typedef std::uint8_t VU8 __attribute__((vector_size(N)));
+typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
+typedef std::uint16_t VU16 __attribute__((vector_size(N * 2)));
+typedef std::int32_t VI32 __attribute__((vector_size(N * 4)));
+typedef std::uint32_t VU32 __attribute__((vector_size(N * 4)));
+typedef std::int64_t VI64 __attribute__((vector_size(N * 8)));
+typedef std::uint64_t VU64 __attribute__((vector_size(N * 8)));
+
+template <typename T>
+struct VectorOf;
+template <>
+struct VectorOf<std::uint8_t> {
+  using type = VU8;
+};
+template <>
+struct VectorOf<std::uint16_t> {
+  using type = VU16;
+};
+template <>
+struct VectorOf<std::int16_t> {
+  using type = VI16;
+};
+template <>
+struct VectorOf<std::int32_t> {
+  using type = VI32;
+};
+
+// N consecutive values from p (unaligned).
+template <typename T>
+[[gnu::always_inline]] inline typename VectorOf<T>::type load(const T* p) {
+  typename VectorOf<T>::type v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T, typename Vec>
+[[gnu::always_inline]] inline void store(T* p, Vec v) {
+  static_assert(sizeof(Vec) == N * sizeof(T));
+  __builtin_memcpy(p, &v, sizeof v);
+}
+// Lane-wise conversion: widening sign- or zero-extends, narrowing truncates.
+template <typename To, typename From>
+[[gnu::always_inline]] inline To cvt(From v) {
+  return __builtin_convertvector(v, To);
+}
+// The same bits as the other signedness.
+[[gnu::always_inline]] inline VU32 u32(VI32 v) { return (VU32)v; }
+[[gnu::always_inline]] inline VI32 i32(VU32 v) { return (VI32)v; }
+
+// N int16 values widened to int32 lanes.
+[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) { return cvt<VI32>(load(p)); }
+[[gnu::always_inline]] inline VI32 load32(const std::int32_t* p) { return load(p); }
+
+// Lanes 0, 2, 4, .. (evens) and 1, 3, 5, .. (odds) of the 2N lanes a, b.
+template <int... I>
+[[gnu::always_inline]] inline VI32 evens(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (2 * I)...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32 odds(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (2 * I + 1)...);
+}
+// The DWT's 4 taps of N outputs j .. j+N-1 of a row: x[k] holds row[2j-1+k+2l]
+// in lane l (read: row[2j-1 .. 2j+2N]).
+[[gnu::always_inline]] inline void taps_of(const std::int32_t* row, int j, VI32 (&x)[4]) {
+  constexpr auto lanes = std::make_integer_sequence<int, N>{};
+  const std::int32_t* p = row + 2 * j - 1;
+  const VI32 a0 = load(p), a1 = load(p + N), b0 = load(p + 2), b1 = load(p + 2 + N);
+  x[0] = evens(a0, a1, lanes);
+  x[1] = odds(a0, a1, lanes);
+  x[2] = evens(b0, b1, lanes);
+  x[3] = odds(b0, b1, lanes);
+}
+
+template <typename V>
+[[gnu::always_inline]] inline V abs_lanes(V v) {
+  return v < 0 ? -v : v;
+}
+
+template <typename V>
+[[gnu::always_inline]] inline auto sum_lanes(V v) {
+  decltype(v[0] + 0) sum = 0;
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(v[0])); ++l) sum += v[l];
+  return sum;
+}
+
+// ---------------------------------------------------------------------------
+// The DWT.
+
+template <typename Sample>
+void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
+                   std::int32_t* hi) {
+  const pixel::Db2Taps f = db2_taps();
+  const std::uint32_t vp_round = 1u << (bpc - 1);
+  const std::uint32_t dc = static_cast<std::uint32_t>(f.lo_sum) * vp_round;  // modulo 2^32
+  const int shift = static_cast<int>(bpc);
+  int j = 0;
+  for (; j + N <= w; j += N) {
+    VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
+    for (int k = 0; k < 4; ++k) {
+      const VU32 s = cvt<VU32>(load(rows[k] + j));
+      sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
+      sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
+    }
+    // (int16) of the arithmetic shift: shift up, then arithmetic back down.
+    store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
+    store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
+  }
+  scalar::dwt0_vertical(rows, bpc, j, w, lo, hi);
+}
+
+// One band of N outputs: (sum of taps * x + 2^15) >> 16 in int32, cut to int16.
+[[gnu::always_inline]] inline VI16 dwt0_one(const std::int32_t (&taps)[4], const VI32 (&x)[4]) {
+  VU32 sum = VU32{} + 32768u;
+  for (int k = 0; k < 4; ++k)
+    sum += static_cast<std::uint32_t>(taps[k]) * u32(x[k]);
+  return cvt<VI16>(i32(sum) >> 16);
+}
+
+void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w,
+                     std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d) {
+  const pixel::Db2Taps f = db2_taps();
+  const int out_w = (w + 1) / 2;
+  scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, 0, std::min(1, out_w), a, v, h, d);
+  int j = 1;
+  for (; 2 * j + 2 * N <= w - 1; j += N) {
+    VI32 lo[4];
+    taps_of(tmp_lo, j, lo);
+    store(a + j, dwt0_one(f.lo, lo));
+    if (!v) continue;
+    VI32 hi[4];
+    taps_of(tmp_hi, j, hi);
+    store(v + j, dwt0_one(f.hi, lo));
+    store(h + j, dwt0_one(f.lo, hi));
+    store(d + j, dwt0_one(f.hi, hi));
+  }
+  scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, std::min(j, out_w), out_w, a, v, h, d);
+}
+
+void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32_t* lo,
+                   std::int32_t* hi) {
+  const pixel::Db2Taps f = db2_taps();
+  const int shift = pixel::dwt_vp_shift(scale);
+  const std::int64_t round = shift ? std::int64_t{1} << (shift - 1) : 0;
+  int j = 0;
+  for (; j + N <= w; j += N) {
+    VI64 sum_lo = VI64{} + round, sum_hi = VI64{} + round;
+    for (int k = 0; k < 4; ++k) {
+      const VI64 s = cvt<VI64>(load(rows[k] + j));
+      sum_lo += std::int64_t{f.lo[k]} * s;
+      sum_hi += std::int64_t{f.hi[k]} * s;
+    }
+    store(lo + j, cvt<VI32>(sum_lo >> shift));
+    store(hi + j, cvt<VI32>(sum_hi >> shift));
+  }
+  scalar::dwtn_vertical(rows, scale, j, w, lo, hi);
+}
+
+[[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
+                                            int shift) {
+  VI64 sum = VI64{} + (std::int64_t{1} << (shift - 1));
+  for (int k = 0; k < 4; ++k) sum += std::int64_t{taps[k]} * cvt<VI64>(x[k]);
+  return cvt<VI32>(sum >> shift);
+}
+
+void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int scale, int w,
+                     std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* d) {
+  const pixel::Db2Taps f = db2_taps();
+  const int shift = pixel::dwt_hp_shift(scale);
+  const int out_w = (w + 1) / 2;
+  scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, 0, std::min(1, out_w), a, v, h, d);
+  int j = 1;
+  for (; 2 * j + 2 * N <= w - 1; j += N) {
+    VI32 lo[4], hi[4];
+    taps_of(tmp_lo, j, lo);
+    taps_of(tmp_hi, j, hi);
+    store(a + j, dwtn_one(f.lo, lo, shift));
+    store(v + j, dwtn_one(f.hi, lo, shift));
+    store(h + j, dwtn_one(f.lo, hi, shift));
+    store(d + j, dwtn_one(f.hi, hi, shift));
+  }
+  scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, std::min(j, out_w), out_w, a, v, h, d);
+}
+
+// ---------------------------------------------------------------------------
+// The CSF.
+
+void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
+           int end, std::int16_t* csf, std::int16_t* share) {
+  const int shift = theta == 2 ? 17 : 15;
+  const std::uint32_t round = theta == 2 ? 65535 : 16384;  // as Scale0Arith::csf
+  const auto factor = static_cast<std::uint32_t>(arith.rfactor[theta]);
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VU32 x = u32(load32(src + j));
+    VU32 weighted = factor * x + round;
+    const VI16 value = cvt<VI16>(i32(weighted) >> shift);
+    store(csf + j, value);
+    const VI32 magnitude = abs_lanes(cvt<VI32>(value));
+    store(share + j, cvt<VI16>((pixel::kOneBy30Q17 * magnitude + 2048) >> 12));
+  }
+  scalar::csf(arith, theta, src, j, end, csf, share);
+}
+
+void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
+           int end, std::int32_t* csf, std::int32_t* share) {
+  const std::int64_t factor = arith.rfactor[theta];
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 value = cvt<VI32>((factor * cvt<VI64>(load(src + j)) + (1 << 27)) >> 28);
+    store(csf + j, value);
+    const VI64 magnitude = abs_lanes(cvt<VI64>(value));
+    store(share + j,
+          cvt<VI32>((pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32));
+  }
+  scalar::csf(arith, theta, src, j, end, csf, share);
+}
+
+// ---------------------------------------------------------------------------
+// Contrast masking and the cube sums.
+
+// The centre's masking share and the CSF-weighted signal, per scale.
+[[gnu::always_inline]] inline VU32 centre_share(const pixel::Scale0Arith&, VI32 csf) {
+  const VI32 share = (pixel::kOneBy15Q17 * abs_lanes(csf) + 2048) >> 12;
+  return u32(cvt<VI32>(cvt<VI16>(share)));
+}
+[[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
+  const VI64 share = (pixel::kOneBy15Q32 * abs_lanes(cvt<VI64>(csf)) + pixel::kQ32RoundingOffset) >> 32;
+  return u32(cvt<VI32>(share));
+}
+[[gnu::always_inline]] inline VU32 weighted_signal(const pixel::Scale0Arith& arith, VI32 signal,
+                                                   int theta) {
+  return u32(signal) * static_cast<std::uint32_t>(arith.rfactor[theta]);
+}
+[[gnu::always_inline]] inline VU32 weighted_signal(const pixel::ScaleNArith& arith, VI32 signal,
+                                                   int theta) {
+  const VI64 weighted =
+      (cvt<VI64>(signal) * std::int64_t{arith.rfactor[theta]} + (1 << 27)) >> 28;
+  return cvt<VU32>(weighted);
+}
+
+template <class Arith>
+void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows, int w, int begin,
+                  int end, const std::uint32_t* cube_shift, std::int64_t* sums) {
+  // Column 0 mirrors its left neighbour: the scalar reference takes it.
+  const int first = std::min(std::max(begin, 1), end);
+  scalar::masked_cubes(arith, rows, w, begin, first, cube_shift, sums);
+  VI64 acc[3] = {VI64{}, VI64{}, VI64{}};
+  int j = first;
+  // The last column (w - 1) repeats itself as its right neighbour: scalar.
+  for (; j + N <= end && j + N <= w - 1; j += N) {
+    VU32 threshold = VU32{};
+    for (int theta = 0; theta < 3; ++theta) {
+      for (int r = 0; r < 3; ++r) {
+        const auto* p = rows.share[theta][r] + j;
+        threshold += u32(load32(p - 1)) +
+                     u32(load32(p + 1));
+        if (r != 1) threshold += u32(load32(p));
+      }
+      threshold += centre_share(arith, load32(rows.csf[theta] + j));
+    }
+    for (int theta = 0; theta < 3; ++theta) {
+      const VU32 weighted = weighted_signal(arith, load32(rows.signal[theta] + j), theta);
+      const VU32 magnitude = i32(weighted) < 0 ? 0u - weighted : weighted;
+      const VU32 mask = threshold << Arith::mask_shift(theta);
+      VI32 x = i32(magnitude - mask);
+      x = x < 0 ? VI32{} : x;
+      const int sq = Arith::square_shift(theta);
+      const VI64 x64 = cvt<VI64>(x);
+      const VI64 x_sq = cvt<VI64>(cvt<VI32>((x64 * x64 + (std::int64_t{1} << (sq - 1))) >> sq));
+      const int shift = static_cast<int>(cube_shift[theta]);
+      acc[theta] += (x_sq * x64 + static_cast<std::int64_t>(pixel::round_offset(cube_shift[theta]))) >> shift;
+    }
+  }
+  for (int theta = 0; theta < 3; ++theta) sums[theta] += sum_lanes(acc[theta]);
+  scalar::masked_cubes(arith, rows, w, j, end, cube_shift, sums);
+}
+
+std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int16_t* row,
+                                int begin, int end, std::uint32_t den_cube_shift) {
+  VU64 acc = VU64{};
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VU64 a = cvt<VU64>(abs_lanes(load32(row + j)));
+    acc += a * a * a;
+  }
+  return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
+}
+
+std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int32_t* row,
+                                int begin, int end, std::uint32_t den_cube_shift) {
+  const int sq = arith.scale == 2 ? 30 : 31;
+  const std::uint64_t sq_round = std::uint64_t{1} << sq;  // as ScaleNArith::den_cube
+  const std::uint64_t round = pixel::round_offset(den_cube_shift);
+  const int shift = static_cast<int>(den_cube_shift);
+  VU64 acc = VU64{};
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 value = load(row + j);
+    const VU32 magnitude = value < 0 ? 0u - u32(value)
+                                     : u32(value);
+    const VU64 a = cvt<VU64>(magnitude);
+    acc += ((((a * a + sq_round) >> sq) * a) + round) >> shift;
+  }
+  return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
+}
+
+AdmDsp make_dsp(const char* isa) {
+  return AdmDsp{
+      isa,
+      dwt0_vertical<std::uint8_t>,
+      dwt0_vertical<std::uint16_t>,
+      dwt0_horizontal,
+      dwtn_vertical,
+      dwtn_horizontal,
+      csf_0,
+      csf_n,
+      masked_cubes<pixel::Scale0Arith>,
+      masked_cubes<pixel::ScaleNArith>,
+      reference_cubes_0,
+      reference_cubes_n,
+  };
+}
