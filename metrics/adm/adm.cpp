@@ -180,12 +180,14 @@ template <class Arith>
 struct ScaleDsp;
 template <>
 struct ScaleDsp<Scale0Arith> {
+  static auto decouple(const AdmDsp& dsp) { return dsp.decouple_0; }
   static auto csf(const AdmDsp& dsp) { return dsp.csf_0; }
   static auto masked_cubes(const AdmDsp& dsp) { return dsp.masked_cubes_0; }
   static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_0; }
 };
 template <>
 struct ScaleDsp<ScaleNArith> {
+  static auto decouple(const AdmDsp& dsp) { return dsp.decouple_n; }
   static auto csf(const AdmDsp& dsp) { return dsp.csf_n; }
   static auto masked_cubes(const AdmDsp& dsp) { return dsp.masked_cubes_n; }
   static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_n; }
@@ -219,27 +221,21 @@ inline Span widen(int begin, int end, int size) { return {std::max(begin - 1, 0)
 // Splits the distorted bands into restored (r) and additive (a) parts
 // (libvmaf's adm_decouple / adm_decouple_s123), over the rows/columns read later.
 template <class Arith>
-void decouple(const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
+void decouple(const AdmDsp& dsp, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
               const Hvd<typename Arith::Band>& dist, double egl, Hvd<typename Arith::Band>& r,
               Hvd<typename Arith::Band>& a) {
-  using Band = typename Arith::Band;
-  const std::int32_t* div = division_table().data();
-  const float cos_sq = cos_1deg_sq();
+  const auto split = ScaleDsp<Arith>::decouple(dsp);
   const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
   for (int i = rows.begin; i < rows.end; ++i) {
     const std::size_t base = static_cast<std::size_t>(i) * g.width;
-    for (int j = cols.begin; j < cols.end; ++j) {
-      const std::size_t at = base + j;
-      const Band oh = ref.band[0][at], ov = ref.band[1][at];
-      const Band th = dist.band[0][at], tv = dist.band[1][at];
-      const bool angle = pixel::within_one_degree(oh, ov, th, tv, cos_sq);
-      for (int theta = 0; theta < 3; ++theta) {
-        const Band o = ref.band[theta][at], t = dist.band[theta][at];
-        const Band rst = Arith::restore(o, t, angle, egl, div);
-        r.band[theta][at] = rst;
-        a.band[theta][at] = Arith::subtract(t, rst);
-      }
+    DecoupleRows<typename Arith::Band> row{};
+    for (int theta = 0; theta < 3; ++theta) {
+      row.ref[theta] = ref.band[theta] + base;
+      row.dist[theta] = dist.band[theta] + base;
+      row.restored[theta] = r.band[theta] + base;
+      row.additive[theta] = a.band[theta] + base;
     }
+    split(row, cols.begin, cols.end, egl);
   }
 }
 
@@ -314,7 +310,7 @@ template <class Arith>
 void score_scale(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
                  const Hvd<typename Arith::Band>& dist, ScaleWork<typename Arith::Band>& work,
                  const AdmOptions& options, ScaleSums& out) {
-  decouple<Arith>(g, ref, dist, options.enhn_gain_limit, work.restored, work.additive);
+  decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive);
   reference_cube_sums(dsp, arith, g, ref, out.den);
   // DLM: the restored image, masked by the additive impairment.
   contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share);

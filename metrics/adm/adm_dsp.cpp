@@ -38,6 +38,8 @@ const AdmDsp& adm_dsp_scalar() {
       dwt0_horizontal_c,
       dwtn_vertical_c,
       dwtn_horizontal_c,
+      scalar::decouple<pixel::Scale0Arith>,
+      scalar::decouple<pixel::ScaleNArith>,
       scalar::csf<pixel::Scale0Arith>,
       scalar::csf<pixel::ScaleNArith>,
       scalar::masked_cubes<pixel::Scale0Arith>,

@@ -6,8 +6,8 @@
 // truth, built on adm_pixel.h (the arithmetic the CUDA twin shares).
 // adm_dsp_avx2.cpp and adm_dsp_avx512.cpp hold twins that must give identical
 // outputs for every input (tests/unit/test_simd.cpp checks it, checkasm-style).
-// Every routine here is integer arithmetic; the decoupling (with its one float
-// step, the angle test) stays scalar, in adm.cpp.
+// Every routine here is integer arithmetic except the decoupling's angle test,
+// which the twins evaluate with the same float/double operations per element.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,16 @@ struct MaskRows {
   const Band* signal[3];
 };
 
+// One row of the reference and distorted bands (h, v, d) and the restored and
+// additive bands the decoupling writes.
+template <typename Band>
+struct DecoupleRows {
+  const Band* ref[3];
+  const Band* dist[3];
+  Band* restored[3];
+  Band* additive[3];
+};
+
 // Scale 0, vertical pass of one output row: rows[k] is picture row 2i-1+k
 // (mirrored); columns 0 .. w-1 of lo and hi (int16 values) are written.
 template <typename Sample>
@@ -43,6 +53,9 @@ using DwtnVerticalFn = void (*)(const std::int32_t* const* rows, int scale, int 
 using DwtnHorizontalFn = void (*)(const std::int32_t* lo, const std::int32_t* hi, int scale,
                                   int w, std::int32_t* a, std::int32_t* v, std::int32_t* h,
                                   std::int32_t* d);
+// The decoupling of columns [begin, end) of one row (enhancement gain limit egl).
+template <typename Band>
+using DecoupleFn = void (*)(const DecoupleRows<Band>& rows, int begin, int end, double egl);
 // The CSF-weighted values and their 1/30 shares of columns [begin, end) of one
 // row of orientation theta.
 template <class Arith>
@@ -66,6 +79,8 @@ struct AdmDsp {
   Dwt0HorizontalFn dwt0_horizontal;
   DwtnVerticalFn dwtn_vertical;
   DwtnHorizontalFn dwtn_horizontal;
+  DecoupleFn<std::int16_t> decouple_0;
+  DecoupleFn<std::int32_t> decouple_n;  // scalar in every table so far
   CsfFn<pixel::Scale0Arith> csf_0;
   CsfFn<pixel::ScaleNArith> csf_n;
   MaskedCubesFn<pixel::Scale0Arith> masked_cubes_0;

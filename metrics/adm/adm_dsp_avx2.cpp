@@ -1,5 +1,7 @@
 // The AVX2 twins of the ADM DSP routines (adm_dsp_simd.h over 256-bit
 // vectors). Built with -mavx2 only (no FMA; the routines are integer only).
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>

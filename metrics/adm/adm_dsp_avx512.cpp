@@ -2,6 +2,8 @@
 // vectors). Built with -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl.
 // GCC lets those imply FMA; the routines are integer only, and meson checks
 // the objects hold no fused multiply-add.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>

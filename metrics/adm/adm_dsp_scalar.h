@@ -66,6 +66,25 @@ inline void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_
 }
 
 template <class Arith>
+inline void decouple(const DecoupleRows<typename Arith::Band>& rows, int begin, int end,
+                     double egl) {
+  using Band = typename Arith::Band;
+  const std::int32_t* div = division_table().data();
+  const float cos_sq = cos_1deg_sq();
+  for (int j = begin; j < end; ++j) {
+    const Band oh = rows.ref[0][j], ov = rows.ref[1][j];
+    const Band th = rows.dist[0][j], tv = rows.dist[1][j];
+    const bool angle = pixel::within_one_degree(oh, ov, th, tv, cos_sq);
+    for (int theta = 0; theta < 3; ++theta) {
+      const Band o = rows.ref[theta][j], t = rows.dist[theta][j];
+      const Band rst = Arith::restore(o, t, angle, egl, div);
+      rows.restored[theta][j] = rst;
+      rows.additive[theta][j] = Arith::subtract(t, rst);
+    }
+  }
+}
+
+template <class Arith>
 inline void csf(const Arith& arith, int theta, const typename Arith::Band* src, int begin, int end,
                 typename Arith::Band* csf_out, typename Arith::Band* share) {
   for (int j = begin; j < end; ++j) {

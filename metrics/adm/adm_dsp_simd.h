@@ -207,6 +207,111 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 }
 
 // ---------------------------------------------------------------------------
+// The decoupling.
+
+// base[index] per lane (indices >= 0).
+template <int L = N>
+[[gnu::always_inline]] inline VI32 gather(const std::int32_t* base, VI32 index) {
+  if constexpr (L == 8)
+    return (VI32)_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), (__m256i)index, 4);
+  else
+    return (VI32)_mm512_i32gather_epi32((__m512i)index, reinterpret_cast<const int*>(base), 4);
+}
+
+// The decoupling's float/double steps run on half vectors (N/2 lanes), so
+// that double lanes fill one hardware register: GCC splits wider vector types
+// for arithmetic but converts them lane by lane.
+constexpr int H = N / 2;
+typedef std::int32_t VI32H __attribute__((vector_size(H * 4)));
+typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
+typedef float VFH __attribute__((vector_size(H * 4)));
+typedef double VDH __attribute__((vector_size(H * 8)));
+
+template <int... I>
+[[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, I...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32H high_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, (I + H)...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, I...);
+}
+// f(low half, ...) and f(high half, ...) joined.
+template <typename F>
+[[gnu::always_inline]] inline VI32 by_halves(F f, VI32 a, VI32 b, VI32 c, VI32 d) {
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  return join(f(low_half(a, half), low_half(b, half), low_half(c, half), low_half(d, half)),
+              f(high_half(a, half), high_half(b, half), high_half(c, half), high_half(d, half)),
+              std::make_integer_sequence<int, N>{});
+}
+
+// float(x) / 4096.0 in double, for integer-valued doubles x (exact integers
+// below 2^53: converting them to float rounds as the scalar's int64 -> float).
+[[gnu::always_inline]] inline VDH float_scaled(VDH x) { return cvt<VDH>(cvt<VFH>(x)) / 4096.0; }
+
+// pixel::within_one_degree per lane, as a lane mask. The products and sums of
+// int16 values are exact in double (below 2^32), so they equal the scalar's
+// int64 values; then the scalar's float conversion, its division by 4096.0
+// and its products, in its order (no FMA: built without contraction).
+[[gnu::always_inline]] inline VI32H within_one_degree(VI32H oh_i, VI32H ov_i, VI32H th_i,
+                                                      VI32H tv_i, double cos_sq) {
+  const VDH oh = cvt<VDH>(oh_i), ov = cvt<VDH>(ov_i), th = cvt<VDH>(th_i), tv = cvt<VDH>(tv_i);
+  const VDH dot = oh * th + ov * tv;
+  const VDH o_mag_sq = oh * oh + ov * ov;
+  const VDH t_mag_sq = th * th + tv * tv;
+  const VDH dot_scaled = float_scaled(dot);
+  const VDH rhs = (cos_sq * float_scaled(o_mag_sq)) * float_scaled(t_mag_sq);
+  return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+}
+
+// pixel::apply_gain_limit's value where it applies: MIN (o > 0) or MAX (o < 0)
+// of rst * egl and t in double, truncated.
+[[gnu::always_inline]] inline VI32H gain_limited(VI32H rst, VI32H t, VI32H o, double egl) {
+  const VDH grown = cvt<VDH>(rst) * egl;
+  const VDH tt = cvt<VDH>(t);
+  const VI64H positive = cvt<VI64H>(o) > 0;
+  const VDH smaller = grown < tt ? grown : tt;
+  const VDH larger = grown > tt ? grown : tt;
+  return cvt<VI32H>(positive ? smaller : larger);
+}
+
+// Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
+void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
+  const std::int32_t* div = division_table().data();
+  const double cos_sq = cos_1deg_sq();
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 angle = by_halves(
+        [cos_sq](VI32H oh, VI32H ov, VI32H th, VI32H tv) {
+          return within_one_degree(oh, ov, th, tv, cos_sq);
+        },
+        load32(rows.ref[0] + j), load32(rows.ref[1] + j), load32(rows.dist[0] + j),
+        load32(rows.dist[1] + j));
+    for (int theta = 0; theta < 3; ++theta) {
+      const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
+      // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
+      const VI32 reciprocal = gather(div, o + 32768);
+      VI32 k = cvt<VI32>((cvt<VI64>(reciprocal) * cvt<VI64>(t) + 16384) >> 15);
+      k = o == 0 ? VI32{} + 32768 : k;
+      k = k < 0 ? VI32{} : k;
+      k = k > 32768 ? VI32{} + 32768 : k;
+      VI32 rst = cvt<VI32>(cvt<VI16>((k * o + 16384) >> 15));
+      const VI32 apply = angle & (k > 0) & (o != 0);
+      const VI32 limited = by_halves(
+          [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); }, rst,
+          t, o, o);
+      rst = apply ? cvt<VI32>(cvt<VI16>(limited)) : rst;
+      store(rows.restored[theta] + j, cvt<VI16>(rst));
+      store(rows.additive[theta] + j, cvt<VI16>(t - rst));
+    }
+  }
+  scalar::decouple<pixel::Scale0Arith>(rows, j, end, egl);
+}
+
+// ---------------------------------------------------------------------------
 // The CSF.
 
 void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
@@ -337,6 +442,8 @@ AdmDsp make_dsp(const char* isa) {
       dwt0_horizontal,
       dwtn_vertical,
       dwtn_horizontal,
+      decouple_0,
+      scalar::decouple<pixel::ScaleNArith>,
       csf_0,
       csf_n,
       masked_cubes<pixel::Scale0Arith>,

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <ostream>
 #include <random>
@@ -448,6 +449,67 @@ TEST_P(AdmSimdTest, AdmDwtnHorizontal) {
         }
 }
 
+// Runs `fn` on columns [begin, end) for begin/end near both edges and inside.
+template <typename Body>
+void for_column_ranges(int w, Body body) {
+  const int border = static_cast<int>(w * 0.1 - 0.5);
+  for (auto [begin, end] : {std::pair{0, w}, {border, w - border}, {1, w - 1}, {std::min(3, w), w}, {0, std::max(w - 2, 0)}})
+    if (begin <= end) body(begin, end);
+}
+
+// The decoupling: distorted bands independent of the reference, scaled copies
+// of it (the angle test passes, k within or beyond 1) and copies with a few
+// values changed, with gain limits around 1 and libvmaf's 100.
+TEST_P(AdmSimdTest, AdmDecouple) {
+  for (BandFill fill : kBandFills)
+    for (int relation = 0; relation < 5; ++relation)
+      for (double egl : {100.0, 1.0, 1.5, 0.5})
+        for (int w : kBandWidths)
+          for_column_ranges(w, [&](int begin, int end) {
+            std::vector<std::int16_t> ref_bands[3], dist_bands[3];
+            for (int theta = 0; theta < 3; ++theta) {
+              ref_bands[theta] = band_values<std::int16_t>(rng_, w, fill);
+              dist_bands[theta] = band_values<std::int16_t>(rng_, w, fill);
+              if (relation == 0) continue;
+              if (relation == 4 && theta < 2) continue;  // below
+              const double factor = relation == 1 ? 0.75 : relation == 2 ? 1.25 : 1.0;
+              for (int j = 0; j < w; ++j) {
+                const double scaled = ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1;
+                dist_bands[theta][j] = static_cast<std::int16_t>(std::clamp(scaled, -32768.0, 32767.0));
+                if (relation == 3 && rng_() % 5 == 0) dist_bands[theta][j] = static_cast<std::int16_t>(rng_());
+              }
+            }
+            // (h, v) of the distorted picture turned by about 1 degree from the
+            // reference's, where the float rounding of the angle test decides.
+            if (relation == 4)
+              for (int j = 0; j < w; ++j) {
+                const double angle = std::atan2(ref_bands[1][j], ref_bands[0][j]) +
+                                     (0.98 + 0.04 * static_cast<double>(rng_() % 1001) / 1000.0) *
+                                         (rng_() & 1 ? 1 : -1) * 3.14159265358979323846 / 180.0;
+                const double radius = std::hypot(ref_bands[0][j], ref_bands[1][j]) *
+                                      (0.5 + static_cast<double>(rng_() % 100) / 100.0);
+                dist_bands[0][j] = static_cast<std::int16_t>(std::clamp(std::lround(radius * std::cos(angle)), -32768L, 32767L));
+                dist_bands[1][j] = static_cast<std::int16_t>(std::clamp(std::lround(radius * std::sin(angle)), -32768L, 32767L));
+              }
+            std::vector<std::vector<std::int16_t>> out_ref(6, std::vector<std::int16_t>(w + kGuard, 0x5A5A)), out_twin = out_ref;
+            const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<std::int16_t>>& out) {
+              adm::DecoupleRows<std::int16_t> rows{};
+              for (int theta = 0; theta < 3; ++theta) {
+                rows.ref[theta] = ref_bands[theta].data();
+                rows.dist[theta] = dist_bands[theta].data();
+                rows.restored[theta] = out[theta].data();
+                rows.additive[theta] = out[3 + theta].data();
+              }
+              dsp.decouple_0(rows, begin, end, egl);
+            };
+            run(ref(), out_ref);
+            run(twin(), out_twin);
+            ASSERT_EQ(out_ref, out_twin) << twin().isa << " decouple_0 w " << w << " [" << begin << ", "
+                                         << end << ") fill " << static_cast<int>(fill) << " relation "
+                                         << relation << " egl " << egl;
+          });
+}
+
 // The CSF weights of a few viewing conditions (libvmaf's and finer/coarser ones),
 // and a made-up scale-0 weight at the top of its uint16 range.
 std::vector<adm::CsfWeights> csf_weight_sets() {
@@ -467,14 +529,6 @@ adm::pixel::Scale0Arith arith0(const adm::CsfWeights& w) {
 }
 adm::pixel::ScaleNArith arithn(const adm::CsfWeights& w, int scale) {
   return adm::pixel::ScaleNArith{{w.fixed[scale][0], w.fixed[scale][1], w.fixed[scale][2]}, scale};
-}
-
-// Runs `fn` on columns [begin, end) for begin/end near both edges and inside.
-template <typename Body>
-void for_column_ranges(int w, Body body) {
-  const int border = static_cast<int>(w * 0.1 - 0.5);
-  for (auto [begin, end] : {std::pair{0, w}, {border, w - border}, {1, w - 1}, {std::min(3, w), w}, {0, std::max(w - 2, 0)}})
-    if (begin <= end) body(begin, end);
 }
 
 template <class Arith>
