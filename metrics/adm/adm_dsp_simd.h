@@ -28,8 +28,6 @@ typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
 typedef std::uint16_t VU16 __attribute__((vector_size(N * 2)));
 typedef std::int32_t VI32 __attribute__((vector_size(N * 4)));
 typedef std::uint32_t VU32 __attribute__((vector_size(N * 4)));
-typedef std::int64_t VI64 __attribute__((vector_size(N * 8)));
-typedef std::uint64_t VU64 __attribute__((vector_size(N * 8)));
 
 template <typename T>
 struct VectorOf;
@@ -108,6 +106,36 @@ template <typename V>
   return sum;
 }
 
+// Steps with 64-bit lanes (int64, uint64, double) run on half vectors (N/2
+// lanes), so that they fill one hardware register: GCC splits wider vector
+// types for plain arithmetic, but converts and shifts them lane by lane.
+constexpr int H = N / 2;
+typedef std::int32_t VI32H __attribute__((vector_size(H * 4)));
+typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
+typedef std::uint64_t VU64H __attribute__((vector_size(H * 8)));
+typedef float VFH __attribute__((vector_size(H * 4)));
+typedef double VDH __attribute__((vector_size(H * 8)));
+
+template <int... I>
+[[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, I...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32H high_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, (I + H)...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, I...);
+}
+// f(low halves of a...) and f(high halves of a...) joined.
+template <typename F, typename... A>
+[[gnu::always_inline]] inline VI32 by_halves(F f, A... a) {
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  return join(f(low_half(a, half)...), f(high_half(a, half)...),
+              std::make_integer_sequence<int, N>{});
+}
+
 // ---------------------------------------------------------------------------
 // The DWT.
 
@@ -168,23 +196,36 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   const std::int64_t round = shift ? std::int64_t{1} << (shift - 1) : 0;
   int j = 0;
   for (; j + N <= w; j += N) {
-    VI64 sum_lo = VI64{} + round, sum_hi = VI64{} + round;
-    for (int k = 0; k < 4; ++k) {
-      const VI64 s = cvt<VI64>(load(rows[k] + j));
-      sum_lo += std::int64_t{f.lo[k]} * s;
-      sum_hi += std::int64_t{f.hi[k]} * s;
-    }
-    store(lo + j, cvt<VI32>(sum_lo >> shift));
-    store(hi + j, cvt<VI32>(sum_hi >> shift));
+    const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j), load(rows[3] + j)};
+    const auto pass = [&](const std::int32_t(&taps)[4]) {
+      return by_halves(
+          [&](VI32H s0, VI32H s1, VI32H s2, VI32H s3) {
+            const VI64H sum = VI64H{} + round + std::int64_t{taps[0]} * cvt<VI64H>(s0) +
+                              std::int64_t{taps[1]} * cvt<VI64H>(s1) +
+                              std::int64_t{taps[2]} * cvt<VI64H>(s2) +
+                              std::int64_t{taps[3]} * cvt<VI64H>(s3);
+            return cvt<VI32H>(sum >> shift);
+          },
+          s[0], s[1], s[2], s[3]);
+    };
+    store(lo + j, pass(f.lo));
+    store(hi + j, pass(f.hi));
   }
   scalar::dwtn_vertical(rows, scale, j, w, lo, hi);
 }
 
 [[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
                                             int shift) {
-  VI64 sum = VI64{} + (std::int64_t{1} << (shift - 1));
-  for (int k = 0; k < 4; ++k) sum += std::int64_t{taps[k]} * cvt<VI64>(x[k]);
-  return cvt<VI32>(sum >> shift);
+  const std::int64_t round = std::int64_t{1} << (shift - 1);
+  return by_halves(
+      [&](VI32H x0, VI32H x1, VI32H x2, VI32H x3) {
+        const VI64H sum = VI64H{} + round + std::int64_t{taps[0]} * cvt<VI64H>(x0) +
+                          std::int64_t{taps[1]} * cvt<VI64H>(x1) +
+                          std::int64_t{taps[2]} * cvt<VI64H>(x2) +
+                          std::int64_t{taps[3]} * cvt<VI64H>(x3);
+        return cvt<VI32H>(sum >> shift);
+      },
+      x[0], x[1], x[2], x[3]);
 }
 
 void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int scale, int w,
@@ -216,36 +257,6 @@ template <int L = N>
     return (VI32)_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), (__m256i)index, 4);
   else
     return (VI32)_mm512_i32gather_epi32((__m512i)index, reinterpret_cast<const int*>(base), 4);
-}
-
-// The decoupling's float/double steps run on half vectors (N/2 lanes), so
-// that double lanes fill one hardware register: GCC splits wider vector types
-// for arithmetic but converts them lane by lane.
-constexpr int H = N / 2;
-typedef std::int32_t VI32H __attribute__((vector_size(H * 4)));
-typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
-typedef float VFH __attribute__((vector_size(H * 4)));
-typedef double VDH __attribute__((vector_size(H * 8)));
-
-template <int... I>
-[[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
-  return __builtin_shufflevector(v, v, I...);
-}
-template <int... I>
-[[gnu::always_inline]] inline VI32H high_half(VI32 v, std::integer_sequence<int, I...>) {
-  return __builtin_shufflevector(v, v, (I + H)...);
-}
-template <int... I>
-[[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
-  return __builtin_shufflevector(a, b, I...);
-}
-// f(low half, ...) and f(high half, ...) joined.
-template <typename F>
-[[gnu::always_inline]] inline VI32 by_halves(F f, VI32 a, VI32 b, VI32 c, VI32 d) {
-  constexpr auto half = std::make_integer_sequence<int, H>{};
-  return join(f(low_half(a, half), low_half(b, half), low_half(c, half), low_half(d, half)),
-              f(high_half(a, half), high_half(b, half), high_half(c, half), high_half(d, half)),
-              std::make_integer_sequence<int, N>{});
 }
 
 // float(x) / 4096.0 in double, for integer-valued doubles x (exact integers
@@ -294,7 +305,11 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
       const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
       // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
       const VI32 reciprocal = gather(div, o + 32768);
-      VI32 k = cvt<VI32>((cvt<VI64>(reciprocal) * cvt<VI64>(t) + 16384) >> 15);
+      VI32 k = by_halves(
+          [](VI32H r, VI32H tt) {
+            return cvt<VI32H>((cvt<VI64H>(r) * cvt<VI64H>(tt) + 16384) >> 15);
+          },
+          reciprocal, t);
       k = o == 0 ? VI32{} + 32768 : k;
       k = k < 0 ? VI32{} : k;
       k = k > 32768 ? VI32{} + 32768 : k;
@@ -336,11 +351,17 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
   const std::int64_t factor = arith.rfactor[theta];
   int j = begin;
   for (; j + N <= end; j += N) {
-    const VI32 value = cvt<VI32>((factor * cvt<VI64>(load(src + j)) + (1 << 27)) >> 28);
+    const VI32 value = by_halves(
+        [factor](VI32H x) { return cvt<VI32H>((factor * cvt<VI64H>(x) + (1 << 27)) >> 28); },
+        load(src + j));
     store(csf + j, value);
-    const VI64 magnitude = abs_lanes(cvt<VI64>(value));
-    store(share + j,
-          cvt<VI32>((pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32));
+    store(share + j, by_halves(
+                         [](VI32H v) {
+                           const VI64H magnitude = abs_lanes(cvt<VI64H>(v));
+                           return cvt<VI32H>(
+                               (pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
+                         },
+                         value));
   }
   scalar::csf(arith, theta, src, j, end, csf, share);
 }
@@ -354,8 +375,12 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
   return u32(cvt<VI32>(cvt<VI16>(share)));
 }
 [[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
-  const VI64 share = (pixel::kOneBy15Q32 * abs_lanes(cvt<VI64>(csf)) + pixel::kQ32RoundingOffset) >> 32;
-  return u32(cvt<VI32>(share));
+  return u32(by_halves(
+      [](VI32H v) {
+        return cvt<VI32H>(
+            (pixel::kOneBy15Q32 * abs_lanes(cvt<VI64H>(v)) + pixel::kQ32RoundingOffset) >> 32);
+      },
+      csf));
 }
 [[gnu::always_inline]] inline VU32 weighted_signal(const pixel::Scale0Arith& arith, VI32 signal,
                                                    int theta) {
@@ -363,9 +388,10 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 }
 [[gnu::always_inline]] inline VU32 weighted_signal(const pixel::ScaleNArith& arith, VI32 signal,
                                                    int theta) {
-  const VI64 weighted =
-      (cvt<VI64>(signal) * std::int64_t{arith.rfactor[theta]} + (1 << 27)) >> 28;
-  return cvt<VU32>(weighted);
+  const std::int64_t factor = arith.rfactor[theta];
+  return u32(by_halves(
+      [factor](VI32H v) { return cvt<VI32H>((cvt<VI64H>(v) * factor + (1 << 27)) >> 28); },
+      signal));
 }
 
 template <class Arith>
@@ -374,7 +400,8 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
   // Column 0 mirrors its left neighbour: the scalar reference takes it.
   const int first = std::min(std::max(begin, 1), end);
   scalar::masked_cubes(arith, rows, w, begin, first, cube_shift, sums);
-  VI64 acc[3] = {VI64{}, VI64{}, VI64{}};
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VI64H acc[3][2] = {};
   int j = first;
   // The last column (w - 1) repeats itself as its right neighbour: scalar.
   for (; j + N <= end && j + N <= w - 1; j += N) {
@@ -395,23 +422,33 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
       VI32 x = i32(magnitude - mask);
       x = x < 0 ? VI32{} : x;
       const int sq = Arith::square_shift(theta);
-      const VI64 x64 = cvt<VI64>(x);
-      const VI64 x_sq = cvt<VI64>(cvt<VI32>((x64 * x64 + (std::int64_t{1} << (sq - 1))) >> sq));
       const int shift = static_cast<int>(cube_shift[theta]);
-      acc[theta] += (x_sq * x64 + static_cast<std::int64_t>(pixel::round_offset(cube_shift[theta]))) >> shift;
+      const auto round = static_cast<std::int64_t>(pixel::round_offset(cube_shift[theta]));
+      const auto cubes = [&](VI32H x_half) {
+        const VI64H x64 = cvt<VI64H>(x_half);
+        const VI64H x_sq =
+            cvt<VI64H>(cvt<VI32H>((x64 * x64 + (std::int64_t{1} << (sq - 1))) >> sq));
+        return (x_sq * x64 + round) >> shift;
+      };
+      acc[theta][0] += cubes(low_half(x, half));
+      acc[theta][1] += cubes(high_half(x, half));
     }
   }
-  for (int theta = 0; theta < 3; ++theta) sums[theta] += sum_lanes(acc[theta]);
+  for (int theta = 0; theta < 3; ++theta) sums[theta] += sum_lanes(acc[theta][0] + acc[theta][1]);
   scalar::masked_cubes(arith, rows, w, j, end, cube_shift, sums);
 }
 
 std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int16_t* row,
                                 int begin, int end, std::uint32_t den_cube_shift) {
-  VU64 acc = VU64{};
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VU64H acc = VU64H{};
   int j = begin;
   for (; j + N <= end; j += N) {
-    const VU64 a = cvt<VU64>(abs_lanes(load32(row + j)));
-    acc += a * a * a;
+    const VI32 magnitude = abs_lanes(load32(row + j));
+    for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
+      const VU64H a = cvt<VU64H>(m);
+      acc += a * a * a;
+    }
   }
   return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
 }
@@ -422,14 +459,17 @@ std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int3
   const std::uint64_t sq_round = std::uint64_t{1} << sq;  // as ScaleNArith::den_cube
   const std::uint64_t round = pixel::round_offset(den_cube_shift);
   const int shift = static_cast<int>(den_cube_shift);
-  VU64 acc = VU64{};
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VU64H acc = VU64H{};
   int j = begin;
   for (; j + N <= end; j += N) {
     const VI32 value = load(row + j);
-    const VU32 magnitude = value < 0 ? 0u - u32(value)
-                                     : u32(value);
-    const VU64 a = cvt<VU64>(magnitude);
-    acc += ((((a * a + sq_round) >> sq) * a) + round) >> shift;
+    // |value| as uint32 (INT32_MIN stays 2^31), zero-extended per half.
+    const VI32 magnitude = i32(value < 0 ? 0u - u32(value) : u32(value));
+    for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
+      const VU64H a = cvt<VU64H>((std::uint32_t __attribute__((vector_size(H * 4))))m);
+      acc += ((((a * a + sq_round) >> sq) * a) + round) >> shift;
+    }
   }
   return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
 }
