@@ -128,6 +128,18 @@ template <int... I>
 [[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(a, b, I...);
 }
+// a * b of lanes that hold sign-extended int32 values: the exact product, from
+// the low 32 bits of each lane (vpmuldq; GCC would otherwise emulate a 64x64
+// multiply where AVX2 has none).
+template <int L = H>
+[[gnu::always_inline]] inline VI64H mul32(VI64H a, VI64H b) {
+  if constexpr (L == 4)
+    return (VI64H)_mm256_mul_epi32((__m256i)a, (__m256i)b);
+  else
+    return (VI64H)_mm512_mul_epi32((__m512i)a, (__m512i)b);
+}
+[[gnu::always_inline]] inline VI64H mul32(std::int64_t a, VI64H b) { return mul32(VI64H{} + a, b); }
+
 // f(low halves of a...) and f(high halves of a...) joined.
 template <typename F, typename... A>
 [[gnu::always_inline]] inline VI32 by_halves(F f, A... a) {
@@ -200,10 +212,10 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
     const auto pass = [&](const std::int32_t(&taps)[4]) {
       return by_halves(
           [&](VI32H s0, VI32H s1, VI32H s2, VI32H s3) {
-            const VI64H sum = VI64H{} + round + std::int64_t{taps[0]} * cvt<VI64H>(s0) +
-                              std::int64_t{taps[1]} * cvt<VI64H>(s1) +
-                              std::int64_t{taps[2]} * cvt<VI64H>(s2) +
-                              std::int64_t{taps[3]} * cvt<VI64H>(s3);
+            const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(s0)) +
+                              mul32(std::int64_t{taps[1]}, cvt<VI64H>(s1)) +
+                              mul32(std::int64_t{taps[2]}, cvt<VI64H>(s2)) +
+                              mul32(std::int64_t{taps[3]}, cvt<VI64H>(s3));
             return cvt<VI32H>(sum >> shift);
           },
           s[0], s[1], s[2], s[3]);
@@ -219,10 +231,10 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   const std::int64_t round = std::int64_t{1} << (shift - 1);
   return by_halves(
       [&](VI32H x0, VI32H x1, VI32H x2, VI32H x3) {
-        const VI64H sum = VI64H{} + round + std::int64_t{taps[0]} * cvt<VI64H>(x0) +
-                          std::int64_t{taps[1]} * cvt<VI64H>(x1) +
-                          std::int64_t{taps[2]} * cvt<VI64H>(x2) +
-                          std::int64_t{taps[3]} * cvt<VI64H>(x3);
+        const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(x0)) +
+                          mul32(std::int64_t{taps[1]}, cvt<VI64H>(x1)) +
+                          mul32(std::int64_t{taps[2]}, cvt<VI64H>(x2)) +
+                          mul32(std::int64_t{taps[3]}, cvt<VI64H>(x3));
         return cvt<VI32H>(sum >> shift);
       },
       x[0], x[1], x[2], x[3]);
@@ -307,7 +319,7 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
       const VI32 reciprocal = gather(div, o + 32768);
       VI32 k = by_halves(
           [](VI32H r, VI32H tt) {
-            return cvt<VI32H>((cvt<VI64H>(r) * cvt<VI64H>(tt) + 16384) >> 15);
+            return cvt<VI32H>((mul32(cvt<VI64H>(r), cvt<VI64H>(tt)) + 16384) >> 15);
           },
           reciprocal, t);
       k = o == 0 ? VI32{} + 32768 : k;
@@ -427,8 +439,8 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
       const auto cubes = [&](VI32H x_half) {
         const VI64H x64 = cvt<VI64H>(x_half);
         const VI64H x_sq =
-            cvt<VI64H>(cvt<VI32H>((x64 * x64 + (std::int64_t{1} << (sq - 1))) >> sq));
-        return (x_sq * x64 + round) >> shift;
+            cvt<VI64H>(cvt<VI32H>((mul32(x64, x64) + (std::int64_t{1} << (sq - 1))) >> sq));
+        return (mul32(x_sq, x64) + round) >> shift;
       };
       acc[theta][0] += cubes(low_half(x, half));
       acc[theta][1] += cubes(high_half(x, half));
