@@ -118,6 +118,8 @@ AdmScores finish_scores(const FrameSums& sums, unsigned width, unsigned height,
                         const AdmOptions& options, const CsfWeights& weights);
 
 // The per-pixel stage, with its working buffers sized once for a picture size.
+// Its row loops run through an AdmDsp table (adm_dsp.h: the scalar reference or
+// an AVX2 / AVX-512 twin with identical results).
 class AdmComputer {
  public:
   // With the best DSP table cpu::flags() allows, or with the given one.

@@ -15,13 +15,17 @@
 //    2^(32 - bpc) >= 2^16, so the 16 bits kept are the same.
 //  * Sums of integers (the masking threshold in uint32, the cube sums in int64 /
 //    uint64) are exact in any order.
+//  * The decoupling's angle test and gain limit: the same float/double
+//    operations per lane as pixel::within_one_degree / apply_gain_limit (see
+//    within_one_degree below).
 // Columns a vector cannot own (the first output of a DWT row, the masking
 // stage's first and last column, where the neighbours are mirrored, and each
 // row's columns beyond the last whole vector) go to the scalar reference.
 //
 // Not a normal header: an ISA translation unit defines `constexpr int N` and
-// includes <algorithm>, <cstdint>, <utility>, adm/adm_dsp_scalar.h first, then
-// this file inside its own namespace.
+// includes <immintrin.h>, <algorithm>, <cstdint>, <utility>,
+// adm/adm_dsp_scalar.h first, then this file inside its own namespace. The
+// few intrinsics (the table gather, vpmuldq) are chosen by N.
 
 typedef std::uint8_t VU8 __attribute__((vector_size(N)));
 typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
