@@ -342,6 +342,83 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
   scalar::decouple<pixel::Scale0Arith>(rows, j, end, egl);
 }
 
+// Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane): AVX-512
+// only, which converts int64 to float (vcvtqq2ps, rounding as the scalar's
+// conversion) and counts leading zeros (vplzcntd); the AVX2 table keeps the
+// scalar reference.
+[[gnu::always_inline]] inline VI64H wrapping_add(VI64H a, VI64H b) {
+  return (VI64H)((VU64H)a + (VU64H)b);
+}
+
+template <int L = N>
+void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, double egl) {
+  if constexpr (L == 8) {
+    scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
+  } else {
+    const std::int32_t* div = division_table().data();
+    const double cos_sq = cos_1deg_sq();
+    int j = begin;
+    for (; j + N <= end; j += N) {
+      // The angle test on int64 values (the scalar's wrapping sums of exact
+      // products), converted to float from int64 as the scalar converts them.
+      const VI32 angle = by_halves(
+          [cos_sq](VI32H oh_i, VI32H ov_i, VI32H th_i, VI32H tv_i) {
+            const VI64H oh = cvt<VI64H>(oh_i), ov = cvt<VI64H>(ov_i);
+            const VI64H th = cvt<VI64H>(th_i), tv = cvt<VI64H>(tv_i);
+            const auto float_of = [](VI64H x) {
+              return cvt<VDH>((VFH)_mm512_cvtepi64_ps((__m512i)x)) / 4096.0;
+            };
+            const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
+            const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
+                            float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
+            return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+          },
+          load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
+          load(rows.dist[1] + j));
+      for (int theta = 0; theta < 3; ++theta) {
+        const VI32 o = load(rows.ref[theta] + j), t = load(rows.dist[theta] + j);
+        // |o| reduced to its 15 leading bits (rounded), the shift remembered.
+        const VU32 abs_o = o < 0 ? 0u - u32(o) : u32(o);
+        const VI32 big = abs_o >= 32768u;
+        const VI32 lz = (VI32)_mm512_lzcnt_epi32((__m512i)abs_o);
+        const VI32 shift = big ? 17 - lz : VI32{};
+        const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
+        const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;
+        const VI32 reciprocal = gather(div, i32(top15 + 32768u));
+        // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
+        VI32 k_positive;
+        const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
+          const VI64H o64 = cvt<VI64H>(o_h), s64 = cvt<VI64H>(s_h);
+          VI64H product = mul32(cvt<VI64H>(r_h), cvt<VI64H>(t_h));
+          product = o64 < 0 ? -product : product;
+          VI64H tmp_k = (product + ((VI64H{} + 1) << (s64 + 14))) >> (s64 + 15);
+          tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
+          tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
+          tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
+          positive = cvt<VI32H>(tmp_k > 0);
+          return cvt<VI32H>((mul32(tmp_k, o64) + 16384) >> 15);
+        };
+        constexpr auto half = std::make_integer_sequence<int, H>{};
+        VI32H positive_lo, positive_hi;
+        VI32 rst = join(restore(low_half(o, half), low_half(t, half), low_half(reciprocal, half),
+                                low_half(shift, half), positive_lo),
+                        restore(high_half(o, half), high_half(t, half),
+                                high_half(reciprocal, half), high_half(shift, half), positive_hi),
+                        std::make_integer_sequence<int, N>{});
+        k_positive = join(positive_lo, positive_hi, std::make_integer_sequence<int, N>{});
+        const VI32 apply = angle & k_positive & (o != 0);
+        const VI32 limited = by_halves(
+            [egl](VI32H r, VI32H tt, VI32H oo) { return gain_limited(r, tt, oo, egl); }, rst, t,
+            o);
+        rst = apply ? limited : rst;
+        store(rows.restored[theta] + j, rst);
+        store(rows.additive[theta] + j, i32(u32(t) - u32(rst)));
+      }
+    }
+    scalar::decouple<pixel::ScaleNArith>(rows, j, end, egl);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The CSF.
 
@@ -499,7 +576,7 @@ AdmDsp make_dsp(const char* isa) {
       dwtn_vertical,
       dwtn_horizontal,
       decouple_0,
-      scalar::decouple<pixel::ScaleNArith>,
+      decouple_n<>,
       csf_0,
       csf_n,
       masked_cubes<pixel::Scale0Arith>,

@@ -510,6 +510,59 @@ TEST_P(AdmSimdTest, AdmDecouple) {
           });
 }
 
+// The decoupling of scales 1..3 on int32 bands (20 and 32 bits), with the same
+// relations as above.
+TEST_P(AdmSimdTest, AdmDecoupleN) {
+  for (BandFill fill : kBandFills)
+    for (int bits : {20, 32})
+      for (int relation = 0; relation < 5; ++relation)
+        for (double egl : {100.0, 1.0, 1.5, 0.5})
+          for (int w : kBandWidths)
+            for_column_ranges(w, [&](int begin, int end) {
+              std::vector<std::int32_t> ref_bands[3], dist_bands[3];
+              const double limit = std::ldexp(1.0, bits - 1);
+              const auto clamp = [&](double x) {
+                return static_cast<std::int32_t>(std::clamp(x, -limit, limit - 1));
+              };
+              for (int theta = 0; theta < 3; ++theta) {
+                ref_bands[theta] = band_values<std::int32_t>(rng_, w, fill, bits);
+                dist_bands[theta] = band_values<std::int32_t>(rng_, w, fill, bits);
+                if (relation == 0 || relation == 4) continue;
+                const double factor = relation == 1 ? 0.75 : relation == 2 ? 1.25 : 1.0;
+                for (int j = 0; j < w; ++j) {
+                  dist_bands[theta][j] = clamp(ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1);
+                  if (relation == 3 && rng_() % 5 == 0) dist_bands[theta][j] = static_cast<std::int32_t>(rng_());
+                }
+              }
+              if (relation == 4)
+                for (int j = 0; j < w; ++j) {
+                  const double angle = std::atan2(ref_bands[1][j], ref_bands[0][j]) +
+                                       (0.98 + 0.04 * static_cast<double>(rng_() % 1001) / 1000.0) *
+                                           (rng_() & 1 ? 1 : -1) * 3.14159265358979323846 / 180.0;
+                  const double radius = std::hypot(ref_bands[0][j], ref_bands[1][j]) *
+                                        (0.5 + static_cast<double>(rng_() % 100) / 100.0);
+                  dist_bands[0][j] = clamp(std::round(radius * std::cos(angle)));
+                  dist_bands[1][j] = clamp(std::round(radius * std::sin(angle)));
+                }
+              std::vector<std::vector<std::int32_t>> out_ref(6, std::vector<std::int32_t>(w + kGuard, 0x5A5A5A5A)), out_twin = out_ref;
+              const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<std::int32_t>>& out) {
+                adm::DecoupleRows<std::int32_t> rows{};
+                for (int theta = 0; theta < 3; ++theta) {
+                  rows.ref[theta] = ref_bands[theta].data();
+                  rows.dist[theta] = dist_bands[theta].data();
+                  rows.restored[theta] = out[theta].data();
+                  rows.additive[theta] = out[3 + theta].data();
+                }
+                dsp.decouple_n(rows, begin, end, egl);
+              };
+              run(ref(), out_ref);
+              run(twin(), out_twin);
+              ASSERT_EQ(out_ref, out_twin) << twin().isa << " decouple_n w " << w << " [" << begin << ", "
+                                           << end << ") fill " << static_cast<int>(fill) << " bits " << bits
+                                           << " relation " << relation << " egl " << egl;
+            });
+}
+
 // The CSF weights of a few viewing conditions (libvmaf's and finer/coarser ones),
 // and a made-up scale-0 weight at the top of its uint16 range.
 std::vector<adm::CsfWeights> csf_weight_sets() {
