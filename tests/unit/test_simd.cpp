@@ -345,26 +345,38 @@ class AdmSimdTest : public testing::TestWithParam<Isa> {
 
 // Band widths of the DWT's horizontal pass and the masking stage (>= 5, as at
 // ADM's coarsest scale): around every vector width and its double, odd, large.
-const std::vector<int> kBandWidths = {5,  6,  7,  8,  9,  15, 16, 17, 18, 19, 23, 24, 31, 32, 33, 34,
-                                      35, 47, 48, 49, 63, 64, 65, 66, 67, 100, 127, 129, 1283};
+const std::vector<int> kBandWidths = {5,  6,  7,  8,  9,  15,  16,  17,  18,  19,
+                                      23, 24, 31, 32, 33, 34,  35,  47,  48,  49,
+                                      63, 64, 65, 66, 67, 100, 127, 129, 1283};
 
 // Values of a band: uniformly over `bits` bits (signed), zeros, the extremes of
 // int16 / int32, or small values near zero.
 enum class BandFill { kRandom, kZero, kExtremes, kSmall };
-constexpr BandFill kBandFills[] = {BandFill::kRandom, BandFill::kZero, BandFill::kExtremes, BandFill::kSmall};
+constexpr BandFill kBandFills[] = {BandFill::kRandom, BandFill::kZero, BandFill::kExtremes,
+                                   BandFill::kSmall};
 
 template <typename T>
-std::vector<T> band_values(std::mt19937_64& rng, std::size_t n, BandFill fill, int bits = 8 * sizeof(T)) {
+std::vector<T> band_values(std::mt19937_64& rng, std::size_t n, BandFill fill,
+                           int bits = 8 * sizeof(T)) {
   std::vector<T> v(n);
-  const std::int64_t lo = -(std::int64_t{1} << (bits - 1)), hi = (std::int64_t{1} << (bits - 1)) - 1;
+  const std::int64_t lo = -(std::int64_t{1} << (bits - 1)),
+                     hi = (std::int64_t{1} << (bits - 1)) - 1;
   for (auto& x : v) {
     const std::uint64_t r = rng();
     std::int64_t value = 0;
     switch (fill) {
-      case BandFill::kRandom: value = lo + static_cast<std::int64_t>(r % static_cast<std::uint64_t>(hi - lo + 1)); break;
-      case BandFill::kZero: value = 0; break;
-      case BandFill::kExtremes: value = (r & 3) == 0 ? lo : (r & 3) == 1 ? hi : (r & 3) == 2 ? 0 : -1; break;
-      case BandFill::kSmall: value = static_cast<std::int64_t>(r % 201) - 100; break;
+      case BandFill::kRandom:
+        value = lo + static_cast<std::int64_t>(r % static_cast<std::uint64_t>(hi - lo + 1));
+        break;
+      case BandFill::kZero:
+        value = 0;
+        break;
+      case BandFill::kExtremes:
+        value = (r & 3) == 0 ? lo : (r & 3) == 1 ? hi : (r & 3) == 2 ? 0 : -1;
+        break;
+      case BandFill::kSmall:
+        value = static_cast<std::int64_t>(r % 201) - 100;
+        break;
     }
     x = static_cast<T>(value);
   }
@@ -373,14 +385,17 @@ std::vector<T> band_values(std::mt19937_64& rng, std::size_t n, BandFill fill, i
 
 template <typename Sample>
 void check_dwt0_vertical(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::mt19937_64& rng,
-                         adm::Dwt0VerticalFn<Sample> adm::AdmDsp::*fn, const std::vector<unsigned>& bpcs) {
+                         adm::Dwt0VerticalFn<Sample> adm::AdmDsp::*fn,
+                         const std::vector<unsigned>& bpcs) {
   for (unsigned bpc : bpcs)
     for (Fill fill : kFills)
       for (unsigned w : kWidths) {
         const Window<Sample> window(rng, 4, w, bpc, fill);
-        std::vector<std::int32_t> lo_ref(w + kGuard, 0x5A5A5A5A), hi_ref = lo_ref, lo_twin = lo_ref, hi_twin = lo_ref;
+        std::vector<std::int32_t> lo_ref(w + kGuard, 0x5A5A5A5A), hi_ref = lo_ref, lo_twin = lo_ref,
+                                                                  hi_twin = lo_ref;
         (ref.*fn)(window.pointers.data(), bpc, static_cast<int>(w), lo_ref.data(), hi_ref.data());
-        (twin.*fn)(window.pointers.data(), bpc, static_cast<int>(w), lo_twin.data(), hi_twin.data());
+        (twin.*fn)(window.pointers.data(), bpc, static_cast<int>(w), lo_twin.data(),
+                   hi_twin.data());
         ASSERT_EQ(lo_ref, lo_twin) << twin.isa << " dwt0_vertical bpc " << bpc << " w " << w;
         ASSERT_EQ(hi_ref, hi_twin) << twin.isa << " dwt0_vertical bpc " << bpc << " w " << w;
       }
@@ -403,16 +418,20 @@ TEST_P(AdmSimdTest, AdmDwt0Horizontal) {
           std::copy(values.begin(), values.end(), v->begin());
         }
         const int out_w = (w + 1) / 2;
-        std::vector<std::vector<std::int16_t>> r(4, std::vector<std::int16_t>(out_w + kGuard, 0x5A5A)), t = r;
+        std::vector<std::vector<std::int16_t>> r(4,
+                                                 std::vector<std::int16_t>(out_w + kGuard, 0x5A5A)),
+            t = r;
         const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<std::int16_t>>& out) {
           if (lowpass_only)
             dsp.dwt0_horizontal(lo.data(), hi.data(), w, out[0].data(), nullptr, nullptr, nullptr);
           else
-            dsp.dwt0_horizontal(lo.data(), hi.data(), w, out[0].data(), out[1].data(), out[2].data(), out[3].data());
+            dsp.dwt0_horizontal(lo.data(), hi.data(), w, out[0].data(), out[1].data(),
+                                out[2].data(), out[3].data());
         };
         run(ref(), r);
         run(twin(), t);
-        ASSERT_EQ(r, t) << twin().isa << " dwt0_horizontal w " << w << " fill " << static_cast<int>(fill);
+        ASSERT_EQ(r, t) << twin().isa << " dwt0_horizontal w " << w << " fill "
+                        << static_cast<int>(fill);
       }
 }
 
@@ -423,13 +442,19 @@ TEST_P(AdmSimdTest, AdmDwtnVertical) {
         for (unsigned w : kWidths) {
           std::vector<std::vector<std::int32_t>> rows;
           std::vector<const std::int32_t*> pointers;
-          for (int k = 0; k < 4; ++k) rows.push_back(band_values<std::int32_t>(rng_, w + 64, fill, bits));
+          for (int k = 0; k < 4; ++k)
+            rows.push_back(band_values<std::int32_t>(rng_, w + 64, fill, bits));
           for (auto& row : rows) pointers.push_back(row.data());
-          std::vector<std::int32_t> lo_ref(w + kGuard, 0x5A5A5A5A), hi_ref = lo_ref, lo_twin = lo_ref, hi_twin = lo_ref;
-          ref().dwtn_vertical(pointers.data(), scale, static_cast<int>(w), lo_ref.data(), hi_ref.data());
-          twin().dwtn_vertical(pointers.data(), scale, static_cast<int>(w), lo_twin.data(), hi_twin.data());
-          ASSERT_EQ(lo_ref, lo_twin) << twin().isa << " dwtn_vertical scale " << scale << " w " << w;
-          ASSERT_EQ(hi_ref, hi_twin) << twin().isa << " dwtn_vertical scale " << scale << " w " << w;
+          std::vector<std::int32_t> lo_ref(w + kGuard, 0x5A5A5A5A),
+              hi_ref = lo_ref, lo_twin = lo_ref, hi_twin = lo_ref;
+          ref().dwtn_vertical(pointers.data(), scale, static_cast<int>(w), lo_ref.data(),
+                              hi_ref.data());
+          twin().dwtn_vertical(pointers.data(), scale, static_cast<int>(w), lo_twin.data(),
+                               hi_twin.data());
+          ASSERT_EQ(lo_ref, lo_twin)
+              << twin().isa << " dwtn_vertical scale " << scale << " w " << w;
+          ASSERT_EQ(hi_ref, hi_twin)
+              << twin().isa << " dwtn_vertical scale " << scale << " w " << w;
         }
 }
 
@@ -441,9 +466,13 @@ TEST_P(AdmSimdTest, AdmDwtnHorizontal) {
           const auto lo = band_values<std::int32_t>(rng_, w, fill, bits);
           const auto hi = band_values<std::int32_t>(rng_, w, fill, bits);
           const int out_w = (w + 1) / 2;
-          std::vector<std::vector<std::int32_t>> r(4, std::vector<std::int32_t>(out_w + kGuard, 0x5A5A5A5A)), t = r;
-          ref().dwtn_horizontal(lo.data(), hi.data(), scale, w, r[0].data(), r[1].data(), r[2].data(), r[3].data());
-          twin().dwtn_horizontal(lo.data(), hi.data(), scale, w, t[0].data(), t[1].data(), t[2].data(), t[3].data());
+          std::vector<std::vector<std::int32_t>> r(
+              4, std::vector<std::int32_t>(out_w + kGuard, 0x5A5A5A5A)),
+              t = r;
+          ref().dwtn_horizontal(lo.data(), hi.data(), scale, w, r[0].data(), r[1].data(),
+                                r[2].data(), r[3].data());
+          twin().dwtn_horizontal(lo.data(), hi.data(), scale, w, t[0].data(), t[1].data(),
+                                 t[2].data(), t[3].data());
           ASSERT_EQ(r, t) << twin().isa << " dwtn_horizontal scale " << scale << " w " << w
                           << " bits " << bits << " fill " << static_cast<int>(fill);
         }
@@ -453,7 +482,11 @@ TEST_P(AdmSimdTest, AdmDwtnHorizontal) {
 template <typename Body>
 void for_column_ranges(int w, Body body) {
   const int border = static_cast<int>(w * 0.1 - 0.5);
-  for (auto [begin, end] : {std::pair{0, w}, {border, w - border}, {1, w - 1}, {std::min(3, w), w}, {0, std::max(w - 2, 0)}})
+  for (auto [begin, end] : {std::pair{0, w},
+                            {border, w - border},
+                            {1, w - 1},
+                            {std::min(3, w), w},
+                            {0, std::max(w - 2, 0)}})
     if (begin <= end) body(begin, end);
 }
 
@@ -474,9 +507,12 @@ TEST_P(AdmSimdTest, AdmDecouple) {
               if (relation == 4 && theta < 2) continue;  // below
               const double factor = relation == 1 ? 0.75 : relation == 2 ? 1.25 : 1.0;
               for (int j = 0; j < w; ++j) {
-                const double scaled = ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1;
-                dist_bands[theta][j] = static_cast<std::int16_t>(std::clamp(scaled, -32768.0, 32767.0));
-                if (relation == 3 && rng_() % 5 == 0) dist_bands[theta][j] = static_cast<std::int16_t>(rng_());
+                const double scaled =
+                    ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1;
+                dist_bands[theta][j] =
+                    static_cast<std::int16_t>(std::clamp(scaled, -32768.0, 32767.0));
+                if (relation == 3 && rng_() % 5 == 0)
+                  dist_bands[theta][j] = static_cast<std::int16_t>(rng_());
               }
             }
             // (h, v) of the distorted picture turned by about 1 degree from the
@@ -488,11 +524,16 @@ TEST_P(AdmSimdTest, AdmDecouple) {
                                          (rng_() & 1 ? 1 : -1) * 3.14159265358979323846 / 180.0;
                 const double radius = std::hypot(ref_bands[0][j], ref_bands[1][j]) *
                                       (0.5 + static_cast<double>(rng_() % 100) / 100.0);
-                dist_bands[0][j] = static_cast<std::int16_t>(std::clamp(std::lround(radius * std::cos(angle)), -32768L, 32767L));
-                dist_bands[1][j] = static_cast<std::int16_t>(std::clamp(std::lround(radius * std::sin(angle)), -32768L, 32767L));
+                dist_bands[0][j] = static_cast<std::int16_t>(
+                    std::clamp(std::lround(radius * std::cos(angle)), -32768L, 32767L));
+                dist_bands[1][j] = static_cast<std::int16_t>(
+                    std::clamp(std::lround(radius * std::sin(angle)), -32768L, 32767L));
               }
-            std::vector<std::vector<std::int16_t>> out_ref(6, std::vector<std::int16_t>(w + kGuard, 0x5A5A)), out_twin = out_ref;
-            const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<std::int16_t>>& out) {
+            std::vector<std::vector<std::int16_t>> out_ref(
+                6, std::vector<std::int16_t>(w + kGuard, 0x5A5A)),
+                out_twin = out_ref;
+            const auto run = [&](const adm::AdmDsp& dsp,
+                                 std::vector<std::vector<std::int16_t>>& out) {
               adm::DecoupleRows<std::int16_t> rows{};
               for (int theta = 0; theta < 3; ++theta) {
                 rows.ref[theta] = ref_bands[theta].data();
@@ -504,9 +545,9 @@ TEST_P(AdmSimdTest, AdmDecouple) {
             };
             run(ref(), out_ref);
             run(twin(), out_twin);
-            ASSERT_EQ(out_ref, out_twin) << twin().isa << " decouple_0 w " << w << " [" << begin << ", "
-                                         << end << ") fill " << static_cast<int>(fill) << " relation "
-                                         << relation << " egl " << egl;
+            ASSERT_EQ(out_ref, out_twin)
+                << twin().isa << " decouple_0 w " << w << " [" << begin << ", " << end << ") fill "
+                << static_cast<int>(fill) << " relation " << relation << " egl " << egl;
           });
 }
 
@@ -530,8 +571,10 @@ TEST_P(AdmSimdTest, AdmDecoupleN) {
                 if (relation == 0 || relation == 4) continue;
                 const double factor = relation == 1 ? 0.75 : relation == 2 ? 1.25 : 1.0;
                 for (int j = 0; j < w; ++j) {
-                  dist_bands[theta][j] = clamp(ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1);
-                  if (relation == 3 && rng_() % 5 == 0) dist_bands[theta][j] = static_cast<std::int32_t>(rng_());
+                  dist_bands[theta][j] =
+                      clamp(ref_bands[theta][j] * factor + static_cast<int>(rng_() % 3) - 1);
+                  if (relation == 3 && rng_() % 5 == 0)
+                    dist_bands[theta][j] = static_cast<std::int32_t>(rng_());
                 }
               }
               if (relation == 4)
@@ -544,8 +587,11 @@ TEST_P(AdmSimdTest, AdmDecoupleN) {
                   dist_bands[0][j] = clamp(std::round(radius * std::cos(angle)));
                   dist_bands[1][j] = clamp(std::round(radius * std::sin(angle)));
                 }
-              std::vector<std::vector<std::int32_t>> out_ref(6, std::vector<std::int32_t>(w + kGuard, 0x5A5A5A5A)), out_twin = out_ref;
-              const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<std::int32_t>>& out) {
+              std::vector<std::vector<std::int32_t>> out_ref(
+                  6, std::vector<std::int32_t>(w + kGuard, 0x5A5A5A5A)),
+                  out_twin = out_ref;
+              const auto run = [&](const adm::AdmDsp& dsp,
+                                   std::vector<std::vector<std::int32_t>>& out) {
                 adm::DecoupleRows<std::int32_t> rows{};
                 for (int theta = 0; theta < 3; ++theta) {
                   rows.ref[theta] = ref_bands[theta].data();
@@ -557,9 +603,10 @@ TEST_P(AdmSimdTest, AdmDecoupleN) {
               };
               run(ref(), out_ref);
               run(twin(), out_twin);
-              ASSERT_EQ(out_ref, out_twin) << twin().isa << " decouple_n w " << w << " [" << begin << ", "
-                                           << end << ") fill " << static_cast<int>(fill) << " bits " << bits
-                                           << " relation " << relation << " egl " << egl;
+              ASSERT_EQ(out_ref, out_twin)
+                  << twin().isa << " decouple_n w " << w << " [" << begin << ", " << end
+                  << ") fill " << static_cast<int>(fill) << " bits " << bits << " relation "
+                  << relation << " egl " << egl;
             });
 }
 
@@ -593,11 +640,14 @@ void check_csf(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::mt19937_64&
       for (int w : kBandWidths)
         for_column_ranges(w, [&](int begin, int end) {
           const auto src = band_values<Band>(rng, w, fill, bits);
-          std::vector<Band> csf_ref(w + kGuard, 0x5A5A), share_ref = csf_ref, csf_twin = csf_ref, share_twin = csf_ref;
+          std::vector<Band> csf_ref(w + kGuard, 0x5A5A), share_ref = csf_ref, csf_twin = csf_ref,
+                                                         share_twin = csf_ref;
           (ref.*fn)(arith, theta, src.data(), begin, end, csf_ref.data(), share_ref.data());
           (twin.*fn)(arith, theta, src.data(), begin, end, csf_twin.data(), share_twin.data());
-          ASSERT_EQ(csf_ref, csf_twin) << twin.isa << " csf theta " << theta << " w " << w << " [" << begin << ", " << end << ")";
-          ASSERT_EQ(share_ref, share_twin) << twin.isa << " csf share theta " << theta << " w " << w;
+          ASSERT_EQ(csf_ref, csf_twin) << twin.isa << " csf theta " << theta << " w " << w << " ["
+                                       << begin << ", " << end << ")";
+          ASSERT_EQ(share_ref, share_twin)
+              << twin.isa << " csf share theta " << theta << " w " << w;
         });
 }
 
@@ -635,8 +685,8 @@ struct MaskInput {
 
 template <class Arith>
 void check_masked_cubes(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::mt19937_64& rng,
-                        adm::MaskedCubesFn<Arith> adm::AdmDsp::*fn, const Arith& arith,
-                        int bits, int share_bits) {
+                        adm::MaskedCubesFn<Arith> adm::AdmDsp::*fn, const Arith& arith, int bits,
+                        int share_bits) {
   for (BandFill fill : kBandFills)
     for (int w : kBandWidths)
       for (std::uint32_t cube_shift : {0u, 1u, 4u, 7u, 11u})
@@ -647,9 +697,9 @@ void check_masked_cubes(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::mt
           (ref.*fn)(arith, input.rows(), w, begin, end, shifts, a);
           (twin.*fn)(arith, input.rows(), w, begin, end, shifts, b);
           for (int theta = 0; theta < 3; ++theta)
-            ASSERT_EQ(a[theta], b[theta]) << twin.isa << " masked_cubes theta " << theta << " w " << w
-                                          << " [" << begin << ", " << end << ") fill "
-                                          << static_cast<int>(fill) << " bits " << bits;
+            ASSERT_EQ(a[theta], b[theta])
+                << twin.isa << " masked_cubes theta " << theta << " w " << w << " [" << begin
+                << ", " << end << ") fill " << static_cast<int>(fill) << " bits " << bits;
         });
 }
 
@@ -657,10 +707,12 @@ TEST_P(AdmSimdTest, AdmMaskedCubes) {
   for (const auto& weights : csf_weight_sets()) {
     // Shares are 1/30 of CSF values: small, and also the full range.
     for (int share_bits : {12, 16})
-      check_masked_cubes(ref(), twin(), rng_, &adm::AdmDsp::masked_cubes_0, arith0(weights), 16, share_bits);
+      check_masked_cubes(ref(), twin(), rng_, &adm::AdmDsp::masked_cubes_0, arith0(weights), 16,
+                         share_bits);
     for (int scale = 1; scale < 4; ++scale)
       for (auto [bits, share_bits] : {std::pair{20, 16}, {32, 28}, {32, 32}})
-        check_masked_cubes(ref(), twin(), rng_, &adm::AdmDsp::masked_cubes_n, arithn(weights, scale), bits, share_bits);
+        check_masked_cubes(ref(), twin(), rng_, &adm::AdmDsp::masked_cubes_n,
+                           arithn(weights, scale), bits, share_bits);
   }
 }
 
@@ -677,9 +729,11 @@ TEST_P(AdmSimdTest, AdmReferenceCubes) {
           for (int bits : {20, 32})
             for (std::uint32_t shift : {0u, 3u, 10u}) {
               const auto row32 = band_values<std::int32_t>(rng_, w, fill, bits);
-              EXPECT_EQ(ref().reference_cubes_n(arithn(weights, scale), row32.data(), begin, end, shift),
-                        twin().reference_cubes_n(arithn(weights, scale), row32.data(), begin, end, shift))
-                  << twin().isa << " reference_cubes_n scale " << scale << " w " << w << " bits " << bits;
+              EXPECT_EQ(
+                  ref().reference_cubes_n(arithn(weights, scale), row32.data(), begin, end, shift),
+                  twin().reference_cubes_n(arithn(weights, scale), row32.data(), begin, end, shift))
+                  << twin().isa << " reference_cubes_n scale " << scale << " w " << w << " bits "
+                  << bits;
             }
       });
 }
@@ -697,7 +751,8 @@ TEST_P(AdmSimdTest, AdmComputerEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{33, 33}, {34, 35}, {35, 34}, {47, 39}, {65, 34}, {100, 36}, {129, 97}, {331, 177}};
+  const Size sizes[] = {{33, 33}, {34, 35},  {35, 34},  {47, 39},
+                        {65, 34}, {100, 36}, {129, 97}, {331, 177}};
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange})
@@ -705,12 +760,15 @@ TEST_P(AdmSimdTest, AdmComputerEndToEnd) {
           const unsigned bytes = bpc > 8 ? 2 : 1;
           const std::ptrdiff_t stride = (size.w + 3) * bytes;
           std::vector<std::uint8_t> ref_data(stride * size.h), dis_data(stride * size.h);
-          const std::uint32_t max = fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
+          const std::uint32_t max =
+              fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
           for (unsigned y = 0; y < size.h; ++y)
             for (unsigned x = 0; x < size.w; ++x) {
               // Smooth content with edges and noise, and a distorted copy.
-              std::uint32_t v = ((x / 7 + y / 5) % 2 ? x * 5 + y * 3 : 200 - x) * (max / 64 + 1) % (max + 1);
-              if (fill != Fill::kRandom || rng_() % 3 == 0) v = static_cast<std::uint32_t>(rng_() % (max + 1));
+              std::uint32_t v =
+                  ((x / 7 + y / 5) % 2 ? x * 5 + y * 3 : 200 - x) * (max / 64 + 1) % (max + 1);
+              if (fill != Fill::kRandom || rng_() % 3 == 0)
+                v = static_cast<std::uint32_t>(rng_() % (max + 1));
               if (fill == Fill::kExtremes) v = (rng_() & 1) ? max : 0;
               std::uint32_t d = v;
               if (rng_() % 4 == 0) d = static_cast<std::uint32_t>(rng_() % (max + 1));
@@ -719,8 +777,10 @@ TEST_P(AdmSimdTest, AdmComputerEndToEnd) {
                 ref_data[y * stride + x] = static_cast<std::uint8_t>(v);
                 dis_data[y * stride + x] = static_cast<std::uint8_t>(d);
               } else {
-                reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] = static_cast<std::uint16_t>(v);
-                reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] = static_cast<std::uint16_t>(d);
+                reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] =
+                    static_cast<std::uint16_t>(v);
+                reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] =
+                    static_cast<std::uint16_t>(d);
               }
             }
           adm::AdmOptions options;
