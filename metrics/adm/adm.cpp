@@ -7,7 +7,9 @@
 #include <numbers>
 #include <string>
 
+#include "adm/adm_dsp.h"
 #include "adm/adm_pixel.h"
+#include "common/cpu.h"
 #include "common/error.h"
 
 namespace vmafexact::adm {
@@ -121,47 +123,38 @@ std::uint32_t ceil_log2_u32(double value) {
 }
 
 // ---------------------------------------------------------------------------
-// The DWT.
+// The DWT (per row: adm_dsp.h).
 
 // Scale 0 from the picture: the vertical pass removes the DC offset and shifts
 // by bpc (libvmaf's 8-bit and high-bit-depth code differ only in that shift);
 // the horizontal pass shifts by 16. Bands are int16. `tmp` holds 2 * w ints.
 template <typename Sample>
-void dwt_picture(const PlaneView& plane, unsigned bpc, int w, int h, bool lowpass_only,
-                 std::int16_t* band_a, std::int16_t* band_h, std::int16_t* band_v,
-                 std::int16_t* band_d, std::int32_t* tmp) {
-  const pixel::Db2Taps f = db2_taps();
+void dwt_picture(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w, int h,
+                 bool lowpass_only, std::int16_t* band_a, std::int16_t* band_h,
+                 std::int16_t* band_v, std::int16_t* band_d, std::int32_t* tmp) {
   const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
   for (int i = 0; i < out_h; ++i) {
     const Sample* rows[4];
     for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
-    for (int j = 0; j < w; ++j) {
-      const std::int32_t s[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
-      pixel::dwt0_vertical(f, s, bpc, tmp_lo[j], tmp_hi[j]);
-    }
-    for (int j = 0; j < out_w; ++j) {
-      int cols[4];
-      for (int k = 0; k < 4; ++k) cols[k] = dwt_tap_index(2 * j - 1 + k, w);
-      const std::int32_t lo[4] = {tmp_lo[cols[0]], tmp_lo[cols[1]], tmp_lo[cols[2]], tmp_lo[cols[3]]};
-      const std::size_t at = static_cast<std::size_t>(i) * out_w + j;
-      band_a[at] = pixel::dwt0_horizontal_one(f.lo, lo);
-      if (lowpass_only) continue;
-      const std::int32_t hi[4] = {tmp_hi[cols[0]], tmp_hi[cols[1]], tmp_hi[cols[2]], tmp_hi[cols[3]]};
-      band_v[at] = pixel::dwt0_horizontal_one(f.hi, lo);
-      band_h[at] = pixel::dwt0_horizontal_one(f.lo, hi);
-      band_d[at] = pixel::dwt0_horizontal_one(f.hi, hi);
-    }
+    if constexpr (sizeof(Sample) == 1)
+      dsp.dwt0_vertical_8(rows, bpc, w, tmp_lo, tmp_hi);
+    else
+      dsp.dwt0_vertical_16(rows, bpc, w, tmp_lo, tmp_hi);
+    const std::size_t at = static_cast<std::size_t>(i) * out_w;
+    if (lowpass_only)
+      dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a + at, nullptr, nullptr, nullptr);
+    else
+      dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a + at, band_v + at, band_h + at, band_d + at);
   }
 }
 
 // Scales 1..3 from the previous scale's int32 approximation band (w x h): the
 // passes' rounding shifts depend on the scale. Bands are int32.
-void dwt_band(const std::int32_t* src, int w, int h, int scale, std::int32_t* band_a,
-              std::int32_t* band_h, std::int32_t* band_v, std::int32_t* band_d,
-              std::int32_t* tmp) {
-  const pixel::Db2Taps f = db2_taps();
+void dwt_band(const AdmDsp& dsp, const std::int32_t* src, int w, int h, int scale,
+              std::int32_t* band_a, std::int32_t* band_h, std::int32_t* band_v,
+              std::int32_t* band_d, std::int32_t* tmp) {
   const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
@@ -169,21 +162,10 @@ void dwt_band(const std::int32_t* src, int w, int h, int scale, std::int32_t* ba
     const std::int32_t* rows[4];
     for (int k = 0; k < 4; ++k)
       rows[k] = src + static_cast<std::size_t>(dwt_tap_index(2 * i - 1 + k, h)) * w;
-    for (int j = 0; j < w; ++j) {
-      const std::int32_t s[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
-      pixel::dwtn_vertical(f, s, scale, tmp_lo[j], tmp_hi[j]);
-    }
-    for (int j = 0; j < out_w; ++j) {
-      int cols[4];
-      for (int k = 0; k < 4; ++k) cols[k] = dwt_tap_index(2 * j - 1 + k, w);
-      const std::int32_t lo[4] = {tmp_lo[cols[0]], tmp_lo[cols[1]], tmp_lo[cols[2]], tmp_lo[cols[3]]};
-      const std::int32_t hi[4] = {tmp_hi[cols[0]], tmp_hi[cols[1]], tmp_hi[cols[2]], tmp_hi[cols[3]]};
-      const std::size_t at = static_cast<std::size_t>(i) * out_w + j;
-      band_a[at] = pixel::dwtn_horizontal_one(f.lo, lo, scale);
-      band_v[at] = pixel::dwtn_horizontal_one(f.hi, lo, scale);
-      band_h[at] = pixel::dwtn_horizontal_one(f.lo, hi, scale);
-      band_d[at] = pixel::dwtn_horizontal_one(f.hi, hi, scale);
-    }
+    dsp.dwtn_vertical(rows, scale, w, tmp_lo, tmp_hi);
+    const std::size_t at = static_cast<std::size_t>(i) * out_w;
+    dsp.dwtn_horizontal(tmp_lo, tmp_hi, scale, w, band_a + at, band_v + at, band_h + at,
+                        band_d + at);
   }
 }
 
@@ -193,19 +175,37 @@ struct Hvd {
   std::array<Band*, 3> band{};
 };
 
+// The table's routines of one scale's arithmetic.
+template <class Arith>
+struct ScaleDsp;
+template <>
+struct ScaleDsp<Scale0Arith> {
+  static auto decouple(const AdmDsp& dsp) { return dsp.decouple_0; }
+  static auto csf(const AdmDsp& dsp) { return dsp.csf_0; }
+  static auto masked_cubes(const AdmDsp& dsp) { return dsp.masked_cubes_0; }
+  static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_0; }
+};
+template <>
+struct ScaleDsp<ScaleNArith> {
+  static auto decouple(const AdmDsp& dsp) { return dsp.decouple_n; }
+  static auto csf(const AdmDsp& dsp) { return dsp.csf_n; }
+  static auto masked_cubes(const AdmDsp& dsp) { return dsp.masked_cubes_n; }
+  static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_n; }
+};
+
 // The cube sums of the reference over the scored region, per row rounded
 // and shifted, then added (libvmaf's adm_csf_den_scale / adm_csf_den_s123).
 template <class Arith>
-void reference_cube_sums(const Arith& arith, const ScaleGeometry& g,
+void reference_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                          const Hvd<typename Arith::Band>& ref, std::array<std::uint64_t, 3>& out) {
+  const auto cubes = ScaleDsp<Arith>::reference_cubes(dsp);
   const std::uint64_t row_round =
       g.den_row_shift == 0 ? 0 : (std::uint64_t{1} << (g.den_row_shift - 1));
   out = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     for (int theta = 0; theta < 3; ++theta) {
       const auto* row = ref.band[theta] + static_cast<std::size_t>(i) * g.width;
-      std::uint64_t row_sum = 0;
-      for (int j = g.left; j < g.right; ++j) row_sum += arith.den_cube(row[j], g.den_cube_shift);
+      const std::uint64_t row_sum = cubes(arith, row, g.left, g.right, g.den_cube_shift);
       out[theta] += (row_sum + row_round) >> g.den_row_shift;
     }
   }
@@ -221,45 +221,37 @@ inline Span widen(int begin, int end, int size) { return {std::max(begin - 1, 0)
 // Splits the distorted bands into restored (r) and additive (a) parts
 // (libvmaf's adm_decouple / adm_decouple_s123), over the rows/columns read later.
 template <class Arith>
-void decouple(const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
+void decouple(const AdmDsp& dsp, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
               const Hvd<typename Arith::Band>& dist, double egl, Hvd<typename Arith::Band>& r,
               Hvd<typename Arith::Band>& a) {
-  using Band = typename Arith::Band;
-  const std::int32_t* div = division_table().data();
-  const float cos_sq = cos_1deg_sq();
+  const auto split = ScaleDsp<Arith>::decouple(dsp);
   const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
   for (int i = rows.begin; i < rows.end; ++i) {
     const std::size_t base = static_cast<std::size_t>(i) * g.width;
-    for (int j = cols.begin; j < cols.end; ++j) {
-      const std::size_t at = base + j;
-      const Band oh = ref.band[0][at], ov = ref.band[1][at];
-      const Band th = dist.band[0][at], tv = dist.band[1][at];
-      const bool angle = pixel::within_one_degree(oh, ov, th, tv, cos_sq);
-      for (int theta = 0; theta < 3; ++theta) {
-        const Band o = ref.band[theta][at], t = dist.band[theta][at];
-        const Band rst = Arith::restore(o, t, angle, egl, div);
-        r.band[theta][at] = rst;
-        a.band[theta][at] = Arith::subtract(t, rst);
-      }
+    DecoupleRows<typename Arith::Band> row{};
+    for (int theta = 0; theta < 3; ++theta) {
+      row.ref[theta] = ref.band[theta] + base;
+      row.dist[theta] = dist.band[theta] + base;
+      row.restored[theta] = r.band[theta] + base;
+      row.additive[theta] = a.band[theta] + base;
     }
+    split(row, cols.begin, cols.end, egl);
   }
 }
 
 // The CSF-weighted masking image and its 1/30 shares (libvmaf's adm_csf /
 // i4_adm_csf), over the rows/columns the masking stage reads.
 template <class Arith>
-void contrast_sensitivity(const Arith& arith, const ScaleGeometry& g,
+void contrast_sensitivity(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                           const Hvd<typename Arith::Band>& src, Hvd<typename Arith::Band>& csf,
                           Hvd<typename Arith::Band>& share) {
+  const auto weigh = ScaleDsp<Arith>::csf(dsp);
   const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
   for (int theta = 0; theta < 3; ++theta) {
     for (int i = rows.begin; i < rows.end; ++i) {
       const std::size_t base = static_cast<std::size_t>(i) * g.width;
-      for (int j = cols.begin; j < cols.end; ++j) {
-        const auto value = arith.csf(src.band[theta][base + j], theta);
-        csf.band[theta][base + j] = value;
-        share.band[theta][base + j] = Arith::csf_share(value);
-      }
+      weigh(arith, theta, src.band[theta] + base, cols.begin, cols.end, csf.band[theta] + base,
+            share.band[theta] + base);
     }
   }
 }
@@ -272,38 +264,27 @@ void contrast_sensitivity(const Arith& arith, const ScaleGeometry& g,
 // added. Outside the band, a neighbour above/left is mirrored (row/column 1),
 // one below/right repeats the edge.
 template <class Arith>
-void masked_cube_sums(const Arith& arith, const ScaleGeometry& g,
+void masked_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                       const Hvd<typename Arith::Band>& signal, const Hvd<typename Arith::Band>& csf,
                       const Hvd<typename Arith::Band>& share, std::array<std::int64_t, 3>& out) {
+  const auto cubes = ScaleDsp<Arith>::masked_cubes(dsp);
   const std::int64_t row_round = round_offset(g.num_row_shift);
   out = {0, 0, 0};
   const int w = g.width, h = g.height;
   for (int i = g.top; i < g.bottom; ++i) {
-    const std::size_t row_above = static_cast<std::size_t>(i == 0 ? 1 : i - 1) * w;
+    const std::size_t row_above = static_cast<std::size_t>(pixel::mask_neighbour_index(i - 1, h)) * w;
     const std::size_t row_here = static_cast<std::size_t>(i) * w;
-    const std::size_t row_below = static_cast<std::size_t>(i == h - 1 ? h - 1 : i + 1) * w;
-    std::array<std::int64_t, 3> row_sum = {0, 0, 0};
-    for (int j = g.left; j < g.right; ++j) {
-      const int jl = j == 0 ? 1 : j - 1;
-      const int jr = j == w - 1 ? w - 1 : j + 1;
-      // libvmaf adds these in int32; wrapping (uint32) addition gives the same bits.
-      std::uint32_t threshold = 0;
-      for (int theta = 0; theta < 3; ++theta) {
-        const auto* s = share.band[theta];
-        std::uint32_t sum = 0;
-        sum += static_cast<std::uint32_t>(s[row_above + jl]) + static_cast<std::uint32_t>(s[row_above + j]) +
-               static_cast<std::uint32_t>(s[row_above + jr]);
-        sum += static_cast<std::uint32_t>(s[row_here + jl]) +
-               static_cast<std::uint32_t>(Arith::centre_share(csf.band[theta][row_here + j])) +
-               static_cast<std::uint32_t>(s[row_here + jr]);
-        sum += static_cast<std::uint32_t>(s[row_below + jl]) + static_cast<std::uint32_t>(s[row_below + j]) +
-               static_cast<std::uint32_t>(s[row_below + jr]);
-        threshold += sum;
-      }
-      for (int theta = 0; theta < 3; ++theta)
-        row_sum[theta] += pixel::masked_cube(arith, signal.band[theta][row_here + j], theta,
-                                             threshold, g.num_cube_shift[theta]);
+    const std::size_t row_below = static_cast<std::size_t>(pixel::mask_neighbour_index(i + 1, h)) * w;
+    MaskRows<typename Arith::Band> rows{};
+    for (int theta = 0; theta < 3; ++theta) {
+      rows.share[theta][0] = share.band[theta] + row_above;
+      rows.share[theta][1] = share.band[theta] + row_here;
+      rows.share[theta][2] = share.band[theta] + row_below;
+      rows.csf[theta] = csf.band[theta] + row_here;
+      rows.signal[theta] = signal.band[theta] + row_here;
     }
+    std::int64_t row_sum[3] = {0, 0, 0};
+    cubes(arith, rows, w, g.left, g.right, g.num_cube_shift.data(), row_sum);
     for (int theta = 0; theta < 3; ++theta)
       out[theta] += (row_sum[theta] + row_round) >> g.num_row_shift;
   }
@@ -326,18 +307,18 @@ ScaleWork<Band> carve_work(std::vector<Band>& storage, std::size_t band_size) {
 
 // Everything one scale contributes, given its DWT bands.
 template <class Arith>
-void score_scale(const Arith& arith, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
+void score_scale(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
                  const Hvd<typename Arith::Band>& dist, ScaleWork<typename Arith::Band>& work,
                  const AdmOptions& options, ScaleSums& out) {
-  decouple<Arith>(g, ref, dist, options.enhn_gain_limit, work.restored, work.additive);
-  reference_cube_sums(arith, g, ref, out.den);
+  decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive);
+  reference_cube_sums(dsp, arith, g, ref, out.den);
   // DLM: the restored image, masked by the additive impairment.
-  contrast_sensitivity(arith, g, work.additive, work.csf, work.share);
-  masked_cube_sums(arith, g, work.restored, work.csf, work.share, out.num);
+  contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share);
+  masked_cube_sums(dsp, arith, g, work.restored, work.csf, work.share, out.num);
   if (options.skip_aim) return;
   // AIM: the additive impairment, masked by the restored image.
-  contrast_sensitivity(arith, g, work.restored, work.csf, work.share);
-  masked_cube_sums(arith, g, work.additive, work.csf, work.share, out.aim);
+  contrast_sensitivity(dsp, arith, g, work.restored, work.csf, work.share);
+  masked_cube_sums(dsp, arith, g, work.additive, work.csf, work.share, out.aim);
 }
 
 // One scale's numerator or denominator from three floats, as libvmaf adds them.
@@ -506,7 +487,12 @@ void check_picture_size(unsigned width, unsigned height) {
 }
 
 AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options)
-    : width_(width), height_(height), options_(options), weights_(csf_weights(options)) {
+    : AdmComputer(width, height, options, adm_dsp(cpu::flags())) {}
+
+AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options,
+                         const AdmDsp& dsp)
+    : width_(width), height_(height), options_(options), weights_(csf_weights(options)),
+      dsp_(&dsp) {
   check_picture_size(width, height);
   geometry_ = scale_geometry(width, height);
   const std::size_t size0 = static_cast<std::size_t>(geometry_[0].width) * geometry_[0].height;
@@ -531,10 +517,10 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
   const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands) {
     std::int16_t* b = bands.data();
     if (bpc == 8)
-      dwt_picture<std::uint8_t>(plane, bpc, w, h, options_.skip_scale0, b, b + size0,
+      dwt_picture<std::uint8_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
                                 b + 2 * size0, b + 3 * size0, rows32_.data());
     else
-      dwt_picture<std::uint16_t>(plane, bpc, w, h, options_.skip_scale0, b, b + size0,
+      dwt_picture<std::uint16_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
                                  b + 2 * size0, b + 3 * size0, rows32_.data());
   };
   picture_dwt(ref, ref16_);
@@ -547,7 +533,7 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
     const Scale0Arith arith{{weights_.scale0_fixed[0], weights_.scale0_fixed[1],
                              weights_.scale0_fixed[2]}};
     auto work = carve_work(work16_, size0);
-    score_scale(arith, geometry_[0], hvd(ref16_), hvd(dist16_), work, options_, sums.scales[0]);
+    score_scale(*dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), work, options_, sums.scales[0]);
   }
 
   // Scales 1..3, each from the previous approximation band, widened to int32.
@@ -561,7 +547,7 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
     const auto transform = [&](std::vector<std::int32_t>& buffer) {
       std::int32_t* approx_in = buffer.data();
       std::int32_t* out = buffer.data() + size0;
-      dwt_band(approx_in, in.width, in.height, s, out, out + size1, out + 2 * size1,
+      dwt_band(*dsp_, approx_in, in.width, in.height, s, out, out + size1, out + 2 * size1,
                out + 3 * size1, rows32_.data());
       return Hvd<std::int32_t>{{out + size1, out + 2 * size1, out + 3 * size1}};
     };
@@ -569,7 +555,7 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
     const auto dist_hvd = transform(dist32_);
     const ScaleNArith arith{{weights_.fixed[s][0], weights_.fixed[s][1], weights_.fixed[s][2]}, s};
     auto work = carve_work(work32_, size);
-    score_scale(arith, g, ref_hvd, dist_hvd, work, options_, sums.scales[s]);
+    score_scale(*dsp_, arith, g, ref_hvd, dist_hvd, work, options_, sums.scales[s]);
     // The new approximation band is the next scale's input.
     std::copy(ref32_.begin() + static_cast<std::ptrdiff_t>(size0),
               ref32_.begin() + static_cast<std::ptrdiff_t>(size0 + size), ref32_.begin());

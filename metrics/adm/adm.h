@@ -24,6 +24,8 @@
 
 namespace vmafexact::adm {
 
+struct AdmDsp;  // adm_dsp.h
+
 // libvmaf's options of the "adm" extractor, with its defaults.
 struct AdmOptions {
   double csf_scale = 1.0;         // adm_csf_scale (scf): Barten CSF modes only
@@ -116,9 +118,13 @@ AdmScores finish_scores(const FrameSums& sums, unsigned width, unsigned height,
                         const AdmOptions& options, const CsfWeights& weights);
 
 // The per-pixel stage, with its working buffers sized once for a picture size.
+// Its row loops run through an AdmDsp table (adm_dsp.h: the scalar reference or
+// an AVX2 / AVX-512 twin with identical results).
 class AdmComputer {
  public:
+  // With the best DSP table cpu::flags() allows, or with the given one.
   AdmComputer(unsigned width, unsigned height, const AdmOptions& options);
+  AdmComputer(unsigned width, unsigned height, const AdmOptions& options, const AdmDsp& dsp);
   // Luma planes (plane 0) of reference and distorted picture; bpc 8..16.
   FrameSums compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc);
 
@@ -129,6 +135,7 @@ class AdmComputer {
   AdmOptions options_;
   CsfWeights weights_;
   std::array<ScaleGeometry, 4> geometry_;
+  const AdmDsp* dsp_;
   // Scale 0 works on int16 bands, scales 1..3 on int32 bands, as libvmaf does.
   std::vector<std::int16_t> ref16_, dist16_;      // 4 bands each: a, h, v, d
   std::vector<std::int32_t> ref32_, dist32_;

@@ -1,0 +1,587 @@
+// The SIMD twins of the ADM DSP routines (adm_dsp.h), written once over GCC's
+// vector extensions with N 32-bit lanes and compiled once per ISA
+// (adm_dsp_avx2.cpp: N = 8, adm_dsp_avx512.cpp: N = 16, each with its own
+// instruction set flags).
+//
+// Exactness, routine by routine, against adm_dsp_scalar.h:
+//  * Every step is the scalar step on the same type per lane: int32 arithmetic
+//    that libvmaf does in int32 is done modulo 2^32 (unsigned lanes, the
+//    scalar's wrap-arounds), int64 arithmetic in int64 lanes, casts to int16 /
+//    int32 are truncations (__builtin_convertvector), shifts of signed lanes
+//    are arithmetic as the scalar's are.
+//  * Scale 0's vertical pass sums in 32 bits where the scalar sums in 64: the
+//    result (sum - dc + round) >> bpc is cut to 16 bits, and for bpc <= 16 a
+//    multiple of 2^32 in the sum changes the shifted value by a multiple of
+//    2^(32 - bpc) >= 2^16, so the 16 bits kept are the same.
+//  * Sums of integers (the masking threshold in uint32, the cube sums in int64 /
+//    uint64) are exact in any order.
+//  * The decoupling's angle test and gain limit: the same float/double
+//    operations per lane as pixel::within_one_degree / apply_gain_limit (see
+//    within_one_degree below).
+// Columns a vector cannot own (the first output of a DWT row, the masking
+// stage's first and last column, where the neighbours are mirrored, and each
+// row's columns beyond the last whole vector) go to the scalar reference.
+//
+// Not a normal header: an ISA translation unit defines `constexpr int N` and
+// includes <immintrin.h>, <algorithm>, <cstdint>, <utility>,
+// adm/adm_dsp_scalar.h first, then this file inside its own namespace. The
+// few intrinsics (the table gather, vpmuldq) are chosen by N.
+
+typedef std::uint8_t VU8 __attribute__((vector_size(N)));
+typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
+typedef std::uint16_t VU16 __attribute__((vector_size(N * 2)));
+typedef std::int32_t VI32 __attribute__((vector_size(N * 4)));
+typedef std::uint32_t VU32 __attribute__((vector_size(N * 4)));
+
+template <typename T>
+struct VectorOf;
+template <>
+struct VectorOf<std::uint8_t> {
+  using type = VU8;
+};
+template <>
+struct VectorOf<std::uint16_t> {
+  using type = VU16;
+};
+template <>
+struct VectorOf<std::int16_t> {
+  using type = VI16;
+};
+template <>
+struct VectorOf<std::int32_t> {
+  using type = VI32;
+};
+
+// N consecutive values from p (unaligned).
+template <typename T>
+[[gnu::always_inline]] inline typename VectorOf<T>::type load(const T* p) {
+  typename VectorOf<T>::type v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T, typename Vec>
+[[gnu::always_inline]] inline void store(T* p, Vec v) {
+  static_assert(sizeof(Vec) == N * sizeof(T));
+  __builtin_memcpy(p, &v, sizeof v);
+}
+// Lane-wise conversion: widening sign- or zero-extends, narrowing truncates.
+template <typename To, typename From>
+[[gnu::always_inline]] inline To cvt(From v) {
+  return __builtin_convertvector(v, To);
+}
+// The same bits as the other signedness.
+[[gnu::always_inline]] inline VU32 u32(VI32 v) { return (VU32)v; }
+[[gnu::always_inline]] inline VI32 i32(VU32 v) { return (VI32)v; }
+
+// N int16 values widened to int32 lanes.
+[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) { return cvt<VI32>(load(p)); }
+[[gnu::always_inline]] inline VI32 load32(const std::int32_t* p) { return load(p); }
+
+// Lanes 0, 2, 4, .. (evens) and 1, 3, 5, .. (odds) of the 2N lanes a, b.
+template <int... I>
+[[gnu::always_inline]] inline VI32 evens(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (2 * I)...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32 odds(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (2 * I + 1)...);
+}
+// The DWT's 4 taps of N outputs j .. j+N-1 of a row: x[k] holds row[2j-1+k+2l]
+// in lane l (read: row[2j-1 .. 2j+2N]).
+[[gnu::always_inline]] inline void taps_of(const std::int32_t* row, int j, VI32 (&x)[4]) {
+  constexpr auto lanes = std::make_integer_sequence<int, N>{};
+  const std::int32_t* p = row + 2 * j - 1;
+  const VI32 a0 = load(p), a1 = load(p + N), b0 = load(p + 2), b1 = load(p + 2 + N);
+  x[0] = evens(a0, a1, lanes);
+  x[1] = odds(a0, a1, lanes);
+  x[2] = evens(b0, b1, lanes);
+  x[3] = odds(b0, b1, lanes);
+}
+
+template <typename V>
+[[gnu::always_inline]] inline V abs_lanes(V v) {
+  return v < 0 ? -v : v;
+}
+
+template <typename V>
+[[gnu::always_inline]] inline auto sum_lanes(V v) {
+  decltype(v[0] + 0) sum = 0;
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(v[0])); ++l) sum += v[l];
+  return sum;
+}
+
+// Steps with 64-bit lanes (int64, uint64, double) run on half vectors (N/2
+// lanes), so that they fill one hardware register: GCC splits wider vector
+// types for plain arithmetic, but converts and shifts them lane by lane.
+constexpr int H = N / 2;
+typedef std::int32_t VI32H __attribute__((vector_size(H * 4)));
+typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
+typedef std::uint64_t VU64H __attribute__((vector_size(H * 8)));
+typedef float VFH __attribute__((vector_size(H * 4)));
+typedef double VDH __attribute__((vector_size(H * 8)));
+
+template <int... I>
+[[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, I...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32H high_half(VI32 v, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(v, v, (I + H)...);
+}
+template <int... I>
+[[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, I...);
+}
+// a * b of lanes that hold sign-extended int32 values: the exact product, from
+// the low 32 bits of each lane (vpmuldq; GCC would otherwise emulate a 64x64
+// multiply where AVX2 has none).
+template <int L = H>
+[[gnu::always_inline]] inline VI64H mul32(VI64H a, VI64H b) {
+  if constexpr (L == 4)
+    return (VI64H)_mm256_mul_epi32((__m256i)a, (__m256i)b);
+  else
+    return (VI64H)_mm512_mul_epi32((__m512i)a, (__m512i)b);
+}
+[[gnu::always_inline]] inline VI64H mul32(std::int64_t a, VI64H b) { return mul32(VI64H{} + a, b); }
+
+// f(low halves of a...) and f(high halves of a...) joined.
+template <typename F, typename... A>
+[[gnu::always_inline]] inline VI32 by_halves(F f, A... a) {
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  return join(f(low_half(a, half)...), f(high_half(a, half)...),
+              std::make_integer_sequence<int, N>{});
+}
+
+// ---------------------------------------------------------------------------
+// The DWT.
+
+template <typename Sample>
+void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
+                   std::int32_t* hi) {
+  const pixel::Db2Taps f = db2_taps();
+  const std::uint32_t vp_round = 1u << (bpc - 1);
+  const std::uint32_t dc = static_cast<std::uint32_t>(f.lo_sum) * vp_round;  // modulo 2^32
+  const int shift = static_cast<int>(bpc);
+  int j = 0;
+  for (; j + N <= w; j += N) {
+    VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
+    for (int k = 0; k < 4; ++k) {
+      const VU32 s = cvt<VU32>(load(rows[k] + j));
+      sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
+      sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
+    }
+    // (int16) of the arithmetic shift: shift up, then arithmetic back down.
+    store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
+    store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
+  }
+  scalar::dwt0_vertical(rows, bpc, j, w, lo, hi);
+}
+
+// One band of N outputs: (sum of taps * x + 2^15) >> 16 in int32, cut to int16.
+[[gnu::always_inline]] inline VI16 dwt0_one(const std::int32_t (&taps)[4], const VI32 (&x)[4]) {
+  VU32 sum = VU32{} + 32768u;
+  for (int k = 0; k < 4; ++k)
+    sum += static_cast<std::uint32_t>(taps[k]) * u32(x[k]);
+  return cvt<VI16>(i32(sum) >> 16);
+}
+
+void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w,
+                     std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d) {
+  const pixel::Db2Taps f = db2_taps();
+  const int out_w = (w + 1) / 2;
+  scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, 0, std::min(1, out_w), a, v, h, d);
+  int j = 1;
+  for (; 2 * j + 2 * N <= w - 1; j += N) {
+    VI32 lo[4];
+    taps_of(tmp_lo, j, lo);
+    store(a + j, dwt0_one(f.lo, lo));
+    if (!v) continue;
+    VI32 hi[4];
+    taps_of(tmp_hi, j, hi);
+    store(v + j, dwt0_one(f.hi, lo));
+    store(h + j, dwt0_one(f.lo, hi));
+    store(d + j, dwt0_one(f.hi, hi));
+  }
+  scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, std::min(j, out_w), out_w, a, v, h, d);
+}
+
+void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32_t* lo,
+                   std::int32_t* hi) {
+  const pixel::Db2Taps f = db2_taps();
+  const int shift = pixel::dwt_vp_shift(scale);
+  const std::int64_t round = shift ? std::int64_t{1} << (shift - 1) : 0;
+  int j = 0;
+  for (; j + N <= w; j += N) {
+    const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j), load(rows[3] + j)};
+    const auto pass = [&](const std::int32_t(&taps)[4]) {
+      return by_halves(
+          [&](VI32H s0, VI32H s1, VI32H s2, VI32H s3) {
+            const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(s0)) +
+                              mul32(std::int64_t{taps[1]}, cvt<VI64H>(s1)) +
+                              mul32(std::int64_t{taps[2]}, cvt<VI64H>(s2)) +
+                              mul32(std::int64_t{taps[3]}, cvt<VI64H>(s3));
+            return cvt<VI32H>(sum >> shift);
+          },
+          s[0], s[1], s[2], s[3]);
+    };
+    store(lo + j, pass(f.lo));
+    store(hi + j, pass(f.hi));
+  }
+  scalar::dwtn_vertical(rows, scale, j, w, lo, hi);
+}
+
+[[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
+                                            int shift) {
+  const std::int64_t round = std::int64_t{1} << (shift - 1);
+  return by_halves(
+      [&](VI32H x0, VI32H x1, VI32H x2, VI32H x3) {
+        const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(x0)) +
+                          mul32(std::int64_t{taps[1]}, cvt<VI64H>(x1)) +
+                          mul32(std::int64_t{taps[2]}, cvt<VI64H>(x2)) +
+                          mul32(std::int64_t{taps[3]}, cvt<VI64H>(x3));
+        return cvt<VI32H>(sum >> shift);
+      },
+      x[0], x[1], x[2], x[3]);
+}
+
+void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int scale, int w,
+                     std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* d) {
+  const pixel::Db2Taps f = db2_taps();
+  const int shift = pixel::dwt_hp_shift(scale);
+  const int out_w = (w + 1) / 2;
+  scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, 0, std::min(1, out_w), a, v, h, d);
+  int j = 1;
+  for (; 2 * j + 2 * N <= w - 1; j += N) {
+    VI32 lo[4], hi[4];
+    taps_of(tmp_lo, j, lo);
+    taps_of(tmp_hi, j, hi);
+    store(a + j, dwtn_one(f.lo, lo, shift));
+    store(v + j, dwtn_one(f.hi, lo, shift));
+    store(h + j, dwtn_one(f.lo, hi, shift));
+    store(d + j, dwtn_one(f.hi, hi, shift));
+  }
+  scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, std::min(j, out_w), out_w, a, v, h, d);
+}
+
+// ---------------------------------------------------------------------------
+// The decoupling.
+
+// base[index] per lane (indices >= 0).
+template <int L = N>
+[[gnu::always_inline]] inline VI32 gather(const std::int32_t* base, VI32 index) {
+  if constexpr (L == 8)
+    return (VI32)_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), (__m256i)index, 4);
+  else
+    return (VI32)_mm512_i32gather_epi32((__m512i)index, reinterpret_cast<const int*>(base), 4);
+}
+
+// float(x) / 4096.0 in double, for integer-valued doubles x (exact integers
+// below 2^53: converting them to float rounds as the scalar's int64 -> float).
+[[gnu::always_inline]] inline VDH float_scaled(VDH x) { return cvt<VDH>(cvt<VFH>(x)) / 4096.0; }
+
+// pixel::within_one_degree per lane, as a lane mask. The products and sums of
+// int16 values are exact in double (below 2^32), so they equal the scalar's
+// int64 values; then the scalar's float conversion, its division by 4096.0
+// and its products, in its order (no FMA: built without contraction).
+[[gnu::always_inline]] inline VI32H within_one_degree(VI32H oh_i, VI32H ov_i, VI32H th_i,
+                                                      VI32H tv_i, double cos_sq) {
+  const VDH oh = cvt<VDH>(oh_i), ov = cvt<VDH>(ov_i), th = cvt<VDH>(th_i), tv = cvt<VDH>(tv_i);
+  const VDH dot = oh * th + ov * tv;
+  const VDH o_mag_sq = oh * oh + ov * ov;
+  const VDH t_mag_sq = th * th + tv * tv;
+  const VDH dot_scaled = float_scaled(dot);
+  const VDH rhs = (cos_sq * float_scaled(o_mag_sq)) * float_scaled(t_mag_sq);
+  return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+}
+
+// pixel::apply_gain_limit's value where it applies: MIN (o > 0) or MAX (o < 0)
+// of rst * egl and t in double, truncated.
+[[gnu::always_inline]] inline VI32H gain_limited(VI32H rst, VI32H t, VI32H o, double egl) {
+  const VDH grown = cvt<VDH>(rst) * egl;
+  const VDH tt = cvt<VDH>(t);
+  const VI64H positive = cvt<VI64H>(o) > 0;
+  const VDH smaller = grown < tt ? grown : tt;
+  const VDH larger = grown > tt ? grown : tt;
+  return cvt<VI32H>(positive ? smaller : larger);
+}
+
+// Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
+void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
+  const std::int32_t* div = division_table().data();
+  const double cos_sq = cos_1deg_sq();
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 angle = by_halves(
+        [cos_sq](VI32H oh, VI32H ov, VI32H th, VI32H tv) {
+          return within_one_degree(oh, ov, th, tv, cos_sq);
+        },
+        load32(rows.ref[0] + j), load32(rows.ref[1] + j), load32(rows.dist[0] + j),
+        load32(rows.dist[1] + j));
+    for (int theta = 0; theta < 3; ++theta) {
+      const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
+      // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
+      const VI32 reciprocal = gather(div, o + 32768);
+      VI32 k = by_halves(
+          [](VI32H r, VI32H tt) {
+            return cvt<VI32H>((mul32(cvt<VI64H>(r), cvt<VI64H>(tt)) + 16384) >> 15);
+          },
+          reciprocal, t);
+      k = o == 0 ? VI32{} + 32768 : k;
+      k = k < 0 ? VI32{} : k;
+      k = k > 32768 ? VI32{} + 32768 : k;
+      VI32 rst = cvt<VI32>(cvt<VI16>((k * o + 16384) >> 15));
+      const VI32 apply = angle & (k > 0) & (o != 0);
+      const VI32 limited = by_halves(
+          [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); }, rst,
+          t, o, o);
+      rst = apply ? cvt<VI32>(cvt<VI16>(limited)) : rst;
+      store(rows.restored[theta] + j, cvt<VI16>(rst));
+      store(rows.additive[theta] + j, cvt<VI16>(t - rst));
+    }
+  }
+  scalar::decouple<pixel::Scale0Arith>(rows, j, end, egl);
+}
+
+// Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane): AVX-512
+// only, which converts int64 to float (vcvtqq2ps, rounding as the scalar's
+// conversion) and counts leading zeros (vplzcntd); the AVX2 table keeps the
+// scalar reference.
+[[gnu::always_inline]] inline VI64H wrapping_add(VI64H a, VI64H b) {
+  return (VI64H)((VU64H)a + (VU64H)b);
+}
+
+template <int L = N>
+void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, double egl) {
+  if constexpr (L == 8) {
+    scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
+  } else {
+    const std::int32_t* div = division_table().data();
+    const double cos_sq = cos_1deg_sq();
+    int j = begin;
+    for (; j + N <= end; j += N) {
+      // The angle test on int64 values (the scalar's wrapping sums of exact
+      // products), converted to float from int64 as the scalar converts them.
+      const VI32 angle = by_halves(
+          [cos_sq](VI32H oh_i, VI32H ov_i, VI32H th_i, VI32H tv_i) {
+            const VI64H oh = cvt<VI64H>(oh_i), ov = cvt<VI64H>(ov_i);
+            const VI64H th = cvt<VI64H>(th_i), tv = cvt<VI64H>(tv_i);
+            const auto float_of = [](VI64H x) {
+              return cvt<VDH>((VFH)_mm512_cvtepi64_ps((__m512i)x)) / 4096.0;
+            };
+            const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
+            const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
+                            float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
+            return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+          },
+          load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
+          load(rows.dist[1] + j));
+      for (int theta = 0; theta < 3; ++theta) {
+        const VI32 o = load(rows.ref[theta] + j), t = load(rows.dist[theta] + j);
+        // |o| reduced to its 15 leading bits (rounded), the shift remembered.
+        const VU32 abs_o = o < 0 ? 0u - u32(o) : u32(o);
+        const VI32 big = abs_o >= 32768u;
+        const VI32 lz = (VI32)_mm512_lzcnt_epi32((__m512i)abs_o);
+        const VI32 shift = big ? 17 - lz : VI32{};
+        const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
+        const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;
+        const VI32 reciprocal = gather(div, i32(top15 + 32768u));
+        // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
+        VI32 k_positive;
+        const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
+          const VI64H o64 = cvt<VI64H>(o_h), s64 = cvt<VI64H>(s_h);
+          VI64H product = mul32(cvt<VI64H>(r_h), cvt<VI64H>(t_h));
+          product = o64 < 0 ? -product : product;
+          VI64H tmp_k = (product + ((VI64H{} + 1) << (s64 + 14))) >> (s64 + 15);
+          tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
+          tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
+          tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
+          positive = cvt<VI32H>(tmp_k > 0);
+          return cvt<VI32H>((mul32(tmp_k, o64) + 16384) >> 15);
+        };
+        constexpr auto half = std::make_integer_sequence<int, H>{};
+        VI32H positive_lo, positive_hi;
+        VI32 rst = join(restore(low_half(o, half), low_half(t, half), low_half(reciprocal, half),
+                                low_half(shift, half), positive_lo),
+                        restore(high_half(o, half), high_half(t, half),
+                                high_half(reciprocal, half), high_half(shift, half), positive_hi),
+                        std::make_integer_sequence<int, N>{});
+        k_positive = join(positive_lo, positive_hi, std::make_integer_sequence<int, N>{});
+        const VI32 apply = angle & k_positive & (o != 0);
+        const VI32 limited = by_halves(
+            [egl](VI32H r, VI32H tt, VI32H oo) { return gain_limited(r, tt, oo, egl); }, rst, t,
+            o);
+        rst = apply ? limited : rst;
+        store(rows.restored[theta] + j, rst);
+        store(rows.additive[theta] + j, i32(u32(t) - u32(rst)));
+      }
+    }
+    scalar::decouple<pixel::ScaleNArith>(rows, j, end, egl);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The CSF.
+
+void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
+           int end, std::int16_t* csf, std::int16_t* share) {
+  const int shift = theta == 2 ? 17 : 15;
+  const std::uint32_t round = theta == 2 ? 65535 : 16384;  // as Scale0Arith::csf
+  const auto factor = static_cast<std::uint32_t>(arith.rfactor[theta]);
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VU32 x = u32(load32(src + j));
+    VU32 weighted = factor * x + round;
+    const VI16 value = cvt<VI16>(i32(weighted) >> shift);
+    store(csf + j, value);
+    const VI32 magnitude = abs_lanes(cvt<VI32>(value));
+    store(share + j, cvt<VI16>((pixel::kOneBy30Q17 * magnitude + 2048) >> 12));
+  }
+  scalar::csf(arith, theta, src, j, end, csf, share);
+}
+
+void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
+           int end, std::int32_t* csf, std::int32_t* share) {
+  const std::int64_t factor = arith.rfactor[theta];
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 value = by_halves(
+        [factor](VI32H x) { return cvt<VI32H>((factor * cvt<VI64H>(x) + (1 << 27)) >> 28); },
+        load(src + j));
+    store(csf + j, value);
+    store(share + j, by_halves(
+                         [](VI32H v) {
+                           const VI64H magnitude = abs_lanes(cvt<VI64H>(v));
+                           return cvt<VI32H>(
+                               (pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
+                         },
+                         value));
+  }
+  scalar::csf(arith, theta, src, j, end, csf, share);
+}
+
+// ---------------------------------------------------------------------------
+// Contrast masking and the cube sums.
+
+// The centre's masking share and the CSF-weighted signal, per scale.
+[[gnu::always_inline]] inline VU32 centre_share(const pixel::Scale0Arith&, VI32 csf) {
+  const VI32 share = (pixel::kOneBy15Q17 * abs_lanes(csf) + 2048) >> 12;
+  return u32(cvt<VI32>(cvt<VI16>(share)));
+}
+[[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
+  return u32(by_halves(
+      [](VI32H v) {
+        return cvt<VI32H>(
+            (pixel::kOneBy15Q32 * abs_lanes(cvt<VI64H>(v)) + pixel::kQ32RoundingOffset) >> 32);
+      },
+      csf));
+}
+[[gnu::always_inline]] inline VU32 weighted_signal(const pixel::Scale0Arith& arith, VI32 signal,
+                                                   int theta) {
+  return u32(signal) * static_cast<std::uint32_t>(arith.rfactor[theta]);
+}
+[[gnu::always_inline]] inline VU32 weighted_signal(const pixel::ScaleNArith& arith, VI32 signal,
+                                                   int theta) {
+  const std::int64_t factor = arith.rfactor[theta];
+  return u32(by_halves(
+      [factor](VI32H v) { return cvt<VI32H>((cvt<VI64H>(v) * factor + (1 << 27)) >> 28); },
+      signal));
+}
+
+template <class Arith>
+void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows, int w, int begin,
+                  int end, const std::uint32_t* cube_shift, std::int64_t* sums) {
+  // Column 0 mirrors its left neighbour: the scalar reference takes it.
+  const int first = std::min(std::max(begin, 1), end);
+  scalar::masked_cubes(arith, rows, w, begin, first, cube_shift, sums);
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VI64H acc[3][2] = {};
+  int j = first;
+  // The last column (w - 1) repeats itself as its right neighbour: scalar.
+  for (; j + N <= end && j + N <= w - 1; j += N) {
+    VU32 threshold = VU32{};
+    for (int theta = 0; theta < 3; ++theta) {
+      for (int r = 0; r < 3; ++r) {
+        const auto* p = rows.share[theta][r] + j;
+        threshold += u32(load32(p - 1)) +
+                     u32(load32(p + 1));
+        if (r != 1) threshold += u32(load32(p));
+      }
+      threshold += centre_share(arith, load32(rows.csf[theta] + j));
+    }
+    for (int theta = 0; theta < 3; ++theta) {
+      const VU32 weighted = weighted_signal(arith, load32(rows.signal[theta] + j), theta);
+      const VU32 magnitude = i32(weighted) < 0 ? 0u - weighted : weighted;
+      const VU32 mask = threshold << Arith::mask_shift(theta);
+      VI32 x = i32(magnitude - mask);
+      x = x < 0 ? VI32{} : x;
+      const int sq = Arith::square_shift(theta);
+      const int shift = static_cast<int>(cube_shift[theta]);
+      const auto round = static_cast<std::int64_t>(pixel::round_offset(cube_shift[theta]));
+      const auto cubes = [&](VI32H x_half) {
+        const VI64H x64 = cvt<VI64H>(x_half);
+        const VI64H x_sq =
+            cvt<VI64H>(cvt<VI32H>((mul32(x64, x64) + (std::int64_t{1} << (sq - 1))) >> sq));
+        return (mul32(x_sq, x64) + round) >> shift;
+      };
+      acc[theta][0] += cubes(low_half(x, half));
+      acc[theta][1] += cubes(high_half(x, half));
+    }
+  }
+  for (int theta = 0; theta < 3; ++theta) sums[theta] += sum_lanes(acc[theta][0] + acc[theta][1]);
+  scalar::masked_cubes(arith, rows, w, j, end, cube_shift, sums);
+}
+
+std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int16_t* row,
+                                int begin, int end, std::uint32_t den_cube_shift) {
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VU64H acc = VU64H{};
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 magnitude = abs_lanes(load32(row + j));
+    for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
+      const VU64H a = cvt<VU64H>(m);
+      acc += a * a * a;
+    }
+  }
+  return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
+}
+
+std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int32_t* row,
+                                int begin, int end, std::uint32_t den_cube_shift) {
+  const int sq = arith.scale == 2 ? 30 : 31;
+  const std::uint64_t sq_round = std::uint64_t{1} << sq;  // as ScaleNArith::den_cube
+  const std::uint64_t round = pixel::round_offset(den_cube_shift);
+  const int shift = static_cast<int>(den_cube_shift);
+  constexpr auto half = std::make_integer_sequence<int, H>{};
+  VU64H acc = VU64H{};
+  int j = begin;
+  for (; j + N <= end; j += N) {
+    const VI32 value = load(row + j);
+    // |value| as uint32 (INT32_MIN stays 2^31), zero-extended per half.
+    const VI32 magnitude = i32(value < 0 ? 0u - u32(value) : u32(value));
+    for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
+      const VU64H a = cvt<VU64H>((std::uint32_t __attribute__((vector_size(H * 4))))m);
+      acc += ((((a * a + sq_round) >> sq) * a) + round) >> shift;
+    }
+  }
+  return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
+}
+
+AdmDsp make_dsp(const char* isa) {
+  return AdmDsp{
+      isa,
+      dwt0_vertical<std::uint8_t>,
+      dwt0_vertical<std::uint16_t>,
+      dwt0_horizontal,
+      dwtn_vertical,
+      dwtn_horizontal,
+      decouple_0,
+      decouple_n<>,
+      csf_0,
+      csf_n,
+      masked_cubes<pixel::Scale0Arith>,
+      masked_cubes<pixel::ScaleNArith>,
+      reference_cubes_0,
+      reference_cubes_n,
+  };
+}
