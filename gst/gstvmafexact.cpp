@@ -12,7 +12,10 @@
 
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
+#include <thread>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -126,7 +129,6 @@ struct FrameTiming {
 struct PadInput {
   std::optional<GstVideoInfo> info;
   CapsPtr caps;
-  vmafexact::gst::ScratchPlanes scratch;
   guint64 buffers = 0;   // buffers taken from this pad since start or flush
   guint64 unpaired = 0;  // of which not scored
   guint64 gaps = 0;      // GAP events seen
@@ -147,11 +149,16 @@ struct Session {
   // stay valid while the next frame is prepared.
   std::unique_ptr<vmafexact::gst::CudaFrameSource> ref_cuda_source[2];
   std::unique_ptr<vmafexact::gst::CudaFrameSource> dist_cuda_source[2];
+#endif
+  // Frames the scorer may still read (CUDA overlap, or frames in flight on
+  // CPU threads): their mapped buffers and repacked planes. Declared before
+  // the scorer, so that it (and its threads) goes first.
   struct HeldFrames {
+    unsigned index = 0;
     std::unique_ptr<vmafexact::gst::MappedVideoFrame> ref, dist;
   };
-  std::optional<HeldFrames> held;
-#endif
+  std::deque<HeldFrames> held;
+  std::vector<vmafexact::gst::ScratchPlanes> ref_scratch, dist_scratch;  // a ring, by frame
   std::unique_ptr<vmafexact::Scorer> scorer;
   std::vector<FrameTiming> timings;  // by frame index
   PadInput ref;
@@ -313,7 +320,7 @@ void release_cuda(GstVmafExactPrivate* priv) {
   if (!session.cuda_backend) return;
   vmafexact::gst::CudaContextScope scope(priv->cuda_context.get());
   session.scorer.reset();
-  session.held.reset();
+  session.held.clear();
   for (auto& source : session.ref_cuda_source) source.reset();
   for (auto& source : session.dist_cuda_source) source.reset();
   session.cuda_backend.reset();
@@ -581,6 +588,11 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
 #endif
     session.scorer = std::make_unique<vmafexact::Scorer>(
         vmafexact::load_models(session.models), session.features, *ref_format, options);
+    // One repack slot per frame that can be held: the frames in flight, plus one.
+    const unsigned threads = options.threads == 0 ? std::max(1u, std::thread::hardware_concurrency())
+                                                  : options.threads;
+    session.ref_scratch.resize(std::max(2u, threads + 1));
+    session.dist_scratch.resize(session.ref_scratch.size());
     GST_INFO_OBJECT(self, "scoring on the %s", session.on_cuda ? "GPU (CUDA)" : "CPU");
     report_score_latency(self);
   } catch (const vmafexact::Error& error) {
@@ -647,9 +659,11 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
       } else
 #endif
       {
-        ref_view = vmafexact::gst::picture_view_of(ref_frame.frame(), *format, session.ref.scratch);
+        // Frames in flight keep their repacked planes: one scratch slot each.
+        const std::size_t slot = session.scorer->frames_pushed() % session.ref_scratch.size();
+        ref_view = vmafexact::gst::picture_view_of(ref_frame.frame(), *format, session.ref_scratch[slot]);
         dist_view =
-            vmafexact::gst::picture_view_of(dist_frame.frame(), *format, session.dist.scratch);
+            vmafexact::gst::picture_view_of(dist_frame.frame(), *format, session.dist_scratch[slot]);
       }
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not prepare the frames: %s.", error.what()),
@@ -673,13 +687,13 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
       return GST_FLOW_ERROR;
     }
     session.scoring_time += std::chrono::steady_clock::now() - started;
-#ifdef VMAFEXACT_HAVE_CUDA
-    // Overlapping frames: this pair stays mapped until the next push (or the
-    // finish) has extracted it; the pair before it is released now. The maps
-    // hold their own references, so the buffers can go downstream meanwhile.
-    if (session.on_cuda)
-      session.held = Session::HeldFrames{std::move(ref_mapped), std::move(dist_mapped)};
-#endif
+    // This pair stays mapped until the scorer has read it (frames overlapping
+    // on CUDA, in flight on CPU threads); the pairs it is done with go now.
+    // The maps hold their own references, so the buffers can go downstream.
+    session.held.push_back(Session::HeldFrames{session.scorer->frames_pushed() - 1,
+                                               std::move(ref_mapped), std::move(dist_mapped)});
+    while (!session.held.empty() && session.held.front().index < session.scorer->frames_released())
+      session.held.pop_front();
   }
   ++session.ref.buffers;
   ++session.dist.buffers;
@@ -700,9 +714,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
       if (session.on_cuda) scope.emplace(priv_of(self)->cuda_context.get());
 #endif
       post_finished_frames(self, session.scorer->finish());
-#ifdef VMAFEXACT_HAVE_CUDA
-      session.held.reset();
-#endif
+      session.held.clear();
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
       return GST_FLOW_ERROR;

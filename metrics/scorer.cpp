@@ -1,8 +1,7 @@
 #include "scorer.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
+#include <future>
 #include <thread>
 
 #include "adm/adm_extractor.h"
@@ -124,6 +123,22 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
     model_inputs_.push_back(std::move(input));
   }
   for (const auto& request : features) extractor_for(request);
+
+  const unsigned threads =
+      options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
+  if (threads > 1 && !options_.overlap_frames) {
+    lanes_.resize(threads);
+    for (auto& lane : lanes_) {
+      lane.resize(extractors_.size());
+      for (std::size_t p = 0; p < extractors_.size(); ++p) {
+        if (extractors_[p]->latency_frames() > 0) continue;  // stateful: stays on extractors_
+        lane[p] = options_.make_extractor
+                      ? options_.make_extractor(requests_[p].name, requests_[p].options)
+                      : make_feature_extractor(requests_[p].name, requests_[p].options);
+        lane[p]->init(format_);
+      }
+    }
+  }
 }
 
 Scorer::Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format)
@@ -145,45 +160,42 @@ void Scorer::predict(unsigned index) {
 }
 
 void Scorer::extract_all(const PictureView& ref, const PictureView& dist, unsigned index) {
-  std::vector<FeatureExtractor*> active;
   for (auto& extractor : extractors_)
-    if (on_grid(index) || extractor->sees_every_frame()) active.push_back(extractor.get());
-  const unsigned threads =
-      options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
-  if (threads <= 1 || active.size() <= 1) {
-    for (FeatureExtractor* extractor : active) extractor->extract(ref, dist, index, scores_);
-  } else {
-    // Each extractor writes into a collector of its own; the writes are then
-    // replayed in extractor order, so the scores and the order in which their
-    // names first appear are those of the sequential run.
-    std::vector<FeatureCollector> writes(active.size());
-    std::vector<std::exception_ptr> errors(active.size());
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-      for (std::size_t i = next++; i < active.size(); i = next++) {
-        try {
-          active[i]->extract(ref, dist, index, writes[i]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      }
-    };
-    {
-      std::vector<std::jthread> helpers;
-      const std::size_t helper_count = std::min<std::size_t>(threads, active.size()) - 1;
-      for (std::size_t t = 0; t < helper_count; ++t) helpers.emplace_back(work);
-      work();
-    }  // joined here
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      if (errors[i]) std::rethrow_exception(errors[i]);
-      for (const auto& name : writes[i].names()) {
-        const auto& column = *writes[i].column(name);
+    if (on_grid(index) || extractor->sees_every_frame())
+      extractor->extract(ref, dist, index, scores_);
+  frames_extracted_ = index + 1;
+}
+
+// One frame scored on a lane's thread: the stateless extractors' writes, one
+// collector per extractor position, replayed in order by merge_oldest().
+struct Scorer::FrameJob {
+  PictureView ref, dist;
+  unsigned index = 0;
+  std::vector<FeatureCollector> writes;
+  std::future<void> done;
+};
+
+Scorer::~Scorer() = default;
+
+void Scorer::merge_oldest(std::vector<unsigned>& finished) {
+  std::unique_ptr<FrameJob> job = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  job->done.get();  // rethrows what the lane threw
+  const auto& lane = lanes_[0];
+  for (std::size_t p = 0; p < extractors_.size(); ++p) {
+    if (!(on_grid(job->index) || extractors_[p]->sees_every_frame())) continue;
+    if (lane[p]) {
+      for (const auto& name : job->writes[p].names()) {
+        const auto& column = *job->writes[p].column(name);
         for (unsigned frame = 0; frame < column.size(); ++frame)
           if (column[frame]) scores_.append(name, frame, *column[frame]);
       }
+    } else {
+      extractors_[p]->extract(job->ref, job->dist, job->index, scores_);  // stateful: in order
     }
   }
-  frames_extracted_ = index + 1;
+  frames_extracted_ = job->index + 1;
+  for (unsigned index : finalize(frames_extracted_)) finished.push_back(index);
 }
 
 // Frames whose scores are complete once `extracted` frames have been extracted.
@@ -200,6 +212,24 @@ std::vector<unsigned> Scorer::finalize(unsigned extracted) {
 
 std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& dist) {
   const unsigned index = frames_pushed_++;
+  if (!lanes_.empty()) {
+    auto job = std::make_unique<FrameJob>();
+    job->ref = ref;
+    job->dist = dist;
+    job->index = index;
+    job->writes.resize(extractors_.size());
+    FrameJob* work = job.get();
+    auto& lane = lanes_[index % lane_count()];
+    job->done = std::async(std::launch::async, [this, work, &lane] {
+      for (std::size_t p = 0; p < lane.size(); ++p)
+        if (lane[p] && (on_grid(work->index) || lane[p]->sees_every_frame()))
+          lane[p]->extract(work->ref, work->dist, work->index, work->writes[p]);
+    });
+    in_flight_.push_back(std::move(job));
+    std::vector<unsigned> finished;
+    while (in_flight_.size() >= lane_count()) merge_oldest(finished);
+    return finished;
+  }
   if (!options_.overlap_frames) {
     extract_all(ref, dist, index);
     return finalize(frames_extracted_);
@@ -214,12 +244,14 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
 }
 
 std::vector<unsigned> Scorer::finish() {
+  std::vector<unsigned> merged;
+  while (!in_flight_.empty()) merge_oldest(merged);
   if (pending_) {
     extract_all(pending_->ref, pending_->dist, pending_->index);
     pending_.reset();
   }
   for (auto& extractor : extractors_) extractor->flush(scores_);
-  std::vector<unsigned> finished;
+  std::vector<unsigned> finished = std::move(merged);
   while (frames_final_ < frames_pushed_) {
     const unsigned final_index = frames_final_++;
     if (!on_grid(final_index)) continue;

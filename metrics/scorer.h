@@ -4,6 +4,7 @@
 // drive this, so the element adds no arithmetic of its own.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -76,9 +77,13 @@ struct ScorerOptions {
   // pair must stay valid until the next push() or finish() returns, and every
   // frame becomes final one frame later. Scores and their order are unchanged.
   bool overlap_frames = false;
-  // Threads that run the extractors of one frame side by side (each extractor
-  // on one thread, its scores merged in the sequential order afterwards):
-  // 1 runs them one after the other; 0 means one per core.
+  // Frames scored at once on the CPU (0: one per core). With more than one,
+  // push() returns before its frame is scored: up to `threads` frames are in
+  // flight, each on its own thread with its own instances of the extractors
+  // that keep no state from frame to frame; the stateful ones (motion) and
+  // the merge of the scores run in frame order on the caller's thread, so
+  // scores and their order are those of one thread. The pictures of frames
+  // from frames_released() on must stay valid.
   unsigned threads = 1;
   // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
   // backend passes its twins here; the Scorer is the same for every backend.
@@ -94,6 +99,7 @@ class Scorer {
 
   // Features only, no model.
   Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format);
+  ~Scorer();  // waits for frames still in flight
 
   const PictureFormat& format() const { return format_; }
 
@@ -106,9 +112,13 @@ class Scorer {
   std::vector<unsigned> finish();
 
   unsigned frames_pushed() const { return frames_pushed_; }
+  // Frames below this index are no longer read: their pictures may go.
+  unsigned frames_released() const { return frames_extracted_; }
   // How many later frames a frame's scores wait for (1 with motion, one more
-  // when frames overlap).
-  unsigned latency_frames() const { return latency_frames_ + (options_.overlap_frames ? 1 : 0); }
+  // when frames overlap, threads - 1 more when frames are scored in parallel).
+  unsigned latency_frames() const {
+    return latency_frames_ + (options_.overlap_frames ? 1 : 0) + (lanes_.empty() ? 0 : lane_count() - 1);
+  }
   const FeatureCollector& scores() const { return scores_; }
   unsigned subsample() const { return options_.subsample; }
   // Frames with scores: 0, subsample, 2 * subsample, ... below frames_pushed().
@@ -132,6 +142,14 @@ class Scorer {
   };
   std::optional<PendingPair> pending_;  // submitted, not yet extracted (overlap_frames)
   unsigned frames_extracted_ = 0;
+
+  // Frames in parallel (threads > 1): per lane, instances of the extractors
+  // without frame-to-frame state (null where the extractor is stateful).
+  struct FrameJob;
+  unsigned lane_count() const { return static_cast<unsigned>(lanes_.size()); }
+  void merge_oldest(std::vector<unsigned>& finished);
+  std::vector<std::vector<std::unique_ptr<FeatureExtractor>>> lanes_;
+  std::deque<std::unique_ptr<FrameJob>> in_flight_;
 
   PictureFormat format_;
   std::vector<FeatureRequest> requests_;  // parallel to extractors_

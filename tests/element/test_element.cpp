@@ -92,6 +92,22 @@ void expect_frame_scores(const std::vector<const GstStructure*>& frames_posted,
 
 }  // namespace
 
+namespace {
+
+std::filesystem::path temp_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("vmafexact-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
 TEST(Element, ScoresEveryPairAndPassesDistortedBuffersThrough) {
   ElementHarness harness;
   harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
@@ -460,21 +476,6 @@ TEST(Element, FlushingSeekStartsAgainFromZero) {
   EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 1u);
 }
 
-namespace {
-
-std::filesystem::path temp_path(const std::string& name) {
-  return std::filesystem::temp_directory_path() /
-         ("vmafexact-test-" + std::to_string(::getpid()) + "-" + name);
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 class ElementLogs : public ::testing::TestWithParam<const char*> {};
 
@@ -606,8 +607,7 @@ TEST(Element, BrokenModelFileIsAnErrorAtStart) {
 TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
   // Default properties: vmaf_v0.6.1. Frame N's scores need frame N+1 (motion2),
   // so the first frame message comes after the second pair; the last at EOS.
-  // Two threads: ADM, motion and VIF of a frame run side by side.
-  ElementHarness harness("model=vmaf_v0.6.1 features= threads=2");
+  ElementHarness harness("model=vmaf_v0.6.1 features= threads=1");
   harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
   const Frames frames = make_frames(3, 64, 48, 8, ChromaFormat::k420);
   harness.push_ref(make_buffer(frames.ref[0], GST_VIDEO_FORMAT_I420, 0, kFrame));
@@ -648,6 +648,35 @@ TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
     EXPECT_GE(min_latency, kFrame);
   }
   gst_query_unref(latency);
+}
+
+TEST(ElementVmaf, ThreadsChangeNothingButWhenMessagesCome) {
+  // The same pairs scored with one thread and with frames in flight on three:
+  // the logs must be identical, byte for byte, and every frame posted in order.
+  const Frames frames = make_frames(7, 64, 48, 8, ChromaFormat::k420);
+  std::string logs[2];
+  for (int run = 0; run < 2; ++run) {
+    const auto path = temp_path("threads" + std::to_string(run) + ".csv");
+    const std::string properties = std::string("model=vmaf_v0.6.1 features=psnr log-format=csv ") +
+                                   "log-precision=max threads=" + (run ? "3" : "1") +
+                                   " log-location=" + path.string();
+    {
+      ElementHarness harness(properties.c_str());
+      harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_NV12, 64, 48));
+      run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12);
+      harness.push_eos_ref();
+      harness.push_eos_dist();
+      ASSERT_TRUE(harness.wait_for_eos());
+      const auto messages = harness.drain_messages();
+      const auto posted = element_messages(messages, "vmafexact-frame");
+      ASSERT_EQ(posted.size(), 7u);
+      for (unsigned i = 0; i < 7; ++i) EXPECT_EQ(field_uint64(posted[i], "index"), i);
+    }
+    logs[run] = read_text(path);
+    std::filesystem::remove(path);
+  }
+  EXPECT_FALSE(logs[0].empty());
+  EXPECT_EQ(logs[1], logs[0]);
 }
 
 TEST(ElementVmaf, PicturesTooSmallForAdmAreAClearError) {
