@@ -591,7 +591,7 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     // One repack slot per frame that can be held: the frames in flight, plus one.
     const unsigned threads = options.threads == 0 ? std::max(1u, std::thread::hardware_concurrency())
                                                   : options.threads;
-    session.ref_scratch.resize(std::max(2u, threads + 1));
+    session.ref_scratch.resize(threads > 1 && !session.on_cuda ? threads + 1 : 2);
     session.dist_scratch.resize(session.ref_scratch.size());
     GST_INFO_OBJECT(self, "scoring on the %s", session.on_cuda ? "GPU (CUDA)" : "CPU");
     report_score_latency(self);
@@ -661,9 +661,13 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
       {
         // Frames in flight keep their repacked planes: one scratch slot each.
         const std::size_t slot = session.scorer->frames_pushed() % session.ref_scratch.size();
-        ref_view = vmafexact::gst::picture_view_of(ref_frame.frame(), *format, session.ref_scratch[slot]);
-        dist_view =
-            vmafexact::gst::picture_view_of(dist_frame.frame(), *format, session.dist_scratch[slot]);
+        // With frames in flight on other threads, the planes are copied, so
+        // that no upstream buffer is held longer (buffer pools can be small).
+        const bool copy = session.ref_scratch.size() > 2;
+        ref_view = vmafexact::gst::picture_view_of(ref_frame.frame(), *format,
+                                                   session.ref_scratch[slot], copy);
+        dist_view = vmafexact::gst::picture_view_of(dist_frame.frame(), *format,
+                                                    session.dist_scratch[slot], copy);
       }
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not prepare the frames: %s.", error.what()),
@@ -690,8 +694,9 @@ GstFlowReturn score_pair(GstVmafExact* self, GstBuffer* ref, GstBuffer* dist) {
     // This pair stays mapped until the scorer has read it (frames overlapping
     // on CUDA, in flight on CPU threads); the pairs it is done with go now.
     // The maps hold their own references, so the buffers can go downstream.
-    session.held.push_back(Session::HeldFrames{session.scorer->frames_pushed() - 1,
-                                               std::move(ref_mapped), std::move(dist_mapped)});
+    if (session.on_cuda)  // on the CPU the frames in flight read copies (above)
+      session.held.push_back(Session::HeldFrames{session.scorer->frames_pushed() - 1,
+                                                 std::move(ref_mapped), std::move(dist_mapped)});
     while (!session.held.empty() && session.held.front().index < session.scorer->frames_released())
       session.held.pop_front();
   }

@@ -117,7 +117,7 @@ ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
 }
 
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
-                            ScratchPlanes& scratch) {
+                            ScratchPlanes& scratch, bool copy) {
   PictureView view;
   view.bpc = format.bpc;
   view.chroma = format.chroma;
@@ -129,7 +129,7 @@ PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& for
     plane.width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
     plane.height = c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
     const ComponentLayout layout = component_layout(frame, c, sample_bytes);
-    if (layout.in_place) {
+    if (layout.in_place && !copy) {
       plane.data = layout.data;
       plane.stride = layout.stride;
       continue;

@@ -42,7 +42,9 @@ struct ScratchPlanes {
 
 // Builds the view of a mapped frame. Valid while `frame` stays mapped and
 // `scratch` is untouched.
+// With `copy`, every plane is copied into `scratch` (the view then outlives
+// the frame's map: frames scored on other threads need not hold the buffer).
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
-                            ScratchPlanes& scratch);
+                            ScratchPlanes& scratch, bool copy = false);
 
 }  // namespace vmafexact::gst
