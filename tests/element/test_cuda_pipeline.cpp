@@ -13,46 +13,20 @@
 #include <string>
 
 #include "fixtures.h"
+#include "pipelines.h"
 #include "reference_setup.h"
 
 using namespace vmafexact;
 
 namespace {
 
+using vmafexact::test::raw_parser;
+using vmafexact::test::run_pipeline;
+
 // cudaupload passes system memory through when downstream also takes it, as
 // vmafexact does: the caps filter makes it upload.
 const std::string kCudaCaps = "video/x-raw(memory:CUDAMemory)";
 
-std::string run_pipeline(const std::string& description) {
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
-  if (!pipeline) {
-    std::string text = error ? error->message : "parse failed";
-    g_clear_error(&error);
-    return text;
-  }
-  g_clear_error(&error);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstMessage* message = gst_bus_timed_pop_filtered(
-      bus, 600 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  std::string result;
-  if (!message) {
-    result = "timed out";
-  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GError* gerror = nullptr;
-    gchar* debug = nullptr;
-    gst_message_parse_error(message, &gerror, &debug);
-    result = std::string(gerror->message) + " | " + (debug ? debug : "");
-    g_error_free(gerror);
-    g_free(debug);
-  }
-  if (message) gst_message_unref(message);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
-  gst_object_unref(pipeline);
-  return result;
-}
 
 bool cuda_elements_usable() {
   GstElementFactory* upload = gst_element_factory_find("cudaupload");
@@ -77,21 +51,6 @@ std::string temp_log(const std::string& name) {
       .string();
 }
 
-std::string raw_parser(const test::FixturePair& pair) {
-  const unsigned w = pair.format.width, h = pair.format.height;
-  const unsigned sample = pair.format.bpc > 8 ? 2 : 1;
-  unsigned cw = w, ch = h;
-  if (pair.format.chroma == ChromaFormat::k420) cw = (w + 1) / 2, ch = (h + 1) / 2;
-  if (pair.format.chroma == ChromaFormat::k422) cw = (w + 1) / 2;
-  const std::size_t luma = std::size_t{w} * h * sample, chroma = std::size_t{cw} * ch * sample;
-  std::string format = pair.gst_format;
-  for (char& c : format) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return "rawvideoparse width=" + std::to_string(w) + " height=" + std::to_string(h) +
-         " format=" + format + " framerate=24/1 plane-strides=\"<" + std::to_string(w * sample) +
-         "," + std::to_string(cw * sample) + "," + std::to_string(cw * sample) +
-         ">\" plane-offsets=\"<0," + std::to_string(luma) + "," + std::to_string(luma + chroma) +
-         ">\" frame-size=" + std::to_string(luma + 2 * chroma);
-}
 
 TEST_P(CudaPipeline, CudaUploadGivesTheCpuLog) {
   const auto& pair = GetParam();

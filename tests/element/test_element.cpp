@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "element_harness.h"
@@ -107,6 +109,38 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+
+// Sets one property, starts the element and returns what it refused with:
+// nullopt when the start succeeded; else the error's message and details.
+struct StartError {
+  std::string message, details;
+};
+std::optional<StartError> start_error(const char* property, const char* value) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  if (!element) throw std::runtime_error("vmafexact element not found");
+  gst_util_set_object_arg(G_OBJECT(element), property, value);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  const GstStateChangeReturn ret = gst_element_set_state(element, GST_STATE_PAUSED);
+  std::optional<StartError> result;
+  if (GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+    GError* gerror = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_error(error, &gerror, &debug);
+    result = StartError{gerror->message, debug ? debug : ""};
+    g_error_free(gerror);
+    g_free(debug);
+    gst_message_unref(error);
+  }
+  gst_element_set_state(element, GST_STATE_NULL);
+  gst_element_set_bus(element, nullptr);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+  if (ret != GST_STATE_CHANGE_FAILURE) return std::nullopt;
+  if (!result) result = StartError{"state change failed without an error message", ""};
+  return result;
+}
 
 TEST(Element, ScoresEveryPairAndPassesDistortedBuffersThrough) {
   ElementHarness harness;
@@ -583,25 +617,11 @@ TEST(Element, SubsampleListsAndPoolsEveryNthFrame) {
 TEST(Element, BrokenModelFileIsAnErrorAtStart) {
   const auto path = temp_path("broken-model.json");
   std::ofstream(path) << "{ \"model_dict\": { \"feature_names\": [";
-  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
-  ASSERT_NE(element, nullptr);
-  g_object_set(element, "model", path.c_str(), nullptr);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(element, bus);
-  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(error, nullptr);
-  GError* gerror = nullptr;
-  gst_message_parse_error(error, &gerror, nullptr);
-  const std::string text = gerror->message;
-  EXPECT_NE(text.find("Invalid model property"), std::string::npos) << text;
-  EXPECT_NE(text.find(path.string()), std::string::npos) << text;
-  g_error_free(gerror);
-  gst_message_unref(error);
-  gst_element_set_state(element, GST_STATE_NULL);
-  gst_object_unref(bus);
-  gst_object_unref(element);
+  const auto error = start_error("model", path.c_str());
   std::filesystem::remove(path);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("Invalid model property"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find(path.string()), std::string::npos) << error->message;
 }
 
 TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
@@ -696,89 +716,28 @@ TEST(ElementVmaf, PicturesTooSmallForAdmAreAClearError) {
 }
 
 TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
-  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
-  ASSERT_NE(element, nullptr);
-  g_object_set(element, "model", "vmaf_v9", nullptr);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(element, bus);
-  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(error, nullptr);
-  GError* gerror = nullptr;
-  gchar* debug = nullptr;
-  gst_message_parse_error(error, &gerror, &debug);
-  EXPECT_NE(std::string(gerror->message).find("vmaf_v9"), std::string::npos) << gerror->message;
-  EXPECT_NE(std::string(debug).find("vmaf_v0.6.1"), std::string::npos) << debug;
-  g_error_free(gerror);
-  g_free(debug);
-  gst_message_unref(error);
-  gst_element_set_state(element, GST_STATE_NULL);
-  gst_object_unref(bus);
-  gst_object_unref(element);
+  const auto error = start_error("model", "vmaf_v9");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("vmaf_v9"), std::string::npos) << error->message;
+  EXPECT_NE(error->details.find("vmaf_v0.6.1"), std::string::npos) << error->details;
 }
 
 TEST(Element, BackendCudaWithoutADeviceIsAClearError) {
-  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
-  ASSERT_NE(element, nullptr);
-  gst_util_set_object_arg(G_OBJECT(element), "backend", "cuda");
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(element, bus);
-  const GstStateChangeReturn ret = gst_element_set_state(element, GST_STATE_PAUSED);
-  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  gst_element_set_state(element, GST_STATE_NULL);
-  if (ret != GST_STATE_CHANGE_FAILURE) {
-    if (error) gst_message_unref(error);
-    gst_object_unref(bus);
-    gst_object_unref(element);
-    GTEST_SKIP() << "a CUDA device is usable here";
-  }
-  ASSERT_NE(error, nullptr);
-  GError* gerror = nullptr;
-  gst_message_parse_error(error, &gerror, nullptr);
-  EXPECT_NE(std::string(gerror->message).find("backend=cuda, but"), std::string::npos) << gerror->message;
-  g_error_free(gerror);
-  gst_message_unref(error);
-  gst_object_unref(bus);
-  gst_object_unref(element);
+  const auto error = start_error("backend", "cuda");
+  if (!error) GTEST_SKIP() << "a CUDA device is usable here";
+  EXPECT_NE(error->message.find("backend=cuda, but"), std::string::npos) << error->message;
 }
 
 TEST(Element, UnwritableLogIsAnErrorAtStart) {
-  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
-  ASSERT_NE(element, nullptr);
-  g_object_set(element, "log-location", "/nonexistent-folder/scores.json", nullptr);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(element, bus);
-  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(error, nullptr);
-  GError* gerror = nullptr;
-  gst_message_parse_error(error, &gerror, nullptr);
-  EXPECT_NE(std::string(gerror->message).find("/nonexistent-folder/scores.json"), std::string::npos);
-  g_error_free(gerror);
-  gst_message_unref(error);
-  gst_element_set_state(element, GST_STATE_NULL);
-  gst_object_unref(bus);
-  gst_object_unref(element);
+  const auto error = start_error("log-location", "/nonexistent-folder/scores.json");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("/nonexistent-folder/scores.json"), std::string::npos) << error->message;
 }
 
 TEST(Element, UnknownFeatureIsAnErrorAtStart) {
-  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
-  ASSERT_NE(element, nullptr);
-  g_object_set(element, "features", "psnr,ssimulacra2", nullptr);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(element, bus);
-  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(error, nullptr);
-  GError* gerror = nullptr;
-  gst_message_parse_error(error, &gerror, nullptr);
-  EXPECT_NE(std::string(gerror->message).find("unknown feature 'ssimulacra2'"), std::string::npos)
-      << gerror->message;
-  g_error_free(gerror);
-  gst_message_unref(error);
-  gst_element_set_state(element, GST_STATE_NULL);
-  gst_object_unref(bus);
-  gst_object_unref(element);
+  const auto error = start_error("features", "psnr,ssimulacra2");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("unknown feature 'ssimulacra2'"), std::string::npos) << error->message;
 }
 
 int main(int argc, char** argv) {
