@@ -1,5 +1,7 @@
 #include "motion/motion_dsp.h"
 
+#include <initializer_list>
+
 #include "common/cpu.h"
 #include "motion/motion_dsp_scalar.h"
 

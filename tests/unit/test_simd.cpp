@@ -20,6 +20,8 @@
 #include "motion/motion.h"
 #include "motion/motion_dsp.h"
 #include "motion/motion_pixel.h"
+#include "psnr/psnr.h"
+#include "psnr/psnr_dsp.h"
 #include "vif/vif.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_tables.h"
@@ -973,6 +975,94 @@ TEST_P(MotionSimdTest, MotionSadWideRowsWrap) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// PSNR (metrics/psnr/psnr_dsp.h)
+
+class PsnrSimdTest : public testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    const Isa isa = GetParam();
+    twin_ = psnr::psnr_dsp_isa(isa.flag);
+    if (!twin_) GTEST_SKIP() << isa.name << ": not built (x86-64 only)";
+    if (!(cpu::detected_flags() & isa.flag))
+      GTEST_SKIP() << isa.name << ": not supported by this CPU, skipped";
+  }
+  const psnr::PsnrDsp& ref() const { return psnr::psnr_dsp_scalar(); }
+  const psnr::PsnrDsp& twin() const { return *twin_; }
+  const psnr::PsnrDsp* twin_ = nullptr;
+  std::mt19937_64 rng_{0x5eed};
+};
+
+TEST_P(PsnrSimdTest, PsnrRows) {
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (unsigned w : motion_widths())
+      for (Fill fill : kFills) {
+        const unsigned bytes = bpc > 8 ? 2 : 1;
+        std::vector<std::uint8_t> r8(w + 64), d8(w + 64);
+        std::vector<std::uint16_t> r16(w + 64), d16(w + 64);
+        for (unsigned x = 0; x < w + 64; ++x) {
+          const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
+          std::uint32_t b = motion_sample(rng_, fill, bpc, bytes);
+          if (fill == Fill::kExtremes || fill == Fill::kMax) b = (rng_() & 1) ? 0 : b;
+          r8[x] = static_cast<std::uint8_t>(a), d8[x] = static_cast<std::uint8_t>(b);
+          r16[x] = static_cast<std::uint16_t>(a), d16[x] = static_cast<std::uint16_t>(b);
+        }
+        if (bytes == 1) {
+          ASSERT_EQ(ref().sse_row_8(r8.data(), d8.data(), w), twin().sse_row_8(r8.data(), d8.data(), w))
+              << twin().isa << " sse_row_8 w " << w << " fill " << static_cast<int>(fill);
+          ASSERT_EQ(ref().sse_row_8(d8.data(), r8.data(), w), twin().sse_row_8(d8.data(), r8.data(), w))
+              << twin().isa << " sse_row_8 swapped w " << w;
+        } else {
+          ASSERT_EQ(ref().sse_row_16(r16.data(), d16.data(), w), twin().sse_row_16(r16.data(), d16.data(), w))
+              << twin().isa << " sse_row_16 bpc " << bpc << " w " << w << " fill " << static_cast<int>(fill);
+          ASSERT_EQ(ref().sse_row_16(d16.data(), r16.data(), w), twin().sse_row_16(d16.data(), r16.data(), w))
+              << twin().isa << " sse_row_16 swapped bpc " << bpc << " w " << w;
+        }
+      }
+}
+
+// Whole planes 3x3 .. 1921x33, and rows so wide that the 8-bit uint32 row sum
+// wraps: 65794 errors of 255 (65794 * 65025 > 2^32).
+TEST_P(PsnrSimdTest, PsnrPlanes) {
+  struct Size {
+    unsigned w, h;
+  };
+  const Size sizes[] = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}};
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const Size& size : sizes)
+      for (Fill fill : kFills) {
+        const unsigned bytes = bpc > 8 ? 2 : 1;
+        const std::ptrdiff_t stride = (size.w + 7) * bytes;
+        std::vector<std::uint8_t> ref_data(stride * size.h), dis_data(stride * size.h);
+        for (unsigned y = 0; y < size.h; ++y)
+          for (unsigned x = 0; x < size.w; ++x) {
+            const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
+            const std::uint32_t b = fill == Fill::kMax ? 0 : motion_sample(rng_, fill, bpc, bytes);
+            if (bytes == 1) {
+              ref_data[y * stride + x] = static_cast<std::uint8_t>(a);
+              dis_data[y * stride + x] = static_cast<std::uint8_t>(b);
+            } else {
+              reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] = static_cast<std::uint16_t>(a);
+              reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] = static_cast<std::uint16_t>(b);
+            }
+          }
+        const PlaneView r{ref_data.data(), stride, size.w, size.h};
+        const PlaneView d{dis_data.data(), stride, size.w, size.h};
+        const std::uint64_t expected = psnr::plane_sse(r, d, bpc, ref());
+        ASSERT_EQ(expected, psnr::plane_sse(r, d, bpc, twin()))
+            << twin().isa << " " << size.w << "x" << size.h << " bpc " << bpc << " fill "
+            << static_cast<int>(fill);
+        if (bpc == 8 && fill == Fill::kMax && size.w == 65794) {
+          const std::uint64_t row = static_cast<std::uint32_t>(std::uint64_t{65794} * 65025);
+          ASSERT_EQ(expected, 3 * row);  // wrapped
+        }
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, PsnrSimdTest,
+                         testing::Values(Isa{cpu::kAvx2, "avx2"}, Isa{cpu::kAvx512, "avx512"}),
+                         isa_name);
+
 INSTANTIATE_TEST_SUITE_P(Isa, MotionSimdTest,
                          testing::Values(Isa{cpu::kAvx2, "avx2"}, Isa{cpu::kAvx512, "avx512"}),
                          isa_name);
@@ -1000,6 +1090,8 @@ TEST(CpuMask, MaskSelectsTheTable) {
   EXPECT_STREQ(adm::adm_dsp(0).isa, "scalar");
   EXPECT_STREQ(adm::adm_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
   EXPECT_STREQ(motion::motion_dsp(0).isa, "scalar");
+  EXPECT_STREQ(psnr::psnr_dsp(0).isa, "scalar");
+  EXPECT_STREQ(psnr::psnr_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
   EXPECT_STREQ(motion::motion_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
   std::printf("[ cpu      ] detected: %s; mask 0x%x; VIF runs: %s; ADM runs: %s; motion runs: %s\n",
               cpu::best_isa_name(cpu::detected_flags()), cpu::cpu_mask(), vif_dsp(cpu::flags()).isa,
