@@ -28,20 +28,26 @@ inline std::int32_t vertical(const Sample* const* prev, const Sample* const* cur
 // row of width w (mirrored at both ends).
 inline std::uint32_t horizontal(const std::int32_t* blurred, unsigned begin, unsigned end, unsigned w) {
   const int width = static_cast<int>(w);
+  const int first = static_cast<int>(begin);
+  const int last = static_cast<int>(end);  // exclusive
   std::uint32_t sad = 0;
-  for (int x = static_cast<int>(begin); x < static_cast<int>(end); ++x) {
-    std::int64_t sum;
-    if (x >= kFilterRadius && x < width - kFilterRadius) {
-      const std::int32_t* b = blurred + x - kFilterRadius;
-      sum = pixel::filter5(b[0], b[1], b[2], b[3], b[4]);
-    } else {
-      const auto at = [&](int k) {
-        return std::int64_t{blurred[pixel::mirror(x - kFilterRadius + k, width)]};
-      };
-      sum = pixel::filter5(at(0), at(1), at(2), at(3), at(4));
-    }
-    sad += pixel::horizontal_abs(sum);
+  auto add = [&](std::int64_t sum) { sad += pixel::horizontal_abs(sum); };
+  auto mirrored_sum = [&](int x) {
+    const auto at = [&](int k) {
+      return std::int64_t{blurred[pixel::mirror(x - kFilterRadius + k, width)]};
+    };
+    return pixel::filter5(at(0), at(1), at(2), at(3), at(4));
+  };
+  // Columns below kFilterRadius and from width - kFilterRadius on are mirrored.
+  const int interior_begin = kFilterRadius > first ? kFilterRadius : first;
+  const int interior_end = width - kFilterRadius < last ? width - kFilterRadius : last;
+  int x = first;
+  for (; x < interior_begin && x < last; ++x) add(mirrored_sum(x));
+  for (; x < interior_end; ++x) {
+    const std::int32_t* b = blurred + x - kFilterRadius;
+    add(pixel::filter5(b[0], b[1], b[2], b[3], b[4]));
   }
+  for (; x < last; ++x) add(mirrored_sum(x));
   return sad;
 }
 
