@@ -42,14 +42,15 @@ std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
 
 }  // namespace
 
-std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                             unsigned y, std::int32_t* blurred, const MotionDsp& dsp) {
-  return bpc == 8 ? row_sad<std::uint8_t>(prev, cur, bpc, y, blurred, dsp.vertical_8, dsp.horizontal)
-                  : row_sad<std::uint16_t>(prev, cur, bpc, y, blurred, dsp.vertical_16, dsp.horizontal);
+std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
+                             std::int32_t* blurred, const MotionDsp& dsp) {
+  return bpc == 8
+             ? row_sad<std::uint8_t>(prev, cur, bpc, y, blurred, dsp.vertical_8, dsp.horizontal)
+             : row_sad<std::uint16_t>(prev, cur, bpc, y, blurred, dsp.vertical_16, dsp.horizontal);
 }
 
-std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                             unsigned y, std::int32_t* blurred) {
+std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
+                             std::int32_t* blurred) {
   return motion_row_sad(prev, cur, bpc, y, blurred, motion_dsp(cpu::flags()));
 }
 

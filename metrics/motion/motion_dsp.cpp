@@ -10,8 +10,8 @@ namespace vmafexact::motion {
 namespace {
 
 template <typename Sample>
-std::int32_t vertical_c(const Sample* const* prev, const Sample* const* cur, unsigned bpc, unsigned w,
-                        std::int32_t* blurred) {
+std::int32_t vertical_c(const Sample* const* prev, const Sample* const* cur, unsigned bpc,
+                        unsigned w, std::int32_t* blurred) {
   return scalar::vertical(prev, cur, bpc, 0, w, blurred);
 }
 
@@ -22,7 +22,8 @@ std::uint32_t horizontal_c(const std::int32_t* blurred, unsigned w) {
 }  // namespace
 
 const MotionDsp& motion_dsp_scalar() {
-  static const MotionDsp dsp{"scalar", vertical_c<std::uint8_t>, vertical_c<std::uint16_t>, horizontal_c};
+  static const MotionDsp dsp{"scalar", vertical_c<std::uint8_t>, vertical_c<std::uint16_t>,
+                             horizontal_c};
   return dsp;
 }
 

@@ -23,7 +23,9 @@ struct V {
   static I load(const std::uint16_t* p) {
     return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
-  static I load(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static I load(const std::int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
   static void store(std::int32_t* p, I v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   static I add(I a, I b) { return _mm256_add_epi32(a, b); }
   static I sub(I a, I b) { return _mm256_sub_epi32(a, b); }
@@ -32,8 +34,12 @@ struct V {
   static I or_(I a, I b) { return _mm256_or_si256(a, b); }
   static I abs(I a) { return _mm256_abs_epi32(a); }
   template <int n>
-  static I srai(I v) { return _mm256_srai_epi32(v, n); }
-  static I sra(I v, unsigned n) { return _mm256_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n))); }
+  static I srai(I v) {
+    return _mm256_srai_epi32(v, n);
+  }
+  static I sra(I v, unsigned n) {
+    return _mm256_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
   static std::int32_t or_all(I v) {
     __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));

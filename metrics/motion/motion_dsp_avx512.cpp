@@ -32,8 +32,12 @@ struct V {
   static I or_(I a, I b) { return _mm512_or_si512(a, b); }
   static I abs(I a) { return _mm512_abs_epi32(a); }
   template <int n>
-  static I srai(I v) { return _mm512_srai_epi32(v, n); }
-  static I sra(I v, unsigned n) { return _mm512_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n))); }
+  static I srai(I v) {
+    return _mm512_srai_epi32(v, n);
+  }
+  static I sra(I v, unsigned n) {
+    return _mm512_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
   static std::int32_t or_all(I v) { return _mm512_reduce_or_epi32(v); }
   // The lanes' wrapping uint32 sum.
   static std::uint32_t sum(I v) { return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(v)); }

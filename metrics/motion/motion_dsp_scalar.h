@@ -18,7 +18,8 @@ inline std::int32_t vertical(const Sample* const* prev, const Sample* const* cur
     std::int64_t diff[5];
     for (int k = 0; k < 5; ++k)
       diff[k] = static_cast<std::int32_t>(prev[k][x]) - static_cast<std::int32_t>(cur[k][x]);
-    blurred[x] = pixel::vertical_round(pixel::filter5(diff[0], diff[1], diff[2], diff[3], diff[4]), bpc);
+    blurred[x] =
+        pixel::vertical_round(pixel::filter5(diff[0], diff[1], diff[2], diff[3], diff[4]), bpc);
     any_nonzero |= blurred[x];
   }
   return any_nonzero;
@@ -26,7 +27,8 @@ inline std::int32_t vertical(const Sample* const* prev, const Sample* const* cur
 
 // The wrapping uint32 sum of horizontal_abs() over columns [begin, end) of a
 // row of width w (mirrored at both ends).
-inline std::uint32_t horizontal(const std::int32_t* blurred, unsigned begin, unsigned end, unsigned w) {
+inline std::uint32_t horizontal(const std::int32_t* blurred, unsigned begin, unsigned end,
+                                unsigned w) {
   const int width = static_cast<int>(w);
   const int first = static_cast<int>(begin);
   const int last = static_cast<int>(end);  // exclusive

@@ -8,7 +8,8 @@
 
 namespace vmafexact::psnr {
 
-std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc, const PsnrDsp& dsp) {
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp) {
   std::uint64_t sse = 0;
   if (bpc == 8) {
     for (unsigned y = 0; y < ref.height; ++y)

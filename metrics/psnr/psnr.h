@@ -18,7 +18,8 @@ namespace vmafexact::psnr {
 // Runs the row routines of psnr_dsp(cpu::flags()) (psnr_dsp.h), or of `dsp`.
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc);
 struct PsnrDsp;
-std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc, const PsnrDsp& dsp);
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp);
 
 // libvmaf's default upper bound on a plane's PSNR: 6 dB per bit plus 12.
 constexpr double default_psnr_max(unsigned bpc) { return 6.0 * bpc + 12.0; }

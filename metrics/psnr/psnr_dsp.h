@@ -13,7 +13,8 @@ namespace vmafexact::psnr {
 // row accumulator is 32 bits wide.
 using SseRow8Fn = std::uint32_t (*)(const std::uint8_t* ref, const std::uint8_t* dist, unsigned w);
 // 16-bit containers: the row's sum of (ref - dist)^2, exact in uint64.
-using SseRow16Fn = std::uint64_t (*)(const std::uint16_t* ref, const std::uint16_t* dist, unsigned w);
+using SseRow16Fn = std::uint64_t (*)(const std::uint16_t* ref, const std::uint16_t* dist,
+                                     unsigned w);
 
 struct PsnrDsp {
   const char* isa;
@@ -35,7 +36,8 @@ const PsnrDsp& psnr_dsp_avx512();
 
 namespace scalar {
 
-inline std::uint32_t sse_row_8(const std::uint8_t* r, const std::uint8_t* d, unsigned begin, unsigned end) {
+inline std::uint32_t sse_row_8(const std::uint8_t* r, const std::uint8_t* d, unsigned begin,
+                               unsigned end) {
   std::uint32_t row_sse = 0;  // libvmaf's row accumulator is 32 bits wide
   for (unsigned x = begin; x < end; ++x) {
     const int e = int{r[x]} - int{d[x]};

@@ -27,7 +27,8 @@ struct V {
     const I b = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d)));
     const I e = _mm256_sub_epi32(a, b);
     const I e_odd = _mm256_srli_epi64(e, 32);
-    return _mm256_add_epi64(_mm256_add_epi64(acc, _mm256_mul_epi32(e, e)), _mm256_mul_epi32(e_odd, e_odd));
+    return _mm256_add_epi64(_mm256_add_epi64(acc, _mm256_mul_epi32(e, e)),
+                            _mm256_mul_epi32(e_odd, e_odd));
   }
   static std::uint32_t sum32(I v) {
     __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));

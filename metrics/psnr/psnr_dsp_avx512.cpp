@@ -28,7 +28,8 @@ struct V {
     const I b = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(d)));
     const I e = _mm512_sub_epi32(a, b);
     const I e_odd = _mm512_srli_epi64(e, 32);
-    return _mm512_add_epi64(_mm512_add_epi64(acc, _mm512_mul_epi32(e, e)), _mm512_mul_epi32(e_odd, e_odd));
+    return _mm512_add_epi64(_mm512_add_epi64(acc, _mm512_mul_epi32(e, e)),
+                            _mm512_mul_epi32(e_odd, e_odd));
   }
   static std::uint32_t sum32(I v) { return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(v)); }
   static std::uint64_t sum64(I v) { return static_cast<std::uint64_t>(_mm512_reduce_add_epi64(v)); }

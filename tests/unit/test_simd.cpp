@@ -827,19 +827,25 @@ class MotionSimdTest : public testing::TestWithParam<Isa> {
 
 std::vector<unsigned> motion_widths() {
   std::vector<unsigned> widths = kWidths;
-  for (unsigned w : {4u, 6u, 10u, 11u, 18u, 19u, 20u, 21u, 34u, 35u, 1920u, 1921u}) widths.push_back(w);
+  for (unsigned w : {4u, 6u, 10u, 11u, 18u, 19u, 20u, 21u, 34u, 35u, 1920u, 1921u})
+    widths.push_back(w);
   return widths;
 }
 
 // A sample drawn as `fill` says; the extremes fill also makes whole runs of
 // max against 0 (the largest blurred magnitudes).
 std::uint32_t motion_sample(std::mt19937_64& rng, Fill fill, unsigned bpc, unsigned bytes) {
-  const std::uint32_t max = fill == Fill::kFullRange ? (bytes == 1 ? 255u : 65535u) : (1u << bpc) - 1;
+  const std::uint32_t max =
+      fill == Fill::kFullRange ? (bytes == 1 ? 255u : 65535u) : (1u << bpc) - 1;
   switch (fill) {
-    case Fill::kZero: return 0;
-    case Fill::kMax: return max;
-    case Fill::kExtremes: return (rng() % 8 == 0) ? 0 : max;
-    default: return static_cast<std::uint32_t>(rng() % (std::uint64_t{max} + 1));
+    case Fill::kZero:
+      return 0;
+    case Fill::kMax:
+      return max;
+    case Fill::kExtremes:
+      return (rng() % 8 == 0) ? 0 : max;
+    default:
+      return static_cast<std::uint32_t>(rng() % (std::uint64_t{max} + 1));
   }
 }
 
@@ -847,18 +853,21 @@ template <typename Sample>
 void check_motion_vertical(const motion::MotionDsp& ref, const motion::MotionDsp& twin,
                            std::mt19937_64& rng, unsigned bpc) {
   const auto vertical_of = [](const motion::MotionDsp& dsp) {
-    if constexpr (sizeof(Sample) == 1) return dsp.vertical_8;
-    else return dsp.vertical_16;
+    if constexpr (sizeof(Sample) == 1)
+      return dsp.vertical_8;
+    else
+      return dsp.vertical_16;
   };
   for (unsigned w : motion_widths())
     for (Fill fill : kFills)
       for (int variant = 0; variant < 3; ++variant) {
-        std::vector<std::vector<Sample>> prev(5, std::vector<Sample>(w + 32)), cur(5, std::vector<Sample>(w + 32));
+        std::vector<std::vector<Sample>> prev(5, std::vector<Sample>(w + 32)),
+            cur(5, std::vector<Sample>(w + 32));
         for (int k = 0; k < 5; ++k)
           for (unsigned x = 0; x < w + 32; ++x) {
             std::uint32_t p = motion_sample(rng, fill, bpc, sizeof(Sample));
             std::uint32_t c = motion_sample(rng, fill, bpc, sizeof(Sample));
-            if (variant == 1) c = fill == Fill::kZero ? c : 0;           // prev >= cur
+            if (variant == 1) c = fill == Fill::kZero ? c : 0;                   // prev >= cur
             if (variant == 2) std::swap(p, c), p = fill == Fill::kZero ? p : 0;  // prev <= cur
             prev[k][x] = static_cast<Sample>(p);
             cur[k][x] = static_cast<Sample>(c);
@@ -868,17 +877,21 @@ void check_motion_vertical(const motion::MotionDsp& ref, const motion::MotionDsp
         for (int k = 0; k < 5; ++k) prev_rows[k] = prev[k].data(), cur_rows[k] = cur[k].data();
         std::vector<std::int32_t> out_ref(w + 8, 0x5a5a5a5a), out_twin(w + 8, 0x5a5a5a5a);
         const std::int32_t any_ref = vertical_of(ref)(prev_rows, cur_rows, bpc, w, out_ref.data());
-        const std::int32_t any_twin = vertical_of(twin)(prev_rows, cur_rows, bpc, w, out_twin.data());
-        ASSERT_EQ(any_ref, any_twin) << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
-                                     << static_cast<int>(fill) << " variant " << variant;
-        ASSERT_TRUE(out_ref == out_twin) << twin.isa << " vertical bpc " << bpc << " w " << w
-                                         << " fill " << static_cast<int>(fill) << " variant " << variant;
+        const std::int32_t any_twin =
+            vertical_of(twin)(prev_rows, cur_rows, bpc, w, out_twin.data());
+        ASSERT_EQ(any_ref, any_twin)
+            << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
+            << static_cast<int>(fill) << " variant " << variant;
+        ASSERT_TRUE(out_ref == out_twin)
+            << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
+            << static_cast<int>(fill) << " variant " << variant;
       }
 }
 
 TEST_P(MotionSimdTest, MotionVertical) {
   check_motion_vertical<std::uint8_t>(ref(), twin(), rng_, 8);
-  for (unsigned bpc : {10u, 12u, 16u}) check_motion_vertical<std::uint16_t>(ref(), twin(), rng_, bpc);
+  for (unsigned bpc : {10u, 12u, 16u})
+    check_motion_vertical<std::uint16_t>(ref(), twin(), rng_, bpc);
 }
 
 TEST_P(MotionSimdTest, MotionHorizontal) {
@@ -894,11 +907,21 @@ TEST_P(MotionSimdTest, MotionHorizontal) {
         for (auto& v : blurred) {
           const auto r = static_cast<std::int32_t>(rng_() % (2 * std::uint64_t(limit) + 1)) - limit;
           switch (fill) {
-            case 0: v = r; break;
-            case 1: v = limit; break;
-            case 2: v = -limit; break;
-            case 3: v = (rng_() & 1) ? limit : -limit; break;
-            default: v = static_cast<std::int32_t>(r % 300); break;  // small values: rounding
+            case 0:
+              v = r;
+              break;
+            case 1:
+              v = limit;
+              break;
+            case 2:
+              v = -limit;
+              break;
+            case 3:
+              v = (rng_() & 1) ? limit : -limit;
+              break;
+            default:
+              v = static_cast<std::int32_t>(r % 300);
+              break;  // small values: rounding
           }
         }
         ASSERT_EQ(ref().horizontal(blurred.data(), w), twin().horizontal(blurred.data(), w))
@@ -912,8 +935,8 @@ TEST_P(MotionSimdTest, MotionSadEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{3, 3},  {4, 3},   {3, 5},   {5, 5},    {7, 4},    {8, 8},     {9, 13},
-                        {15, 8}, {16, 16}, {17, 17}, {19, 6},   {33, 31},  {64, 40},   {100, 8},
+  const Size sizes[] = {{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
+                        {15, 8},  {16, 16},  {17, 17}, {19, 6},   {33, 31},   {64, 40},  {100, 8},
                         {8, 100}, {131, 67}, {257, 9}, {1283, 7}, {1920, 12}, {1921, 33}};
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
@@ -930,8 +953,10 @@ TEST_P(MotionSimdTest, MotionSadEndToEnd) {
               prev_data[y * stride + x] = static_cast<std::uint8_t>(p);
               cur_data[y * stride + x] = static_cast<std::uint8_t>(c);
             } else {
-              reinterpret_cast<std::uint16_t*>(prev_data.data() + y * stride)[x] = static_cast<std::uint16_t>(p);
-              reinterpret_cast<std::uint16_t*>(cur_data.data() + y * stride)[x] = static_cast<std::uint16_t>(c);
+              reinterpret_cast<std::uint16_t*>(prev_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(p);
+              reinterpret_cast<std::uint16_t*>(cur_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(c);
             }
           }
         const PlaneView prev{prev_data.data(), stride, size.w, size.h};
@@ -963,15 +988,18 @@ TEST_P(MotionSimdTest, MotionSadWideRowsWrap) {
   for (auto& v : prev_data) v = static_cast<std::uint8_t>(rng_() % 4 == 0 ? 0 : 255);
   for (auto& v : cur_data) v = static_cast<std::uint8_t>(rng_() % 4 == 0 ? 255 : 0);
   EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, ref()),
-            motion::motion_sad(prev, cur, 8, scratch, twin())) << twin().isa;
+            motion::motion_sad(prev, cur, 8, scratch, twin()))
+      << twin().isa;
   std::vector<std::uint16_t> prev16(std::size_t{w} * h, 65535), cur16(std::size_t{w} * h, 0);
   const PlaneView p16{reinterpret_cast<std::uint8_t*>(prev16.data()), 2 * std::ptrdiff_t{w}, w, h};
   const PlaneView c16{reinterpret_cast<std::uint8_t*>(cur16.data()), 2 * std::ptrdiff_t{w}, w, h};
   for (unsigned bpc : {10u, 12u, 16u}) {
     EXPECT_EQ(motion::motion_sad(p16, c16, bpc, scratch, ref()),
-              motion::motion_sad(p16, c16, bpc, scratch, twin())) << twin().isa << " bpc " << bpc;
+              motion::motion_sad(p16, c16, bpc, scratch, twin()))
+        << twin().isa << " bpc " << bpc;
     EXPECT_EQ(motion::motion_sad(c16, p16, bpc, scratch, ref()),
-              motion::motion_sad(c16, p16, bpc, scratch, twin())) << twin().isa << " bpc " << bpc;
+              motion::motion_sad(c16, p16, bpc, scratch, twin()))
+        << twin().isa << " bpc " << bpc;
   }
 }
 
@@ -1008,14 +1036,19 @@ TEST_P(PsnrSimdTest, PsnrRows) {
           r16[x] = static_cast<std::uint16_t>(a), d16[x] = static_cast<std::uint16_t>(b);
         }
         if (bytes == 1) {
-          ASSERT_EQ(ref().sse_row_8(r8.data(), d8.data(), w), twin().sse_row_8(r8.data(), d8.data(), w))
+          ASSERT_EQ(ref().sse_row_8(r8.data(), d8.data(), w),
+                    twin().sse_row_8(r8.data(), d8.data(), w))
               << twin().isa << " sse_row_8 w " << w << " fill " << static_cast<int>(fill);
-          ASSERT_EQ(ref().sse_row_8(d8.data(), r8.data(), w), twin().sse_row_8(d8.data(), r8.data(), w))
+          ASSERT_EQ(ref().sse_row_8(d8.data(), r8.data(), w),
+                    twin().sse_row_8(d8.data(), r8.data(), w))
               << twin().isa << " sse_row_8 swapped w " << w;
         } else {
-          ASSERT_EQ(ref().sse_row_16(r16.data(), d16.data(), w), twin().sse_row_16(r16.data(), d16.data(), w))
-              << twin().isa << " sse_row_16 bpc " << bpc << " w " << w << " fill " << static_cast<int>(fill);
-          ASSERT_EQ(ref().sse_row_16(d16.data(), r16.data(), w), twin().sse_row_16(d16.data(), r16.data(), w))
+          ASSERT_EQ(ref().sse_row_16(r16.data(), d16.data(), w),
+                    twin().sse_row_16(r16.data(), d16.data(), w))
+              << twin().isa << " sse_row_16 bpc " << bpc << " w " << w << " fill "
+              << static_cast<int>(fill);
+          ASSERT_EQ(ref().sse_row_16(d16.data(), r16.data(), w),
+                    twin().sse_row_16(d16.data(), r16.data(), w))
               << twin().isa << " sse_row_16 swapped bpc " << bpc << " w " << w;
         }
       }
@@ -1042,8 +1075,10 @@ TEST_P(PsnrSimdTest, PsnrPlanes) {
               ref_data[y * stride + x] = static_cast<std::uint8_t>(a);
               dis_data[y * stride + x] = static_cast<std::uint8_t>(b);
             } else {
-              reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] = static_cast<std::uint16_t>(a);
-              reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] = static_cast<std::uint16_t>(b);
+              reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(a);
+              reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(b);
             }
           }
         const PlaneView r{ref_data.data(), stride, size.w, size.h};
@@ -1091,11 +1126,16 @@ TEST(CpuMask, MaskSelectsTheTable) {
   EXPECT_STREQ(adm::adm_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
   EXPECT_STREQ(motion::motion_dsp(0).isa, "scalar");
   EXPECT_STREQ(psnr::psnr_dsp(0).isa, "scalar");
-  EXPECT_STREQ(psnr::psnr_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
-  EXPECT_STREQ(motion::motion_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
-  std::printf("[ cpu      ] detected: %s; mask 0x%x; VIF runs: %s; ADM runs: %s; motion runs: %s\n",
-              cpu::best_isa_name(cpu::detected_flags()), cpu::cpu_mask(), vif_dsp(cpu::flags()).isa,
-              adm::adm_dsp(cpu::flags()).isa, motion::motion_dsp(cpu::flags()).isa);
+  EXPECT_STREQ(psnr::psnr_dsp(cpu::detected_flags()).isa,
+               cpu::best_isa_name(cpu::detected_flags()));
+  EXPECT_STREQ(motion::motion_dsp(cpu::detected_flags()).isa,
+               cpu::best_isa_name(cpu::detected_flags()));
+  std::printf(
+      "[ cpu      ] detected: %s; mask 0x%x; VIF runs: %s; ADM runs: %s; motion runs: %s; "
+      "psnr runs: %s\n",
+      cpu::best_isa_name(cpu::detected_flags()), cpu::cpu_mask(), vif_dsp(cpu::flags()).isa,
+      adm::adm_dsp(cpu::flags()).isa, motion::motion_dsp(cpu::flags()).isa,
+      psnr::psnr_dsp(cpu::flags()).isa);
 }
 
 }  // namespace
