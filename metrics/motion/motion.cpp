@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "common/cpu.h"
+#include "motion/motion_dsp.h"
 #include "motion/motion_pixel.h"
 
 namespace vmafexact::motion {
@@ -16,8 +18,8 @@ static_assert(kFilter[0] == 3571 && kFilter[1] == 16004 && kFilter[2] == 26386 &
 
 template <typename Sample>
 std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
-                      std::int32_t* blurred) {
-  const int width = static_cast<int>(cur.width);
+                      std::int32_t* blurred, MotionVerticalFn<Sample> vertical,
+                      MotionHorizontalFn horizontal) {
   const int height = static_cast<int>(cur.height);
 
   // The five rows under the vertical filter, mirrored at the top and bottom.
@@ -32,50 +34,38 @@ std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
   // Vertical pass over the difference (motion_pixel.h): an exact int64 sum,
   // rounded by adding half of the divisor 2^bpc and shifting arithmetically
   // (floor for negative sums).
-  std::int32_t any_nonzero = 0;
-  for (int x = 0; x < width; ++x) {
-    std::array<std::int64_t, 5> diff{};
-    for (int k = 0; k < 5; ++k)
-      diff[k] = static_cast<std::int32_t>(prev_rows[k][x]) - static_cast<std::int32_t>(cur_rows[k][x]);
-    blurred[x] = pixel::vertical_round(pixel::filter5(diff[0], diff[1], diff[2], diff[3], diff[4]), bpc);
-    any_nonzero |= blurred[x];
-  }
-  if (!any_nonzero) return 0;  // the horizontal pass of zeros is zero
-
+  if (!vertical(prev_rows.data(), cur_rows.data(), bpc, cur.width, blurred))
+    return 0;  // the horizontal pass of zeros is zero
   // Horizontal pass, then |value| summed in 32 bits (wrapping as libvmaf's does).
-  std::uint32_t sad = 0;
-  auto add = [&](std::int64_t sum) { sad += pixel::horizontal_abs(sum); };
-  auto mirrored_sum = [&](int x) {
-    const auto at = [&](int k) { return std::int64_t{blurred[mirror(x - kFilterRadius + k, width)]}; };
-    return pixel::filter5(at(0), at(1), at(2), at(3), at(4));
-  };
-  const int interior_begin = kFilterRadius;
-  const int interior_end = width - kFilterRadius;  // exclusive
-  for (int x = 0; x < interior_begin && x < width; ++x) add(mirrored_sum(x));
-  for (int x = interior_begin; x < interior_end; ++x) {
-    const std::int32_t* b = blurred + x - kFilterRadius;
-    add(pixel::filter5(b[0], b[1], b[2], b[3], b[4]));
-  }
-  for (int x = interior_end > interior_begin ? interior_end : interior_begin; x < width; ++x)
-    add(mirrored_sum(x));
-  return sad;
+  return horizontal(blurred, cur.width);
 }
 
 }  // namespace
 
-std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                             unsigned y, std::int32_t* blurred) {
-  return bpc == 8 ? row_sad<std::uint8_t>(prev, cur, bpc, y, blurred)
-                  : row_sad<std::uint16_t>(prev, cur, bpc, y, blurred);
+std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
+                             std::int32_t* blurred, const MotionDsp& dsp) {
+  return bpc == 8
+             ? row_sad<std::uint8_t>(prev, cur, bpc, y, blurred, dsp.vertical_8, dsp.horizontal)
+             : row_sad<std::uint16_t>(prev, cur, bpc, y, blurred, dsp.vertical_16, dsp.horizontal);
+}
+
+std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
+                             std::int32_t* blurred) {
+  return motion_row_sad(prev, cur, bpc, y, blurred, motion_dsp(cpu::flags()));
+}
+
+std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
+                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp) {
+  if (scratch.size() < cur.width) scratch.resize(cur.width);
+  std::uint64_t sad = 0;
+  for (unsigned y = 0; y < cur.height; ++y)
+    sad += motion_row_sad(prev, cur, bpc, y, scratch.data(), dsp);
+  return sad;
 }
 
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
                          std::vector<std::int32_t>& scratch) {
-  if (scratch.size() < cur.width) scratch.resize(cur.width);
-  std::uint64_t sad = 0;
-  for (unsigned y = 0; y < cur.height; ++y)
-    sad += motion_row_sad(prev, cur, bpc, y, scratch.data());
-  return sad;
+  return motion_sad(prev, cur, bpc, scratch, motion_dsp(cpu::flags()));
 }
 
 double sad_to_score(std::uint64_t sad, unsigned width, unsigned height, const MotionParams& params) {

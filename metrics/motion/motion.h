@@ -32,13 +32,19 @@ inline constexpr unsigned kMinSide = 3;
 // blur of that rounded to (sum + 2^15) >> 16, and the sum of the absolute
 // values, which libvmaf keeps in a uint32 (it wraps only for rows wider than
 // about 65 000 samples). `blurred` must hold width values.
+// Runs the routines of motion_dsp(cpu::flags()) (motion_dsp.h), or of `dsp`.
+struct MotionDsp;
 std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
                              unsigned y, std::int32_t* blurred);
+std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
+                             unsigned y, std::int32_t* blurred, const MotionDsp& dsp);
 
 // The frame's sum: every row's uint32 sum added in a uint64 (exact in any order).
 // `scratch` is resized to the width as needed.
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
                          std::vector<std::int32_t>& scratch);
+std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
+                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp);
 
 // The options that change the arithmetic (libvmaf's names; defaults as libvmaf's).
 struct MotionParams {

@@ -1,44 +1,28 @@
 #include "psnr/psnr.h"
 
+#include "common/cpu.h"
+#include "psnr/psnr_dsp.h"
+
 #include <cmath>
 #include <cstdlib>
 
 namespace vmafexact::psnr {
 
-namespace {
-
-std::uint64_t plane_sse_8bit(const PlaneView& ref, const PlaneView& dist) {
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp) {
   std::uint64_t sse = 0;
-  for (unsigned y = 0; y < ref.height; ++y) {
-    const std::uint8_t* r = ref.row<std::uint8_t>(y);
-    const std::uint8_t* d = dist.row<std::uint8_t>(y);
-    std::uint32_t row_sse = 0;  // libvmaf's row accumulator is 32 bits wide
-    for (unsigned x = 0; x < ref.width; ++x) {
-      const int e = int{r[x]} - int{d[x]};
-      row_sse += static_cast<std::uint32_t>(e * e);
-    }
-    sse += row_sse;
+  if (bpc == 8) {
+    for (unsigned y = 0; y < ref.height; ++y)
+      sse += dsp.sse_row_8(ref.row<std::uint8_t>(y), dist.row<std::uint8_t>(y), ref.width);
+  } else {
+    for (unsigned y = 0; y < ref.height; ++y)
+      sse += dsp.sse_row_16(ref.row<std::uint16_t>(y), dist.row<std::uint16_t>(y), ref.width);
   }
   return sse;
 }
-
-std::uint64_t plane_sse_16bit(const PlaneView& ref, const PlaneView& dist) {
-  std::uint64_t sse = 0;
-  for (unsigned y = 0; y < ref.height; ++y) {
-    const std::uint16_t* r = ref.row<std::uint16_t>(y);
-    const std::uint16_t* d = dist.row<std::uint16_t>(y);
-    for (unsigned x = 0; x < ref.width; ++x) {
-      const auto e = static_cast<std::uint32_t>(std::abs(int{r[x]} - int{d[x]}));
-      sse += e * e;  // below 2^32 even at 16 bits
-    }
-  }
-  return sse;
-}
-
-}  // namespace
 
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc) {
-  return bpc == 8 ? plane_sse_8bit(ref, dist) : plane_sse_16bit(ref, dist);
+  return plane_sse(ref, dist, bpc, psnr_dsp(cpu::flags()));
 }
 
 double psnr_from_sse(std::uint64_t sse, unsigned width, unsigned height, unsigned bpc,

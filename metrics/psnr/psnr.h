@@ -15,7 +15,11 @@ namespace vmafexact::psnr {
 // as libvmaf does: at 8 bits each row is summed in a uint32 (wrapping as libvmaf's
 // does past 66051 maximal errors in one row) before it joins the uint64 total;
 // above 8 bits every square joins the uint64 total directly.
+// Runs the row routines of psnr_dsp(cpu::flags()) (psnr_dsp.h), or of `dsp`.
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc);
+struct PsnrDsp;
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp);
 
 // libvmaf's default upper bound on a plane's PSNR: 6 dB per bit plus 12.
 constexpr double default_psnr_max(unsigned bpc) { return 6.0 * bpc + 12.0; }

@@ -17,6 +17,11 @@
 #include "adm/adm_dsp.h"
 #include "common/cpu.h"
 #include "common/picture.h"
+#include "motion/motion.h"
+#include "motion/motion_dsp.h"
+#include "motion/motion_pixel.h"
+#include "psnr/psnr.h"
+#include "psnr/psnr_dsp.h"
 #include "vif/vif.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_tables.h"
@@ -802,6 +807,301 @@ TEST_P(AdmSimdTest, AdmComputerEndToEnd) {
         }
 }
 
+// ---------------------------------------------------------------------------
+// Integer motion (metrics/motion/motion_dsp.h)
+
+class MotionSimdTest : public testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    const Isa isa = GetParam();
+    twin_ = motion::motion_dsp_isa(isa.flag);
+    if (!twin_) GTEST_SKIP() << isa.name << ": not built (x86-64 only)";
+    if (!(cpu::detected_flags() & isa.flag))
+      GTEST_SKIP() << isa.name << ": not supported by this CPU, skipped";
+  }
+  const motion::MotionDsp& ref() const { return motion::motion_dsp_scalar(); }
+  const motion::MotionDsp& twin() const { return *twin_; }
+  const motion::MotionDsp* twin_ = nullptr;
+  std::mt19937_64 rng_{0x5eed};
+};
+
+std::vector<unsigned> motion_widths() {
+  std::vector<unsigned> widths = kWidths;
+  for (unsigned w : {4u, 6u, 10u, 11u, 18u, 19u, 20u, 21u, 34u, 35u, 1920u, 1921u})
+    widths.push_back(w);
+  return widths;
+}
+
+// A sample drawn as `fill` says; the extremes fill also makes whole runs of
+// max against 0 (the largest blurred magnitudes).
+std::uint32_t motion_sample(std::mt19937_64& rng, Fill fill, unsigned bpc, unsigned bytes) {
+  const std::uint32_t max =
+      fill == Fill::kFullRange ? (bytes == 1 ? 255u : 65535u) : (1u << bpc) - 1;
+  switch (fill) {
+    case Fill::kZero:
+      return 0;
+    case Fill::kMax:
+      return max;
+    case Fill::kExtremes:
+      return (rng() % 8 == 0) ? 0 : max;
+    default:
+      return static_cast<std::uint32_t>(rng() % (std::uint64_t{max} + 1));
+  }
+}
+
+template <typename Sample>
+void check_motion_vertical(const motion::MotionDsp& ref, const motion::MotionDsp& twin,
+                           std::mt19937_64& rng, unsigned bpc) {
+  const auto vertical_of = [](const motion::MotionDsp& dsp) {
+    if constexpr (sizeof(Sample) == 1)
+      return dsp.vertical_8;
+    else
+      return dsp.vertical_16;
+  };
+  for (unsigned w : motion_widths())
+    for (Fill fill : kFills)
+      for (int variant = 0; variant < 3; ++variant) {
+        std::vector<std::vector<Sample>> prev(5, std::vector<Sample>(w + 32)),
+            cur(5, std::vector<Sample>(w + 32));
+        for (int k = 0; k < 5; ++k)
+          for (unsigned x = 0; x < w + 32; ++x) {
+            std::uint32_t p = motion_sample(rng, fill, bpc, sizeof(Sample));
+            std::uint32_t c = motion_sample(rng, fill, bpc, sizeof(Sample));
+            if (variant == 1) c = fill == Fill::kZero ? c : 0;                   // prev >= cur
+            if (variant == 2) std::swap(p, c), p = fill == Fill::kZero ? p : 0;  // prev <= cur
+            prev[k][x] = static_cast<Sample>(p);
+            cur[k][x] = static_cast<Sample>(c);
+          }
+        const Sample* prev_rows[5];
+        const Sample* cur_rows[5];
+        for (int k = 0; k < 5; ++k) prev_rows[k] = prev[k].data(), cur_rows[k] = cur[k].data();
+        std::vector<std::int32_t> out_ref(w + 8, 0x5a5a5a5a), out_twin(w + 8, 0x5a5a5a5a);
+        const std::int32_t any_ref = vertical_of(ref)(prev_rows, cur_rows, bpc, w, out_ref.data());
+        const std::int32_t any_twin =
+            vertical_of(twin)(prev_rows, cur_rows, bpc, w, out_twin.data());
+        ASSERT_EQ(any_ref, any_twin)
+            << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
+            << static_cast<int>(fill) << " variant " << variant;
+        ASSERT_TRUE(out_ref == out_twin)
+            << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
+            << static_cast<int>(fill) << " variant " << variant;
+      }
+}
+
+TEST_P(MotionSimdTest, MotionVertical) {
+  check_motion_vertical<std::uint8_t>(ref(), twin(), rng_, 8);
+  for (unsigned bpc : {10u, 12u, 16u})
+    check_motion_vertical<std::uint16_t>(ref(), twin(), rng_, bpc);
+}
+
+TEST_P(MotionSimdTest, MotionHorizontal) {
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    // The largest magnitude the vertical pass gives for these samples (16-bit
+    // containers may hold any 16-bit value whatever bpc says).
+    const std::int64_t full = bpc == 8 ? 255 : 65535;
+    const std::int32_t limit = motion::pixel::vertical_round(full * 65536, bpc);
+    for (unsigned w : motion_widths()) {
+      if (w < motion::kMinSide) continue;
+      for (int fill = 0; fill < 5; ++fill) {
+        std::vector<std::int32_t> blurred(w + 32);
+        for (auto& v : blurred) {
+          const auto r = static_cast<std::int32_t>(rng_() % (2 * std::uint64_t(limit) + 1)) - limit;
+          switch (fill) {
+            case 0:
+              v = r;
+              break;
+            case 1:
+              v = limit;
+              break;
+            case 2:
+              v = -limit;
+              break;
+            case 3:
+              v = (rng_() & 1) ? limit : -limit;
+              break;
+            default:
+              v = static_cast<std::int32_t>(r % 300);
+              break;  // small values: rounding
+          }
+        }
+        ASSERT_EQ(ref().horizontal(blurred.data(), w), twin().horizontal(blurred.data(), w))
+            << twin().isa << " horizontal bpc " << bpc << " w " << w << " fill " << fill;
+      }
+    }
+  }
+}
+
+TEST_P(MotionSimdTest, MotionSadEndToEnd) {
+  struct Size {
+    unsigned w, h;
+  };
+  const Size sizes[] = {{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
+                        {15, 8},  {16, 16},  {17, 17}, {19, 6},   {33, 31},   {64, 40},  {100, 8},
+                        {8, 100}, {131, 67}, {257, 9}, {1283, 7}, {1920, 12}, {1921, 33}};
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const Size& size : sizes)
+      for (Fill fill : kFills) {
+        const unsigned bytes = bpc > 8 ? 2 : 1;
+        const std::ptrdiff_t stride = (size.w + 5) * bytes;
+        std::vector<std::uint8_t> prev_data(stride * size.h), cur_data(stride * size.h);
+        for (unsigned y = 0; y < size.h; ++y)
+          for (unsigned x = 0; x < size.w; ++x) {
+            const std::uint32_t p = motion_sample(rng_, fill, bpc, bytes);
+            std::uint32_t c = p;
+            if (rng_() % 3 != 0) c = motion_sample(rng_, fill, bpc, bytes);
+            if (bytes == 1) {
+              prev_data[y * stride + x] = static_cast<std::uint8_t>(p);
+              cur_data[y * stride + x] = static_cast<std::uint8_t>(c);
+            } else {
+              reinterpret_cast<std::uint16_t*>(prev_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(p);
+              reinterpret_cast<std::uint16_t*>(cur_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(c);
+            }
+          }
+        const PlaneView prev{prev_data.data(), stride, size.w, size.h};
+        const PlaneView cur{cur_data.data(), stride, size.w, size.h};
+        std::vector<std::int32_t> scratch;
+        const std::uint64_t expected = motion::motion_sad(prev, cur, bpc, scratch, ref());
+        ASSERT_EQ(expected, motion::motion_sad(prev, cur, bpc, scratch, twin()))
+            << twin().isa << " " << size.w << "x" << size.h << " bpc " << bpc << " fill "
+            << static_cast<int>(fill);
+        ASSERT_EQ(motion::motion_sad(cur, prev, bpc, scratch, ref()),
+                  motion::motion_sad(cur, prev, bpc, scratch, twin()))
+            << twin().isa << " swapped " << size.w << "x" << size.h << " bpc " << bpc;
+      }
+}
+
+// Rows so wide that their uint32 sums wrap: 255 against 0 everywhere blurs to
+// 65280 per sample, and 65794 * 65280 > 2^32.
+TEST_P(MotionSimdTest, MotionSadWideRowsWrap) {
+  const unsigned w = 65794, h = 3;
+  std::vector<std::uint8_t> prev_data(std::size_t{w} * h, 255), cur_data(std::size_t{w} * h, 0);
+  const PlaneView prev{prev_data.data(), w, w, h};
+  const PlaneView cur{cur_data.data(), w, w, h};
+  std::vector<std::int32_t> scratch;
+  const std::uint64_t row = static_cast<std::uint32_t>(std::uint64_t{w} * 65280);
+  EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, ref()), 3 * row);
+  EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, twin()), 3 * row) << twin().isa;
+  EXPECT_EQ(motion::motion_sad(cur, prev, 8, scratch, twin()), 3 * row) << twin().isa;
+  // Random content at the same width, and 16-bit extremes.
+  for (auto& v : prev_data) v = static_cast<std::uint8_t>(rng_() % 4 == 0 ? 0 : 255);
+  for (auto& v : cur_data) v = static_cast<std::uint8_t>(rng_() % 4 == 0 ? 255 : 0);
+  EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, ref()),
+            motion::motion_sad(prev, cur, 8, scratch, twin()))
+      << twin().isa;
+  std::vector<std::uint16_t> prev16(std::size_t{w} * h, 65535), cur16(std::size_t{w} * h, 0);
+  const PlaneView p16{reinterpret_cast<std::uint8_t*>(prev16.data()), 2 * std::ptrdiff_t{w}, w, h};
+  const PlaneView c16{reinterpret_cast<std::uint8_t*>(cur16.data()), 2 * std::ptrdiff_t{w}, w, h};
+  for (unsigned bpc : {10u, 12u, 16u}) {
+    EXPECT_EQ(motion::motion_sad(p16, c16, bpc, scratch, ref()),
+              motion::motion_sad(p16, c16, bpc, scratch, twin()))
+        << twin().isa << " bpc " << bpc;
+    EXPECT_EQ(motion::motion_sad(c16, p16, bpc, scratch, ref()),
+              motion::motion_sad(c16, p16, bpc, scratch, twin()))
+        << twin().isa << " bpc " << bpc;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// PSNR (metrics/psnr/psnr_dsp.h)
+
+class PsnrSimdTest : public testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    const Isa isa = GetParam();
+    twin_ = psnr::psnr_dsp_isa(isa.flag);
+    if (!twin_) GTEST_SKIP() << isa.name << ": not built (x86-64 only)";
+    if (!(cpu::detected_flags() & isa.flag))
+      GTEST_SKIP() << isa.name << ": not supported by this CPU, skipped";
+  }
+  const psnr::PsnrDsp& ref() const { return psnr::psnr_dsp_scalar(); }
+  const psnr::PsnrDsp& twin() const { return *twin_; }
+  const psnr::PsnrDsp* twin_ = nullptr;
+  std::mt19937_64 rng_{0x5eed};
+};
+
+TEST_P(PsnrSimdTest, PsnrRows) {
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (unsigned w : motion_widths())
+      for (Fill fill : kFills) {
+        const unsigned bytes = bpc > 8 ? 2 : 1;
+        std::vector<std::uint8_t> r8(w + 64), d8(w + 64);
+        std::vector<std::uint16_t> r16(w + 64), d16(w + 64);
+        for (unsigned x = 0; x < w + 64; ++x) {
+          const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
+          std::uint32_t b = motion_sample(rng_, fill, bpc, bytes);
+          if (fill == Fill::kExtremes || fill == Fill::kMax) b = (rng_() & 1) ? 0 : b;
+          r8[x] = static_cast<std::uint8_t>(a), d8[x] = static_cast<std::uint8_t>(b);
+          r16[x] = static_cast<std::uint16_t>(a), d16[x] = static_cast<std::uint16_t>(b);
+        }
+        if (bytes == 1) {
+          ASSERT_EQ(ref().sse_row_8(r8.data(), d8.data(), w),
+                    twin().sse_row_8(r8.data(), d8.data(), w))
+              << twin().isa << " sse_row_8 w " << w << " fill " << static_cast<int>(fill);
+          ASSERT_EQ(ref().sse_row_8(d8.data(), r8.data(), w),
+                    twin().sse_row_8(d8.data(), r8.data(), w))
+              << twin().isa << " sse_row_8 swapped w " << w;
+        } else {
+          ASSERT_EQ(ref().sse_row_16(r16.data(), d16.data(), w),
+                    twin().sse_row_16(r16.data(), d16.data(), w))
+              << twin().isa << " sse_row_16 bpc " << bpc << " w " << w << " fill "
+              << static_cast<int>(fill);
+          ASSERT_EQ(ref().sse_row_16(d16.data(), r16.data(), w),
+                    twin().sse_row_16(d16.data(), r16.data(), w))
+              << twin().isa << " sse_row_16 swapped bpc " << bpc << " w " << w;
+        }
+      }
+}
+
+// Whole planes 3x3 .. 1921x33, and rows so wide that the 8-bit uint32 row sum
+// wraps: 65794 errors of 255 (65794 * 65025 > 2^32).
+TEST_P(PsnrSimdTest, PsnrPlanes) {
+  struct Size {
+    unsigned w, h;
+  };
+  const Size sizes[] = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}};
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const Size& size : sizes)
+      for (Fill fill : kFills) {
+        const unsigned bytes = bpc > 8 ? 2 : 1;
+        const std::ptrdiff_t stride = (size.w + 7) * bytes;
+        std::vector<std::uint8_t> ref_data(stride * size.h), dis_data(stride * size.h);
+        for (unsigned y = 0; y < size.h; ++y)
+          for (unsigned x = 0; x < size.w; ++x) {
+            const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
+            const std::uint32_t b = fill == Fill::kMax ? 0 : motion_sample(rng_, fill, bpc, bytes);
+            if (bytes == 1) {
+              ref_data[y * stride + x] = static_cast<std::uint8_t>(a);
+              dis_data[y * stride + x] = static_cast<std::uint8_t>(b);
+            } else {
+              reinterpret_cast<std::uint16_t*>(ref_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(a);
+              reinterpret_cast<std::uint16_t*>(dis_data.data() + y * stride)[x] =
+                  static_cast<std::uint16_t>(b);
+            }
+          }
+        const PlaneView r{ref_data.data(), stride, size.w, size.h};
+        const PlaneView d{dis_data.data(), stride, size.w, size.h};
+        const std::uint64_t expected = psnr::plane_sse(r, d, bpc, ref());
+        ASSERT_EQ(expected, psnr::plane_sse(r, d, bpc, twin()))
+            << twin().isa << " " << size.w << "x" << size.h << " bpc " << bpc << " fill "
+            << static_cast<int>(fill);
+        if (bpc == 8 && fill == Fill::kMax && size.w == 65794) {
+          const std::uint64_t row = static_cast<std::uint32_t>(std::uint64_t{65794} * 65025);
+          ASSERT_EQ(expected, 3 * row);  // wrapped
+        }
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, PsnrSimdTest,
+                         testing::Values(Isa{cpu::kAvx2, "avx2"}, Isa{cpu::kAvx512, "avx512"}),
+                         isa_name);
+
+INSTANTIATE_TEST_SUITE_P(Isa, MotionSimdTest,
+                         testing::Values(Isa{cpu::kAvx2, "avx2"}, Isa{cpu::kAvx512, "avx512"}),
+                         isa_name);
+
 INSTANTIATE_TEST_SUITE_P(Isa, AdmSimdTest,
                          testing::Values(Isa{cpu::kAvx2, "avx2"}, Isa{cpu::kAvx512, "avx512"}),
                          isa_name);
@@ -824,9 +1124,18 @@ TEST(CpuMask, MaskSelectsTheTable) {
   cpu::set_cpu_mask(saved);
   EXPECT_STREQ(adm::adm_dsp(0).isa, "scalar");
   EXPECT_STREQ(adm::adm_dsp(cpu::detected_flags()).isa, cpu::best_isa_name(cpu::detected_flags()));
-  std::printf("[ cpu      ] detected: %s; mask 0x%x; VIF runs: %s; ADM runs: %s\n",
-              cpu::best_isa_name(cpu::detected_flags()), cpu::cpu_mask(), vif_dsp(cpu::flags()).isa,
-              adm::adm_dsp(cpu::flags()).isa);
+  EXPECT_STREQ(motion::motion_dsp(0).isa, "scalar");
+  EXPECT_STREQ(psnr::psnr_dsp(0).isa, "scalar");
+  EXPECT_STREQ(psnr::psnr_dsp(cpu::detected_flags()).isa,
+               cpu::best_isa_name(cpu::detected_flags()));
+  EXPECT_STREQ(motion::motion_dsp(cpu::detected_flags()).isa,
+               cpu::best_isa_name(cpu::detected_flags()));
+  std::printf(
+      "[ cpu      ] detected: %s; mask 0x%x; VIF runs: %s; ADM runs: %s; motion runs: %s; "
+      "psnr runs: %s\n",
+      cpu::best_isa_name(cpu::detected_flags()), cpu::cpu_mask(), vif_dsp(cpu::flags()).isa,
+      adm::adm_dsp(cpu::flags()).isa, motion::motion_dsp(cpu::flags()).isa,
+      psnr::psnr_dsp(cpu::flags()).isa);
 }
 
 }  // namespace
