@@ -94,6 +94,12 @@ inline void csf(const Arith& arith, int theta, const typename Arith::Band* src, 
   }
 }
 
+// int64 sums formed modulo 2^64: real pictures stay far from the limit, but the
+// SIMD harness feeds extreme bands, and signed overflow would be undefined.
+inline std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 template <class Arith>
 inline void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows, int w,
                          int begin, int end, const std::uint32_t* cube_shift,
@@ -119,10 +125,11 @@ inline void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band
       threshold += sum;
     }
     for (int theta = 0; theta < 3; ++theta)
-      row_sum[theta] +=
-          pixel::masked_cube(arith, rows.signal[theta][j], theta, threshold, cube_shift[theta]);
+      row_sum[theta] = wrapping_add(
+          row_sum[theta],
+          pixel::masked_cube(arith, rows.signal[theta][j], theta, threshold, cube_shift[theta]));
   }
-  for (int theta = 0; theta < 3; ++theta) sums[theta] += row_sum[theta];
+  for (int theta = 0; theta < 3; ++theta) sums[theta] = wrapping_add(sums[theta], row_sum[theta]);
 }
 
 template <class Arith>

@@ -103,11 +103,16 @@ template <typename V>
   return v < 0 ? -v : v;
 }
 
+// The lanes' sum, formed modulo 2^bits (in the unsigned type of the lanes'
+// width), as the scalar reference does: defined even for the harness's
+// extreme bands.
 template <typename V>
 [[gnu::always_inline]] inline auto sum_lanes(V v) {
-  decltype(v[0] + 0) sum = 0;
-  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(v[0])); ++l) sum += v[l];
-  return sum;
+  using Sum = decltype(v[0] + 0);
+  std::make_unsigned_t<Sum> sum = 0;
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(v[0])); ++l)
+    sum += static_cast<std::make_unsigned_t<Sum>>(v[l]);
+  return static_cast<Sum>(sum);
 }
 
 // Steps with 64-bit lanes (int64, uint64, double) run on half vectors (N/2

@@ -132,9 +132,15 @@ VMAFEXACT_HD inline std::int32_t dwtn_horizontal_one(const std::int32_t (&taps)[
 // cos_1deg_sq is float(cos(1 deg)^2), computed once on the host.
 VMAFEXACT_HD inline bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th,
                                            std::int64_t tv, float cos_1deg_sq) {
-  const std::int64_t dot = oh * th + ov * tv;
-  const std::int64_t o_mag_sq = oh * oh + ov * ov;
-  const std::int64_t t_mag_sq = th * th + tv * tv;
+  // The sums are formed modulo 2^64 (unsigned, then back): they only leave the
+  // int64 range for bands at INT32_MIN, where libvmaf's C (signed overflow)
+  // wraps the same way on every compiler it is built with; here it is defined.
+  const auto wrap_sum = [](std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+  };
+  const std::int64_t dot = wrap_sum(oh * th, ov * tv);
+  const std::int64_t o_mag_sq = wrap_sum(oh * oh, ov * ov);
+  const std::int64_t t_mag_sq = wrap_sum(th * th, tv * tv);
   const double dot_scaled = static_cast<float>(dot) / 4096.0;
   return dot_scaled >= 0.0 &&
          dot_scaled * dot_scaled >= static_cast<double>(cos_1deg_sq) *

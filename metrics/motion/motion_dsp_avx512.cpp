@@ -40,7 +40,15 @@ struct V {
   }
   static std::int32_t or_all(I v) { return _mm512_reduce_or_epi32(v); }
   // The lanes' wrapping uint32 sum.
-  static std::uint32_t sum(I v) { return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(v)); }
+  static std::uint32_t sum(I v) {
+    // Vector adds wrap modulo 2^32 (GCC's _mm512_reduce_add_epi32 adds in
+    // signed int, which UBSan rightly flags when a row's sum wraps).
+    const __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+  }
 };
 
 #include "motion/motion_dsp_simd.h"

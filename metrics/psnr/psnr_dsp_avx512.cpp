@@ -31,8 +31,21 @@ struct V {
     return _mm512_add_epi64(_mm512_add_epi64(acc, _mm512_mul_epi32(e, e)),
                             _mm512_mul_epi32(e_odd, e_odd));
   }
-  static std::uint32_t sum32(I v) { return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(v)); }
-  static std::uint64_t sum64(I v) { return static_cast<std::uint64_t>(_mm512_reduce_add_epi64(v)); }
+  static std::uint32_t sum32(I v) {
+    // Vector adds wrap modulo 2^32 (GCC's _mm512_reduce_add_epi32 adds in
+    // signed int, which UBSan rightly flags when a row's sum wraps).
+    const __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+  }
+  static std::uint64_t sum64(I v) {
+    const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)) +
+           static_cast<std::uint64_t>(_mm_extract_epi64(x, 1));
+  }
 };
 
 #include "psnr/psnr_dsp_simd.h"
