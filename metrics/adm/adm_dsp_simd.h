@@ -125,6 +125,12 @@ typedef std::uint64_t VU64H __attribute__((vector_size(H * 8)));
 typedef float VFH __attribute__((vector_size(H * 4)));
 typedef double VDH __attribute__((vector_size(H * 8)));
 
+// Lane-wise a + b modulo 2^64 for int64 lanes (defined, unlike signed +).
+[[gnu::always_inline]] inline VI64H wrap_add(VI64H a, VI64H b) {
+  return reinterpret_cast<VI64H>(reinterpret_cast<VU64H>(a) + reinterpret_cast<VU64H>(b));
+}
+
+
 template <int... I>
 [[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(v, v, I...);
@@ -528,11 +534,13 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
             cvt<VI64H>(cvt<VI32H>((mul32(x64, x64) + (std::int64_t{1} << (sq - 1))) >> sq));
         return (mul32(x_sq, x64) + round) >> shift;
       };
-      acc[theta][0] += cubes(low_half(x, half));
-      acc[theta][1] += cubes(high_half(x, half));
+      // Lane sums modulo 2^64, as the scalar reference forms them.
+      acc[theta][0] = wrap_add(acc[theta][0], cubes(low_half(x, half)));
+      acc[theta][1] = wrap_add(acc[theta][1], cubes(high_half(x, half)));
     }
   }
-  for (int theta = 0; theta < 3; ++theta) sums[theta] += sum_lanes(acc[theta][0] + acc[theta][1]);
+  for (int theta = 0; theta < 3; ++theta)
+    sums[theta] = scalar::wrapping_add(sums[theta], sum_lanes(wrap_add(acc[theta][0], acc[theta][1])));
   scalar::masked_cubes(arith, rows, w, j, end, cube_shift, sums);
 }
 
