@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
-#include <thread>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -589,9 +588,8 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     session.scorer = std::make_unique<vmafexact::Scorer>(
         vmafexact::load_models(session.models), session.features, *ref_format, options);
     // One repack slot per frame that can be held: the frames in flight, plus one.
-    const unsigned threads = options.threads == 0 ? std::max(1u, std::thread::hardware_concurrency())
-                                                  : options.threads;
-    session.ref_scratch.resize(threads > 1 && !session.on_cuda ? threads + 1 : 2);
+    const unsigned in_flight = session.scorer->frames_in_flight();
+    session.ref_scratch.resize(in_flight > 1 ? in_flight + 1 : 2);
     session.dist_scratch.resize(session.ref_scratch.size());
     GST_INFO_OBJECT(self, "scoring on the %s", session.on_cuda ? "GPU (CUDA)" : "CPU");
     report_score_latency(self);

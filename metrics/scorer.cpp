@@ -195,18 +195,25 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
     }
   }
   frames_extracted_ = job->index + 1;
-  for (unsigned index : finalize(frames_extracted_)) finished.push_back(index);
+  if (frames_extracted_ > latency_frames_)
+    finalize_below(frames_extracted_ - latency_frames_, finished);
 }
 
-// Frames whose scores are complete once `extracted` frames have been extracted.
-std::vector<unsigned> Scorer::finalize(unsigned extracted) {
-  std::vector<unsigned> finished;
-  while (frames_final_ + latency_frames_ < extracted) {
+// Predicts and returns, in order, the frames below `limit` not yet final
+// (under subsampling only those on the grid are predicted and returned).
+void Scorer::finalize_below(unsigned limit, std::vector<unsigned>& finished) {
+  while (frames_final_ < limit) {
     const unsigned final_index = frames_final_++;
     if (!on_grid(final_index)) continue;
     predict(final_index);
     finished.push_back(final_index);
   }
+}
+
+// Frames whose scores are complete once `extracted` frames have been extracted.
+std::vector<unsigned> Scorer::finalize(unsigned extracted) {
+  std::vector<unsigned> finished;
+  if (extracted > latency_frames_) finalize_below(extracted - latency_frames_, finished);
   return finished;
 }
 
@@ -251,14 +258,8 @@ std::vector<unsigned> Scorer::finish() {
     pending_.reset();
   }
   for (auto& extractor : extractors_) extractor->flush(scores_);
-  std::vector<unsigned> finished = std::move(merged);
-  while (frames_final_ < frames_pushed_) {
-    const unsigned final_index = frames_final_++;
-    if (!on_grid(final_index)) continue;
-    predict(final_index);
-    finished.push_back(final_index);
-  }
-  return finished;
+  finalize_below(frames_pushed_, merged);
+  return merged;
 }
 
 std::vector<ModelSpec> parse_model_list(std::string_view list) {

@@ -112,6 +112,8 @@ class Scorer {
   std::vector<unsigned> finish();
 
   unsigned frames_pushed() const { return frames_pushed_; }
+  // Frames that can be in flight at once (each needs its pictures kept).
+  unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
   // How many later frames a frame's scores wait for (1 with motion, one more
@@ -135,6 +137,7 @@ class Scorer {
   void predict(unsigned index);
   void extract_all(const PictureView& ref, const PictureView& dist, unsigned index);
   std::vector<unsigned> finalize(unsigned extracted);
+  void finalize_below(unsigned limit, std::vector<unsigned>& finished);
 
   struct PendingPair {
     PictureView ref, dist;
