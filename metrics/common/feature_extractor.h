@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/bands.h"
 #include "common/feature_collector.h"
 #include "common/feature_options.h"
 #include "common/picture.h"
@@ -58,6 +59,11 @@ class FeatureExtractor {
   // submit() of the same frame, this only collects and finishes its results.
   virtual void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                        FeatureCollector& scores) = 0;
+
+  // Where extract() runs the bands of its stages (common/bands.h): the Scorer
+  // hands each CPU extractor a runner on its thread pool. Until then, and in
+  // backends that do not cut frames (CUDA), every stage runs in one piece.
+  virtual void set_band_runner(BandRunner& runner) { (void)runner; }
 
   // Writes what was held back for lack of a later frame. Default: nothing.
   virtual void flush(FeatureCollector& scores) { (void)scores; }
