@@ -1,6 +1,7 @@
 #include "scorer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <thread>
 
@@ -126,17 +127,26 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
 
   const unsigned threads =
       options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
-  if (threads > 1 && !options_.overlap_frames) {
-    lanes_.resize(threads);
-    for (auto& lane : lanes_) {
-      lane.resize(extractors_.size());
-      for (std::size_t p = 0; p < extractors_.size(); ++p) {
-        if (extractors_[p]->latency_frames() > 0) continue;  // stateful: stays on extractors_
-        lane[p] = options_.make_extractor
-                      ? options_.make_extractor(requests_[p].name, requests_[p].options)
-                      : make_feature_extractor(requests_[p].name, requests_[p].options);
-        lane[p]->init(format_);
-      }
+  if (threads <= 1 || options_.overlap_frames) return;  // one thread (or a device's stream)
+  const unsigned frames = std::min(options_.frames_in_flight == 0 ? threads : options_.frames_in_flight,
+                                   threads);
+  // One frame at a time: the caller scores it and takes bands too, so the pool
+  // needs one worker fewer; frames side by side: the caller mostly waits.
+  pool_ = std::make_unique<ThreadPool>(frames == 1 ? threads - 1 : threads);
+  caller_runner_ = std::make_unique<PoolBandRunner>(*pool_, threads);
+  for (auto& extractor : extractors_) extractor->set_band_runner(*caller_runner_);
+  if (frames == 1) return;
+  lanes_.resize(frames);
+  for (auto& lane : lanes_) {
+    lane_runners_.push_back(std::make_unique<PoolBandRunner>(*pool_, threads));
+    lane.resize(extractors_.size());
+    for (std::size_t p = 0; p < extractors_.size(); ++p) {
+      if (extractors_[p]->latency_frames() > 0) continue;  // stateful: stays on extractors_
+      lane[p] = options_.make_extractor
+                    ? options_.make_extractor(requests_[p].name, requests_[p].options)
+                    : make_feature_extractor(requests_[p].name, requests_[p].options);
+      lane[p]->init(format_);
+      lane[p]->set_band_runner(*lane_runners_.back());
     }
   }
 }
@@ -160,6 +170,7 @@ void Scorer::predict(unsigned index) {
 }
 
 void Scorer::extract_all(const PictureView& ref, const PictureView& dist, unsigned index) {
+  if (caller_runner_) caller_runner_->set_frame(index);
   for (auto& extractor : extractors_)
     if (on_grid(index) || extractor->sees_every_frame())
       extractor->extract(ref, dist, index, scores_);
@@ -175,12 +186,17 @@ struct Scorer::FrameJob {
   std::future<void> done;
 };
 
-Scorer::~Scorer() = default;
+Scorer::~Scorer() {
+  // The workers use the lanes' extractors and runners: they go first.
+  for (auto& job : in_flight_) job->done.wait();
+  pool_.reset();
+}
 
 void Scorer::merge_oldest(std::vector<unsigned>& finished) {
   std::unique_ptr<FrameJob> job = std::move(in_flight_.front());
   in_flight_.pop_front();
   job->done.get();  // rethrows what the lane threw
+  caller_runner_->set_frame(job->index);
   const auto& lane = lanes_[0];
   for (std::size_t p = 0; p < extractors_.size(); ++p) {
     if (!(on_grid(job->index) || extractors_[p]->sees_every_frame())) continue;
@@ -197,6 +213,18 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
   frames_extracted_ = job->index + 1;
   if (frames_extracted_ > latency_frames_)
     finalize_below(frames_extracted_ - latency_frames_, finished);
+}
+
+// Merges the frames in flight whose scoring has ended, oldest first, up to
+// the first one still being scored. Returns whether any was merged.
+bool Scorer::merge_ready(std::vector<unsigned>& finished) {
+  bool merged = false;
+  while (!in_flight_.empty() &&
+         in_flight_.front()->done.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    merge_oldest(finished);
+    merged = true;
+  }
+  return merged;
 }
 
 // Predicts and returns, in order, the frames below `limit` not yet final
@@ -226,14 +254,19 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
     job->index = index;
     job->writes.resize(extractors_.size());
     FrameJob* work = job.get();
+    // Frame i - lanes, the last on this lane, has been merged: the lane is free.
     auto& lane = lanes_[index % lane_count()];
-    job->done = std::async(std::launch::async, [this, work, &lane] {
+    lane_runners_[index % lane_count()]->set_frame(index);
+    job->done = pool_->post(index, [this, work, &lane] {
       for (std::size_t p = 0; p < lane.size(); ++p)
         if (lane[p] && (on_grid(work->index) || lane[p]->sees_every_frame()))
           lane[p]->extract(work->ref, work->dist, work->index, work->writes[p]);
     });
     in_flight_.push_back(std::move(job));
+    // Scores come out as soon as they are ready; a full set of lanes waits
+    // for the oldest frame (which bounds memory and queued work).
     std::vector<unsigned> finished;
+    merge_ready(finished);
     while (in_flight_.size() >= lane_count()) merge_oldest(finished);
     return finished;
   }

@@ -15,6 +15,7 @@
 #include "common/feature_collector.h"
 #include "common/feature_extractor.h"
 #include "common/feature_options.h"
+#include "common/thread_pool.h"
 #include "model/model.h"
 
 namespace vmafexact {
@@ -77,14 +78,20 @@ struct ScorerOptions {
   // pair must stay valid until the next push() or finish() returns, and every
   // frame becomes final one frame later. Scores and their order are unchanged.
   bool overlap_frames = false;
-  // Frames scored at once on the CPU (0: one per core). With more than one,
-  // push() returns before its frame is scored: up to `threads` frames are in
-  // flight, each on its own thread with its own instances of the extractors
-  // that keep no state from frame to frame; the stateful ones (motion) and
-  // the merge of the scores run in frame order on the caller's thread, so
-  // scores and their order are those of one thread. The pictures of frames
-  // from frames_released() on must stay valid.
+  // CPU threads (0: one per core). With more than one, a pool of workers
+  // scores up to `frames_in_flight` frames side by side, each with its own
+  // instances of the extractors that keep no state from frame to frame, and
+  // cuts each frame's stages into row bands (common/bands.h) that the workers
+  // not busy with a frame of their own take, oldest frame first. The stateful
+  // extractors (motion) and the merge of the scores run in frame order on the
+  // caller's thread, so scores and their order are those of one thread.
   unsigned threads = 1;
+  // Frames scored at once (0: as many as threads). 1 scores each frame on the
+  // caller's thread, its bands spread over all threads, before push() returns:
+  // the lowest latency per frame (live use). More: push() returns before its
+  // frame is scored, which gives the most frames per second; then the pictures
+  // of frames from frames_released() on must stay valid until they are read.
+  unsigned frames_in_flight = 0;
   // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
   // backend passes its twins here; the Scorer is the same for every backend.
   ExtractorFactory make_extractor;
@@ -117,7 +124,8 @@ class Scorer {
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
   // How many later frames a frame's scores wait for (1 with motion, one more
-  // when frames overlap, threads - 1 more when frames are scored in parallel).
+  // when frames overlap, frames in flight - 1 more when frames are scored side
+  // by side: at most; a frame whose score is ready sooner is returned sooner).
   unsigned latency_frames() const {
     return latency_frames_ + (options_.overlap_frames ? 1 : 0) + (lanes_.empty() ? 0 : lane_count() - 1);
   }
@@ -151,8 +159,14 @@ class Scorer {
   struct FrameJob;
   unsigned lane_count() const { return static_cast<unsigned>(lanes_.size()); }
   void merge_oldest(std::vector<unsigned>& finished);
+  bool merge_ready(std::vector<unsigned>& finished);
   std::vector<std::vector<std::unique_ptr<FeatureExtractor>>> lanes_;
   std::deque<std::unique_ptr<FrameJob>> in_flight_;
+  // The workers (threads > 1) and the band runners: one per lane, one for the
+  // extractors that run on the caller's thread (extractors_).
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<std::unique_ptr<PoolBandRunner>> lane_runners_;
+  std::unique_ptr<PoolBandRunner> caller_runner_;
 
   PictureFormat format_;
   std::vector<FeatureRequest> requests_;  // parallel to extractors_

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/bands.h"
 #include "common/picture.h"
 
 namespace vmafexact::motion {
@@ -45,6 +46,11 @@ std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned b
                          std::vector<std::int32_t>& scratch);
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
                          std::vector<std::int32_t>& scratch, const MotionDsp& dsp);
+// The same sum with the rows cut into bands run by `runner` (bands.h), one
+// scratch row per band (`scratch` holds runner.max_bands() rows after the call).
+std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
+                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp,
+                         BandRunner& runner);
 
 // The options that change the arithmetic (libvmaf's names; defaults as libvmaf's).
 struct MotionParams {

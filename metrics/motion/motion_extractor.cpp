@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/cpu.h"
 #include "common/error.h"
+#include "motion/motion_dsp.h"
 
 namespace vmafexact::motion {
 
@@ -53,7 +55,7 @@ class HostMotionHistory final : public MotionHistory {
     if (score) {
       const PlaneView earlier{planes_.front().data(), static_cast<std::ptrdiff_t>(row_bytes),
                               luma.width, luma.height};
-      sad = motion_sad(earlier, luma, format_.bpc, scratch_);
+      sad = motion_sad(earlier, luma, format_.bpc, scratch_, motion_dsp(cpu::flags()), *runner_);
     }
     // Keep depth_ planes, oldest first, reusing the oldest buffer.
     std::vector<std::uint8_t> buffer;
@@ -68,12 +70,14 @@ class HostMotionHistory final : public MotionHistory {
     planes_.push_back(std::move(buffer));
     return sad;
   }
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   PictureFormat format_{};
   unsigned depth_ = 1;
   std::vector<std::vector<std::uint8_t>> planes_;  // oldest first
   std::vector<std::int32_t> scratch_;
+  BandRunner* runner_ = &serial_band_runner();
 };
 
 }  // namespace

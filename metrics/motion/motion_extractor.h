@@ -27,6 +27,8 @@ class MotionHistory {
   // against `luma`, else 0. Then keeps a copy of `luma`, dropping the oldest
   // plane when `depth` are kept. `luma` need not stay valid after the call.
   virtual std::uint64_t sad_then_keep(const PlaneView& luma, bool score) = 0;
+  // Where the host's sum cuts its rows into bands (bands.h). Default: ignored.
+  virtual void set_band_runner(BandRunner& runner) { (void)runner; }
 };
 
 // Host copies of the planes and motion_sad() (the CPU path).
@@ -56,6 +58,7 @@ class IntegerMotionExtractor final : public FeatureExtractor {
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;
   void flush(FeatureCollector& scores) override;
+  void set_band_runner(BandRunner& runner) override { history_->set_band_runner(runner); }
   unsigned latency_frames() const override { return sequence_.latency_frames(); }
   // libvmaf flags motion PREV_REF: under subsampling it still sees every frame.
   bool sees_every_frame() const override { return true; }

@@ -5,19 +5,42 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace vmafexact::psnr {
 
-std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
-                        const PsnrDsp& dsp) {
+namespace {
+
+std::uint64_t rows_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                       const PsnrDsp& dsp, unsigned first_row, unsigned end_row) {
   std::uint64_t sse = 0;
   if (bpc == 8) {
-    for (unsigned y = 0; y < ref.height; ++y)
+    for (unsigned y = first_row; y < end_row; ++y)
       sse += dsp.sse_row_8(ref.row<std::uint8_t>(y), dist.row<std::uint8_t>(y), ref.width);
   } else {
-    for (unsigned y = 0; y < ref.height; ++y)
+    for (unsigned y = first_row; y < end_row; ++y)
       sse += dsp.sse_row_16(ref.row<std::uint16_t>(y), dist.row<std::uint16_t>(y), ref.width);
   }
+  return sse;
+}
+
+}  // namespace
+
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp) {
+  return rows_sse(ref, dist, bpc, dsp, 0, ref.height);
+}
+
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp, BandRunner& runner) {
+  std::vector<std::uint64_t> band_sse(runner.max_bands(), 0);
+  for_each_row_band(runner, 0, static_cast<int>(ref.height), ref.width,
+                    [&](unsigned band, int first_row, int end_row) {
+                      band_sse[band] = rows_sse(ref, dist, bpc, dsp, static_cast<unsigned>(first_row),
+                                                static_cast<unsigned>(end_row));
+                    });
+  std::uint64_t sse = 0;
+  for (const std::uint64_t part : band_sse) sse += part;
   return sse;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "common/bands.h"
 #include "common/picture.h"
 
 namespace vmafexact::psnr {
@@ -20,6 +21,11 @@ std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bp
 struct PsnrDsp;
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                         const PsnrDsp& dsp);
+// The same sum with the rows cut into bands run by `runner` (bands.h): each
+// band's rows are summed as above, and the bands' uint64 sums added (exact in
+// any order, wrapping as one pass would).
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                        const PsnrDsp& dsp, BandRunner& runner);
 
 // libvmaf's default upper bound on a plane's PSNR: 6 dB per bit plus 12.
 constexpr double default_psnr_max(unsigned bpc) { return 6.0 * bpc + 12.0; }

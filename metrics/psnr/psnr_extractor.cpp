@@ -1,7 +1,9 @@
 #include "psnr/psnr_extractor.h"
 
 #include "common/error.h"
+#include "common/cpu.h"
 #include "psnr/psnr.h"
+#include "psnr/psnr_dsp.h"
 
 namespace vmafexact::psnr {
 
@@ -34,7 +36,8 @@ void PsnrExtractor::extract(const PictureView& ref, const PictureView& dist, uns
     // A 4:2:0 or 4:2:2 picture one pixel wide or high has empty chroma planes in
     // libvmaf's layout: mse is then 0/0, its max() with 1e-16 picks 1e-16, and the
     // score is psnr_max, as libvmaf reports it.
-    const std::uint64_t sse = plane_sse(ref_plane, dist.planes[p], ref.bpc);
+    const std::uint64_t sse =
+        plane_sse(ref_plane, dist.planes[p], ref.bpc, psnr_dsp(cpu::flags()), *runner_);
     scores.append(kScoreNames[p], index,
                   psnr_from_sse(sse, ref_plane.width, ref_plane.height, ref.bpc, psnr_max_[p]));
   }

@@ -24,8 +24,10 @@ class PsnrExtractor final : public FeatureExtractor {
   void init(const PictureFormat& format) override;
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
+  BandRunner* runner_ = &serial_band_runner();
   PictureFormat format_{};
   std::array<double, 3> psnr_max_{};
 };

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 #include "fixtures.h"
@@ -21,6 +22,11 @@ using vmafexact::test::FixturePair;
 namespace {
 
 bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+unsigned env_unsigned(const char* name, unsigned fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? static_cast<unsigned>(std::strtoul(value, nullptr, 10)) : fallback;
+}
 
 class Conformance : public ::testing::TestWithParam<FixturePair> {};
 
@@ -43,8 +49,13 @@ TEST_P(Conformance, EveryValueEqualsLibvmaf) {
   ASSERT_EQ(ref.frame_count(), dist.frame_count());
   ASSERT_EQ(ref.frame_count(), log.frames.size()) << "frame count differs from the reference";
 
+  // meson also runs this suite with frames in flight and row bands on threads
+  // (VMAFEXACT_TEST_THREADS, VMAFEXACT_TEST_FRAMES_IN_FLIGHT): same bits.
+  ScorerOptions options;
+  options.threads = env_unsigned("VMAFEXACT_TEST_THREADS", 1);
+  options.frames_in_flight = env_unsigned("VMAFEXACT_TEST_FRAMES_IN_FLIGHT", 0);
   Scorer scorer(load_models(parse_model_list(setup.models)), parse_feature_list(setup.features),
-                pair.format);
+                pair.format, options);
   for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
   scorer.finish();
   const auto& scores = scorer.scores();

@@ -214,3 +214,99 @@ TEST(Scorer, OverlappingFramesChangesNothingButWhenFramesAreFinal) {
       EXPECT_EQ(plain.scores().score(name, f), threaded.scores().score(name, f)) << name << " " << f;
     }
 }
+
+TEST(Scorer, FramesInFlightAndBandsChangeNothingButWhenFramesAreFinal) {
+  // 8 frames of 640x360 (big enough for the stages to be cut into bands) with
+  // moving structure and noise, 10-bit, the default model plus psnr and the
+  // debug outputs: with every mix of threads and frames in flight, the same
+  // scores in the same order as one thread, and every frame returned once.
+  const unsigned w = 640, h = 360, frames = 8;
+  std::vector<std::vector<std::uint16_t>> ref(frames), dist(frames);
+  std::uint32_t seed = 11;
+  for (unsigned f = 0; f < frames; ++f) {
+    ref[f].resize(w * h);
+    dist[f].resize(w * h);
+    for (unsigned i = 0; i < w * h; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      const unsigned x = i % w, y = i / w;
+      const unsigned base = ((x + 9 * f) / 16 + y / 24) % 2 ? 800 : 200;
+      ref[f][i] = static_cast<std::uint16_t>(base + (seed >> 26) + (x * y) % 37);
+      dist[f][i] = static_cast<std::uint16_t>(ref[f][i] + ((seed >> 20) % 9) - 4);
+    }
+  }
+  auto view = [&](std::vector<std::uint16_t>& plane) {
+    PictureView v;
+    v.bpc = 10;
+    v.chroma = ChromaFormat::k400;
+    v.width = w;
+    v.height = h;
+    v.planes[0] = {reinterpret_cast<const std::uint8_t*>(plane.data()),
+                   static_cast<std::ptrdiff_t>(2 * w), w, h};
+    return v;
+  };
+  const PictureFormat format{w, h, 10, ChromaFormat::k400};
+  // The model with psnr, and the features alone with their debug outputs.
+  for (const bool with_model : {true, false}) {
+    const auto features = parse_feature_list(
+        with_model ? "psnr" : "vif=debug=true,adm=debug=true,motion=debug=true");
+    const auto models = [&] { return load_models(parse_model_list(with_model ? "vmaf_v0.6.1" : "")); };
+    Scorer plain(models(), features, format);
+    std::vector<unsigned> plain_final;
+    for (unsigned f = 0; f < frames; ++f)
+      for (unsigned i : plain.push(view(ref[f]), view(dist[f]))) plain_final.push_back(i);
+    for (unsigned i : plain.finish()) plain_final.push_back(i);
+
+    for (const auto [threads, in_flight] :
+         {std::pair{2u, 1u}, {4u, 1u}, {3u, 0u}, {4u, 2u}, {5u, 3u}}) {
+      ScorerOptions options;
+      options.threads = threads;
+      options.frames_in_flight = in_flight;
+      Scorer threaded(models(), features, format, options);
+      const unsigned expected_in_flight = in_flight == 0 ? threads : in_flight;
+      EXPECT_EQ(threaded.frames_in_flight(), expected_in_flight);
+      EXPECT_EQ(threaded.latency_frames(), plain.latency_frames() + expected_in_flight - 1);
+      std::vector<unsigned> finals;
+      for (unsigned f = 0; f < frames; ++f) {
+        const auto now = threaded.push(view(ref[f]), view(dist[f]));
+        // One frame at a time: scored before push() returns.
+        if (expected_in_flight == 1) EXPECT_EQ(threaded.frames_released(), f + 1);
+        finals.insert(finals.end(), now.begin(), now.end());
+      }
+      for (unsigned i : threaded.finish()) finals.push_back(i);
+      EXPECT_EQ(finals, plain_final) << threads << " threads, " << in_flight << " in flight";
+      ASSERT_EQ(plain.scores().names(), threaded.scores().names());
+      for (const auto& name : plain.scores().names())
+        for (unsigned f = 0; f < frames; ++f)
+          ASSERT_EQ(plain.scores().score(name, f), threaded.scores().score(name, f))
+              << name << " frame " << f << ", " << threads << " threads, " << in_flight
+              << " in flight";
+    }
+  }
+}
+
+TEST(Scorer, AnExtractorErrorOnAWorkerComesBackFromPush) {
+  // A picture smaller than the format it was declared with cannot be read:
+  // the extractor's error reaches the caller, whichever thread ran it.
+  const PictureFormat format{64, 48, 8, ChromaFormat::k400};
+  for (const unsigned in_flight : {1u, 2u}) {
+    ScorerOptions options;
+    options.threads = 2;
+    options.frames_in_flight = in_flight;
+    Scorer scorer({}, parse_feature_list("vif"), format, options);
+    std::vector<std::uint8_t> plane(32 * 24, 0);
+    PictureView bad;
+    bad.bpc = 8;
+    bad.chroma = ChromaFormat::k400;
+    bad.width = 32;
+    bad.height = 24;
+    bad.planes[0] = {plane.data(), 32, 32, 24};
+    EXPECT_THROW(
+        {
+          scorer.push(bad, bad);
+          scorer.push(bad, bad);
+          scorer.finish();
+        },
+        Error)
+        << in_flight;
+  }
+}
