@@ -57,6 +57,7 @@ constexpr const char* kDefaultFeatures = "";
 constexpr const char* kDefaultModel = "vmaf_v0.6.1";
 constexpr guint kDefaultSubsample = 1;
 constexpr guint kDefaultThreads = 0;
+constexpr guint kDefaultFramesInFlight = 0;
 constexpr gboolean kDefaultFrameMessage = TRUE;
 constexpr guint kMaxUnpairedWarnings = 20;
 
@@ -100,6 +101,7 @@ enum {
   PROP_ENABLE_TRANSFORM,
   PROP_SUBSAMPLE,
   PROP_THREADS,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 struct Settings {
@@ -111,6 +113,7 @@ struct Settings {
   bool enable_transform = false;
   guint subsample = kDefaultSubsample;
   guint threads = kDefaultThreads;
+  guint frames_in_flight = kDefaultFramesInFlight;
   bool frame_message = kDefaultFrameMessage;
   std::string log_location;
   LogFormat log_format = LogFormat::kJson;
@@ -369,6 +372,9 @@ void post_summary(GstVmafExact* self) {
       G_TYPE_UINT64, session.ref.unpaired + session.dist.unpaired, "frames-unpaired-ref",
       G_TYPE_UINT64, session.ref.unpaired, "frames-unpaired-dist", G_TYPE_UINT64,
       session.dist.unpaired, nullptr);
+  if (session.scorer)
+    gst_structure_set(summary, "threads", G_TYPE_UINT, session.scorer->threads(), "frames-in-flight",
+                      G_TYPE_UINT, session.scorer->frames_in_flight(), nullptr);
   if (session.scorer && scored > 0) {
     const auto& scores = session.scorer->scores();
     for (const auto& name : scores.names()) {
@@ -568,6 +574,13 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     vmafexact::ScorerOptions options;
     options.subsample = session.settings.subsample;
     options.threads = session.settings.threads;
+    options.frames_in_flight = session.settings.frames_in_flight;
+    // Auto: a live pipeline wants each frame's scores as soon as possible, so
+    // one frame at a time with its bands on every thread; otherwise the most
+    // frames per second, with frames side by side.
+    if (options.frames_in_flight == 0 &&
+        GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(GST_AGGREGATOR(self))))
+      options.frames_in_flight = 1;
 #ifdef VMAFEXACT_HAVE_CUDA
     std::optional<vmafexact::gst::CudaContextScope> scope;
     if (session.on_cuda) {
@@ -591,7 +604,8 @@ std::optional<vmafexact::PictureFormat> prepare_scorer(GstVmafExact* self) {
     const unsigned in_flight = session.scorer->frames_in_flight();
     session.ref_scratch.resize(in_flight > 1 ? in_flight + 1 : 2);
     session.dist_scratch.resize(session.ref_scratch.size());
-    GST_INFO_OBJECT(self, "scoring on the %s", session.on_cuda ? "GPU (CUDA)" : "CPU");
+    GST_INFO_OBJECT(self, "scoring on the %s, %u threads, %u frames in flight",
+                    session.on_cuda ? "GPU (CUDA)" : "CPU", session.scorer->threads(), in_flight);
     report_score_latency(self);
   } catch (const vmafexact::Error& error) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot score this video: %s.", error.what()),
@@ -1070,6 +1084,9 @@ void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* v
     case PROP_SUBSAMPLE:
       priv->settings.subsample = g_value_get_uint(value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      priv->settings.frames_in_flight = g_value_get_uint(value);
+      break;
     case PROP_THREADS:
       priv->settings.threads = g_value_get_uint(value);
       break;
@@ -1120,6 +1137,9 @@ void gst_vmaf_exact_get_property(GObject* object, guint prop_id, GValue* value,
       break;
     case PROP_SUBSAMPLE:
       g_value_set_uint(value, priv->settings.subsample);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint(value, priv->settings.frames_in_flight);
       break;
     case PROP_THREADS:
       g_value_set_uint(value, priv->settings.threads);
@@ -1210,9 +1230,19 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   g_object_class_install_property(
       gobject_class, PROP_THREADS,
       g_param_spec_uint("threads", "Threads",
-                        "CPU threads that score one frame's features side by side (0: one per "
-                        "core). The scores are the same with any number.",
+                        "CPU threads (0: one per core). They score frames side by side and cut "
+                        "each frame into row bands (see frames-in-flight). The scores are the "
+                        "same with any number.",
                         0, 256, kDefaultThreads, ready_flags));
+  g_object_class_install_property(
+      gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint("frames-in-flight", "Frames in flight",
+                        "Frames scored at once on the CPU, at most threads (0: auto, 1 in a live "
+                        "pipeline, else threads). 1 gives the lowest latency per frame: each "
+                        "frame is cut into row bands scored by all threads before the next one; "
+                        "more give the most frames per second, a frame's scores then coming up "
+                        "to N - 1 frames later",
+                        0, 256, kDefaultFramesInFlight, ready_flags));
   g_object_class_install_property(
       gobject_class, PROP_FEATURES,
       g_param_spec_string("features", "Features",

@@ -128,6 +128,7 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
   const unsigned threads =
       options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
   if (threads <= 1 || options_.overlap_frames) return;  // one thread (or a device's stream)
+  threads_ = threads;
   const unsigned frames = std::min(options_.frames_in_flight == 0 ? threads : options_.frames_in_flight,
                                    threads);
   // One frame at a time: the caller scores it and takes bands too, so the pool

@@ -119,6 +119,8 @@ class Scorer {
   std::vector<unsigned> finish();
 
   unsigned frames_pushed() const { return frames_pushed_; }
+  // CPU threads that score (1 without a pool: one thread, or a device).
+  unsigned threads() const { return threads_; }
   // Frames that can be in flight at once (each needs its pictures kept).
   unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
   // Frames below this index are no longer read: their pictures may go.
@@ -178,6 +180,7 @@ class Scorer {
   unsigned frames_pushed_ = 0;
   unsigned frames_final_ = 0;
   unsigned latency_frames_ = 0;
+  unsigned threads_ = 1;
 };
 
 }  // namespace vmafexact

@@ -3,7 +3,7 @@
 //   vmafexact-bench [--backend cpu|cuda] [--size WxH] [--bpc 8|10|12|16]
 //                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
 //                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
-//                   [--cpu-masks M1,M2,..]
+//                   [--cpu-masks M1,M2,..] [--frames-in-flight N] [--pace FPS]
 //
 // Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
 // noisier distorted copy) unless --yuv names two raw files. With cuda, the
@@ -13,6 +13,13 @@
 // temporary file) in the same run, and the ratio is printed. --cpu-masks runs
 // the cpu backend once per ISA mask (metrics/common/cpu.h: 0 scalar, 1 AVX2,
 // 3 AVX-512) in the same process; the ratio uses the last.
+//
+// The cpu backend also prints each frame's latency: from the push() of its
+// pair until push() or finish() hands its features back (frames_released()),
+// mean and max. --frames-in-flight sets the Scorer's (0: as many as threads,
+// 1: one frame at a time, cut into bands). --pace FPS pushes frames at that
+// rate, as a live source does (then fps is the pace, and latency is the figure
+// to read); the default pushes as fast as the scorer takes them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +30,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/cpu.h"
@@ -48,6 +56,8 @@ struct Options {
   std::string ref_yuv, dist_yuv, libvmaf;
   unsigned distinct = 8;  // distinct frames cycled through
   unsigned threads = 0;   // vmafexact's scorer threads (0 or 1: one) and libvmaf's --threads when set
+  unsigned frames_in_flight = 0;
+  double pace = 0;        // frames per second pushed; 0: as fast as possible
   std::vector<unsigned> cpu_masks;  // empty: the mask in force (VMAFEXACT_CPU_MASK)
 };
 
@@ -79,6 +89,8 @@ Options parse(int argc, char** argv) {
       options.dist_yuv = value();
     } else if (arg == "--libvmaf") options.libvmaf = value();
     else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
+    else if (arg == "--pace") options.pace = std::stod(value());
     else if (arg == "--cpu-masks") {
       const std::string list = value();
       for (std::size_t start = 0; start <= list.size();) {
@@ -183,19 +195,51 @@ void write_yuv(const std::string& path, const std::vector<Frame>& frames, unsign
       for (const auto& plane : frame.planes) out.write(reinterpret_cast<const char*>(plane.data()), plane.size());
 }
 
-double run_cpu(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
+struct CpuRun {
+  double fps = 0;
+  double mean_latency_ms = 0, max_latency_ms = 0;
+  unsigned frames_in_flight = 1;
+};
+
+CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
                const std::vector<Frame>& dist) {
   ScorerOptions scorer_options;
   scorer_options.threads = std::max(1u, options.threads);  // the same count as libvmaf's --threads
+  scorer_options.frames_in_flight = options.frames_in_flight;
   Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format,
                 scorer_options);
   const unsigned n = static_cast<unsigned>(ref.size());
-  for (unsigned i = 0; i < options.warmup; ++i) scorer.push(view_of(ref[i % n], format), view_of(dist[i % n], format));
-  const auto start = Clock::now();
-  for (unsigned i = 0; i < options.frames; ++i)
+  const unsigned warmup = options.warmup, total = options.warmup + options.frames;
+  std::vector<Clock::time_point> pushed(total);
+  std::vector<double> latency_ms;
+  unsigned released = 0;
+  // Frames whose features came back since the last look: their latency.
+  auto collect = [&] {
+    const auto now = Clock::now();
+    for (; released < scorer.frames_released(); ++released)
+      if (released >= warmup)
+        latency_ms.push_back(std::chrono::duration<double, std::milli>(now - pushed[released]).count());
+  };
+  Clock::time_point start;
+  for (unsigned i = 0; i < total; ++i) {
+    if (i == warmup) start = Clock::now();
+    if (options.pace > 0 && i >= warmup)
+      std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>((i - warmup) / options.pace)));
+    pushed[i] = Clock::now();
     scorer.push(view_of(ref[i % n], format), view_of(dist[i % n], format));
+    collect();
+  }
   scorer.finish();
-  return options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+  collect();
+  CpuRun run;
+  run.fps = options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+  run.frames_in_flight = scorer.frames_in_flight();
+  for (const double ms : latency_ms) {
+    run.mean_latency_ms += ms / static_cast<double>(latency_ms.size());
+    run.max_latency_ms = std::max(run.max_latency_ms, ms);
+  }
+  return run;
 }
 
 #ifdef VMAFEXACT_HAVE_CUDA
@@ -266,6 +310,13 @@ int main(int argc, char** argv) {
       std::tie(ref, dist) = synthetic(format, options.distinct);
     }
     double fps = 0;
+    auto print_cpu = [&](const CpuRun& run) {
+      char paced[64] = "";
+      if (options.pace > 0) std::snprintf(paced, sizeof paced, ", paced at %g fps", options.pace);
+      std::printf("  threads %u, frames in flight %u%s: latency per frame mean %.1f ms, max %.1f ms\n",
+                  std::max(1u, options.threads), run.frames_in_flight, paced, run.mean_latency_ms,
+                  run.max_latency_ms);
+    };
     auto print = [&](const std::string& backend) {
       const double ns_per_pixel = 1e9 / fps / (double(format.width) * format.height);
       std::printf("vmafexact %s %ux%u %u-bit model=%s features=%s: %.1f fps, %.3f ns/pixel (%u frames)\n",
@@ -275,12 +326,16 @@ int main(int argc, char** argv) {
     if (options.backend == "cpu" && !options.cpu_masks.empty()) {
       for (unsigned mask : options.cpu_masks) {
         cpu::set_cpu_mask(mask);
-        fps = run_cpu(options, format, ref, dist);
+        const CpuRun run = run_cpu(options, format, ref, dist);
+        fps = run.fps;
         print(std::string("cpu[") + cpu::best_isa_name(cpu::flags()) + "]");
+        print_cpu(run);
       }
     } else if (options.backend == "cpu") {
-      fps = run_cpu(options, format, ref, dist);
+      const CpuRun run = run_cpu(options, format, ref, dist);
+      fps = run.fps;
       print(std::string("cpu[") + cpu::best_isa_name(cpu::flags()) + "]");
+      print_cpu(run);
     } else if (options.backend == "cuda") {
 #ifdef VMAFEXACT_HAVE_CUDA
       fps = run_cuda(options, format, ref, dist);

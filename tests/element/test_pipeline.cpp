@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "fixtures.h"
 #include "pipelines.h"
@@ -120,6 +121,7 @@ TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {
 struct LiveResult {
   std::string error;
   guint64 scored = 0, unpaired_ref = 0, unpaired_dist = 0;
+  guint threads = 0, frames_in_flight = 0;
   unsigned warnings = 0;
 };
 
@@ -172,6 +174,8 @@ LiveResult run_live(const std::string& description, const char* element, guint k
       gst_structure_get_uint64(summary, "frames-scored", &result.scored);
       gst_structure_get_uint64(summary, "frames-unpaired-ref", &result.unpaired_ref);
       gst_structure_get_uint64(summary, "frames-unpaired-dist", &result.unpaired_dist);
+      gst_structure_get_uint(summary, "threads", &result.threads);
+      gst_structure_get_uint(summary, "frames-in-flight", &result.frames_in_flight);
     }
     const bool done = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
     gst_message_unref(message);
@@ -193,6 +197,31 @@ TEST(PipelineLive, LiveSourcesArePairedFrameForFrame) {
   EXPECT_EQ(result.scored, 12u);
   EXPECT_EQ(result.unpaired_ref + result.unpaired_dist, 0u);
   EXPECT_EQ(result.warnings, 0u);
+}
+
+TEST(PipelineLive, LivePipelinesScoreOneFrameAtATimeInBands) {
+  // frames-in-flight=0 (auto): live sources get each frame scored by all
+  // threads before the next (lowest latency); other pipelines frames side by
+  // side; an explicit value wins.
+  const std::string source =
+      "videotestsrc is-live=%s num-buffers=6 ! video/x-raw,format=I420,width=320,height=240,"
+      "framerate=30/1 ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! identity name=gate ! "
+      "v.dist_sink vmafexact name=v threads=3 %s ! fakesink sync=%s";
+  const auto run = [&](bool live, const char* extra) {
+    char description[512];
+    std::snprintf(description, sizeof description, source.c_str(), live ? "true" : "false", extra,
+                  live ? "true" : "false");
+    return run_live(description, "gate", G_MAXUINT);
+  };
+  for (const auto& [live, extra, expected] :
+       {std::tuple{true, "", 1u}, {false, "", 3u}, {true, "frames-in-flight=2", 2u},
+        {false, "frames-in-flight=1", 1u}}) {
+    const auto result = run(live, extra);
+    EXPECT_EQ(result.error, "") << live << " " << extra;
+    EXPECT_EQ(result.scored, 6u) << live << " " << extra;
+    EXPECT_EQ(result.threads, 3u) << live << " " << extra;
+    EXPECT_EQ(result.frames_in_flight, expected) << (live ? "live " : "not live ") << extra;
+  }
 }
 
 TEST(PipelineLive, FramesWhosePartnerNeverComesTimeOutAsUnpaired) {
