@@ -14,6 +14,10 @@
 
 namespace vmafexact {
 
+// The smallest band worth handing to another thread, in samples of the stage
+// (about a tenth of a millisecond of work): smaller stages are not cut.
+inline constexpr std::size_t kMinBandSamples = 32 * 1024;
+
 class BandRunner {
  public:
   virtual ~BandRunner() = default;
@@ -23,22 +27,21 @@ class BandRunner {
   // possibly side by side, and returns when all have returned. An exception of
   // a band is rethrown here after the others are done.
   virtual void run(unsigned bands, const std::function<void(unsigned band)>& body) = 0;
+  // The smallest band band_count() cuts; tests lower it to cut small pictures.
+  virtual std::size_t min_band_samples() const { return kMinBandSamples; }
 };
 
 // Runs every band on the calling thread, in order; max_bands() is 1.
 BandRunner& serial_band_runner();
 
-// The smallest band worth handing to another thread, in samples of the stage
-// (about a tenth of a millisecond of work): smaller stages are not cut.
-inline constexpr std::size_t kMinBandSamples = 32 * 1024;
-
 // How many bands a stage of `rows` rows of `samples_per_row` samples is cut
-// into: as many as the runner allows, but none below kMinBandSamples and none
-// of fewer than 2 rows.
+// into: as many as the runner allows, but none below its min_band_samples()
+// and none of fewer than 2 rows.
 inline unsigned band_count(const BandRunner& runner, int rows, std::size_t samples_per_row) {
   if (rows <= 0) return 1;
   const std::size_t samples = static_cast<std::size_t>(rows) * std::max<std::size_t>(samples_per_row, 1);
-  const std::size_t by_size = std::max<std::size_t>(samples / kMinBandSamples, 1);
+  const std::size_t min_samples = std::max<std::size_t>(runner.min_band_samples(), 1);
+  const std::size_t by_size = std::max<std::size_t>(samples / min_samples, 1);
   const std::size_t by_rows = std::max(static_cast<std::size_t>(rows) / 2, std::size_t{1});
   return static_cast<unsigned>(
       std::min<std::size_t>({runner.max_bands(), by_size, by_rows}));

@@ -42,16 +42,39 @@ VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifPar
   }
   ref_decimated_.assign(static_cast<std::size_t>(width / 2) * (height / 2), 0);
   dis_decimated_.assign(ref_decimated_.size(), 0);
-  for (auto* buffer : {&mu1_, &mu2_, &ref_sq_, &dis_sq_, &ref_dis_, &ref_convol_, &dis_convol_})
+  scratch_.emplace_back(width);
+}
+
+VifKernel::RowScratch::RowScratch(unsigned width) {
+  for (auto* buffer : {&mu1, &mu2, &ref_sq, &dis_sq, &ref_dis, &ref_convol, &dis_convol})
     buffer->assign(width + 2 * kPadColumns, 0);
+}
+
+// A row one sample wide is the one case where pad_mirror() reads columns it has
+// not written (1 .. half, vif_pixel.h): libvmaf reads what its single set of
+// buffers kept there from the last row of the previous scale, which was at
+// least two samples wide and so wrote them. Every other set gets those values
+// from the set that ran that row, so any band reads what the serial pass reads.
+// (Rows of two or more samples write every column they read first, and the
+// subsample's rows are always that wide.)
+void VifKernel::seed_one_wide_row(unsigned half) {
+  const RowScratch& last = scratch_[last_statistic_set_];
+  for (unsigned set = 0; set < scratch_.size(); ++set) {
+    if (set == last_statistic_set_) continue;
+    RowScratch& to = scratch_[set];
+    for (auto member : {&RowScratch::mu1, &RowScratch::mu2, &RowScratch::ref_sq,
+                        &RowScratch::dis_sq, &RowScratch::ref_dis})
+      std::copy_n((last.*member).begin() + kPadColumns + 1, half,
+                  (to.*member).begin() + kPadColumns + 1);
+  }
 }
 
 // libvmaf's vif_statistic_8 / vif_statistic_16 at one scale: a vertical then a
 // horizontal pass of the scale's filter over the picture, its square and the
 // product of both pictures, and the per-pixel terms of accumulate().
 template <typename Sample>
-ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w,
-                               unsigned h, unsigned scale) {
+ScaleSums VifKernel::statistic(BandRunner& runner, const Rows<Sample>& ref,
+                               const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale);
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
@@ -73,26 +96,38 @@ ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis,
   rounding.shift_mu = shift_mu;
   rounding.round_sq = round_sq;
   rounding.shift_sq = shift_sq;
-  const StatRows rows{mu1_.data() + kPadColumns, mu2_.data() + kPadColumns,
-                      ref_sq_.data() + kPadColumns, dis_sq_.data() + kPadColumns,
-                      ref_dis_.data() + kPadColumns};
-  const Sample* ref_window[kMaxFilterWidth];
-  const Sample* dis_window[kMaxFilterWidth];
+  if (w == 1) seed_one_wide_row(filter.half());
+
+  // Each band sums its rows on its own; the sums are exact, so the bands add up
+  // to the serial pass's in any order.
+  std::vector<ScaleSums> band_sums(scratch_.size());
+  for_each_row_band(runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
+    RowScratch& scratch = scratch_[band];
+    const StatRows rows{scratch.mu1.data() + kPadColumns, scratch.mu2.data() + kPadColumns,
+                        scratch.ref_sq.data() + kPadColumns, scratch.dis_sq.data() + kPadColumns,
+                        scratch.ref_dis.data() + kPadColumns};
+    const Sample* ref_window[kMaxFilterWidth];
+    const Sample* dis_window[kMaxFilterWidth];
+    ScaleSums sums;
+    for (int i = begin; i < end; ++i) {
+      for (unsigned k = 0; k < fwidth; ++k) {
+        ref_window[k] = ref[i + k - half + kPadRows];
+        dis_window[k] = dis[i + k - half + kPadRows];
+      }
+      if constexpr (sizeof(Sample) == 1)
+        dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
+      else
+        dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
+      for (std::uint32_t* row : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
+        pad_mirror(row, w, filter.half());
+      dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
+    }
+    band_sums[band] = sums;
+    if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
+  });
 
   ScaleSums sums;
-  for (unsigned i = 0; i < h; ++i) {
-    for (unsigned k = 0; k < fwidth; ++k) {
-      ref_window[k] = ref[i + k - half + kPadRows];
-      dis_window[k] = dis[i + k - half + kPadRows];
-    }
-    if constexpr (sizeof(Sample) == 1)
-      dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
-    else
-      dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
-    for (std::uint32_t* row : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
-      pad_mirror(row, w, filter.half());
-    dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
-  }
+  for (const ScaleSums& band : band_sums) sums += band;
   return sums;
 }
 
@@ -101,40 +136,45 @@ ScaleSums VifKernel::statistic(const Rows<Sample>& ref, const Rows<Sample>& dis,
 // written over the top-left of the scale buffers, whose rows are then mirrored.
 // Only the samples the decimation keeps are computed.
 template <typename Sample>
-void VifKernel::subsample(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
-                          unsigned scale) {
+void VifKernel::subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
+                          unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale + 1);
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
   const std::uint32_t round_v = scale == 0 ? 1u << (bpc_ - 1) : 32768;
   const unsigned shift_v = scale == 0 ? bpc_ : 16;
 
-  std::uint32_t* ref_convol = ref_convol_.data() + kPadColumns;
-  std::uint32_t* dis_convol = dis_convol_.data() + kPadColumns;
-  const Sample* ref_window[kMaxFilterWidth];
-  const Sample* dis_window[kMaxFilterWidth];
   const unsigned out_w = w / 2, out_h = h / 2;
 
-  for (unsigned oi = 0; oi < out_h; ++oi) {
-    const unsigned i = 2 * oi;
-    for (unsigned k = 0; k < fwidth; ++k) {
-      ref_window[k] = ref[i + k - half + kPadRows];
-      dis_window[k] = dis[i + k - half + kPadRows];
+  // Bands of output rows: each writes its own rows of the decimated pictures.
+  for_each_row_band(runner, 0, static_cast<int>(out_h), w, [&](unsigned band, int begin, int end) {
+    RowScratch& scratch = scratch_[band];
+    std::uint32_t* ref_convol = scratch.ref_convol.data() + kPadColumns;
+    std::uint32_t* dis_convol = scratch.dis_convol.data() + kPadColumns;
+    const Sample* ref_window[kMaxFilterWidth];
+    const Sample* dis_window[kMaxFilterWidth];
+    for (int oi = begin; oi < end; ++oi) {
+      const int i = 2 * oi;
+      for (unsigned k = 0; k < fwidth; ++k) {
+        ref_window[k] = ref[i + k - half + kPadRows];
+        dis_window[k] = dis[i + k - half + kPadRows];
+      }
+      if constexpr (sizeof(Sample) == 1)
+        dsp_->lowpass_vertical_8(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
+                                 dis_convol);
+      else
+        dsp_->lowpass_vertical_16(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
+                                  dis_convol);
+      pad_mirror(ref_convol, w, filter.half());
+      pad_mirror(dis_convol, w, filter.half());
+      const std::size_t out = static_cast<std::size_t>(oi) * out_w;
+      dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_decimated_.data() + out,
+                               dis_decimated_.data() + out);
     }
-    if constexpr (sizeof(Sample) == 1)
-      dsp_->lowpass_vertical_8(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
-                               dis_convol);
-    else
-      dsp_->lowpass_vertical_16(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
-                                dis_convol);
-    pad_mirror(ref_convol, w, filter.half());
-    pad_mirror(dis_convol, w, filter.half());
-    dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w,
-                             ref_decimated_.data() + oi * out_w, dis_decimated_.data() + oi * out_w);
-  }
+  });
 
-  // Written in place like libvmaf's decimate_and_pad: rows and columns beyond
-  // the new size keep what the previous scale left there.
+  // Once every band is done, written in place like libvmaf's decimate_and_pad:
+  // rows and columns beyond the new size keep what the previous scale left there.
   for (auto [image, decimated] : {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
     for (unsigned oi = 0; oi < out_h; ++oi)
       std::copy_n(decimated->data() + oi * out_w, out_w, image->row(static_cast<int>(oi)));
@@ -159,35 +199,39 @@ void VifKernel::image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) 
 }
 
 template <typename Sample>
-FrameSums VifKernel::compute_from(const PlaneView& ref, const PlaneView& dist) {
+FrameSums VifKernel::compute_from(BandRunner& runner, const PlaneView& ref,
+                                  const PlaneView& dist) {
   FrameSums sums{};
   Rows<Sample> ref0, dis0;
   scale0_rows(ref, ref0);
   scale0_rows(dist, dis0);
-  if (!params_.skip_scale0) sums[0] = statistic(ref0, dis0, width_, height_, 0);
-  subsample(ref0, dis0, width_, height_, 0);
+  if (!params_.skip_scale0) sums[0] = statistic(runner, ref0, dis0, width_, height_, 0);
+  subsample(runner, ref0, dis0, width_, height_, 0);
 
   unsigned w = width_ / 2, h = height_ / 2;
   for (unsigned scale = 1; scale < kScaleCount; ++scale) {
     if (scale > 1) {
-      subsample(ref_rows_, dis_rows_, w, h, scale - 1);
+      subsample(runner, ref_rows_, dis_rows_, w, h, scale - 1);
       w /= 2;
       h /= 2;
     }
     image_rows(ref_image_, h, ref_rows_);
     image_rows(dis_image_, h, dis_rows_);
-    sums[scale] = statistic(ref_rows_, dis_rows_, w, h, scale);
+    sums[scale] = statistic(runner, ref_rows_, dis_rows_, w, h, scale);
   }
   return sums;
 }
 
-FrameSums VifKernel::compute(const PlaneView& ref, const PlaneView& dist) {
+FrameSums VifKernel::compute(const PlaneView& ref, const PlaneView& dist, BandRunner& runner) {
   if (ref.width != width_ || ref.height != height_ || dist.width != width_ ||
       dist.height != height_)
     throw Error("vif: picture size changed from " + std::to_string(width_) + "x" +
                 std::to_string(height_));
-  return bpc_ == 8 ? compute_from<std::uint8_t>(ref, dist)
-                   : compute_from<std::uint16_t>(ref, dist);
+  // One scratch set per band the runner may cut, made on first use (before any
+  // band runs: the bands index scratch_, which must not move under them).
+  while (scratch_.size() < std::max(runner.max_bands(), 1u)) scratch_.emplace_back(width_);
+  return bpc_ == 8 ? compute_from<std::uint8_t>(runner, ref, dist)
+                   : compute_from<std::uint16_t>(runner, ref, dist);
 }
 
 ScaleRatio finish_scale(const ScaleSums& sums) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/bands.h"
 #include "common/picture.h"
 #include "vif/vif_tables.h"
 
@@ -64,9 +65,10 @@ struct VifParams {
 struct VifDsp;
 
 // The per-pixel stage for pictures of one size and bit depth. Holds libvmaf's
-// working buffers (allocated once); compute() reads plane 0 of each picture.
-// Its row routines come from a VifDsp table (vif_dsp.h): the best SIMD twins
-// that cpu::flags() allows when the kernel is built, or a given table.
+// working buffers (allocated once, the per-row ones once per band); compute()
+// reads plane 0 of each picture. Its row routines come from a VifDsp table
+// (vif_dsp.h): the best SIMD twins that cpu::flags() allows when the kernel is
+// built, or a given table.
 class VifKernel {
  public:
   // Throws vmafexact::Error for a bit depth or size libvmaf cannot score.
@@ -77,7 +79,10 @@ class VifKernel {
   const VifDsp& dsp() const { return *dsp_; }
 
   // The accumulators of every scale (scale 0 left at zero with skip_scale0).
-  FrameSums compute(const PlaneView& ref, const PlaneView& dist);
+  // The row loops of each scale run in bands through `runner` (common/bands.h);
+  // any runner gives the same sums. Not reentrant: one compute() at a time.
+  FrameSums compute(const PlaneView& ref, const PlaneView& dist,
+                    BandRunner& runner = serial_band_runner());
 
  private:
   struct Image {  // one picture at scales 1..3, with 8 mirrored rows above and below
@@ -92,14 +97,22 @@ class VifKernel {
   template <typename Sample>
   using Rows = std::vector<const Sample*>;
 
+  // libvmaf's per-row buffers, indexed from -kPadColumns; one set per band.
+  struct RowScratch {
+    explicit RowScratch(unsigned width);
+    std::vector<std::uint32_t> mu1, mu2, ref_sq, dis_sq, ref_dis;  // the statistic's
+    std::vector<std::uint32_t> ref_convol, dis_convol;             // the subsample's
+  };
+
   template <typename Sample>
-  ScaleSums statistic(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
-                      unsigned scale);
+  ScaleSums statistic(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
+                      unsigned w, unsigned h, unsigned scale);
   template <typename Sample>
-  void subsample(const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w, unsigned h,
-                 unsigned scale);
+  void subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w,
+                 unsigned h, unsigned scale);
   template <typename Sample>
-  FrameSums compute_from(const PlaneView& ref, const PlaneView& dist);
+  FrameSums compute_from(BandRunner& runner, const PlaneView& ref, const PlaneView& dist);
+  void seed_one_wide_row(unsigned half);
   template <typename Sample>
   void scale0_rows(const PlaneView& plane, Rows<Sample>& rows) const;
   void image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) const;
@@ -111,9 +124,12 @@ class VifKernel {
   std::vector<int> scale0_row_index_;  // mirrored row of each row -8 .. height+7
   Image ref_image_, dis_image_;        // libvmaf's in-place decimated pictures
   std::vector<std::uint16_t> ref_decimated_, dis_decimated_;
-  // libvmaf's per-row buffers, indexed from -8; the statistic's five survive
-  // from one scale to the next, as libvmaf's do.
-  std::vector<std::uint32_t> mu1_, mu2_, ref_sq_, dis_sq_, ref_dis_, ref_convol_, dis_convol_;
+  // At least one set; compute() adds one per band the runner may cut.
+  std::vector<RowScratch> scratch_;
+  // The set that ran the last row of the latest statistic: libvmaf's single set
+  // of buffers holds what that row left there, and a later scale one sample
+  // wide reads some of it (seed_one_wide_row()).
+  unsigned last_statistic_set_ = 0;
   Rows<std::uint16_t> ref_rows_, dis_rows_;
 };
 

@@ -70,7 +70,7 @@ void IntegerVifExtractor::init(const PictureFormat& format) {
 void IntegerVifExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned index,
                                   FeatureCollector& scores) {
   if (!kernel_) throw Error("vif: extract() before init()");
-  append_scores(kernel_->compute(ref.planes[0], dist.planes[0]), index, scores);
+  append_scores(kernel_->compute(ref.planes[0], dist.planes[0], *runner_), index, scores);
 }
 
 void IntegerVifExtractor::append_scores(const FrameSums& sums, unsigned index,

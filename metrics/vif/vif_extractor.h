@@ -27,6 +27,7 @@ class IntegerVifExtractor final : public FeatureExtractor {
   void init(const PictureFormat& format) override;
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
   // The options as read, and the finishing step of extract() on its own: the
   // scores of one frame's accumulators, appended under this extractor's keys in
@@ -38,6 +39,7 @@ class IntegerVifExtractor final : public FeatureExtractor {
   VifParams params_;
   bool debug_ = false;
   std::optional<VifKernel> kernel_;
+  BandRunner* runner_ = &serial_band_runner();
   std::vector<std::string> keys_;  // score_key() of provided_features(), in order
 };
 

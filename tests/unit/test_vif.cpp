@@ -10,14 +10,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/bands.h"
+#include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "common/thread_pool.h"
 #include "fixtures.h"
 #include "scorer.h"
 #include "vif/vif.h"
+#include "vif/vif_dsp.h"
 #include "vif/vif_extractor.h"
 #include "vif/vif_tables.h"
 
@@ -168,15 +175,136 @@ std::string suffix_of(const std::string& options) {
   return suffix;
 }
 
-FeatureCollector run_extractor(const LibvmafCase& c, unsigned frames = 1) {
+FeatureCollector run_extractor(const LibvmafCase& c, unsigned frames = 1,
+                               BandRunner* runner = nullptr) {
   auto extractor = vif::make_integer_vif_extractor(parse_options(c.options));
   extractor->init({c.width, c.height, c.bpc, ChromaFormat::k400});
+  if (runner) extractor->set_band_runner(*runner);
   const TestPicture ref(make_frame(c.pattern, c.width, c.height, c.bpc, false), c.width, c.height, c.bpc);
   const TestPicture dist(make_frame(c.pattern, c.width, c.height, c.bpc, true), c.width, c.height, c.bpc);
   FeatureCollector scores;
   for (unsigned i = 0; i < frames; ++i) extractor->extract(ref.view(), dist.view(), i, scores);
   return scores;
 }
+
+// --- Band runners for tests (common/bands.h) ---
+
+// Cuts stages as far as band_count() allows (bands of one sample), so that
+// small pictures are cut too; the bands run on `inner`.
+class SmallBands final : public BandRunner {
+ public:
+  explicit SmallBands(BandRunner& inner) : inner_(&inner) {}
+  unsigned max_bands() const override { return inner_->max_bands(); }
+  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
+    inner_->run(bands, body);
+  }
+  std::size_t min_band_samples() const override { return 1; }
+
+ private:
+  BandRunner* inner_;
+};
+
+// Runs the bands on the calling thread, last band first, cut as far as allowed.
+class ReverseBands final : public BandRunner {
+ public:
+  explicit ReverseBands(unsigned max_bands) : max_bands_(max_bands) {}
+  unsigned max_bands() const override { return max_bands_; }
+  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
+    for (unsigned band = bands; band-- > 0;) body(band);
+  }
+  std::size_t min_band_samples() const override { return 1; }
+
+ private:
+  unsigned max_bands_;
+};
+
+// A pool of 3 workers and runners on it with max_bands 2, 3, 7 and 16, as they
+// cut real frames and cut as far as allowed.
+struct PoolRunners {
+  PoolRunners() {
+    for (unsigned bands : {2u, 3u, 7u, 16u}) {
+      const std::string name = "pool max_bands " + std::to_string(bands);
+      BandRunner& runner = plain_runners.emplace_back(pool, bands);
+      plain.push_back({name, &runner});
+      all.push_back({name, &runner});
+      all.push_back({name + " small bands", &small_runners.emplace_back(runner)});
+    }
+  }
+  struct Named {
+    std::string name;
+    BandRunner* runner;
+  };
+  ThreadPool pool{3};
+  std::deque<PoolBandRunner> plain_runners;  // deque: runners never move
+  std::deque<SmallBands> small_runners;
+  std::vector<Named> all, plain;
+};
+
+// The scalar table and the best SIMD twin of this CPU (once if there is none).
+std::vector<const vif::VifDsp*> scalar_and_best_dsp() {
+  std::vector<const vif::VifDsp*> tables{&vif::vif_dsp_scalar()};
+  const vif::VifDsp& best = vif::vif_dsp(cpu::detected_flags());
+  if (&best != tables.front()) tables.push_back(&best);
+  return tables;
+}
+
+struct FramePair {
+  TestPicture ref, dist;
+};
+
+// One frame of `first` content, then, when `second` is given, one of other
+// content: a kernel must carry nothing from one frame to the next.
+std::vector<FramePair> test_frames(unsigned w, unsigned h, unsigned bpc, Pattern first,
+                                   std::optional<Pattern> second) {
+  std::vector<FramePair> frames;
+  for (const auto& pattern : {std::optional<Pattern>(first), second})
+    if (pattern)
+      frames.push_back({TestPicture(make_frame(*pattern, w, h, bpc, false), w, h, bpc),
+                        TestPicture(make_frame(*pattern, w, h, bpc, true), w, h, bpc)});
+  return frames;
+}
+
+std::vector<FrameSums> compute_frames(vif::VifKernel& kernel, const std::vector<FramePair>& frames,
+                                      BandRunner& runner) {
+  std::vector<FrameSums> sums;
+  for (const FramePair& frame : frames)
+    sums.push_back(kernel.compute(frame.ref.view().planes[0], frame.dist.view().planes[0], runner));
+  return sums;
+}
+
+std::string describe(unsigned w, unsigned h, unsigned bpc, const vif::VifParams& params,
+                     const vif::VifDsp& dsp) {
+  return std::to_string(w) + "x" + std::to_string(h) + " bpc " + std::to_string(bpc) + " egl " +
+         std::to_string(params.enhn_gain_limit) + (params.skip_scale0 ? " skip_scale0 " : " ") +
+         dsp.isa;
+}
+
+// A new kernel per runner scores `frames`; every frame's sums must equal those
+// of a kernel on the serial runner. Returns false after the first difference.
+bool expect_bands_equal_serial(unsigned w, unsigned h, unsigned bpc, const vif::VifParams& params,
+                               const vif::VifDsp& dsp, const std::vector<FramePair>& frames,
+                               const std::vector<PoolRunners::Named>& runners) {
+  vif::VifKernel serial(w, h, bpc, params, dsp);
+  const auto expected = compute_frames(serial, frames, serial_band_runner());
+  for (const auto& [name, runner] : runners) {
+    vif::VifKernel kernel(w, h, bpc, params, dsp);
+    const auto sums = compute_frames(kernel, frames, *runner);
+    for (std::size_t frame = 0; frame < frames.size(); ++frame)
+      for (unsigned s = 0; s < vif::kScaleCount; ++s)
+        if (sums[frame][s] != expected[frame][s]) {
+          ADD_FAILURE() << describe(w, h, bpc, params, dsp) << ", " << name << ": frame " << frame
+                        << " scale " << s << " differs from the serial runner's";
+          return false;
+        }
+  }
+  return true;
+}
+
+const vif::VifParams kParamVariants[] = {
+    {},
+    {vif::kMinEnhnGainLimit, false},
+    {vif::kDefaultEnhnGainLimit, true},
+};
 
 }  // namespace
 
@@ -505,4 +633,98 @@ TEST(VifFixture, GainLimitOneEqualsLibvmafsNegScores) {
     }
   }
   EXPECT_EQ(compared, 4u * 48u);
+}
+
+// --- Bands: the per-pixel stage cut into row bands (common/bands.h) -------
+
+// From 8 to 15 columns the fourth scale is one sample wide and reads what the
+// buffers kept from the last row of the third scale, which another band may
+// have run: every band must read what the serial pass reads.
+TEST(VifBands, EverySmallSizeEqualsSerial) {
+  PoolRunners pools;
+  for (const vif::VifDsp* dsp : scalar_and_best_dsp())
+    for (unsigned bpc : {8u, 10u})
+      for (unsigned w = 8; w <= 17; ++w)
+        for (unsigned h = 8; h <= 17; ++h) {
+          const auto frames = test_frames(w, h, bpc, Pattern::kNoisyCopy, Pattern::kEdges);
+          ASSERT_TRUE(expect_bands_equal_serial(w, h, bpc, {}, *dsp, frames, pools.all));
+        }
+}
+
+TEST(VifBands, EveryDepthAndOptionEqualsSerial) {
+  PoolRunners pools;
+  for (const auto& [w, h] : {std::pair{33u, 35u}, std::pair{576u, 324u}})
+    for (const vif::VifDsp* dsp : scalar_and_best_dsp())
+      for (unsigned bpc : {8u, 10u, 12u, 16u})
+        for (const vif::VifParams& params : kParamVariants) {
+          // Random-ish, then structured; and the other way round.
+          for (const auto& [first, second] : {std::pair{Pattern::kNoise, Pattern::kEdges},
+                                              std::pair{Pattern::kExtremes, Pattern::kNoisyCopy}}) {
+            const auto frames = test_frames(w, h, bpc, first, second);
+            ASSERT_TRUE(expect_bands_equal_serial(w, h, bpc, params, *dsp, frames, pools.all));
+          }
+        }
+}
+
+// Cut as the Scorer's runners would cut them (kMinBandSamples).
+TEST(VifBands, LargeFramesEqualSerial) {
+  PoolRunners pools;
+  for (const auto& [w, h] : {std::pair{1920u, 1080u}, std::pair{3840u, 2160u}})
+    for (const vif::VifDsp* dsp : scalar_and_best_dsp())
+      for (unsigned bpc : {8u, 10u}) {
+        if (w > 1920 && bpc != 8) continue;  // one frame, one depth is enough at 4K
+        const auto frames = test_frames(w, h, bpc, Pattern::kNoisyCopy, std::nullopt);
+        ASSERT_TRUE(expect_bands_equal_serial(w, h, bpc, {}, *dsp, frames, pools.plain));
+      }
+}
+
+TEST(VifBands, ReverseOrderOnOneThreadEqualsSerial) {
+  ReverseBands reverse(5);
+  const std::vector<PoolRunners::Named> runners{{"reverse max_bands 5", &reverse}};
+  for (const vif::VifDsp* dsp : scalar_and_best_dsp()) {
+    for (unsigned w = 8; w <= 17; ++w)
+      for (unsigned h = 8; h <= 17; ++h) {
+        const auto frames = test_frames(w, h, 12, Pattern::kNoise, Pattern::kNoisyCopy);
+        ASSERT_TRUE(expect_bands_equal_serial(w, h, 12, {}, *dsp, frames, runners));
+      }
+    for (const auto& [w, h] : {std::pair{9u, 200u}, std::pair{33u, 35u}, std::pair{576u, 324u}})
+      for (const vif::VifParams& params : kParamVariants) {
+        const auto frames = test_frames(w, h, 8, Pattern::kNoisyCopy, Pattern::kExtremes);
+        ASSERT_TRUE(expect_bands_equal_serial(w, h, 8, params, *dsp, frames, runners));
+      }
+  }
+}
+
+// One kernel whose runner changes from frame to frame (more, then fewer bands).
+TEST(VifBands, RunnerMayChangeBetweenFrames) {
+  PoolRunners pools;
+  ReverseBands reverse(5);
+  SmallBands pool16(pools.plain_runners.back());
+  BandRunner* const sequence[] = {&serial_band_runner(), &reverse, &pool16, &reverse,
+                                  &serial_band_runner()};
+  for (const auto& [w, h] : {std::pair{9u, 131u}, std::pair{15u, 16u}, std::pair{64u, 40u}}) {
+    const auto frames = test_frames(w, h, 8, Pattern::kNoise, Pattern::kEdges);
+    vif::VifKernel serial(w, h, 8, {}), banded(w, h, 8, {});
+    for (unsigned i = 0; i < std::size(sequence); ++i) {
+      const FramePair& frame = frames[i % 2];
+      const PlaneView ref = frame.ref.view().planes[0], dist = frame.dist.view().planes[0];
+      EXPECT_EQ(banded.compute(ref, dist, *sequence[i]), serial.compute(ref, dist))
+          << w << "x" << h << " frame " << i;
+    }
+  }
+}
+
+TEST(VifBands, ExtractorOnBandsEqualsLibvmaf) {
+  PoolRunners pools;
+  ReverseBands reverse(5);
+  SmallBands pool7(pools.plain_runners[2]);
+  for (BandRunner* runner : {static_cast<BandRunner*>(&reverse), static_cast<BandRunner*>(&pool7)})
+    for (const auto& c : kLibvmafCases) {
+      const auto scores = run_extractor(c, 2, runner);
+      const std::string suffix = suffix_of(c.options);
+      for (unsigned frame = 0; frame < 2; ++frame)
+        for (unsigned k = 0; k < 15; ++k)
+          EXPECT_EQ(*scores.score(kKeys[k] + suffix, frame), c.expected[k])
+              << c.width << "x" << c.height << " " << c.options << ": " << kKeys[k] + suffix;
+    }
 }
