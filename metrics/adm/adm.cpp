@@ -573,8 +573,9 @@ AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& opti
   ref16_.assign(4 * size0, 0);
   dist16_.assign(4 * size0, 0);
   work16_.assign(12 * size0, 0);
-  // int32: per picture the scale's input approximation (scale-0 sized) and the
-  // four output bands (scale-1 sized); the working bands of scales 1..3.
+  // int32: per picture two approximation slots (scale-0 and scale-1 sized, see
+  // compute()) and the h, v, d bands (scale-1 sized); the working bands of
+  // scales 1..3.
   ref32_.assign(size0 + 4 * size1, 0);
   dist32_.assign(size0 + 4 * size1, 0);
   work32_.assign(12 * size1, 0);
@@ -591,10 +592,21 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
   if (rows32_.size() < tmp_size * runner.max_bands()) rows32_.resize(tmp_size * runner.max_bands());
   const auto tmp = [&](unsigned band) { return rows32_.data() + band * tmp_size; };
 
+  // int32 approximation bands (ref32_, dist32_): two slots, slot 0 of scale-0
+  // size and slot 1 of scale-1 size (followed by h, v, d). Scale 0's band goes
+  // to slot 0; scale s reads slot (s - 1) % 2 and writes slot s % 2, so that
+  // no band is copied between scales.
+  const auto slot = [&](std::vector<std::int32_t>& buffer, int index) {
+    return buffer.data() + index * size0;
+  };
+
   // Scale 0 from the pictures, reference and distorted in one pass (each
-  // output row reads only the pictures).
+  // output row reads only the pictures), with its approximation rows widened
+  // to int32 as soon as they are written.
+  const int out_w = geometry_[0].width;
   const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands,
-                               std::int32_t* rows, int begin, int end) {
+                               std::vector<std::int32_t>& approx, std::int32_t* rows, int begin,
+                               int end) {
     std::int16_t* b = bands.data();
     if (bpc == 8)
       dwt_picture<std::uint8_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
@@ -602,11 +614,13 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
     else
       dwt_picture<std::uint16_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
                                  b + 2 * size0, b + 3 * size0, rows, begin, end);
+    std::copy(b + static_cast<std::size_t>(begin) * out_w, b + static_cast<std::size_t>(end) * out_w,
+              slot(approx, 0) + static_cast<std::size_t>(begin) * out_w);
   };
   for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
                     [&](unsigned band, int begin, int end) {
-                      picture_dwt(ref, ref16_, tmp(band), begin, end);
-                      picture_dwt(dist, dist16_, tmp(band), begin, end);
+                      picture_dwt(ref, ref16_, ref32_, tmp(band), begin, end);
+                      picture_dwt(dist, dist16_, dist32_, tmp(band), begin, end);
                     });
   if (!options_.skip_scale0) {
     const auto hvd = [&](std::vector<std::int16_t>& bands) {
@@ -620,38 +634,30 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
                 sums.scales[0]);
   }
 
-  // Scales 1..3, each from the previous approximation band, widened to int32.
-  std::copy(ref16_.begin(), ref16_.begin() + static_cast<std::ptrdiff_t>(size0), ref32_.begin());
-  std::copy(dist16_.begin(), dist16_.begin() + static_cast<std::ptrdiff_t>(size0), dist32_.begin());
+  // Scales 1..3, each from the previous approximation band.
+  const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
+  const auto hvd = [&](std::vector<std::int32_t>& buffer) {
+    std::int32_t* details = slot(buffer, 1) + size1;
+    return Hvd<std::int32_t>{{details, details + size1, details + 2 * size1}};
+  };
   for (int s = 1; s < 4; ++s) {
     const ScaleGeometry& in = geometry_[s - 1];
     const ScaleGeometry& g = geometry_[s];
     const std::size_t size = static_cast<std::size_t>(g.width) * g.height;
-    const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
     const auto transform = [&](std::vector<std::int32_t>& buffer, std::int32_t* rows, int begin,
                                int end) {
-      std::int32_t* approx_in = buffer.data();
-      std::int32_t* out = buffer.data() + size0;
-      dwt_band(*dsp_, approx_in, in.width, in.height, s, out, out + size1, out + 2 * size1,
-               out + 3 * size1, rows, begin, end);
+      const Hvd<std::int32_t> out = hvd(buffer);
+      dwt_band(*dsp_, slot(buffer, (s - 1) % 2), in.width, in.height, s, slot(buffer, s % 2),
+               out.band[0], out.band[1], out.band[2], rows, begin, end);
     };
     for_each_row_band(runner, 0, g.height, 4 * static_cast<std::size_t>(in.width),
                       [&](unsigned band, int begin, int end) {
                         transform(ref32_, tmp(band), begin, end);
                         transform(dist32_, tmp(band), begin, end);
                       });
-    const auto hvd = [&](std::vector<std::int32_t>& buffer) {
-      std::int32_t* out = buffer.data() + size0;
-      return Hvd<std::int32_t>{{out + size1, out + 2 * size1, out + 3 * size1}};
-    };
     const ScaleNArith arith{{weights_.fixed[s][0], weights_.fixed[s][1], weights_.fixed[s][2]}, s};
     auto work = carve_work(work32_, size);
     score_scale(runner, *dsp_, arith, g, hvd(ref32_), hvd(dist32_), work, options_, sums.scales[s]);
-    // The new approximation band is the next scale's input.
-    std::copy(ref32_.begin() + static_cast<std::ptrdiff_t>(size0),
-              ref32_.begin() + static_cast<std::ptrdiff_t>(size0 + size), ref32_.begin());
-    std::copy(dist32_.begin() + static_cast<std::ptrdiff_t>(size0),
-              dist32_.begin() + static_cast<std::ptrdiff_t>(size0 + size), dist32_.begin());
   }
   return sums;
 }
