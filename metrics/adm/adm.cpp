@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <numbers>
 #include <string>
+#include <type_traits>
 
 #include "adm/adm_dsp.h"
+#include "adm/adm_dsp_scalar.h"
 #include "adm/adm_pixel.h"
 #include "common/cpu.h"
 #include "common/error.h"
@@ -123,19 +125,29 @@ std::uint32_t ceil_log2_u32(double value) {
 }
 
 // ---------------------------------------------------------------------------
+// The row loops of the stage. Each takes a range of rows, so that a stage can
+// be cut into bands (common/bands.h); a row's work does not depend on the cut.
+
+// int64 sums formed modulo 2^64 (adm_dsp_scalar.h): real pictures stay far
+// from the limit, and in modular arithmetic the order of the rows, and of the
+// bands, does not change the result.
+using scalar::wrapping_add;
+
 // The DWT (per row: adm_dsp.h).
 
-// Scale 0 from the picture: the vertical pass removes the DC offset and shifts
-// by bpc (libvmaf's 8-bit and high-bit-depth code differ only in that shift);
-// the horizontal pass shifts by 16. Bands are int16. `tmp` holds 2 * w ints.
+// Scale 0 from the picture, output rows [begin, end): the vertical pass removes
+// the DC offset and shifts by bpc (libvmaf's 8-bit and high-bit-depth code
+// differ only in that shift); the horizontal pass shifts by 16. Bands are
+// int16. `tmp` holds 2 * w ints.
 template <typename Sample>
 void dwt_picture(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w, int h,
                  bool lowpass_only, std::int16_t* band_a, std::int16_t* band_h,
-                 std::int16_t* band_v, std::int16_t* band_d, std::int32_t* tmp) {
-  const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
+                 std::int16_t* band_v, std::int16_t* band_d, std::int32_t* tmp, int begin,
+                 int end) {
+  const int out_w = (w + 1) / 2;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
-  for (int i = 0; i < out_h; ++i) {
+  for (int i = begin; i < end; ++i) {
     const Sample* rows[4];
     for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
     if constexpr (sizeof(Sample) == 1)
@@ -150,15 +162,16 @@ void dwt_picture(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w,
   }
 }
 
-// Scales 1..3 from the previous scale's int32 approximation band (w x h): the
-// passes' rounding shifts depend on the scale. Bands are int32.
+// Scales 1..3 from the previous scale's int32 approximation band (w x h),
+// output rows [begin, end): the passes' rounding shifts depend on the scale.
+// Bands are int32.
 void dwt_band(const AdmDsp& dsp, const std::int32_t* src, int w, int h, int scale,
               std::int32_t* band_a, std::int32_t* band_h, std::int32_t* band_v,
-              std::int32_t* band_d, std::int32_t* tmp) {
-  const int out_w = (w + 1) / 2, out_h = (h + 1) / 2;
+              std::int32_t* band_d, std::int32_t* tmp, int begin, int end) {
+  const int out_w = (w + 1) / 2;
   std::int32_t* tmp_lo = tmp;
   std::int32_t* tmp_hi = tmp + w;
-  for (int i = 0; i < out_h; ++i) {
+  for (int i = begin; i < end; ++i) {
     const std::int32_t* rows[4];
     for (int k = 0; k < 4; ++k)
       rows[k] = src + static_cast<std::size_t>(dwt_tap_index(2 * i - 1 + k, h)) * w;
@@ -193,20 +206,21 @@ struct ScaleDsp<ScaleNArith> {
   static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_n; }
 };
 
-// The cube sums of the reference over the scored region, per row rounded
-// and shifted, then added (libvmaf's adm_csf_den_scale / adm_csf_den_s123).
+// The cube sums of the reference over rows [begin, end) of the scored region,
+// per row rounded and shifted, added to `sums` (libvmaf's adm_csf_den_scale /
+// adm_csf_den_s123).
 template <class Arith>
 void reference_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
-                         const Hvd<typename Arith::Band>& ref, std::array<std::uint64_t, 3>& out) {
+                         const Hvd<typename Arith::Band>& ref, int begin, int end,
+                         std::array<std::uint64_t, 3>& sums) {
   const auto cubes = ScaleDsp<Arith>::reference_cubes(dsp);
   const std::uint64_t row_round =
       g.den_row_shift == 0 ? 0 : (std::uint64_t{1} << (g.den_row_shift - 1));
-  out = {0, 0, 0};
-  for (int i = g.top; i < g.bottom; ++i) {
+  for (int i = begin; i < end; ++i) {
     for (int theta = 0; theta < 3; ++theta) {
       const auto* row = ref.band[theta] + static_cast<std::size_t>(i) * g.width;
       const std::uint64_t row_sum = cubes(arith, row, g.left, g.right, g.den_cube_shift);
-      out[theta] += (row_sum + row_round) >> g.den_row_shift;
+      sums[theta] += (row_sum + row_round) >> g.den_row_shift;
     }
   }
 }
@@ -218,15 +232,16 @@ struct Span {
 };
 inline Span widen(int begin, int end, int size) { return {std::max(begin - 1, 0), std::min(end + 1, size)}; }
 
-// Splits the distorted bands into restored (r) and additive (a) parts
-// (libvmaf's adm_decouple / adm_decouple_s123), over the rows/columns read later.
+// Splits rows [begin, end) of the distorted bands into restored (r) and
+// additive (a) parts (libvmaf's adm_decouple / adm_decouple_s123), over the
+// columns read later.
 template <class Arith>
 void decouple(const AdmDsp& dsp, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
               const Hvd<typename Arith::Band>& dist, double egl, Hvd<typename Arith::Band>& r,
-              Hvd<typename Arith::Band>& a) {
+              Hvd<typename Arith::Band>& a, int begin, int end) {
   const auto split = ScaleDsp<Arith>::decouple(dsp);
-  const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
-  for (int i = rows.begin; i < rows.end; ++i) {
+  const Span cols = widen(g.left, g.right, g.width);
+  for (int i = begin; i < end; ++i) {
     const std::size_t base = static_cast<std::size_t>(i) * g.width;
     DecoupleRows<typename Arith::Band> row{};
     for (int theta = 0; theta < 3; ++theta) {
@@ -239,16 +254,16 @@ void decouple(const AdmDsp& dsp, const ScaleGeometry& g, const Hvd<typename Arit
   }
 }
 
-// The CSF-weighted masking image and its 1/30 shares (libvmaf's adm_csf /
-// i4_adm_csf), over the rows/columns the masking stage reads.
+// Rows [begin, end) of the CSF-weighted masking image and its 1/30 shares
+// (libvmaf's adm_csf / i4_adm_csf), over the columns the masking stage reads.
 template <class Arith>
 void contrast_sensitivity(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                           const Hvd<typename Arith::Band>& src, Hvd<typename Arith::Band>& csf,
-                          Hvd<typename Arith::Band>& share) {
+                          Hvd<typename Arith::Band>& share, int begin, int end) {
   const auto weigh = ScaleDsp<Arith>::csf(dsp);
-  const Span rows = widen(g.top, g.bottom, g.height), cols = widen(g.left, g.right, g.width);
+  const Span cols = widen(g.left, g.right, g.width);
   for (int theta = 0; theta < 3; ++theta) {
-    for (int i = rows.begin; i < rows.end; ++i) {
+    for (int i = begin; i < end; ++i) {
       const std::size_t base = static_cast<std::size_t>(i) * g.width;
       weigh(arith, theta, src.band[theta] + base, cols.begin, cols.end, csf.band[theta] + base,
             share.band[theta] + base);
@@ -256,22 +271,23 @@ void contrast_sensitivity(const AdmDsp& dsp, const Arith& arith, const ScaleGeom
   }
 }
 
-// Contrast masking and cube sums (libvmaf's adm_cm / i4_adm_cm): each value of
-// `signal`, weighted by the CSF, is reduced by the masking threshold of its 3x3
-// neighbourhood in the masking image (1/30 of the 8 neighbours plus 1/15 of the
-// centre, summed over the three orientations), clipped at 0 and cubed with
-// libvmaf's intermediate shifts. Rows are summed, rounded and shifted, then
-// added. Outside the band, a neighbour above/left is mirrored (row/column 1),
-// one below/right repeats the edge.
+// Contrast masking and cube sums (libvmaf's adm_cm / i4_adm_cm) of rows
+// [begin, end) of the scored region: each value of `signal`, weighted by the
+// CSF, is reduced by the masking threshold of its 3x3 neighbourhood in the
+// masking image (1/30 of the 8 neighbours plus 1/15 of the centre, summed over
+// the three orientations), clipped at 0 and cubed with libvmaf's intermediate
+// shifts. Rows are summed, rounded and shifted, then added to `sums`. Outside
+// the band, a neighbour above/left is mirrored (row/column 1), one below/right
+// repeats the edge. Reads the shares of the rows above and below [begin, end).
 template <class Arith>
 void masked_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                       const Hvd<typename Arith::Band>& signal, const Hvd<typename Arith::Band>& csf,
-                      const Hvd<typename Arith::Band>& share, std::array<std::int64_t, 3>& out) {
+                      const Hvd<typename Arith::Band>& share, int begin, int end,
+                      std::array<std::int64_t, 3>& sums) {
   const auto cubes = ScaleDsp<Arith>::masked_cubes(dsp);
   const std::int64_t row_round = round_offset(g.num_row_shift);
-  out = {0, 0, 0};
   const int w = g.width, h = g.height;
-  for (int i = g.top; i < g.bottom; ++i) {
+  for (int i = begin; i < end; ++i) {
     const std::size_t row_above = static_cast<std::size_t>(pixel::mask_neighbour_index(i - 1, h)) * w;
     const std::size_t row_here = static_cast<std::size_t>(i) * w;
     const std::size_t row_below = static_cast<std::size_t>(pixel::mask_neighbour_index(i + 1, h)) * w;
@@ -286,9 +302,33 @@ void masked_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry
     std::int64_t row_sum[3] = {0, 0, 0};
     cubes(arith, rows, w, g.left, g.right, g.num_cube_shift.data(), row_sum);
     for (int theta = 0; theta < 3; ++theta)
-      out[theta] += (row_sum[theta] + row_round) >> g.num_row_shift;
+      sums[theta] = wrapping_add(sums[theta], wrapping_add(row_sum[theta], row_round) >> g.num_row_shift);
   }
 }
+
+// The partial sums of each band of a pass (at most max_bands() of them), added
+// up once every band is done. Each band adds to its own copy on its own stack
+// and stores it once, so the bands share no cache line while they run.
+template <typename Sum>
+class BandSums {
+ public:
+  explicit BandSums(const BandRunner& runner) : bands_(runner.max_bands()) {}
+  void store(unsigned band, const std::array<Sum, 3>& sums) { bands_[band] = sums; }
+  std::array<Sum, 3> total() const {
+    std::array<Sum, 3> out{};
+    for (const auto& band : bands_)
+      for (int theta = 0; theta < 3; ++theta) {
+        if constexpr (std::is_signed_v<Sum>)
+          out[theta] = wrapping_add(out[theta], band[theta]);
+        else
+          out[theta] += band[theta];  // unsigned: modulo 2^64 by definition
+      }
+    return out;
+  }
+
+ private:
+  std::vector<std::array<Sum, 3>> bands_;
+};
 
 // Working bands of one scale: restored, additive, CSF image and its shares.
 template <typename Band>
@@ -305,20 +345,53 @@ ScaleWork<Band> carve_work(std::vector<Band>& storage, std::size_t band_size) {
   return work;
 }
 
-// Everything one scale contributes, given its DWT bands.
+// The masked cube sums of the scored region, in bands, once the CSF image and
+// its shares are complete.
 template <class Arith>
-void score_scale(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
-                 const Hvd<typename Arith::Band>& dist, ScaleWork<typename Arith::Band>& work,
-                 const AdmOptions& options, ScaleSums& out) {
-  decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive);
-  reference_cube_sums(dsp, arith, g, ref, out.den);
-  // DLM: the restored image, masked by the additive impairment.
-  contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share);
-  masked_cube_sums(dsp, arith, g, work.restored, work.csf, work.share, out.num);
+std::array<std::int64_t, 3> masked_cube_pass(BandRunner& runner, const AdmDsp& dsp,
+                                             const Arith& arith, const ScaleGeometry& g,
+                                             const Hvd<typename Arith::Band>& signal,
+                                             const ScaleWork<typename Arith::Band>& work) {
+  BandSums<std::int64_t> partial(runner);
+  for_each_row_band(runner, g.top, g.bottom, 3 * static_cast<std::size_t>(g.width),
+                    [&](unsigned band, int begin, int end) {
+                      std::array<std::int64_t, 3> sums{};
+                      masked_cube_sums(dsp, arith, g, signal, work.csf, work.share, begin, end, sums);
+                      partial.store(band, sums);
+                    });
+  return partial.total();
+}
+
+// Everything one scale contributes, given its DWT bands, in four passes: a
+// pass ends when all its bands have (the runner's return), before the next
+// pass reads what its bands wrote.
+template <class Arith>
+void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
+                 const Hvd<typename Arith::Band>& ref, const Hvd<typename Arith::Band>& dist,
+                 ScaleWork<typename Arith::Band>& work, const AdmOptions& options, ScaleSums& out) {
+  const Span rows = widen(g.top, g.bottom, g.height);
+  const std::size_t row_samples = 3 * static_cast<std::size_t>(g.width);
+  // The decoupling, the reference cube sums and the DLM's masking image: each
+  // row reads only rows of its own index, so one pass does all three.
+  BandSums<std::uint64_t> den(runner);
+  for_each_row_band(runner, rows.begin, rows.end, row_samples, [&](unsigned band, int begin, int end) {
+    decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive,
+                    begin, end);
+    std::array<std::uint64_t, 3> sums{};
+    reference_cube_sums(dsp, arith, g, ref, std::max(begin, g.top), std::min(end, g.bottom), sums);
+    den.store(band, sums);
+    // DLM: the restored image, masked by the additive impairment.
+    contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share, begin, end);
+  });
+  out.den = den.total();
+  out.num = masked_cube_pass(runner, dsp, arith, g, work.restored, work);
   if (options.skip_aim) return;
-  // AIM: the additive impairment, masked by the restored image.
-  contrast_sensitivity(dsp, arith, g, work.restored, work.csf, work.share);
-  masked_cube_sums(dsp, arith, g, work.additive, work.csf, work.share, out.aim);
+  // AIM: the additive impairment, masked by the restored image. Its masking
+  // image replaces the DLM's, which the pass above has finished reading.
+  for_each_row_band(runner, rows.begin, rows.end, row_samples, [&](unsigned, int begin, int end) {
+    contrast_sensitivity(dsp, arith, g, work.restored, work.csf, work.share, begin, end);
+  });
+  out.aim = masked_cube_pass(runner, dsp, arith, g, work.additive, work);
 }
 
 // One scale's numerator or denominator from three floats, as libvmaf adds them.
@@ -500,31 +573,55 @@ AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& opti
   ref16_.assign(4 * size0, 0);
   dist16_.assign(4 * size0, 0);
   work16_.assign(12 * size0, 0);
-  // int32: per picture the scale's input approximation (scale-0 sized) and the
-  // four output bands (scale-1 sized); the working bands of scales 1..3.
+  // int32: per picture two approximation slots (scale-0 and scale-1 sized, see
+  // compute()) and the h, v, d bands (scale-1 sized); the working bands of
+  // scales 1..3.
   ref32_.assign(size0 + 4 * size1, 0);
   dist32_.assign(size0 + 4 * size1, 0);
   work32_.assign(12 * size1, 0);
-  rows32_.assign(2 * static_cast<std::size_t>(width), 0);
+  rows32_.assign(2 * static_cast<std::size_t>(width), 0);  // one band; compute() adds more
 }
 
-FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc) {
+FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                              BandRunner& runner) {
   FrameSums sums;
   const int w = static_cast<int>(width_), h = static_cast<int>(height_);
   const std::size_t size0 = static_cast<std::size_t>(geometry_[0].width) * geometry_[0].height;
+  // The DWT's intermediate rows: one set per band.
+  const std::size_t tmp_size = 2 * static_cast<std::size_t>(width_);
+  if (rows32_.size() < tmp_size * runner.max_bands()) rows32_.resize(tmp_size * runner.max_bands());
+  const auto tmp = [&](unsigned band) { return rows32_.data() + band * tmp_size; };
 
-  // Scale 0 from the pictures.
-  const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands) {
+  // int32 approximation bands (ref32_, dist32_): two slots, slot 0 of scale-0
+  // size and slot 1 of scale-1 size (followed by h, v, d). Scale 0's band goes
+  // to slot 0; scale s reads slot (s - 1) % 2 and writes slot s % 2, so that
+  // no band is copied between scales.
+  const auto slot = [&](std::vector<std::int32_t>& buffer, int index) {
+    return buffer.data() + index * size0;
+  };
+
+  // Scale 0 from the pictures, reference and distorted in one pass (each
+  // output row reads only the pictures), with its approximation rows widened
+  // to int32 as soon as they are written.
+  const int out_w = geometry_[0].width;
+  const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands,
+                               std::vector<std::int32_t>& approx, std::int32_t* rows, int begin,
+                               int end) {
     std::int16_t* b = bands.data();
     if (bpc == 8)
       dwt_picture<std::uint8_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
-                                b + 2 * size0, b + 3 * size0, rows32_.data());
+                                b + 2 * size0, b + 3 * size0, rows, begin, end);
     else
       dwt_picture<std::uint16_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
-                                 b + 2 * size0, b + 3 * size0, rows32_.data());
+                                 b + 2 * size0, b + 3 * size0, rows, begin, end);
+    std::copy(b + static_cast<std::size_t>(begin) * out_w, b + static_cast<std::size_t>(end) * out_w,
+              slot(approx, 0) + static_cast<std::size_t>(begin) * out_w);
   };
-  picture_dwt(ref, ref16_);
-  picture_dwt(dist, dist16_);
+  for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
+                    [&](unsigned band, int begin, int end) {
+                      picture_dwt(ref, ref16_, ref32_, tmp(band), begin, end);
+                      picture_dwt(dist, dist16_, dist32_, tmp(band), begin, end);
+                    });
   if (!options_.skip_scale0) {
     const auto hvd = [&](std::vector<std::int16_t>& bands) {
       return Hvd<std::int16_t>{{bands.data() + size0, bands.data() + 2 * size0,
@@ -533,34 +630,34 @@ FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsi
     const Scale0Arith arith{{weights_.scale0_fixed[0], weights_.scale0_fixed[1],
                              weights_.scale0_fixed[2]}};
     auto work = carve_work(work16_, size0);
-    score_scale(*dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), work, options_, sums.scales[0]);
+    score_scale(runner, *dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), work, options_,
+                sums.scales[0]);
   }
 
-  // Scales 1..3, each from the previous approximation band, widened to int32.
-  std::copy(ref16_.begin(), ref16_.begin() + static_cast<std::ptrdiff_t>(size0), ref32_.begin());
-  std::copy(dist16_.begin(), dist16_.begin() + static_cast<std::ptrdiff_t>(size0), dist32_.begin());
+  // Scales 1..3, each from the previous approximation band.
+  const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
+  const auto hvd = [&](std::vector<std::int32_t>& buffer) {
+    std::int32_t* details = slot(buffer, 1) + size1;
+    return Hvd<std::int32_t>{{details, details + size1, details + 2 * size1}};
+  };
   for (int s = 1; s < 4; ++s) {
     const ScaleGeometry& in = geometry_[s - 1];
     const ScaleGeometry& g = geometry_[s];
     const std::size_t size = static_cast<std::size_t>(g.width) * g.height;
-    const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
-    const auto transform = [&](std::vector<std::int32_t>& buffer) {
-      std::int32_t* approx_in = buffer.data();
-      std::int32_t* out = buffer.data() + size0;
-      dwt_band(*dsp_, approx_in, in.width, in.height, s, out, out + size1, out + 2 * size1,
-               out + 3 * size1, rows32_.data());
-      return Hvd<std::int32_t>{{out + size1, out + 2 * size1, out + 3 * size1}};
+    const auto transform = [&](std::vector<std::int32_t>& buffer, std::int32_t* rows, int begin,
+                               int end) {
+      const Hvd<std::int32_t> out = hvd(buffer);
+      dwt_band(*dsp_, slot(buffer, (s - 1) % 2), in.width, in.height, s, slot(buffer, s % 2),
+               out.band[0], out.band[1], out.band[2], rows, begin, end);
     };
-    const auto ref_hvd = transform(ref32_);
-    const auto dist_hvd = transform(dist32_);
+    for_each_row_band(runner, 0, g.height, 4 * static_cast<std::size_t>(in.width),
+                      [&](unsigned band, int begin, int end) {
+                        transform(ref32_, tmp(band), begin, end);
+                        transform(dist32_, tmp(band), begin, end);
+                      });
     const ScaleNArith arith{{weights_.fixed[s][0], weights_.fixed[s][1], weights_.fixed[s][2]}, s};
     auto work = carve_work(work32_, size);
-    score_scale(*dsp_, arith, g, ref_hvd, dist_hvd, work, options_, sums.scales[s]);
-    // The new approximation band is the next scale's input.
-    std::copy(ref32_.begin() + static_cast<std::ptrdiff_t>(size0),
-              ref32_.begin() + static_cast<std::ptrdiff_t>(size0 + size), ref32_.begin());
-    std::copy(dist32_.begin() + static_cast<std::ptrdiff_t>(size0),
-              dist32_.begin() + static_cast<std::ptrdiff_t>(size0 + size), dist32_.begin());
+    score_scale(runner, *dsp_, arith, g, hvd(ref32_), hvd(dist32_), work, options_, sums.scales[s]);
   }
   return sums;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "adm/adm_pixel.h"
+#include "common/bands.h"
 #include "common/picture.h"
 
 namespace vmafexact::adm {
@@ -98,10 +99,12 @@ struct ScaleSums {
   std::array<std::int64_t, 3> num{};   // DLM: masked cube sums of the restored image
   std::array<std::uint64_t, 3> den{};  // cube sums of the reference
   std::array<std::int64_t, 3> aim{};   // AIM: masked cube sums of the additive impairment
+  bool operator==(const ScaleSums&) const = default;
 };
 
 struct FrameSums {
   std::array<ScaleSums, 4> scales{};
+  bool operator==(const FrameSums&) const = default;
 };
 
 // What the extractor writes, as libvmaf computes it.
@@ -126,7 +129,10 @@ class AdmComputer {
   AdmComputer(unsigned width, unsigned height, const AdmOptions& options);
   AdmComputer(unsigned width, unsigned height, const AdmOptions& options, const AdmDsp& dsp);
   // Luma planes (plane 0) of reference and distorted picture; bpc 8..16.
-  FrameSums compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc);
+  // Each pass over the rows is cut into bands that `runner` runs (side by
+  // side on a pool); the sums are the same for any runner.
+  FrameSums compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                    BandRunner& runner = serial_band_runner());
 
   const CsfWeights& weights() const { return weights_; }
 
@@ -141,7 +147,7 @@ class AdmComputer {
   std::vector<std::int32_t> ref32_, dist32_;
   std::vector<std::int16_t> work16_;              // restored, additive, csf, csf/30
   std::vector<std::int32_t> work32_;
-  std::vector<std::int32_t> rows32_;              // DWT intermediate rows
+  std::vector<std::int32_t> rows32_;              // DWT intermediate rows, per band
 };
 
 }  // namespace vmafexact::adm

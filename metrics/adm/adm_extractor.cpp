@@ -97,7 +97,7 @@ void IntegerAdmExtractor::init(const PictureFormat& format) {
 void IntegerAdmExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned index,
                                   FeatureCollector& scores) {
   if (!computer_) throw Error("adm: extract() before init()");
-  const FrameSums sums = computer_->compute(ref.planes[0], dist.planes[0], ref.bpc);
+  const FrameSums sums = computer_->compute(ref.planes[0], dist.planes[0], ref.bpc, *runner_);
   const AdmScores s =
       finish_scores(sums, format_.width, format_.height, options_, computer_->weights());
   append_adm_scores(s, keys_, options_.debug, index, scores);

@@ -38,6 +38,7 @@ class IntegerAdmExtractor final : public FeatureExtractor {
   void init(const PictureFormat& format) override;
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override;
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   AdmOptions options_;
@@ -45,6 +46,7 @@ class IntegerAdmExtractor final : public FeatureExtractor {
   std::vector<std::string> keys_;  // score keys in libvmaf's order of writing
   PictureFormat format_{};
   std::optional<AdmComputer> computer_;
+  BandRunner* runner_ = &serial_band_runner();
 };
 
 }  // namespace vmafexact::adm

@@ -9,13 +9,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "adm/adm.h"
+#include "adm/adm_dsp.h"
 #include "adm/adm_extractor.h"
+#include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "common/thread_pool.h"
 
 using namespace vmafexact;
 
@@ -270,6 +274,136 @@ TEST(AdmSums, FlatPicturesHaveNoDetail) {
       EXPECT_EQ(scale.aim, (std::array<std::int64_t, 3>{})) << bpc;
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// The per-pixel stage cut into row bands (common/bands.h): any runner, any
+// number of bands and any order of them give the sums of one pass.
+
+namespace vmafexact::adm {
+// gtest prints the sums of a failed comparison.
+void PrintTo(const FrameSums& sums, std::ostream* os) {
+  for (const auto& scale : sums.scales)
+    for (int theta = 0; theta < 3; ++theta)
+      *os << scale.num[theta] << "/" << scale.den[theta] << "/" << scale.aim[theta] << " ";
+}
+}  // namespace vmafexact::adm
+
+namespace {
+
+// Runs the bands on the calling thread, last band first.
+class ReverseBandRunner final : public BandRunner {
+ public:
+  explicit ReverseBandRunner(unsigned max_bands) : max_bands_(max_bands) {}
+  unsigned max_bands() const override { return max_bands_; }
+  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
+    most_bands = std::max(most_bands, bands);
+    for (unsigned band = bands; band-- > 0;) body(band);
+  }
+  unsigned most_bands = 0;  // the most bands a pass was cut into
+
+ private:
+  unsigned max_bands_;
+};
+
+enum class OptionSet { kDefaults, kGainLimitOne, kSkipScale0, kSkipAim };
+
+adm::AdmOptions adm_options(OptionSet set) {
+  adm::AdmOptions options;
+  if (set == OptionSet::kGainLimitOne) options.enhn_gain_limit = 1.0;
+  if (set == OptionSet::kSkipScale0) options.skip_scale0 = true;
+  if (set == OptionSet::kSkipAim) options.skip_aim = true;
+  return options;
+}
+
+struct BandCase {
+  unsigned w, h, bpc;
+  Content content;
+  OptionSet options;
+};
+
+std::vector<BandCase> band_cases() {
+  std::vector<BandCase> cases;
+  const OptionSet all[] = {OptionSet::kDefaults, OptionSet::kGainLimitOne, OptionSet::kSkipScale0,
+                           OptionSet::kSkipAim};
+  // Small pictures (too small to be cut: the runners' one-band path) at
+  // every bit depth, and a cut one at 8 and 10 bits, with every option set.
+  for (const auto& [w, h] : {std::pair{33u, 33u}, {35u, 37u}})
+    for (unsigned bpc : {8u, 10u, 12u, 16u})
+      for (Content content : {Content::kNoise, Content::kEdges})
+        for (OptionSet options : all) cases.push_back({w, h, bpc, content, options});
+  for (unsigned bpc : {8u, 10u})
+    for (Content content : {Content::kNoise, Content::kGradientBlur})
+      for (OptionSet options : all) cases.push_back({576, 324, bpc, content, options});
+  // One frame of each large case: every option set once at 1080p, and 4K.
+  cases.push_back({1920, 1080, 8, Content::kNoise, OptionSet::kDefaults});
+  cases.push_back({1920, 1080, 10, Content::kEdges, OptionSet::kGainLimitOne});
+  cases.push_back({1920, 1080, 8, Content::kGradientBlur, OptionSet::kSkipScale0});
+  cases.push_back({1920, 1080, 10, Content::kNoise, OptionSet::kSkipAim});
+  cases.push_back({3840, 2160, 8, Content::kGradientBlur, OptionSet::kDefaults});
+  cases.push_back({3840, 2160, 10, Content::kEdges, OptionSet::kSkipAim});
+  return cases;
+}
+
+// The scalar table and the best one of this CPU (the same where it has none).
+std::vector<const adm::AdmDsp*> band_test_dsps() {
+  std::vector<const adm::AdmDsp*> dsps = {&adm::adm_dsp_scalar()};
+  const adm::AdmDsp& best = adm::adm_dsp(cpu::detected_flags());
+  if (&best != dsps.front()) dsps.push_back(&best);
+  return dsps;
+}
+
+}  // namespace
+
+TEST(AdmBands, PoolRunnersGiveTheSerialSums) {
+  ThreadPool pool(3);
+  for (const BandCase& c : band_cases()) {
+    std::vector<std::uint16_t> ref, dist;
+    fill_content(c.content, c.w, c.h, c.bpc, c.w + c.bpc, ref, dist);
+    const TestPicture r(ref, c.w, c.h, c.bpc), d(dist, c.w, c.h, c.bpc, 11);
+    for (const adm::AdmDsp* dsp : band_test_dsps()) {
+      adm::AdmComputer computer(c.w, c.h, adm_options(c.options), *dsp);
+      const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], c.bpc);
+      for (unsigned max_bands : {2u, 3u, 7u, 16u}) {
+        PoolBandRunner runner(pool, max_bands);
+        EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], c.bpc, runner), serial)
+            << dsp->isa << " " << c.w << "x" << c.h << " bpc " << c.bpc << " content "
+            << static_cast<int>(c.content) << " options " << static_cast<int>(c.options)
+            << " max_bands " << max_bands;
+      }
+    }
+  }
+}
+
+TEST(AdmBands, ReverseOrderOnOneThreadGivesTheSerialSums) {
+  for (const auto& [w, h] : {std::pair{576u, 324u}, {1920u, 1080u}})
+    for (const adm::AdmDsp* dsp : band_test_dsps()) {
+      std::vector<std::uint16_t> ref, dist;
+      fill_content(Content::kNoise, w, h, 10, 7, ref, dist);
+      const TestPicture r(ref, w, h, 10), d(dist, w, h, 10);
+      adm::AdmComputer computer(w, h, {}, *dsp);
+      const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], 10);
+      ReverseBandRunner reverse(5);
+      EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], 10, reverse), serial)
+          << dsp->isa << " " << w << "x" << h;
+      EXPECT_EQ(reverse.most_bands, 5u) << "the passes were not cut";
+    }
+}
+
+TEST(AdmBands, ExtractorRunsItsStagesOnTheBandRunner) {
+  std::vector<std::uint16_t> ref, dist;
+  fill_content(Content::kEdges, 576, 324, 8, 3, ref, dist);
+  const TestPicture r(ref, 576, 324, 8), d(dist, 576, 324, 8);
+  FeatureCollector serial, banded;
+  auto extractor = adm::make_integer_adm_extractor({{"debug", "true"}});
+  extractor->init({576, 324, 8, ChromaFormat::k400});
+  extractor->extract(r.view, d.view, 0, serial);
+  ReverseBandRunner reverse(4);
+  extractor->set_band_runner(reverse);
+  extractor->extract(r.view, d.view, 0, banded);
+  EXPECT_EQ(reverse.most_bands, 4u);
+  ASSERT_EQ(banded.names(), serial.names());
+  for (const auto& name : serial.names()) EXPECT_EQ(banded.score(name, 0), serial.score(name, 0)) << name;
 }
 
 // ---------------------------------------------------------------------------
