@@ -19,6 +19,7 @@
 #include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "band_runners.h"
 #include "common/thread_pool.h"
 
 using namespace vmafexact;
@@ -291,19 +292,9 @@ void PrintTo(const FrameSums& sums, std::ostream* os) {
 
 namespace {
 
-// Runs the bands on the calling thread, last band first.
-class ReverseBandRunner final : public BandRunner {
- public:
-  explicit ReverseBandRunner(unsigned max_bands) : max_bands_(max_bands) {}
-  unsigned max_bands() const override { return max_bands_; }
-  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
-    most_bands = std::max(most_bands, bands);
-    for (unsigned band = bands; band-- > 0;) body(band);
-  }
-  unsigned most_bands = 0;  // the most bands a pass was cut into
-
- private:
-  unsigned max_bands_;
+// Last band first on the calling thread, cut as the Scorer cuts.
+struct ReverseBandRunner : test::ReverseBands {
+  explicit ReverseBandRunner(unsigned max_bands) : ReverseBands(max_bands, kMinBandSamples) {}
 };
 
 enum class OptionSet { kDefaults, kGainLimitOne, kSkipScale0, kSkipAim };

@@ -11,11 +11,16 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <initializer_list>
 #include <vector>
 
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "band_runners.h"
+#include "common/cpu.h"
+#include "common/thread_pool.h"
 #include "motion/motion.h"
+#include "motion/motion_dsp.h"
 #include "motion/motion_extractor.h"
 
 using namespace vmafexact;
@@ -545,4 +550,31 @@ TEST(MotionErrors, FramesOutOfOrder) {
   const auto frames = make_lcg_frames(4, 4, 8, 1, 1);
   FeatureCollector scores;
   EXPECT_THROW(extractor->extract(frames[0].picture(), frames[0].picture(), 1, scores), Error);
+}
+
+TEST(MotionSad, BandsOfAnyCutAndOrderGiveTheSameSum) {
+  // The frame's sum cut into bands (pool workers, cut down to one-row bands,
+  // and last band first on one thread) equals one pass, including where a
+  // row's uint32 sum wraps, at every depth and on sizes from 3x3 up.
+  ThreadPool pool(3);
+  PoolBandRunner pool_runner(pool, 7);
+  test::SmallBands small(pool_runner);
+  test::ReverseBands reverse(5);
+  std::uint32_t seed = 99;
+  for (const unsigned bpc : {8u, 10u, 16u})
+    for (const auto [w, h] : {std::pair{3u, 3u}, {5u, 17u}, {64u, 9u}, {640u, 360u}, {70000u, 6u}}) {
+      TestPlane prev(w, h, bpc), cur(w, h, bpc);
+      for (unsigned y = 0; y < h; ++y)
+        for (unsigned x = 0; x < w; ++x) {
+          seed = seed * 1664525u + 1013904223u;
+          prev.set(x, y, (seed >> 8) & ((1u << bpc) - 1));
+          cur.set(x, y, (x * 7 + y * 3) % 2 ? (1u << bpc) - 1 : 0);
+        }
+      const MotionDsp& dsp = motion_dsp(cpu::flags());
+      std::vector<std::int32_t> scratch;
+      const std::uint64_t serial = motion_sad(prev.view(), cur.view(), bpc, scratch, dsp);
+      for (BandRunner* runner : std::initializer_list<BandRunner*>{&pool_runner, &small, &reverse})
+        EXPECT_EQ(motion_sad(prev.view(), cur.view(), bpc, scratch, dsp, *runner), serial)
+            << w << "x" << h << " " << bpc << " bits";
+    }
 }

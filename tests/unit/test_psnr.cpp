@@ -3,10 +3,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "common/feature_collector.h"
+#include "band_runners.h"
+#include "common/cpu.h"
+#include "common/thread_pool.h"
 #include "psnr/psnr.h"
+#include "psnr/psnr_dsp.h"
 #include "psnr/psnr_extractor.h"
 
 using namespace vmafexact;
@@ -142,4 +147,29 @@ TEST(PsnrExtractor, GrayHasLumaOnly) {
 TEST(PsnrExtractor, RejectsUnsupportedBitDepth) {
   psnr::PsnrExtractor extractor;
   EXPECT_THROW(extractor.init({8, 8, 9, ChromaFormat::k420}), std::runtime_error);
+}
+
+TEST(PsnrSse, BandsOfAnyCutAndOrderGiveTheSameSum) {
+  // Including 8-bit rows whose uint32 sum wraps, which must wrap per row
+  // whatever the cut.
+  ThreadPool pool(3);
+  PoolBandRunner pool_runner(pool, 7);
+  test::SmallBands small(pool_runner);
+  test::ReverseBands reverse(5);
+  for (const auto [w, h] : {std::pair{1u, 1u}, {3u, 7u}, {640u, 360u}, {70000u, 5u}}) {
+    TestPlane<std::uint8_t> ref8(w, h, 0), dist8(w, h, 255);
+    TestPlane<std::uint16_t> ref16(w, h, 0), dist16(w, h, 0);
+    for (unsigned y = 0; y < h; ++y)
+      for (unsigned x = 0; x < w; ++x) {
+        if ((x + y) % 3 == 0) dist8.at(x, y) = static_cast<std::uint8_t>(x * y);
+        dist16.at(x, y) = static_cast<std::uint16_t>((x * 31 + y * 17) & 1023);
+      }
+    const psnr::PsnrDsp& dsp = psnr::psnr_dsp(cpu::flags());
+    const std::uint64_t serial8 = psnr::plane_sse(ref8.view(), dist8.view(), 8, dsp);
+    const std::uint64_t serial16 = psnr::plane_sse(ref16.view(), dist16.view(), 10, dsp);
+    for (BandRunner* runner : std::initializer_list<BandRunner*>{&pool_runner, &small, &reverse}) {
+      EXPECT_EQ(psnr::plane_sse(ref8.view(), dist8.view(), 8, dsp, *runner), serial8) << w << "x" << h;
+      EXPECT_EQ(psnr::plane_sse(ref16.view(), dist16.view(), 10, dsp, *runner), serial16) << w << "x" << h;
+    }
+  }
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "band_runners.h"
 #include "common/bands.h"
 #include "common/cpu.h"
 #include "common/error.h"
@@ -189,34 +190,8 @@ FeatureCollector run_extractor(const LibvmafCase& c, unsigned frames = 1,
 
 // --- Band runners for tests (common/bands.h) ---
 
-// Cuts stages as far as band_count() allows (bands of one sample), so that
-// small pictures are cut too; the bands run on `inner`.
-class SmallBands final : public BandRunner {
- public:
-  explicit SmallBands(BandRunner& inner) : inner_(&inner) {}
-  unsigned max_bands() const override { return inner_->max_bands(); }
-  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
-    inner_->run(bands, body);
-  }
-  std::size_t min_band_samples() const override { return 1; }
-
- private:
-  BandRunner* inner_;
-};
-
-// Runs the bands on the calling thread, last band first, cut as far as allowed.
-class ReverseBands final : public BandRunner {
- public:
-  explicit ReverseBands(unsigned max_bands) : max_bands_(max_bands) {}
-  unsigned max_bands() const override { return max_bands_; }
-  void run(unsigned bands, const std::function<void(unsigned)>& body) override {
-    for (unsigned band = bands; band-- > 0;) body(band);
-  }
-  std::size_t min_band_samples() const override { return 1; }
-
- private:
-  unsigned max_bands_;
-};
+using test::ReverseBands;
+using test::SmallBands;
 
 // A pool of 3 workers and runners on it with max_bands 2, 3, 7 and 16, as they
 // cut real frames and cut as far as allowed.
