@@ -318,7 +318,8 @@ std::vector<BandCase> band_cases() {
   const OptionSet all[] = {OptionSet::kDefaults, OptionSet::kGainLimitOne, OptionSet::kSkipScale0,
                            OptionSet::kSkipAim};
   // Small pictures (too small to be cut: the runners' one-band path) at
-  // every bit depth, and a cut one at 8 and 10 bits, with every option set.
+  // every bit depth, and a cut one at 8 and 10 bits with every option set
+  // (and once at 12 and 16 bits).
   for (const auto& [w, h] : {std::pair{33u, 33u}, {35u, 37u}})
     for (unsigned bpc : {8u, 10u, 12u, 16u})
       for (Content content : {Content::kNoise, Content::kEdges})
@@ -326,6 +327,8 @@ std::vector<BandCase> band_cases() {
   for (unsigned bpc : {8u, 10u})
     for (Content content : {Content::kNoise, Content::kGradientBlur})
       for (OptionSet options : all) cases.push_back({576, 324, bpc, content, options});
+  cases.push_back({576, 324, 12, Content::kEdges, OptionSet::kDefaults});
+  cases.push_back({576, 324, 16, Content::kNoise, OptionSet::kGainLimitOne});
   // One frame of each large case: every option set once at 1080p, and 4K.
   cases.push_back({1920, 1080, 8, Content::kNoise, OptionSet::kDefaults});
   cases.push_back({1920, 1080, 10, Content::kEdges, OptionSet::kGainLimitOne});
