@@ -562,7 +562,7 @@ TEST(MotionSad, BandsOfAnyCutAndOrderGiveTheSameSum) {
   test::ReverseBands reverse(5);
   std::uint32_t seed = 99;
   for (const unsigned bpc : {8u, 10u, 16u})
-    for (const auto [w, h] : {std::pair{3u, 3u}, {5u, 17u}, {64u, 9u}, {640u, 360u}, {70000u, 6u}}) {
+    for (const auto& [w, h] : {std::pair{3u, 3u}, {5u, 17u}, {64u, 9u}, {640u, 360u}, {70000u, 6u}}) {
       TestPlane prev(w, h, bpc), cur(w, h, bpc);
       for (unsigned y = 0; y < h; ++y)
         for (unsigned x = 0; x < w; ++x) {

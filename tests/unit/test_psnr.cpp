@@ -156,7 +156,7 @@ TEST(PsnrSse, BandsOfAnyCutAndOrderGiveTheSameSum) {
   PoolBandRunner pool_runner(pool, 7);
   test::SmallBands small(pool_runner);
   test::ReverseBands reverse(5);
-  for (const auto [w, h] : {std::pair{1u, 1u}, {3u, 7u}, {640u, 360u}, {70000u, 5u}}) {
+  for (const auto& [w, h] : {std::pair{1u, 1u}, {3u, 7u}, {640u, 360u}, {70000u, 5u}}) {
     TestPlane<std::uint8_t> ref8(w, h, 0), dist8(w, h, 255);
     TestPlane<std::uint16_t> ref16(w, h, 0), dist16(w, h, 0);
     for (unsigned y = 0; y < h; ++y)

@@ -256,7 +256,7 @@ TEST(Scorer, FramesInFlightAndBandsChangeNothingButWhenFramesAreFinal) {
       for (unsigned i : plain.push(view(ref[f]), view(dist[f]))) plain_final.push_back(i);
     for (unsigned i : plain.finish()) plain_final.push_back(i);
 
-    for (const auto [threads, in_flight] :
+    for (const auto& [threads, in_flight] :
          {std::pair{2u, 1u}, {4u, 1u}, {3u, 0u}, {4u, 2u}, {5u, 3u}}) {
       ScorerOptions options;
       options.threads = threads;
@@ -269,7 +269,9 @@ TEST(Scorer, FramesInFlightAndBandsChangeNothingButWhenFramesAreFinal) {
       for (unsigned f = 0; f < frames; ++f) {
         const auto now = threaded.push(view(ref[f]), view(dist[f]));
         // One frame at a time: scored before push() returns.
-        if (expected_in_flight == 1) EXPECT_EQ(threaded.frames_released(), f + 1);
+        if (expected_in_flight == 1) {
+          EXPECT_EQ(threaded.frames_released(), f + 1);
+        }
         finals.insert(finals.end(), now.begin(), now.end());
       }
       for (unsigned i : threaded.finish()) finals.push_back(i);
