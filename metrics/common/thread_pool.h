@@ -7,6 +7,7 @@
 // a frame's scores are ready sooner.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -59,6 +60,9 @@ class ThreadPool {
   std::priority_queue<Task> queue_;
   std::uint64_t sequence_ = 0;
   bool stopping_ = false;
+  unsigned sleeping_ = 0;            // workers waiting on wake_ (under mutex_)
+  std::atomic<unsigned> queued_{0};  // tasks in queue_, read while spinning
+  std::atomic<bool> stopping_flag_{false};
   std::vector<std::thread> workers_;
 };
 
