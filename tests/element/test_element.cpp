@@ -671,32 +671,46 @@ TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
 }
 
 TEST(ElementVmaf, ThreadsChangeNothingButWhenMessagesCome) {
-  // The same pairs scored with one thread and with frames in flight on three:
-  // the logs must be identical, byte for byte, and every frame posted in order.
-  const Frames frames = make_frames(7, 64, 48, 8, ChromaFormat::k420);
-  std::string logs[2];
-  for (int run = 0; run < 2; ++run) {
+  // The same pairs scored with one thread, with three frames in flight on
+  // three threads, and one frame at a time cut into bands on three (640x360 is
+  // large enough to be cut): the logs must be identical, byte for byte, and
+  // every frame posted in order.
+  const Frames frames = make_frames(7, 640, 360, 8, ChromaFormat::k420);
+  const char* runs[] = {"threads=1", "threads=3 frames-in-flight=3", "threads=3"};
+  std::string logs[3];
+  for (int run = 0; run < 3; ++run) {
     const auto path = temp_path("threads" + std::to_string(run) + ".csv");
     const std::string properties = std::string("model=vmaf_v0.6.1 features=psnr log-format=csv ") +
-                                   "log-precision=max threads=" + (run ? "3" : "1") +
+                                   "log-precision=max " + runs[run] +
                                    " log-location=" + path.string();
     {
       ElementHarness harness(properties.c_str());
-      harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_NV12, 64, 48));
+      harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 640, 360),
+                       caps_string(GST_VIDEO_FORMAT_NV12, 640, 360));
       run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12);
       harness.push_eos_ref();
       harness.push_eos_dist();
       ASSERT_TRUE(harness.wait_for_eos());
       const auto messages = harness.drain_messages();
       const auto posted = element_messages(messages, "vmafexact-frame");
-      ASSERT_EQ(posted.size(), 7u);
-      for (unsigned i = 0; i < 7; ++i) EXPECT_EQ(field_uint64(posted[i], "index"), i);
+      ASSERT_EQ(posted.size(), 7u) << runs[run];
+      for (unsigned i = 0; i < 7; ++i) EXPECT_EQ(field_uint64(posted[i], "index"), i) << runs[run];
+      const auto summary = element_messages(messages, "vmafexact-summary");
+      ASSERT_EQ(summary.size(), 1u);
+      guint threads = 0, in_flight = 0;
+      gst_structure_get_uint(summary[0], "threads", &threads);
+      gst_structure_get_uint(summary[0], "frames-in-flight", &in_flight);
+      EXPECT_EQ(threads, run == 0 ? 1u : 3u) << runs[run];
+      // GstHarness answers the latency query as a live source, so auto (the
+      // third run) scores one frame at a time, in bands.
+      EXPECT_EQ(in_flight, run == 1 ? 3u : 1u) << runs[run];
     }
     logs[run] = read_text(path);
     std::filesystem::remove(path);
   }
   EXPECT_FALSE(logs[0].empty());
   EXPECT_EQ(logs[1], logs[0]);
+  EXPECT_EQ(logs[2], logs[0]);
 }
 
 TEST(ElementVmaf, PicturesTooSmallForAdmAreAClearError) {
