@@ -166,6 +166,24 @@ template <typename F, typename... A>
 // ---------------------------------------------------------------------------
 // The DWT.
 
+// N samples from p zero-extended to uint32 lanes. GCC lowers the generic
+// convert from 8-bit lanes element by element (through general registers),
+// so the widening is spelled with vpmovzx*.
+template <int L = N>
+[[gnu::always_inline]] inline VU32 widen(const std::uint8_t* p) {
+  if constexpr (L == 8)
+    return (VU32)_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+  else
+    return (VU32)_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+template <int L = N>
+[[gnu::always_inline]] inline VU32 widen(const std::uint16_t* p) {
+  if constexpr (L == 8)
+    return (VU32)_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  else
+    return (VU32)_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
 template <typename Sample>
 void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
                    std::int32_t* hi) {
@@ -177,7 +195,7 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t*
   for (; j + N <= w; j += N) {
     VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
     for (int k = 0; k < 4; ++k) {
-      const VU32 s = cvt<VU32>(load(rows[k] + j));
+      const VU32 s = widen(rows[k] + j);
       sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
       sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
     }
