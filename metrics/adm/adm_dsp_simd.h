@@ -18,6 +18,10 @@
 //  * The decoupling's angle test and gain limit: the same float/double
 //    operations per lane as pixel::within_one_degree / apply_gain_limit (see
 //    within_one_degree below).
+//  * The division table's entries are computed, not gathered: a double
+//    division whose truncation equals the table's (see reciprocal_q30).
+//  * Products of int32 values in int64 take even and odd lanes apart
+//    (by_pairs): vpmuldq reads the low 32 bits of each 64-bit lane.
 // Columns a vector cannot own (the first output of a DWT row, the masking
 // stage's first and last column, where the neighbours are mirrored, and each
 // row's columns beyond the last whole vector) go to the scalar reference.
@@ -25,7 +29,7 @@
 // Not a normal header: an ISA translation unit defines `constexpr int N` and
 // includes <immintrin.h>, <algorithm>, <cstdint>, <utility>,
 // adm/adm_dsp_scalar.h first, then this file inside its own namespace. The
-// few intrinsics (the table gather, vpmuldq) are chosen by N.
+// few intrinsics (widening loads, vpmuldq) are chosen by N.
 
 typedef std::uint8_t VU8 __attribute__((vector_size(N)));
 typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
@@ -143,6 +147,11 @@ template <int... I>
 [[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(a, b, I...);
 }
+// Lanes a[0], b[0], a[2], b[2], .. (the low 32 bits of each 64-bit lane).
+template <int... I>
+[[gnu::always_inline]] inline VI32 interleave_low(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (I % 2 ? N + I - 1 : I)...);
+}
 // a * b of lanes that hold sign-extended int32 values: the exact product, from
 // the low 32 bits of each lane (vpmuldq; GCC would otherwise emulate a 64x64
 // multiply where AVX2 has none).
@@ -161,6 +170,18 @@ template <typename F, typename... A>
   constexpr auto half = std::make_integer_sequence<int, H>{};
   return join(f(low_half(a, half)...), f(high_half(a, half)...),
               std::make_integer_sequence<int, N>{});
+}
+
+// f over the even lanes of a..., then over the odd lanes, each int32 lane pair
+// seen as one 64-bit lane; the low 32 bits of f's results (the scalar's int32
+// truncation), put back in lane order. f must read its arguments only through
+// mul32 (vpmuldq reads the low 32 bits of each 64-bit lane, sign-extended):
+// this skips the widening of by_halves.
+template <typename F, typename... A>
+[[gnu::always_inline]] inline VI32 by_pairs(F f, A... a) {
+  const VI32 even = (VI32)f((VI64H)a...);
+  const VI32 odd = (VI32)f((VI64H)((VU64H)a >> 32)...);
+  return interleave_low(even, odd, std::make_integer_sequence<int, N>{});
 }
 
 // ---------------------------------------------------------------------------
@@ -243,13 +264,12 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   for (; j + N <= w; j += N) {
     const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j), load(rows[3] + j)};
     const auto pass = [&](const std::int32_t(&taps)[4]) {
-      return by_halves(
-          [&](VI32H s0, VI32H s1, VI32H s2, VI32H s3) {
-            const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(s0)) +
-                              mul32(std::int64_t{taps[1]}, cvt<VI64H>(s1)) +
-                              mul32(std::int64_t{taps[2]}, cvt<VI64H>(s2)) +
-                              mul32(std::int64_t{taps[3]}, cvt<VI64H>(s3));
-            return cvt<VI32H>(sum >> shift);
+      return by_pairs(
+          [&](VI64H s0, VI64H s1, VI64H s2, VI64H s3) {
+            const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, s0) +
+                              mul32(std::int64_t{taps[1]}, s1) + mul32(std::int64_t{taps[2]}, s2) +
+                              mul32(std::int64_t{taps[3]}, s3);
+            return sum >> shift;
           },
           s[0], s[1], s[2], s[3]);
     };
@@ -262,13 +282,12 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
 [[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
                                             int shift) {
   const std::int64_t round = std::int64_t{1} << (shift - 1);
-  return by_halves(
-      [&](VI32H x0, VI32H x1, VI32H x2, VI32H x3) {
-        const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, cvt<VI64H>(x0)) +
-                          mul32(std::int64_t{taps[1]}, cvt<VI64H>(x1)) +
-                          mul32(std::int64_t{taps[2]}, cvt<VI64H>(x2)) +
-                          mul32(std::int64_t{taps[3]}, cvt<VI64H>(x3));
-        return cvt<VI32H>(sum >> shift);
+  return by_pairs(
+      [&](VI64H x0, VI64H x1, VI64H x2, VI64H x3) {
+        const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, x0) +
+                          mul32(std::int64_t{taps[1]}, x1) + mul32(std::int64_t{taps[2]}, x2) +
+                          mul32(std::int64_t{taps[3]}, x3);
+        return sum >> shift;
       },
       x[0], x[1], x[2], x[3]);
 }
@@ -295,13 +314,18 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 // ---------------------------------------------------------------------------
 // The decoupling.
 
-// base[index] per lane (indices >= 0).
-template <int L = N>
-[[gnu::always_inline]] inline VI32 gather(const std::int32_t* base, VI32 index) {
-  if constexpr (L == 8)
-    return (VI32)_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), (__m256i)index, 4);
-  else
-    return (VI32)_mm512_i32gather_epi32((__m512i)index, reinterpret_cast<const int*>(base), 4);
+// The division table's entry for each lane: 2^30 / a truncated toward zero,
+// for |a| <= 32768 (any value where a == 0, which the callers replace). A
+// double division replaces the table gather: 2^30 / a is either an integer,
+// which the division gives exactly, or at least 1/|a| >= 2^-15 from one, while
+// the division's rounding error is at most 2^-23, so the truncations agree.
+[[gnu::always_inline]] inline VI32 reciprocal_q30(VI32 a) {
+  return by_halves(
+      [](VI32H x) {
+        const VDH divisor = cvt<VDH>(x == 0 ? VI32H{} + 1 : x);
+        return cvt<VI32H>(1073741824.0 / divisor);
+      },
+      a);
 }
 
 // float(x) / 4096.0 in double, for integer-valued doubles x (exact integers
@@ -336,7 +360,6 @@ template <int L = N>
 
 // Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
 void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
-  const std::int32_t* div = division_table().data();
   const double cos_sq = cos_1deg_sq();
   int j = begin;
   for (; j + N <= end; j += N) {
@@ -349,12 +372,9 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
     for (int theta = 0; theta < 3; ++theta) {
       const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
       // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
-      const VI32 reciprocal = gather(div, o + 32768);
-      VI32 k = by_halves(
-          [](VI32H r, VI32H tt) {
-            return cvt<VI32H>((mul32(cvt<VI64H>(r), cvt<VI64H>(tt)) + 16384) >> 15);
-          },
-          reciprocal, t);
+      const VI32 reciprocal = reciprocal_q30(o);
+      VI32 k = by_pairs([](VI64H r, VI64H tt) { return (mul32(r, tt) + 16384) >> 15; },
+                        reciprocal, t);
       k = o == 0 ? VI32{} + 32768 : k;
       k = k < 0 ? VI32{} : k;
       k = k > 32768 ? VI32{} + 32768 : k;
@@ -384,7 +404,6 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
   if constexpr (L == 8) {
     scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
   } else {
-    const std::int32_t* div = division_table().data();
     const double cos_sq = cos_1deg_sq();
     int j = begin;
     for (; j + N <= end; j += N) {
@@ -413,7 +432,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
         const VI32 shift = big ? 17 - lz : VI32{};
         const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
         const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;
-        const VI32 reciprocal = gather(div, i32(top15 + 32768u));
+        const VI32 reciprocal = reciprocal_q30(i32(top15));
         // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
         VI32 k_positive;
         const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
@@ -494,7 +513,7 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 // The centre's masking share and the CSF-weighted signal, per scale.
 [[gnu::always_inline]] inline VU32 centre_share(const pixel::Scale0Arith&, VI32 csf) {
   const VI32 share = (pixel::kOneBy15Q17 * abs_lanes(csf) + 2048) >> 12;
-  return u32(cvt<VI32>(cvt<VI16>(share)));
+  return u32(share << 16 >> 16);  // (int16), sign-extended back
 }
 [[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
   return u32(by_halves(
@@ -522,7 +541,6 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
   // Column 0 mirrors its left neighbour: the scalar reference takes it.
   const int first = std::min(std::max(begin, 1), end);
   scalar::masked_cubes(arith, rows, w, begin, first, cube_shift, sums);
-  constexpr auto half = std::make_integer_sequence<int, H>{};
   VI64H acc[3][2] = {};
   int j = first;
   // The last column (w - 1) repeats itself as its right neighbour: scalar.
@@ -546,15 +564,16 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
       const int sq = Arith::square_shift(theta);
       const int shift = static_cast<int>(cube_shift[theta]);
       const auto round = static_cast<std::int64_t>(pixel::round_offset(cube_shift[theta]));
-      const auto cubes = [&](VI32H x_half) {
-        const VI64H x64 = cvt<VI64H>(x_half);
-        const VI64H x_sq =
-            cvt<VI64H>(cvt<VI32H>((mul32(x64, x64) + (std::int64_t{1} << (sq - 1))) >> sq));
+      // The cubes of the even lanes of x, then of the odd ones: vpmuldq reads
+      // the low 32 bits of each 64-bit lane, sign-extended, which also makes
+      // it the scalar's int32 truncation of x_sq.
+      const auto cubes = [&](VI64H x64) {
+        const VI64H x_sq = (mul32(x64, x64) + (std::int64_t{1} << (sq - 1))) >> sq;
         return (mul32(x_sq, x64) + round) >> shift;
       };
       // Lane sums modulo 2^64, as the scalar reference forms them.
-      acc[theta][0] = wrap_add(acc[theta][0], cubes(low_half(x, half)));
-      acc[theta][1] = wrap_add(acc[theta][1], cubes(high_half(x, half)));
+      acc[theta][0] = wrap_add(acc[theta][0], cubes((VI64H)x));
+      acc[theta][1] = wrap_add(acc[theta][1], cubes((VI64H)((VU64H)x >> 32)));
     }
   }
   for (int theta = 0; theta < 3; ++theta)

@@ -556,6 +556,50 @@ TEST_P(AdmSimdTest, AdmDecouple) {
           });
 }
 
+// Every division-table entry the decouplings read: each reference value of
+// scale 0 (int16) and of scales 1..3 up to 2^17 (the 15 leading bits, rounded,
+// reach 32768), with distorted values near and far from it.
+template <typename Band>
+void check_every_divisor(const adm::AdmDsp& ref_dsp, const adm::AdmDsp& twin_dsp,
+                         std::mt19937_64& rng, std::int32_t lo, std::int32_t hi) {
+  const int w = static_cast<int>(hi - lo + 1);
+  std::vector<Band> ref_bands[3], dist_bands[3];
+  for (int theta = 0; theta < 3; ++theta) {
+    ref_bands[theta].resize(w);
+    dist_bands[theta].resize(w);
+    for (int j = 0; j < w; ++j) {
+      // Each theta walks the values from its own offset, so all three see all.
+      const std::int32_t o = lo + (j + theta * 7919) % w;
+      ref_bands[theta][j] = static_cast<Band>(o);
+      const std::int64_t t = rng() % 3 == 0 ? static_cast<std::int64_t>(rng() % 65536) - 32768
+                                            : o * 3 / 4 + static_cast<int>(rng() % 5) - 2;
+      dist_bands[theta][j] = static_cast<Band>(std::clamp<std::int64_t>(t, -32768, 32767));
+    }
+  }
+  std::vector<std::vector<Band>> out_ref(6, std::vector<Band>(w)), out_twin = out_ref;
+  const auto run = [&](const adm::AdmDsp& dsp, std::vector<std::vector<Band>>& out) {
+    adm::DecoupleRows<Band> rows{};
+    for (int theta = 0; theta < 3; ++theta) {
+      rows.ref[theta] = ref_bands[theta].data();
+      rows.dist[theta] = dist_bands[theta].data();
+      rows.restored[theta] = out[theta].data();
+      rows.additive[theta] = out[3 + theta].data();
+    }
+    if constexpr (sizeof(Band) == 2)
+      dsp.decouple_0(rows, 0, w, 100.0);
+    else
+      dsp.decouple_n(rows, 0, w, 100.0);
+  };
+  run(ref_dsp, out_ref);
+  run(twin_dsp, out_twin);
+  ASSERT_EQ(out_ref, out_twin) << twin_dsp.isa << " decouple, band of " << sizeof(Band) << " bytes";
+}
+
+TEST_P(AdmSimdTest, AdmDecoupleEveryDivisor) {
+  check_every_divisor<std::int16_t>(ref(), twin(), rng_, -32768, 32767);
+  check_every_divisor<std::int32_t>(ref(), twin(), rng_, -(1 << 17), 1 << 17);
+}
+
 // The decoupling of scales 1..3 on int32 bands (20 and 32 bits), with the same
 // relations as above.
 TEST_P(AdmSimdTest, AdmDecoupleN) {
