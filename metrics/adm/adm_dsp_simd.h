@@ -147,6 +147,11 @@ template <int... I>
 [[gnu::always_inline]] inline VI32 join(VI32H a, VI32H b, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(a, b, I...);
 }
+// Lanes S .. S + N - 1 of the 2N lanes a, b (valignd).
+template <int S, int... I>
+[[gnu::always_inline]] inline VU32 slide(VU32 a, VU32 b, std::integer_sequence<int, I...>) {
+  return __builtin_shufflevector(a, b, (S + I)...);
+}
 // Lanes a[0], b[0], a[2], b[2], .. (the low 32 bits of each 64-bit lane).
 template <int... I>
 [[gnu::always_inline]] inline VI32 interleave_low(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
@@ -544,17 +549,27 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
   VI64H acc[3][2] = {};
   int j = first;
   // The last column (w - 1) repeats itself as its right neighbour: scalar.
+  // The threshold from column sums: V(c), the shares of the three rows and
+  // the three orientations at column c, loaded once for columns j+1 .. j+N
+  // and slid by one and two lanes for the left and centre columns; minus the
+  // centre column's own shares, plus its 1/15 (uint32 sums: any order).
+  const auto column_sums = [&](int c) {
+    VU32 sum = VU32{};
+    for (int theta = 0; theta < 3; ++theta)
+      for (int r = 0; r < 3; ++r) sum += u32(load32(rows.share[theta][r] + c));
+    return sum;
+  };
+  constexpr auto lanes = std::make_integer_sequence<int, N>{};
+  // Lanes N-2 and N-1 hold V(j - 1) and V(j).
+  VU32 edge =
+      j + N <= end && j + N <= w - 1 ? slide<2>(VU32{}, column_sums(j - 1), lanes) : VU32{};
   for (; j + N <= end && j + N <= w - 1; j += N) {
-    VU32 threshold = VU32{};
-    for (int theta = 0; theta < 3; ++theta) {
-      for (int r = 0; r < 3; ++r) {
-        const auto* p = rows.share[theta][r] + j;
-        threshold += u32(load32(p - 1)) +
-                     u32(load32(p + 1));
-        if (r != 1) threshold += u32(load32(p));
-      }
-      threshold += centre_share(arith, load32(rows.csf[theta] + j));
-    }
+    const VU32 right = column_sums(j + 1);
+    VU32 threshold = slide<N - 2>(edge, right, lanes) + slide<N - 1>(edge, right, lanes) + right;
+    for (int theta = 0; theta < 3; ++theta)
+      threshold += centre_share(arith, load32(rows.csf[theta] + j)) -
+                   u32(load32(rows.share[theta][1] + j));
+    edge = right;
     for (int theta = 0; theta < 3; ++theta) {
       const VU32 weighted = weighted_signal(arith, load32(rows.signal[theta] + j), theta);
       const VU32 magnitude = i32(weighted) < 0 ? 0u - weighted : weighted;
