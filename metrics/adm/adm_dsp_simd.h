@@ -77,8 +77,15 @@ template <typename To, typename From>
 [[gnu::always_inline]] inline VU32 u32(VI32 v) { return (VU32)v; }
 [[gnu::always_inline]] inline VI32 i32(VU32 v) { return (VI32)v; }
 
-// N int16 values widened to int32 lanes.
-[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) { return cvt<VI32>(load(p)); }
+// N int16 values widened to int32 lanes (one vpmovsxwd: GCC's generic
+// convert widens the two halves apart and joins them).
+template <int L = N>
+[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) {
+  if constexpr (L == 8)
+    return (VI32)_mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  else
+    return (VI32)_mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
 [[gnu::always_inline]] inline VI32 load32(const std::int32_t* p) { return load(p); }
 
 // Lanes 0, 2, 4, .. (evens) and 1, 3, 5, .. (odds) of the 2N lanes a, b.
@@ -128,6 +135,54 @@ typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
 typedef std::uint64_t VU64H __attribute__((vector_size(H * 8)));
 typedef float VFH __attribute__((vector_size(H * 4)));
 typedef double VDH __attribute__((vector_size(H * 8)));
+
+// Conversions between half vectors, one instruction each: GCC's generic
+// convert splits these into quarter vectors and joins them. Each is the
+// scalar's conversion: int32 -> double and float -> double exact, double ->
+// float rounded to nearest, double -> int32 truncated, int32 -> int64
+// sign-extended, int64 -> int32 the low 32 bits (AVX2 has no vpmovqd).
+template <int L = N>
+[[gnu::always_inline]] inline VDH to_f64(VI32H v) {
+  if constexpr (L == 8)
+    return (VDH)_mm256_cvtepi32_pd((__m128i)v);
+  else
+    return (VDH)_mm512_cvtepi32_pd((__m256i)v);
+}
+template <int L = N>
+[[gnu::always_inline]] inline VDH to_f64(VFH v) {
+  if constexpr (L == 8)
+    return (VDH)_mm256_cvtps_pd((__m128)v);
+  else
+    return (VDH)_mm512_cvtps_pd((__m256)v);
+}
+template <int L = N>
+[[gnu::always_inline]] inline VFH to_f32(VDH v) {
+  if constexpr (L == 8)
+    return (VFH)_mm256_cvtpd_ps((__m256d)v);
+  else
+    return (VFH)_mm512_cvtpd_ps((__m512d)v);
+}
+template <int L = N>
+[[gnu::always_inline]] inline VI32H to_i32(VDH v) {
+  if constexpr (L == 8)
+    return (VI32H)_mm256_cvttpd_epi32((__m256d)v);
+  else
+    return (VI32H)_mm512_cvttpd_epi32((__m512d)v);
+}
+template <int L = N>
+[[gnu::always_inline]] inline VI64H to_i64(VI32H v) {
+  if constexpr (L == 8)
+    return (VI64H)_mm256_cvtepi32_epi64((__m128i)v);
+  else
+    return (VI64H)_mm512_cvtepi32_epi64((__m256i)v);
+}
+template <int L = N>
+[[gnu::always_inline]] inline VI32H to_i32(VI64H v) {
+  if constexpr (L == 8)
+    return cvt<VI32H>(v);
+  else
+    return (VI32H)_mm512_cvtepi64_epi32((__m512i)v);
+}
 
 // Lane-wise a + b modulo 2^64 for int64 lanes (defined, unlike signed +).
 [[gnu::always_inline]] inline VI64H wrap_add(VI64H a, VI64H b) {
@@ -327,15 +382,15 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 [[gnu::always_inline]] inline VI32 reciprocal_q30(VI32 a) {
   return by_halves(
       [](VI32H x) {
-        const VDH divisor = cvt<VDH>(x == 0 ? VI32H{} + 1 : x);
-        return cvt<VI32H>(1073741824.0 / divisor);
+        const VDH divisor = to_f64(x == 0 ? VI32H{} + 1 : x);
+        return to_i32(1073741824.0 / divisor);
       },
       a);
 }
 
 // float(x) / 4096.0 in double, for integer-valued doubles x (exact integers
 // below 2^53: converting them to float rounds as the scalar's int64 -> float).
-[[gnu::always_inline]] inline VDH float_scaled(VDH x) { return cvt<VDH>(cvt<VFH>(x)) / 4096.0; }
+[[gnu::always_inline]] inline VDH float_scaled(VDH x) { return to_f64(to_f32(x)) / 4096.0; }
 
 // pixel::within_one_degree per lane, as a lane mask. The products and sums of
 // int16 values are exact in double (below 2^32), so they equal the scalar's
@@ -343,24 +398,24 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 // and its products, in its order (no FMA: built without contraction).
 [[gnu::always_inline]] inline VI32H within_one_degree(VI32H oh_i, VI32H ov_i, VI32H th_i,
                                                       VI32H tv_i, double cos_sq) {
-  const VDH oh = cvt<VDH>(oh_i), ov = cvt<VDH>(ov_i), th = cvt<VDH>(th_i), tv = cvt<VDH>(tv_i);
+  const VDH oh = to_f64(oh_i), ov = to_f64(ov_i), th = to_f64(th_i), tv = to_f64(tv_i);
   const VDH dot = oh * th + ov * tv;
   const VDH o_mag_sq = oh * oh + ov * ov;
   const VDH t_mag_sq = th * th + tv * tv;
   const VDH dot_scaled = float_scaled(dot);
   const VDH rhs = (cos_sq * float_scaled(o_mag_sq)) * float_scaled(t_mag_sq);
-  return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+  return to_i32((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
 }
 
 // pixel::apply_gain_limit's value where it applies: MIN (o > 0) or MAX (o < 0)
 // of rst * egl and t in double, truncated.
 [[gnu::always_inline]] inline VI32H gain_limited(VI32H rst, VI32H t, VI32H o, double egl) {
-  const VDH grown = cvt<VDH>(rst) * egl;
-  const VDH tt = cvt<VDH>(t);
-  const VI64H positive = cvt<VI64H>(o) > 0;
+  const VDH grown = to_f64(rst) * egl;
+  const VDH tt = to_f64(t);
+  const VI64H positive = to_i64(o) > 0;
   const VDH smaller = grown < tt ? grown : tt;
   const VDH larger = grown > tt ? grown : tt;
-  return cvt<VI32H>(positive ? smaller : larger);
+  return to_i32(positive ? smaller : larger);
 }
 
 // Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
@@ -416,15 +471,15 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
       // products), converted to float from int64 as the scalar converts them.
       const VI32 angle = by_halves(
           [cos_sq](VI32H oh_i, VI32H ov_i, VI32H th_i, VI32H tv_i) {
-            const VI64H oh = cvt<VI64H>(oh_i), ov = cvt<VI64H>(ov_i);
-            const VI64H th = cvt<VI64H>(th_i), tv = cvt<VI64H>(tv_i);
+            const VI64H oh = to_i64(oh_i), ov = to_i64(ov_i);
+            const VI64H th = to_i64(th_i), tv = to_i64(tv_i);
             const auto float_of = [](VI64H x) {
-              return cvt<VDH>((VFH)_mm512_cvtepi64_ps((__m512i)x)) / 4096.0;
+              return to_f64((VFH)_mm512_cvtepi64_ps((__m512i)x)) / 4096.0;
             };
             const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
             const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
                             float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
-            return cvt<VI32H>((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+            return to_i32((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
           },
           load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
           load(rows.dist[1] + j));
@@ -441,15 +496,15 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
         // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
         VI32 k_positive;
         const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
-          const VI64H o64 = cvt<VI64H>(o_h), s64 = cvt<VI64H>(s_h);
-          VI64H product = mul32(cvt<VI64H>(r_h), cvt<VI64H>(t_h));
+          const VI64H o64 = to_i64(o_h), s64 = to_i64(s_h);
+          VI64H product = mul32(to_i64(r_h), to_i64(t_h));
           product = o64 < 0 ? -product : product;
           VI64H tmp_k = (product + ((VI64H{} + 1) << (s64 + 14))) >> (s64 + 15);
           tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
           tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
           tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
-          positive = cvt<VI32H>(tmp_k > 0);
-          return cvt<VI32H>((mul32(tmp_k, o64) + 16384) >> 15);
+          positive = to_i32(tmp_k > 0);
+          return to_i32((mul32(tmp_k, o64) + 16384) >> 15);
         };
         constexpr auto half = std::make_integer_sequence<int, H>{};
         VI32H positive_lo, positive_hi;
@@ -498,13 +553,13 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
   int j = begin;
   for (; j + N <= end; j += N) {
     const VI32 value = by_halves(
-        [factor](VI32H x) { return cvt<VI32H>((factor * cvt<VI64H>(x) + (1 << 27)) >> 28); },
+        [factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
         load(src + j));
     store(csf + j, value);
     store(share + j, by_halves(
                          [](VI32H v) {
-                           const VI64H magnitude = abs_lanes(cvt<VI64H>(v));
-                           return cvt<VI32H>(
+                           const VI64H magnitude = abs_lanes(to_i64(v));
+                           return to_i32(
                                (pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
                          },
                          value));
@@ -523,8 +578,8 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 [[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
   return u32(by_halves(
       [](VI32H v) {
-        return cvt<VI32H>(
-            (pixel::kOneBy15Q32 * abs_lanes(cvt<VI64H>(v)) + pixel::kQ32RoundingOffset) >> 32);
+        return to_i32(
+            (pixel::kOneBy15Q32 * abs_lanes(to_i64(v)) + pixel::kQ32RoundingOffset) >> 32);
       },
       csf));
 }
@@ -536,7 +591,7 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
                                                    int theta) {
   const std::int64_t factor = arith.rfactor[theta];
   return u32(by_halves(
-      [factor](VI32H v) { return cvt<VI32H>((cvt<VI64H>(v) * factor + (1 << 27)) >> 28); },
+      [factor](VI32H v) { return to_i32((to_i64(v) * factor + (1 << 27)) >> 28); },
       signal));
 }
 
