@@ -77,6 +77,18 @@ template <typename To, typename From>
 [[gnu::always_inline]] inline VU32 u32(VI32 v) { return (VU32)v; }
 [[gnu::always_inline]] inline VI32 i32(VU32 v) { return (VI32)v; }
 
+// The scalar's (int16) of each lane, sign-extended back to int32 in place
+// (two shifts, where narrowing and widening again would shuffle).
+[[gnu::always_inline]] inline VI32 trunc16(VI32 v) { return v << 16 >> 16; }
+// The low 16 bits of each lane stored as N int16 (vpmovdw with AVX-512).
+template <int L = N>
+[[gnu::always_inline]] inline void store16(std::int16_t* p, VI32 v) {
+  if constexpr (L == 8)
+    store(p, cvt<VI16>(v));
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16((__m512i)v));
+}
+
 // N int16 values widened to int32 lanes (one vpmovsxwd: GCC's generic
 // convert widens the two halves apart and joins them).
 template <int L = N>
@@ -438,14 +450,14 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
       k = o == 0 ? VI32{} + 32768 : k;
       k = k < 0 ? VI32{} : k;
       k = k > 32768 ? VI32{} + 32768 : k;
-      VI32 rst = cvt<VI32>(cvt<VI16>((k * o + 16384) >> 15));
+      VI32 rst = trunc16((k * o + 16384) >> 15);
       const VI32 apply = angle & (k > 0) & (o != 0);
       const VI32 limited = by_halves(
           [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); }, rst,
           t, o, o);
-      rst = apply ? cvt<VI32>(cvt<VI16>(limited)) : rst;
-      store(rows.restored[theta] + j, cvt<VI16>(rst));
-      store(rows.additive[theta] + j, cvt<VI16>(t - rst));
+      rst = apply ? trunc16(limited) : rst;
+      store16(rows.restored[theta] + j, rst);
+      store16(rows.additive[theta] + j, t - rst);
     }
   }
   scalar::decouple<pixel::Scale0Arith>(rows, j, end, egl);
@@ -539,10 +551,10 @@ void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, 
   for (; j + N <= end; j += N) {
     const VU32 x = u32(load32(src + j));
     VU32 weighted = factor * x + round;
-    const VI16 value = cvt<VI16>(i32(weighted) >> shift);
-    store(csf + j, value);
-    const VI32 magnitude = abs_lanes(cvt<VI32>(value));
-    store(share + j, cvt<VI16>((pixel::kOneBy30Q17 * magnitude + 2048) >> 12));
+    const VI32 value = trunc16(i32(weighted) >> shift);
+    store16(csf + j, value);
+    const VI32 magnitude = abs_lanes(value);
+    store16(share + j, (pixel::kOneBy30Q17 * magnitude + 2048) >> 12);
   }
   scalar::csf(arith, theta, src, j, end, csf, share);
 }
