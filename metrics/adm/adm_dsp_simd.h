@@ -256,6 +256,20 @@ template <typename F, typename... A>
   return interleave_low(even, odd, std::make_integer_sequence<int, N>{});
 }
 
+// Runs block(j) over the columns [begin, end) in whole vectors, the last one
+// ending at `end` (overlapping the one before: the routines using it compute
+// each column on its own, so a column done twice is written twice the same).
+// Returns the first column left to the scalar reference: end, or begin where
+// the range is narrower than a vector.
+template <typename F>
+[[gnu::always_inline]] inline int per_column(int begin, int end, F block) {
+  if (end - begin < N) return begin;
+  int j = begin;
+  for (; j + N <= end; j += N) block(j);
+  if (j < end) block(end - N);
+  return end;
+}
+
 // ---------------------------------------------------------------------------
 // The DWT.
 
@@ -284,8 +298,7 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t*
   const std::uint32_t vp_round = 1u << (bpc - 1);
   const std::uint32_t dc = static_cast<std::uint32_t>(f.lo_sum) * vp_round;  // modulo 2^32
   const int shift = static_cast<int>(bpc);
-  int j = 0;
-  for (; j + N <= w; j += N) {
+  const int done = per_column(0, w, [&](int j) __attribute__((always_inline)) {
     VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
     for (int k = 0; k < 4; ++k) {
       const VU32 s = widen(rows[k] + j);
@@ -295,8 +308,8 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t*
     // (int16) of the arithmetic shift: shift up, then arithmetic back down.
     store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
     store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
-  }
-  scalar::dwt0_vertical(rows, bpc, j, w, lo, hi);
+  });
+  scalar::dwt0_vertical(rows, bpc, done, w, lo, hi);
 }
 
 // One band of N outputs: (sum of taps * x + 2^15) >> 16 in int32, cut to int16.
@@ -332,8 +345,7 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   const pixel::Db2Taps f = db2_taps();
   const int shift = pixel::dwt_vp_shift(scale);
   const std::int64_t round = shift ? std::int64_t{1} << (shift - 1) : 0;
-  int j = 0;
-  for (; j + N <= w; j += N) {
+  const int done = per_column(0, w, [&](int j) __attribute__((always_inline)) {
     const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j), load(rows[3] + j)};
     const auto pass = [&](const std::int32_t(&taps)[4]) {
       return by_pairs(
@@ -347,8 +359,8 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
     };
     store(lo + j, pass(f.lo));
     store(hi + j, pass(f.hi));
-  }
-  scalar::dwtn_vertical(rows, scale, j, w, lo, hi);
+  });
+  scalar::dwtn_vertical(rows, scale, done, w, lo, hi);
 }
 
 [[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
@@ -433,8 +445,7 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 // Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
 void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
   const double cos_sq = cos_1deg_sq();
-  int j = begin;
-  for (; j + N <= end; j += N) {
+  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
     const VI32 angle = by_halves(
         [cos_sq](VI32H oh, VI32H ov, VI32H th, VI32H tv) {
           return within_one_degree(oh, ov, th, tv, cos_sq);
@@ -459,8 +470,8 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
       store16(rows.restored[theta] + j, rst);
       store16(rows.additive[theta] + j, t - rst);
     }
-  }
-  scalar::decouple<pixel::Scale0Arith>(rows, j, end, egl);
+  });
+  scalar::decouple<pixel::Scale0Arith>(rows, done, end, egl);
 }
 
 // Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane): AVX-512
@@ -477,8 +488,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
     scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
   } else {
     const double cos_sq = cos_1deg_sq();
-    int j = begin;
-    for (; j + N <= end; j += N) {
+    const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
       // The angle test on int64 values (the scalar's wrapping sums of exact
       // products), converted to float from int64 as the scalar converts them.
       const VI32 angle = by_halves(
@@ -534,8 +544,8 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
         store(rows.restored[theta] + j, rst);
         store(rows.additive[theta] + j, i32(u32(t) - u32(rst)));
       }
-    }
-    scalar::decouple<pixel::ScaleNArith>(rows, j, end, egl);
+    });
+    scalar::decouple<pixel::ScaleNArith>(rows, done, end, egl);
   }
 }
 
@@ -547,23 +557,21 @@ void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, 
   const int shift = theta == 2 ? 17 : 15;
   const std::uint32_t round = theta == 2 ? 65535 : 16384;  // as Scale0Arith::csf
   const auto factor = static_cast<std::uint32_t>(arith.rfactor[theta]);
-  int j = begin;
-  for (; j + N <= end; j += N) {
+  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
     const VU32 x = u32(load32(src + j));
     VU32 weighted = factor * x + round;
     const VI32 value = trunc16(i32(weighted) >> shift);
     store16(csf + j, value);
     const VI32 magnitude = abs_lanes(value);
     store16(share + j, (pixel::kOneBy30Q17 * magnitude + 2048) >> 12);
-  }
-  scalar::csf(arith, theta, src, j, end, csf, share);
+  });
+  scalar::csf(arith, theta, src, done, end, csf, share);
 }
 
 void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
            int end, std::int32_t* csf, std::int32_t* share) {
   const std::int64_t factor = arith.rfactor[theta];
-  int j = begin;
-  for (; j + N <= end; j += N) {
+  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
     const VI32 value = by_halves(
         [factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
         load(src + j));
@@ -575,8 +583,8 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
                                (pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
                          },
                          value));
-  }
-  scalar::csf(arith, theta, src, j, end, csf, share);
+  });
+  scalar::csf(arith, theta, src, done, end, csf, share);
 }
 
 // ---------------------------------------------------------------------------
