@@ -679,7 +679,7 @@ std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int1
   for (; j + N <= end; j += N) {
     const VI32 magnitude = abs_lanes(load32(row + j));
     for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
-      const VU64H a = cvt<VU64H>(m);
+      const VU64H a = (VU64H)to_i64(m);  // m >= 0
       acc += a * a * a;
     }
   }
@@ -700,7 +700,7 @@ std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int3
     // |value| as uint32 (INT32_MIN stays 2^31), zero-extended per half.
     const VI32 magnitude = i32(value < 0 ? 0u - u32(value) : u32(value));
     for (const VI32H m : {low_half(magnitude, half), high_half(magnitude, half)}) {
-      const VU64H a = cvt<VU64H>((std::uint32_t __attribute__((vector_size(H * 4))))m);
+      const VU64H a = (VU64H)to_i64(m) & 0xFFFFFFFFu;  // zero-extended
       acc += ((((a * a + sq_round) >> sq) * a) + round) >> shift;
     }
   }
