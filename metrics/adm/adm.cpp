@@ -322,28 +322,19 @@ void masked_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry
   }
 }
 
-// The partial sums of each band of a pass (at most max_bands() of them), added
-// up once every band is done. Each band adds to its own copy on its own stack
-// and stores it once, so the bands share no cache line while they run.
-template <typename Sum>
-class BandSums {
- public:
-  explicit BandSums(const BandRunner& runner) : bands_(runner.max_bands()) {}
-  void store(unsigned band, const std::array<Sum, 3>& sums) { bands_[band] = sums; }
-  std::array<Sum, 3> total() const {
-    std::array<Sum, 3> out{};
-    for (const auto& band : bands_)
-      for (int theta = 0; theta < 3; ++theta) {
-        if constexpr (std::is_signed_v<Sum>)
-          out[theta] = wrapping_add(out[theta], band[theta]);
-        else
-          out[theta] += band[theta];  // unsigned: modulo 2^64 by definition
-      }
-    return out;
+// Adds two bands' sums per orientation modulo 2^64, as one pass forms them
+// (the `add` of sum_row_bands()).
+struct AddModulo {
+  template <typename Sum>
+  std::array<Sum, 3> operator()(std::array<Sum, 3> total, const std::array<Sum, 3>& part) const {
+    for (int theta = 0; theta < 3; ++theta) {
+      if constexpr (std::is_signed_v<Sum>)
+        total[theta] = wrapping_add(total[theta], part[theta]);
+      else
+        total[theta] += part[theta];  // unsigned: modulo 2^64 by definition
+    }
+    return total;
   }
-
- private:
-  std::vector<std::array<Sum, 3>> bands_;
 };
 
 // Working bands of one scale: restored, additive, CSF image and its shares.
@@ -368,14 +359,14 @@ std::array<std::int64_t, 3> masked_cube_pass(BandRunner& runner, const AdmDsp& d
                                              const Arith& arith, const ScaleGeometry& g,
                                              const Hvd<typename Arith::Band>& signal,
                                              const ScaleWork<typename Arith::Band>& work) {
-  BandSums<std::int64_t> partial(runner);
-  for_each_row_band(runner, g.top, g.bottom, 3 * static_cast<std::size_t>(g.width),
-                    [&](unsigned band, int begin, int end) {
-                      std::array<std::int64_t, 3> sums{};
-                      masked_cube_sums(dsp, arith, g, signal, work.csf, work.share, begin, end, sums);
-                      partial.store(band, sums);
-                    });
-  return partial.total();
+  return sum_row_bands<std::array<std::int64_t, 3>>(
+      runner, g.top, g.bottom, 3 * static_cast<std::size_t>(g.width),
+      [&](unsigned, int begin, int end) {
+        std::array<std::int64_t, 3> sums{};
+        masked_cube_sums(dsp, arith, g, signal, work.csf, work.share, begin, end, sums);
+        return sums;
+      },
+      AddModulo{});
 }
 
 // Everything one scale contributes, given its DWT bands, in four passes: a
@@ -389,17 +380,19 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
   const std::size_t row_samples = 3 * static_cast<std::size_t>(g.width);
   // The decoupling, the reference cube sums and the DLM's masking image: each
   // row reads only rows of its own index, so one pass does all three.
-  BandSums<std::uint64_t> den(runner);
-  for_each_row_band(runner, rows.begin, rows.end, row_samples, [&](unsigned band, int begin, int end) {
-    decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive,
-                    begin, end);
-    std::array<std::uint64_t, 3> sums{};
-    reference_cube_sums(dsp, arith, g, ref, std::max(begin, g.top), std::min(end, g.bottom), sums);
-    den.store(band, sums);
-    // DLM: the restored image, masked by the additive impairment.
-    contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share, begin, end);
-  });
-  out.den = den.total();
+  out.den = sum_row_bands<std::array<std::uint64_t, 3>>(
+      runner, rows.begin, rows.end, row_samples,
+      [&](unsigned, int begin, int end) {
+        decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive,
+                        begin, end);
+        std::array<std::uint64_t, 3> sums{};
+        reference_cube_sums(dsp, arith, g, ref, std::max(begin, g.top), std::min(end, g.bottom),
+                            sums);
+        // DLM: the restored image, masked by the additive impairment.
+        contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share, begin, end);
+        return sums;
+      },
+      AddModulo{});
   out.num = masked_cube_pass(runner, dsp, arith, g, work.restored, work);
   if (options.skip_aim) return;
   // AIM: the additive impairment, masked by the restored image. Its masking

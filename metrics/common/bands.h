@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace vmafexact {
 
@@ -72,6 +73,34 @@ void for_each_row_band(BandRunner& runner, int begin, int end, std::size_t sampl
     const RowRange range = row_band(begin, end, band, bands);
     body(band, range.begin, range.end);
   });
+}
+
+// Adds with +=, the default of sum_row_bands().
+struct AddAssign {
+  template <class Sum>
+  Sum operator()(Sum total, const Sum& part) const {
+    total += part;
+    return total;
+  }
+};
+
+// Cuts rows [begin, end) as for_each_row_band() does, where body(band,
+// first_row, end_row) returns that band's partial sum, and returns the bands'
+// sums added with `add` once every band is done. Each band sums into a local
+// of its own and stores it once, so the bands share no cache line while they
+// run. For exact sums (integers, or sums modulo 2^64) the total is that of one
+// pass, whatever the cut and the order of the bands.
+template <class Sum, class Body, class Add = AddAssign>
+Sum sum_row_bands(BandRunner& runner, int begin, int end, std::size_t samples_per_row, Body&& body,
+                  Add add = {}) {
+  std::vector<Sum> parts(std::max(runner.max_bands(), 1u), Sum{});
+  for_each_row_band(runner, begin, end, samples_per_row,
+                    [&](unsigned band, int first_row, int end_row) {
+                      parts[band] = body(band, first_row, end_row);
+                    });
+  Sum total{};
+  for (const Sum& part : parts) total = add(total, part);
+  return total;
 }
 
 }  // namespace vmafexact

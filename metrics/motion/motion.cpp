@@ -71,18 +71,14 @@ std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned b
   if (scratch.size() < row_size * max_bands) scratch.resize(row_size * max_bands);
   // Each row's uint32 sum joins its band's uint64, the bands' join the total:
   // the same exact sum as one pass.
-  std::vector<std::uint64_t> band_sad(max_bands, 0);
-  for_each_row_band(runner, 0, static_cast<int>(cur.height), cur.width,
-                    [&](unsigned band, int first_row, int end_row) {
-                      std::int32_t* blurred = scratch.data() + row_size * band;
-                      std::uint64_t sad = 0;
-                      for (int y = first_row; y < end_row; ++y)
-                        sad += motion_row_sad(prev, cur, bpc, static_cast<unsigned>(y), blurred, dsp);
-                      band_sad[band] = sad;
-                    });
-  std::uint64_t sad = 0;
-  for (const std::uint64_t part : band_sad) sad += part;
-  return sad;
+  return sum_row_bands<std::uint64_t>(
+      runner, 0, static_cast<int>(cur.height), cur.width, [&](unsigned band, int first_row, int end_row) {
+        std::int32_t* blurred = scratch.data() + row_size * band;
+        std::uint64_t sad = 0;
+        for (int y = first_row; y < end_row; ++y)
+          sad += motion_row_sad(prev, cur, bpc, static_cast<unsigned>(y), blurred, dsp);
+        return sad;
+      });
 }
 
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,

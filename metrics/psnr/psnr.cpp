@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <vector>
 
 namespace vmafexact::psnr {
 
@@ -33,15 +32,11 @@ std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bp
 
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                         const PsnrDsp& dsp, BandRunner& runner) {
-  std::vector<std::uint64_t> band_sse(runner.max_bands(), 0);
-  for_each_row_band(runner, 0, static_cast<int>(ref.height), ref.width,
-                    [&](unsigned band, int first_row, int end_row) {
-                      band_sse[band] = rows_sse(ref, dist, bpc, dsp, static_cast<unsigned>(first_row),
-                                                static_cast<unsigned>(end_row));
-                    });
-  std::uint64_t sse = 0;
-  for (const std::uint64_t part : band_sse) sse += part;
-  return sse;
+  return sum_row_bands<std::uint64_t>(
+      runner, 0, static_cast<int>(ref.height), ref.width, [&](unsigned, int first_row, int end_row) {
+        return rows_sse(ref, dist, bpc, dsp, static_cast<unsigned>(first_row),
+                        static_cast<unsigned>(end_row));
+      });
 }
 
 std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bpc) {

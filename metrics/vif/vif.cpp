@@ -100,8 +100,7 @@ ScaleSums VifKernel::statistic(BandRunner& runner, const Rows<Sample>& ref,
 
   // Each band sums its rows on its own; the sums are exact, so the bands add up
   // to the serial pass's in any order.
-  std::vector<ScaleSums> band_sums(scratch_.size());
-  for_each_row_band(runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
+  return sum_row_bands<ScaleSums>(runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
     RowScratch& scratch = scratch_[band];
     const StatRows rows{scratch.mu1.data() + kPadColumns, scratch.mu2.data() + kPadColumns,
                         scratch.ref_sq.data() + kPadColumns, scratch.dis_sq.data() + kPadColumns,
@@ -122,13 +121,9 @@ ScaleSums VifKernel::statistic(BandRunner& runner, const Rows<Sample>& ref,
         pad_mirror(row, w, filter.half());
       dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
     }
-    band_sums[band] = sums;
     if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
+    return sums;
   });
-
-  ScaleSums sums;
-  for (const ScaleSums& band : band_sums) sums += band;
-  return sums;
 }
 
 // libvmaf's subsample_rd_8 / subsample_rd_16: the picture at `scale` low-passed

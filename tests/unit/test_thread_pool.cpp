@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
 
+#include "band_runners.h"
 #include "common/bands.h"
 #include "common/thread_pool.h"
 
@@ -38,6 +41,26 @@ TEST(Bands, SmallStagesAreNotCut) {
   EXPECT_EQ(band_count(runner, 3, 1 << 20), 1u);            // no band under 2 rows
   EXPECT_EQ(band_count(serial_band_runner(), 1080, 1920), 1u);
   EXPECT_EQ(band_count(runner, 0, 1920), 1u);
+}
+
+TEST(Bands, SumRowBandsAddsEveryRowOnceWhateverTheCut) {
+  // The sum of the row indices, with bands run on a pool and cut down to
+  // single rows, and in reverse order on one thread.
+  ThreadPool pool(2);
+  PoolBandRunner runner(pool, 7);
+  test::SmallBands small(runner);
+  test::ReverseBands reverse(5);
+  for (BandRunner* cut : std::initializer_list<BandRunner*>{&serial_band_runner(), &runner, &small, &reverse}) {
+    std::atomic<unsigned> calls{0};
+    const auto total = sum_row_bands<std::uint64_t>(*cut, 3, 103, 1, [&](unsigned, int first, int end) {
+      calls.fetch_add(1);
+      std::uint64_t sum = 0;
+      for (int row = first; row < end; ++row) sum += static_cast<std::uint64_t>(row);
+      return sum;
+    });
+    EXPECT_EQ(total, 5250u);  // 3 + 4 + ... + 102
+    EXPECT_EQ(calls.load(), band_count(*cut, 100, 1));
+  }
 }
 
 TEST(ThreadPool, ParallelForRunsEveryIndexOnce) {
