@@ -92,13 +92,19 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
   return requests;
 }
 
-FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
-  for (std::size_t i = 0; i < requests_.size(); ++i)
-    if (requests_[i] == request) return *extractors_[i];
+// A new extractor of the backend's, initialised for the format.
+std::unique_ptr<FeatureExtractor> Scorer::create_extractor(const FeatureRequest& request) const {
   auto extractor = options_.make_extractor
                        ? options_.make_extractor(request.name, request.options)
                        : make_feature_extractor(request.name, request.options);
   extractor->init(format_);
+  return extractor;
+}
+
+FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
+  for (std::size_t i = 0; i < requests_.size(); ++i)
+    if (requests_[i] == request) return *extractors_[i];
+  auto extractor = create_extractor(request);
   latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
   requests_.push_back(request);
   extractors_.push_back(std::move(extractor));
@@ -143,10 +149,7 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
     lane.resize(extractors_.size());
     for (std::size_t p = 0; p < extractors_.size(); ++p) {
       if (extractors_[p]->latency_frames() > 0) continue;  // stateful: stays on extractors_
-      lane[p] = options_.make_extractor
-                    ? options_.make_extractor(requests_[p].name, requests_[p].options)
-                    : make_feature_extractor(requests_[p].name, requests_[p].options);
-      lane[p]->init(format_);
+      lane[p] = create_extractor(requests_[p]);
       lane[p]->set_band_runner(*lane_runners_.back());
     }
   }
@@ -217,15 +220,11 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
 }
 
 // Merges the frames in flight whose scoring has ended, oldest first, up to
-// the first one still being scored. Returns whether any was merged.
-bool Scorer::merge_ready(std::vector<unsigned>& finished) {
-  bool merged = false;
+// the first one still being scored.
+void Scorer::merge_ready(std::vector<unsigned>& finished) {
   while (!in_flight_.empty() &&
-         in_flight_.front()->done.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+         in_flight_.front()->done.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
     merge_oldest(finished);
-    merged = true;
-  }
-  return merged;
 }
 
 // Predicts and returns, in order, the frames below `limit` not yet final

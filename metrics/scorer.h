@@ -144,6 +144,7 @@ class Scorer {
   };
 
   FeatureExtractor& extractor_for(const FeatureRequest& request);
+  std::unique_ptr<FeatureExtractor> create_extractor(const FeatureRequest& request) const;
   void predict(unsigned index);
   void extract_all(const PictureView& ref, const PictureView& dist, unsigned index);
   std::vector<unsigned> finalize(unsigned extracted);
@@ -161,7 +162,7 @@ class Scorer {
   struct FrameJob;
   unsigned lane_count() const { return static_cast<unsigned>(lanes_.size()); }
   void merge_oldest(std::vector<unsigned>& finished);
-  bool merge_ready(std::vector<unsigned>& finished);
+  void merge_ready(std::vector<unsigned>& finished);
   std::vector<std::vector<std::unique_ptr<FeatureExtractor>>> lanes_;
   std::deque<std::unique_ptr<FrameJob>> in_flight_;
   // The workers (threads > 1) and the band runners: one per lane, one for the

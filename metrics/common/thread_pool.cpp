@@ -26,15 +26,13 @@ void cpu_relax() {
 #endif
 }
 
-// Spins until `ready()` or kSpin has passed; returns ready().
+// Spins until `ready()` or kSpin has passed (the caller then looks again
+// under its lock, and sleeps if need be).
 template <class Ready>
-bool spin_until(Ready&& ready) {
+void spin_until(Ready&& ready) {
   const auto give_up = std::chrono::steady_clock::now() + kSpin;
-  while (!ready()) {
+  while (!ready() && std::chrono::steady_clock::now() < give_up)
     for (int i = 0; i < 32; ++i) cpu_relax();
-    if (std::chrono::steady_clock::now() >= give_up) return ready();
-  }
-  return true;
 }
 
 class SerialBandRunner final : public BandRunner {
