@@ -1,8 +1,8 @@
-// The CUDA backend of one scoring session: its stream, and the CUDA twins of
-// the feature extractors. Each twin has the CPU extractor's name, options and
-// score keys, computes the CPU's partial sums on the device from pictures in
-// device memory (PictureView with device pointers), reads back a few bytes per
-// frame, and finishes them with the CPU's shared finishing function.
+// The CUDA backend of one scoring session: its stream, and the extractors over
+// the features' CUDA stages (the registry's CUDA factories). Each is the CPU's
+// extractor (name, options, score keys, finishing function) over a stage that
+// computes the CPU's partial sums on the device from pictures in device memory
+// (PictureView with device pointers) and reads back a few bytes per frame.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,6 +12,7 @@
 
 #include "common/cuda_util.h"
 #include "common/feature_extractor.h"
+#include "registry.h"
 
 namespace vmafexact::cuda {
 
@@ -25,7 +26,9 @@ class CudaBackend {
   // The twin of make_feature_extractor(name, options); throws vmafexact::Error
   // for a feature without a CUDA twin or a bad option.
   std::unique_ptr<FeatureExtractor> make_extractor(std::string_view name,
-                                                   const FeatureOptions& options);
+                                                   const FeatureOptions& options) {
+    return make_feature_extractor(name, options, Backend::kCuda, stream());
+  }
 
  private:
   std::unique_ptr<Stream> stream_;

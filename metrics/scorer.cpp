@@ -5,43 +5,30 @@
 #include <future>
 #include <thread>
 
-#include "adm/adm_extractor.h"
 #include "common/error.h"
-#include "motion/motion_extractor.h"
-#include "psnr/psnr_extractor.h"
-#include "vif/vif_extractor.h"
 
 namespace vmafexact {
 
-const std::vector<std::string>& available_features() {
-  static const std::vector<std::string> names = {"adm", "motion", "vif", "psnr"};
-  return names;
+namespace {
+
+// What makes two requests one extractor (FeatureExtractor::identity()),
+// without making one. Throws for an unknown name or bad options.
+std::string identity_of(const FeatureRequest& request) {
+  return feature_entry(request.name).descriptor.parse(request.options).identity();
 }
 
-std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
-                                                         const FeatureOptions& options) {
-  if (name == "psnr") return psnr::make_psnr_extractor(options);
-  if (name == "vif") return vif::make_integer_vif_extractor(options);
-  if (name == "adm") return adm::make_integer_adm_extractor(options);
-  if (name == "motion") return motion::make_integer_motion_extractor(options);
-  std::string known;
-  for (const auto& feature : available_features()) known += (known.empty() ? "" : ", ") + feature;
-  throw Error("unknown feature '" + std::string(name) + "' (available: " + known + ")");
-}
+}  // namespace
 
-std::string extractor_for_feature(std::string_view provided_feature) {
-  for (const auto& name : available_features()) {
-    std::unique_ptr<FeatureExtractor> extractor;
-    try {
-      extractor = make_feature_extractor(name);
-    } catch (const Error&) {
-      continue;  // not available in this build
-    }
-    const auto provided = extractor->provided_features();
-    if (std::find(provided.begin(), provided.end(), provided_feature) != provided.end())
-      return name;
+std::vector<FeatureRequest> model_feature_requests(const model::Model& model) {
+  std::vector<FeatureRequest> requests;
+  for (const auto& feature : model.features()) {
+    const FeatureEntry* entry = feature_entry_providing(feature.name);
+    if (!entry)
+      throw Error("model " + model.name() + ": no feature extractor provides its input '" +
+                  feature.name + "'");
+    requests.push_back({std::string(entry->name()), feature.options});
   }
-  throw Error("no feature extractor provides '" + std::string(provided_feature) + "'");
+  return requests;
 }
 
 namespace {
@@ -86,7 +73,9 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
       }
     }
     make_feature_extractor(request.name, request.options);  // validates, throws if bad
-    if (std::find(requests.begin(), requests.end(), request) == requests.end())
+    const std::string identity = identity_of(request);
+    if (std::none_of(requests.begin(), requests.end(),
+                     [&](const FeatureRequest& kept) { return identity_of(kept) == identity; }))
       requests.push_back(std::move(request));
   }
   return requests;
@@ -101,10 +90,14 @@ std::unique_ptr<FeatureExtractor> Scorer::create_extractor(const FeatureRequest&
   return extractor;
 }
 
+// libvmaf's sharing rule: the first extractor with an identity serves every
+// later request with the same identity (its other options are the first's).
 FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
-  for (std::size_t i = 0; i < requests_.size(); ++i)
-    if (requests_[i] == request) return *extractors_[i];
+  const std::string identity = identity_of(request);
+  for (std::size_t i = 0; i < identities_.size(); ++i)
+    if (identities_[i] == identity) return *extractors_[i];
   auto extractor = create_extractor(request);
+  identities_.push_back(identity);
   latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
   requests_.push_back(request);
   extractors_.push_back(std::move(extractor));
@@ -122,11 +115,9 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
   // an extractor with the same options serves every request for it.
   for (const auto& scored : models_) {
     ModelInput input;
-    for (const auto& feature : scored.model.features()) {
-      FeatureExtractor& extractor =
-          extractor_for({extractor_for_feature(feature.name), feature.options});
-      input.keys.push_back(extractor.score_key(feature.name));
-    }
+    const auto requests = model_feature_requests(scored.model);
+    for (std::size_t i = 0; i < requests.size(); ++i)
+      input.keys.push_back(extractor_for(requests[i]).score_key(scored.model.features()[i].name));
     model_inputs_.push_back(std::move(input));
   }
   for (const auto& request : features) extractor_for(request);
@@ -337,6 +328,10 @@ std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
   for (const auto& spec : specs) {
     model::Model loaded = spec.is_path ? model::load_model_file(spec.source)
                                        : model::load_builtin_model(spec.source);
+    // Every input must have an extractor whose options are good: checked now,
+    // not at the first frame.
+    for (const auto& request : model_feature_requests(loaded))
+      make_feature_extractor(request.name, request.options);
     std::string key = spec.key;
     if (key.empty()) key = models.empty() ? "vmaf" : loaded.name();
     for (const auto& other : models)

@@ -17,6 +17,7 @@
 #include "common/feature_options.h"
 #include "common/thread_pool.h"
 #include "model/model.h"
+#include "registry.h"
 
 namespace vmafexact {
 
@@ -27,22 +28,16 @@ struct FeatureRequest {
   bool operator==(const FeatureRequest&) const = default;
 };
 
-// Extractor names accepted in feature lists, in the order listed.
-const std::vector<std::string>& available_features();
-
-// Creates an extractor; throws vmafexact::Error for an unknown name (listing the
-// available ones) or a bad option.
-std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
-                                                         const FeatureOptions& options = {});
-
-// The extractor that provides a libvmaf feature name (as models name their
-// inputs, e.g. "VMAF_integer_feature_vif_scale0_score" -> "vif").
-std::string extractor_for_feature(std::string_view provided_feature);
-
 // Parses a comma-separated feature list in libvmaf's --feature syntax:
-// "psnr, adm=adm_enhn_gain_limit=1.0:adm_csf_mode=0". Duplicates are dropped.
+// "psnr, adm=adm_enhn_gain_limit=1.0:adm_csf_mode=0". A request whose
+// identity (name and non-default feature parameters, FeatureExtractor::
+// identity()) an earlier one has is dropped, as libvmaf drops it.
 // Throws vmafexact::Error naming an unknown feature or a malformed option.
 std::vector<FeatureRequest> parse_feature_list(std::string_view list);
+
+// The extractor request behind each input of a model, in the model's order;
+// throws vmafexact::Error naming the model and an input no extractor provides.
+std::vector<FeatureRequest> model_feature_requests(const model::Model& model);
 
 struct ScoredModel {
   model::Model model;
@@ -65,7 +60,8 @@ struct ModelSpec {
 std::vector<ModelSpec> parse_model_list(std::string_view list);
 
 // Loads the models of a list and names their scores; throws vmafexact::Error
-// naming the model that cannot be loaded and why.
+// naming the model that cannot be loaded and why, or an input that no
+// extractor provides or whose options are bad (so all of it fails at start).
 std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
 
 using ExtractorFactory =
@@ -92,8 +88,8 @@ struct ScorerOptions {
   // frame is scored, which gives the most frames per second; then the pictures
   // of frames from frames_released() on must stay valid until they are read.
   unsigned frames_in_flight = 0;
-  // Makes the extractors (default: the CPU's make_feature_extractor). The CUDA
-  // backend passes its twins here; the Scorer is the same for every backend.
+  // Makes the extractors (default: make_feature_extractor() on the CPU). The
+  // CUDA backend passes its twins here; the Scorer is the same for every backend.
   ExtractorFactory make_extractor;
 };
 
@@ -144,6 +140,7 @@ class Scorer {
   };
 
   FeatureExtractor& extractor_for(const FeatureRequest& request);
+  std::vector<std::string> identities_;   // parallel to extractors_
   std::unique_ptr<FeatureExtractor> create_extractor(const FeatureRequest& request) const;
   void predict(unsigned index);
   void extract_all(const PictureView& ref, const PictureView& dist, unsigned index);

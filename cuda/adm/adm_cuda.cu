@@ -122,9 +122,9 @@ TileGeometry tile_geometry(const vmafexact::adm::ScaleGeometry& g) {
   return t;
 }
 
-AdmCudaPipeline::AdmCudaPipeline(unsigned width, unsigned height,
-                                 const vmafexact::adm::AdmOptions& options)
-    : width_(width), height_(height), options_(options),
+AdmCudaStage::AdmCudaStage(unsigned width, unsigned height,
+                           const vmafexact::adm::AdmOptions& options, cudaStream_t stream)
+    : width_(width), height_(height), stream_(stream), options_(options),
       weights_(vmafexact::adm::csf_weights(options)), readback_(36) {
   vmafexact::adm::check_picture_size(width, height);
   geometry_ = vmafexact::adm::scale_geometry(width, height);
@@ -149,7 +149,7 @@ AdmCudaPipeline::AdmCudaPipeline(unsigned width, unsigned height,
   out_.resize(36);
 }
 
-void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               cudaStream_t stream, unsigned index) {
   check(cudaMemsetAsync(acc_.data(), 0, acc_.size() * sizeof(unsigned long long), stream),
         "cudaMemsetAsync (adm rows)");
@@ -251,12 +251,12 @@ void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsig
   readback_.submit(out_.data(), index, stream);
 }
 
-void AdmCudaPipeline::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               cudaStream_t stream) {
   enqueue(ref, dist, bpc, stream, unindexed_++);
 }
 
-void AdmCudaPipeline::debug_download(std::vector<std::int16_t>& bands0,
+void AdmCudaStage::debug_download(std::vector<std::int16_t>& bands0,
                                      std::array<std::vector<std::int32_t>, 4>& bands,
                                      std::vector<unsigned long long>& rows) const {
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -273,7 +273,7 @@ void AdmCudaPipeline::debug_download(std::vector<std::int16_t>& bands0,
                    cudaMemcpyDeviceToHost), "cudaMemcpy (debug)");
 }
 
-vmafexact::adm::FrameSums AdmCudaPipeline::sums(unsigned index) {
+vmafexact::adm::FrameSums AdmCudaStage::sums(unsigned index) {
   const unsigned long long* host_out_ = readback_.collect(index);
   vmafexact::adm::FrameSums sums;
   for (int s = 0; s < 4; ++s)

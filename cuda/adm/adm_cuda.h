@@ -1,4 +1,4 @@
-// CUDA twin of metrics/adm's per-pixel stage (AdmComputer::compute()): the
+// CUDA twin of metrics/adm's per-pixel stage (AdmCpuStage::compute()): the
 // same integer sums per scale and orientation, computed on the device and read
 // back as 36 64-bit values per frame. The decomposition is in adm_cuda_tiles.h.
 #pragma once
@@ -16,11 +16,23 @@
 
 namespace vmafexact::cuda::adm {
 
-class AdmCudaPipeline {
+class AdmCudaStage final : public FeatureStage<vmafexact::adm::FrameSums> {
  public:
   // Allocates the device buffers for width x height (>= 33 x 33) and uploads
-  // the host-built tables. Options as AdmComputer takes them.
-  AdmCudaPipeline(unsigned width, unsigned height, const vmafexact::adm::AdmOptions& options);
+  // the host-built tables. Options as AdmCpuStage takes them. The stage's
+  // contract (submit(), compute()) enqueues on `stream`.
+  AdmCudaStage(unsigned width, unsigned height, const vmafexact::adm::AdmOptions& options,
+               cudaStream_t stream = nullptr);
+
+  // The stage's contract, on the luma planes (device pointers).
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    enqueue(ref.planes[0], dist.planes[0], ref.bpc, stream_, index);
+  }
+  vmafexact::adm::FrameSums compute(const PictureView& ref, const PictureView& dist,
+                                    unsigned index) override {
+    if (!enqueued(index)) submit(ref, dist, index);
+    return sums(index);
+  }
 
   // Enqueues one frame's work on `stream` (luma planes with DEVICE pointers):
   // the 4 DWT levels, the 4 scoring passes, the row sums, and the 288-byte
@@ -47,6 +59,7 @@ class AdmCudaPipeline {
 
  private:
   unsigned width_, height_;
+  cudaStream_t stream_;
   vmafexact::adm::AdmOptions options_;
   vmafexact::adm::CsfWeights weights_;
   std::array<vmafexact::adm::ScaleGeometry, 4> geometry_;

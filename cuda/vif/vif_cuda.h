@@ -17,14 +17,14 @@ namespace vmafexact::cuda::vif {
 void enqueue_scale(const ScaleParams& params, const ScalePlan& scale, unsigned s, unsigned bpc,
                    cudaStream_t stream);
 
-// The device counterpart of vmafexact::vif::VifKernel: the per-pixel stage for
+// The device counterpart of vmafexact::vif::VifCpuStage: the per-pixel stage for
 // pictures of one size and bit depth, on `stream`. The constructor builds the
 // plan and uploads its tables and the CPU's log2 table once; compute() takes
 // device planes, enqueues the four scales, reads back the 16 sums and
-// synchronizes. Throws vmafexact::Error where VifKernel would, or on CUDA errors.
-class VifCudaKernel {
+// synchronizes. Throws vmafexact::Error where VifCpuStage would, or on CUDA errors.
+class VifCudaStage final : public FeatureStage<vmafexact::vif::FrameSums> {
  public:
-  VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
+  VifCudaStage(unsigned width, unsigned height, unsigned bpc,
                 const vmafexact::vif::VifParams& params, cudaStream_t stream);
 
   // submit() enqueues frame `index`'s kernels and the read-back of its sums;
@@ -33,6 +33,16 @@ class VifCudaKernel {
   bool submitted(unsigned index) const { return readback_.submitted(index); }
   vmafexact::vif::FrameSums collect(unsigned index);
   vmafexact::vif::FrameSums compute(const PlaneView& ref, const PlaneView& dist);
+
+  // The stage's contract, on the luma planes (device pointers).
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    submit(ref.planes[0], dist.planes[0], index);
+  }
+  vmafexact::vif::FrameSums compute(const PictureView& ref, const PictureView& dist,
+                                    unsigned index) override {
+    if (!submitted(index)) submit(ref, dist, index);
+    return collect(index);
+  }
 
   const VifPlan& plan() const { return plan_; }
 

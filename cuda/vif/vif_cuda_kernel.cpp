@@ -9,11 +9,11 @@ namespace vmafexact::cuda::vif {
 using vmafexact::vif::FrameSums;
 using vmafexact::vif::kScaleCount;
 
-VifCudaKernel::VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
+VifCudaStage::VifCudaStage(unsigned width, unsigned height, unsigned bpc,
                              const vmafexact::vif::VifParams& params, cudaStream_t stream)
     : width_(width), height_(height), bpc_(bpc), params_(params), stream_(stream),
       sums_(4 * kScaleCount), readback_(4 * kScaleCount), saved_(kScaleCount * 5 * kSavedColumns) {
-  vmafexact::vif::VifKernel checks(width, height, bpc, params);  // the CPU's checks and errors
+  vmafexact::vif::VifCpuStage checks(width, height, bpc, params);  // the CPU's checks and errors
   (void)checks;
   plan_ = make_vif_plan(width, height, params.skip_scale0);
   const std::size_t pyramid = std::size_t{plan_.pyramid_pitch} * plan_.pyramid_rows;
@@ -31,7 +31,7 @@ VifCudaKernel::VifCudaKernel(unsigned width, unsigned height, unsigned bpc,
   check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
 }
 
-void VifCudaKernel::submit(const PlaneView& ref, const PlaneView& dist, unsigned index) {
+void VifCudaStage::submit(const PlaneView& ref, const PlaneView& dist, unsigned index) {
   if (ref.width != width_ || ref.height != height_ || dist.width != width_ ||
       dist.height != height_)
     throw Error("vif: picture size changed from " + std::to_string(width_) + "x" +
@@ -57,7 +57,7 @@ void VifCudaKernel::submit(const PlaneView& ref, const PlaneView& dist, unsigned
   readback_.submit(sums_.data(), index, stream_);
 }
 
-FrameSums VifCudaKernel::collect(unsigned index) {
+FrameSums VifCudaStage::collect(unsigned index) {
   const unsigned long long* host = readback_.collect(index);
   FrameSums sums{};
   for (unsigned s = 0; s < kScaleCount; ++s) {
@@ -69,7 +69,7 @@ FrameSums VifCudaKernel::collect(unsigned index) {
   return sums;
 }
 
-FrameSums VifCudaKernel::compute(const PlaneView& ref, const PlaneView& dist) {
+FrameSums VifCudaStage::compute(const PlaneView& ref, const PlaneView& dist) {
   const unsigned index = computed_++;
   submit(ref, dist, index);
   return collect(index);

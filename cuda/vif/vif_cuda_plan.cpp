@@ -172,7 +172,7 @@ ScaleParams scale_params(const VifPlan& plan, unsigned s, unsigned bpc,
   p.rows = buffers.tables + scale.rows_offset;
   p.columns = buffers.tables + scale.columns_offset;
 
-  // The CPU's roundings (VifKernel::statistic / subsample): at scale 0 the
+  // The CPU's roundings (VifCpuStage::statistic / subsample): at scale 0 the
   // means drop bpc bits and the squares 2 (bpc - 8); above, both drop 16.
   p.statistic = !(s == 0 && options.skip_scale0);
   const auto& filter = vif_filter(s);

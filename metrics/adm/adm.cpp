@@ -568,10 +568,10 @@ void check_picture_size(unsigned width, unsigned height) {
                 std::to_string(height));
 }
 
-AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options)
-    : AdmComputer(width, height, options, adm_dsp(cpu::flags())) {}
+AdmCpuStage::AdmCpuStage(unsigned width, unsigned height, const AdmOptions& options)
+    : AdmCpuStage(width, height, options, adm_dsp(cpu::flags())) {}
 
-AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& options,
+AdmCpuStage::AdmCpuStage(unsigned width, unsigned height, const AdmOptions& options,
                          const AdmDsp& dsp)
     : width_(width), height_(height), options_(options), weights_(csf_weights(options)),
       dsp_(&dsp) {
@@ -591,7 +591,7 @@ AdmComputer::AdmComputer(unsigned width, unsigned height, const AdmOptions& opti
   rows32_.assign(2 * static_cast<std::size_t>(width), 0);  // one band; compute() adds more
 }
 
-FrameSums AdmComputer::compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               BandRunner& runner) {
   FrameSums sums;
   const int w = static_cast<int>(width_), h = static_cast<int>(height_);

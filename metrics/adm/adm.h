@@ -2,7 +2,7 @@
 // portable C path).
 //
 // Split in two stages, as every feature here is:
-//  - AdmComputer::compute() is the per-pixel stage. Everything in it is integer
+//  - AdmCpuStage::compute() is the per-pixel stage. Everything in it is integer
 //    arithmetic (the DWT, the decoupling, the CSF, the contrast masking and the
 //    cube sums, each with libvmaf's shifts and rounding), and it returns, per
 //    scale and per orientation, the three integer sums libvmaf converts to
@@ -21,6 +21,7 @@
 
 #include "adm/adm_pixel.h"
 #include "common/bands.h"
+#include "common/feature_stage.h"
 #include "common/picture.h"
 
 namespace vmafexact::adm {
@@ -123,16 +124,21 @@ AdmScores finish_scores(const FrameSums& sums, unsigned width, unsigned height,
 // The per-pixel stage, with its working buffers sized once for a picture size.
 // Its row loops run through an AdmDsp table (adm_dsp.h: the scalar reference or
 // an AVX2 / AVX-512 twin with identical results).
-class AdmComputer {
+class AdmCpuStage final : public FeatureStage<FrameSums> {
  public:
   // With the best DSP table cpu::flags() allows, or with the given one.
-  AdmComputer(unsigned width, unsigned height, const AdmOptions& options);
-  AdmComputer(unsigned width, unsigned height, const AdmOptions& options, const AdmDsp& dsp);
+  AdmCpuStage(unsigned width, unsigned height, const AdmOptions& options);
+  AdmCpuStage(unsigned width, unsigned height, const AdmOptions& options, const AdmDsp& dsp);
   // Luma planes (plane 0) of reference and distorted picture; bpc 8..16.
   // Each pass over the rows is cut into bands that `runner` runs (side by
   // side on a pool); the sums are the same for any runner.
   FrameSums compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                     BandRunner& runner = serial_band_runner());
+  // The stage's contract: compute() of the luma planes on the runner set last.
+  FrameSums compute(const PictureView& ref, const PictureView& dist, unsigned) override {
+    return compute(ref.planes[0], dist.planes[0], ref.bpc, *runner_);
+  }
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
   const CsfWeights& weights() const { return weights_; }
 
@@ -148,6 +154,7 @@ class AdmComputer {
   std::vector<std::int16_t> work16_;              // restored, additive, csf, csf/30
   std::vector<std::int32_t> work32_;
   std::vector<std::int32_t> rows32_;              // DWT intermediate rows, per band
+  BandRunner* runner_ = &serial_band_runner();
 };
 
 }  // namespace vmafexact::adm

@@ -77,59 +77,107 @@ std::string feature_name_with_options(std::string_view provided_name,
   return name;
 }
 
-OptionReader::OptionReader(std::string_view extractor, const FeatureOptions& options)
-    : extractor_(extractor), options_(options), used_(options.size(), false) {}
+namespace {
 
-std::optional<std::string> OptionReader::take(std::string_view name) {
-  std::optional<std::string> value;
-  for (std::size_t i = 0; i < options_.size(); ++i) {
-    if (options_[i].first != name) continue;
-    used_[i] = true;
-    value = options_[i].second;  // the last one given wins, as in libvmaf's dictionary
+std::string describe_range(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::kBool: return "a boolean (true or false)";
+    case OptionType::kInt:
+      return "an integer in [" + std::to_string(static_cast<long long>(spec.min)) + ", " +
+             std::to_string(static_cast<long long>(spec.max)) + "]";
+    case OptionType::kDouble:
+      return "a number in [" + format_option_double(spec.min) + ", " +
+             format_option_double(spec.max) + "]";
   }
-  return value;
+  return {};
 }
 
-double OptionReader::read_double(std::string_view name, double default_value, double min,
-                                 double max) {
-  const auto text = take(name);
-  if (!text) return default_value;
+// The value of `text` for `spec`, or nullopt when it is not one.
+std::optional<double> parse_value(const OptionSpec& spec, const std::string& text) {
+  if (text.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;
-  const double value = std::strtod(text->c_str(), &end);
-  if (text->empty() || *end != '\0' || errno == ERANGE || !(value >= min && value <= max))
-    throw Error(extractor_ + ": option " + std::string(name) + "=" + *text +
-                " is not a number in [" + format_option_double(min) + ", " +
-                format_option_double(max) + "]");
-  return value;
+  switch (spec.type) {
+    case OptionType::kBool:
+      if (text == "true" || text == "1") return 1.0;
+      if (text == "false" || text == "0") return 0.0;
+      return std::nullopt;
+    case OptionType::kInt: {
+      const long value = std::strtol(text.c_str(), &end, 10);
+      if (*end != '\0' || errno == ERANGE || value < spec.min || value > spec.max)
+        return std::nullopt;
+      return static_cast<double>(value);
+    }
+    case OptionType::kDouble: {
+      const double value = std::strtod(text.c_str(), &end);
+      if (*end != '\0' || errno == ERANGE || !(value >= spec.min && value <= spec.max))
+        return std::nullopt;
+      return value;
+    }
+  }
+  return std::nullopt;
 }
 
-int OptionReader::read_int(std::string_view name, int default_value, int min, int max) {
-  const auto text = take(name);
-  if (!text) return default_value;
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text->c_str(), &end, 10);
-  if (text->empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
-    throw Error(extractor_ + ": option " + std::string(name) + "=" + *text +
-                " is not an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
-                "]");
-  return static_cast<int>(value);
+std::string format_value(const OptionSpec& spec, double value) {
+  switch (spec.type) {
+    case OptionType::kBool: return value != 0 ? "true" : "false";
+    case OptionType::kInt: return std::to_string(static_cast<int>(value));
+    case OptionType::kDouble: return format_option_double(value);
+  }
+  return {};
 }
 
-bool OptionReader::read_bool(std::string_view name, bool default_value) {
-  const auto text = take(name);
-  if (!text) return default_value;
-  if (*text == "true" || *text == "1") return true;
-  if (*text == "false" || *text == "0") return false;
-  throw Error(extractor_ + ": option " + std::string(name) + "=" + *text +
-              " is not a boolean (true or false)");
+}  // namespace
+
+OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpec> table,
+                           const FeatureOptions& given)
+    : extractor_(extractor), table_(table) {
+  values_.reserve(table.size());
+  for (const auto& spec : table) values_.push_back(spec.default_value);
+  for (const auto& [name, text] : given) {
+    const auto spec = std::find_if(table.begin(), table.end(),
+                                   [&](const OptionSpec& s) { return s.name == name; });
+    if (spec == table.end()) {
+      // A score-name suffix given as an option: libvmaf would ignore it silently.
+      for (const auto& s : table)
+        if (!s.alias.empty() && s.alias == name)
+          throw Error(extractor_ + ": option '" + name + "' is only the score-name suffix of " +
+                      std::string(s.name) + "; libvmaf takes the option by that full name");
+      std::string known;
+      for (const auto& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);
+      throw Error(extractor_ + ": unknown option '" + name + "'" +
+                  (known.empty() ? std::string(" (it takes no options)")
+                                 : " (options: " + known + ")"));
+    }
+    const auto value = parse_value(*spec, text);
+    if (!value)
+      throw Error(extractor_ + ": option " + name + "=" + text + " is not " +
+                  describe_range(*spec));
+    values_[static_cast<std::size_t>(spec - table.begin())] = *value;
+  }
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const OptionSpec& spec = table[i];
+    if (!spec.feature_param || values_[i] == spec.default_value) continue;
+    named_.push_back({std::string(spec.name), std::string(spec.alias.empty() ? spec.name : spec.alias),
+                      format_value(spec, values_[i]), spec.type == OptionType::kBool});
+  }
 }
 
-void OptionReader::finish() const {
-  for (std::size_t i = 0; i < options_.size(); ++i)
-    if (!used_[i])
-      throw Error(extractor_ + ": unknown option '" + options_[i].first + "'");
+double OptionValues::value_of(std::string_view name, OptionType type) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    if (table_[i].name == name && table_[i].type == type) return values_[i];
+  // A programming error: the extractor asked for an option its table lacks.
+  throw Error(extractor_ + ": no option '" + std::string(name) + "' of that type in its table");
+}
+
+bool OptionValues::get_bool(std::string_view name) const {
+  return value_of(name, OptionType::kBool) != 0;
+}
+int OptionValues::get_int(std::string_view name) const {
+  return static_cast<int>(value_of(name, OptionType::kInt));
+}
+double OptionValues::get_double(std::string_view name) const {
+  return value_of(name, OptionType::kDouble);
 }
 
 }  // namespace vmafexact

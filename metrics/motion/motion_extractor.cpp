@@ -1,6 +1,5 @@
 #include "motion/motion_extractor.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "common/cpu.h"
@@ -11,175 +10,178 @@ namespace vmafexact::motion {
 
 namespace {
 
-constexpr const char* kSadName = "VMAF_integer_feature_motion_sad_score";
-constexpr const char* kMotionName = "VMAF_integer_feature_motion_score";
-constexpr const char* kMotion2Name = "VMAF_integer_feature_motion2_score";
-constexpr const char* kMotion3Name = "VMAF_integer_feature_motion3_score";
+constexpr std::string_view kProvided[] = {
+    "VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_score",
+    "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"};
+enum ProvidedIndex { kSad, kMotion, kMotion2, kMotion3 };
 
-// The feature parameters that differ from their defaults, named as libvmaf
-// names them in score keys (the option's alias; doubles as %g, booleans bare).
-std::vector<NamedOption> non_default_options(const MotionParams& p) {
-  const MotionParams defaults;
-  std::vector<NamedOption> named;
-  auto add_double = [&](const char* name, const char* alias, double value, double default_value) {
-    if (value != default_value) named.push_back({name, alias, format_option_double(value), false});
-  };
-  auto add_bool = [&](const char* name, const char* alias, bool value, bool default_value) {
-    if (value != default_value) named.push_back({name, alias, value ? "true" : "false", true});
-  };
-  add_bool("motion_force_zero", "force_0", p.force_zero, defaults.force_zero);
-  add_double("motion_blend_factor", "mbf", p.blend_factor, defaults.blend_factor);
-  add_double("motion_blend_offset", "mbo", p.blend_offset, defaults.blend_offset);
-  add_double("motion_fps_weight", "mfw", p.fps_weight, defaults.fps_weight);
-  add_double("motion_max_val", "mmxv", p.max_val, defaults.max_val);
-  add_bool("motion_five_frame_window", "mffw", p.five_frame_window, defaults.five_frame_window);
-  add_bool("motion_moving_average", "mma", p.moving_average, defaults.moving_average);
-  return named;
-}
+constexpr MotionParams kDefaults{};
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "debug", .type = OptionType::kBool, .default_value = 0,
+     .help = "also write the sad score as integer_motion"},
+    {.name = "motion_force_zero", .type = OptionType::kBool, .default_value = kDefaults.force_zero,
+     .feature_param = true, .alias = "force_0", .help = "write 0 for every frame, read nothing"},
+    {.name = "motion_blend_factor", .type = OptionType::kDouble,
+     .default_value = kDefaults.blend_factor, .min = 0.0, .max = 1.0, .feature_param = true,
+     .alias = "mbf", .help = "blend factor of motion3"},
+    {.name = "motion_blend_offset", .type = OptionType::kDouble,
+     .default_value = kDefaults.blend_offset, .min = 0.0, .max = 1000.0, .feature_param = true,
+     .alias = "mbo", .help = "blend offset of motion3"},
+    {.name = "motion_fps_weight", .type = OptionType::kDouble,
+     .default_value = kDefaults.fps_weight, .min = 0.0, .max = 5.0, .feature_param = true,
+     .alias = "mfw", .help = "weight of the sad score (frame-rate correction)"},
+    {.name = "motion_max_val", .type = OptionType::kDouble, .default_value = kDefaults.max_val,
+     .min = 0.0, .max = 10000.0, .feature_param = true, .alias = "mmxv",
+     .help = "upper bound of the scores"},
+    {.name = "motion_five_frame_window", .type = OptionType::kBool,
+     .default_value = kDefaults.five_frame_window, .feature_param = true, .alias = "mffw",
+     .help = "compare frame i with frame i - 2"},
+    {.name = "motion_moving_average", .type = OptionType::kBool,
+     .default_value = kDefaults.moving_average, .feature_param = true, .alias = "mma",
+     .help = "motion3 as the mean with the previous frame's"},
+};
 
 unsigned bytes_per_sample(unsigned bpc) { return bpc == 8 ? 1u : 2u; }
 
-class HostMotionHistory final : public MotionHistory {
+class IntegerMotionExtractor final : public StagedExtractor<MotionSums> {
  public:
-  void reset(const PictureFormat& format, unsigned depth) override {
-    format_ = format;
-    depth_ = depth;
-    planes_.clear();
-    scratch_.assign(format.width, 0);
-  }
-  unsigned size() const override { return static_cast<unsigned>(planes_.size()); }
+  IntegerMotionExtractor(const OptionValues& options, MotionStageFactory make_stage)
+      : StagedExtractor(descriptor(), options,
+                        [make_stage, depth = params_of(options).frame_distance()](
+                            const PictureFormat& format) { return make_stage(format, depth); }),
+        params_(params_of(options)),
+        debug_(options.get_bool("debug")),
+        sequence_(params_) {}
 
-  std::uint64_t sad_then_keep(const PlaneView& luma, bool score) override {
-    const std::size_t row_bytes = std::size_t{luma.width} * bytes_per_sample(format_.bpc);
-    std::uint64_t sad = 0;
-    if (score) {
-      const PlaneView earlier{planes_.front().data(), static_cast<std::ptrdiff_t>(row_bytes),
-                              luma.width, luma.height};
-      sad = motion_sad(earlier, luma, format_.bpc, scratch_, motion_dsp(cpu::flags()), *runner_);
-    }
-    // Keep depth_ planes, oldest first, reusing the oldest buffer.
-    std::vector<std::uint8_t> buffer;
-    if (planes_.size() == depth_) {
-      buffer = std::move(planes_.front());
-      planes_.erase(planes_.begin());
-    }
-    buffer.resize(row_bytes * luma.height);
-    for (unsigned y = 0; y < luma.height; ++y)
-      std::memcpy(buffer.data() + row_bytes * y,
-                  luma.data + luma.stride * static_cast<std::ptrdiff_t>(y), row_bytes);
-    planes_.push_back(std::move(buffer));
-    return sad;
+  unsigned latency_frames() const override { return sequence_.latency_frames(); }
+  // libvmaf flags motion PREV_REF: under subsampling it still sees every frame.
+  bool sees_every_frame() const override { return true; }
+
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    if (!params_.force_zero) StagedExtractor::submit(ref, dist, index);
   }
-  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
+
+  void extract(const PictureView& ref, const PictureView& dist, unsigned index,
+               FeatureCollector& scores) override {
+    if (index != frames_seen_)
+      throw Error("motion: frames must arrive in order from 0 (expected frame " +
+                  std::to_string(frames_seen_) + ", got " + std::to_string(index) + ")");
+    const PlaneView& luma = ref.planes[0];
+    if (luma.width != format().width || luma.height != format().height || ref.bpc != format().bpc)
+      throw Error("motion: picture format differs from the one given to init()");
+    // With motion_force_zero nothing is read.
+    if (params_.force_zero) finish(std::nullopt, index, scores);
+    else StagedExtractor::extract(ref, dist, index, scores);
+  }
+
+  void flush(FeatureCollector& scores) override {
+    sequence_.end_of_stream();
+    write_ready(scores);
+  }
 
  private:
-  PictureFormat format_{};
-  unsigned depth_ = 1;
-  std::vector<std::vector<std::uint8_t>> planes_;  // oldest first
-  std::vector<std::int32_t> scratch_;
-  BandRunner* runner_ = &serial_band_runner();
+  void check_format(const PictureFormat& format) override {
+    if (!is_supported_bpc(format.bpc))
+      throw Error("motion: unsupported bit depth " + std::to_string(format.bpc) +
+                  " (libvmaf takes 8, 10, 12 or 16)");
+    // The 5-tap filter mirrors two samples beyond each border, which needs three
+    // samples across; libvmaf reads outside the picture below that. With
+    // motion_force_zero nothing is read and every size is accepted.
+    if (!params_.force_zero && (format.width < kMinSide || format.height < kMinSide))
+      throw Error("motion: pictures must be at least " + std::to_string(kMinSide) + "x" +
+                  std::to_string(kMinSide) + "; this one is " + std::to_string(format.width) +
+                  "x" + std::to_string(format.height));
+    if (format.width == 0 || format.height == 0) throw Error("motion: empty picture");
+  }
+
+  void start(const PictureFormat&) override {
+    sequence_ = MotionSequence(params_);
+    frames_seen_ = 0;
+  }
+
+  void finish(const MotionSums& sad, unsigned index, FeatureCollector& scores) override {
+    const bool scored = !params_.force_zero && index >= params_.first_scored_index();
+    if (scored && !sad) throw Error("motion: no earlier frame for frame " + std::to_string(index));
+    const double score = scored ? sad_to_score(*sad, format().width, format().height, params_) : 0.0;
+    ++frames_seen_;
+    scores.append(key(kSad), index, score);
+    if (debug_) scores.append(key(kMotion), index, score);
+    sequence_.add_sad(score);
+    write_ready(scores);
+  }
+
+  void write_ready(FeatureCollector& scores) {
+    for (const FrameMotion& frame : sequence_.take_ready()) {
+      scores.append(key(kMotion2), frame.index, frame.motion2);
+      scores.append(key(kMotion3), frame.index, frame.motion3);
+    }
+  }
+
+  MotionParams params_;
+  bool debug_ = false;
+  MotionSequence sequence_;
+  unsigned frames_seen_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<MotionHistory> make_host_motion_history() {
-  return std::make_unique<HostMotionHistory>();
+const FeatureDescriptor& descriptor() {
+  static const FeatureDescriptor descriptor{
+      "motion", "integer motion (integer_motion2, integer_motion3, and the sad score)", kProvided,
+      kOptions};
+  return descriptor;
 }
 
-std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(const FeatureOptions& options) {
-  return make_integer_motion_extractor(options, make_host_motion_history());
-}
-
-std::unique_ptr<FeatureExtractor> make_integer_motion_extractor(
-    const FeatureOptions& options, std::unique_ptr<MotionHistory> history) {
-  // libvmaf's options of "motion", by their full names, with its ranges.
-  OptionReader reader("motion", options);
+MotionParams params_of(const OptionValues& options) {
   MotionParams params;
-  params.force_zero = reader.read_bool("motion_force_zero", params.force_zero);
-  params.blend_factor = reader.read_double("motion_blend_factor", params.blend_factor, 0.0, 1.0);
-  params.blend_offset = reader.read_double("motion_blend_offset", params.blend_offset, 0.0, 1000.0);
-  params.fps_weight = reader.read_double("motion_fps_weight", params.fps_weight, 0.0, 5.0);
-  params.max_val = reader.read_double("motion_max_val", params.max_val, 0.0, 10000.0);
-  params.five_frame_window =
-      reader.read_bool("motion_five_frame_window", params.five_frame_window);
-  params.moving_average = reader.read_bool("motion_moving_average", params.moving_average);
-  const bool debug = reader.read_bool("debug", false);
-  reader.finish();
-  return std::make_unique<IntegerMotionExtractor>(params, debug, std::move(history));
+  params.force_zero = options.get_bool("motion_force_zero");
+  params.blend_factor = options.get_double("motion_blend_factor");
+  params.blend_offset = options.get_double("motion_blend_offset");
+  params.fps_weight = options.get_double("motion_fps_weight");
+  params.max_val = options.get_double("motion_max_val");
+  params.five_frame_window = options.get_bool("motion_five_frame_window");
+  params.moving_average = options.get_bool("motion_moving_average");
+  return params;
 }
 
-IntegerMotionExtractor::IntegerMotionExtractor(const MotionParams& params, bool debug,
-                                               std::unique_ptr<MotionHistory> history)
-    : params_(params), debug_(debug), sequence_(params), history_(std::move(history)) {
-  if (!history_) throw Error("motion: no plane history");
-  sad_key_ = score_key(kSadName);
-  motion_key_ = score_key(kMotionName);
-  motion2_key_ = score_key(kMotion2Name);
-  motion3_key_ = score_key(kMotion3Name);
+MotionCpuStage::MotionCpuStage(const PictureFormat& format, unsigned depth)
+    : format_(format), depth_(depth) {
+  scratch_.assign(format.width, 0);
 }
 
-std::vector<std::string> IntegerMotionExtractor::provided_features() const {
-  return {kSadName, kMotionName, kMotion2Name, kMotion3Name};
-}
-
-std::string IntegerMotionExtractor::score_key(std::string_view provided_name) const {
-  return feature_name_with_options(provided_name, non_default_options(params_));
-}
-
-void IntegerMotionExtractor::init(const PictureFormat& format) {
-  if (!is_supported_bpc(format.bpc))
-    throw Error("motion: unsupported bit depth " + std::to_string(format.bpc) +
-                " (libvmaf takes 8, 10, 12 or 16)");
-  // The 5-tap filter mirrors two samples beyond each border, which needs three
-  // samples across; libvmaf reads outside the picture below that. With
-  // motion_force_zero nothing is read and every size is accepted.
-  if (!params_.force_zero && (format.width < kMinSide || format.height < kMinSide))
-    throw Error("motion: pictures must be at least " + std::to_string(kMinSide) + "x" +
-                std::to_string(kMinSide) + "; this one is " + std::to_string(format.width) +
-                "x" + std::to_string(format.height));
-  if (format.width == 0 || format.height == 0) throw Error("motion: empty picture");
-  format_ = format;
-  sequence_ = MotionSequence(params_);
-  history_->reset(format, params_.frame_distance());
-  frames_seen_ = 0;
-}
-
-void IntegerMotionExtractor::extract(const PictureView& ref, const PictureView& dist,
-                                     unsigned index, FeatureCollector& scores) {
-  (void)dist;  // motion reads the reference only
-  if (index != frames_seen_)
-    throw Error("motion: frames must arrive in order from 0 (expected frame " +
-                std::to_string(frames_seen_) + ", got " + std::to_string(index) + ")");
+MotionSums MotionCpuStage::compute(const PictureView& ref, const PictureView&, unsigned) {
   const PlaneView& luma = ref.planes[0];
-  if (luma.width != format_.width || luma.height != format_.height || ref.bpc != format_.bpc)
-    throw Error("motion: picture format differs from the one given to init()");
-
-  double score = 0.0;
-  if (!params_.force_zero) {
-    const bool scored = index >= params_.first_scored_index();
-    if (scored && history_->size() < params_.frame_distance())
-      throw Error("motion: no earlier frame for frame " + std::to_string(index));
-    const std::uint64_t sad = history_->sad_then_keep(luma, scored);
-    if (scored) score = sad_to_score(sad, luma.width, luma.height, params_);
+  const std::size_t row_bytes = std::size_t{luma.width} * bytes_per_sample(format_.bpc);
+  MotionSums sad;
+  if (planes_.size() == depth_) {
+    const PlaneView earlier{planes_.front().data(), static_cast<std::ptrdiff_t>(row_bytes),
+                            luma.width, luma.height};
+    sad = motion_sad(earlier, luma, format_.bpc, scratch_, motion_dsp(cpu::flags()), *runner_);
   }
-  ++frames_seen_;
-
-  scores.append(sad_key_, index, score);
-  if (debug_) scores.append(motion_key_, index, score);
-  sequence_.add_sad(score);
-  write_ready(scores);
+  // Keep depth_ planes, oldest first, reusing the oldest buffer.
+  std::vector<std::uint8_t> buffer;
+  if (planes_.size() == depth_) {
+    buffer = std::move(planes_.front());
+    planes_.erase(planes_.begin());
+  }
+  buffer.resize(row_bytes * luma.height);
+  for (unsigned y = 0; y < luma.height; ++y)
+    std::memcpy(buffer.data() + row_bytes * y,
+                luma.data + luma.stride * static_cast<std::ptrdiff_t>(y), row_bytes);
+  planes_.push_back(std::move(buffer));
+  return sad;
 }
 
-void IntegerMotionExtractor::write_ready(FeatureCollector& scores) {
-  for (const FrameMotion& frame : sequence_.take_ready()) {
-    scores.append(motion2_key_, frame.index, frame.motion2);
-    scores.append(motion3_key_, frame.index, frame.motion3);
-  }
+std::unique_ptr<FeatureExtractor> make_extractor(const OptionValues& options,
+                                                 MotionStageFactory make_stage) {
+  return std::make_unique<IntegerMotionExtractor>(options, std::move(make_stage));
 }
 
-void IntegerMotionExtractor::flush(FeatureCollector& scores) {
-  sequence_.end_of_stream();
-  write_ready(scores);
+std::unique_ptr<FeatureExtractor> make_cpu_extractor(const OptionValues& options) {
+  return make_extractor(options, [](const PictureFormat& format, unsigned depth) {
+    return std::make_unique<MotionCpuStage>(format, depth);
+  });
 }
 
 }  // namespace vmafexact::motion

@@ -1,35 +1,43 @@
+// libvmaf's "psnr" extractor (integer_psnr.c) over a stage of any backend.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 
-#include "common/feature_extractor.h"
+#include "common/feature_stage.h"
 
 namespace vmafexact::psnr {
 
-std::unique_ptr<FeatureExtractor> make_psnr_extractor(const FeatureOptions& options);
+struct PsnrDsp;  // psnr_dsp.h
 
-// libvmaf's "psnr" extractor with its default options: psnr_y, and psnr_cb and
-// psnr_cr unless the picture is gray.
-class PsnrExtractor final : public FeatureExtractor {
+// Name, provided features (psnr_y, psnr_cb, psnr_cr) and options. libvmaf's
+// psnr options (enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak,
+// min_sse) are not offered yet: the table is empty, so any option is an error.
+const FeatureDescriptor& descriptor();
+
+// One frame's per-pixel sums: each plane's sum of squared errors (plane_sse()).
+struct PsnrSums {
+  std::array<std::uint64_t, 3> sse{};
+  bool operator==(const PsnrSums&) const = default;
+};
+
+// The CPU stage: plane_sse() of every plane through the best DSP table.
+class PsnrCpuStage final : public FeatureStage<PsnrSums> {
  public:
-  std::string_view name() const override { return "psnr"; }
-  std::vector<std::string> provided_features() const override {
-    return {"psnr_y", "psnr_cb", "psnr_cr"};
-  }
-  std::string score_key(std::string_view provided_name) const override {
-    return std::string(provided_name);
-  }
-  bool sees_every_frame() const override { return true; }  // libvmaf flags psnr TEMPORAL
-  void init(const PictureFormat& format) override;
-  void extract(const PictureView& ref, const PictureView& dist, unsigned index,
-               FeatureCollector& scores) override;
+  explicit PsnrCpuStage(const PsnrDsp& dsp);
+  PsnrSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
   void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
+  const PsnrDsp* dsp_;
   BandRunner* runner_ = &serial_band_runner();
-  PictureFormat format_{};
-  std::array<double, 3> psnr_max_{};
 };
+
+// The extractor over the stages `make_stage` makes (the CPU's or a twin's).
+std::unique_ptr<FeatureExtractor> make_extractor(const OptionValues& options,
+                                                 StageFactory<PsnrSums> make_stage);
+// The extractor over the CPU stage (the registry's CPU factory).
+std::unique_ptr<FeatureExtractor> make_cpu_extractor(const OptionValues& options);
 
 }  // namespace vmafexact::psnr

@@ -10,13 +10,7 @@
 
 namespace vmafexact::vif {
 
-VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params)
-    : VifKernel(width, height, bpc, params, vif_dsp(cpu::flags())) {}
-
-VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
-                     const VifDsp& dsp)
-    : width_(width), height_(height), bpc_(bpc), params_(params), dsp_(&dsp),
-      log2_(log2_table()) {
+void VifCpuStage::check_format(unsigned width, unsigned height, unsigned bpc) {
   if (!is_supported_bpc(bpc))
     throw Error("vif: unsupported bit depth " + std::to_string(bpc) +
                 " (libvmaf takes 8, 10, 12 or 16)");
@@ -26,6 +20,16 @@ VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifPar
                 " (its fourth scale is 1/8 of each side: libvmaf scores it 0/0 when fewer "
                 "than 8 columns and crashes when fewer than 8 rows); this one is " +
                 std::to_string(width) + "x" + std::to_string(height));
+}
+
+VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params)
+    : VifCpuStage(width, height, bpc, params, vif_dsp(cpu::flags())) {}
+
+VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
+                     const VifDsp& dsp)
+    : width_(width), height_(height), bpc_(bpc), params_(params), dsp_(&dsp),
+      log2_(log2_table()) {
+  check_format(width, height, bpc);
   if (!(params.enhn_gain_limit >= kMinEnhnGainLimit && params.enhn_gain_limit <= kDefaultEnhnGainLimit))
     throw Error("vif: vif_enhn_gain_limit must be in [1, 100]");
 
@@ -45,7 +49,7 @@ VifKernel::VifKernel(unsigned width, unsigned height, unsigned bpc, const VifPar
   scratch_.emplace_back(width);
 }
 
-VifKernel::RowScratch::RowScratch(unsigned width) {
+VifCpuStage::RowScratch::RowScratch(unsigned width) {
   for (auto* buffer : {&mu1, &mu2, &ref_sq, &dis_sq, &ref_dis, &ref_convol, &dis_convol})
     buffer->assign(width + 2 * kPadColumns, 0);
 }
@@ -57,7 +61,7 @@ VifKernel::RowScratch::RowScratch(unsigned width) {
 // from the set that ran that row, so any band reads what the serial pass reads.
 // (Rows of two or more samples write every column they read first, and the
 // subsample's rows are always that wide.)
-void VifKernel::seed_one_wide_row(unsigned half) {
+void VifCpuStage::seed_one_wide_row(unsigned half) {
   const RowScratch& last = scratch_[last_statistic_set_];
   for (unsigned set = 0; set < scratch_.size(); ++set) {
     if (set == last_statistic_set_) continue;
@@ -73,7 +77,7 @@ void VifKernel::seed_one_wide_row(unsigned half) {
 // horizontal pass of the scale's filter over the picture, its square and the
 // product of both pictures, and the per-pixel terms of accumulate().
 template <typename Sample>
-ScaleSums VifKernel::statistic(BandRunner& runner, const Rows<Sample>& ref,
+ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
                                const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale);
   const unsigned fwidth = filter.width;
@@ -131,7 +135,7 @@ ScaleSums VifKernel::statistic(BandRunner& runner, const Rows<Sample>& ref,
 // written over the top-left of the scale buffers, whose rows are then mirrored.
 // Only the samples the decimation keeps are computed.
 template <typename Sample>
-void VifKernel::subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
+void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
                           unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale + 1);
   const unsigned fwidth = filter.width;
@@ -182,19 +186,19 @@ void VifKernel::subsample(BandRunner& runner, const Rows<Sample>& ref, const Row
 }
 
 template <typename Sample>
-void VifKernel::scale0_rows(const PlaneView& plane, Rows<Sample>& rows) const {
+void VifCpuStage::scale0_rows(const PlaneView& plane, Rows<Sample>& rows) const {
   rows.resize(scale0_row_index_.size());
   for (std::size_t r = 0; r < rows.size(); ++r)
     rows[r] = plane.row<Sample>(static_cast<unsigned>(scale0_row_index_[r]));
 }
 
-void VifKernel::image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) const {
+void VifCpuStage::image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows) const {
   rows.resize(h + 2 * kPadRows);
   for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = image.row(static_cast<int>(r) - kPadRows);
 }
 
 template <typename Sample>
-FrameSums VifKernel::compute_from(BandRunner& runner, const PlaneView& ref,
+FrameSums VifCpuStage::compute_from(BandRunner& runner, const PlaneView& ref,
                                   const PlaneView& dist) {
   FrameSums sums{};
   Rows<Sample> ref0, dis0;
@@ -217,7 +221,7 @@ FrameSums VifKernel::compute_from(BandRunner& runner, const PlaneView& ref,
   return sums;
 }
 
-FrameSums VifKernel::compute(const PlaneView& ref, const PlaneView& dist, BandRunner& runner) {
+FrameSums VifCpuStage::compute(const PlaneView& ref, const PlaneView& dist, BandRunner& runner) {
   if (ref.width != width_ || ref.height != height_ || dist.width != width_ ||
       dist.height != height_)
     throw Error("vif: picture size changed from " + std::to_string(width_) + "x" +

@@ -2,7 +2,7 @@
 // on the luma plane, at four scales.
 //
 // Two stages, split where other backends join:
-//  * VifKernel::compute() is the per-pixel stage. For each scale it filters the
+//  * VifCpuStage::compute() is the per-pixel stage. For each scale it filters the
 //    picture and adds, per pixel, integer terms into libvmaf's four int64
 //    accumulators (ScaleSums). The sums are exact, so any order of pixels gives
 //    the same result; the only floating point in this stage is libvmaf's per-pixel
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/bands.h"
+#include "common/feature_stage.h"
 #include "common/picture.h"
 #include "vif/vif_tables.h"
 
@@ -30,7 +31,7 @@ inline constexpr double kMinEnhnGainLimit = 1.0;
 // side / 8 samples and must not be empty (with fewer than 8 columns libvmaf
 // writes 0/0 for it, with fewer than 8 rows it crashes). From 8 to 15 the
 // fourth scale is one sample wide or high and libvmaf's mirror padding reads
-// samples its buffers kept from the third scale; VifKernel does the same.
+// samples its buffers kept from the third scale; VifCpuStage does the same.
 inline constexpr unsigned kMinSide = 8;
 
 // libvmaf's accumulators of one scale, summed over every pixel of the scale:
@@ -69,20 +70,28 @@ struct VifDsp;
 // reads plane 0 of each picture. Its row routines come from a VifDsp table
 // (vif_dsp.h): the best SIMD twins that cpu::flags() allows when the kernel is
 // built, or a given table.
-class VifKernel {
+class VifCpuStage final : public FeatureStage<FrameSums> {
  public:
   // Throws vmafexact::Error for a bit depth or size libvmaf cannot score.
-  VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params);
-  VifKernel(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
+  VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params);
+  VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
             const VifDsp& dsp);
 
   const VifDsp& dsp() const { return *dsp_; }
+  // Throws vmafexact::Error, naming the limit, for a bit depth or size
+  // libvmaf's integer VIF cannot score (every backend checks this first).
+  static void check_format(unsigned width, unsigned height, unsigned bpc);
 
   // The accumulators of every scale (scale 0 left at zero with skip_scale0).
   // The row loops of each scale run in bands through `runner` (common/bands.h);
   // any runner gives the same sums. Not reentrant: one compute() at a time.
   FrameSums compute(const PlaneView& ref, const PlaneView& dist,
                     BandRunner& runner = serial_band_runner());
+  // The stage's contract: compute() of the luma planes on the runner set last.
+  FrameSums compute(const PictureView& ref, const PictureView& dist, unsigned) override {
+    return compute(ref.planes[0], dist.planes[0], *runner_);
+  }
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   struct Image {  // one picture at scales 1..3, with 8 mirrored rows above and below
@@ -131,6 +140,7 @@ class VifKernel {
   // wide reads some of it (seed_one_wide_row()).
   unsigned last_statistic_set_ = 0;
   Rows<std::uint16_t> ref_rows_, dis_rows_;
+  BandRunner* runner_ = &serial_band_runner();
 };
 
 // libvmaf's float numerator and denominator of one scale (its VifScore).

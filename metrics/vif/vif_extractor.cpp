@@ -1,91 +1,88 @@
 #include "vif/vif_extractor.h"
 
-#include "common/error.h"
-
 namespace vmafexact::vif {
 
 namespace {
 
 // libvmaf's provided_features of integer VIF, in the order it writes them.
-const std::vector<std::string>& provided_names() {
-  static const std::vector<std::string> names = {
-      "VMAF_integer_feature_vif_scale0_score",
-      "VMAF_integer_feature_vif_scale1_score",
-      "VMAF_integer_feature_vif_scale2_score",
-      "VMAF_integer_feature_vif_scale3_score",
-      "integer_vif",
-      "integer_vif_num",
-      "integer_vif_den",
-      "integer_vif_num_scale0",
-      "integer_vif_den_scale0",
-      "integer_vif_num_scale1",
-      "integer_vif_den_scale1",
-      "integer_vif_num_scale2",
-      "integer_vif_den_scale2",
-      "integer_vif_num_scale3",
-      "integer_vif_den_scale3",
-  };
-  return names;
-}
+constexpr std::string_view kProvided[] = {
+    "VMAF_integer_feature_vif_scale0_score",
+    "VMAF_integer_feature_vif_scale1_score",
+    "VMAF_integer_feature_vif_scale2_score",
+    "VMAF_integer_feature_vif_scale3_score",
+    "integer_vif",
+    "integer_vif_num",
+    "integer_vif_den",
+    "integer_vif_num_scale0",
+    "integer_vif_den_scale0",
+    "integer_vif_num_scale1",
+    "integer_vif_den_scale1",
+    "integer_vif_num_scale2",
+    "integer_vif_den_scale2",
+    "integer_vif_num_scale3",
+    "integer_vif_den_scale3",
+};
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "debug", .type = OptionType::kBool, .default_value = 0,
+     .help = "also write integer_vif, integer_vif_num/_den and their per-scale values"},
+    {.name = "vif_enhn_gain_limit", .type = OptionType::kDouble,
+     .default_value = kDefaultEnhnGainLimit, .min = kMinEnhnGainLimit,
+     .max = kDefaultEnhnGainLimit, .feature_param = true, .alias = "egl",
+     .help = "enhancement gain limit"},
+    {.name = "vif_skip_scale0", .type = OptionType::kBool, .default_value = 0,
+     .feature_param = true, .alias = "ssclz", .help = "skip scale 0 (it scores 0)"},
+};
+
+class IntegerVifExtractor final : public StagedExtractor<FrameSums> {
+ public:
+  using StagedExtractor::StagedExtractor;
+
+ private:
+  void check_format(const PictureFormat& format) override {
+    // The stage checks depth and size (VifCpuStage's constructor); a twin's
+    // stage is made after the same check here.
+    VifCpuStage::check_format(format.width, format.height, format.bpc);
+  }
+
+  void finish(const FrameSums& sums, unsigned index, FeatureCollector& scores) override {
+    const FrameScores s = finish_frame(sums, options().get_bool("vif_skip_scale0"));
+    for (unsigned scale = 0; scale < kScaleCount; ++scale) scores.append(key(scale), index, s.scale[scale]);
+    if (!options().get_bool("debug")) return;
+    scores.append(key(4), index, s.vif);
+    scores.append(key(5), index, s.num);
+    scores.append(key(6), index, s.den);
+    for (unsigned scale = 0; scale < kScaleCount; ++scale) {
+      scores.append(key(7 + 2 * scale), index, s.num_scale[scale]);
+      scores.append(key(8 + 2 * scale), index, s.den_scale[scale]);
+    }
+  }
+};
 
 }  // namespace
 
-std::unique_ptr<FeatureExtractor> make_integer_vif_extractor(const FeatureOptions& options) {
-  for (const auto& [name, value] : options) {
-    // The short names appear in score names only: libvmaf looks options up by
-    // their full names and silently ignores these, which would be a surprise.
-    if (name == "egl" || name == "ssclz")
-      throw Error("vif: option '" + name + "' is only the score-name suffix of " +
-                  (name == "egl" ? "vif_enhn_gain_limit" : "vif_skip_scale0") +
-                  "; libvmaf takes the option by that full name");
-  }
-  OptionReader reader("vif", options);
+const FeatureDescriptor& descriptor() {
+  static const FeatureDescriptor descriptor{
+      "vif", "integer VIF at four scales (integer_vif_scale0..3)", kProvided, kOptions};
+  return descriptor;
+}
+
+VifParams params_of(const OptionValues& options) {
   VifParams params;
-  const bool debug = reader.read_bool("debug", false);
-  params.enhn_gain_limit = reader.read_double("vif_enhn_gain_limit", kDefaultEnhnGainLimit,
-                                              kMinEnhnGainLimit, kDefaultEnhnGainLimit);
-  params.skip_scale0 = reader.read_bool("vif_skip_scale0", false);
-  reader.finish();
-  return std::make_unique<IntegerVifExtractor>(params, debug);
+  params.enhn_gain_limit = options.get_double("vif_enhn_gain_limit");
+  params.skip_scale0 = options.get_bool("vif_skip_scale0");
+  return params;
 }
 
-std::vector<std::string> IntegerVifExtractor::provided_features() const { return provided_names(); }
-
-std::string IntegerVifExtractor::score_key(std::string_view provided_name) const {
-  // libvmaf's feature parameters (debug is not one), sorted by name in the suffix.
-  std::vector<NamedOption> non_default;
-  if (params_.enhn_gain_limit != kDefaultEnhnGainLimit)
-    non_default.push_back({"vif_enhn_gain_limit", "egl",
-                           format_option_double(params_.enhn_gain_limit), false});
-  if (params_.skip_scale0) non_default.push_back({"vif_skip_scale0", "ssclz", "true", true});
-  return feature_name_with_options(provided_name, std::move(non_default));
+std::unique_ptr<FeatureExtractor> make_extractor(const OptionValues& options,
+                                                 StageFactory<FrameSums> make_stage) {
+  return std::make_unique<IntegerVifExtractor>(descriptor(), options, std::move(make_stage));
 }
 
-void IntegerVifExtractor::init(const PictureFormat& format) {
-  kernel_.emplace(format.width, format.height, format.bpc, params_);
-  keys_.clear();
-  for (const auto& name : provided_names()) keys_.push_back(score_key(name));
-}
-
-void IntegerVifExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned index,
-                                  FeatureCollector& scores) {
-  if (!kernel_) throw Error("vif: extract() before init()");
-  append_scores(kernel_->compute(ref.planes[0], dist.planes[0], *runner_), index, scores);
-}
-
-void IntegerVifExtractor::append_scores(const FrameSums& sums, unsigned index,
-                                        FeatureCollector& scores) const {
-  const FrameScores s = finish_frame(sums, params_.skip_scale0);
-  for (unsigned scale = 0; scale < kScaleCount; ++scale)
-    scores.append(keys_[scale], index, s.scale[scale]);
-  if (!debug_) return;
-  scores.append(keys_[4], index, s.vif);
-  scores.append(keys_[5], index, s.num);
-  scores.append(keys_[6], index, s.den);
-  for (unsigned scale = 0; scale < kScaleCount; ++scale) {
-    scores.append(keys_[7 + 2 * scale], index, s.num_scale[scale]);
-    scores.append(keys_[8 + 2 * scale], index, s.den_scale[scale]);
-  }
+std::unique_ptr<FeatureExtractor> make_cpu_extractor(const OptionValues& options) {
+  return make_extractor(options, [params = params_of(options)](const PictureFormat& format) {
+    return std::make_unique<VifCpuStage>(format.width, format.height, format.bpc, params);
+  });
 }
 
 }  // namespace vmafexact::vif

@@ -33,7 +33,7 @@ bool feature_available(const std::string& name) {
 bool model_usable(const char* version) {
   try {
     const auto model = model::load_builtin_model(version);
-    for (const auto& feature : model.features()) extractor_for_feature(feature.name);
+    model_feature_requests(model);
     return true;
   } catch (const Error&) {
     return false;

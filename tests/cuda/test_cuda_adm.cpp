@@ -2,7 +2,7 @@
 //  - AdmEmulation.*: no device needed (they run in CI). The kernels' block
 //    decomposition (adm_cuda_tiles.h: the same __host__ __device__ functions
 //    the kernels call, block by block, phase by phase, warp by warp) replayed
-//    on the host must give AdmComputer::compute()'s sums ==, on many sizes, bit
+//    on the host must give AdmCpuStage::compute()'s sums ==, on many sizes, bit
 //    depths, contents and options. Shared memory is poisoned before every
 //    block, so a read of a value the block did not write shows up.
 //  - AdmCudaTwin.* without a device: options, names and init errors are the
@@ -26,7 +26,7 @@
 
 #include "adm/adm.h"
 #include "adm/adm_cuda.h"
-#include "adm/adm_cuda_extractor.h"
+#include "registry.h"
 #include "adm/adm_cuda_tiles.h"
 #include "adm/adm_extractor.h"
 #include "common/cuda_util.h"
@@ -185,7 +185,7 @@ struct EmulationState {
   std::vector<unsigned long long> rows;
 };
 
-// AdmCudaPipeline::enqueue() with the kernels replaced by their emulation.
+// AdmCudaStage::enqueue() with the kernels replaced by their emulation.
 FrameSums emulate(const LumaPair& pair, const AdmOptions& options, EmulationState* state = nullptr) {
   const auto geometry = adm::scale_geometry(pair.width, pair.height);
   const auto weights = adm::csf_weights(options);
@@ -291,7 +291,7 @@ FrameSums emulate(const LumaPair& pair, const AdmOptions& options, EmulationStat
 }
 
 FrameSums cpu_sums(const LumaPair& pair, const AdmOptions& options) {
-  adm::AdmComputer computer(pair.width, pair.height, options);
+  adm::AdmCpuStage computer(pair.width, pair.height, options);
   return computer.compute(pair.plane(pair.ref), pair.plane(pair.dist), pair.bpc);
 }
 
@@ -329,7 +329,7 @@ const std::vector<NamedAdmOptions>& option_sets() {
   return sets;
 }
 
-AdmOptions options_of(const FeatureOptions& options) { return adm::read_adm_options(options, nullptr); }
+AdmOptions options_of(const FeatureOptions& options) { return adm::adm_options_of(adm::descriptor().parse(options)); }
 
 // test_cuda_parity.cpp's clips, luma only, with its random sequence (chroma
 // draws included), so that the emulation sees the parity test's exact frames.
@@ -439,8 +439,8 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(AdmCudaTwin, OptionsNamesAndErrorsAreTheCpus) {
   for (const auto& set : option_sets()) {
-    auto cpu = adm::make_integer_adm_extractor(set.options);
-    auto twin = cadm::make_cuda_adm_extractor(set.options, nullptr);
+    auto cpu = make_feature_extractor("adm", set.options);
+    auto twin = make_feature_extractor("adm", set.options, Backend::kCuda, nullptr);
     EXPECT_EQ(cpu->name(), twin->name());
     EXPECT_EQ(cpu->provided_features(), twin->provided_features());
     for (const auto& provided : cpu->provided_features())
@@ -453,8 +453,8 @@ TEST(AdmCudaTwin, OptionsNamesAndErrorsAreTheCpus) {
        {FeatureOptions{{"adm_csf_mode", "1"}}, FeatureOptions{{"adm_csf_mode", "2"}},
         FeatureOptions{{"adm_csf_mode", "3"}}, FeatureOptions{{"adm_norm_view_dist", "1"}},
         FeatureOptions{{"adm_enhn_gain_limit", "0.5"}}, FeatureOptions{{"adm_unknown", "1"}}}) {
-    const std::string cpu = error_of([&] { adm::make_integer_adm_extractor(bad); });
-    const std::string twin = error_of([&] { cadm::make_cuda_adm_extractor(bad, nullptr); });
+    const std::string cpu = error_of([&] { make_feature_extractor("adm", bad); });
+    const std::string twin = error_of([&] { make_feature_extractor("adm", bad, Backend::kCuda, nullptr); });
     EXPECT_NE(cpu, "(no error)");
     EXPECT_EQ(cpu, twin);
   }
@@ -462,8 +462,8 @@ TEST(AdmCudaTwin, OptionsNamesAndErrorsAreTheCpus) {
   for (const PictureFormat& format :
        {PictureFormat{32, 33, 8, ChromaFormat::k420}, PictureFormat{33, 32, 10, ChromaFormat::k420},
         PictureFormat{16, 16, 8, ChromaFormat::k400}, PictureFormat{64, 64, 9, ChromaFormat::k420}}) {
-    auto cpu = adm::make_integer_adm_extractor({});
-    auto twin = cadm::make_cuda_adm_extractor({}, nullptr);
+    auto cpu = make_feature_extractor("adm", {});
+    auto twin = make_feature_extractor("adm", {}, Backend::kCuda, nullptr);
     const std::string cpu_error = error_of([&] { cpu->init(format); });
     EXPECT_NE(cpu_error, "(no error)");
     EXPECT_EQ(cpu_error, error_of([&] { twin->init(format); }));
@@ -485,7 +485,7 @@ FrameSums device_sums(const LumaPair& pair, const AdmOptions& options, cuda::Str
   cuda::DevicePicture ref, dist;
   ref.upload(pair.view(pair.ref), stream.get());
   dist.upload(pair.view(pair.dist), stream.get());
-  cadm::AdmCudaPipeline pipeline(pair.width, pair.height, options);
+  cadm::AdmCudaStage pipeline(pair.width, pair.height, options);
   pipeline.enqueue(ref.view().planes[0], dist.view().planes[0], pair.bpc, stream.get());
   stream.synchronize();
   return pipeline.sums();
@@ -535,7 +535,7 @@ TEST_F(AdmCudaDevice, IntermediatesEqualTheEmulation) {
       cuda::DevicePicture ref, dist;
       ref.upload(pair.view(pair.ref), stream.get());
       dist.upload(pair.view(pair.dist), stream.get());
-      cadm::AdmCudaPipeline pipeline(pair.width, pair.height, {});
+      cadm::AdmCudaStage pipeline(pair.width, pair.height, {});
       pipeline.enqueue(ref.view().planes[0], dist.view().planes[0], pair.bpc, stream.get());
       stream.synchronize();
       pipeline.debug_download(device.bands0, device.bands, device.rows);
@@ -575,8 +575,8 @@ TEST_F(AdmCudaDevice, ScoresEqualTheCpuWithEveryOption) {
   unsigned identical = 0, compared = 0;
   for (const auto& set : option_sets())
     for (const auto& [w, h, bpc] : {std::tuple{176u, 144u, 8u}, {641u, 359u, 10u}, {1920u, 1080u, 16u}}) {
-      auto cpu = adm::make_integer_adm_extractor(set.options);
-      auto twin = cadm::make_cuda_adm_extractor(set.options, stream.get());
+      auto cpu = make_feature_extractor("adm", set.options);
+      auto twin = make_feature_extractor("adm", set.options, Backend::kCuda, stream.get());
       const PictureFormat format{w, h, bpc, ChromaFormat::k400};
       cpu->init(format);
       twin->init(format);
@@ -613,7 +613,7 @@ TEST_F(AdmCudaDevice, KernelTimePerFrame) {
     cuda::DevicePicture ref, dist;
     ref.upload(pair.view(pair.ref), stream.get());
     dist.upload(pair.view(pair.dist), stream.get());
-    cadm::AdmCudaPipeline pipeline(w, h, {});
+    cadm::AdmCudaStage pipeline(w, h, {});
     const auto cpu = cpu_sums(pair, {});
     for (int k = 0; k < 5; ++k)
       pipeline.enqueue(ref.view().planes[0], dist.view().planes[0], bpc, stream.get());

@@ -24,7 +24,7 @@
 #include "cuda_backend.h"
 #include "motion/motion.h"
 #include "motion/motion_cuda.h"
-#include "motion/motion_cuda_extractor.h"
+#include "registry.h"
 #include "motion/motion_cuda_tile.h"
 #include "motion/motion_extractor.h"
 
@@ -256,8 +256,8 @@ TEST(CudaMotionEmulation, TwinHasTheCpuNamesKeysAndOptionChecks) {
       {{"motion_five_frame_window", "true"}, {"motion_blend_factor", "0.5"}},
       {{"motion_moving_average", "true"}, {"motion_max_val", "7"}, {"motion_fps_weight", "2.5"}}};
   for (const auto& options : option_sets) {
-    const auto cpu = motion::make_integer_motion_extractor(options);
-    const auto twin = cuda::motion::make_cuda_motion_extractor(options, nullptr);
+    const auto cpu = make_feature_extractor("motion", options);
+    const auto twin = make_feature_extractor("motion", options, Backend::kCuda);
     EXPECT_EQ(twin->name(), cpu->name());
     EXPECT_EQ(twin->provided_features(), cpu->provided_features());
     for (const auto& feature : cpu->provided_features())
@@ -265,13 +265,13 @@ TEST(CudaMotionEmulation, TwinHasTheCpuNamesKeysAndOptionChecks) {
     EXPECT_EQ(twin->latency_frames(), cpu->latency_frames());
     EXPECT_EQ(twin->sees_every_frame(), cpu->sees_every_frame());
   }
-  EXPECT_THROW(cuda::motion::make_cuda_motion_extractor({{"force_0", "true"}}, nullptr), Error);
-  EXPECT_THROW(cuda::motion::make_cuda_motion_extractor({{"motion_blend_factor", "1.5"}}, nullptr),
+  EXPECT_THROW(make_feature_extractor("motion", {{"force_0", "true"}}, Backend::kCuda), Error);
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_blend_factor", "1.5"}}, Backend::kCuda),
                Error);
-  auto small = cuda::motion::make_cuda_motion_extractor({}, nullptr);
+  auto small = make_feature_extractor("motion", {}, Backend::kCuda);
   EXPECT_THROW(small->init({2, 5, 8, ChromaFormat::k420}), Error);
   EXPECT_THROW(small->init({16, 16, 9, ChromaFormat::k420}), Error);
-  auto tiny = cuda::motion::make_cuda_motion_extractor({{"motion_force_zero", "true"}}, nullptr);
+  auto tiny = make_feature_extractor("motion", {{"motion_force_zero", "true"}}, Backend::kCuda);
   EXPECT_NO_THROW(tiny->init({1, 1, 8, ChromaFormat::k420}));
 }
 
@@ -309,7 +309,7 @@ std::uint64_t device_sad(const Plane& prev, const Plane& cur, cuda::Stream& stre
 void expect_twin_equals_cpu(const std::vector<Plane>& frames, const FeatureOptions& options,
                             cuda::CudaBackend& backend, const std::string& what,
                             unsigned* compared) {
-  auto cpu = motion::make_integer_motion_extractor(options);
+  auto cpu = make_feature_extractor("motion", options);
   auto twin = backend.make_extractor("motion", options);
   const PictureFormat format{frames[0].width, frames[0].height, frames[0].bpc, ChromaFormat::k400};
   cpu->init(format);

@@ -24,7 +24,7 @@
 #include "vif/vif.h"
 #include "vif/vif_cuda.h"
 #include "vif/vif_cuda_emulation.h"
-#include "vif/vif_cuda_extractor.h"
+#include "registry.h"
 #include "vif/vif_cuda_plan.h"
 #include "vif/vif_extractor.h"
 
@@ -174,7 +174,7 @@ std::vector<Case> small_cases() {
 }
 
 FrameSums cpu_sums(const Case& c, const TestPicture& ref, const TestPicture& dist) {
-  vif::VifKernel kernel(c.width, c.height, c.bpc, c.params);
+  vif::VifCpuStage kernel(c.width, c.height, c.bpc, c.params);
   return kernel.compute(ref.view().planes[0], dist.view().planes[0]);
 }
 
@@ -263,14 +263,14 @@ TEST(VifCudaEmulation, SumsEqualTheCpuAt1080p) {
 
 TEST(VifCudaEmulation, FactoryTakesTheCpuOptionsNamesAndKeys) {
   // No CUDA call before init(): these run without a device.
-  EXPECT_THROW(cuda::vif::make_cuda_vif_extractor({{"egl", "1"}}, nullptr), Error);
-  EXPECT_THROW(cuda::vif::make_cuda_vif_extractor({{"vif_enhn_gain_limit", "0.5"}}, nullptr), Error);
-  EXPECT_THROW(cuda::vif::make_cuda_vif_extractor({{"vif_kernelscale", "1"}}, nullptr), Error);
+  EXPECT_THROW(make_feature_extractor("vif", {{"egl", "1"}}, Backend::kCuda, nullptr), Error);
+  EXPECT_THROW(make_feature_extractor("vif", {{"vif_enhn_gain_limit", "0.5"}}, Backend::kCuda, nullptr), Error);
+  EXPECT_THROW(make_feature_extractor("vif", {{"vif_kernelscale", "1"}}, Backend::kCuda, nullptr), Error);
   for (const FeatureOptions& options :
        {FeatureOptions{}, FeatureOptions{{"debug", "true"}},
         FeatureOptions{{"vif_enhn_gain_limit", "1.0"}, {"vif_skip_scale0", "true"}}}) {
-    const auto cpu = vif::make_integer_vif_extractor(options);
-    const auto twin = cuda::vif::make_cuda_vif_extractor(options, nullptr);
+    const auto cpu = make_feature_extractor("vif", options);
+    const auto twin = make_feature_extractor("vif", options, Backend::kCuda, nullptr);
     EXPECT_EQ(twin->name(), cpu->name());
     EXPECT_EQ(twin->provided_features(), cpu->provided_features());
     EXPECT_EQ(twin->latency_frames(), cpu->latency_frames());
@@ -304,7 +304,7 @@ TEST_F(VifCudaDevice, SumsEqualTheCpuOnEverySizeDepthAndOption) {
     cuda::DevicePicture ref_device, dist_device;
     ref_device.upload(ref.view(), stream.get());
     dist_device.upload(dist.view(), stream.get());
-    cuda::vif::VifCudaKernel kernel(c.width, c.height, c.bpc, c.params, stream.get());
+    cuda::vif::VifCudaStage kernel(c.width, c.height, c.bpc, c.params, stream.get());
     for (int repeat = 0; repeat < 2; ++repeat) {  // the second frame finds the buffers used
       const FrameSums sums = kernel.compute(ref_device.view().planes[0], dist_device.view().planes[0]);
       ++compared;
@@ -327,8 +327,8 @@ TEST_F(VifCudaDevice, ScoresEqualTheCpuWithEveryOption) {
           const Case c{w, h, bpc, Pattern::kNoisyCopy, {egl, skip}};
           const FeatureOptions options = options_of(c.params, true);
           const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-          auto cpu = vif::make_integer_vif_extractor(options);
-          auto twin = cuda::vif::make_cuda_vif_extractor(options, stream.get());
+          auto cpu = make_feature_extractor("vif", options);
+          auto twin = make_feature_extractor("vif", options, Backend::kCuda, stream.get());
           cpu->init(format);
           twin->init(format);
           FeatureCollector cpu_scores, twin_scores;
@@ -358,7 +358,7 @@ TEST_F(VifCudaDevice, ScoresEqualTheCpuWithEveryOption) {
 
 TEST_F(VifCudaDevice, InitRejectsWhatTheCpuRejects) {
   cuda::Stream stream;
-  auto twin = cuda::vif::make_cuda_vif_extractor({}, stream.get());
+  auto twin = make_feature_extractor("vif", {}, Backend::kCuda, stream.get());
   EXPECT_THROW(twin->init({7, 8, 8, ChromaFormat::k420}), Error);
   EXPECT_THROW(twin->init({8, 7, 8, ChromaFormat::k420}), Error);
   EXPECT_THROW(twin->init({64, 64, 9, ChromaFormat::k420}), Error);
@@ -374,7 +374,7 @@ TEST_F(VifCudaDevice, KernelTimePerFrame) {
     cuda::DevicePicture ref_device, dist_device;
     ref_device.upload(ref.view(), stream.get());
     dist_device.upload(dist.view(), stream.get());
-    cuda::vif::VifCudaKernel kernel(w, h, bpc, c.params, stream.get());
+    cuda::vif::VifCudaStage kernel(w, h, bpc, c.params, stream.get());
     cudaEvent_t start, stop;
     cuda::check(cudaEventCreate(&start), "event");
     cuda::check(cudaEventCreate(&stop), "event");

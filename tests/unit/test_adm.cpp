@@ -21,6 +21,7 @@
 #include "common/feature_collector.h"
 #include "band_runners.h"
 #include "common/thread_pool.h"
+#include "registry.h"
 
 using namespace vmafexact;
 
@@ -127,7 +128,7 @@ FeatureCollector run_extractor(Content content, unsigned w, unsigned h, unsigned
   std::vector<std::uint16_t> ref, dist;
   fill_content(content, w, h, bpc, seed, ref, dist);
   const TestPicture r(ref, w, h, bpc), d(dist, w, h, bpc, 11);
-  auto extractor = adm::make_integer_adm_extractor(options);
+  auto extractor = make_feature_extractor("adm", options);
   extractor->init({w, h, bpc, ChromaFormat::k400});
   FeatureCollector scores;
   extractor->extract(r.view, d.view, 0, scores);
@@ -250,7 +251,7 @@ TEST(AdmSums, EdgesTenBitGiveTheSumsThatFinishToLibvmaf) {
   std::vector<std::uint16_t> ref, dist;
   fill_content(Content::kEdges, 48, 40, 10, 2, ref, dist);
   const TestPicture r(ref, 48, 40, 10), d(dist, 48, 40, 10, 0);
-  adm::AdmComputer computer(48, 40, {});
+  adm::AdmCpuStage computer(48, 40, {});
   const auto sums = computer.compute(r.view.planes[0], d.view.planes[0], 10);
   for (int s = 0; s < 4; ++s) {
     EXPECT_EQ(sums.scales[s].num, kEdges10Sums.scales[s].num) << s;
@@ -267,7 +268,7 @@ TEST(AdmSums, FlatPicturesHaveNoDetail) {
     std::vector<std::uint16_t> ref, dist;
     fill_content(Content::kFlat, 37, 35, bpc, 0, ref, dist);
     const TestPicture r(ref, 37, 35, bpc), d(dist, 37, 35, bpc);
-    adm::AdmComputer computer(37, 35, {});
+    adm::AdmCpuStage computer(37, 35, {});
     const auto sums = computer.compute(r.view.planes[0], d.view.planes[0], bpc);
     for (const auto& scale : sums.scales) {
       EXPECT_EQ(scale.num, (std::array<std::int64_t, 3>{})) << bpc;
@@ -356,7 +357,7 @@ TEST(AdmBands, PoolRunnersGiveTheSerialSums) {
     fill_content(c.content, c.w, c.h, c.bpc, c.w + c.bpc, ref, dist);
     const TestPicture r(ref, c.w, c.h, c.bpc), d(dist, c.w, c.h, c.bpc, 11);
     for (const adm::AdmDsp* dsp : band_test_dsps()) {
-      adm::AdmComputer computer(c.w, c.h, adm_options(c.options), *dsp);
+      adm::AdmCpuStage computer(c.w, c.h, adm_options(c.options), *dsp);
       const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], c.bpc);
       for (unsigned max_bands : {2u, 3u, 7u, 16u}) {
         PoolBandRunner runner(pool, max_bands);
@@ -375,7 +376,7 @@ TEST(AdmBands, ReverseOrderOnOneThreadGivesTheSerialSums) {
       std::vector<std::uint16_t> ref, dist;
       fill_content(Content::kNoise, w, h, 10, 7, ref, dist);
       const TestPicture r(ref, w, h, 10), d(dist, w, h, 10);
-      adm::AdmComputer computer(w, h, {}, *dsp);
+      adm::AdmCpuStage computer(w, h, {}, *dsp);
       const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], 10);
       ReverseBandRunner reverse(5);
       EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], 10, reverse), serial)
@@ -389,7 +390,7 @@ TEST(AdmBands, ExtractorRunsItsStagesOnTheBandRunner) {
   fill_content(Content::kEdges, 576, 324, 8, 3, ref, dist);
   const TestPicture r(ref, 576, 324, 8), d(dist, 576, 324, 8);
   FeatureCollector serial, banded;
-  auto extractor = adm::make_integer_adm_extractor({{"debug", "true"}});
+  auto extractor = make_feature_extractor("adm", {{"debug", "true"}});
   extractor->init({576, 324, 8, ChromaFormat::k400});
   extractor->extract(r.view, d.view, 0, serial);
   ReverseBandRunner reverse(4);
@@ -515,7 +516,7 @@ TEST(AdmExtractor, SkipScaleZero) {
 
 TEST(AdmOptions, ScoreNamesFollowLibvmaf) {
   const auto key = [](const FeatureOptions& options) {
-    return adm::make_integer_adm_extractor(options)->score_key("VMAF_integer_feature_adm2_score");
+    return make_feature_extractor("adm", options)->score_key("VMAF_integer_feature_adm2_score");
   };
   EXPECT_EQ(key({}), "integer_adm2");
   EXPECT_EQ(key({{"adm_enhn_gain_limit", "1.0"}}), "integer_adm2_egl_1");
@@ -527,13 +528,13 @@ TEST(AdmOptions, ScoreNamesFollowLibvmaf) {
             "integer_adm2_scf_2_min_0.1_nw_0.5");  // alphabetical by option name
   EXPECT_EQ(key({{"adm_dlm_weight", "0.7"}, {"adm_csf_diag_scale", "3"}}),
             "integer_adm2_scfd_3_dlmw_0.7");
-  EXPECT_EQ(adm::make_integer_adm_extractor({{"adm_enhn_gain_limit", "1"}})
+  EXPECT_EQ(make_feature_extractor("adm", {{"adm_enhn_gain_limit", "1"}})
                 ->score_key("integer_adm_scale2"),
             "integer_adm_scale2_egl_1");
 }
 
 TEST(AdmOptions, ProvidesLibvmafsFeatureNames) {
-  const auto provided = adm::make_integer_adm_extractor({})->provided_features();
+  const auto provided = make_feature_extractor("adm", {})->provided_features();
   ASSERT_GE(provided.size(), 7u);
   EXPECT_EQ(provided[0], "VMAF_integer_feature_adm2_score");
   EXPECT_EQ(provided[1], "VMAF_integer_feature_aim_score");
@@ -543,7 +544,7 @@ TEST(AdmOptions, ProvidesLibvmafsFeatureNames) {
 }
 
 TEST(AdmOptions, RejectsWhatLibvmafRejects) {
-  const auto make = [](const FeatureOptions& options) { adm::make_integer_adm_extractor(options); };
+  const auto make = [](const FeatureOptions& options) { make_feature_extractor("adm", options); };
   EXPECT_THROW(make({{"adm_enhn_gain_limit", "0.5"}}), Error);   // below 1
   EXPECT_THROW(make({{"adm_enhn_gain_limit", "101"}}), Error);   // above 100
   EXPECT_THROW(make({{"adm_enhn_gain_limit", "x"}}), Error);
@@ -560,16 +561,16 @@ TEST(AdmOptions, RejectsWhatLibvmafRejects) {
 
 TEST(AdmOptions, BartenCsfModesAreNotSupportedYet) {
   try {
-    adm::make_integer_adm_extractor({{"adm_csf_mode", "1"}});
+    make_feature_extractor("adm", {{"adm_csf_mode", "1"}});
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("adm_csf_mode"), std::string::npos);
   }
-  EXPECT_NO_THROW(adm::make_integer_adm_extractor({{"adm_csf_mode", "0"}}));
+  EXPECT_NO_THROW(make_feature_extractor("adm", {{"adm_csf_mode", "0"}}));
 }
 
 TEST(AdmErrors, PicturesBelow33x33AreRefusedWithTheLimit) {
-  auto extractor = adm::make_integer_adm_extractor({});
+  auto extractor = make_feature_extractor("adm", {});
   for (const auto& [w, h] : {std::pair{32u, 100u}, {100u, 32u}, {16u, 16u}, {1u, 1u}}) {
     try {
       extractor->init({w, h, 8, ChromaFormat::k420});

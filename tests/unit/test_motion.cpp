@@ -22,6 +22,7 @@
 #include "motion/motion.h"
 #include "motion/motion_dsp.h"
 #include "motion/motion_extractor.h"
+#include "registry.h"
 
 using namespace vmafexact;
 using namespace vmafexact::motion;
@@ -122,7 +123,7 @@ struct Expected {
 
 // Runs the extractor over frames and checks every written value with ==.
 FeatureCollector run_extractor(const std::vector<TestPlane>& frames, const FeatureOptions& options) {
-  auto extractor = make_integer_motion_extractor(options);
+  auto extractor = make_feature_extractor("motion", options);
   extractor->init({frames[0].width, frames[0].height, frames[0].bpc, ChromaFormat::k400});
   FeatureCollector scores;
   for (unsigned i = 0; i < frames.size(); ++i) {
@@ -433,7 +434,7 @@ TEST(MotionExtractor, MatchesLibvmafWithFpsWeightAndMaxVal) {
 }
 
 TEST(MotionExtractor, WritesMotion2OneFrameLateInLibvmafsKeyOrder) {
-  auto extractor = make_integer_motion_extractor({});
+  auto extractor = make_feature_extractor("motion", {});
   EXPECT_EQ(extractor->latency_frames(), 1u);
   const auto frames = make_lcg_frames(8, 8, 8, 3, 7);
   extractor->init({8, 8, 8, ChromaFormat::k420});
@@ -457,8 +458,8 @@ TEST(MotionExtractor, WritesMotion2OneFrameLateInLibvmafsKeyOrder) {
 TEST(MotionExtractor, ReadsOnlyTheReferenceLuma) {
   const auto frames = make_lcg_frames(6, 5, 10, 3, 8);
   const auto noise = make_lcg_frames(6, 5, 10, 3, 9);
-  auto a = make_integer_motion_extractor({});
-  auto b = make_integer_motion_extractor({});
+  auto a = make_feature_extractor("motion", {});
+  auto b = make_feature_extractor("motion", {});
   a->init({6, 5, 10, ChromaFormat::k400});
   b->init({6, 5, 10, ChromaFormat::k400});
   FeatureCollector sa, sb;
@@ -480,14 +481,14 @@ TEST(MotionExtractor, ForceZero) {
     EXPECT_EQ(scores.score("integer_motion3_force_0", i), 0.0);
   }
   // Nothing is read, so any size is accepted, as in libvmaf.
-  auto tiny = make_integer_motion_extractor({{"motion_force_zero", "true"}});
+  auto tiny = make_feature_extractor("motion", {{"motion_force_zero", "true"}});
   EXPECT_NO_THROW(tiny->init({1, 1, 8, ChromaFormat::k420}));
 }
 
 // ---------------------------------------------------------------- options, names, errors
 
 TEST(MotionOptions, NamesFollowLibvmaf) {
-  auto plain = make_integer_motion_extractor({});
+  auto plain = make_feature_extractor("motion", {});
   EXPECT_EQ(plain->name(), "motion");
   EXPECT_EQ(plain->provided_features(),
             (std::vector<std::string>{"VMAF_integer_feature_motion_sad_score",
@@ -502,7 +503,7 @@ TEST(MotionOptions, NamesFollowLibvmaf) {
 
   // Alphabetical by option name; doubles as %g, booleans as their alias alone;
   // debug is not a feature parameter; default values add nothing.
-  auto all = make_integer_motion_extractor({{"motion_moving_average", "true"},
+  auto all = make_feature_extractor("motion", {{"motion_moving_average", "true"},
                                             {"motion_max_val", "123.5"},
                                             {"motion_fps_weight", "0.5"},
                                             {"motion_force_zero", "true"},
@@ -512,25 +513,25 @@ TEST(MotionOptions, NamesFollowLibvmaf) {
                                             {"debug", "true"}});
   EXPECT_EQ(all->score_key("VMAF_integer_feature_motion2_score"),
             "integer_motion2_mbf_0.1_mbo_20_mffw_force_0_mfw_0.5_mmxv_123.5_mma");
-  auto defaults = make_integer_motion_extractor(
+  auto defaults = make_feature_extractor("motion", 
       {{"motion_blend_factor", "1.0"}, {"motion_blend_offset", "40"}, {"motion_force_zero", "false"}});
   EXPECT_EQ(defaults->score_key("VMAF_integer_feature_motion3_score"), "integer_motion3");
 }
 
 TEST(MotionOptions, RejectsUnknownAndOutOfRange) {
-  EXPECT_THROW(make_integer_motion_extractor({{"force_0", "true"}}), Error);  // aliases name scores only
-  EXPECT_THROW(make_integer_motion_extractor({{"motion_blend_factor", "1.5"}}), Error);
-  EXPECT_THROW(make_integer_motion_extractor({{"motion_blend_offset", "-1"}}), Error);
-  EXPECT_THROW(make_integer_motion_extractor({{"motion_fps_weight", "5.1"}}), Error);
-  EXPECT_THROW(make_integer_motion_extractor({{"motion_max_val", "10001"}}), Error);
-  EXPECT_THROW(make_integer_motion_extractor({{"motion_moving_average", "yes"}}), Error);
-  EXPECT_NO_THROW(make_integer_motion_extractor({{"motion_fps_weight", "5"}}));
+  EXPECT_THROW(make_feature_extractor("motion", {{"force_0", "true"}}), Error);  // aliases name scores only
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_blend_factor", "1.5"}}), Error);
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_blend_offset", "-1"}}), Error);
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_fps_weight", "5.1"}}), Error);
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_max_val", "10001"}}), Error);
+  EXPECT_THROW(make_feature_extractor("motion", {{"motion_moving_average", "yes"}}), Error);
+  EXPECT_NO_THROW(make_feature_extractor("motion", {{"motion_fps_weight", "5"}}));
 }
 
 TEST(MotionErrors, PicturesBelowThreeByThree) {
   // libvmaf reads outside the picture below 3 samples across (and crashes at 1x1).
   for (auto [w, h] : {std::pair{2u, 5u}, {5u, 2u}, {1u, 1u}, {2u, 2u}}) {
-    auto extractor = make_integer_motion_extractor({});
+    auto extractor = make_feature_extractor("motion", {});
     try {
       extractor->init({w, h, 8, ChromaFormat::k420});
       ADD_FAILURE() << w << "x" << h << " accepted";
@@ -538,14 +539,14 @@ TEST(MotionErrors, PicturesBelowThreeByThree) {
       EXPECT_NE(std::string(e.what()).find("at least 3x3"), std::string::npos) << e.what();
     }
   }
-  auto smallest = make_integer_motion_extractor({});
+  auto smallest = make_feature_extractor("motion", {});
   EXPECT_NO_THROW(smallest->init({3, 3, 16, ChromaFormat::k420}));
-  auto bad_depth = make_integer_motion_extractor({});
+  auto bad_depth = make_feature_extractor("motion", {});
   EXPECT_THROW(bad_depth->init({16, 16, 9, ChromaFormat::k420}), Error);
 }
 
 TEST(MotionErrors, FramesOutOfOrder) {
-  auto extractor = make_integer_motion_extractor({});
+  auto extractor = make_feature_extractor("motion", {});
   extractor->init({4, 4, 8, ChromaFormat::k400});
   const auto frames = make_lcg_frames(4, 4, 8, 1, 1);
   FeatureCollector scores;

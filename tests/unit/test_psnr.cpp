@@ -13,6 +13,7 @@
 #include "psnr/psnr.h"
 #include "psnr/psnr_dsp.h"
 #include "psnr/psnr_extractor.h"
+#include "registry.h"
 
 using namespace vmafexact;
 
@@ -124,10 +125,10 @@ TEST(PsnrExtractor, WritesLibvmafNamesPerPlane) {
   TestPicture ref(9, 7, ChromaFormat::k420, 50), dist(9, 7, ChromaFormat::k420, 50);
   dist.cb.at(0, 0) = 51;  // chroma is 4x3 (rounded down)
   dist.refresh();
-  psnr::PsnrExtractor extractor;
-  extractor.init({9, 7, 8, ChromaFormat::k420});
+  auto extractor = make_feature_extractor("psnr");
+  extractor->init({9, 7, 8, ChromaFormat::k420});
   FeatureCollector scores;
-  extractor.extract(ref.view, dist.view, 0, scores);
+  extractor->extract(ref.view, dist.view, 0, scores);
   ASSERT_EQ(scores.names(), (std::vector<std::string>{"psnr_y", "psnr_cb", "psnr_cr"}));
   EXPECT_EQ(*scores.score("psnr_y", 0), 60.0);
   EXPECT_EQ(*scores.score("psnr_cb", 0), 10. * std::log10(65025.0 / (1.0 / 12.0)));
@@ -136,17 +137,17 @@ TEST(PsnrExtractor, WritesLibvmafNamesPerPlane) {
 
 TEST(PsnrExtractor, GrayHasLumaOnly) {
   TestPicture ref(8, 8, ChromaFormat::k400, 10), dist(8, 8, ChromaFormat::k400, 12);
-  psnr::PsnrExtractor extractor;
-  extractor.init({8, 8, 8, ChromaFormat::k400});
+  auto extractor = make_feature_extractor("psnr");
+  extractor->init({8, 8, 8, ChromaFormat::k400});
   FeatureCollector scores;
-  extractor.extract(ref.view, dist.view, 3, scores);
+  extractor->extract(ref.view, dist.view, 3, scores);
   EXPECT_EQ(scores.names(), (std::vector<std::string>{"psnr_y"}));
   EXPECT_EQ(*scores.score("psnr_y", 3), 10. * std::log10(65025.0 / 4.0));
 }
 
 TEST(PsnrExtractor, RejectsUnsupportedBitDepth) {
-  psnr::PsnrExtractor extractor;
-  EXPECT_THROW(extractor.init({8, 8, 9, ChromaFormat::k420}), std::runtime_error);
+  auto extractor = make_feature_extractor("psnr");
+  EXPECT_THROW(extractor->init({8, 8, 9, ChromaFormat::k420}), std::runtime_error);
 }
 
 TEST(PsnrSse, BandsOfAnyCutAndOrderGiveTheSameSum) {

@@ -319,8 +319,8 @@ TEST_P(SimdTest, VifKernelEndToEnd) {
           VifParams params;
           if (variant == 1) params.enhn_gain_limit = 1.0;
           if (variant == 2) params.skip_scale0 = true;
-          VifKernel scalar_kernel(size.w, size.h, bpc, params, vif_dsp_scalar());
-          VifKernel twin_kernel(size.w, size.h, bpc, params, twin());
+          VifCpuStage scalar_kernel(size.w, size.h, bpc, params, vif_dsp_scalar());
+          VifCpuStage twin_kernel(size.w, size.h, bpc, params, twin());
           const PlaneView ref_plane{ref_data.data(), stride, size.w, size.h};
           const PlaneView dis_plane{dis_data.data(), stride, size.w, size.h};
           for (int frame = 0; frame < 2; ++frame)  // the buffers carry over between frames
@@ -839,8 +839,8 @@ TEST_P(AdmSimdTest, AdmComputerEndToEnd) {
             options.norm_view_dist = 5.0;
             options.skip_aim = true;
           }
-          adm::AdmComputer scalar_computer(size.w, size.h, options, adm::adm_dsp_scalar());
-          adm::AdmComputer twin_computer(size.w, size.h, options, twin());
+          adm::AdmCpuStage scalar_computer(size.w, size.h, options, adm::adm_dsp_scalar());
+          adm::AdmCpuStage twin_computer(size.w, size.h, options, twin());
           const PlaneView ref_plane{ref_data.data(), stride, size.w, size.h};
           const PlaneView dis_plane{dis_data.data(), stride, size.w, size.h};
           for (int frame = 0; frame < 2; ++frame)  // the buffers carry over between frames
@@ -1158,7 +1158,7 @@ TEST(CpuMask, MaskSelectsTheTable) {
   const unsigned saved = cpu::set_cpu_mask(0);
   EXPECT_EQ(cpu::flags(), 0u);
   EXPECT_STREQ(vif_dsp(cpu::flags()).isa, "scalar");
-  VifKernel kernel(16, 16, 8, VifParams{});
+  VifCpuStage kernel(16, 16, 8, VifParams{});
   EXPECT_STREQ(kernel.dsp().isa, "scalar");
   cpu::set_cpu_mask(cpu::kAllFlags);
   EXPECT_EQ(cpu::flags(), cpu::detected_flags());

@@ -28,6 +28,7 @@
 #include "vif/vif_dsp.h"
 #include "vif/vif_extractor.h"
 #include "vif/vif_tables.h"
+#include "registry.h"
 
 using namespace vmafexact;
 using vif::FrameSums;
@@ -178,7 +179,7 @@ std::string suffix_of(const std::string& options) {
 
 FeatureCollector run_extractor(const LibvmafCase& c, unsigned frames = 1,
                                BandRunner* runner = nullptr) {
-  auto extractor = vif::make_integer_vif_extractor(parse_options(c.options));
+  auto extractor = make_feature_extractor("vif", parse_options(c.options));
   extractor->init({c.width, c.height, c.bpc, ChromaFormat::k400});
   if (runner) extractor->set_band_runner(*runner);
   const TestPicture ref(make_frame(c.pattern, c.width, c.height, c.bpc, false), c.width, c.height, c.bpc);
@@ -239,7 +240,7 @@ std::vector<FramePair> test_frames(unsigned w, unsigned h, unsigned bpc, Pattern
   return frames;
 }
 
-std::vector<FrameSums> compute_frames(vif::VifKernel& kernel, const std::vector<FramePair>& frames,
+std::vector<FrameSums> compute_frames(vif::VifCpuStage& kernel, const std::vector<FramePair>& frames,
                                       BandRunner& runner) {
   std::vector<FrameSums> sums;
   for (const FramePair& frame : frames)
@@ -259,10 +260,10 @@ std::string describe(unsigned w, unsigned h, unsigned bpc, const vif::VifParams&
 bool expect_bands_equal_serial(unsigned w, unsigned h, unsigned bpc, const vif::VifParams& params,
                                const vif::VifDsp& dsp, const std::vector<FramePair>& frames,
                                const std::vector<PoolRunners::Named>& runners) {
-  vif::VifKernel serial(w, h, bpc, params, dsp);
+  vif::VifCpuStage serial(w, h, bpc, params, dsp);
   const auto expected = compute_frames(serial, frames, serial_band_runner());
   for (const auto& [name, runner] : runners) {
-    vif::VifKernel kernel(w, h, bpc, params, dsp);
+    vif::VifCpuStage kernel(w, h, bpc, params, dsp);
     const auto sums = compute_frames(kernel, frames, *runner);
     for (std::size_t frame = 0; frame < frames.size(); ++frame)
       for (unsigned s = 0; s < vif::kScaleCount; ++s)
@@ -417,10 +418,10 @@ TEST(VifFinish, EmptySumsGiveNanScoresAndAVifOfOne) {
 
 // --- Per-pixel stage ---------------------------------------------------------
 
-TEST(VifKernel, FlatPicturesCountEveryPixelAsNonLog) {
+TEST(VifCpuStage, FlatPicturesCountEveryPixelAsNonLog) {
   for (unsigned bpc : {8u, 10u, 12u, 16u}) {
     const unsigned w = 37, h = 21;
-    vif::VifKernel kernel(w, h, bpc, {});
+    vif::VifCpuStage kernel(w, h, bpc, {});
     const TestPicture ref(std::vector<std::uint16_t>(w * h, 0), w, h, bpc);
     const TestPicture dist(std::vector<std::uint16_t>(w * h, (1u << bpc) - 1), w, h, bpc);
     const FrameSums sums = kernel.compute(ref.view().planes[0], dist.view().planes[0]);
@@ -433,13 +434,13 @@ TEST(VifKernel, FlatPicturesCountEveryPixelAsNonLog) {
   }
 }
 
-TEST(VifKernel, IdenticalNoiseGivesEqualLogSums) {
+TEST(VifCpuStage, IdenticalNoiseGivesEqualLogSums) {
   // With dist == ref, sigma12 = sigma2_sq = sigma1_sq, so sv_sq is 0 and g just
   // below 1 wherever the log terms apply; on this noise the numerator's log
   // terms then add up to exactly the denominator's.
   const unsigned w = 48, h = 40;
   for (unsigned bpc : {8u, 16u}) {
-    vif::VifKernel kernel(w, h, bpc, {});
+    vif::VifCpuStage kernel(w, h, bpc, {});
     const TestPicture ref(make_frame(Pattern::kNoise, w, h, bpc, false), w, h, bpc);
     const FrameSums sums = kernel.compute(ref.view().planes[0], ref.view().planes[0]);
     EXPECT_GT(sums[0].den_log, 0);
@@ -447,12 +448,12 @@ TEST(VifKernel, IdenticalNoiseGivesEqualLogSums) {
   }
 }
 
-TEST(VifKernel, SkipScale0LeavesItsSumsEmpty) {
+TEST(VifCpuStage, SkipScale0LeavesItsSumsEmpty) {
   const unsigned w = 32, h = 32;
   const TestPicture ref(make_frame(Pattern::kNoise, w, h, 10, false), w, h, 10);
   const TestPicture dist(make_frame(Pattern::kNoise, w, h, 10, true), w, h, 10);
-  vif::VifKernel all(w, h, 10, {});
-  vif::VifKernel skip(w, h, 10, {vif::kDefaultEnhnGainLimit, true});
+  vif::VifCpuStage all(w, h, 10, {});
+  vif::VifCpuStage skip(w, h, 10, {vif::kDefaultEnhnGainLimit, true});
   const auto a = all.compute(ref.view().planes[0], dist.view().planes[0]);
   const auto b = skip.compute(ref.view().planes[0], dist.view().planes[0]);
   EXPECT_EQ(b[0], ScaleSums{});
@@ -492,7 +493,7 @@ TEST(VifExtractor, WritesKeysInLibvmafsOrder) {
 
 TEST(VifExtractor, PaddingBeyondTheWidthIsNotRead) {
   const LibvmafCase& c = kLibvmafCases[3];
-  auto extractor = vif::make_integer_vif_extractor(parse_options(c.options));
+  auto extractor = make_feature_extractor("vif", parse_options(c.options));
   extractor->init({c.width, c.height, c.bpc, ChromaFormat::k400});
   const auto r = make_frame(c.pattern, c.width, c.height, c.bpc, false);
   const auto d = make_frame(c.pattern, c.width, c.height, c.bpc, true);
@@ -505,44 +506,44 @@ TEST(VifExtractor, PaddingBeyondTheWidthIsNotRead) {
 // --- Options, names and limits ---------------------------------------------
 
 TEST(VifOptions, ScoreNamesFollowLibvmaf) {
-  auto plain = vif::make_integer_vif_extractor({});
+  auto plain = make_feature_extractor("vif", {});
   EXPECT_EQ(plain->name(), "vif");
   EXPECT_EQ(plain->score_key("VMAF_integer_feature_vif_scale0_score"), "integer_vif_scale0");
   EXPECT_EQ(plain->score_key("integer_vif_num_scale2"), "integer_vif_num_scale2");
 
-  auto egl = vif::make_integer_vif_extractor({{"vif_enhn_gain_limit", "1.0"}});
+  auto egl = make_feature_extractor("vif", {{"vif_enhn_gain_limit", "1.0"}});
   EXPECT_EQ(egl->score_key("VMAF_integer_feature_vif_scale3_score"), "integer_vif_scale3_egl_1");
   EXPECT_EQ(egl->score_key("integer_vif_den"), "integer_vif_den_egl_1");
 
-  auto fraction = vif::make_integer_vif_extractor({{"vif_enhn_gain_limit", "1.25"}});
+  auto fraction = make_feature_extractor("vif", {{"vif_enhn_gain_limit", "1.25"}});
   EXPECT_EQ(fraction->score_key("VMAF_integer_feature_vif_scale1_score"),
             "integer_vif_scale1_egl_1.25");
 
   // The default value given explicitly is not a suffix; debug never is.
-  auto explicit_default = vif::make_integer_vif_extractor(
+  auto explicit_default = make_feature_extractor("vif", 
       {{"vif_enhn_gain_limit", "100"}, {"debug", "true"}, {"vif_skip_scale0", "false"}});
   EXPECT_EQ(explicit_default->score_key("VMAF_integer_feature_vif_scale0_score"),
             "integer_vif_scale0");
 
-  auto both = vif::make_integer_vif_extractor(
+  auto both = make_feature_extractor("vif", 
       {{"vif_skip_scale0", "true"}, {"vif_enhn_gain_limit", "1"}});
   EXPECT_EQ(both->score_key("VMAF_integer_feature_vif_scale0_score"),
             "integer_vif_scale0_egl_1_ssclz");
 }
 
 TEST(VifOptions, ProvidesLibvmafsFeatureNames) {
-  const auto provided = vif::make_integer_vif_extractor({})->provided_features();
+  const auto provided = make_feature_extractor("vif", {})->provided_features();
   ASSERT_EQ(provided.size(), 15u);
   EXPECT_EQ(provided[0], "VMAF_integer_feature_vif_scale0_score");
   EXPECT_EQ(provided[3], "VMAF_integer_feature_vif_scale3_score");
   EXPECT_EQ(provided[14], "integer_vif_den_scale3");
-  EXPECT_EQ(extractor_for_feature("VMAF_integer_feature_vif_scale2_score"), "vif");
+  EXPECT_EQ(feature_entry_providing("VMAF_integer_feature_vif_scale2_score")->name(), "vif");
 }
 
 TEST(VifOptions, BadOptionsAreRejected) {
   const auto message = [](const FeatureOptions& options) {
     try {
-      vif::make_integer_vif_extractor(options);
+      make_feature_extractor("vif", options);
     } catch (const Error& e) {
       return std::string(e.what());
     }
@@ -561,7 +562,7 @@ TEST(VifOptions, BadOptionsAreRejected) {
 
 TEST(VifLimits, SmallestSizeIs8x8) {
   const auto init_message = [](unsigned w, unsigned h, unsigned bpc) {
-    auto extractor = vif::make_integer_vif_extractor({});
+    auto extractor = make_feature_extractor("vif", {});
     try {
       extractor->init({w, h, bpc, ChromaFormat::k420});
     } catch (const Error& e) {
@@ -594,7 +595,7 @@ TEST(VifFixture, GainLimitOneEqualsLibvmafsNegScores) {
   const test::YuvFile ref(dir / "a_576x324_420p8_ref.yuv", format);
   const test::YuvFile dist(dir / "a_576x324_420p8_dis_x264crf23.yuv", format);
   ASSERT_EQ(ref.frame_count(), log.frames.size());
-  auto extractor = vif::make_integer_vif_extractor({{"vif_enhn_gain_limit", "1.0"}});
+  auto extractor = make_feature_extractor("vif", {{"vif_enhn_gain_limit", "1.0"}});
   extractor->init(format);
   FeatureCollector scores;
   unsigned compared = 0;
@@ -679,7 +680,7 @@ TEST(VifBands, RunnerMayChangeBetweenFrames) {
                                   &serial_band_runner()};
   for (const auto& [w, h] : {std::pair{9u, 131u}, std::pair{15u, 16u}, std::pair{64u, 40u}}) {
     const auto frames = test_frames(w, h, 8, Pattern::kNoise, Pattern::kEdges);
-    vif::VifKernel serial(w, h, 8, {}), banded(w, h, 8, {});
+    vif::VifCpuStage serial(w, h, 8, {}), banded(w, h, 8, {});
     for (unsigned i = 0; i < std::size(sequence); ++i) {
       const FramePair& frame = frames[i % 2];
       const PlaneView ref = frame.ref.view().planes[0], dist = frame.dist.view().planes[0];

@@ -1,0 +1,43 @@
+#include "cuda_twins.h"
+
+#include "adm/adm_cuda.h"
+#include "adm/adm_extractor.h"
+#include "motion/motion_cuda_stage.h"
+#include "psnr/psnr_cuda_stage.h"
+#include "vif/vif_cuda.h"
+#include "vif/vif_extractor.h"
+
+namespace vmafexact::cuda {
+
+std::unique_ptr<FeatureExtractor> adm::make_cuda_extractor(const OptionValues& options,
+                                                           CudaStream stream) {
+  return vmafexact::adm::make_extractor(
+      options, [adm_options = vmafexact::adm::adm_options_of(options), stream](const PictureFormat& format) {
+        return std::make_unique<AdmCudaStage>(format.width, format.height, adm_options, stream);
+      });
+}
+
+std::unique_ptr<FeatureExtractor> motion::make_cuda_extractor(const OptionValues& options,
+                                                              CudaStream stream) {
+  return vmafexact::motion::make_extractor(
+      options, [stream](const PictureFormat& format, unsigned depth) {
+        return std::make_unique<MotionCudaStage>(format, depth, stream);
+      });
+}
+
+std::unique_ptr<FeatureExtractor> psnr::make_cuda_extractor(const OptionValues& options,
+                                                            CudaStream stream) {
+  return vmafexact::psnr::make_extractor(options, [stream](const PictureFormat&) {
+    return std::make_unique<PsnrCudaStage>(stream);
+  });
+}
+
+std::unique_ptr<FeatureExtractor> vif::make_cuda_extractor(const OptionValues& options,
+                                                           CudaStream stream) {
+  return vmafexact::vif::make_extractor(
+      options, [params = vmafexact::vif::params_of(options), stream](const PictureFormat& format) {
+        return std::make_unique<VifCudaStage>(format.width, format.height, format.bpc, params, stream);
+      });
+}
+
+}  // namespace vmafexact::cuda

@@ -1,0 +1,22 @@
+// The CUDA factories of the feature registry (metrics/registry.cpp): each
+// makes the feature's one extractor (metrics/) over the feature's CUDA stage.
+#pragma once
+
+#include <memory>
+
+#include "registry.h"
+
+namespace vmafexact::cuda {
+namespace adm {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+}
+namespace motion {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+}
+namespace psnr {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+}
+namespace vif {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+}
+}  // namespace vmafexact::cuda

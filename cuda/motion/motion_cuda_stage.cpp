@@ -1,0 +1,50 @@
+#include "motion/motion_cuda_stage.h"
+
+#include <algorithm>
+
+#include "motion/motion_cuda.h"
+
+namespace vmafexact::cuda::motion {
+
+MotionCudaStage::MotionCudaStage(const PictureFormat& format, unsigned depth, cudaStream_t stream)
+    : stream_(stream), format_(format), depth_(depth),
+      pitch_((std::size_t{format.width} * (format.bpc > 8 ? 2 : 1) + 255) / 256 * 256) {}
+
+void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigned index) {
+  if (index != submitted_)
+    throw Error("motion (CUDA): frame " + std::to_string(index) + " submitted out of order");
+  ++submitted_;
+  const PlaneView& luma = ref.planes[0];
+  // Device memory is taken on first use (never with motion_force_zero).
+  if (planes_.size() != pitch_ * format_.height * depth_) {
+    planes_.resize(pitch_ * format_.height * depth_);
+    device_sad_.resize(2);
+  }
+  const bool score = kept_ >= depth_;
+  unsigned long long* sum = device_sad_.data() + index % 2;
+  std::uint8_t* slot = planes_.data() + pitch_ * format_.height * oldest_;
+  if (score) {
+    const PlaneView earlier{slot, static_cast<std::ptrdiff_t>(pitch_), luma.width, luma.height};
+    check(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream_),
+          "cudaMemsetAsync (motion sum)");
+    enqueue_motion_sad(earlier, luma, format_.bpc, sum, stream_);
+  }
+  check(cudaMemcpy2DAsync(slot, pitch_, luma.data, static_cast<std::size_t>(luma.stride),
+                          std::size_t{luma.width} * (format_.bpc > 8 ? 2 : 1), luma.height,
+                          cudaMemcpyDeviceToDevice, stream_),
+        "cudaMemcpy2DAsync (motion luma)");
+  oldest_ = (oldest_ + 1) % depth_;
+  kept_ = std::min(kept_ + 1, depth_);
+  readback_.submit(sum, index, stream_);  // also marks the luma copy as done
+  scored_[index % 2] = score;
+}
+
+MotionSums MotionCudaStage::compute(const PictureView& ref, const PictureView& dist,
+                                    unsigned index) {
+  if (!readback_.submitted(index)) submit(ref, dist, index);
+  const unsigned long long sad = readback_.collect(index)[0];
+  if (!scored_[index % 2]) return std::nullopt;
+  return sad;
+}
+
+}  // namespace vmafexact::cuda::motion

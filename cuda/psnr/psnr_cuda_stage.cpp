@@ -1,0 +1,29 @@
+#include "psnr/psnr_cuda_stage.h"
+
+#include "psnr/psnr_cuda.h"
+
+namespace vmafexact::cuda::psnr {
+
+PsnrCudaStage::PsnrCudaStage(cudaStream_t stream)
+    : stream_(stream), device_sse_(6), readback_(3) {}
+
+void PsnrCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
+  // Each frame has its own device sums (the slot), so that the memset of
+  // frame i + 1 cannot race frame i's read-back on the same stream order.
+  unsigned long long* sums = device_sse_.data() + 3 * (index % 2);
+  check(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_), "cudaMemsetAsync");
+  for (unsigned p = 0; p < ref.plane_count(); ++p)
+    enqueue_plane_sse(ref.planes[p], dist.planes[p], ref.bpc, sums + p, stream_);
+  readback_.submit(sums, index, stream_);
+}
+
+vmafexact::psnr::PsnrSums PsnrCudaStage::compute(const PictureView& ref, const PictureView& dist,
+                                                 unsigned index) {
+  if (!readback_.submitted(index)) submit(ref, dist, index);
+  const unsigned long long* sse = readback_.collect(index);
+  vmafexact::psnr::PsnrSums sums;
+  for (unsigned p = 0; p < ref.plane_count(); ++p) sums.sse[p] = sse[p];
+  return sums;
+}
+
+}  // namespace vmafexact::cuda::psnr

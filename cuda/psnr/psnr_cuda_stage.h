@@ -1,0 +1,25 @@
+// The CUDA stage of PSNR: each plane's sum of squared errors on the device
+// (enqueue_plane_sse), read back as three 64-bit values per frame.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "common/cuda_util.h"
+#include "psnr/psnr_extractor.h"
+
+namespace vmafexact::cuda::psnr {
+
+class PsnrCudaStage final : public FeatureStage<vmafexact::psnr::PsnrSums> {
+ public:
+  explicit PsnrCudaStage(cudaStream_t stream);
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
+  vmafexact::psnr::PsnrSums compute(const PictureView& ref, const PictureView& dist,
+                                    unsigned index) override;
+
+ private:
+  cudaStream_t stream_;
+  DeviceBuffer<unsigned long long> device_sse_;  // two frames' sums
+  FrameReadback<unsigned long long> readback_;
+};
+
+}  // namespace vmafexact::cuda::psnr

@@ -1,0 +1,96 @@
+#include "registry.h"
+
+#include <algorithm>
+#include <array>
+
+#include "adm/adm_extractor.h"
+#include "common/error.h"
+#include "motion/motion_extractor.h"
+#include "psnr/psnr_extractor.h"
+#include "vif/vif_extractor.h"
+
+#ifdef VMAFEXACT_HAVE_CUDA
+#include "cuda_twins.h"
+#define VMAFEXACT_CUDA_TWIN(factory) (factory)
+#else
+#define VMAFEXACT_CUDA_TWIN(factory) nullptr
+#endif
+
+namespace vmafexact {
+
+std::span<const FeatureEntry> feature_registry() {
+  // One line per extractor: what it is, its CPU and CUDA factories, and its
+  // check in the twin harness.
+  static const std::array<FeatureEntry, 4> entries = {{
+      {adm::descriptor(), adm::make_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
+      {motion::descriptor(), motion::make_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::motion::make_cuda_extractor), "motion"},
+      {vif::descriptor(), vif::make_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::vif::make_cuda_extractor), "vif"},
+      {psnr::descriptor(), psnr::make_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
+  }};
+  return entries;
+}
+
+namespace {
+
+std::string known_names() {
+  std::string known;
+  for (const auto& entry : feature_registry())
+    known += (known.empty() ? "" : ", ") + std::string(entry.name());
+  return known;
+}
+
+}  // namespace
+
+const FeatureEntry& feature_entry(std::string_view name) {
+  for (const auto& entry : feature_registry())
+    if (entry.name() == name) return entry;
+  throw Error("unknown feature '" + std::string(name) + "' (available: " + known_names() + ")");
+}
+
+const FeatureEntry* feature_entry_providing(std::string_view provided_feature) {
+  for (const auto& entry : feature_registry()) {
+    const auto& provided = entry.descriptor.provided;
+    if (std::find(provided.begin(), provided.end(), provided_feature) != provided.end())
+      return &entry;
+  }
+  return nullptr;
+}
+
+bool cuda_twins_built() {
+#ifdef VMAFEXACT_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
+                                                         const FeatureOptions& options,
+                                                         Backend backend, CudaStream stream) {
+  const FeatureEntry& entry = feature_entry(name);
+  const OptionValues values = entry.descriptor.parse(options);
+  if (backend == Backend::kCpu) return entry.make_cpu(values);
+  if (!entry.make_cuda)
+    throw Error("feature '" + std::string(name) + "' has no CUDA twin" +
+                (cuda_twins_built() ? "" : " in this build (built without CUDA)"));
+  return entry.make_cuda(values, stream);
+}
+
+std::string describe_features() {
+  std::string text;
+  for (const auto& entry : feature_registry()) {
+    text += std::string(entry.name()) + ": " + std::string(entry.descriptor.summary);
+    std::string options;
+    for (const auto& option : entry.descriptor.options)
+      options += (options.empty() ? "" : ", ") + std::string(option.name);
+    text += options.empty() ? std::string("; no options") : "; options: " + options;
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace vmafexact

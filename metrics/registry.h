@@ -1,0 +1,64 @@
+// The feature registry: one entry per extractor, the one place that lists
+// them. Feature lists are parsed, option errors worded, the element's property
+// help written, the CUDA backend's twins made and the twin harness's checks
+// found through it (docs/architecture.md, "Adding a feature").
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "common/feature_extractor.h"
+#include "common/feature_stage.h"
+
+// The CUDA runtime's stream type, without its headers (cudaStream_t).
+struct CUstream_st;
+
+namespace vmafexact {
+
+using CudaStream = CUstream_st*;
+
+using CpuFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options);
+using CudaFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options,
+                                                          CudaStream stream);
+
+struct FeatureEntry {
+  const FeatureDescriptor& descriptor;  // name, provided features, option table
+  CpuFactory make_cpu;                  // the scalar reference and its SIMD twins
+  CudaFactory make_cuda;                // the CUDA twin; null where there is none
+  // The twin harness's check of this feature's stages (tests/harness/).
+  std::string_view harness;
+
+  std::string_view name() const { return descriptor.name; }
+};
+
+// Every extractor, in the order feature lists name them.
+std::span<const FeatureEntry> feature_registry();
+
+// The entry of an extractor by libvmaf's name; throws vmafexact::Error listing
+// the known names.
+const FeatureEntry& feature_entry(std::string_view name);
+
+// The entry whose extractor provides a libvmaf feature name (as models name
+// their inputs, e.g. "VMAF_integer_feature_vif_scale0_score"), or null.
+const FeatureEntry* feature_entry_providing(std::string_view provided_feature);
+
+// Which backend's twin make_feature_extractor() makes.
+enum class Backend { kCpu, kCuda };
+
+// Creates an extractor by name with options in libvmaf's text form; throws
+// vmafexact::Error for an unknown name, a bad option, or a feature without a
+// twin on `backend`. CUDA twins enqueue their work on `stream`.
+std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
+                                                         const FeatureOptions& options = {},
+                                                         Backend backend = Backend::kCpu,
+                                                         CudaStream stream = nullptr);
+
+// Whether this build has CUDA twins at all.
+bool cuda_twins_built();
+
+// One line per feature for users: "name: summary; options: a, b, ...".
+std::string describe_features();
+
+}  // namespace vmafexact
