@@ -146,7 +146,10 @@ MotionParams params_of(const OptionValues& options) {
 }
 
 MotionCpuStage::MotionCpuStage(const PictureFormat& format, unsigned depth)
-    : format_(format), depth_(depth) {
+    : MotionCpuStage(format, depth, motion_dsp(cpu::flags())) {}
+
+MotionCpuStage::MotionCpuStage(const PictureFormat& format, unsigned depth, const MotionDsp& dsp)
+    : format_(format), depth_(depth), dsp_(&dsp) {
   scratch_.assign(format.width, 0);
 }
 
@@ -157,7 +160,7 @@ MotionSums MotionCpuStage::compute(const PictureView& ref, const PictureView&, u
   if (planes_.size() == depth_) {
     const PlaneView earlier{planes_.front().data(), static_cast<std::ptrdiff_t>(row_bytes),
                             luma.width, luma.height};
-    sad = motion_sad(earlier, luma, format_.bpc, scratch_, motion_dsp(cpu::flags()), *runner_);
+    sad = motion_sad(earlier, luma, format_.bpc, scratch_, *dsp_, *runner_);
   }
   // Keep depth_ planes, oldest first, reusing the oldest buffer.
   std::vector<std::uint8_t> buffer;

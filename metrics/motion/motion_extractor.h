@@ -24,17 +24,22 @@ MotionParams params_of(const OptionValues& options);
 // holds fewer earlier planes than that (the first frames).
 using MotionSums = std::optional<std::uint64_t>;
 
+struct MotionDsp;  // motion_dsp.h
+
 // The CPU stage: host copies of the last `depth` reference luma planes and
-// motion_sad() against the oldest.
+// motion_sad() against the oldest, through the best DSP table cpu::flags()
+// allows or a given one.
 class MotionCpuStage final : public FeatureStage<MotionSums> {
  public:
   MotionCpuStage(const PictureFormat& format, unsigned depth);
+  MotionCpuStage(const PictureFormat& format, unsigned depth, const MotionDsp& dsp);
   MotionSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
   void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   PictureFormat format_;
   unsigned depth_;
+  const MotionDsp* dsp_;
   std::vector<std::vector<std::uint8_t>> planes_;  // oldest first
   std::vector<std::int32_t> scratch_;
   BandRunner* runner_ = &serial_band_runner();
