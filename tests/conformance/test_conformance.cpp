@@ -28,6 +28,51 @@ unsigned env_unsigned(const char* name, unsigned fallback) {
   return value && *value ? static_cast<unsigned>(std::strtoul(value, nullptr, 10)) : fallback;
 }
 
+// Every value the scorer wrote against the log, frame by frame and pooled,
+// with ==, and the keys and their order against `expected_keys`.
+void compare_with_log(const Scorer& scorer, const vmafexact::test::ReferenceLog& log,
+                      const std::string& log_name, const std::vector<std::string>& expected_keys) {
+  const auto& scores = scorer.scores();
+  const unsigned frames = scorer.frames_pushed();
+  unsigned identical = 0, compared = 0;
+  for (unsigned i = 0; i < frames; ++i) {
+    for (const auto& [name, value] : scores.frame_scores(i)) {
+      const auto expected = log.frames[i].find(name);
+      ASSERT_NE(expected, log.frames[i].end()) << name << " is not in the reference, frame " << i;
+      ++compared;
+      if (same_bits(value, expected->second))
+        ++identical;
+      else
+        ADD_FAILURE() << log_name << " frame " << i << " " << name << ": vmafexact "
+                      << std::hexfloat << value << " libvmaf " << expected->second
+                      << std::defaultfloat;
+    }
+  }
+  // Every key of the reference that vmafexact claims must be there, in libvmaf's order.
+  EXPECT_EQ(scores.names(), expected_keys) << "keys or their order differ from libvmaf's";
+
+  for (const auto& name : scores.names()) {
+    const auto pooled = pool_scores(*scores.column(name), 0, frames - 1);
+    ASSERT_TRUE(pooled);
+    const auto& expected = log.pooled.at(name);
+    const std::pair<const char*, double> ours[] = {{"min", pooled->min},
+                                                   {"max", pooled->max},
+                                                   {"mean", pooled->mean},
+                                                   {"harmonic_mean", pooled->harmonic_mean}};
+    for (const auto& [method, value] : ours) {
+      ++compared;
+      if (same_bits(value, expected.at(method)))
+        ++identical;
+      else
+        ADD_FAILURE() << log_name << " pooled " << name << " " << method;
+    }
+  }
+  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames)\n",
+              log_name.c_str(), identical, compared, scores.names().size(), frames);
+  EXPECT_EQ(identical, compared);
+  EXPECT_GT(compared, 0u);
+}
+
 class Conformance : public ::testing::TestWithParam<FixturePair> {};
 
 TEST_P(Conformance, EveryValueEqualsLibvmaf) {
@@ -58,46 +103,8 @@ TEST_P(Conformance, EveryValueEqualsLibvmaf) {
                 pair.format, options);
   for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
   scorer.finish();
-  const auto& scores = scorer.scores();
 
-  unsigned identical = 0, compared = 0;
-  for (unsigned i = 0; i < ref.frame_count(); ++i) {
-    for (const auto& [name, value] : scores.frame_scores(i)) {
-      const auto expected = log.frames[i].find(name);
-      ASSERT_NE(expected, log.frames[i].end()) << name << " is not in the reference, frame " << i;
-      ++compared;
-      if (same_bits(value, expected->second))
-        ++identical;
-      else
-        ADD_FAILURE() << pair.log_name << " frame " << i << " " << name << ": vmafexact "
-                      << std::hexfloat << value << " libvmaf " << expected->second
-                      << std::defaultfloat;
-    }
-  }
-  // Every key of the reference that vmafexact claims must be there, in libvmaf's order.
-  EXPECT_EQ(scores.names(), setup.expected_keys) << "keys or their order differ from libvmaf's";
-
-  for (const auto& name : scores.names()) {
-    const auto pooled = pool_scores(*scores.column(name), 0, scorer.frames_pushed() - 1);
-    ASSERT_TRUE(pooled);
-    const auto& expected = log.pooled.at(name);
-    const std::pair<const char*, double> ours[] = {{"min", pooled->min},
-                                                   {"max", pooled->max},
-                                                   {"mean", pooled->mean},
-                                                   {"harmonic_mean", pooled->harmonic_mean}};
-    for (const auto& [method, value] : ours) {
-      ++compared;
-      if (same_bits(value, expected.at(method)))
-        ++identical;
-      else
-        ADD_FAILURE() << pair.log_name << " pooled " << name << " " << method;
-    }
-  }
-  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames)\n",
-              pair.log_name.c_str(), identical, compared, scores.names().size(),
-              scorer.frames_pushed());
-  EXPECT_EQ(identical, compared);
-  EXPECT_GT(compared, 0u);
+  compare_with_log(scorer, log, pair.log_name, setup.expected_keys);
 }
 
 std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {
@@ -111,3 +118,52 @@ std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {
 
 INSTANTIATE_TEST_SUITE_P(SharedFixtures, Conformance,
                          ::testing::ValuesIn(vmafexact::test::max_precision_pairs()), test_name);
+
+namespace {
+
+// libvmaf's sharing rule (docs/element.md, "Features"): an extra feature whose
+// identity equals a model input's runs once. The references are libvmaf 3.2.0's
+// `vmaf --cpumask 255` on pair a crf23 with these --model/--feature arguments
+// (tests/fixtures/README.md); before the registry, each of them failed here with
+// "score ... written twice".
+struct SharingCase {
+  const char* log_name;
+  const char* models;
+  const char* features;
+};
+
+class Sharing : public ::testing::TestWithParam<SharingCase> {};
+
+TEST_P(Sharing, ScoresAsLibvmafsToolScoresIt) {
+  const SharingCase& c = GetParam();
+  const auto log = vmafexact::test::load_reference_log(
+      std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures" / "ref-sharing" / c.log_name);
+  const PictureFormat format{576, 324, 8, ChromaFormat::k420};
+  const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
+  const vmafexact::test::YuvFile ref(yuv_dir / "a_576x324_420p8_ref.yuv", format);
+  const vmafexact::test::YuvFile dist(yuv_dir / "a_576x324_420p8_dis_x264crf23.yuv", format);
+  ASSERT_EQ(ref.frame_count(), log.frames.size());
+  ScorerOptions options;
+  options.threads = env_unsigned("VMAFEXACT_TEST_THREADS", 1);
+  options.frames_in_flight = env_unsigned("VMAFEXACT_TEST_FRAMES_IN_FLIGHT", 0);
+  Scorer scorer(load_models(parse_model_list(c.models)), parse_feature_list(c.features), format,
+                options);
+  for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
+  scorer.finish();
+  compare_with_log(scorer, log, c.log_name, log.frame_key_order);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LibvmafRule, Sharing,
+    ::testing::Values(
+        SharingCase{"a_576x324_420p8_dis_x264crf23.share-motion-force-zero-false.max.json",
+                    "vmaf_v0.6.1", "motion=motion_force_zero=false"},
+        SharingCase{"a_576x324_420p8_dis_x264crf23.share-vif-debug.max.json", "vmaf_v0.6.1",
+                    "vif=debug=true"},
+        SharingCase{"a_576x324_420p8_dis_x264crf23.share-adm-egl-100.max.json", "vmaf_v0.6.1",
+                    "adm=adm_enhn_gain_limit=100"},
+        SharingCase{"a_576x324_420p8_dis_x264crf23.share-neg-adm-egl-1.max.json",
+                    "vmaf_v0.6.1neg", "adm=adm_enhn_gain_limit=1.0"}),
+    [](const ::testing::TestParamInfo<SharingCase>& info) { return std::to_string(info.index); });
+
+}  // namespace
