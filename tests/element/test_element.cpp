@@ -624,6 +624,23 @@ TEST(Element, BrokenModelFileIsAnErrorAtStart) {
   EXPECT_NE(error->message.find(path.string()), std::string::npos) << error->message;
 }
 
+TEST(Element, ModelFileWithAnInputNoExtractorProvidesIsAnErrorAtStart) {
+  // A well-formed model whose input no extractor provides fails when the
+  // element starts, naming the input, not at the first frame.
+  const auto path = temp_path("unknown-input-model.json");
+  std::ofstream(path) << R"({"model_dict": {"model_type": "LIBSVMNUSVR",
+    "norm_type": "linear_rescale", "score_transform": {"enabled": false},
+    "feature_names": ["VMAF_feature_ssim_score"], "slopes": [0.0, 1.0],
+    "intercepts": [0.0, 0.0], "model": "svm_type nu_svr\nkernel_type rbf\ngamma 0.04\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n1 1:0.5\n"}})";
+  const auto error = start_error("model", path.c_str());
+  std::filesystem::remove(path);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("Invalid model property"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find("no feature extractor provides its input 'VMAF_feature_ssim_score'"),
+            std::string::npos)
+      << error->message;
+}
+
 TEST(ElementVmaf, DefaultIsTheVmafModelWithMotionLatency) {
   // Default properties: vmaf_v0.6.1. Frame N's scores need frame N+1 (motion2),
   // so the first frame message comes after the second pair; the last at EOS.
