@@ -30,8 +30,8 @@ struct FeatureRequest {
 
 // Parses a comma-separated feature list in libvmaf's --feature syntax:
 // "psnr, adm=adm_enhn_gain_limit=1.0:adm_csf_mode=0". A request whose
-// identity (name and non-default feature parameters, FeatureExtractor::
-// identity()) an earlier one has is dropped, as libvmaf drops it.
+// identity (name and non-default feature parameters, OptionValues::identity())
+// an earlier one has is dropped, as libvmaf drops it.
 // Throws vmafexact::Error naming an unknown feature or a malformed option.
 std::vector<FeatureRequest> parse_feature_list(std::string_view list);
 

@@ -40,11 +40,6 @@ class FeatureExtractor {
   // "integer_adm2", or "integer_adm2_egl_1" with adm_enhn_gain_limit=1).
   virtual std::string score_key(std::string_view provided_name) const = 0;
 
-  // What makes two requests one extractor, as libvmaf's vmaf tool decides: the
-  // name with the non-default feature parameters ("adm_egl_1"). The first
-  // extractor asked for with an identity runs; later ones are the same.
-  virtual std::string identity() const { return std::string(name()); }
-
   // Checks the format and sets up state; throws vmafexact::Error for input it
   // cannot score (for example a picture too small), naming the limit.
   virtual void init(const PictureFormat& format) = 0;

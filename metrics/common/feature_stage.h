@@ -72,7 +72,6 @@ class StagedExtractor : public FeatureExtractor {
   std::string score_key(std::string_view provided_name) const final {
     return options_.score_key(provided_name);
   }
-  std::string identity() const final { return options_.identity(); }
 
   void init(const PictureFormat& format) final {
     stage_.reset();
