@@ -11,7 +11,7 @@ namespace vmafexact {
 
 namespace {
 
-// What makes two requests one extractor (FeatureExtractor::identity()),
+// What makes two requests one extractor (OptionValues::identity()),
 // without making one. Throws for an unknown name or bad options.
 std::string identity_of(const FeatureRequest& request) {
   return feature_entry(request.name).descriptor.parse(request.options).identity();
