@@ -109,6 +109,10 @@ fs::path fixture_yuv_dir() {
 std::vector<FixturePair> max_precision_pairs() {
   // <letter>_<W>x<H>_<420|422|444>p<bits>_dis_<name>[.vmafcli|.neg|...].<kind>.max.json
   static const std::regex pattern(R"(^(([a-z])_(\d+)x(\d+)_(4[024][024])p(\d+))_dis_([^.]+)(\..*)?\.max\.json$)");
+  if (!fs::is_directory(reference_dir()))
+    throw std::runtime_error("no reference logs at " + reference_dir().string() +
+                             " (VMAFEXACT_SHARED_DIR or -Dshared_dir= must name a folder"
+                             " holding fixtures/ref)");
   std::vector<FixturePair> pairs;
   for (const auto& entry : fs::directory_iterator(reference_dir())) {
     const std::string name = entry.path().filename().string();
