@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# device-fixtures.sh OUTDIR [FRAMES] [LARGE_FRAMES]: a small copy of the shared
-# fixtures for the GPU machine (no ffmpeg there; a device run carries at most
-# 64 MiB): the reference logs, and the first FRAMES frames (default 3) of each
-# .yuv, LARGE_FRAMES (default 1; 0 leaves them out) of the 1280x720 and
+# device-fixtures.sh OUTDIR [FRAMES] [LARGE_FRAMES]: a small copy of the test
+# fixtures for a GPU machine without ffmpeg (or one that can receive only a few
+# tens of MiB): the reference logs, and the first FRAMES frames (default 3) of
+# each .yuv, LARGE_FRAMES (default 1; 0 leaves them out) of the 1280x720 and
 # 1920x1080 ones. Point the tests at it with
 #   VMAFEXACT_SHARED_DIR=OUTDIR/shared VMAFEXACT_FIXTURE_YUV_DIR=OUTDIR/yuv
+# The references come from the repository's tests/fixtures (or from
+# $VMAFEXACT_SHARED_DIR/fixtures when set), the frames from the fixture cache.
 set -euo pipefail
 out=${1:?usage: device-fixtures.sh OUTDIR [FRAMES]}
 frames=${2:-3}
 large_frames=${3:-1}
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-shared="${VMAFEXACT_SHARED_DIR:-$repo/../shared}"
-cache="${VMAFEXACT_FIXTURE_CACHE:-$HOME/.cache/vmafexact/fixtures}"
+shared="${VMAFEXACT_SHARED_DIR:-$repo/tests}"
+cache="${VMAFEXACT_FIXTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmafexact/fixtures}"
 [[ -d "$cache/yuv" ]] || { echo "no fixtures in $cache: run the tests once first"; exit 1; }
 mkdir -p "$out/yuv" "$out/shared/fixtures"
 cp -r "$shared/fixtures/ref" "$out/shared/fixtures/"

@@ -7,8 +7,9 @@
 #   BUILD_DIR                meson build directory (default: <repo>/build)
 #   VMAFEXACT_FIXTURE_CACHE  where test fixtures are generated and kept
 #                            (default: ~/.cache/vmafexact/fixtures)
-#   VMAFEXACT_SHARED_DIR     the shared/ folder with the fixture generator and
-#                            libvmaf references (default: <repo>/../shared)
+#   VMAFEXACT_SHARED_DIR     a folder holding fixtures/ (generator, SHA256SUMS,
+#                            libvmaf references in fixtures/ref) to use instead
+#                            of the repository's own tests/fixtures
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

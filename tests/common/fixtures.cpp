@@ -30,6 +30,10 @@ fs::path shared_dir() {
   return VMAFEXACT_DEFAULT_SHARED_DIR;
 }
 
+fs::path fixtures_dir() { return shared_dir() / "fixtures"; }
+
+fs::path reference_dir() { return fixtures_dir() / "ref"; }
+
 namespace {
 
 fs::path cache_root() {
@@ -71,11 +75,12 @@ fs::path fixture_yuv_dir() {
   // A folder of ready (possibly truncated) .yuv files, for machines without
   // ffmpeg such as the GPU machine: used as it is, without generation or checks.
   if (const char* env = std::getenv("VMAFEXACT_FIXTURE_YUV_DIR"); env && *env) return env;
-  const fs::path sums = shared_dir() / "fixtures" / "SHA256SUMS";
-  const fs::path script = shared_dir() / "fixtures" / "make_fixtures.sh";
+  const fs::path sums = fixtures_dir() / "SHA256SUMS";
+  const fs::path script = fixtures_dir() / "make_fixtures.sh";
   if (!fs::exists(sums) || !fs::exists(script))
-    throw std::runtime_error("shared fixtures not found at " + shared_dir().string() +
-                             " (set VMAFEXACT_SHARED_DIR to the shared/ folder)");
+    throw std::runtime_error("fixture generator not found in " + fixtures_dir().string() +
+                             " (VMAFEXACT_SHARED_DIR or -Dshared_dir= must name a folder"
+                             " holding fixtures/make_fixtures.sh and fixtures/SHA256SUMS)");
   const fs::path root = cache_root();
   fs::create_directories(root);
   const fs::path yuv = root / "yuv";
@@ -104,8 +109,12 @@ fs::path fixture_yuv_dir() {
 std::vector<FixturePair> max_precision_pairs() {
   // <letter>_<W>x<H>_<420|422|444>p<bits>_dis_<name>[.vmafcli|.neg|...].<kind>.max.json
   static const std::regex pattern(R"(^(([a-z])_(\d+)x(\d+)_(4[024][024])p(\d+))_dis_([^.]+)(\..*)?\.max\.json$)");
+  if (!fs::is_directory(reference_dir()))
+    throw std::runtime_error("no reference logs at " + reference_dir().string() +
+                             " (VMAFEXACT_SHARED_DIR or -Dshared_dir= must name a folder"
+                             " holding fixtures/ref)");
   std::vector<FixturePair> pairs;
-  for (const auto& entry : fs::directory_iterator(shared_dir() / "fixtures" / "ref")) {
+  for (const auto& entry : fs::directory_iterator(reference_dir())) {
     const std::string name = entry.path().filename().string();
     std::smatch match;
     if (!std::regex_match(name, match, pattern)) continue;

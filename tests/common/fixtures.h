@@ -1,5 +1,6 @@
-// Test support: the shared fixtures (generated once into a cache), raw .yuv
-// frames as PictureViews, and libvmaf's reference logs.
+// Test support: the fixtures (generated once into a cache by the repository's
+// tests/fixtures/make_fixtures.sh), raw .yuv frames as PictureViews, and
+// libvmaf's reference logs (tests/fixtures/ref).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,15 @@
 
 namespace vmafexact::test {
 
-// ../shared (or $VMAFEXACT_SHARED_DIR).
+// The folder holding fixtures/: the repository's tests/ by default, or another
+// of the same layout named by $VMAFEXACT_SHARED_DIR or meson's -Dshared_dir=.
 std::filesystem::path shared_dir();
+
+// shared_dir()/fixtures: make_fixtures.sh, SHA256SUMS, FIXTURES.txt, ref/.
+std::filesystem::path fixtures_dir();
+
+// fixtures_dir()/ref: libvmaf 3.2.0's reference logs.
+std::filesystem::path reference_dir();
 
 // Generates the fixtures into the cache if they are not there yet (under a
 // file lock, so parallel test binaries generate once), checks them against
@@ -28,7 +36,7 @@ std::filesystem::path fixture_yuv_dir();
 // "a_576x324_420p8_dis_x264crf23.max.json" or
 // "d_1277x719_420p8_dis_x264crf30.vmafcli.max.json".
 struct FixturePair {
-  std::string log_name;          // file name in shared/fixtures/ref
+  std::string log_name;          // file name in reference_dir()
   std::string ref_yuv;           // file names in fixture_yuv_dir()
   std::string dist_yuv;
   PictureFormat format;

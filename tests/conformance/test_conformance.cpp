@@ -78,8 +78,8 @@ class Conformance : public ::testing::TestWithParam<FixturePair> {};
 TEST_P(Conformance, EveryValueEqualsLibvmaf) {
   const FixturePair& pair = GetParam();
   const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
-  const auto log = vmafexact::test::load_reference_log(vmafexact::test::shared_dir() / "fixtures" /
-                                                       "ref" / pair.log_name);
+  const auto log =
+      vmafexact::test::load_reference_log(vmafexact::test::reference_dir() / pair.log_name);
   const auto setup = vmafexact::test::reference_setup(log);
   EXPECT_TRUE(setup.unknown.empty()) << "reference keys unknown to the test: " << setup.unknown[0];
   for (const auto& key : setup.not_yet)

@@ -238,7 +238,7 @@ class CudaFixtureParity : public ::testing::TestWithParam<test::FixturePair> {
 
 TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
   const auto& pair = GetParam();
-  const auto log = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
   const auto setup = test::reference_setup(log);
   cuda::CudaBackend backend;
   const auto features = twinned(parse_feature_list(setup.features), backend);

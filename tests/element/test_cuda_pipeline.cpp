@@ -54,7 +54,7 @@ std::string temp_log(const std::string& name) {
 
 TEST_P(CudaPipeline, CudaUploadGivesTheCpuLog) {
   const auto& pair = GetParam();
-  const auto log = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
   const auto setup = test::reference_setup(log);
   if (setup.empty()) GTEST_SKIP();
   const auto yuv = test::fixture_yuv_dir();

@@ -61,7 +61,7 @@ class Pipeline : public ::testing::TestWithParam<FixturePair> {};
 
 TEST_P(Pipeline, LogEqualsLibvmafReference) {
   const FixturePair& pair = GetParam();
-  const auto reference = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+  const auto reference = test::load_reference_log(test::reference_dir() / pair.log_name);
   const auto setup = test::reference_setup(reference);
   if (setup.empty()) GTEST_SKIP() << "no score of this build in " << pair.log_name;
   const auto yuv = test::fixture_yuv_dir();
@@ -84,7 +84,7 @@ TEST_P(Pipeline, LogEqualsLibvmafReference) {
       // libvmaf's own printing: compare against the stock tool's .default.json.
       std::string default_name = pair.log_name;
       default_name.replace(default_name.rfind(".max.json"), 9, ".default.json");
-      const auto default_path = test::shared_dir() / "fixtures" / "ref" / default_name;
+      const auto default_path = test::reference_dir() / default_name;
       if (std::filesystem::exists(default_path))
         expect_log_matches(ours, test::load_reference_log(default_path), default_name);
     }

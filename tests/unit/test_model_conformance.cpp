@@ -72,8 +72,7 @@ void check_log(const std::string& log_name, const test::ReferenceLog& log, const
 TEST(ModelConformance, PredictionsFromReferenceFeatures) {
   Tally vmaf, vmaf_neg;
   for (const auto& pair : test::max_precision_pairs()) {
-    const auto log =
-        test::load_reference_log(test::shared_dir() / "fixtures" / "ref" / pair.log_name);
+    const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
     if (log.frames.empty() || !log.frames[0].count("vmaf")) continue;
     check_log(pair.log_name, log, "vmaf_v0.6.1", "vmaf", vmaf);
     if (log.frames[0].count("vmaf_neg")) check_log(pair.log_name, log, "vmaf_v0.6.1neg", "vmaf_neg", vmaf_neg);

@@ -588,8 +588,8 @@ TEST(VifFixture, GainLimitOneEqualsLibvmafsNegScores) {
   // vmaf_v0.6.1neg's VIF inputs (vif_enhn_gain_limit=1.0) in libvmaf's log of
   // pair a crf23; the conformance test compares them only once the whole neg
   // model can run.
-  const auto log = test::load_reference_log(test::shared_dir() / "fixtures" / "ref" /
-                                            "a_576x324_420p8_dis_x264crf23.neg.max.json");
+  const auto log =
+      test::load_reference_log(test::reference_dir() / "a_576x324_420p8_dis_x264crf23.neg.max.json");
   const PictureFormat format{576, 324, 8, ChromaFormat::k420};
   const auto dir = test::fixture_yuv_dir();
   const test::YuvFile ref(dir / "a_576x324_420p8_ref.yuv", format);
