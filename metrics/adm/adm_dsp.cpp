@@ -1,7 +1,7 @@
 #include "adm/adm_dsp.h"
 
 #include "adm/adm_dsp_scalar.h"
-#include "common/cpu.h"
+#include "common/dispatch.h"
 
 namespace vmafexact::adm {
 
@@ -31,7 +31,7 @@ void dwtn_horizontal_c(const std::int32_t* lo, const std::int32_t* hi, int scale
 }  // namespace
 
 const AdmDsp& adm_dsp_scalar() {
-  static const AdmDsp dsp{
+  static constexpr AdmDsp dsp{
       "scalar",
       dwt0_vertical_c<std::uint8_t>,
       dwt0_vertical_c<std::uint16_t>,
@@ -50,21 +50,20 @@ const AdmDsp& adm_dsp_scalar() {
   return dsp;
 }
 
-const AdmDsp* adm_dsp_isa(unsigned cpu_flag) {
-#if defined(VMAFEXACT_X86_64_SIMD)
-  if (cpu_flag == cpu::kAvx2) return &adm_dsp_avx2();
-  if (cpu_flag == cpu::kAvx512) return &adm_dsp_avx512();
-#else
-  (void)cpu_flag;
-#endif
-  return nullptr;
-}
+namespace {
 
-const AdmDsp& adm_dsp(unsigned cpu_flags) {
-  for (unsigned flag : {cpu::kAvx512, cpu::kAvx2})
-    if (cpu_flags & flag)
-      if (const AdmDsp* dsp = adm_dsp_isa(flag)) return *dsp;
-  return adm_dsp_scalar();
-}
+constexpr simd::IsaTables<AdmDsp> kTables{
+    adm_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+    adm_dsp_avx2,
+    adm_dsp_avx512,
+#endif
+};
+
+}  // namespace
+
+const AdmDsp* adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+
+const AdmDsp& adm_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
 
 }  // namespace vmafexact::adm

@@ -1,19 +1,19 @@
-// The AVX2 twins of the ADM DSP routines (adm_dsp_simd.h over 256-bit
-// vectors). Built with -mavx2 only (no FMA; the routines are integer only).
-#include <immintrin.h>
-
+// The AVX2 twins of the ADM DSP routines: adm_dsp_simd.h over 256-bit
+// vectors and the avx2 vector layer (metrics/common/simd_avx2.h). Built with
+// -mavx2 only (no FMA).
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 
 #include "adm/adm_dsp.h"
 #include "adm/adm_dsp_scalar.h"
+#include "common/simd_avx2.h"
 
 namespace vmafexact::adm {
 namespace avx2 {
 namespace {
 
-constexpr int N = 8;
+using V = simd::avx2::V;
 
 #include "adm/adm_dsp_simd.h"
 

@@ -1,21 +1,20 @@
-// The AVX-512 twins of the ADM DSP routines (adm_dsp_simd.h over 512-bit
-// vectors). Built with -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl.
-// GCC lets those imply FMA; the routines are integer only, and meson checks
-// the objects hold no fused multiply-add.
-#include <immintrin.h>
-
+// The AVX-512 twins of the ADM DSP routines: adm_dsp_simd.h over 512-bit
+// vectors and the avx512 vector layer (metrics/common/simd_avx512.h).
+// GCC lets the AVX-512 flags imply FMA; meson checks the objects hold no
+// fused multiply-add.
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 
 #include "adm/adm_dsp.h"
 #include "adm/adm_dsp_scalar.h"
+#include "common/simd_avx512.h"
 
 namespace vmafexact::adm {
 namespace avx512 {
 namespace {
 
-constexpr int N = 16;
+using V = simd::avx512::V;
 
 #include "adm/adm_dsp_simd.h"
 

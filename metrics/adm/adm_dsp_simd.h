@@ -1,7 +1,10 @@
 // The SIMD twins of the ADM DSP routines (adm_dsp.h), written once over GCC's
-// vector extensions with N 32-bit lanes and compiled once per ISA
+// vector extensions with N 32-bit lanes, and compiled once per ISA
 // (adm_dsp_avx2.cpp: N = 8, adm_dsp_avx512.cpp: N = 16, each with its own
-// instruction set flags).
+// instruction set flags). Where GCC's generic lowering of a step is slow
+// (widening loads, narrowing stores, half-vector conversions, vpmuldq), the
+// step is the vector layer's instruction (metrics/common/simd_avx2.h /
+// simd_avx512.h, the ISA's `V`), the generic vector cast to V's type and back.
 //
 // Exactness, routine by routine, against adm_dsp_scalar.h:
 //  * Every step is the scalar step on the same type per lane: int32 arithmetic
@@ -26,10 +29,11 @@
 // stage's first and last column, where the neighbours are mirrored, and each
 // row's columns beyond the last whole vector) go to the scalar reference.
 //
-// Not a normal header: an ISA translation unit defines `constexpr int N` and
-// includes <immintrin.h>, <algorithm>, <cstdint>, <utility>,
-// adm/adm_dsp_scalar.h first, then this file inside its own namespace. The
-// few intrinsics (widening loads, vpmuldq) are chosen by N.
+// Not a normal header: an ISA translation unit includes <algorithm>,
+// <cstdint>, <utility>, adm/adm_dsp_scalar.h and its vector layer first, then
+// this file inside its own namespace, after naming the layer's struct `V`.
+
+constexpr int N = V::N;
 
 typedef std::uint8_t VU8 __attribute__((vector_size(N)));
 typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
@@ -81,23 +85,13 @@ template <typename To, typename From>
 // (two shifts, where narrowing and widening again would shuffle).
 [[gnu::always_inline]] inline VI32 trunc16(VI32 v) { return v << 16 >> 16; }
 // The low 16 bits of each lane stored as N int16 (vpmovdw with AVX-512).
-template <int L = N>
 [[gnu::always_inline]] inline void store16(std::int16_t* p, VI32 v) {
-  if constexpr (L == 8)
-    store(p, cvt<VI16>(v));
-  else
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16((__m512i)v));
+  V::store_low16(p, (V::I)v);
 }
 
 // N int16 values widened to int32 lanes (one vpmovsxwd: GCC's generic
 // convert widens the two halves apart and joins them).
-template <int L = N>
-[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) {
-  if constexpr (L == 8)
-    return (VI32)_mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  else
-    return (VI32)_mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
+[[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) { return (VI32)V::load(p); }
 [[gnu::always_inline]] inline VI32 load32(const std::int32_t* p) { return load(p); }
 
 // Lanes 0, 2, 4, .. (evens) and 1, 3, 5, .. (odds) of the 2N lanes a, b.
@@ -153,48 +147,12 @@ typedef double VDH __attribute__((vector_size(H * 8)));
 // scalar's conversion: int32 -> double and float -> double exact, double ->
 // float rounded to nearest, double -> int32 truncated, int32 -> int64
 // sign-extended, int64 -> int32 the low 32 bits (AVX2 has no vpmovqd).
-template <int L = N>
-[[gnu::always_inline]] inline VDH to_f64(VI32H v) {
-  if constexpr (L == 8)
-    return (VDH)_mm256_cvtepi32_pd((__m128i)v);
-  else
-    return (VDH)_mm512_cvtepi32_pd((__m256i)v);
-}
-template <int L = N>
-[[gnu::always_inline]] inline VDH to_f64(VFH v) {
-  if constexpr (L == 8)
-    return (VDH)_mm256_cvtps_pd((__m128)v);
-  else
-    return (VDH)_mm512_cvtps_pd((__m256)v);
-}
-template <int L = N>
-[[gnu::always_inline]] inline VFH to_f32(VDH v) {
-  if constexpr (L == 8)
-    return (VFH)_mm256_cvtpd_ps((__m256d)v);
-  else
-    return (VFH)_mm512_cvtpd_ps((__m512d)v);
-}
-template <int L = N>
-[[gnu::always_inline]] inline VI32H to_i32(VDH v) {
-  if constexpr (L == 8)
-    return (VI32H)_mm256_cvttpd_epi32((__m256d)v);
-  else
-    return (VI32H)_mm512_cvttpd_epi32((__m512d)v);
-}
-template <int L = N>
-[[gnu::always_inline]] inline VI64H to_i64(VI32H v) {
-  if constexpr (L == 8)
-    return (VI64H)_mm256_cvtepi32_epi64((__m128i)v);
-  else
-    return (VI64H)_mm512_cvtepi32_epi64((__m256i)v);
-}
-template <int L = N>
-[[gnu::always_inline]] inline VI32H to_i32(VI64H v) {
-  if constexpr (L == 8)
-    return cvt<VI32H>(v);
-  else
-    return (VI32H)_mm512_cvtepi64_epi32((__m512i)v);
-}
+[[gnu::always_inline]] inline VDH to_f64(VI32H v) { return (VDH)V::cvt_i32_f64((V::H)v); }
+[[gnu::always_inline]] inline VDH to_f64(VFH v) { return (VDH)V::cvt_f32_f64((V::F)v); }
+[[gnu::always_inline]] inline VFH to_f32(VDH v) { return (VFH)V::cvt_f64_f32((V::D)v); }
+[[gnu::always_inline]] inline VI32H to_i32(VDH v) { return (VI32H)V::cvtt_f64_i32((V::D)v); }
+[[gnu::always_inline]] inline VI64H to_i64(VI32H v) { return (VI64H)V::cvt_i32_i64((V::H)v); }
+[[gnu::always_inline]] inline VI32H to_i32(VI64H v) { return (VI32H)V::cvt_i64_i32((V::I)v); }
 
 // Lane-wise a + b modulo 2^64 for int64 lanes (defined, unlike signed +).
 [[gnu::always_inline]] inline VI64H wrap_add(VI64H a, VI64H b) {
@@ -227,12 +185,8 @@ template <int... I>
 // a * b of lanes that hold sign-extended int32 values: the exact product, from
 // the low 32 bits of each lane (vpmuldq; GCC would otherwise emulate a 64x64
 // multiply where AVX2 has none).
-template <int L = H>
 [[gnu::always_inline]] inline VI64H mul32(VI64H a, VI64H b) {
-  if constexpr (L == 4)
-    return (VI64H)_mm256_mul_epi32((__m256i)a, (__m256i)b);
-  else
-    return (VI64H)_mm512_mul_epi32((__m512i)a, (__m512i)b);
+  return (VI64H)V::muls32x32((V::I)a, (V::I)b);
 }
 [[gnu::always_inline]] inline VI64H mul32(std::int64_t a, VI64H b) { return mul32(VI64H{} + a, b); }
 
@@ -275,20 +229,10 @@ template <typename F>
 
 // N samples from p zero-extended to uint32 lanes. GCC lowers the generic
 // convert from 8-bit lanes element by element (through general registers),
-// so the widening is spelled with vpmovzx*.
-template <int L = N>
-[[gnu::always_inline]] inline VU32 widen(const std::uint8_t* p) {
-  if constexpr (L == 8)
-    return (VU32)_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-  else
-    return (VU32)_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-template <int L = N>
-[[gnu::always_inline]] inline VU32 widen(const std::uint16_t* p) {
-  if constexpr (L == 8)
-    return (VU32)_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  else
-    return (VU32)_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+// so the widening is the layer's vpmovzx*.
+template <typename Sample>
+[[gnu::always_inline]] inline VU32 widen(const Sample* p) {
+  return (VU32)V::load(p);
 }
 
 template <typename Sample>
@@ -482,9 +426,9 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
   return (VI64H)((VU64H)a + (VU64H)b);
 }
 
-template <int L = N>
+template <class W = V>
 void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, double egl) {
-  if constexpr (L == 8) {
+  if constexpr (!W::kAvx512) {
     scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
   } else {
     const double cos_sq = cos_1deg_sq();
@@ -496,7 +440,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
             const VI64H oh = to_i64(oh_i), ov = to_i64(ov_i);
             const VI64H th = to_i64(th_i), tv = to_i64(tv_i);
             const auto float_of = [](VI64H x) {
-              return to_f64((VFH)_mm512_cvtepi64_ps((__m512i)x)) / 4096.0;
+              return to_f64((VFH)W::cvt_i64_f32((typename W::I)x)) / 4096.0;
             };
             const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
             const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
@@ -510,7 +454,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
         // |o| reduced to its 15 leading bits (rounded), the shift remembered.
         const VU32 abs_o = o < 0 ? 0u - u32(o) : u32(o);
         const VI32 big = abs_o >= 32768u;
-        const VI32 lz = (VI32)_mm512_lzcnt_epi32((__m512i)abs_o);
+        const VI32 lz = (VI32)W::lzcnt32((typename W::I)abs_o);
         const VI32 shift = big ? 17 - lz : VI32{};
         const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
         const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;

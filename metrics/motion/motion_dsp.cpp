@@ -1,8 +1,6 @@
 #include "motion/motion_dsp.h"
 
-#include <initializer_list>
-
-#include "common/cpu.h"
+#include "common/dispatch.h"
 #include "motion/motion_dsp_scalar.h"
 
 namespace vmafexact::motion {
@@ -22,26 +20,25 @@ std::uint32_t horizontal_c(const std::int32_t* blurred, unsigned w) {
 }  // namespace
 
 const MotionDsp& motion_dsp_scalar() {
-  static const MotionDsp dsp{"scalar", vertical_c<std::uint8_t>, vertical_c<std::uint16_t>,
+  static constexpr MotionDsp dsp{"scalar", vertical_c<std::uint8_t>, vertical_c<std::uint16_t>,
                              horizontal_c};
   return dsp;
 }
 
-const MotionDsp* motion_dsp_isa(unsigned cpu_flag) {
-#if defined(VMAFEXACT_X86_64_SIMD)
-  if (cpu_flag == cpu::kAvx2) return &motion_dsp_avx2();
-  if (cpu_flag == cpu::kAvx512) return &motion_dsp_avx512();
-#else
-  (void)cpu_flag;
-#endif
-  return nullptr;
-}
+namespace {
 
-const MotionDsp& motion_dsp(unsigned cpu_flags) {
-  for (unsigned flag : {cpu::kAvx512, cpu::kAvx2})
-    if (cpu_flags & flag)
-      if (const MotionDsp* dsp = motion_dsp_isa(flag)) return *dsp;
-  return motion_dsp_scalar();
-}
+constexpr simd::IsaTables<MotionDsp> kTables{
+    motion_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+    motion_dsp_avx2,
+    motion_dsp_avx512,
+#endif
+};
+
+}  // namespace
+
+const MotionDsp* motion_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+
+const MotionDsp& motion_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
 
 }  // namespace vmafexact::motion

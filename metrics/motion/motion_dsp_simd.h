@@ -1,7 +1,7 @@
-// The SIMD twins of the motion DSP routines, written once over a small vector
-// interface `V` and compiled once per ISA (motion_dsp_avx2.cpp,
-// motion_dsp_avx512.cpp define V and include this file inside their own
-// namespace). V has N 32-bit lanes in an integer vector I.
+// The SIMD twins of the motion DSP routines, written once over the vector
+// layer `V` of metrics/common/simd_avx2.h / simd_avx512.h (N 32-bit lanes in an
+// integer vector I) and compiled once per ISA (motion_dsp_avx2.cpp,
+// motion_dsp_avx512.cpp include this file inside their own namespace).
 //
 // Exactness against motion_dsp_scalar.h (whose sums are exact int64):
 //  * filter5's taps add to 65536. For 8-bit samples a sum 3571 (a + e) +
@@ -20,15 +20,15 @@
 // scalar reference.
 //
 // Not a normal header: an ISA translation unit includes <cstdint>,
-// motion/motion_dsp.h and motion/motion_dsp_scalar.h first, then this file
-// inside its namespace.
+// motion/motion_dsp.h, motion/motion_dsp_scalar.h and its vector layer first,
+// then this file inside its namespace.
 
 template <class V>
 typename V::I filter5(typename V::I a, typename V::I b, typename V::I c, typename V::I d,
                       typename V::I e) {
-  const typename V::I outer = V::mullo(V::add(a, e), V::set1(3571));
-  const typename V::I inner = V::mullo(V::add(b, d), V::set1(16004));
-  return V::add(V::add(outer, inner), V::mullo(c, V::set1(26386)));
+  const typename V::I outer = V::mullo32(V::add32(a, e), V::set32(3571));
+  const typename V::I inner = V::mullo32(V::add32(b, d), V::set32(16004));
+  return V::add32(V::add32(outer, inner), V::mullo32(c, V::set32(26386)));
 }
 
 // (F(v) + round) >> shift (the split above): shift >= 8, 0 <= round <= 2^15.
@@ -36,14 +36,14 @@ template <class V>
 typename V::I filter5_round_split(const typename V::I* v, std::int32_t round, unsigned shift) {
   using I = typename V::I;
   I hi[5], lo[5];
-  const I low8 = V::set1(255);
+  const I low8 = V::set32(255);
   for (int k = 0; k < 5; ++k) {
-    hi[k] = V::template srai<8>(v[k]);
+    hi[k] = V::template srai32<8>(v[k]);
     lo[k] = V::and_(v[k], low8);
   }
   const I f_hi = filter5<V>(hi[0], hi[1], hi[2], hi[3], hi[4]);
-  const I f_lo = V::add(filter5<V>(lo[0], lo[1], lo[2], lo[3], lo[4]), V::set1(round));
-  return V::sra(V::add(f_hi, V::template srai<8>(f_lo)), shift - 8);
+  const I f_lo = V::add32(filter5<V>(lo[0], lo[1], lo[2], lo[3], lo[4]), V::set32(round));
+  return V::sra32(V::add32(f_hi, V::template srai32<8>(f_lo)), shift - 8);
 }
 
 template <class V, typename Sample>
@@ -55,25 +55,25 @@ std::int32_t vertical(const Sample* const* prev, const Sample* const* cur, unsig
   I any = V::zero();
   unsigned x = 0;
   if constexpr (sizeof(Sample) == 1) {
-    const I round_v = V::set1(round);
+    const I round_v = V::set32(round);
     for (; x + N <= w; x += N) {
       I diff[5];
-      for (int k = 0; k < 5; ++k) diff[k] = V::sub(V::load(prev[k] + x), V::load(cur[k] + x));
+      for (int k = 0; k < 5; ++k) diff[k] = V::sub32(V::load(prev[k] + x), V::load(cur[k] + x));
       const I sum = filter5<V>(diff[0], diff[1], diff[2], diff[3], diff[4]);
-      const I out = V::sra(V::add(sum, round_v), bpc);
+      const I out = V::sra32(V::add32(sum, round_v), bpc);
       V::store(blurred + x, out);
       any = V::or_(any, out);
     }
   } else {
     for (; x + N <= w; x += N) {
       I diff[5];
-      for (int k = 0; k < 5; ++k) diff[k] = V::sub(V::load(prev[k] + x), V::load(cur[k] + x));
+      for (int k = 0; k < 5; ++k) diff[k] = V::sub32(V::load(prev[k] + x), V::load(cur[k] + x));
       const I out = filter5_round_split<V>(diff, round, bpc);
       V::store(blurred + x, out);
       any = V::or_(any, out);
     }
   }
-  return V::or_all(any) | scalar::vertical(prev, cur, bpc, x, w, blurred);
+  return V::or_all32(any) | scalar::vertical(prev, cur, bpc, x, w, blurred);
 }
 
 template <class V>
@@ -88,12 +88,12 @@ std::uint32_t horizontal(const std::int32_t* blurred, unsigned w) {
   for (; x + N + 2 <= w; x += N) {
     I v[5];
     for (int k = 0; k < 5; ++k) v[k] = V::load(blurred + x - 2 + k);
-    acc = V::add(acc, V::abs(filter5_round_split<V>(v, 1 << 15, 16)));
+    acc = V::add32(acc, V::abs32(filter5_round_split<V>(v, 1 << 15, 16)));
   }
-  return sad + V::sum(acc) + scalar::horizontal(blurred, x, w, w);
+  return sad + V::sum32(acc) + scalar::horizontal(blurred, x, w, w);
 }
 
 template <class V>
-MotionDsp make_dsp(const char* isa) {
+constexpr MotionDsp make_dsp(const char* isa) {
   return MotionDsp{isa, vertical<V, std::uint8_t>, vertical<V, std::uint16_t>, horizontal<V>};
 }

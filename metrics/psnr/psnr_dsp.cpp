@@ -1,8 +1,6 @@
 #include "psnr/psnr_dsp.h"
 
-#include <initializer_list>
-
-#include "common/cpu.h"
+#include "common/dispatch.h"
 
 namespace vmafexact::psnr {
 
@@ -18,25 +16,24 @@ std::uint64_t sse_row_16_c(const std::uint16_t* r, const std::uint16_t* d, unsig
 }  // namespace
 
 const PsnrDsp& psnr_dsp_scalar() {
-  static const PsnrDsp dsp{"scalar", sse_row_8_c, sse_row_16_c};
+  static constexpr PsnrDsp dsp{"scalar", sse_row_8_c, sse_row_16_c};
   return dsp;
 }
 
-const PsnrDsp* psnr_dsp_isa(unsigned cpu_flag) {
-#if defined(VMAFEXACT_X86_64_SIMD)
-  if (cpu_flag == cpu::kAvx2) return &psnr_dsp_avx2();
-  if (cpu_flag == cpu::kAvx512) return &psnr_dsp_avx512();
-#else
-  (void)cpu_flag;
-#endif
-  return nullptr;
-}
+namespace {
 
-const PsnrDsp& psnr_dsp(unsigned cpu_flags) {
-  for (unsigned flag : {cpu::kAvx512, cpu::kAvx2})
-    if (cpu_flags & flag)
-      if (const PsnrDsp* dsp = psnr_dsp_isa(flag)) return *dsp;
-  return psnr_dsp_scalar();
-}
+constexpr simd::IsaTables<PsnrDsp> kTables{
+    psnr_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+    psnr_dsp_avx2,
+    psnr_dsp_avx512,
+#endif
+};
+
+}  // namespace
+
+const PsnrDsp* psnr_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+
+const PsnrDsp& psnr_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
 
 }  // namespace vmafexact::psnr

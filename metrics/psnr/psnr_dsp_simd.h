@@ -1,36 +1,47 @@
-// The SIMD twins of the PSNR DSP routines, written once over a small vector
-// interface `V` and compiled once per ISA (psnr_dsp_avx2.cpp,
-// psnr_dsp_avx512.cpp define V and include this file inside their namespace).
+// The SIMD twins of the PSNR DSP routines, written once over the vector layer
+// `V` of metrics/common/simd_avx2.h / simd_avx512.h and compiled once per ISA
+// (psnr_dsp_avx2.cpp, psnr_dsp_avx512.cpp include this file inside their
+// namespace, with their V).
 //
 // Exactness against psnr_dsp.h's scalar references:
-//  * 8 bit: V::sq8 gives, per 32-bit lane, the sum of two squared errors
-//    (pmaddwd of the 16-bit differences: below 2^18, exact); the lanes are
-//    added wrapping modulo 2^32, and the scalar tail too: the same uint32 as
-//    the scalar's left-to-right wrapping sum.
+//  * 8 bit: per 32-bit lane, the sum of two squared errors (pmaddwd of the
+//    16-bit differences: below 2^18, exact); the lanes are added wrapping
+//    modulo 2^32, and the scalar tail too: the same uint32 as the scalar's
+//    left-to-right wrapping sum.
 //  * 16 bit: each squared error is an exact signed 32 x 32 -> 64 product
 //    (pmuldq) added in 64-bit lanes; a row's sum is below 2^32 * w, exact.
 // The columns beyond the last whole vector go to the scalar reference.
 //
-// Not a normal header: an ISA translation unit includes <cstdint> and
-// psnr/psnr_dsp.h first, then this file inside its own namespace.
+// Not a normal header: an ISA translation unit includes <cstdint>,
+// psnr/psnr_dsp.h and its vector layer first, then this file inside its own
+// namespace.
 
 template <class V>
 std::uint32_t sse_row_8(const std::uint8_t* r, const std::uint8_t* d, unsigned w) {
+  constexpr unsigned kStep = 2 * V::N;  // 8-bit samples per vector of 16-bit lanes
   typename V::I acc = V::zero();
   unsigned x = 0;
-  for (; x + V::kStep8 <= w; x += V::kStep8) acc = V::add32(acc, V::sq8(r + x, d + x));
+  for (; x + kStep <= w; x += kStep) {
+    const typename V::I e = V::sub16(V::load_u8_as_u16(r + x), V::load_u8_as_u16(d + x));
+    acc = V::add32(acc, V::madd16(e, e));
+  }
   return V::sum32(acc) + scalar::sse_row_8(r, d, x, w);
 }
 
 template <class V>
 std::uint64_t sse_row_16(const std::uint16_t* r, const std::uint16_t* d, unsigned w) {
+  constexpr unsigned kStep = V::N;
   typename V::I acc = V::zero();
   unsigned x = 0;
-  for (; x + V::kStep16 <= w; x += V::kStep16) acc = V::sq16_add64(acc, r + x, d + x);
+  for (; x + kStep <= w; x += kStep) {
+    const typename V::I e = V::sub32(V::load(r + x), V::load(d + x));
+    const typename V::I e_odd = V::odd(e);
+    acc = V::add64(V::add64(acc, V::muls32x32(e, e)), V::muls32x32(e_odd, e_odd));
+  }
   return V::sum64(acc) + scalar::sse_row_16(r, d, x, w);
 }
 
 template <class V>
-PsnrDsp make_dsp(const char* isa) {
+constexpr PsnrDsp make_dsp(const char* isa) {
   return PsnrDsp{isa, sse_row_8<V>, sse_row_16<V>};
 }

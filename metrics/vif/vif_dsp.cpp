@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "common/cpu.h"
+#include "common/dispatch.h"
 #include "vif/vif_dsp_scalar.h"
 
 namespace vmafexact::vif {
@@ -57,7 +57,7 @@ void lowpass_horizontal_c(const std::uint32_t* ref_in, const std::uint32_t* dis_
 }  // namespace
 
 const VifDsp& vif_dsp_scalar() {
-  static const VifDsp dsp{
+  static constexpr VifDsp dsp{
       "scalar",
       stat_vertical_c<std::uint8_t>,
       stat_vertical_c<std::uint16_t>,
@@ -69,21 +69,20 @@ const VifDsp& vif_dsp_scalar() {
   return dsp;
 }
 
-const VifDsp* vif_dsp_isa(unsigned cpu_flag) {
-#if defined(VMAFEXACT_X86_64_SIMD)
-  if (cpu_flag == cpu::kAvx2) return &vif_dsp_avx2();
-  if (cpu_flag == cpu::kAvx512) return &vif_dsp_avx512();
-#else
-  (void)cpu_flag;
-#endif
-  return nullptr;
-}
+namespace {
 
-const VifDsp& vif_dsp(unsigned cpu_flags) {
-  for (unsigned flag : {cpu::kAvx512, cpu::kAvx2})
-    if (cpu_flags & flag)
-      if (const VifDsp* dsp = vif_dsp_isa(flag)) return *dsp;
-  return vif_dsp_scalar();
-}
+constexpr simd::IsaTables<VifDsp> kTables{
+    vif_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+    vif_dsp_avx2,
+    vif_dsp_avx512,
+#endif
+};
+
+}  // namespace
+
+const VifDsp* vif_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+
+const VifDsp& vif_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
 
 }  // namespace vmafexact::vif

@@ -1,6 +1,7 @@
-// The SIMD twins of the VIF DSP routines, written once over a small vector
-// interface `V` and compiled once per ISA (vif_dsp_avx2.cpp, vif_dsp_avx512.cpp
-// define V and include this file inside their own namespace).
+// The SIMD twins of the VIF DSP routines, written once over the vector layer
+// `V` of metrics/common/simd_avx2.h / simd_avx512.h and compiled once per ISA
+// (vif_dsp_avx2.cpp, vif_dsp_avx512.cpp include this file inside their own
+// namespace).
 //
 // V has N 32-bit lanes in an integer vector I (also read as N/2 64-bit lanes),
 // a lane mask M, half-width integer vectors H and double vectors D of N/2 lanes.
@@ -19,7 +20,8 @@
 // Each row's columns beyond the last whole vector go to the scalar reference.
 //
 // Not a normal header: an ISA translation unit includes <algorithm>,
-// <cstdint>, vif/vif_dsp_scalar.h first, then this file inside its namespace.
+// <cstdint>, vif/vif_dsp_scalar.h and its vector layer first, then this file
+// inside its namespace.
 
 template <class V, typename Sample>
 void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
@@ -64,12 +66,12 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
         mu1 = V::add32(mu1, cr);
         mu2 = V::add32(mu2, cd);
         const I r_o = V::odd(r), d_o = V::odd(d), cr_o = V::odd(cr), cd_o = V::odd(cd);
-        xx_e = V::add64(xx_e, V::mulu(cr, r));
-        xx_o = V::add64(xx_o, V::mulu(cr_o, r_o));
-        yy_e = V::add64(yy_e, V::mulu(cd, d));
-        yy_o = V::add64(yy_o, V::mulu(cd_o, d_o));
-        xy_e = V::add64(xy_e, V::mulu(cr, d));
-        xy_o = V::add64(xy_o, V::mulu(cr_o, d_o));
+        xx_e = V::add64(xx_e, V::mulu32x32(cr, r));
+        xx_o = V::add64(xx_o, V::mulu32x32(cr_o, r_o));
+        yy_e = V::add64(yy_e, V::mulu32x32(cd, d));
+        yy_o = V::add64(yy_o, V::mulu32x32(cd_o, d_o));
+        xy_e = V::add64(xy_e, V::mulu32x32(cr, d));
+        xy_o = V::add64(xy_o, V::mulu32x32(cr_o, d_o));
       }
       V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
       V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
@@ -89,8 +91,8 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
 template <class V>
 inline typename V::I mul_round_high(typename V::I a, typename V::I b) {
   const typename V::I half = V::set64(0x80000000u);
-  return V::join(V::template srli64<32>(V::add64(V::mulu(a, b), half)),
-                 V::template srli64<32>(V::add64(V::mulu(V::odd(a), V::odd(b)), half)));
+  return V::join(V::template srli64<32>(V::add64(V::mulu32x32(a, b), half)),
+                 V::template srli64<32>(V::add64(V::mulu32x32(V::odd(a), V::odd(b)), half)));
 }
 
 // libvmaf's log2 ratio of the gain, for N/2 lanes where sigma1_sq >= sigma_nsq,
@@ -111,7 +113,7 @@ inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D
   // (int64)(g * g * sigma1_sq) + numer1: the truncation is exact and so is the
   // sum (both below 2^53; g <= 100, sigma1_sq < 2^31).
   const D numer1_tmp = V::addd(V::truncd(V::muld(V::muld(g, g), s1)), numer1);
-  return V::hsub(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
+  return V::sub32h(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
 }
 
 template <class V>
@@ -149,12 +151,12 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
         mu1 = V::add32(mu1, V::mullo32(t, V::load(in.mu1 + c)));
         mu2 = V::add32(mu2, V::mullo32(t, V::load(in.mu2 + c)));
         const I x = V::load(in.xx + c), y = V::load(in.yy + c), z = V::load(in.xy + c);
-        xx_e = V::add64(xx_e, V::mulu(t, x));
-        xx_o = V::add64(xx_o, V::mulu(t, V::odd(x)));
-        yy_e = V::add64(yy_e, V::mulu(t, y));
-        yy_o = V::add64(yy_o, V::mulu(t, V::odd(y)));
-        xy_e = V::add64(xy_e, V::mulu(t, z));
-        xy_o = V::add64(xy_o, V::mulu(t, V::odd(z)));
+        xx_e = V::add64(xx_e, V::mulu32x32(t, x));
+        xx_o = V::add64(xx_o, V::mulu32x32(t, V::odd(x)));
+        yy_e = V::add64(yy_e, V::mulu32x32(t, y));
+        yy_o = V::add64(yy_o, V::mulu32x32(t, V::odd(y)));
+        xy_e = V::add64(xy_e, V::mulu32x32(t, z));
+        xy_o = V::add64(xy_o, V::mulu32x32(t, V::odd(z)));
       }
       // accumulate_pixel, N pixels at a time.
       const I mu1_sq = mul_round_high<V>(mu1, mu1);
@@ -165,7 +167,7 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
                        V::template srli64<16>(V::add64(odd, round16)));
       };
       const I sigma1_sq = V::sub32(filt(xx_e, xx_o), mu1_sq);
-      const I sigma2_sq = V::max0(V::sub32(filt(yy_e, yy_o), mu2_sq));
+      const I sigma2_sq = V::max0_32(V::sub32(filt(yy_e, yy_o), mu2_sq));
       const I sigma12 = V::sub32(filt(xy_e, xy_o), mu1_mu2);
 
       const M non_log = V::lt32(sigma1_sq, nsq);
@@ -179,22 +181,27 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
       const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
       den_log = V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
 
-      const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0(sigma12), V::gt0(sigma2_sq)));
+      const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
       if (!V::any(gain)) continue;
       const I s1 = V::select(gain, sigma1_sq, nsq);
       const I s12 = V::select(gain, sigma12, one);
       const I s2 = V::select(gain, sigma2_sq, one);
-      const typename V::H lo = gain_log<V>(V::lo_pd(s1), V::lo_pd(s12), V::lo_pd(s2), table,
-                                           enhn_gain_limit);
-      const typename V::H hi = gain_log<V>(V::hi_pd(s1), V::hi_pd(s12), V::hi_pd(s2), table,
-                                           enhn_gain_limit);
+      // The gain in doubles, N/2 lanes at a time.
+      const auto low = [](I x) __attribute__((always_inline)) {
+        return V::cvt_i32_f64(V::low_half(x));
+      };
+      const auto high = [](I x) __attribute__((always_inline)) {
+        return V::cvt_i32_f64(V::high_half(x));
+      };
+      const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
+      const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
       num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
     }
-    sums.den_non_log += V::sum32(den_non_log);
-    sums.den_log += V::sum32(den_log);
-    sums.num_log += V::sum32(num_log);
+    sums.den_non_log += V::sum32_signed_wide(den_non_log);
+    sums.den_log += V::sum32_signed_wide(den_log);
+    sums.num_log += V::sum32_signed_wide(num_log);
   }
-  sums.num_non_log += V::sum64(V::add64(num_non_log_e, num_non_log_o));
+  sums.num_non_log += static_cast<std::int64_t>(V::sum64(V::add64(num_non_log_e, num_non_log_o)));
   scalar::stat_horizontal(in, filter, j, w, table, enhn_gain_limit, sums);
 }
 
@@ -247,14 +254,14 @@ void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in
       dis_b = V::add32(dis_b, V::mullo32(taps[k], V::load(dis_in + c + N)));
     }
     const I ref_even = V::evens(ref_a, ref_b), dis_even = V::evens(dis_a, dis_b);
-    V::store16(ref_out + oj, V::template srli32<16>(V::add32(ref_even, round_h)));
-    V::store16(dis_out + oj, V::template srli32<16>(V::add32(dis_even, round_h)));
+    V::store_u16_of_small(ref_out + oj, V::template srli32<16>(V::add32(ref_even, round_h)));
+    V::store_u16_of_small(dis_out + oj, V::template srli32<16>(V::add32(dis_even, round_h)));
   }
   scalar::lowpass_horizontal(ref_in, dis_in, filter, oj, out_w, ref_out, dis_out);
 }
 
 template <class V>
-VifDsp make_dsp(const char* isa) {
+constexpr VifDsp make_dsp(const char* isa) {
   return VifDsp{
       isa,
       stat_vertical<V, std::uint8_t>,

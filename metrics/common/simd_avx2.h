@@ -1,0 +1,247 @@
+// The AVX2 vector layer: every intrinsic the features' SIMD twins use, behind
+// one struct `V` that simd_avx512.h spells the same way for 512 bits (dav1d's
+// model: the features' *_dsp_simd.h templates are written once over V, and
+// each ISA's translation unit instantiates them with its V).
+//
+// Only for translation units built with -mavx2 (metrics/meson.build's
+// avx2_sources). Lanes: I holds N 32-bit lanes (read as N/2 64-bit lanes by
+// the *64 operations), H half of it (N/2 x 32 bits), D N/2 doubles, F N/2
+// floats, M a mask of 32-bit lanes (all ones or zero per lane here; one bit
+// per lane with AVX-512). Names say the lane width (32, 64, 16) and whether a
+// shift or a sum is signed; every operation is the plain instruction, with
+// its wrapping (modulo 2^lane bits) arithmetic.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#ifndef VMAFEXACT_SIMD_INLINE
+// Every wrapper inlined, even inside the large row loops of ADM and VIF.
+#define VMAFEXACT_SIMD_INLINE [[gnu::always_inline]] static inline
+#endif
+
+namespace vmafexact::simd::avx2 {
+
+struct V {
+  static constexpr int N = 8;          // 32-bit lanes per I
+  static constexpr bool kAvx512 = false;
+  using I = __m256i;  // 8 x 32 or 4 x 64 bits
+  using M = __m256i;  // lane masks: all ones or zero per 32-bit lane
+  using H = __m128i;  // 4 x 32 bits
+  using D = __m256d;  // 4 doubles
+  using F = __m128;   // 4 floats
+
+  // --- Constants, loads and stores -------------------------------------------
+  VMAFEXACT_SIMD_INLINE I zero() { return _mm256_setzero_si256(); }
+  VMAFEXACT_SIMD_INLINE I set32(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+  VMAFEXACT_SIMD_INLINE I set64(std::uint64_t x) {
+    return _mm256_set1_epi64x(static_cast<long long>(x));
+  }
+  // N samples widened to 32-bit lanes (zero- or sign-extended by type).
+  VMAFEXACT_SIMD_INLINE I load(const std::uint8_t* p) {
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::uint16_t* p) {
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::int16_t* p) {
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::uint32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  // 2N bytes widened to 16-bit lanes.
+  VMAFEXACT_SIMD_INLINE I load_u8_as_u16(const std::uint8_t* p) {
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE void store(std::uint32_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  VMAFEXACT_SIMD_INLINE void store(std::int32_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  // Lanes known to be below 2^16, stored as N uint16 (unsigned saturation,
+  // which such lanes never reach).
+  VMAFEXACT_SIMD_INLINE void store_u16_of_small(std::uint16_t* p, I v) {
+    const I packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0xD8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
+  }
+  // The low 16 bits of every lane stored as N int16 (truncation). GCC's
+  // generic narrowing convert: AVX2 has no vpmovdw.
+  VMAFEXACT_SIMD_INLINE void store_low16(std::int16_t* p, I v) {
+    typedef std::int32_t I32x8 __attribute__((vector_size(32)));
+    typedef std::int16_t I16x8 __attribute__((vector_size(16)));
+    const I16x8 narrow = __builtin_convertvector(reinterpret_cast<I32x8>(v), I16x8);
+    __builtin_memcpy(p, &narrow, sizeof narrow);
+  }
+
+  // --- 32-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I add32(I a, I b) { return _mm256_add_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I sub32(I a, I b) { return _mm256_sub_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I mullo32(I a, I b) { return _mm256_mullo_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I abs32(I a) { return _mm256_abs_epi32(a); }
+  VMAFEXACT_SIMD_INLINE I max0_32(I v) { return _mm256_max_epi32(v, zero()); }
+  VMAFEXACT_SIMD_INLINE I and_(I a, I b) { return _mm256_and_si256(a, b); }
+  VMAFEXACT_SIMD_INLINE I or_(I a, I b) { return _mm256_or_si256(a, b); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli32(I v) {
+    return _mm256_srli_epi32(v, n);
+  }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srai32(I v) {
+    return _mm256_srai_epi32(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl32(I v, unsigned n) {
+    return _mm256_srl_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  VMAFEXACT_SIMD_INLINE I sra32(I v, unsigned n) {
+    return _mm256_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  // 32-bit lanes from the low halves of 64-bit lanes: even lanes from `even`,
+  // odd lanes from `odd`.
+  VMAFEXACT_SIMD_INLINE I join(I even, I odd) {
+    return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  }
+  // Lanes 0, 2, .. of a then of b.
+  VMAFEXACT_SIMD_INLINE I evens(I a, I b) {
+    const __m256 s = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88);
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(s), 0xD8);
+  }
+  // The halves of I and their join.
+  VMAFEXACT_SIMD_INLINE H low_half(I v) { return _mm256_castsi256_si128(v); }
+  VMAFEXACT_SIMD_INLINE H high_half(I v) { return _mm256_extracti128_si256(v, 1); }
+  VMAFEXACT_SIMD_INLINE I combine(H lo, H hi) { return _mm256_set_m128i(hi, lo); }
+  VMAFEXACT_SIMD_INLINE H sub32h(H a, H b) { return _mm_sub_epi32(a, b); }
+
+  // --- 16-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm256_sub_epi16(a, b); }
+  // Per 32-bit lane, the sum of the products of its two int16 pairs (pmaddwd).
+  VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm256_madd_epi16(a, b); }
+
+  // --- 64-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm256_add_epi64(a, b); }
+  // Low 32 x low 32 -> 64 bits per 64-bit lane: unsigned (vpmuludq) and
+  // signed (vpmuldq).
+  VMAFEXACT_SIMD_INLINE I mulu32x32(I a, I b) { return _mm256_mul_epu32(a, b); }
+  VMAFEXACT_SIMD_INLINE I muls32x32(I a, I b) { return _mm256_mul_epi32(a, b); }
+  // The odd 32-bit lanes moved to the low halves of the 64-bit lanes.
+  VMAFEXACT_SIMD_INLINE I odd(I v) { return _mm256_srli_epi64(v, 32); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli64(I v) {
+    return _mm256_srli_epi64(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl64(I v, unsigned n) {
+    return _mm256_srl_epi64(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+
+  // --- Conversions (each the scalar's conversion, one instruction where the
+  // ISA has one) ------------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D cvt_i32_f64(H v) { return _mm256_cvtepi32_pd(v); }  // exact
+  VMAFEXACT_SIMD_INLINE D cvt_f32_f64(F v) { return _mm256_cvtps_pd(v); }     // exact
+  VMAFEXACT_SIMD_INLINE F cvt_f64_f32(D v) { return _mm256_cvtpd_ps(v); }     // to nearest
+  VMAFEXACT_SIMD_INLINE H cvtt_f64_i32(D v) { return _mm256_cvttpd_epi32(v); }  // truncated
+  VMAFEXACT_SIMD_INLINE I cvt_i32_i64(H v) { return _mm256_cvtepi32_epi64(v); }  // sign-extended
+  // The low 32 bits of each int64 lane (GCC's generic convert: no vpmovqd).
+  VMAFEXACT_SIMD_INLINE H cvt_i64_i32(I v) {
+    typedef std::int64_t I64x4 __attribute__((vector_size(32)));
+    typedef std::int32_t I32x4 __attribute__((vector_size(16)));
+    return reinterpret_cast<H>(__builtin_convertvector(reinterpret_cast<I64x4>(v), I32x4));
+  }
+
+  // --- Masks ----------------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE M lt32(I a, I b) { return _mm256_cmpgt_epi32(b, a); }
+  VMAFEXACT_SIMD_INLINE M gt0_32(I a) { return _mm256_cmpgt_epi32(a, zero()); }
+  VMAFEXACT_SIMD_INLINE M mask_and(M a, M b) { return _mm256_and_si256(a, b); }
+  VMAFEXACT_SIMD_INLINE M mask_andnot(M a, M b) { return _mm256_andnot_si256(a, b); }  // ~a & b
+  VMAFEXACT_SIMD_INLINE I select(M m, I a, I b) { return _mm256_blendv_epi8(b, a, m); }
+  VMAFEXACT_SIMD_INLINE I maskz(M m, I v) { return _mm256_and_si256(m, v); }
+  VMAFEXACT_SIMD_INLINE I maskz_not(M m, I v) { return _mm256_andnot_si256(m, v); }
+  VMAFEXACT_SIMD_INLINE I add_count(I acc, M m) { return _mm256_sub_epi32(acc, m); }
+  VMAFEXACT_SIMD_INLINE bool any(M m) { return !_mm256_testz_si256(m, m); }
+  VMAFEXACT_SIMD_INLINE bool all(M m) { return _mm256_movemask_epi8(m) == -1; }
+
+  // --- Doubles -------------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D set1d(double x) { return _mm256_set1_pd(x); }
+  VMAFEXACT_SIMD_INLINE D addd(D a, D b) { return _mm256_add_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D subd(D a, D b) { return _mm256_sub_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D muld(D a, D b) { return _mm256_mul_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D divd(D a, D b) { return _mm256_div_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D mind(D a, D b) { return _mm256_min_pd(a, b); }  // a < b ? a : b
+  VMAFEXACT_SIMD_INLINE D truncd(D a) {
+    return _mm256_round_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) {
+    return _mm256_and_pd(a, _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GT_OQ));
+  }
+
+  // --- libvmaf's log2 tables (VIF) -----------------------------------------------
+  // table[index] for index in 32768 .. 65535: the 32 bits at entries
+  // index - 1 and index (inside the table), high half.
+  VMAFEXACT_SIMD_INLINE I lookup(const std::uint16_t* table, I index) {
+    const int* base = reinterpret_cast<const int*>(table + 32767);
+    const I offset = _mm256_sub_epi32(index, _mm256_set1_epi32(32768));
+    return _mm256_srli_epi32(_mm256_i32gather_epi32(base, offset, 2), 16);
+  }
+  VMAFEXACT_SIMD_INLINE H lookup(const std::uint16_t* table, H index) {
+    const int* base = reinterpret_cast<const int*>(table + 32767);
+    const __m128i offset = _mm_sub_epi32(index, _mm_set1_epi32(32768));
+    return _mm_srli_epi32(_mm_i32gather_epi32(base, offset, 2), 16);
+  }
+  // libvmaf's log2_32 of lanes >= 2^16: floor(log2 v) from the exponent of
+  // float(v >> 8) (exact: below 2^24), the top 16 bits looked up.
+  VMAFEXACT_SIMD_INLINE I log2_32(const std::uint16_t* table, I v) {
+    const __m256 f = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 8));
+    const I shift = _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f), 23),
+                                     _mm256_set1_epi32(127 + 15 - 8));
+    const I index = _mm256_srlv_epi32(v, shift);  // 32768 .. 65535
+    return _mm256_add_epi32(lookup(table, index), _mm256_slli_epi32(shift, 11));
+  }
+  // libvmaf's log2_64 of integer-valued doubles in [2^17, 2^53): the exponent
+  // gives floor(log2 x), the mantissa times 2^15 truncated gives x >> (floor - 15).
+  VMAFEXACT_SIMD_INLINE H log2_64(const std::uint16_t* table, D x) {
+    const I bits = _mm256_castpd_si256(x);
+    const D mantissa = _mm256_castsi256_pd(
+        _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll)),
+                        _mm256_set1_epi64x(0x3FF0000000000000ll)));
+    const __m128i index = _mm256_cvttpd_epi32(_mm256_mul_pd(mantissa, _mm256_set1_pd(32768.0)));
+    const I exponent64 = _mm256_srli_epi64(bits, 52);
+    const __m128i exponent = _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(exponent64, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+    const __m128i shift = _mm_sub_epi32(exponent, _mm_set1_epi32(1023 + 15));
+    return _mm_add_epi32(lookup(table, index), _mm_slli_epi32(shift, 11));
+  }
+
+  // --- Reductions ----------------------------------------------------------------
+  // The 32-bit lanes' sum modulo 2^32.
+  VMAFEXACT_SIMD_INLINE std::uint32_t sum32(I v) {
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+  }
+  // The 32-bit lanes, sign-extended, summed in 64 bits.
+  VMAFEXACT_SIMD_INLINE std::int64_t sum32_signed_wide(I v) {
+    const I wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                    _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+    return static_cast<std::int64_t>(sum64(wide));
+  }
+  // The 64-bit lanes' sum modulo 2^64.
+  VMAFEXACT_SIMD_INLINE std::uint64_t sum64(I v) {
+    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)) +
+           static_cast<std::uint64_t>(_mm_extract_epi64(x, 1));
+  }
+  // The OR of the 32-bit lanes.
+  VMAFEXACT_SIMD_INLINE std::int32_t or_all32(I v) {
+    __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
+    return _mm_cvtsi128_si32(x);
+  }
+};
+
+}  // namespace vmafexact::simd::avx2

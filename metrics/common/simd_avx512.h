@@ -1,0 +1,200 @@
+// The AVX-512 vector layer: the same struct `V` as simd_avx2.h (every
+// operation of the same name does the same per lane), over 512-bit vectors,
+// plus the few operations only AVX-512 has (vcvtqq2ps, vplzcntd).
+//
+// Only for translation units built with -mavx512f -mavx512cd -mavx512bw
+// -mavx512dq -mavx512vl (metrics/meson.build's avx512_sources). GCC lets those
+// imply FMA; -ffp-contract=off keeps every multiply and add separate (meson's
+// no-fma test checks the objects). Masks M hold one bit per 32-bit lane.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#ifndef VMAFEXACT_SIMD_INLINE
+// Every wrapper inlined, even inside the large row loops of ADM and VIF.
+#define VMAFEXACT_SIMD_INLINE [[gnu::always_inline]] static inline
+#endif
+
+namespace vmafexact::simd::avx512 {
+
+struct V {
+  static constexpr int N = 16;  // 32-bit lanes per I
+  static constexpr bool kAvx512 = true;
+  using I = __m512i;    // 16 x 32 or 8 x 64 bits
+  using M = __mmask16;  // one bit per 32-bit lane
+  using H = __m256i;    // 8 x 32 bits
+  using D = __m512d;    // 8 doubles
+  using F = __m256;     // 8 floats
+
+  // --- Constants, loads and stores -------------------------------------------
+  VMAFEXACT_SIMD_INLINE I zero() { return _mm512_setzero_si512(); }
+  VMAFEXACT_SIMD_INLINE I set32(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+  VMAFEXACT_SIMD_INLINE I set64(std::uint64_t x) {
+    return _mm512_set1_epi64(static_cast<long long>(x));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::uint8_t* p) {
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::uint16_t* p) {
+    return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::int16_t* p) {
+    return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE I load(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
+  VMAFEXACT_SIMD_INLINE I load(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  VMAFEXACT_SIMD_INLINE I load_u8_as_u16(const std::uint8_t* p) {
+    return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  VMAFEXACT_SIMD_INLINE void store(std::uint32_t* p, I v) { _mm512_storeu_si512(p, v); }
+  VMAFEXACT_SIMD_INLINE void store(std::int32_t* p, I v) { _mm512_storeu_si512(p, v); }
+  // vpmovdw truncates, which lanes below 2^16 do not notice.
+  VMAFEXACT_SIMD_INLINE void store_u16_of_small(std::uint16_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(v));
+  }
+  VMAFEXACT_SIMD_INLINE void store_low16(std::int16_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(v));
+  }
+
+  // --- 32-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I add32(I a, I b) { return _mm512_add_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I sub32(I a, I b) { return _mm512_sub_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I mullo32(I a, I b) { return _mm512_mullo_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I abs32(I a) { return _mm512_abs_epi32(a); }
+  VMAFEXACT_SIMD_INLINE I max0_32(I v) { return _mm512_max_epi32(v, zero()); }
+  VMAFEXACT_SIMD_INLINE I and_(I a, I b) { return _mm512_and_si512(a, b); }
+  VMAFEXACT_SIMD_INLINE I or_(I a, I b) { return _mm512_or_si512(a, b); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli32(I v) {
+    return _mm512_srli_epi32(v, n);
+  }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srai32(I v) {
+    return _mm512_srai_epi32(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl32(I v, unsigned n) {
+    return _mm512_srl_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  VMAFEXACT_SIMD_INLINE I sra32(I v, unsigned n) {
+    return _mm512_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  VMAFEXACT_SIMD_INLINE I join(I even, I odd) {
+    return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+  }
+  VMAFEXACT_SIMD_INLINE I evens(I a, I b) {
+    const I index = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    return _mm512_permutex2var_epi32(a, index, b);
+  }
+  VMAFEXACT_SIMD_INLINE H low_half(I v) { return _mm512_castsi512_si256(v); }
+  VMAFEXACT_SIMD_INLINE H high_half(I v) { return _mm512_extracti64x4_epi64(v, 1); }
+  VMAFEXACT_SIMD_INLINE I combine(H lo, H hi) {
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  }
+  VMAFEXACT_SIMD_INLINE H sub32h(H a, H b) { return _mm256_sub_epi32(a, b); }
+  // Leading zeros per 32-bit lane (vplzcntd, AVX-512CD).
+  VMAFEXACT_SIMD_INLINE I lzcnt32(I v) { return _mm512_lzcnt_epi32(v); }
+
+  // --- 16-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm512_sub_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm512_madd_epi16(a, b); }
+
+  // --- 64-bit lanes -------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm512_add_epi64(a, b); }
+  VMAFEXACT_SIMD_INLINE I mulu32x32(I a, I b) { return _mm512_mul_epu32(a, b); }
+  VMAFEXACT_SIMD_INLINE I muls32x32(I a, I b) { return _mm512_mul_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I odd(I v) { return _mm512_srli_epi64(v, 32); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli64(I v) {
+    return _mm512_srli_epi64(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl64(I v, unsigned n) {
+    return _mm512_srl_epi64(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+
+  // --- Conversions ----------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D cvt_i32_f64(H v) { return _mm512_cvtepi32_pd(v); }
+  VMAFEXACT_SIMD_INLINE D cvt_f32_f64(F v) { return _mm512_cvtps_pd(v); }
+  VMAFEXACT_SIMD_INLINE F cvt_f64_f32(D v) { return _mm512_cvtpd_ps(v); }
+  VMAFEXACT_SIMD_INLINE H cvtt_f64_i32(D v) { return _mm512_cvttpd_epi32(v); }
+  VMAFEXACT_SIMD_INLINE I cvt_i32_i64(H v) { return _mm512_cvtepi32_epi64(v); }
+  VMAFEXACT_SIMD_INLINE H cvt_i64_i32(I v) { return _mm512_cvtepi64_epi32(v); }  // vpmovqd
+  // int64 -> float rounded to nearest, as the scalar's conversion (vcvtqq2ps).
+  VMAFEXACT_SIMD_INLINE F cvt_i64_f32(I v) { return _mm512_cvtepi64_ps(v); }
+
+  // --- Masks ----------------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE M lt32(I a, I b) { return _mm512_cmplt_epi32_mask(a, b); }
+  VMAFEXACT_SIMD_INLINE M gt0_32(I a) { return _mm512_cmpgt_epi32_mask(a, zero()); }
+  VMAFEXACT_SIMD_INLINE M mask_and(M a, M b) { return static_cast<M>(a & b); }
+  VMAFEXACT_SIMD_INLINE M mask_andnot(M a, M b) { return static_cast<M>(~a & b); }
+  VMAFEXACT_SIMD_INLINE I select(M m, I a, I b) { return _mm512_mask_blend_epi32(m, b, a); }
+  VMAFEXACT_SIMD_INLINE I maskz(M m, I v) { return _mm512_maskz_mov_epi32(m, v); }
+  VMAFEXACT_SIMD_INLINE I maskz_not(M m, I v) {
+    return _mm512_maskz_mov_epi32(static_cast<M>(~m), v);
+  }
+  VMAFEXACT_SIMD_INLINE I add_count(I acc, M m) {
+    return _mm512_mask_add_epi32(acc, m, acc, set32(1));
+  }
+  VMAFEXACT_SIMD_INLINE bool any(M m) { return m != 0; }
+  VMAFEXACT_SIMD_INLINE bool all(M m) { return m == 0xFFFF; }
+
+  // --- Doubles -------------------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D set1d(double x) { return _mm512_set1_pd(x); }
+  VMAFEXACT_SIMD_INLINE D addd(D a, D b) { return _mm512_add_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D subd(D a, D b) { return _mm512_sub_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D muld(D a, D b) { return _mm512_mul_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D divd(D a, D b) { return _mm512_div_pd(a, b); }
+  VMAFEXACT_SIMD_INLINE D mind(D a, D b) { return _mm512_min_pd(a, b); }  // a < b ? a : b
+  VMAFEXACT_SIMD_INLINE D truncd(D a) {
+    return _mm512_roundscale_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) {
+    return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_GT_OQ), a);
+  }
+
+  // --- libvmaf's log2 tables (VIF) -----------------------------------------------
+  // log2_32 of lanes >= 2^16 (vplzcntd).
+  VMAFEXACT_SIMD_INLINE I log2_32(const std::uint16_t* table, I v) {
+    const I shift = _mm512_sub_epi32(set32(16), _mm512_lzcnt_epi32(v));
+    const I index = _mm512_srlv_epi32(v, shift);  // 32768 .. 65535
+    const I offset = _mm512_sub_epi32(index, set32(32768));
+    const I pair = _mm512_i32gather_epi32(offset, static_cast<const void*>(table + 32767), 2);
+    return _mm512_add_epi32(_mm512_srli_epi32(pair, 16), _mm512_slli_epi32(shift, 11));
+  }
+  // log2_64 of integer-valued doubles in [2^17, 2^53) (exact conversion to
+  // uint64, vplzcntq).
+  VMAFEXACT_SIMD_INLINE H log2_64(const std::uint16_t* table, D x) {
+    const I value = _mm512_cvttpd_epu64(x);
+    const I shift = _mm512_sub_epi64(set64(48), _mm512_lzcnt_epi64(value));
+    const I offset = _mm512_sub_epi64(_mm512_srlv_epi64(value, shift), set64(32768));
+    const H pair = _mm512_i64gather_epi32(offset, static_cast<const void*>(table + 32767), 2);
+    return _mm256_add_epi32(_mm256_srli_epi32(pair, 16),
+                            _mm256_slli_epi32(_mm512_cvtepi64_epi32(shift), 11));
+  }
+
+  // --- Reductions ----------------------------------------------------------------
+  // Vector adds wrap modulo 2^32 / 2^64 (GCC's _mm512_reduce_add_epi32 adds in
+  // signed int, which UBSan rightly flags when a row's sum wraps).
+  VMAFEXACT_SIMD_INLINE std::uint32_t sum32(I v) {
+    const __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+  }
+  VMAFEXACT_SIMD_INLINE std::int64_t sum32_signed_wide(I v) {
+    return static_cast<std::int64_t>(
+        sum64(_mm512_add_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
+                               _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)))));
+  }
+  VMAFEXACT_SIMD_INLINE std::uint64_t sum64(I v) {
+    const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)) +
+           static_cast<std::uint64_t>(_mm_extract_epi64(x, 1));
+  }
+  VMAFEXACT_SIMD_INLINE std::int32_t or_all32(I v) { return _mm512_reduce_or_epi32(v); }
+};
+
+}  // namespace vmafexact::simd::avx512
