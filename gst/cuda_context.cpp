@@ -40,10 +40,21 @@ bool CudaContextHandler::is_cuda_memory_caps(const GstCaps* caps) {
   return features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
+GstCudaContext* CudaContextHandler::ref_context() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return context_ ? static_cast<GstCudaContext*>(gst_object_ref(context_)) : nullptr;
+}
+
+bool CudaContextHandler::has_context() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return context_ != nullptr;
+}
+
 void CudaContextHandler::set_context(GstElement* element, GstContext* context, int device_id) {
   // gst_cuda_load_library() first: without a driver every gst_cuda call aborts.
-  if (gst_cuda_load_library())
-    gst_cuda_handle_set_context(element, context, device_id, &context_);
+  if (!gst_cuda_load_library()) return;
+  std::lock_guard<std::mutex> guard(lock_);
+  gst_cuda_handle_set_context(element, context, device_id, &context_);
 }
 
 bool CudaContextHandler::ensure(GstElement* element, int device_id) {
@@ -53,11 +64,17 @@ bool CudaContextHandler::ensure(GstElement* element, int device_id) {
   return ok;
 }
 
-void CudaContextHandler::clear() { gst_clear_object(&context_); }
+void CudaContextHandler::clear() {
+  std::lock_guard<std::mutex> guard(lock_);
+  gst_clear_object(&context_);
+}
 
 bool CudaContextHandler::answer_query(GstElement* element, GstQuery* query) const {
-  return GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && context_ &&
-         gst_cuda_handle_context_query(element, query, context_);
+  if (GST_QUERY_TYPE(query) != GST_QUERY_CONTEXT) return false;
+  GstCudaContext* context = ref_context();
+  const bool answered = context && gst_cuda_handle_context_query(element, query, context);
+  gst_clear_object(&context);
+  return answered;
 }
 
 void CudaContextHandler::propose_pool(GstElement* element, GstQuery* query) const {
@@ -65,8 +82,11 @@ void CudaContextHandler::propose_pool(GstElement* element, GstQuery* query) cons
   gboolean need_pool = FALSE;
   gst_query_parse_allocation(query, &caps, &need_pool);
   GstVideoInfo info;
-  if (!context_ || !is_cuda_memory_caps(caps) || !gst_video_info_from_caps(&info, caps)) return;
-  GstBufferPool* pool = gst_cuda_buffer_pool_new(context_);
+  if (!is_cuda_memory_caps(caps) || !gst_video_info_from_caps(&info, caps)) return;
+  GstCudaContext* context = ref_context();
+  if (!context) return;
+  GstBufferPool* pool = gst_cuda_buffer_pool_new(context);
+  gst_object_unref(context);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_buffer_pool_config_set_params(config, caps, GST_VIDEO_INFO_SIZE(&info), 0, 0);
@@ -85,6 +105,7 @@ void CudaContextHandler::propose_pool(GstElement* element, GstQuery* query) cons
 
 void CudaContextHandler::adopt_context_of(GstElement* element, GstBuffer* buffer) {
   GstCudaContext* other = cuda_context_of(buffer);
+  std::lock_guard<std::mutex> guard(lock_);
   if (!context_ || !other || other == context_ ||
       cuda_device_of(other) != cuda_device_of(context_))
     return;
@@ -94,8 +115,9 @@ void CudaContextHandler::adopt_context_of(GstElement* element, GstBuffer* buffer
 }
 
 std::unique_ptr<ScoringDevice> CudaContextHandler::make_device() const {
-  if (!context_) throw Error("no CUDA context");
-  return make_cuda_device(context_);
+  CudaContextRef context(ref_context());
+  if (!context.get()) throw Error("no CUDA context");
+  return make_cuda_device(context.get());
 }
 
 #else  // no CUDA in this build
@@ -109,6 +131,8 @@ GstCaps* CudaContextHandler::template_caps(const char* formats) {
                                   .c_str());
 }
 bool CudaContextHandler::is_cuda_memory_caps(const GstCaps*) { return false; }
+bool CudaContextHandler::has_context() const { return false; }
+GstCudaContext* CudaContextHandler::ref_context() const { return nullptr; }
 void CudaContextHandler::set_context(GstElement*, GstContext*, int) {}
 bool CudaContextHandler::ensure(GstElement*, int) { return false; }
 void CudaContextHandler::clear() {}

@@ -13,6 +13,7 @@
 #include <gst/gst.h>
 
 #include <memory>
+#include <mutex>
 
 #include "frame_source.h"
 
@@ -42,7 +43,7 @@ class CudaContextHandler {
   bool ensure(GstElement* element, int device_id);
   // At stop.
   void clear();
-  bool has_context() const { return context_ != nullptr; }
+  bool has_context() const;
   // Answers a context query with the context; false when not one for it.
   bool answer_query(GstElement* element, GstQuery* query) const;
   // Adds a CUDA buffer pool of the context to an allocation query whose caps
@@ -57,6 +58,13 @@ class CudaContextHandler {
   std::unique_ptr<ScoringDevice> make_device() const;
 
  private:
+  // A new reference on the context, or null.
+  GstCudaContext* ref_context() const;
+
+  // Queries come from upstream threads while the src thread may adopt
+  // another context: both hold the lock (start and stop run with no data
+  // flowing; ensure() cannot hold it, a NEED_CONTEXT may call set_context()).
+  mutable std::mutex lock_;
   GstCudaContext* context_ = nullptr;  // owned reference
 };
 

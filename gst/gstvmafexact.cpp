@@ -33,6 +33,7 @@
 #include "frame_pairer.h"
 #include "frame_source.h"
 #include "gst_handles.h"
+#include "input.h"
 #include "reporter.h"
 #include "scoring_session.h"
 #include "settings.h"
@@ -54,55 +55,6 @@ constexpr const char* kFormats =
 
 constexpr unsigned kRef = static_cast<unsigned>(Side::kRef);
 constexpr unsigned kDist = static_cast<unsigned>(Side::kDist);
-
-GstClockTime buffer_time(GstBuffer* buffer) {
-  return GST_BUFFER_PTS_IS_VALID(buffer) ? GST_BUFFER_PTS(buffer) : GST_BUFFER_DTS(buffer);
-}
-
-std::optional<Nanoseconds> valid(GstClockTime time) {
-  if (!GST_CLOCK_TIME_IS_VALID(time)) return std::nullopt;
-  return time;
-}
-
-// One input pad and what the element knows of it.
-struct Input {
-  GstAggregatorPad* pad = nullptr;  // owned by the element as its child
-  const char* role = "";            // "reference", "distorted": for messages
-  std::optional<GstVideoInfo> info;
-  CapsPtr caps;
-  guint64 buffers = 0;  // taken since start or flush
-  guint64 gaps = 0;     // GAP events seen
-
-  // The buffer's running (or stream) time through the pad's segment.
-  GstClockTime to_time(GstBuffer* buffer, bool running) const {
-    const GstClockTime time = buffer_time(buffer);
-    if (!GST_CLOCK_TIME_IS_VALID(time)) return GST_CLOCK_TIME_NONE;
-    GstClockTime result = GST_CLOCK_TIME_NONE;
-    GST_OBJECT_LOCK(pad);
-    if (pad->segment.format == GST_FORMAT_TIME)
-      result = running ? gst_segment_to_running_time(&pad->segment, GST_FORMAT_TIME, time)
-                       : gst_segment_to_stream_time(&pad->segment, GST_FORMAT_TIME, time);
-    GST_OBJECT_UNLOCK(pad);
-    return result;
-  }
-  // A frame's duration from the buffer, else from the caps' frame rate.
-  GstClockTime duration(GstBuffer* buffer) const {
-    if (GST_BUFFER_DURATION_IS_VALID(buffer)) return GST_BUFFER_DURATION(buffer);
-    if (info && GST_VIDEO_INFO_FPS_N(&*info) > 0 && GST_VIDEO_INFO_FPS_D(&*info) > 0)
-      return gst_util_uint64_scale_int(GST_SECOND, GST_VIDEO_INFO_FPS_D(&*info),
-                                       GST_VIDEO_INFO_FPS_N(&*info));
-    return GST_CLOCK_TIME_NONE;
-  }
-  InputHead head(GstBuffer* buffer) const {
-    InputHead state;
-    state.eos = gst_aggregator_pad_is_eos(pad);
-    if (buffer) state.frame = WaitingFrame{valid(to_time(buffer, true)), valid(duration(buffer))};
-    return state;
-  }
-  bool is_cuda_memory() const { return CudaContextHandler::is_cuda_memory_caps(caps.get()); }
-  // A flush starts counting again; caps stay until new ones arrive.
-  void reset_counters() { buffers = gaps = 0; }
-};
 
 // One run, from start to stop.
 struct Run {
@@ -191,42 +143,15 @@ void report_score_latency(GstVmafExact* self) {
 bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
   GstVmafExactPrivate* priv = priv_of(self);
   Run& run = priv->run;
-  const auto& ref_info = priv->inputs[kRef].info;
-  const auto& dist_info = priv->inputs[kDist].info;
-  if (!ref_info || !dist_info) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Received a frame before its caps."), (nullptr));
-    return false;
-  }
-  const std::string ref_text = describe_video_info(*ref_info);
-  const auto ref_format = picture_format_from_info(*ref_info);
-  const auto dist_format = picture_format_from_info(*dist_info);
-  if (!ref_format || !dist_format) {
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT,
-                      ("Unsupported video format: reference %s, distorted %s.", ref_text.c_str(),
-                       describe_video_info(*dist_info).c_str()),
-                      ("vmafexact scores progressive planar or semi-planar YUV and gray video "
-                       "at 8, 10, 12 or 16 bits; insert videoconvert before the pad."));
-    return false;
-  }
-  if (*ref_format != *dist_format) {
-    GST_ELEMENT_ERROR(
-        self, STREAM, FORMAT,
-        ("The reference and distorted videos differ: reference is %s, distorted is %s.",
-         ref_text.c_str(), describe_video_info(*dist_info).c_str()),
-        ("Both inputs must have the same width, height, bit depth and chroma subsampling. "
-         "Insert videoscale and/or videoconvert with a capsfilter (e.g. "
-         "'videoscale ! videoconvert ! video/x-raw,width=%d,height=%d,format=%s') before the "
-         "dist_sink pad.",
-         GST_VIDEO_INFO_WIDTH(&*ref_info), GST_VIDEO_INFO_HEIGHT(&*ref_info),
-         GST_VIDEO_INFO_NAME(&*ref_info)));
-    return false;
-  }
+  const auto format = common_format(GST_ELEMENT(self), priv->inputs[kRef], priv->inputs[kDist]);
+  if (!format) return false;
+  const std::string format_text = describe_video_info(*priv->inputs[kRef].info);
   if (run.scoring) {
-    if (run.scoring->scorer().format() == *ref_format) return true;
+    if (run.scoring->scorer().format() == *format) return true;
     GST_ELEMENT_ERROR(self, STREAM, FORMAT,
                       ("The video format changed mid-stream to %s; scores cannot be pooled "
                        "across picture formats.",
-                       ref_text.c_str()),
+                       format_text.c_str()),
                       ("Scale both inputs to one fixed size and format before vmafexact."));
     return false;
   }
@@ -260,10 +185,10 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     // session (start, or after a flushing seek).
     run.scoring = std::make_unique<ScoringSession>(std::move(device),
                                                    vmafexact::load_models(run.plan->models),
-                                                   run.plan->features, *ref_format, options);
+                                                   run.plan->features, *format, options);
   } catch (const vmafexact::Error& error) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot score this video: %s.", error.what()),
-                      ("Input %s.", ref_text.c_str()));
+                      ("Input %s.", format_text.c_str()));
     return false;
   }
   GST_INFO_OBJECT(self, "scoring on the %s, %u threads, %u frames in flight",
@@ -278,8 +203,8 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
   if (!ensure_scoring(self, heads)) return GST_FLOW_NOT_NEGOTIATED;
   Input& dist = priv->inputs[kDist];
   GstBuffer* dist_buffer = heads[kDist].get();
-  const FrameTiming timing{GST_BUFFER_PTS(dist_buffer), dist.to_time(dist_buffer, true),
-                           dist.to_time(dist_buffer, false), GST_BUFFER_DURATION(dist_buffer)};
+  const FrameTiming timing{GST_BUFFER_PTS(dist_buffer), dist.time_of(dist_buffer),
+                           dist.time_of(dist_buffer, false), GST_BUFFER_DURATION(dist_buffer)};
   std::vector<FinishedFrame> finished;
   try {
     finished = priv->run.scoring->push({heads[kRef].get(), dist_buffer},
@@ -460,7 +385,7 @@ GstClockTime gst_vmaf_exact_get_next_time(GstAggregator* agg) {
   for (const Input& input : priv_of(agg)->inputs) {
     BufferPtr buffer(gst_aggregator_pad_peek_buffer(input.pad));
     if (!buffer) continue;
-    const GstClockTime time = input.to_time(buffer.get(), true);
+    const GstClockTime time = input.time_of(buffer.get());
     if (GST_CLOCK_TIME_IS_VALID(time) && (!GST_CLOCK_TIME_IS_VALID(earliest) || time < earliest))
       earliest = time;
   }
@@ -503,11 +428,7 @@ gboolean gst_vmaf_exact_stop(GstAggregator* agg) {
                              run.scoring->scoring_time());
   }
   run = Run{};  // drains any frames in flight before freeing what they read
-  for (Input& input : priv->inputs) {
-    input.reset_counters();
-    input.info.reset();
-    input.caps.reset();
-  }
+  for (Input& input : priv->inputs) input.reset();
   // As nvcodec's elements do: the next start finds its context anew, so a
   // changed cuda-device-id takes effect.
   priv->cuda.clear();
