@@ -24,7 +24,9 @@
 #include <array>
 #include <chrono>
 #include <memory>
+#include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/error.h"
@@ -106,7 +108,10 @@ bool is_gap_buffer(GstBuffer* buffer) {
 
 void post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
   GstVmafExactPrivate* priv = priv_of(self);
-  if (frames.empty() || !settings_snapshot(self).frame_message) return;
+  GST_OBJECT_LOCK(self);
+  const bool enabled = priv->settings.frame_message;  // may change while playing
+  GST_OBJECT_UNLOCK(self);
+  if (frames.empty() || !enabled) return;
   priv->reporter.post_frames(frames, priv->run.scoring->scorer().scores());
 }
 
