@@ -8,6 +8,7 @@
 #include "common/device_picture.h"
 #include "common/repack.h"
 #include "cuda_backend.h"
+#include "element_debug.h"
 
 namespace vmafexact::gst {
 namespace {
@@ -35,6 +36,7 @@ class CudaFrameSource final : public FrameSource {
   PictureView device_view(CudaFrame& frame, const PictureFormat& format);
   GstCudaContext* context_;  // the scoring device's; outlives the source
   cudaStream_t stream_;
+  bool told_ = false;  // the first frame's path is logged
 };
 
 std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstVideoInfo& info,
@@ -47,6 +49,11 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
   const auto flags = static_cast<GstMapFlags>(GST_MAP_READ | (on_device ? GST_MAP_CUDA : 0));
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, flags);
   if (!frame->map->mapped()) return nullptr;
+  if (!told_) {
+    GST_INFO("%s frames: %s", GST_VIDEO_INFO_NAME(&info),
+             on_device ? "CUDA memory read in place" : "read on the host and uploaded");
+    told_ = true;
+  }
   if (on_device) {
     frame->view = device_view(*frame, format);
   } else {
