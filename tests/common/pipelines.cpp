@@ -35,6 +35,12 @@ std::string run_pipeline(const std::string& description) {
     return text;
   }
   g_clear_error(&error);  // a parse warning, if any
+  std::string result = run_to_eos(pipeline);
+  gst_object_unref(pipeline);
+  return result;
+}
+
+std::string run_to_eos(GstElement* pipeline) {
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstMessage* message = gst_bus_timed_pop_filtered(
@@ -53,7 +59,6 @@ std::string run_pipeline(const std::string& description) {
   if (message) gst_message_unref(message);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(bus);
-  gst_object_unref(pipeline);
   return result;
 }
 

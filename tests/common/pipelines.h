@@ -2,6 +2,8 @@
 // for the tightly packed fixture files.
 #pragma once
 
+#include <gst/gst.h>
+
 #include <string>
 
 #include "fixtures.h"
@@ -13,5 +15,8 @@ std::string raw_parser(const FixturePair& pair);
 
 // Runs the pipeline to EOS; returns the error text, empty on success.
 std::string run_pipeline(const std::string& description);
+
+// The same for a pipeline already built (left in NULL, not unreferenced).
+std::string run_to_eos(GstElement* pipeline);
 
 }  // namespace vmafexact::test

@@ -1,9 +1,18 @@
 // The element on CUDA: pipelines with cudaupload in front of the inputs must
 // write the same log, bit for bit, as the CPU path; also NV12/P010 in CUDA
 // memory (repacked on the device) and system-memory input with backend=cuda.
+// Also the element's CUDA context as nvcodec handles it: dropped at stop (a
+// changed cuda-device-id takes effect), CUDA memory of another context on the
+// same device scored in place, a CUDA buffer pool offered to upstream.
 // Skips cleanly where GStreamer's CUDA elements or a device are missing.
 #include <gtest/gtest.h>
+#include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "fixtures.h"
 #include "pipelines.h"
@@ -158,6 +168,175 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, CudaLayouts,
                          ::testing::Values("I420", "NV12", "NV21", "YV12", "I420_10LE", "P010_10LE"));
+
+// ---- The element's CUDA context ------------------------------------------
+
+bool cuda_device_usable() {
+  if (!gst_cuda_load_library()) return false;
+  GstCudaContext* context = gst_cuda_context_new(0);
+  if (!context) return false;
+  gst_object_unref(context);
+  return true;
+}
+
+// The device of the context the element answers a context query with; -1
+// when it answers none.
+int answered_device(GstElement* element) {
+  GstQuery* query = gst_query_new_context(GST_CUDA_CONTEXT_TYPE);
+  int device = -1;
+  if (gst_element_query(element, query)) {
+    GstContext* context = nullptr;
+    gst_query_parse_context(query, &context);
+    GstCudaContext* cuda = nullptr;
+    if (context &&
+        gst_structure_get(gst_context_get_structure(context), GST_CUDA_CONTEXT_TYPE,
+                          GST_TYPE_CUDA_CONTEXT, &cuda, nullptr) &&
+        cuda) {
+      guint id = 0;
+      g_object_get(cuda, "cuda-device-id", &id, nullptr);
+      device = static_cast<int>(id);
+      gst_object_unref(cuda);
+    }
+  }
+  gst_query_unref(query);
+  return device;
+}
+
+TEST(CudaContext, ChangedDeviceIdTakesEffectAfterStopAndStart) {
+  if (!cuda_device_usable()) GTEST_SKIP() << "no usable CUDA device";
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "backend", 2 /* cuda */, "cuda-device-id", 0, nullptr);
+  ASSERT_NE(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  EXPECT_EQ(answered_device(element), 0);
+  ASSERT_EQ(gst_element_set_state(element, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  EXPECT_EQ(answered_device(element), -1) << "the context is dropped at stop";
+  // A device that does not exist: the start must fail rather than keep the
+  // context of the last run.
+  g_object_set(element, "cuda-device-id", 63, nullptr);
+  EXPECT_EQ(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state(element, GST_STATE_NULL);
+  // A second device, where there is one: its context is the one used.
+  if (GstCudaContext* second = gst_cuda_context_new(1)) {
+    gst_object_unref(second);
+    g_object_set(element, "cuda-device-id", 1, nullptr);
+    ASSERT_NE(gst_element_set_state(element, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    EXPECT_EQ(answered_device(element), 1);
+    gst_element_set_state(element, GST_STATE_NULL);
+  } else {
+    std::printf("[cuda context] one device: 0 -> 63 checked (start fails), 0 -> 1 not\n");
+  }
+  gst_object_unref(element);
+}
+
+TEST(CudaContext, CudaBufferPoolOfferedForCudaMemoryCaps) {
+  if (!cuda_device_usable()) GTEST_SKIP() << "no usable CUDA device";
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  g_object_set(element, "backend", 2 /* cuda */, "model", "", "features", "psnr", nullptr);
+  GstHarness* harness = gst_harness_new_with_element(element, "ref_sink", "src");
+  gst_object_unref(element);
+  for (const bool cuda_caps : {true, false}) {
+    const std::string caps_text = std::string(cuda_caps ? kCudaCaps : "video/x-raw") +
+                                  ",format=I420,width=64,height=48,framerate=24/1";
+    gst_harness_set_src_caps_str(harness, caps_text.c_str());
+    GstCaps* caps = gst_caps_from_string(caps_text.c_str());
+    GstQuery* query = gst_query_new_allocation(caps, TRUE);
+    gst_caps_unref(caps);
+    ASSERT_TRUE(gst_pad_peer_query(harness->srcpad, query)) << caps_text;
+    EXPECT_TRUE(gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr));
+    if (cuda_caps) {
+      ASSERT_GE(gst_query_get_n_allocation_pools(query), 1u);
+      GstBufferPool* pool = nullptr;
+      guint size = 0;
+      gst_query_parse_nth_allocation_pool(query, 0, &pool, &size, nullptr, nullptr);
+      ASSERT_NE(pool, nullptr);
+      EXPECT_TRUE(GST_IS_CUDA_BUFFER_POOL(pool));
+      EXPECT_GE(size, 64u * 48u * 3u / 2u);
+      gst_object_unref(pool);
+    } else {
+      EXPECT_EQ(gst_query_get_n_allocation_pools(query), 0u) << "no pool for system memory";
+    }
+    gst_query_unref(query);
+  }
+  gst_harness_teardown(harness);
+}
+
+// Collects the element's INFO lines.
+void collect_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar*, gint,
+                 GObject*, GstDebugMessage* message, gpointer data) {
+  if (std::string(gst_debug_category_get_name(category)) == "vmafexact")
+    static_cast<std::vector<std::string>*>(data)->push_back(gst_debug_message_get(message));
+}
+
+TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
+  if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  const auto pairs = test::max_precision_pairs();
+  const auto pair = std::find_if(pairs.begin(), pairs.end(), [](const test::FixturePair& p) {
+    return p.log_name == "g_640x360_420p8_dis_x264crf40.max.json";
+  });
+  ASSERT_NE(pair, pairs.end());
+  const auto yuv = test::fixture_yuv_dir();
+  if (!std::filesystem::exists(yuv / pair->ref_yuv) || !std::filesystem::exists(yuv / pair->dist_yuv))
+    GTEST_SKIP() << pair->ref_yuv << " is not in this slice of the fixtures";
+  const std::string parser = raw_parser(*pair);
+  const std::string sources = "filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " +
+                              parser + " ! cudaupload name=up_ref ! " + kCudaCaps +
+                              " ! v.ref_sink filesrc location=\"" +
+                              (yuv / pair->dist_yuv).string() + "\" ! " + parser +
+                              " ! cudaupload name=up_dist ! " + kCudaCaps + " ! v.dist_sink ";
+  const std::string element =
+      "vmafexact name=v model=\"\" features=psnr log-format=csv log-precision=max ";
+  const std::string cpu_log = temp_log("other-context.cpu.csv");
+  const std::string gpu_log = temp_log("other-context.gpu.csv");
+  ASSERT_EQ(run_pipeline(element + "backend=cpu log-location=" + cpu_log + " ! fakesink " + sources), "");
+
+  // The uploads get one context, the element another, both on device 0.
+  GstElement* pipeline = gst_parse_launch(
+      (element + "backend=auto log-location=" + gpu_log + " ! fakesink " + sources).c_str(), nullptr);
+  ASSERT_NE(pipeline, nullptr);
+  GstCudaContext* upstream_context = gst_cuda_context_new(0);
+  GstCudaContext* element_context = gst_cuda_context_new(0);
+  ASSERT_NE(upstream_context, element_context);
+  GstContext* upstream = gst_context_new_cuda_context(upstream_context);
+  GstContext* own = gst_context_new_cuda_context(element_context);
+  for (const char* name : {"up_ref", "up_dist"}) {
+    GstElement* upload = gst_bin_get_by_name(GST_BIN(pipeline), name);
+    gst_element_set_context(upload, upstream);
+    gst_object_unref(upload);
+  }
+  GstElement* vmaf = gst_bin_get_by_name(GST_BIN(pipeline), "v");
+  gst_element_set_context(vmaf, own);
+  gst_object_unref(vmaf);
+  std::vector<std::string> log_lines;
+  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
+  // Parenthesised: the macro compares function and data pointers (-Wpedantic).
+  (gst_debug_add_log_function)(collect_log, &log_lines, nullptr);
+  EXPECT_EQ(test::run_to_eos(pipeline), "");
+  (gst_debug_remove_log_function)(collect_log);
+  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
+  gst_object_unref(pipeline);
+  gst_context_unref(upstream);
+  gst_context_unref(own);
+  gst_object_unref(upstream_context);
+  gst_object_unref(element_context);
+
+  EXPECT_EQ(test::read_file(gpu_log), test::read_file(cpu_log));
+  bool adopted = false, on_gpu = false;
+  unsigned in_place = 0;
+  for (const auto& line : log_lines) {
+    adopted |= line.find("CUDA memory of another context") != std::string::npos;
+    on_gpu |= line.find("scoring on the GPU (CUDA)") != std::string::npos;
+    in_place += line.find("CUDA memory read in place") != std::string::npos;
+  }
+  EXPECT_TRUE(on_gpu);
+  EXPECT_EQ(in_place, 2u) << "both inputs must be read in place, not through the host";
+  // cudaupload refuses a pool of another context (nvcodec's decide_allocation),
+  // so its buffers are of its own context and the element takes that one.
+  EXPECT_TRUE(adopted) << "the element did not take the buffers' context";
+  std::filesystem::remove(cpu_log);
+  std::filesystem::remove(gpu_log);
+}
 
 }  // namespace
 

@@ -1,0 +1,95 @@
+// Frame sources: turning a buffer of an input into the metrics' PictureView,
+// and the device the frames are scored on. A SourceFrame owns everything its
+// view reads (the buffer's map, repacked or copied planes, device planes), so
+// that the scoring session can keep a frame exactly as long as the scorer
+// reads it. The host source is here; the CUDA one (cuda_frame_source.h) is the
+// only part of the element that knows CUDA.
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/picture.h"
+#include "gst_handles.h"
+#include "scorer.h"
+#include "video_picture.h"
+
+namespace vmafexact::gst {
+
+// One frame read for scoring: its view and what the view reads.
+class SourceFrame {
+ public:
+  virtual ~SourceFrame() = default;
+  // Lets go of the buffer (its map) but keeps storage for reuse.
+  virtual void release_buffer() = 0;
+  PictureView view;
+};
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // Reads `buffer` (described by `info`) as a picture of `format`. `detach`:
+  // the view must not read the buffer once read() returns (its planes are
+  // copied), for frames scored on other threads after the push that took
+  // them, so that no upstream buffer is held longer. Returns nullptr when the
+  // buffer cannot be mapped (smaller than its caps say); throws
+  // vmafexact::Error when the frame cannot be prepared.
+  virtual std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
+                                            const PictureFormat& format, bool detach) = 0;
+  // Takes back a frame the scorer no longer reads: its storage serves a later
+  // frame (no allocation per frame).
+  void recycle(std::unique_ptr<SourceFrame> frame) {
+    frame->release_buffer();
+    spare_.push_back(std::move(frame));
+  }
+
+ protected:
+  // A recycled frame of this source's own type, or a new one.
+  template <typename Frame>
+  std::unique_ptr<Frame> reuse() {
+    if (spare_.empty()) return std::make_unique<Frame>();
+    std::unique_ptr<Frame> frame(static_cast<Frame*>(spare_.back().release()));
+    spare_.pop_back();
+    return frame;
+  }
+
+ private:
+  std::vector<std::unique_ptr<SourceFrame>> spare_;
+};
+
+// Frames in system memory (or any memory, read through a host map).
+class HostFrameSource final : public FrameSource {
+ public:
+  std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
+                                    const PictureFormat& format, bool detach) override;
+};
+
+// Where the frames are scored: the host's extractors, or a device's twins.
+class ScoringDevice {
+ public:
+  // Keeps the device current while it lives (work on it, freeing its memory).
+  class Scope {
+   public:
+    virtual ~Scope() = default;
+  };
+  virtual ~ScoringDevice() = default;
+  virtual const char* name() const = 0;
+  // Sets the extractors and threading for this device.
+  virtual void configure(ScorerOptions& options) = 0;
+  virtual std::unique_ptr<FrameSource> make_source() = 0;
+  virtual std::unique_ptr<Scope> enter() { return nullptr; }
+};
+
+class HostDevice final : public ScoringDevice {
+ public:
+  const char* name() const override { return "CPU"; }
+  void configure(ScorerOptions&) override {}
+  std::unique_ptr<FrameSource> make_source() override {
+    return std::make_unique<HostFrameSource>();
+  }
+};
+
+}  // namespace vmafexact::gst

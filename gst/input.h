@@ -1,0 +1,47 @@
+// One input pad of the element and what the element knows of it: its caps
+// (kept until stop; a flushing seek keeps them), buffer counters (reset at a
+// flush), the times of its buffers through its segment, and the check that
+// both inputs carry the same picture format.
+#pragma once
+
+#include <gst/base/gstaggregator.h>
+#include <gst/video/video.h>
+
+#include <optional>
+
+#include "common/feature_extractor.h"
+#include "frame_pairer.h"
+#include "gst_handles.h"
+
+namespace vmafexact::gst {
+
+struct Input {
+  GstAggregatorPad* pad = nullptr;  // owned by the element as its child
+  const char* role = "";            // "reference", "distorted": for messages
+  std::optional<GstVideoInfo> info;
+  CapsPtr caps;
+  guint64 buffers = 0;  // taken since start or flush
+  guint64 gaps = 0;     // GAP events seen
+
+  // The buffer's running time (or stream time) through the pad's segment.
+  GstClockTime time_of(GstBuffer* buffer, bool running = true) const;
+  // A frame's duration from the buffer, else from the caps' frame rate.
+  GstClockTime duration_of(GstBuffer* buffer) const;
+  // What the frame pairer needs of the buffer waiting on this input (if any).
+  InputHead head(GstBuffer* buffer) const;
+  bool is_cuda_memory() const;
+  // A flush starts counting again; caps stay until new ones arrive.
+  void reset_counters() { buffers = gaps = 0; }
+  void reset() {
+    reset_counters();
+    info.reset();
+    caps.reset();
+  }
+};
+
+// The picture format both inputs share; nullopt after posting the element
+// error that says what differs (or that a frame came before its caps).
+std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,
+                                           const Input& dist);
+
+}  // namespace vmafexact::gst

@@ -1,0 +1,130 @@
+#include "reporter.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "element_debug.h"
+#include "gst_handles.h"
+#include "output/log_writer.h"
+#include "pooling/pooling.h"
+#include "vmafexact_config.h"
+
+namespace vmafexact::gst {
+namespace {
+
+std::string time_string(GstClockTime time) {
+  if (!GST_CLOCK_TIME_IS_VALID(time)) return "none";
+  char text[64];
+  std::snprintf(text, sizeof text, "%" GST_TIME_FORMAT, GST_TIME_ARGS(time));
+  return text;
+}
+
+}  // namespace
+
+void Reporter::post_frames(const std::vector<FinishedFrame>& frames,
+                           const FeatureCollector& scores) const {
+  for (const FinishedFrame& frame : frames) {
+    const FrameTiming& timing = frame.timing;
+    GstStructure* structure = gst_structure_new(
+        "vmafexact-frame", "index", G_TYPE_UINT64, static_cast<guint64>(frame.index), "pts",
+        GST_TYPE_CLOCK_TIME, timing.pts, "running-time", GST_TYPE_CLOCK_TIME, timing.running_time,
+        "stream-time", GST_TYPE_CLOCK_TIME, timing.stream_time, "duration", GST_TYPE_CLOCK_TIME,
+        timing.duration, nullptr);
+    for (const auto& [name, value] : scores.frame_scores(frame.index))
+      gst_structure_set(structure, name.c_str(), G_TYPE_DOUBLE, value, nullptr);
+    gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), structure));
+  }
+}
+
+void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref,
+                            guint64 unpaired_dist) const {
+  const guint64 scored = scorer ? scorer->frames_pushed() : 0;
+  GstStructure* summary = gst_structure_new(
+      "vmafexact-summary", "frames-scored", G_TYPE_UINT64, scored, "frames-unpaired",
+      G_TYPE_UINT64, unpaired_ref + unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
+      unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, unpaired_dist, nullptr);
+  if (scorer)
+    gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
+                      G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
+  if (scorer && scored > 0) {
+    const auto& scores = scorer->scores();
+    for (const auto& name : scores.names()) {
+      const auto pooled = pool_scores(*scores.column(name), 0, static_cast<unsigned>(scored - 1),
+                                      scorer->subsample());
+      if (!pooled) continue;
+      StructurePtr stats(gst_structure_new(
+          "pooled", "min", G_TYPE_DOUBLE, pooled->min, "max", G_TYPE_DOUBLE, pooled->max,
+          "mean", G_TYPE_DOUBLE, pooled->mean, "harmonic_mean", G_TYPE_DOUBLE,
+          pooled->harmonic_mean, nullptr));
+      gst_structure_set(summary, name.c_str(), GST_TYPE_STRUCTURE, stats.get(), nullptr);
+    }
+  }
+  gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), summary));
+}
+
+void Reporter::warn_unpaired(const char* side, const char* other_side, GstClockTime time,
+                             std::optional<GstClockTime> other_time, bool last) const {
+  const std::string other = other_time ? "the nearest " + std::string(other_side) +
+                                             " frame is at " + time_string(*other_time)
+                                       : "no " + std::string(other_side) + " frame was waiting";
+  GST_ELEMENT_WARNING(
+      element_, STREAM, FAILED,
+      ("The %s frame at running time %s has no %s frame; it is not scored (%s).%s", side,
+       time_string(time).c_str(), other_side, other.c_str(),
+       last ? " Further unpaired frames are counted in the summary without a warning." : ""),
+      ("Frames are paired by running time, within half a frame duration. Give both inputs the "
+       "same frame rate and timestamps (for example with videorate), or check the source for "
+       "dropped frames."));
+}
+
+void Reporter::warn_ended_first(bool ref_longer, guint64 scored, guint64 trailing) const {
+  GST_ELEMENT_WARNING(
+      element_, STREAM, FAILED,
+      ("The %s stream ended first: %" G_GUINT64_FORMAT " frames were scored and the last %"
+       G_GUINT64_FORMAT " %s frames have no %s frame and were not scored.",
+       ref_longer ? "distorted" : "reference", scored, trailing,
+       ref_longer ? "reference" : "distorted", ref_longer ? "distorted" : "reference"),
+      ("Give both inputs the same length (e.g. num-buffers on the sources), or ignore this "
+       "warning if the scored part is what you wanted."));
+}
+
+void Reporter::warn_nothing_scored() const {
+  GST_ELEMENT_WARNING(element_, STREAM, FAILED, ("No frame pair was scored."),
+                      ("Both inputs must carry frames with matching running times."));
+}
+
+bool Reporter::write_log(const Settings& settings, const Scorer* scorer,
+                         std::chrono::steady_clock::duration scoring_time) const {
+  if (settings.log_location.empty()) return true;
+  FeatureCollector no_scores;
+  const auto& scores = scorer ? scorer->scores() : no_scores;
+  LogInfo info;
+  info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
+  info.frame_count = scorer ? scorer->frames_pushed() : 0;
+  info.subsample = settings.subsample;
+  if (scorer) {
+    info.width = scorer->format().width;
+    info.height = scorer->format().height;
+  }
+  const double seconds = std::chrono::duration<double>(scoring_time).count();
+  info.fps = seconds > 0 ? info.frame_count / seconds : 0.0;
+
+  std::ofstream out(settings.log_location, std::ios::out | std::ios::trunc);
+  if (out) {
+    vmafexact::write_log(out, settings.log_format, settings.log_precision, scores, info);
+    out.close();
+  }
+  if (!out) {
+    GST_ELEMENT_ERROR(element_, RESOURCE, WRITE,
+                      ("Could not write the score log to \"%s\".", settings.log_location.c_str()),
+                      ("Check that the folder exists and is writable and that the disk has "
+                       "room, or change the log-location property."));
+    return false;
+  }
+  GST_INFO_OBJECT(element_, "wrote %u frames to %s", info.frame_count,
+                  settings.log_location.c_str());
+  return true;
+}
+
+}  // namespace vmafexact::gst

@@ -1,0 +1,41 @@
+// The reporter: everything the element tells the application — each frame's
+// vmafexact-frame message, the vmafexact-summary message, the warnings about
+// unpaired frames and short streams, and the libvmaf-format log (written with
+// metrics/output/log_writer.h).
+#pragma once
+
+#include <gst/gst.h>
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "scorer.h"
+#include "scoring_session.h"
+#include "settings.h"
+
+namespace vmafexact::gst {
+
+class Reporter {
+ public:
+  explicit Reporter(GstElement* element) : element_(element) {}
+
+  void post_frames(const std::vector<FinishedFrame>& frames, const FeatureCollector& scores) const;
+  // `scorer`: null when no pair came.
+  void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist) const;
+
+  // `side` and `other_side`: "reference", "distorted".
+  void warn_unpaired(const char* side, const char* other_side, GstClockTime time,
+                     std::optional<GstClockTime> other_time, bool last) const;
+  void warn_ended_first(bool ref_longer, guint64 scored, guint64 trailing) const;
+  void warn_nothing_scored() const;
+
+  // Writes the log if log-location is set; false after posting an error.
+  bool write_log(const Settings& settings, const Scorer* scorer,
+                 std::chrono::steady_clock::duration scoring_time) const;
+
+ private:
+  GstElement* element_;  // not owned: the reporter is part of it
+};
+
+}  // namespace vmafexact::gst

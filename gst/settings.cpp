@@ -1,0 +1,290 @@
+#include "settings.h"
+
+#include <fstream>
+
+#include "common/error.h"
+#include "element_debug.h"
+#include "gstvmafexact.h"
+
+namespace vmafexact::gst {
+namespace {
+
+enum {
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_MODEL,
+  PROP_FEATURES,
+  PROP_FRAME_MESSAGE,
+  PROP_LOG_LOCATION,
+  PROP_LOG_FORMAT,
+  PROP_LOG_PRECISION,
+  PROP_DISABLE_CLIP,
+  PROP_ENABLE_TRANSFORM,
+  PROP_SUBSAMPLE,
+  PROP_THREADS,
+  PROP_FRAMES_IN_FLIGHT,
+};
+
+void set_string(std::string& target, const GValue* value) {
+  const gchar* text = g_value_get_string(value);
+  target = text ? text : "";
+}
+
+std::string builtin_model_list() {
+  std::string names;
+  for (const auto& name : model::builtin_model_names())
+    names += (names.empty() ? "" : ", ") + name;
+  return names.empty() ? "none in this build" : names;
+}
+
+}  // namespace
+
+void install_properties(GObjectClass* klass) {
+  const Settings defaults;
+  constexpr auto flags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  constexpr auto ready_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_READY);
+  constexpr auto playing_flags = static_cast<GParamFlags>(flags | GST_PARAM_MUTABLE_PLAYING);
+
+  g_object_class_install_property(
+      klass, PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend",
+                        "Where to score: auto (CUDA when the frames arrive in CUDA memory), cpu, "
+                        "or cuda (frames in system memory are uploaded). Both give the same bits.",
+                        GST_TYPE_VMAF_EXACT_BACKEND, static_cast<gint>(defaults.backend),
+                        ready_flags));
+  g_object_class_install_property(
+      klass, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int("cuda-device-id", "CUDA device id",
+                       "CUDA device to score on (-1: the one of the neighbours' context, else "
+                       "the first)",
+                       -1, G_MAXINT, defaults.cuda_device_id, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_MODEL,
+      g_param_spec_string(
+          "model", "Model",
+          "Comma-separated VMAF models: built-in names or paths of libvmaf JSON model files, "
+          "each optionally followed by :name=KEY, :disable_clip, :enable_transform. The first "
+          "model's score is 'vmaf', each further one's its name. Empty: features only. Read "
+          "when the element starts.",
+          defaults.model.c_str(), ready_flags));
+  g_object_class_install_property(
+      klass, PROP_DISABLE_CLIP,
+      g_param_spec_boolean("disable-clip", "Disable clip",
+                           "Do not clip model scores to the model's range (libvmaf's "
+                           "disable_clip), for every model",
+                           defaults.disable_clip, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_ENABLE_TRANSFORM,
+      g_param_spec_boolean("enable-transform", "Enable transform",
+                           "Apply the model's score transform (libvmaf's enable_transform, "
+                           "the 'phone' model), for every model",
+                           defaults.enable_transform, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_SUBSAMPLE,
+      g_param_spec_uint("subsample", "Subsample",
+                        "Score every Nth frame (libvmaf's n_subsample): frames whose index is "
+                        "a multiple of N are scored, listed and pooled",
+                        1, G_MAXUINT, defaults.subsample, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_THREADS,
+      g_param_spec_uint("threads", "Threads",
+                        "CPU threads (0: one per core). They score frames side by side and cut "
+                        "each frame into row bands (see frames-in-flight). The scores are the "
+                        "same with any number.",
+                        0, 256, defaults.threads, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint("frames-in-flight", "Frames in flight",
+                        "Frames scored at once on the CPU, at most threads (0: auto, 1 in a live "
+                        "pipeline, else threads). 1 gives the lowest latency per frame: each "
+                        "frame is cut into row bands scored by all threads before the next one; "
+                        "more give the most frames per second, a frame's scores then coming up "
+                        "to N - 1 frames later",
+                        0, 256, defaults.frames_in_flight, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_FEATURES,
+      g_param_spec_string("features", "Features",
+                          "Comma-separated extra features to compute besides the models' inputs, "
+                          "named as libvmaf names its extractors (adm, motion, vif, psnr), with "
+                          "libvmaf's option syntax (name=option=value:option=value). "
+                          "Read when the element starts.",
+                          defaults.features.c_str(), ready_flags));
+  g_object_class_install_property(
+      klass, PROP_FRAME_MESSAGE,
+      g_param_spec_boolean("frame-message", "Frame message",
+                           "Post a 'vmafexact-frame' element message with every frame's scores",
+                           defaults.frame_message, playing_flags));
+  g_object_class_install_property(
+      klass, PROP_LOG_LOCATION,
+      g_param_spec_string("log-location", "Log location",
+                          "File to write libvmaf's log to at end of stream (none: no log). "
+                          "Opened when the element starts; failure to write is an error.",
+                          nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_LOG_FORMAT,
+      g_param_spec_enum("log-format", "Log format", "Layout of the log, as libvmaf's vmaf tool",
+                        GST_TYPE_VMAF_EXACT_LOG_FORMAT, static_cast<gint>(defaults.log_format),
+                        ready_flags));
+  g_object_class_install_property(
+      klass, PROP_LOG_PRECISION,
+      g_param_spec_enum("log-precision", "Log precision",
+                        "How scores are printed in the log", GST_TYPE_VMAF_EXACT_LOG_PRECISION,
+                        static_cast<gint>(defaults.log_precision), ready_flags));
+}
+
+bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
+  switch (prop_id) {
+    case PROP_BACKEND: settings.backend = static_cast<Backend>(g_value_get_enum(value)); break;
+    case PROP_CUDA_DEVICE_ID: settings.cuda_device_id = g_value_get_int(value); break;
+    case PROP_MODEL: set_string(settings.model, value); break;
+    case PROP_FEATURES: set_string(settings.features, value); break;
+    case PROP_DISABLE_CLIP: settings.disable_clip = g_value_get_boolean(value); break;
+    case PROP_ENABLE_TRANSFORM: settings.enable_transform = g_value_get_boolean(value); break;
+    case PROP_SUBSAMPLE: settings.subsample = g_value_get_uint(value); break;
+    case PROP_FRAMES_IN_FLIGHT: settings.frames_in_flight = g_value_get_uint(value); break;
+    case PROP_THREADS: settings.threads = g_value_get_uint(value); break;
+    case PROP_FRAME_MESSAGE: settings.frame_message = g_value_get_boolean(value); break;
+    case PROP_LOG_LOCATION: set_string(settings.log_location, value); break;
+    case PROP_LOG_FORMAT:
+      settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
+      break;
+    case PROP_LOG_PRECISION:
+      settings.log_precision = static_cast<LogPrecision>(g_value_get_enum(value));
+      break;
+    default: return false;
+  }
+  return true;
+}
+
+bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
+  switch (prop_id) {
+    case PROP_BACKEND: g_value_set_enum(value, static_cast<gint>(settings.backend)); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, settings.cuda_device_id); break;
+    case PROP_MODEL: g_value_set_string(value, settings.model.c_str()); break;
+    case PROP_FEATURES: g_value_set_string(value, settings.features.c_str()); break;
+    case PROP_DISABLE_CLIP: g_value_set_boolean(value, settings.disable_clip); break;
+    case PROP_ENABLE_TRANSFORM: g_value_set_boolean(value, settings.enable_transform); break;
+    case PROP_SUBSAMPLE: g_value_set_uint(value, settings.subsample); break;
+    case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, settings.frames_in_flight); break;
+    case PROP_THREADS: g_value_set_uint(value, settings.threads); break;
+    case PROP_FRAME_MESSAGE: g_value_set_boolean(value, settings.frame_message); break;
+    case PROP_LOG_LOCATION:
+      g_value_set_string(value,
+                         settings.log_location.empty() ? nullptr : settings.log_location.c_str());
+      break;
+    case PROP_LOG_FORMAT: g_value_set_enum(value, static_cast<gint>(settings.log_format)); break;
+    case PROP_LOG_PRECISION:
+      g_value_set_enum(value, static_cast<gint>(settings.log_precision));
+      break;
+    default: return false;
+  }
+  return true;
+}
+
+std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool cuda_in_build) {
+  GstElement* self = element;  // for GST_ELEMENT_ERROR
+  StartPlan plan;
+  plan.settings = std::move(settings);
+  const Settings& s = plan.settings;
+  try {
+    plan.features = parse_feature_list(s.features);
+  } catch (const Error& error) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid features property: %s.", error.what()),
+                      ("Set features to a comma-separated list of available features."));
+    return std::nullopt;
+  }
+  try {
+    plan.models = parse_model_list(s.model);
+    for (auto& spec : plan.models) {
+      spec.predict.disable_clip |= s.disable_clip;
+      spec.predict.enable_transform |= s.enable_transform;
+    }
+    load_models(plan.models);  // a broken model file fails the start
+  } catch (const Error& error) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
+                      ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "
+                       "comma-separated.",
+                       builtin_model_list().c_str()));
+    return std::nullopt;
+  }
+  if (plan.features.empty() && plan.models.empty()) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                      ("Nothing to score: both the model and the features lists are empty."),
+                      ("Set model (e.g. model=vmaf_v0.6.1) or features (e.g. features=psnr)."));
+    return std::nullopt;
+  }
+  if (!s.log_location.empty()) {
+    // Fail now rather than after scoring a whole stream.
+    std::ofstream probe(s.log_location, std::ios::out | std::ios::trunc);
+    if (!probe) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("Could not open the score log \"%s\" for writing.",
+                         s.log_location.c_str()),
+                        ("Check that the folder exists and is writable, or change the "
+                         "log-location property."));
+      return std::nullopt;
+    }
+  }
+  if (s.backend == Backend::kCuda && !cuda_in_build) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                      ("backend=cuda, but this build of vmafexact has no CUDA backend."),
+                      ("Rebuild with -Dcuda=enabled (needs nvcc and gstreamer-cuda-1.0), or use "
+                       "backend=auto or cpu."));
+    return std::nullopt;
+  }
+  return plan;
+}
+
+}  // namespace vmafexact::gst
+
+// ---- The enum types of the properties (declared in gstvmafexact.h) ----------
+
+GType gst_vmaf_exact_log_format_get_type(void) {
+  using vmafexact::LogFormat;
+  static GType type = 0;
+  if (g_once_init_enter(&type)) {
+    static const GEnumValue values[] = {
+        {static_cast<gint>(LogFormat::kJson), "libvmaf JSON", "json"},
+        {static_cast<gint>(LogFormat::kXml), "libvmaf XML", "xml"},
+        {static_cast<gint>(LogFormat::kCsv), "libvmaf CSV", "csv"},
+        {0, nullptr, nullptr},
+    };
+    g_once_init_leave(&type, g_enum_register_static("GstVmafExactLogFormat", values));
+  }
+  return type;
+}
+
+GType gst_vmaf_exact_backend_get_type(void) {
+  using vmafexact::gst::Backend;
+  static GType type = 0;
+  if (g_once_init_enter(&type)) {
+    static const GEnumValue values[] = {
+        {static_cast<gint>(Backend::kAuto), "CUDA when the frames arrive in CUDA memory, else CPU",
+         "auto"},
+        {static_cast<gint>(Backend::kCpu), "CPU", "cpu"},
+        {static_cast<gint>(Backend::kCuda),
+         "CUDA; frames in system memory are uploaded (an error without a usable CUDA device)",
+         "cuda"},
+        {0, nullptr, nullptr},
+    };
+    g_once_init_leave(&type, g_enum_register_static("GstVmafExactBackend", values));
+  }
+  return type;
+}
+
+GType gst_vmaf_exact_log_precision_get_type(void) {
+  using vmafexact::LogPrecision;
+  static GType type = 0;
+  if (g_once_init_enter(&type)) {
+    static const GEnumValue values[] = {
+        {static_cast<gint>(LogPrecision::kDefault),
+         "libvmaf's printing: %.6f, or %.16f for values with more than 6 leading zeros",
+         "default"},
+        {static_cast<gint>(LogPrecision::kMax), "%.17g: every bit of every double", "max"},
+        {0, nullptr, nullptr},
+    };
+    g_once_init_leave(&type, g_enum_register_static("GstVmafExactLogPrecision", values));
+  }
+  return type;
+}

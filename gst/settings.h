@@ -1,0 +1,57 @@
+// The element's settings: every property's value, its GParamSpec (name, blurb,
+// default, range, when it may change), and the snapshot taken at start with
+// the model and feature lists parsed and checked. The element keeps one
+// Settings under its object lock; a run reads only its StartPlan.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "output/log_writer.h"
+#include "scorer.h"
+
+namespace vmafexact::gst {
+
+// Where the scoring runs. auto: CUDA when the frames arrive in CUDA memory.
+enum class Backend { kAuto, kCpu, kCuda };
+
+struct Settings {
+  Backend backend = Backend::kAuto;
+  gint cuda_device_id = -1;  // -1: the neighbours' context, else device 0
+  std::string model = "vmaf_v0.6.1";
+  std::string features;
+  bool disable_clip = false;
+  bool enable_transform = false;
+  guint subsample = 1;
+  guint threads = 0;
+  guint frames_in_flight = 0;
+  bool frame_message = true;
+  std::string log_location;  // empty: no log
+  LogFormat log_format = LogFormat::kJson;
+  LogPrecision log_precision = LogPrecision::kDefault;
+};
+
+// Installs every property on the element's class.
+void install_properties(GObjectClass* klass);
+// set_property/get_property for one property id; false for an unknown id.
+bool set_setting(Settings& settings, guint prop_id, const GValue* value);
+bool get_setting(const Settings& settings, guint prop_id, GValue* value);
+
+// What one run (start to stop) scores: the settings as they were at start,
+// and the model and feature lists parsed, checked and loadable.
+struct StartPlan {
+  Settings settings;
+  std::vector<ModelSpec> models;
+  std::vector<FeatureRequest> features;
+};
+
+// Parses and checks the settings at start: feature and model lists, models
+// loadable, something to score, the log file writable, backend=cuda possible
+// in this build. Posts the element error and returns nullopt on failure.
+std::optional<StartPlan> plan_start(GstElement* element, Settings settings,
+                                    bool cuda_in_build);
+
+}  // namespace vmafexact::gst

@@ -1,0 +1,152 @@
+// The frame pairer on its own, without GStreamer: which frames pair, which are
+// dropped as unpaired (and with what warning), trailing frames after one
+// input's end, timeouts in live mode, and the counts the summary reports.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "frame_pairer.h"
+
+using namespace vmafexact::gst;
+
+namespace {
+
+constexpr Nanoseconds kFrame = 41'666'666;  // 24 fps
+
+InputHead frame_at(std::optional<Nanoseconds> time, std::optional<Nanoseconds> duration = kFrame) {
+  return InputHead{WaitingFrame{time, duration}, false};
+}
+InputHead empty() { return InputHead{}; }
+InputHead ended() { return InputHead{std::nullopt, true}; }
+
+TEST(FramePairer, EqualRunningTimesPair) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(0), frame_at(0), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(frame_at(kFrame), frame_at(kFrame), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.paired(), 2u);
+  EXPECT_EQ(pairer.unpaired(Side::kRef), 0u);
+  EXPECT_EQ(pairer.unpaired(Side::kDist), 0u);
+}
+
+TEST(FramePairer, PairsWithinHalfTheShorterDuration) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(kFrame), frame_at(kFrame + kFrame / 2 - 1), false).action,
+            PairAction::kPair);
+  // Half the shorter duration: the longer one does not widen the window.
+  EXPECT_EQ(pairer.next(frame_at(0, 4 * kFrame), frame_at(kFrame / 2 - 1), false).action,
+            PairAction::kPair);
+  // Exactly half a frame apart is not within it.
+  const PairStep step = pairer.next(frame_at(0), frame_at(kFrame / 2), false);
+  EXPECT_EQ(step.action, PairAction::kDropRef);
+}
+
+TEST(FramePairer, UnknownDurationPairsOnlyEqualTimes) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(0, std::nullopt), frame_at(0), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(frame_at(kFrame, std::nullopt), frame_at(kFrame + 1), false).action,
+            PairAction::kDropRef);
+}
+
+TEST(FramePairer, FramesWithoutTimestampsPairInArrivalOrder) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(std::nullopt), frame_at(5 * kFrame), false).action,
+            PairAction::kPair);
+  EXPECT_EQ(pairer.next(frame_at(3 * kFrame), frame_at(std::nullopt), false).action,
+            PairAction::kPair);
+}
+
+TEST(FramePairer, TheEarlierFrameIsDroppedWithTheOtherTime) {
+  FramePairer pairer;
+  PairStep step = pairer.next(frame_at(kFrame), frame_at(2 * kFrame), false);
+  EXPECT_EQ(step.action, PairAction::kDropRef);
+  EXPECT_FALSE(step.trailing);
+  EXPECT_TRUE(step.warn);
+  EXPECT_FALSE(step.last_warning);
+  EXPECT_EQ(step.other_time, 2 * kFrame);
+  step = pairer.next(frame_at(3 * kFrame), frame_at(2 * kFrame), false);
+  EXPECT_EQ(step.action, PairAction::kDropDist);
+  EXPECT_EQ(step.other_time, 3 * kFrame);
+  EXPECT_EQ(pairer.unpaired(Side::kRef), 1u);
+  EXPECT_EQ(pairer.unpaired(Side::kDist), 1u);
+  EXPECT_EQ(pairer.trailing(Side::kRef), 0u);
+  EXPECT_EQ(pairer.paired(), 0u);
+}
+
+TEST(FramePairer, WaitsForTheOtherInput) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(0), empty(), false).action, PairAction::kWait);
+  EXPECT_EQ(pairer.next(empty(), frame_at(0), false).action, PairAction::kWait);
+  EXPECT_EQ(pairer.next(empty(), empty(), false).action, PairAction::kWait);
+  EXPECT_EQ(pairer.next(ended(), empty(), false).action, PairAction::kWait);
+  EXPECT_EQ(pairer.unpaired(Side::kRef) + pairer.unpaired(Side::kDist), 0u);
+}
+
+TEST(FramePairer, TimeoutDropsAWaitingFrameWithNoneWaitingOpposite) {
+  FramePairer pairer;
+  PairStep step = pairer.next(frame_at(0), empty(), true);
+  EXPECT_EQ(step.action, PairAction::kDropRef);
+  EXPECT_FALSE(step.trailing);
+  EXPECT_TRUE(step.warn);
+  EXPECT_FALSE(step.other_time);
+  step = pairer.next(empty(), frame_at(0), true);
+  EXPECT_EQ(step.action, PairAction::kDropDist);
+  EXPECT_FALSE(step.other_time);
+  // A timeout with both frames there still pairs them.
+  EXPECT_EQ(pairer.next(frame_at(kFrame), frame_at(kFrame), true).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(empty(), empty(), true).action, PairAction::kWait);
+}
+
+TEST(FramePairer, FramesAfterTheOtherInputEndedAreTrailing) {
+  FramePairer pairer;
+  ASSERT_EQ(pairer.next(frame_at(0), frame_at(0), false).action, PairAction::kPair);
+  for (int i = 0; i < 3; ++i) {
+    const PairStep step = pairer.next(ended(), frame_at((i + 1) * kFrame), false);
+    EXPECT_EQ(step.action, PairAction::kDropDist);
+    EXPECT_TRUE(step.trailing);
+    EXPECT_FALSE(step.warn);
+  }
+  EXPECT_EQ(pairer.trailing(Side::kDist), 3u);
+  EXPECT_EQ(pairer.unpaired(Side::kDist), 3u);  // trailing frames count as unpaired too
+  EXPECT_EQ(pairer.trailing(Side::kRef), 0u);
+  const PairStep step = pairer.next(frame_at(kFrame), ended(), true);
+  EXPECT_EQ(step.action, PairAction::kDropRef);
+  EXPECT_TRUE(step.trailing);  // the end wins over the timeout
+  EXPECT_EQ(pairer.trailing(Side::kRef), 1u);
+}
+
+TEST(FramePairer, FinishesWhenBothInputsEnded) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(ended(), ended(), false).action, PairAction::kFinish);
+  EXPECT_EQ(pairer.next(ended(), ended(), true).action, PairAction::kFinish);
+  // A queued frame is handled before the end, even when its pad says EOS.
+  InputHead last = frame_at(0);
+  last.eos = true;
+  EXPECT_EQ(pairer.next(last, ended(), false).action, PairAction::kDropRef);
+}
+
+TEST(FramePairer, WarnsForTheFirstTwentyUnpairedFramesOnly) {
+  FramePairer pairer;
+  for (unsigned i = 1; i <= 25; ++i) {
+    const PairStep step = pairer.next(frame_at(0), frame_at(kFrame * i), false);
+    ASSERT_EQ(step.action, PairAction::kDropRef);
+    EXPECT_EQ(step.warn, i <= FramePairer::kMaxUnpairedWarnings) << i;
+    EXPECT_EQ(step.last_warning, i == FramePairer::kMaxUnpairedWarnings) << i;
+  }
+  EXPECT_EQ(pairer.unpaired(Side::kRef), 25u);
+}
+
+TEST(FramePairer, DroppedFrameOnEachSide) {
+  // The element test's scenario: reference 1 and distorted 3 missing.
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(0), frame_at(0), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(frame_at(2 * kFrame), frame_at(kFrame), false).action, PairAction::kDropDist);
+  EXPECT_EQ(pairer.next(frame_at(2 * kFrame), frame_at(2 * kFrame), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(frame_at(3 * kFrame), frame_at(4 * kFrame), false).action, PairAction::kDropRef);
+  EXPECT_EQ(pairer.next(frame_at(4 * kFrame), frame_at(4 * kFrame), false).action, PairAction::kPair);
+  EXPECT_EQ(pairer.next(ended(), ended(), false).action, PairAction::kFinish);
+  EXPECT_EQ(pairer.paired(), 3u);
+  EXPECT_EQ(pairer.unpaired(Side::kRef), 1u);
+  EXPECT_EQ(pairer.unpaired(Side::kDist), 1u);
+}
+
+}  // namespace
