@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -75,13 +76,14 @@ class TestPlane {
   }
 
   // Whether every byte outside the samples still holds the guard pattern.
-  bool guards_intact() const { return first_changed_guard() < 0; }
-  // The offset from the first sample of the first changed guard byte, or -1.
-  std::ptrdiff_t first_changed_guard() const {
+  bool guards_intact() const { return !first_changed_guard(); }
+  // The offset from the first sample (negative before it) of the first
+  // changed guard byte, if one changed.
+  std::optional<std::ptrdiff_t> first_changed_guard() const {
     for (std::size_t i = 0; i < data_.size(); ++i)
       if (!is_sample(i) && data_[i] != pattern(guard_seed_, i))
         return static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(offset_);
-    return -1;
+    return std::nullopt;
   }
   // Paints the guards with another pattern (the samples stay).
   void repaint_guards(std::uint32_t guard_seed) { paint(guard_seed, false); }

@@ -476,8 +476,9 @@ TEST_P(AdmTwin, StageEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{33, 33}, {34, 35},  {35, 34},  {47, 39},
+  std::vector<Size> sizes = {{33, 33}, {34, 35},  {35, 34},  {47, 39},
                         {65, 34}, {100, 36}, {129, 97}, {331, 177}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1281, 721}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange})

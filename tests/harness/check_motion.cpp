@@ -113,9 +113,10 @@ TEST_P(MotionTwin, SadEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
+  std::vector<Size> sizes = {{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
                         {15, 8},  {16, 16},  {17, 17}, {19, 6},   {33, 31},   {64, 40},  {100, 8},
                         {8, 100}, {131, 67}, {257, 9}, {1283, 7}, {1920, 12}, {1921, 33}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1281, 721}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : kFills) {
@@ -151,7 +152,8 @@ TEST_P(MotionTwin, StageOverFrames) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 19}};
+  std::vector<Size> sizes = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 19}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (unsigned depth : {2u, 3u}) {

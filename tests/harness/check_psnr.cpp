@@ -64,7 +64,8 @@ TEST_P(PsnrTwin, Planes) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}};
+  std::vector<Size> sizes = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : kFills) {

@@ -220,8 +220,9 @@ TEST_P(VifTwin, StageEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  const Size sizes[] = {{8, 8},   {9, 13},  {15, 8},  {16, 16}, {17, 17}, {33, 31},
+  std::vector<Size> sizes = {{8, 8},   {9, 13},  {15, 8},  {16, 16}, {17, 17}, {33, 31},
                         {64, 40}, {100, 8}, {8, 100}, {131, 67}, {257, 131}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1277, 719}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange})

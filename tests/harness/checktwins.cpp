@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/cpu.h"
@@ -117,14 +118,15 @@ class LinePrinter : public ::testing::EmptyTestEventListener {
 
  private:
   void OnTestStart(const ::testing::TestInfo& info) override {
-    if (verbose_) std::printf("   %s.%s ...\n", info.test_suite_name(), info.name());
+    // (OnTestPartResult runs under GoogleTest's lock: no current_test_info() there.)
+    current_ = std::string(info.test_suite_name()) + "." + info.name();
+    if (verbose_) std::printf("   %s ...\n", current_.c_str());
     std::fflush(stdout);
   }
   void OnTestPartResult(const ::testing::TestPartResult& part) override {
     if (!part.failed()) return;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::printf("FAILED %s.%s (seed %llu)\n  %s:%d\n  %s\n", info ? info->test_suite_name() : "?",
-                info ? info->name() : "?", static_cast<unsigned long long>(harness::seed()),
+    std::printf("FAILED %s (seed %llu)\n  %s:%d\n  %s\n", current_.c_str(),
+                static_cast<unsigned long long>(harness::seed()),
                 part.file_name() ? part.file_name() : "?", part.line_number(), part.message());
     std::fflush(stdout);
   }
@@ -148,7 +150,24 @@ class LinePrinter : public ::testing::EmptyTestEventListener {
     }
   }
   bool verbose_;
+  std::string current_;
 };
+
+// Features in the registry's order, each one's twins in kTwinOrder (others after).
+std::vector<std::pair<std::string, std::string>> in_print_order(
+    std::vector<std::pair<std::string, std::string>> keys) {
+  const auto rank = [](const std::pair<std::string, std::string>& key) {
+    std::size_t feature = 0;
+    for (const auto& entry : feature_registry()) {
+      if (entry.harness == key.first) break;
+      ++feature;
+    }
+    const auto twin = std::find(kTwinOrder.begin(), kTwinOrder.end(), key.second);
+    return std::tuple(feature, static_cast<std::size_t>(twin - kTwinOrder.begin()), key.second);
+  };
+  std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  return keys;
+}
 
 int usage() {
   std::printf(
@@ -298,12 +317,13 @@ int main(int argc, char** argv) {
           checks[key].push_back(std::string(suite->name()) + "." + info->name());
       }
     }
-    for (const auto& entry : feature_registry())
-      for (const auto& [key, names] : checks) {
-        if (key.first != entry.harness) continue;
-        std::printf("%s.%s (%zu checks)\n", key.first.c_str(), key.second.c_str(), names.size());
-        for (const auto& n : names) std::printf("    %s\n", n.c_str());
-      }
+    std::vector<std::pair<std::string, std::string>> keys;
+    for (const auto& [key, names] : checks) keys.push_back(key);
+    for (const auto& key : in_print_order(keys)) {
+      const auto& names = checks[key];
+      std::printf("%s.%s (%zu checks)\n", key.first.c_str(), key.second.c_str(), names.size());
+      for (const auto& n : names) std::printf("    %s\n", n.c_str());
+    }
     for (const auto& t : harness::bench_twins())
       if (feature_filter.empty() || feature_filter.count(t.feature))
         std::printf("bench %s.%s\n", t.feature, t.twin);
@@ -327,17 +347,8 @@ int main(int argc, char** argv) {
   unsigned ok = 0, failed = 0, skipped = 0;
   std::vector<std::pair<std::string, std::string>> keys;
   for (const auto& [key, r] : printer->results) keys.push_back(key);
-  const auto rank = [](const std::string& twin) {
-    const auto it = std::find(kTwinOrder.begin(), kTwinOrder.end(), twin);
-    return static_cast<std::size_t>(it - kTwinOrder.begin());
-  };
-  for (const auto& entry : feature_registry()) {
-    std::vector<std::pair<std::string, std::string>> mine;
-    for (const auto& key : keys)
-      if (key.first == entry.harness) mine.push_back(key);
-    std::sort(mine.begin(), mine.end(), [&](const auto& a, const auto& b) {
-      return std::pair(rank(a.second), a.second) < std::pair(rank(b.second), b.second);
-    });
+  {
+    const auto mine = in_print_order(keys);
     for (const auto& key : mine) {
       const TwinResult& r = printer->results[key];
       const std::string name = key.first + "." + key.second;

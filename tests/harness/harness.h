@@ -61,10 +61,10 @@ const std::vector<BenchTwin>& bench_twins();
 
 // Whether a picture's guards still hold their pattern; names the first changed byte.
 inline ::testing::AssertionResult guards_intact(const test::TestPlane& plane, const char* what) {
-  const std::ptrdiff_t at = plane.first_changed_guard();
-  if (at < 0) return ::testing::AssertionSuccess();
+  const auto at = plane.first_changed_guard();
+  if (!at) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << what << " picture " << plane.width() << "x"
-                                       << plane.height() << ": guard byte at offset " << at
+                                       << plane.height() << ": guard byte at offset " << *at
                                        << " from the first sample was written";
 }
 
