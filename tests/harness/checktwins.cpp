@@ -178,19 +178,23 @@ int usage() {
       "  --full          the larger size sets (default: the quick CI set)\n"
       "  --list          every twin of every feature and its checks\n"
       "  --bench         time every twin against the scalar reference at 1920x1080\n"
+      "                (--full: and 3840x2160)\n"
       "  --verbose       name every check as it starts\n");
   return 2;
 }
 
 // --bench: ns per pixel of every twin, and its speedup over the scalar reference.
 int bench(const std::set<std::string>& feature_filter, const std::set<std::string>& twin_filter) {
-  const unsigned w = 1920, h = 1080;
-  std::printf("%-8s %-5s %-16s %12s %10s %9s\n", "feature", "bpc", "twin", "ms/frame", "ns/pixel",
-              "speedup");
+  std::printf("%-8s %-10s %-5s %-16s %12s %10s %9s\n", "feature", "size", "bpc", "twin",
+              "ms/frame", "ns/pixel", "speedup");
+  std::vector<std::pair<unsigned, unsigned>> sizes = {{1920, 1080}};
+  if (harness::full()) sizes.push_back({3840, 2160});
   for (const auto& entry : feature_registry()) {
     const std::string feature(entry.harness);
     if (!feature_filter.empty() && !feature_filter.count(feature)) continue;
+    for (const auto& [w, h] : sizes)
     for (unsigned bpc : {8u, 10u}) {
+      const std::string size = std::to_string(w) + "x" + std::to_string(h);
       double scalar_ns = 0;
       for (const auto& twin : harness::bench_twins()) {
         if (twin.feature != feature) continue;
@@ -198,7 +202,8 @@ int bench(const std::set<std::string>& feature_filter, const std::set<std::strin
         if (!is_scalar && !twin_filter.empty() && !twin_filter.count(twin.twin)) continue;
         auto run = twin.setup(w, h, bpc);
         if (!run) {
-          std::printf("%-8s %-5u %-16s %12s\n", feature.c_str(), bpc, twin.twin, "skipped");
+          std::printf("%-8s %-10s %-5u %-16s %12s\n", feature.c_str(), size.c_str(), bpc, twin.twin,
+                      "skipped");
           continue;
         }
         run();  // warm-up
@@ -214,8 +219,9 @@ int bench(const std::set<std::string>& feature_filter, const std::set<std::strin
         std::sort(times.begin(), times.end());
         const double ns = times[times.size() / 2];  // median
         if (is_scalar) scalar_ns = ns;
-        std::printf("%-8s %-5u %-16s %12.3f %10.3f %8.2fx\n", feature.c_str(), bpc, twin.twin,
-                    ns / 1e6, ns / (double{w} * h), scalar_ns > 0 ? scalar_ns / ns : 0.0);
+        std::printf("%-8s %-10s %-5u %-16s %12.3f %10.3f %8.2fx\n", feature.c_str(), size.c_str(),
+                    bpc, twin.twin, ns / 1e6, ns / (static_cast<double>(w) * h),
+                    scalar_ns > 0 ? scalar_ns / ns : 0.0);
         std::fflush(stdout);
       }
     }
@@ -226,6 +232,11 @@ int bench(const std::set<std::string>& feature_filter, const std::set<std::strin
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      usage();
+      return 0;
+    }
   ::testing::InitGoogleTest(&argc, argv);
   bool list = false, run_bench = false, verbose = false;
   std::set<std::string> feature_filter, twin_filter;
