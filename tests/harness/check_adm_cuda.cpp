@@ -29,6 +29,7 @@
 #include "common/device_picture.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "device_stage.h"
 #include "harness.h"
 #include "registry.h"
 
@@ -547,6 +548,38 @@ TEST_F(adm_cuda_device, ScoresEqualTheCpuWithEveryOption) {
     }
   std::printf("[cuda parity] adm scores with every option: %u of %u values identical\n", identical,
               compared);
+}
+
+
+// The stage contract (AdmCudaStage as a FeatureStage, frames submitted one
+// ahead) against AdmCpuStage with the scalar table.
+TEST_F(adm_cuda_device, StageContractEqualsTheCpuStage) {
+  cuda::Stream stream;
+  const auto plane_of = [](const LumaPair& pair, const std::vector<std::uint8_t>& bytes) {
+    test::TestPlane plane(pair.width, pair.height, pair.bpc, 5);
+    const unsigned sample = pair.bpc > 8 ? 2 : 1;
+    for (unsigned y = 0; y < pair.height; ++y)
+      for (unsigned x = 0; x < pair.width; ++x) {
+        const std::size_t i = (std::size_t{y} * pair.width + x) * sample;
+        plane.set(x, y, sample == 1 ? bytes[i] : bytes[i] | (bytes[i + 1] << 8));
+      }
+    return plane;
+  };
+  for (const auto& [w, h] : {std::pair{33u, 33u}, {37u, 41u}, {331u, 177u}, {1920u, 1080u}})
+    for (const unsigned bpc : {8u, 10u, 12u, 16u})
+      for (const auto& set : option_sets()) {
+        if (w > 331 && set.label != "defaults") continue;
+        std::vector<HostFrame> frames;
+        for (unsigned f = 0; f < 3; ++f) {
+          const LumaPair pair = make_pair(w, h, bpc, f == 1 ? Content::kExtremes : Content::kNatural, w + f);
+          frames.push_back({plane_of(pair, pair.ref), plane_of(pair, pair.dist)});
+        }
+        const AdmOptions options = options_of(set.options);
+        adm::AdmCpuStage cpu(w, h, options, adm::adm_dsp_scalar());
+        cadm::AdmCudaStage twin(w, h, options, stream.get());
+        expect_device_stage_equals_cpu<FrameSums>(
+            frames, cpu, twin, stream.get(), std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit " + set.label);
+      }
 }
 
 // --bench: the device stage per frame (kernels and the read-back of the sums,

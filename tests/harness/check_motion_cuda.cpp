@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/feature_collector.h"
 #include "cuda_backend.h"
+#include "device_stage.h"
 #include "harness.h"
 #include "motion/motion.h"
 #include "motion/motion_cuda.h"
@@ -379,6 +380,37 @@ TEST_F(motion_cuda_device, TwinEqualsTheCpuWithEveryOption) {
   for (unsigned f = 0; f < 3; ++f) tiny.push_back(make_frame(1, 2, 8, f, 1));
   expect_twin_equals_cpu(tiny, {{"motion_force_zero", "true"}}, backend, "1x2 force_zero", &compared);
   std::printf("[cuda parity] motion options: %u values compared\n", compared);
+}
+
+
+// The stage contract (MotionCudaStage as a FeatureStage, frames submitted one
+// ahead) against MotionCpuStage with the scalar table, keeping 2 and 3 planes.
+TEST_F(motion_cuda_device, StageContractEqualsTheCpuStage) {
+  cuda::Stream stream;
+  const auto plane_of = [](const Plane& p) {
+    test::TestPlane plane(p.width, p.height, p.bpc, 2);
+    const unsigned sample = p.bpc == 8 ? 1 : 2;
+    for (unsigned y = 0; y < p.height; ++y)
+      for (unsigned x = 0; x < p.width; ++x) {
+        const std::size_t i = (std::size_t{y} * p.stride_samples + x) * sample;
+        plane.set(x, y, sample == 1 ? p.bytes[i] : p.bytes[i] | (p.bytes[i + 1] << 8));
+      }
+    return plane;
+  };
+  for (const auto& [w, h] : {Size{3, 3}, Size{37, 23}, Size{509, 17}, Size{1920, 1080}})
+    for (const unsigned bpc : {8u, 10u, 12u, 16u})
+      for (const unsigned depth : {2u, 3u}) {
+        std::vector<HostFrame> frames;
+        for (unsigned f = 0; f < 6; ++f) {
+          const Plane p = make_frame(w, h, bpc, f, w * h);
+          frames.push_back({plane_of(p), plane_of(p)});
+        }
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        motion::MotionCpuStage cpu(format, depth, motion::motion_dsp_scalar());
+        cuda::motion::MotionCudaStage twin(format, depth, stream.get());
+        expect_device_stage_equals_cpu<motion::MotionSums>(
+            frames, cpu, twin, stream.get(), label(w, h, bpc) + " depth " + std::to_string(depth));
+      }
 }
 
 namespace {

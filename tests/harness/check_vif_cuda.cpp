@@ -21,6 +21,7 @@
 #include "common/device_picture.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "device_stage.h"
 #include "harness.h"
 #include "registry.h"
 #include "vif/vif.h"
@@ -321,3 +322,21 @@ const BenchRegistration vif_cuda_bench({{"vif", "cuda_device", [](unsigned w, un
 }}});
 
 }  // namespace
+
+// The stage contract (VifCudaStage as a FeatureStage, frames submitted one
+// ahead) against VifCpuStage with the scalar table.
+TEST_F(vif_cuda_device, StageContractEqualsTheCpuStage) {
+  cuda::Stream stream;
+  for (const auto& [w, h] : {std::pair{8u, 8u}, {9u, 13u}, {33u, 31u}, {331u, 177u}, {1920u, 1080u}})
+    for (const unsigned bpc : {8u, 10u, 12u, 16u}) {
+      std::vector<HostFrame> frames;
+      for (unsigned f = 0; f < 3; ++f)
+        frames.push_back({TestPlane(make_frame(Pattern::kNoisyCopy, w, h, bpc, false, f), w, h, bpc),
+                          TestPlane(make_frame(Pattern::kNoisyCopy, w, h, bpc, true, f + 9), w, h, bpc, 7)});
+      vif::VifCpuStage cpu(w, h, bpc, VifParams{}, vif::vif_dsp_scalar());
+      cuda::vif::VifCudaStage twin(w, h, bpc, VifParams{}, stream.get());
+      expect_device_stage_equals_cpu<FrameSums>(frames, cpu, twin, stream.get(),
+                                                std::to_string(w) + "x" + std::to_string(h) + " " +
+                                                    std::to_string(bpc) + "-bit");
+    }
+}
