@@ -22,6 +22,7 @@
 #include "band_runners.h"
 #include "common/thread_pool.h"
 #include "registry.h"
+#include "test_pictures.h"
 
 using namespace vmafexact;
 
@@ -92,30 +93,9 @@ inline void fill_content(Content content, unsigned w, unsigned h, unsigned bpc, 
   }
 }
 
-// A luma-only picture of the samples, with padding after each row.
-struct TestPicture {
-  TestPicture(const std::vector<std::uint16_t>& samples, unsigned w, unsigned h, unsigned bpc,
-              unsigned padding = 5)
-      : bytes_per_sample(bpc == 8 ? 1 : 2), stride((w + padding) * bytes_per_sample),
-        data(std::size_t{stride} * h, 0xA5) {
-    for (unsigned y = 0; y < h; ++y)
-      for (unsigned x = 0; x < w; ++x) {
-        const std::uint16_t v = samples[std::size_t{y} * w + x];
-        if (bpc == 8)
-          data[std::size_t{y} * stride + x] = static_cast<std::uint8_t>(v);
-        else
-          std::memcpy(&data[std::size_t{y} * stride + 2 * x], &v, 2);
-      }
-    view.bpc = bpc;
-    view.chroma = ChromaFormat::k400;
-    view.width = w;
-    view.height = h;
-    view.planes[0] = {data.data(), static_cast<std::ptrdiff_t>(stride), w, h};
-  }
-  unsigned bytes_per_sample, stride;
-  std::vector<std::uint8_t> data;
-  PictureView view;
-};
+// A luma-only picture of the samples, with padding after each row
+// (tests/common/test_pictures.h).
+using TestPicture = test::TestPlane;
 
 struct Expected {
   const char* key;
@@ -131,7 +111,7 @@ FeatureCollector run_extractor(Content content, unsigned w, unsigned h, unsigned
   auto extractor = make_feature_extractor("adm", options);
   extractor->init({w, h, bpc, ChromaFormat::k400});
   FeatureCollector scores;
-  extractor->extract(r.view, d.view, 0, scores);
+  extractor->extract(r.view(), d.view(), 0, scores);
   return scores;
 }
 
@@ -252,14 +232,14 @@ TEST(AdmSums, EdgesTenBitGiveTheSumsThatFinishToLibvmaf) {
   fill_content(Content::kEdges, 48, 40, 10, 2, ref, dist);
   const TestPicture r(ref, 48, 40, 10), d(dist, 48, 40, 10, 0);
   adm::AdmCpuStage computer(48, 40, {});
-  const auto sums = computer.compute(r.view.planes[0], d.view.planes[0], 10);
+  const auto sums = computer.compute(r.plane(), d.plane(), 10);
   for (int s = 0; s < 4; ++s) {
     EXPECT_EQ(sums.scales[s].num, kEdges10Sums.scales[s].num) << s;
     EXPECT_EQ(sums.scales[s].den, kEdges10Sums.scales[s].den) << s;
     EXPECT_EQ(sums.scales[s].aim, kEdges10Sums.scales[s].aim) << s;
   }
   // The same computer gives the same sums again (no state between frames).
-  EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], 10).scales[3].aim,
+  EXPECT_EQ(computer.compute(r.plane(), d.plane(), 10).scales[3].aim,
             kEdges10Sums.scales[3].aim);
 }
 
@@ -269,7 +249,7 @@ TEST(AdmSums, FlatPicturesHaveNoDetail) {
     fill_content(Content::kFlat, 37, 35, bpc, 0, ref, dist);
     const TestPicture r(ref, 37, 35, bpc), d(dist, 37, 35, bpc);
     adm::AdmCpuStage computer(37, 35, {});
-    const auto sums = computer.compute(r.view.planes[0], d.view.planes[0], bpc);
+    const auto sums = computer.compute(r.plane(), d.plane(), bpc);
     for (const auto& scale : sums.scales) {
       EXPECT_EQ(scale.num, (std::array<std::int64_t, 3>{})) << bpc;
       EXPECT_EQ(scale.den, (std::array<std::uint64_t, 3>{})) << bpc;
@@ -358,10 +338,10 @@ TEST(AdmBands, PoolRunnersGiveTheSerialSums) {
     const TestPicture r(ref, c.w, c.h, c.bpc), d(dist, c.w, c.h, c.bpc, 11);
     for (const adm::AdmDsp* dsp : band_test_dsps()) {
       adm::AdmCpuStage computer(c.w, c.h, adm_options(c.options), *dsp);
-      const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], c.bpc);
+      const adm::FrameSums serial = computer.compute(r.plane(), d.plane(), c.bpc);
       for (unsigned max_bands : {2u, 3u, 7u, 16u}) {
         PoolBandRunner runner(pool, max_bands);
-        EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], c.bpc, runner), serial)
+        EXPECT_EQ(computer.compute(r.plane(), d.plane(), c.bpc, runner), serial)
             << dsp->isa << " " << c.w << "x" << c.h << " bpc " << c.bpc << " content "
             << static_cast<int>(c.content) << " options " << static_cast<int>(c.options)
             << " max_bands " << max_bands;
@@ -377,9 +357,9 @@ TEST(AdmBands, ReverseOrderOnOneThreadGivesTheSerialSums) {
       fill_content(Content::kNoise, w, h, 10, 7, ref, dist);
       const TestPicture r(ref, w, h, 10), d(dist, w, h, 10);
       adm::AdmCpuStage computer(w, h, {}, *dsp);
-      const adm::FrameSums serial = computer.compute(r.view.planes[0], d.view.planes[0], 10);
+      const adm::FrameSums serial = computer.compute(r.plane(), d.plane(), 10);
       ReverseBandRunner reverse(5);
-      EXPECT_EQ(computer.compute(r.view.planes[0], d.view.planes[0], 10, reverse), serial)
+      EXPECT_EQ(computer.compute(r.plane(), d.plane(), 10, reverse), serial)
           << dsp->isa << " " << w << "x" << h;
       EXPECT_EQ(reverse.most_bands, 5u) << "the passes were not cut";
     }
@@ -392,10 +372,10 @@ TEST(AdmBands, ExtractorRunsItsStagesOnTheBandRunner) {
   FeatureCollector serial, banded;
   auto extractor = make_feature_extractor("adm", {{"debug", "true"}});
   extractor->init({576, 324, 8, ChromaFormat::k400});
-  extractor->extract(r.view, d.view, 0, serial);
+  extractor->extract(r.view(), d.view(), 0, serial);
   ReverseBandRunner reverse(4);
   extractor->set_band_runner(reverse);
-  extractor->extract(r.view, d.view, 0, banded);
+  extractor->extract(r.view(), d.view(), 0, banded);
   EXPECT_EQ(reverse.most_bands, 4u);
   ASSERT_EQ(banded.names(), serial.names());
   for (const auto& name : serial.names()) EXPECT_EQ(banded.score(name, 0), serial.score(name, 0)) << name;

@@ -24,6 +24,7 @@
 #include "common/thread_pool.h"
 #include "fixtures.h"
 #include "scorer.h"
+#include "test_pictures.h"
 #include "vif/vif.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_extractor.h"
@@ -93,36 +94,8 @@ std::vector<std::uint16_t> make_frame(Pattern pattern, unsigned width, unsigned 
 }
 
 // A luma-only picture holding `samples` (8-bit or 16-bit storage), with
-// `padding` unread samples at the end of every row.
-struct TestPicture {
-  TestPicture(const std::vector<std::uint16_t>& samples, unsigned w, unsigned h, unsigned bpc,
-              unsigned padding = 5)
-      : width(w), height(h), bpc(bpc) {
-    const unsigned bytes = bpc > 8 ? 2 : 1;
-    stride = static_cast<std::ptrdiff_t>((w + padding) * bytes);
-    data.assign(static_cast<std::size_t>(stride) * h, 0xA5);  // padding must not matter
-    for (unsigned y = 0; y < h; ++y)
-      for (unsigned x = 0; x < w; ++x) {
-        const std::uint16_t v = samples[static_cast<std::size_t>(y) * w + x];
-        if (bytes == 1)
-          data[y * stride + x] = static_cast<std::uint8_t>(v);
-        else
-          reinterpret_cast<std::uint16_t*>(data.data() + y * stride)[x] = v;
-      }
-  }
-  PictureView view() const {
-    PictureView picture;
-    picture.bpc = bpc;
-    picture.chroma = ChromaFormat::k400;
-    picture.width = width;
-    picture.height = height;
-    picture.planes[0] = {data.data(), stride, width, height};
-    return picture;
-  }
-  unsigned width, height, bpc;
-  std::ptrdiff_t stride = 0;
-  std::vector<std::uint8_t> data;
-};
+// unread padding at the end of every row (tests/common/test_pictures.h).
+using TestPicture = test::TestPlane;
 
 FeatureOptions parse_options(const std::string& text) {
   FeatureOptions options;

@@ -1,0 +1,184 @@
+// The CUDA twin of PSNR ("psnr", cuda/psnr/) against the CPU path with the
+// scalar table, on a device (psnr_cuda_device; skipped without one). PSNR's
+// kernel has no host emulation: its integer sums are exact in any order.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/cuda_util.h"
+#include "common/device_picture.h"
+#include "harness.h"
+#include "psnr/psnr.h"
+#include "psnr/psnr_cuda.h"
+#include "psnr/psnr_cuda_stage.h"
+#include "psnr/psnr_dsp.h"
+#include "psnr/psnr_extractor.h"
+
+using namespace vmafexact;
+using namespace vmafexact::harness;
+
+namespace {
+
+HARNESS_DEVICE_FIXTURE(psnr);
+
+// A synthetic clip: a smooth moving gradient plus noise and hard edges, so that
+// every feature (and motion) sees structure; the distorted copy adds noise.
+struct Clip {
+  PictureFormat format;
+  std::vector<std::vector<std::uint8_t>> ref_planes, dist_planes;  // frame * 3 + plane
+  PictureView view(const std::vector<std::vector<std::uint8_t>>& planes, unsigned frame) const {
+    PictureView view;
+    view.bpc = format.bpc;
+    view.chroma = format.chroma;
+    view.width = format.width;
+    view.height = format.height;
+    const unsigned sample = format.bpc > 8 ? 2 : 1;
+    for (unsigned p = 0; p < view.plane_count(); ++p) {
+      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      view.planes[p] = {planes[frame * 3 + p].data(), static_cast<std::ptrdiff_t>(w * sample), w, h};
+    }
+    return view;
+  }
+};
+
+Clip make_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {
+  Clip clip;
+  clip.format = format;
+  std::mt19937 random(seed);
+  const int max_value = (1 << format.bpc) - 1;
+  std::normal_distribution<double> noise(0.0, max_value / 40.0);
+  for (unsigned f = 0; f < frames; ++f) {
+    for (unsigned p = 0; p < 3; ++p) {
+      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      const unsigned sample = format.bpc > 8 ? 2 : 1;
+      std::vector<std::uint8_t> ref(std::size_t{w} * h * sample), dist(ref.size());
+      for (unsigned y = 0; y < h; ++y)
+        for (unsigned x = 0; x < w; ++x) {
+          double value = (std::sin((x + 3.0 * f) * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
+          if (((x + 2 * f) / 8 + y / 8) % 2 && x > w / 2) value = (y % 16 < 8) ? max_value : 0;
+          const int r = std::clamp(static_cast<int>(value + noise(random) * 0.3), 0, max_value);
+          const int d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
+          const std::size_t i = std::size_t{y} * w + x;
+          if (sample == 1) {
+            ref[i] = static_cast<std::uint8_t>(r);
+            dist[i] = static_cast<std::uint8_t>(d);
+          } else {
+            const auto r16 = static_cast<std::uint16_t>(r), d16 = static_cast<std::uint16_t>(d);
+            std::memcpy(&ref[i * 2], &r16, 2);
+            std::memcpy(&dist[i * 2], &d16, 2);
+          }
+        }
+      clip.ref_planes.push_back(std::move(ref));
+      clip.dist_planes.push_back(std::move(dist));
+    }
+  }
+  return clip;
+}
+
+}  // namespace
+
+TEST_F(psnr_cuda_device, PsnrSumsEqualTheCpu) {
+  cuda::Stream stream;
+  cuda::DeviceBuffer<unsigned long long> sums(1);
+  for (const unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const auto& [w, h] : {std::pair{17u, 17u}, {1u, 5u}, {33u, 19u}, {1919u, 1081u}, {3840u, 2160u}}) {
+      const Clip clip = make_clip({w, h, bpc, ChromaFormat::k420}, 1, w * 31 + h + bpc);
+      const PictureView ref = clip.view(clip.ref_planes, 0), dist = clip.view(clip.dist_planes, 0);
+      cuda::DevicePicture ref_device, dist_device;
+      ref_device.upload(ref, stream.get());
+      dist_device.upload(dist, stream.get());
+      for (unsigned p = 0; p < 3; ++p) {
+        unsigned long long gpu_sum = 0;
+        cuda::check(cudaMemsetAsync(sums.data(), 0, sizeof(unsigned long long), stream.get()), "memset");
+        cuda::psnr::enqueue_plane_sse(ref_device.view().planes[p], dist_device.view().planes[p], bpc,
+                                      sums.data(), stream.get());
+        cuda::check(cudaMemcpyAsync(&gpu_sum, sums.data(), sizeof gpu_sum, cudaMemcpyDeviceToHost,
+                                    stream.get()), "copy");
+        stream.synchronize();
+        EXPECT_EQ(gpu_sum, psnr::plane_sse(ref.planes[p], dist.planes[p], bpc, psnr::psnr_dsp_scalar()))
+            << w << "x" << h << " " << bpc << "-bit plane " << p;
+      }
+    }
+}
+
+TEST_F(psnr_cuda_device, PsnrSumsWrapLikeLibvmafInWideRows) {
+  // 66052 maximal 8-bit errors in one row overflow libvmaf's 32-bit row sum.
+  const unsigned width = 66052;
+  std::vector<std::uint8_t> ref(width, 255), dist(width, 0);
+  const PlaneView ref_plane{ref.data(), width, width, 1}, dist_plane{dist.data(), width, width, 1};
+  PictureView ref_view, dist_view;
+  ref_view.bpc = dist_view.bpc = 8;
+  ref_view.chroma = dist_view.chroma = ChromaFormat::k400;
+  ref_view.width = dist_view.width = width;
+  ref_view.height = dist_view.height = 1;
+  ref_view.planes[0] = ref_plane;
+  dist_view.planes[0] = dist_plane;
+  cuda::Stream stream;
+  cuda::DevicePicture ref_device, dist_device;
+  ref_device.upload(ref_view, stream.get());
+  dist_device.upload(dist_view, stream.get());
+  cuda::DeviceBuffer<unsigned long long> sums(1);
+  cuda::check(cudaMemsetAsync(sums.data(), 0, sizeof(unsigned long long), stream.get()), "memset");
+  cuda::psnr::enqueue_plane_sse(ref_device.view().planes[0], dist_device.view().planes[0], 8,
+                                sums.data(), stream.get());
+  unsigned long long gpu_sum = 0;
+  cuda::check(cudaMemcpyAsync(&gpu_sum, sums.data(), sizeof gpu_sum, cudaMemcpyDeviceToHost, stream.get()), "copy");
+  stream.synchronize();
+  EXPECT_EQ(gpu_sum, psnr::plane_sse(ref_plane, dist_plane, 8, psnr::psnr_dsp_scalar()));
+}
+
+// The stages of the contract: PsnrCudaStage against PsnrCpuStage with the
+// scalar table, every plane of 4:2:0 and 4:4:4 pictures, frames submitted ahead.
+TEST_F(psnr_cuda_device, StageEqualsTheCpuStage) {
+  cuda::Stream stream;
+  for (const unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const auto& [w, h] : {std::pair{3u, 3u}, {17u, 9u}, {331u, 177u}, {1921u, 33u}})
+      for (const ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k444}) {
+        const Clip clip = make_clip({w, h, bpc, chroma}, 3, w + h * 3 + bpc);
+        psnr::PsnrCpuStage cpu(psnr::psnr_dsp_scalar());
+        cuda::psnr::PsnrCudaStage twin(stream.get());
+        std::vector<cuda::DevicePicture> refs(3), dists(3);
+        for (unsigned f = 0; f < 3; ++f) {
+          refs[f].upload(clip.view(clip.ref_planes, f), stream.get());
+          dists[f].upload(clip.view(clip.dist_planes, f), stream.get());
+        }
+        twin.submit(refs[0].view(), dists[0].view(), 0);
+        for (unsigned f = 0; f < 3; ++f) {
+          if (f + 1 < 3) twin.submit(refs[f + 1].view(), dists[f + 1].view(), f + 1);
+          const auto expected = cpu.compute(clip.view(clip.ref_planes, f), clip.view(clip.dist_planes, f), f);
+          EXPECT_TRUE(twin.compute(refs[f].view(), dists[f].view(), f) == expected)
+              << w << "x" << h << " " << bpc << "-bit " << chroma_format_name(chroma) << " frame " << f;
+        }
+      }
+}
+
+namespace {
+
+// --bench: the device stage per frame (three planes' sums and their
+// read-back, pictures already on the device), on the host clock.
+const BenchRegistration psnr_cuda_bench({{"psnr", "cuda_device", [](unsigned w, unsigned h,
+                                                                      unsigned bpc)
+                                              -> std::function<void()> {
+  if (!cuda_skip_reason().empty()) return nullptr;
+  struct State {
+    cuda::Stream stream;
+    cuda::DevicePicture ref, dist;
+    std::unique_ptr<cuda::psnr::PsnrCudaStage> stage;
+    unsigned frame = 0;
+  };
+  auto state = std::make_shared<State>();
+  const Clip clip = make_clip({w, h, bpc, ChromaFormat::k420}, 1, 5);
+  state->ref.upload(clip.view(clip.ref_planes, 0), state->stream.get());
+  state->dist.upload(clip.view(clip.dist_planes, 0), state->stream.get());
+  state->stage = std::make_unique<cuda::psnr::PsnrCudaStage>(state->stream.get());
+  return [state] { state->stage->compute(state->ref.view(), state->dist.view(), state->frame++); };
+}}});
+
+}  // namespace
