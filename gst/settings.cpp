@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "registry.h"
 #include "element_debug.h"
 #include "gstvmafexact.h"
 
@@ -29,6 +30,19 @@ enum {
 void set_string(std::string& target, const GValue* value) {
   const gchar* text = g_value_get_string(value);
   target = text ? text : "";
+}
+
+// The features property's help, from the feature registry: every extractor
+// with its options. Static: the param spec keeps the pointer.
+const std::string& features_blurb() {
+  static const std::string blurb = [] {
+    const std::string text =
+        "Comma-separated extra features to compute besides the models' inputs, named as "
+        "libvmaf names its extractors, with libvmaf's option syntax "
+        "(name=option=value:option=value). Read when the element starts. Available: ";
+    return text + describe_features() + ".";
+  }();
+  return blurb;
 }
 
 std::string builtin_model_list() {
@@ -104,11 +118,7 @@ void install_properties(GObjectClass* klass) {
                         0, 256, defaults.frames_in_flight, ready_flags));
   g_object_class_install_property(
       klass, PROP_FEATURES,
-      g_param_spec_string("features", "Features",
-                          "Comma-separated extra features to compute besides the models' inputs, "
-                          "named as libvmaf names its extractors (adm, motion, vif, psnr), with "
-                          "libvmaf's option syntax (name=option=value:option=value). "
-                          "Read when the element starts.",
+      g_param_spec_string("features", "Features", features_blurb().c_str(),
                           defaults.features.c_str(), ready_flags));
   g_object_class_install_property(
       klass, PROP_FRAME_MESSAGE,

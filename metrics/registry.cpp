@@ -83,12 +83,11 @@ std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
 std::string describe_features() {
   std::string text;
   for (const auto& entry : feature_registry()) {
-    text += std::string(entry.name()) + ": " + std::string(entry.descriptor.summary);
     std::string options;
     for (const auto& option : entry.descriptor.options)
       options += (options.empty() ? "" : ", ") + std::string(option.name);
-    text += options.empty() ? std::string("; no options") : "; options: " + options;
-    text += '\n';
+    text += (text.empty() ? "" : "; ") + std::string(entry.name()) + " (" +
+            (options.empty() ? std::string("no options") : "options: " + options) + ")";
   }
   return text;
 }

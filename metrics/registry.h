@@ -58,7 +58,8 @@ std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
 // Whether this build has CUDA twins at all.
 bool cuda_twins_built();
 
-// One line per feature for users: "name: summary; options: a, b, ...".
+// Every feature with its options, on one line for users:
+// "adm (options: debug, ...); ...; psnr (no options)".
 std::string describe_features();
 
 }  // namespace vmafexact
