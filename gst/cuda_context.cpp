@@ -85,6 +85,9 @@ void CudaContextHandler::propose_pool(GstElement* element, GstQuery* query) cons
   if (!is_cuda_memory_caps(caps) || !gst_video_info_from_caps(&info, caps)) return;
   GstCudaContext* context = ref_context();
   if (!context) return;
+  // The pool allocates through the CUDA allocator, which nvcodec registers when
+  // it loads; an application without nvcodec loaded has none until this.
+  gst_cuda_memory_init_once();
   GstBufferPool* pool = gst_cuda_buffer_pool_new(context);
   gst_object_unref(context);
   GstStructure* config = gst_buffer_pool_get_config(pool);
