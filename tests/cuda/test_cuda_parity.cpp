@@ -15,6 +15,7 @@
 #include "common/device_picture.h"
 #include "cuda_backend.h"
 #include "fixtures.h"
+#include "synthetic_clip.h"
 #include "psnr/psnr.h"
 #include "psnr/psnr_cuda.h"
 #include "reference_setup.h"
@@ -32,61 +33,8 @@ class CudaParity : public ::testing::Test {
   }
 };
 
-// A synthetic clip: a smooth moving gradient plus noise and hard edges, so that
-// every feature (and motion) sees structure; the distorted copy adds noise.
-struct Clip {
-  PictureFormat format;
-  std::vector<std::vector<std::uint8_t>> ref_planes, dist_planes;  // frame * 3 + plane
-  PictureView view(const std::vector<std::vector<std::uint8_t>>& planes, unsigned frame) const {
-    PictureView view;
-    view.bpc = format.bpc;
-    view.chroma = format.chroma;
-    view.width = format.width;
-    view.height = format.height;
-    const unsigned sample = format.bpc > 8 ? 2 : 1;
-    for (unsigned p = 0; p < view.plane_count(); ++p) {
-      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
-      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
-      view.planes[p] = {planes[frame * 3 + p].data(), static_cast<std::ptrdiff_t>(w * sample), w, h};
-    }
-    return view;
-  }
-};
-
-Clip make_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {
-  Clip clip;
-  clip.format = format;
-  std::mt19937 random(seed);
-  const int max_value = (1 << format.bpc) - 1;
-  std::normal_distribution<double> noise(0.0, max_value / 40.0);
-  for (unsigned f = 0; f < frames; ++f) {
-    for (unsigned p = 0; p < 3; ++p) {
-      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
-      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
-      const unsigned sample = format.bpc > 8 ? 2 : 1;
-      std::vector<std::uint8_t> ref(std::size_t{w} * h * sample), dist(ref.size());
-      for (unsigned y = 0; y < h; ++y)
-        for (unsigned x = 0; x < w; ++x) {
-          double value = (std::sin((x + 3.0 * f) * 0.07) * 0.4 + std::cos(y * 0.05) * 0.3 + 0.5) * max_value;
-          if (((x + 2 * f) / 8 + y / 8) % 2 && x > w / 2) value = (y % 16 < 8) ? max_value : 0;
-          const int r = std::clamp(static_cast<int>(value + noise(random) * 0.3), 0, max_value);
-          const int d = std::clamp(static_cast<int>(r + noise(random)), 0, max_value);
-          const std::size_t i = std::size_t{y} * w + x;
-          if (sample == 1) {
-            ref[i] = static_cast<std::uint8_t>(r);
-            dist[i] = static_cast<std::uint8_t>(d);
-          } else {
-            const auto r16 = static_cast<std::uint16_t>(r), d16 = static_cast<std::uint16_t>(d);
-            std::memcpy(&ref[i * 2], &r16, 2);
-            std::memcpy(&dist[i * 2], &d16, 2);
-          }
-        }
-      clip.ref_planes.push_back(std::move(ref));
-      clip.dist_planes.push_back(std::move(dist));
-    }
-  }
-  return clip;
-}
+using test::Clip;
+using test::make_clip;
 
 // Features (and models) that have CUDA twins in this build.
 std::vector<FeatureRequest> twinned(const std::vector<FeatureRequest>& requests,
