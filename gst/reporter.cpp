@@ -11,6 +11,12 @@
 #include "vmafexact_config.h"
 
 namespace vmafexact::gst {
+
+bool is_message_field(std::string_view name) {
+  for (const auto field : kMessageFields)
+    if (field == name) return true;
+  return false;
+}
 namespace {
 
 std::string time_string(GstClockTime time) {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "scorer.h"
@@ -15,6 +16,18 @@
 #include "settings.h"
 
 namespace vmafexact::gst {
+
+// The fields of the vmafexact-frame and vmafexact-summary messages besides the
+// scores: a score of one of these names would overwrite the field, so such a
+// score name is refused at start.
+inline constexpr std::string_view kMessageFields[] = {
+    "index",           "pts",
+    "running-time",    "stream-time",
+    "duration",        "frames-scored",
+    "frames-unpaired", "frames-unpaired-ref",
+    "frames-unpaired-dist", "threads",
+    "frames-in-flight"};
+bool is_message_field(std::string_view name);
 
 class Reporter {
  public:

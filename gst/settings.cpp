@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "registry.h"
+#include "reporter.h"
 #include "element_debug.h"
 #include "gstvmafexact.h"
 
@@ -210,7 +211,13 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
       spec.predict.disable_clip |= s.disable_clip;
       spec.predict.enable_transform |= s.enable_transform;
     }
-    load_models(plan.models);  // a broken model file fails the start
+    // A broken model file fails the start, and so does a score name that
+    // would overwrite a field of the element's messages.
+    for (const auto& model : load_models(plan.models))
+      if (is_message_field(model.key))
+        throw Error("the score name '" + model.key +
+                    "' is a field of vmafexact's messages; give the model another name with "
+                    ":name=KEY");
   } catch (const Error& error) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
                       ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "

@@ -729,6 +729,23 @@ TEST(Element, BrokenModelFileIsAnErrorAtStart) {
   EXPECT_NE(error->message.find(path.string()), std::string::npos) << error->message;
 }
 
+TEST(Element, ScoreNamesThatAreMessageFieldsOrTakenAreErrorsAtStart) {
+  // A model named after a message field would overwrite it (index, pts, the
+  // summary's counts); two models may not write one score either.
+  for (const char* model : {"vmaf_v0.6.1:name=index", "vmaf_v0.6.1:name=pts",
+                            "vmaf_v0.6.1:name=frames-scored", "vmaf_v0.6.1:name=running-time"}) {
+    const auto error = start_error("model", model);
+    ASSERT_TRUE(error) << model;
+    EXPECT_NE(error->message.find("is a field of vmafexact's messages"), std::string::npos)
+        << error->message;
+  }
+  const auto twice = start_error("model", "vmaf_v0.6.1,vmaf_v0.6.1neg:name=vmaf");
+  ASSERT_TRUE(twice);
+  EXPECT_NE(twice->message.find("would both write the score 'vmaf'"), std::string::npos)
+      << twice->message;
+  EXPECT_FALSE(start_error("model", "vmaf_v0.6.1:name=quality"));
+}
+
 TEST(Element, ModelFileWithAnInputNoExtractorProvidesIsAnErrorAtStart) {
   // A well-formed model whose input no extractor provides fails when the
   // element starts, naming the input, not at the first frame.
