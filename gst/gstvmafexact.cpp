@@ -264,6 +264,13 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   const auto scoring_time =
       run.scoring ? run.scoring->scoring_time() : std::chrono::steady_clock::duration{};
   if (!priv->reporter.write_log(run.plan->settings, scorer, scoring_time)) return GST_FLOW_ERROR;
+  // With src unlinked the element ends the pipeline: no sink downstream will
+  // post EOS, so it becomes a sink and posts it (a bin posts EOS once every
+  // sink has, and a bin without sinks never does).
+  if (!gst_pad_is_linked(GST_AGGREGATOR_SRC_PAD(self))) {
+    GST_OBJECT_FLAG_SET(self, GST_ELEMENT_FLAG_SINK);
+    gst_element_post_message(GST_ELEMENT(self), gst_message_new_eos(GST_OBJECT(self)));
+  }
   return GST_FLOW_EOS;
 }
 
@@ -400,6 +407,7 @@ GstClockTime gst_vmaf_exact_get_next_time(GstAggregator* agg) {
 gboolean gst_vmaf_exact_start(GstAggregator* agg) {
   GstVmafExact* self = GST_VMAF_EXACT(agg);
   GstVmafExactPrivate* priv = priv_of(self);
+  GST_OBJECT_FLAG_UNSET(self, GST_ELEMENT_FLAG_SINK);  // set again if a run ends unlinked
   auto plan = plan_start(GST_ELEMENT(self), settings_snapshot(self),
                          CudaContextHandler::in_build());
   if (!plan) return FALSE;

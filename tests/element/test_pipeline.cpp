@@ -187,6 +187,33 @@ LiveResult run_live(const std::string& description, const char* element, guint k
   return result;
 }
 
+TEST(PipelineEnd, WithSrcUnlinkedTheElementEndsThePipeline) {
+  // No sink at all: vmafexact's src is unlinked, so its EOS event goes
+  // nowhere; the pipeline must still post EOS once the log is written.
+  const auto log = std::filesystem::temp_directory_path() / "vmafexact-unlinked-src.json";
+  std::filesystem::remove(log);
+  const std::string source =
+      "videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=64,height=48 ! ";
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      (source + "v.ref_sink " + source + "v.dist_sink vmafexact name=v model=\"\" features=psnr "
+       "log-location=" + log.string()).c_str(),
+      &error);
+  ASSERT_NE(pipeline, nullptr) << (error ? error->message : "");
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstMessage* message = gst_bus_timed_pop_filtered(
+      bus, 20 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  ASSERT_NE(message, nullptr) << "no EOS within 20 s";
+  EXPECT_EQ(GST_MESSAGE_TYPE(message), GST_MESSAGE_EOS);
+  gst_message_unref(message);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  EXPECT_TRUE(std::filesystem::exists(log));
+  std::filesystem::remove(log);
+}
+
 TEST(PipelineLive, LiveSourcesArePairedFrameForFrame) {
   const auto result = run_live(
       "videotestsrc is-live=true num-buffers=12 ! video/x-raw,format=I420,width=64,height=48,"
