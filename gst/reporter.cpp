@@ -6,6 +6,7 @@
 
 #include "element_debug.h"
 #include "gst_handles.h"
+#include "log_file.h"
 #include "output/log_writer.h"
 #include "pooling/pooling.h"
 #include "vmafexact_config.h"
@@ -116,16 +117,15 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer,
   const double seconds = std::chrono::duration<double>(scoring_time).count();
   info.fps = seconds > 0 ? info.frame_count / seconds : 0.0;
 
-  std::ofstream out(settings.log_location, std::ios::out | std::ios::trunc);
-  if (out) {
+  const bool written = write_file_atomically(settings.log_location, [&](std::ostream& out) {
     vmafexact::write_log(out, settings.log_format, settings.log_precision, scores, info);
-    out.close();
-  }
-  if (!out) {
+  });
+  if (!written) {
     GST_ELEMENT_ERROR(element_, RESOURCE, WRITE,
                       ("Could not write the score log to \"%s\".", settings.log_location.c_str()),
                       ("Check that the folder exists and is writable and that the disk has "
-                       "room, or change the log-location property."));
+                       "room, or change the log-location property. An existing file there "
+                       "was left as it was."));
     return false;
   }
   GST_INFO_OBJECT(element_, "wrote %u frames to %s", info.frame_count,

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "registry.h"
+#include "log_file.h"
 #include "reporter.h"
 #include "element_debug.h"
 #include "gstvmafexact.h"
@@ -232,9 +233,9 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
     return std::nullopt;
   }
   if (!s.log_location.empty()) {
-    // Fail now rather than after scoring a whole stream.
-    std::ofstream probe(s.log_location, std::ios::out | std::ios::trunc);
-    if (!probe) {
+    // Fail now rather than after scoring a whole stream, without touching an
+    // existing log (it is replaced only when the new one is complete).
+    if (!log_folder_writable(s.log_location)) {
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Could not open the score log \"%s\" for writing.",
                          s.log_location.c_str()),

@@ -362,6 +362,34 @@ TEST(Element, SizeMismatchIsAnErrorThatSuggestsTheFix) {
   gst_message_unref(error);
 }
 
+TEST(Element, ARunThatFailsLeavesTheExistingLogAsItWas) {
+  // Starting does not truncate the log, and it is replaced only by a complete
+  // new one: a run that fails at its first frame leaves the old file intact,
+  // and no temporary file behind.
+  const auto folder = std::filesystem::temp_directory_path() / "vmafexact-log-kept";
+  std::filesystem::create_directories(folder);
+  const auto path = folder / "scores.json";
+  std::ofstream(path) << "the previous log\n";
+  {
+    ElementHarness harness(("features=psnr model=\"\" log-location=" + path.string()).c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48),
+                     caps_string(GST_VIDEO_FORMAT_I420, 32, 24));
+    harness.push_ref(make_buffer(random_picture(64, 48, 8, ChromaFormat::k420, 1),
+                                 GST_VIDEO_FORMAT_I420, 0, kFrame));
+    harness.push_dist(make_buffer(random_picture(32, 24, 8, ChromaFormat::k420, 2),
+                                  GST_VIDEO_FORMAT_I420, 0, kFrame));
+    GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()),
+                                                   10 * GST_SECOND, GST_MESSAGE_ERROR);
+    ASSERT_NE(error, nullptr);
+    gst_message_unref(error);
+  }
+  EXPECT_EQ(read_text(path), "the previous log\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder),
+                          std::filesystem::directory_iterator()),
+            1);
+  std::filesystem::remove_all(folder);
+}
+
 TEST(Element, BitDepthMismatchIsAnError) {
   ElementHarness harness;
   harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32),
