@@ -2,6 +2,7 @@
 // files) and libvmaf 3.2.0's per-frame prediction arithmetic.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -60,7 +61,11 @@ std::vector<std::string> builtin_model_names();
 // Throws vmafexact::Error naming the known versions.
 Model load_builtin_model(std::string_view version);
 
-// Throws vmafexact::Error naming the file and the missing or malformed field.
+// The largest model file read (libvmaf's models are under 1 MB).
+inline constexpr std::uintmax_t kMaxModelFileBytes = 64u << 20;
+
+// Throws vmafexact::Error naming the file and the missing or malformed field,
+// or for anything but a regular file of at most kMaxModelFileBytes.
 Model load_model_file(const std::filesystem::path& path);
 Model load_model_json(std::string_view json_text, std::string_view origin);
 

@@ -421,6 +421,24 @@ Model load_model_json(std::string_view json_text, std::string_view origin) {
 }
 
 Model load_model_file(const std::filesystem::path& path) {
+  // Only regular files of a sane size: a FIFO would block the start forever,
+  // and /dev/zero would be read until memory runs out.
+  std::error_code code;
+  const auto status = std::filesystem::status(path, code);
+  if (code)
+    throw Error("cannot open model file " + path.string() + ": " + code.message());
+  if (!std::filesystem::is_regular_file(status))
+    throw Error("model file " + path.string() + " is not a regular file");
+  const auto size = std::filesystem::file_size(path, code);
+  if (code) throw Error("cannot read model file " + path.string() + ": " + code.message());
+  if (size > kMaxModelFileBytes)
+    throw Error("model file " + path.string() + " is " + std::to_string(size) +
+                " bytes; model files are at most " + std::to_string(kMaxModelFileBytes) +
+                " bytes (libvmaf's largest is under 1 MB)");
+  if (path.extension() == ".pkl")
+    throw Error(path.string() +
+                ": pkl model files are not supported (libvmaf dropped them too); use the "
+                "JSON model");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::string message = "cannot open model file " + path.string() + ": " + std::strerror(errno);
@@ -428,10 +446,6 @@ Model load_model_file(const std::filesystem::path& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  if (path.extension() == ".pkl")
-    throw Error(path.string() +
-                ": pkl model files are not supported (libvmaf dropped them too); use the "
-                "JSON model");
   return load_model_json(text.str(), path.string());
 }
 

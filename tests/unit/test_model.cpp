@@ -2,6 +2,7 @@
 // built-in models, hand-computable predictions, clipping and the score
 // transform, and predictions checked against libvmaf 3.2.0's C build.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdint>
@@ -582,6 +583,34 @@ TEST(Model, AcceptsLibsvmHeaderExtras) {
       "probA 0.5\nprobB 0.25\nnr_sv 1 1\n",
       kSvs)));
   EXPECT_EQ(m.predict(std::vector<double>{0.5, 2.0}, {}), 3.0);
+}
+
+TEST(Model, OnlyRegularModelFilesOfASaneSizeAreRead) {
+  // /dev/zero used to be read for gigabytes, and a FIFO blocked forever.
+  const auto message = [](const std::filesystem::path& path) {
+    try {
+      load_model_file(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("/dev/zero").find("is not a regular file"), std::string::npos);
+  const auto dir = std::filesystem::temp_directory_path();
+  EXPECT_NE(message(dir).find("is not a regular file"), std::string::npos);
+  const auto fifo = dir / "vmafexact_test_model.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(message(fifo).find("is not a regular file"), std::string::npos);
+  std::filesystem::remove(fifo);
+  const auto big = dir / "vmafexact_test_model_big.json";
+  {
+    std::ofstream out(big);
+    out << "{";
+  }
+  std::filesystem::resize_file(big, kMaxModelFileBytes + 1);  // sparse
+  EXPECT_NE(message(big).find("model files are at most"), std::string::npos) << message(big);
+  std::filesystem::remove(big);
 }
 
 TEST(Model, ModelFileErrors) {
