@@ -26,7 +26,7 @@ namespace {
 class HeaderReader {
  public:
   HeaderReader(std::string_view text, std::string_view origin)
-      : in_(std::string(text)), origin_(origin) {
+      : in_(std::string(text)), origin_(origin), text_size_(text.size()) {
     in_.imbue(std::locale::classic());
   }
 
@@ -48,8 +48,18 @@ class HeaderReader {
     in_.ignore(1);
   }
 
+  // Checks a count the text gives against what the text can hold (a value
+  // and its separator take at least two characters) before anything is
+  // allocated for it.
+  void check_count(long count, const char* field) const {
+    if (count > static_cast<long>(text_size_ / 2) + 1)
+      fail(std::string(field) + " counts " + std::to_string(count) +
+           " values, more than the text can hold");
+  }
+
   template <typename T>
   void read_values(std::vector<T>& values, long count, const char* field) {
+    check_count(count, field);
     values.assign(count > 0 ? static_cast<std::size_t>(count) : 0, T{});
     for (auto& value : values) read_value(value, field);
   }
@@ -69,6 +79,7 @@ class HeaderReader {
  private:
   std::istringstream in_;
   std::string_view origin_;
+  std::size_t text_size_;
 };
 
 }  // namespace
@@ -155,6 +166,7 @@ Svm parse_libsvm_text(std::string_view text, std::string_view origin) {
     reader.fail("nr_class is " + std::to_string(nr_class) + "; a regression model has 2");
   if (!has_total_sv) reader.fail("total_sv is missing");
   if (total_sv < 0) reader.fail("total_sv is negative");
+  reader.check_count(total_sv, "total_sv");
   if (!has_rho) reader.fail("rho is missing (or given before nr_class)");
   svm.rho = rho[0];
 

@@ -144,9 +144,16 @@ class TreeBuilder : public nlohmann::json::json_sax_t {
     return true;
   }
   bool open(JsonValue&& value) {
+    // A bound on nesting keeps the tree's recursive destructor (and any walk
+    // of it) off the end of the stack; libvmaf's models nest 3 levels deep.
+    if (stack_.size() >= kMaxDepth) {
+      error = "nesting deeper than " + std::to_string(kMaxDepth) + " levels";
+      return false;
+    }
     stack_.push_back(add_slot(std::move(value)));
     return true;
   }
+  static constexpr std::size_t kMaxDepth = 64;
 
   // The open containers, innermost last. A container's vector is only appended
   // to while it is the innermost one, so the pointers to its open ancestors,

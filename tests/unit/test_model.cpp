@@ -585,6 +585,28 @@ TEST(Model, AcceptsLibsvmHeaderExtras) {
   EXPECT_EQ(m.predict(std::vector<double>{0.5, 2.0}, {}), 3.0);
 }
 
+TEST(Model, HostileSizesAndNestingAreErrorsNotCrashes) {
+  // Counts far beyond what the text holds used to reach std::length_error or
+  // std::bad_alloc (an abort of the host process); deep nesting overflowed
+  // the stack in the tree's destructor.
+  const auto with_svm = [](const std::string& svm) {
+    ojson json = linear_model();
+    json["model_dict"]["model"] = svm;
+    return json.dump();
+  };
+  expect_rejected(with_svm("svm_type nu_svr\nkernel_type linear\nnr_class 2147483647\nlabel 1 2\n"),
+                  "label counts 2147483647 values, more than the text can hold");
+  expect_rejected(with_svm("svm_type nu_svr\nkernel_type linear\nnr_class 100000\nrho 1\n"),
+                  "rho counts 4999950000 values, more than the text can hold");
+  expect_rejected(with_svm("svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 2000000000\n"
+                           "rho 0.25\nSV\n2 1:0.25\n"),
+                  "total_sv counts 2000000000 values, more than the text can hold");
+  std::string nested = R"({"model_dict": {"extra": )";
+  nested += std::string(300000, '[');
+  nested += std::string(300000, ']') + "}}";
+  expect_rejected(nested, "nesting deeper than 64 levels");
+}
+
 TEST(Model, OnlyRegularModelFilesOfASaneSizeAreRead) {
   // /dev/zero used to be read for gigabytes, and a FIFO blocked forever.
   const auto message = [](const std::filesystem::path& path) {
