@@ -65,16 +65,10 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
 }
 
 PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& format) {
-  PictureView view;
-  view.bpc = format.bpc;
-  view.chroma = format.chroma;
-  view.width = format.width;
-  view.height = format.height;
+  PictureView view = sized_picture_view(format);
   const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
   for (unsigned c = 0; c < view.plane_count(); ++c) {
     PlaneView& plane = view.planes[c];
-    plane.width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
-    plane.height = c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
     const ComponentLayout layout = component_layout(frame.map->frame(), c, sample_bytes);
     if (layout.in_place) {
       plane.data = layout.data;

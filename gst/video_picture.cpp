@@ -116,18 +116,26 @@ ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
   return layout;
 }
 
-PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
-                            ScratchPlanes& scratch, bool copy) {
+PictureView sized_picture_view(const PictureFormat& format) {
   PictureView view;
   view.bpc = format.bpc;
   view.chroma = format.chroma;
   view.width = format.width;
   view.height = format.height;
+  for (unsigned c = 0; c < view.plane_count(); ++c) {
+    view.planes[c].width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
+    view.planes[c].height =
+        c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
+  }
+  return view;
+}
+
+PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
+                            ScratchPlanes& scratch, bool copy) {
+  PictureView view = sized_picture_view(format);
   const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
   for (unsigned c = 0; c < view.plane_count(); ++c) {
     PlaneView& plane = view.planes[c];
-    plane.width = c == 0 ? format.width : chroma_plane_width(format.width, format.chroma);
-    plane.height = c == 0 ? format.height : chroma_plane_height(format.height, format.chroma);
     const ComponentLayout layout = component_layout(frame, c, sample_bytes);
     if (layout.in_place && !copy) {
       plane.data = layout.data;

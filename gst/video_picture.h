@@ -40,6 +40,10 @@ struct ScratchPlanes {
   std::array<std::vector<std::uint8_t>, 3> planes;
 };
 
+// A view of `format`'s planes as libvmaf sizes them (chroma rounded down), with
+// no samples yet: the frame sources fill in each plane's data and stride.
+PictureView sized_picture_view(const PictureFormat& format);
+
 // Builds the view of a mapped frame. Valid while `frame` stays mapped and
 // `scratch` is untouched.
 // With `copy`, every plane is copied into `scratch` (the view then outlives
