@@ -31,6 +31,7 @@
 #include "common/feature_collector.h"
 #include "device_stage.h"
 #include "harness.h"
+#include "adm_option_sets.h"
 #include "registry.h"
 
 using namespace vmafexact;
@@ -311,24 +312,8 @@ FrameSums cpu_sums(const LumaPair& pair, const AdmOptions& options) {
   return ::testing::AssertionSuccess();
 }
 
-struct NamedAdmOptions {
-  std::string label;
-  FeatureOptions options;
-};
-
-const std::vector<NamedAdmOptions>& option_sets() {
-  static const std::vector<NamedAdmOptions> sets = {
-      {"defaults", {}},
-      {"egl=1", {{"adm_enhn_gain_limit", "1"}}},
-      {"egl=1.2 nw=0.02 min=0.5 dlmw=0.7", {{"adm_enhn_gain_limit", "1.2"}, {"adm_noise_weight", "0.02"},
-                                            {"adm_min_val", "0.5"}, {"adm_dlm_weight", "0.7"}}},
-      {"skip_aim", {{"adm_skip_aim", "true"}}},
-      {"skip_scale0", {{"adm_skip_scale0", "true"}}},
-      {"nvd=4 rdh=2160", {{"adm_norm_view_dist", "4"}, {"adm_ref_display_height", "2160"}}},
-      {"nvd=3 rdh=1081 debug", {{"adm_ref_display_height", "1081"}, {"debug", "true"}}},
-  };
-  return sets;
-}
+using test::NamedAdmOptions;
+using test::option_sets;
 
 AdmOptions options_of(const FeatureOptions& options) { return adm::adm_options_of(adm::descriptor().parse(options)); }
 
