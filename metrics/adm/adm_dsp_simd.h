@@ -372,7 +372,7 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
   const VDH t_mag_sq = th * th + tv * tv;
   const VDH dot_scaled = float_scaled(dot);
   const VDH rhs = (cos_sq * float_scaled(o_mag_sq)) * float_scaled(t_mag_sq);
-  return to_i32((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+  return to_i32(VI64H((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs)));
 }
 
 // pixel::apply_gain_limit's value where it applies: MIN (o > 0) or MAX (o < 0)
@@ -445,7 +445,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
             const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
             const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
                             float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
-            return to_i32((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs));
+            return to_i32(VI64H((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs)));
           },
           load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
           load(rows.dist[1] + j));
@@ -469,7 +469,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
           tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
           tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
           tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
-          positive = to_i32(tmp_k > 0);
+          positive = to_i32(VI64H(tmp_k > 0));
           return to_i32((mul32(tmp_k, o64) + 16384) >> 15);
         };
         constexpr auto half = std::make_integer_sequence<int, H>{};

@@ -134,7 +134,10 @@ OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpe
     : extractor_(extractor), table_(table) {
   values_.reserve(table.size());
   for (const auto& spec : table) values_.push_back(spec.default_value);
-  for (const auto& [name, text] : given) {
+  for (const auto& option : given) {
+    // Named rather than a structured binding: clang 14 cannot capture those.
+    const std::string& name = option.first;
+    const std::string& text = option.second;
     const auto spec = std::find_if(table.begin(), table.end(),
                                    [&](const OptionSpec& s) { return s.name == name; });
     if (spec == table.end()) {

@@ -24,6 +24,8 @@ namespace vmafexact::model {
 
 namespace {
 
+struct JsonMember;  // an object's key and value, below (a pair cannot hold an incomplete type)
+
 struct JsonValue {
   enum class Kind { null, boolean, number, string, array, object };
   Kind kind = Kind::null;
@@ -31,7 +33,12 @@ struct JsonValue {
   double number = 0.0;
   std::string text;  // a string's value, or a number's text
   std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;
+  std::vector<JsonMember> members;
+};
+
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 const char* kind_name(JsonValue::Kind kind) {
@@ -136,8 +143,8 @@ class TreeBuilder : public nlohmann::json::json_sax_t {
       parent.items.push_back(std::move(value));
       return &parent.items.back();
     }
-    parent.members.emplace_back(std::move(pending_key_), std::move(value));
-    return &parent.members.back().second;
+    parent.members.push_back(JsonMember{std::move(pending_key_), std::move(value)});
+    return &parent.members.back().value;
   }
   bool add(JsonValue&& value) {
     add_slot(std::move(value));
@@ -173,13 +180,12 @@ class Loader {
 
   // The members of an object, rejecting repeated keys (libvmaf would read a
   // repeated key twice, e.g. append feature_names twice).
-  const std::vector<std::pair<std::string, JsonValue>>& members(const JsonValue& object,
-                                                                 const std::string& field) const {
+  const std::vector<JsonMember>& members(const JsonValue& object, const std::string& field) const {
     const auto& list = object.members;
     for (std::size_t i = 0; i < list.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
-        if (list[i].first == list[j].first)
-          fail(field, "the key \"" + list[i].first + "\" appears twice");
+        if (list[i].key == list[j].key)
+          fail(field, "the key \"" + list[i].key + "\" appears twice");
     return list;
   }
 
