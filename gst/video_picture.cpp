@@ -17,6 +17,9 @@ std::optional<PictureFormat> picture_format_from_info(const GstVideoInfo& info) 
   if (GST_VIDEO_INFO_INTERLACE_MODE(&info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE)
     return std::nullopt;
 
+  // GStreamer takes caps of width or height 0; there is nothing to score.
+  if (GST_VIDEO_INFO_WIDTH(&info) <= 0 || GST_VIDEO_INFO_HEIGHT(&info) <= 0) return std::nullopt;
+
   PictureFormat format;
   format.width = GST_VIDEO_INFO_WIDTH(&info);
   format.height = GST_VIDEO_INFO_HEIGHT(&info);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# fuzz.sh: builds the libFuzzer targets (tests/fuzz/) with clang, ASan and
+# UBSan into build-fuzz/, and fuzzes each for a fixed time, starting from its
+# seed corpus (tests/fuzz/corpus/<target>/). New inputs go to
+# build-fuzz/corpus/<target>/ (not the source tree); crashes to
+# build-fuzz/crashes/<target>/. A crash found is fixed and its input copied into
+# tests/fuzz/corpus/<target>/, where the unit suite replays it from then on.
+#
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET ...]
+#   targets: model_json libsvm_text model_list feature_list caps (default: all)
+# Environment: FUZZ_JOBS  targets fuzzed at once (default: 1)
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(model_json libsvm_text model_list feature_list caps)
+jobs="${FUZZ_JOBS:-1}"
+
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2
+  exit 1
+fi
+if [[ ! -f build-fuzz/build.ninja ]]; then
+  CXX=clang++ CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=enabled -Dcuda=disabled \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
+    -Dcpp_args=-fsanitize=fuzzer-no-link
+fi
+meson compile -C build-fuzz $(printf 'tests/fuzz/fuzz-%s ' "${targets[@]}")
+
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fuzz_one() {
+  local target=$1
+  mkdir -p "build-fuzz/corpus/$target" "build-fuzz/crashes/$target"
+  # -rss_limit_mb: a model file may ask for up to its 64 MiB cap and a little more.
+  build-fuzz/tests/fuzz/"fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
+    -max_len=65536 -timeout=20 -print_final_stats=1 \
+    -artifact_prefix="build-fuzz/crashes/$target/" \
+    "build-fuzz/corpus/$target" "tests/fuzz/corpus/$target" \
+    >"build-fuzz/fuzz-$target.log" 2>&1
+  local status=$?
+  echo "fuzz.sh: $target: exit $status, $(grep -E '^stat::number_of_executed_units' "build-fuzz/fuzz-$target.log" | awk '{print $2}') executions in ${seconds} s (log build-fuzz/fuzz-$target.log)"
+  return $status
+}
+failed=0
+running=0
+for target in "${targets[@]}"; do
+  fuzz_one "$target" &
+  ((++running))
+  if ((running >= jobs)); then
+    wait -n || failed=1
+    ((--running))
+  fi
+done
+while ((running > 0)); do
+  wait -n || failed=1
+  ((--running))
+done
+exit $failed
