@@ -33,18 +33,22 @@ PairStep FramePairer::next(const InputHead& ref, const InputHead& dist, bool tim
   if (ref.frame && dist.frame) {
     const auto ref_time = ref.frame->running_time;
     const auto dist_time = dist.frame->running_time;
-    // Without timestamps on either side, frames pair in arrival order.
-    bool pair = !ref_time || !dist_time;
-    if (!pair) {
-      // Within half the shorter frame duration; equal times when one is unknown.
-      Nanoseconds tolerance = 0;
-      if (ref.frame->duration && dist.frame->duration)
-        tolerance = std::min(*ref.frame->duration, *dist.frame->duration) / 2;
-      const Nanoseconds difference =
-          *ref_time > *dist_time ? *ref_time - *dist_time : *dist_time - *ref_time;
-      pair = difference == 0 || difference < tolerance;
+    // Without a timestamp on either side, frames pair in arrival order.
+    if (!ref_time || !dist_time) {
+      ++paired_;
+      PairStep step = step_of(PairAction::kPair);
+      step.by_arrival_order = true;
+      step.warn_arrival_order = paired_by_arrival_order_++ == 0;
+      step.untimed = !ref_time ? Side::kRef : Side::kDist;
+      return step;
     }
-    if (pair) {
+    // Within half the shorter frame duration; equal times when one is unknown.
+    Nanoseconds tolerance = 0;
+    if (ref.frame->duration && dist.frame->duration)
+      tolerance = std::min(*ref.frame->duration, *dist.frame->duration) / 2;
+    const Nanoseconds difference =
+        *ref_time > *dist_time ? *ref_time - *dist_time : *dist_time - *ref_time;
+    if (difference == 0 || difference < tolerance) {
       ++paired_;
       return step_of(PairAction::kPair);
     }

@@ -42,6 +42,12 @@ struct PairStep {
   // For a mid-stream drop: the running time of the other input's waiting
   // frame, if one was waiting.
   std::optional<Nanoseconds> other_time;
+  // For a pair: the two frames were paired in arrival order because one of
+  // them (`untimed`) has no timestamp; `warn_arrival_order` on the first such
+  // pair only, so the element warns once.
+  bool by_arrival_order = false;
+  bool warn_arrival_order = false;
+  std::optional<Side> untimed;  // the side without a timestamp (ref if both)
 };
 
 class FramePairer {
@@ -56,6 +62,9 @@ class FramePairer {
   // Frames not scored on one side, trailing ones included.
   std::uint64_t unpaired(Side side) const { return unpaired_[index(side)]; }
   std::uint64_t trailing(Side side) const { return trailing_[index(side)]; }
+  // Pairs made in arrival order (a frame without a timestamp): a dropped
+  // frame on either input then shifts every later pair.
+  std::uint64_t paired_by_arrival_order() const { return paired_by_arrival_order_; }
 
  private:
   static unsigned index(Side side) { return static_cast<unsigned>(side); }
@@ -64,6 +73,7 @@ class FramePairer {
   std::uint64_t paired_ = 0;
   std::array<std::uint64_t, 2> unpaired_{};
   std::array<std::uint64_t, 2> trailing_{};
+  std::uint64_t paired_by_arrival_order_ = 0;
   unsigned warnings_ = 0;
 };
 

@@ -29,6 +29,19 @@ using MessagePtr = std::unique_ptr<GstMessage, Releaser<GstMessage, release_mess
 using EventPtr = std::unique_ptr<GstEvent, Releaser<GstEvent, release_event>>;
 using GCharPtr = std::unique_ptr<gchar, Releaser<gchar, release_gfree>>;
 
+// Holds an object's lock for a scope, so that an exception (a failed string
+// copy) cannot leave it locked.
+class ObjectLock {
+ public:
+  explicit ObjectLock(gpointer object) : object_(GST_OBJECT(object)) { GST_OBJECT_LOCK(object_); }
+  ~ObjectLock() { GST_OBJECT_UNLOCK(object_); }
+  ObjectLock(const ObjectLock&) = delete;
+  ObjectLock& operator=(const ObjectLock&) = delete;
+
+ private:
+  GstObject* object_;
+};
+
 // A buffer mapped as a video frame for reading; unmapped when it goes.
 class MappedVideoFrame {
  public:

@@ -32,6 +32,7 @@
 #include "common/error.h"
 #include "cuda_context.h"
 #include "element_debug.h"
+#include "element_guard.h"
 #include "frame_pairer.h"
 #include "frame_source.h"
 #include "gst_handles.h"
@@ -64,6 +65,7 @@ struct Run {
   FramePairer pairer;
   std::unique_ptr<ScoringSession> scoring;  // from the first pair
   bool finished = false;
+  bool warned_downstream_caps = false;  // once per run (sink_query)
 };
 
 }  // namespace
@@ -92,10 +94,8 @@ GstVmafExactPrivate* priv_of(GstVmafExact* self) {
 GstVmafExactPrivate* priv_of(GstAggregator* agg) { return priv_of(GST_VMAF_EXACT(agg)); }
 
 Settings settings_snapshot(GstVmafExact* self) {
-  GST_OBJECT_LOCK(self);
-  Settings settings = priv_of(self)->settings;
-  GST_OBJECT_UNLOCK(self);
-  return settings;
+  const ObjectLock lock(self);
+  return priv_of(self)->settings;
 }
 
 Input& input_of(GstVmafExactPrivate* priv, GstAggregatorPad* pad) {
@@ -108,9 +108,10 @@ bool is_gap_buffer(GstBuffer* buffer) {
 
 void post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
   GstVmafExactPrivate* priv = priv_of(self);
-  GST_OBJECT_LOCK(self);
-  const bool enabled = priv->settings.frame_message;  // may change while playing
-  GST_OBJECT_UNLOCK(self);
+  const bool enabled = [&] {
+    const ObjectLock lock(self);
+    return priv->settings.frame_message;  // may change while playing
+  }();
   if (frames.empty() || !enabled) return;
   priv->reporter.post_frames(frames, priv->run.scoring->scorer().scores());
 }
@@ -161,6 +162,7 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     return false;
   }
   const Settings& settings = run.plan->settings;
+  if (!log_location_is_free(GST_ELEMENT(self), *run.plan)) return false;
   // backend=cuda: always (start() made sure there is a context); auto: when
   // either input arrives in CUDA memory and a context is there.
   const bool on_cuda =
@@ -260,7 +262,8 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
                                     trailing_ref > 0 ? trailing_ref : trailing_dist);
   if (scored == 0) priv->reporter.warn_nothing_scored();
   priv->reporter.post_summary(scorer, run.pairer.unpaired(Side::kRef),
-                              run.pairer.unpaired(Side::kDist));
+                              run.pairer.unpaired(Side::kDist),
+                              run.pairer.paired_by_arrival_order());
   const auto scoring_time =
       run.scoring ? run.scoring->scoring_time() : std::chrono::steady_clock::duration{};
   if (!priv->reporter.write_log(run.plan->settings, scorer, scoring_time)) return GST_FLOW_ERROR;
@@ -276,7 +279,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
 
 // ---- GstAggregator virtual methods ----------------------------------------
 
-GstFlowReturn gst_vmaf_exact_aggregate(GstAggregator* agg, gboolean timeout) {
+GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
   GstVmafExact* self = GST_VMAF_EXACT(agg);
   GstVmafExactPrivate* priv = priv_of(self);
   if (priv->run.finished) return GST_FLOW_EOS;
@@ -296,7 +299,13 @@ GstFlowReturn gst_vmaf_exact_aggregate(GstAggregator* agg, gboolean timeout) {
   }
   const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], timeout);
   switch (step.action) {
-    case PairAction::kPair: return score_pair(self, heads);
+    case PairAction::kPair:
+      if (step.warn_arrival_order)
+        priv->reporter.warn_arrival_order(!states[kRef].frame->running_time &&
+                                                  !states[kDist].frame->running_time
+                                              ? "reference and distorted"
+                                              : priv->inputs[static_cast<unsigned>(*step.untimed)].role);
+      return score_pair(self, heads);
     case PairAction::kDropRef:
     case PairAction::kDropDist: {
       const unsigned i = step.action == PairAction::kDropRef ? kRef : kDist;
@@ -312,7 +321,7 @@ GstFlowReturn gst_vmaf_exact_aggregate(GstAggregator* agg, gboolean timeout) {
   return GST_FLOW_OK;
 }
 
-gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
+gboolean sink_event_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   GstVmafExactPrivate* priv = priv_of(agg);
   Input& input = input_of(priv, pad);
   const bool is_dist = &input == &priv->inputs[kDist];
@@ -344,7 +353,7 @@ gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, Gs
   return GST_AGGREGATOR_CLASS(gst_vmaf_exact_parent_class)->sink_event(agg, pad, event);
 }
 
-gboolean gst_vmaf_exact_sink_query(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
+gboolean sink_query_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   GstVmafExactPrivate* priv = priv_of(agg);
   if (priv->cuda.answer_query(GST_ELEMENT(agg), query)) return TRUE;
   if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && pad == priv->inputs[kDist].pad) {
@@ -356,42 +365,73 @@ gboolean gst_vmaf_exact_sink_query(GstAggregator* agg, GstAggregatorPad* pad, Gs
     CapsPtr allowed(gst_caps_intersect(downstream.get(), template_caps.get()));
     if (filter)
       allowed.reset(gst_caps_intersect_full(filter, allowed.get(), GST_CAPS_INTERSECT_FIRST));
+    // Upstream offers what vmafexact takes, but downstream takes none of it:
+    // upstream's negotiation is about to fail with a generic "not-negotiated",
+    // so say here which caps are refused. What upstream offers: the query's
+    // filter, or (a capsfilter asks without one) upstream's own caps.
+    CapsPtr offered_caps;
+    if (!priv->run.warned_downstream_caps)
+      offered_caps.reset(filter ? gst_caps_ref(filter) : gst_pad_peer_query_caps(GST_PAD(pad), nullptr));
+    if (offered_caps && !gst_caps_is_any(offered_caps.get()) &&
+        gst_caps_can_intersect(offered_caps.get(), template_caps.get()) &&
+        !gst_caps_can_intersect(offered_caps.get(), allowed.get())) {
+      priv->run.warned_downstream_caps = true;
+      GCharPtr offered(gst_caps_to_string(offered_caps.get()));
+      GCharPtr taken(gst_caps_to_string(downstream.get()));
+      GST_ELEMENT_WARNING(agg, CORE, NEGOTIATION,
+                          ("Downstream of vmafexact refuses the distorted video: the distorted "
+                           "input offers %s, downstream takes only %s.",
+                           offered.get(), taken.get()),
+                          ("vmafexact passes the distorted video through its src pad unchanged; "
+                           "convert it after vmafexact (e.g. '! videoconvert ! ...'), or give "
+                           "the distorted input a format downstream takes."));
+    }
     gst_query_set_caps_result(query, allowed.get());
     return TRUE;
   }
   return GST_AGGREGATOR_CLASS(gst_vmaf_exact_parent_class)->sink_query(agg, pad, query);
 }
 
-gboolean gst_vmaf_exact_propose_allocation(GstAggregator* agg, GstAggregatorPad*, GstQuery*,
-                                           GstQuery* query) {
+gboolean propose_allocation_unguarded(GstAggregator* agg, GstAggregatorPad*, GstQuery*,
+                                GstQuery* query) {
   // Frames are read through GstVideoMeta, so upstream may use any strides.
   gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   priv_of(agg)->cuda.propose_pool(GST_ELEMENT(agg), query);
   return TRUE;
 }
 
-gboolean gst_vmaf_exact_src_query(GstAggregator* agg, GstQuery* query) {
+gboolean src_query_unguarded(GstAggregator* agg, GstQuery* query) {
   if (priv_of(agg)->cuda.answer_query(GST_ELEMENT(agg), query)) return TRUE;
   return GST_AGGREGATOR_CLASS(gst_vmaf_exact_parent_class)->src_query(agg, query);
 }
 
-void gst_vmaf_exact_set_context(GstElement* element, GstContext* context) {
+void set_context_unguarded(GstElement* element, GstContext* context) {
   GstVmafExact* self = GST_VMAF_EXACT(element);
   priv_of(self)->cuda.set_context(element, context, settings_snapshot(self).cuda_device_id);
   GST_ELEMENT_CLASS(gst_vmaf_exact_parent_class)->set_context(element, context);
 }
 
-GstFlowReturn gst_vmaf_exact_update_src_caps(GstAggregator* agg, GstCaps* downstream_caps,
+GstFlowReturn update_src_caps_unguarded(GstAggregator* agg, GstCaps* downstream_caps,
                                              GstCaps** result) {
   const CapsPtr& dist_caps = priv_of(agg)->inputs[kDist].caps;
   if (!dist_caps) return GST_AGGREGATOR_FLOW_NEED_DATA;
-  if (downstream_caps && !gst_caps_can_intersect(dist_caps.get(), downstream_caps))
+  if (downstream_caps && !gst_caps_can_intersect(dist_caps.get(), downstream_caps)) {
+    GCharPtr offered(gst_caps_to_string(dist_caps.get()));
+    GCharPtr taken(gst_caps_to_string(downstream_caps));
+    GST_ELEMENT_ERROR(agg, CORE, NEGOTIATION,
+                      ("Downstream of vmafexact refuses the distorted video's caps %s; it takes "
+                       "only %s.",
+                       offered.get(), taken.get()),
+                      ("vmafexact passes the distorted video through its src pad unchanged; "
+                       "convert it after vmafexact (e.g. '! videoconvert ! ...'), or give the "
+                       "distorted input a format downstream takes."));
     return GST_FLOW_NOT_NEGOTIATED;
+  }
   *result = gst_caps_copy(dist_caps.get());
   return GST_FLOW_OK;
 }
 
-GstClockTime gst_vmaf_exact_get_next_time(GstAggregator* agg) {
+GstClockTime get_next_time_unguarded(GstAggregator* agg) {
   // Live: wait for a frame's partner until its running time plus the latency.
   GstClockTime earliest = GST_CLOCK_TIME_NONE;
   for (const Input& input : priv_of(agg)->inputs) {
@@ -404,7 +444,7 @@ GstClockTime gst_vmaf_exact_get_next_time(GstAggregator* agg) {
   return earliest;
 }
 
-gboolean gst_vmaf_exact_start(GstAggregator* agg) {
+gboolean start_unguarded(GstAggregator* agg) {
   GstVmafExact* self = GST_VMAF_EXACT(agg);
   GstVmafExactPrivate* priv = priv_of(self);
   GST_OBJECT_FLAG_UNSET(self, GST_ELEMENT_FLAG_SINK);  // set again if a run ends unlinked
@@ -426,7 +466,7 @@ gboolean gst_vmaf_exact_start(GstAggregator* agg) {
   return TRUE;
 }
 
-gboolean gst_vmaf_exact_stop(GstAggregator* agg) {
+gboolean stop_unguarded(GstAggregator* agg) {
   GstVmafExactPrivate* priv = priv_of(agg);
   Run& run = priv->run;
   // Stopped before end of stream (e.g. an application that sets NULL without
@@ -448,7 +488,7 @@ gboolean gst_vmaf_exact_stop(GstAggregator* agg) {
   return TRUE;
 }
 
-GstFlowReturn gst_vmaf_exact_flush(GstAggregator* agg) {
+GstFlowReturn flush_unguarded(GstAggregator* agg) {
   // A flushing seek starts a new measurement: scores, counts and frame indices
   // begin again from zero; caps stay until new ones arrive.
   GstVmafExactPrivate* priv = priv_of(agg);
@@ -459,21 +499,84 @@ GstFlowReturn gst_vmaf_exact_flush(GstAggregator* agg) {
   return GST_FLOW_OK;
 }
 
+// ---- The entry points: no exception leaves the element (element_guard.h) ----
+
+GstFlowReturn gst_vmaf_exact_aggregate(GstAggregator* agg, gboolean timeout) {
+  return guarded(GST_ELEMENT(agg), "scoring frames", GstFlowReturn(GST_FLOW_ERROR),
+                 [&] { return aggregate_unguarded(agg, timeout); });
+}
+
+gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
+  return guarded(GST_ELEMENT(agg), "handling an event", gboolean(FALSE),
+                 [&] { return sink_event_unguarded(agg, pad, event); });
+}
+
+gboolean gst_vmaf_exact_sink_query(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
+  return guarded(GST_ELEMENT(agg), "answering a query", gboolean(FALSE),
+                 [&] { return sink_query_unguarded(agg, pad, query); });
+}
+
+gboolean gst_vmaf_exact_propose_allocation(GstAggregator* agg, GstAggregatorPad* pad,
+                                           GstQuery* decide_query, GstQuery* query) {
+  return guarded(GST_ELEMENT(agg), "proposing an allocation", gboolean(FALSE),
+                 [&] { return propose_allocation_unguarded(agg, pad, decide_query, query); });
+}
+
+gboolean gst_vmaf_exact_src_query(GstAggregator* agg, GstQuery* query) {
+  return guarded(GST_ELEMENT(agg), "answering a query", gboolean(FALSE),
+                 [&] { return src_query_unguarded(agg, query); });
+}
+
+GstFlowReturn gst_vmaf_exact_update_src_caps(GstAggregator* agg, GstCaps* downstream_caps,
+                                             GstCaps** result) {
+  return guarded(GST_ELEMENT(agg), "choosing the output caps", GstFlowReturn(GST_FLOW_ERROR),
+                 [&] { return update_src_caps_unguarded(agg, downstream_caps, result); });
+}
+
+GstClockTime gst_vmaf_exact_get_next_time(GstAggregator* agg) {
+  return guarded(GST_ELEMENT(agg), "waiting for frames", GstClockTime(GST_CLOCK_TIME_NONE),
+                 [&] { return get_next_time_unguarded(agg); });
+}
+
+gboolean gst_vmaf_exact_start(GstAggregator* agg) {
+  return guarded(GST_ELEMENT(agg), "starting", gboolean(FALSE),
+                 [&] { return start_unguarded(agg); });
+}
+
+gboolean gst_vmaf_exact_stop(GstAggregator* agg) {
+  return guarded(GST_ELEMENT(agg), "stopping", gboolean(FALSE),
+                 [&] { return stop_unguarded(agg); });
+}
+
+GstFlowReturn gst_vmaf_exact_flush(GstAggregator* agg) {
+  return guarded(GST_ELEMENT(agg), "flushing", GstFlowReturn(GST_FLOW_ERROR),
+                 [&] { return flush_unguarded(agg); });
+}
+
+void gst_vmaf_exact_set_context(GstElement* element, GstContext* context) {
+  guarded(element, "setting a context", 0, [&] {
+    set_context_unguarded(element, context);
+    return 0;
+  });
+}
+
 // ---- GObject ---------------------------------------------------------------
 
 void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* value,
                                  GParamSpec* pspec) {
-  GST_OBJECT_LOCK(object);
-  const bool known = set_setting(priv_of(GST_VMAF_EXACT(object))->settings, prop_id, value);
-  GST_OBJECT_UNLOCK(object);
+  const bool known = guarded(GST_ELEMENT(object), "setting a property", true, [&] {
+    const ObjectLock lock(object);
+    return set_setting(priv_of(GST_VMAF_EXACT(object))->settings, prop_id, value);
+  });
   if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
 }
 
 void gst_vmaf_exact_get_property(GObject* object, guint prop_id, GValue* value,
                                  GParamSpec* pspec) {
-  GST_OBJECT_LOCK(object);
-  const bool known = get_setting(priv_of(GST_VMAF_EXACT(object))->settings, prop_id, value);
-  GST_OBJECT_UNLOCK(object);
+  const bool known = guarded(GST_ELEMENT(object), "reading a property", true, [&] {
+    const ObjectLock lock(object);
+    return get_setting(priv_of(GST_VMAF_EXACT(object))->settings, prop_id, value);
+  });
   if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
 }
 

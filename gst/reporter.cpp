@@ -44,13 +44,14 @@ void Reporter::post_frames(const std::vector<FinishedFrame>& frames,
   }
 }
 
-void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref,
-                            guint64 unpaired_dist) const {
+void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
+                            guint64 paired_by_arrival_order) const {
   const guint64 scored = scorer ? scorer->frames_pushed() : 0;
   GstStructure* summary = gst_structure_new(
       "vmafexact-summary", "frames-scored", G_TYPE_UINT64, scored, "frames-unpaired",
       G_TYPE_UINT64, unpaired_ref + unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
-      unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, unpaired_dist, nullptr);
+      unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, unpaired_dist,
+      "frames-paired-by-arrival-order", G_TYPE_UINT64, paired_by_arrival_order, nullptr);
   if (scorer)
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
                       G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
@@ -99,6 +100,17 @@ void Reporter::warn_ended_first(bool ref_longer, guint64 scored, guint64 trailin
 void Reporter::warn_nothing_scored() const {
   GST_ELEMENT_WARNING(element_, STREAM, FAILED, ("No frame pair was scored."),
                       ("Both inputs must carry frames with matching running times."));
+}
+
+void Reporter::warn_arrival_order(const char* untimed) const {
+  GST_ELEMENT_WARNING(
+      element_, STREAM, FAILED,
+      ("The %s input carries no timestamps, so frames are paired in arrival order: a frame "
+       "dropped or repeated on either input shifts every later pair and its scores are wrong. "
+       "The summary counts these pairs (frames-paired-by-arrival-order).",
+       untimed),
+      ("Give both inputs timestamps (a parser such as rawvideoparse, a demuxer, or "
+       "do-timestamp=true on a live source), so that frames are paired by running time."));
 }
 
 bool Reporter::write_log(const Settings& settings, const Scorer* scorer,

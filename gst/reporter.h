@@ -25,8 +25,8 @@ inline constexpr std::string_view kMessageFields[] = {
     "running-time",    "stream-time",
     "duration",        "frames-scored",
     "frames-unpaired", "frames-unpaired-ref",
-    "frames-unpaired-dist", "threads",
-    "frames-in-flight"};
+    "frames-unpaired-dist", "frames-paired-by-arrival-order",
+    "threads",         "frames-in-flight"};
 bool is_message_field(std::string_view name);
 
 class Reporter {
@@ -35,13 +35,18 @@ class Reporter {
 
   void post_frames(const std::vector<FinishedFrame>& frames, const FeatureCollector& scores) const;
   // `scorer`: null when no pair came.
-  void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist) const;
+  void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
+                    guint64 paired_by_arrival_order) const;
 
   // `side` and `other_side`: "reference", "distorted".
   void warn_unpaired(const char* side, const char* other_side, GstClockTime time,
                      std::optional<GstClockTime> other_time, bool last) const;
   void warn_ended_first(bool ref_longer, guint64 scored, guint64 trailing) const;
   void warn_nothing_scored() const;
+  // Once per run: frames are paired in arrival order because the `untimed`
+  // input ("reference", "distorted", or "reference and distorted") carries no
+  // timestamps.
+  void warn_arrival_order(const char* untimed) const;
 
   // Writes the log if log-location is set; false after posting an error.
   bool write_log(const Settings& settings, const Scorer* scorer,

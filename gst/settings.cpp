@@ -1,10 +1,13 @@
 #include "settings.h"
 
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "common/error.h"
 #include "registry.h"
 #include "log_file.h"
+#include "pipeline_files.h"
 #include "reporter.h"
 #include "element_debug.h"
 #include "gstvmafexact.h"
@@ -243,6 +246,7 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
                          "log-location property."));
       return std::nullopt;
     }
+    if (!log_location_is_free(element, plan)) return std::nullopt;
   }
   if (s.backend == Backend::kCuda && !cuda_in_build) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
@@ -252,6 +256,33 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
     return std::nullopt;
   }
   return plan;
+}
+
+bool log_location_is_free(GstElement* element, const StartPlan& plan) {
+  GstElement* self = element;  // for GST_ELEMENT_ERROR
+  const std::string& log = plan.settings.log_location;
+  if (log.empty()) return true;
+  std::error_code error;
+  for (const auto& model : plan.models)
+    if (model.is_path && std::filesystem::equivalent(model.source, log, error) && !error) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("log-location \"%s\" is the model file \"%s\"; writing the log "
+                         "would destroy the model.",
+                         log.c_str(), model.source.c_str()),
+                        ("Give log-location another file name."));
+      return false;
+    }
+  if (const auto user = pipeline_element_using(element, log)) {
+    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                      ("log-location \"%s\" is the file of element '%s' (\"%s\"); writing "
+                       "the log would destroy it.",
+                       log.c_str(), user->element.c_str(), user->path.c_str()),
+                      ("Give log-location another file name: the log replaces its file at end "
+                       "of stream, so it must not be one of the inputs or another element's "
+                       "output."));
+    return false;
+  }
+  return true;
 }
 
 }  // namespace vmafexact::gst

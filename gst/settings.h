@@ -54,4 +54,11 @@ struct StartPlan {
 std::optional<StartPlan> plan_start(GstElement* element, Settings settings,
                                     bool cuda_in_build);
 
+// Whether the plan's log may replace its file: false, after posting the
+// element error, when the file is a model file of the plan or one that
+// another element of the pipeline reads or writes (a filesrc's input, say).
+// Checked at start and again with the first pair, when a pipeline that links
+// its decoders late has every element in place.
+bool log_location_is_free(GstElement* element, const StartPlan& plan);
+
 }  // namespace vmafexact::gst

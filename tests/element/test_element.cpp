@@ -2,6 +2,7 @@
 // flushing, messages and logs. Expected scores come from metrics/ directly on
 // the test's own planes, so these tests check the element's plumbing.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <unistd.h>
 
@@ -11,10 +12,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "../../gst/element_guard.h"
 #include "element_harness.h"
 #include "psnr/psnr.h"
 
@@ -913,6 +916,137 @@ TEST(Element, UnwritableLogIsAnErrorAtStart) {
   const auto error = start_error("log-location", "/nonexistent-folder/scores.json");
   ASSERT_TRUE(error);
   EXPECT_NE(error->message.find("/nonexistent-folder/scores.json"), std::string::npos) << error->message;
+}
+
+TEST(Element, FramesWithoutTimestampsAreWarnedOnceAndCounted) {
+  // The distorted frames carry no timestamps: they are paired in arrival
+  // order, which a dropped frame would shift without a word. Say so, once,
+  // and count those pairs in the summary.
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  const Frames frames = make_frames(4, 32, 32, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < 4; ++i) {
+    harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, GST_CLOCK_TIME_NONE,
+                                  GST_CLOCK_TIME_NONE));
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  const auto warnings = message_texts(messages, GST_MESSAGE_WARNING);
+  ASSERT_EQ(warnings.size(), 1u) << joined(warnings);
+  EXPECT_NE(warnings[0].find("The distorted input carries no timestamps"), std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("arrival order"), std::string::npos) << warnings[0];
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 4u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-paired-by-arrival-order"), 4u);
+}
+
+TEST(Element, TimestampedInputsPairNothingByArrivalOrder) {
+  ElementHarness harness;
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 32), caps_string(GST_VIDEO_FORMAT_I420, 32, 32));
+  run_pairs(harness, make_frames(2, 32, 32, 8, ChromaFormat::k420), GST_VIDEO_FORMAT_I420,
+            GST_VIDEO_FORMAT_I420);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  EXPECT_TRUE(message_texts(messages, GST_MESSAGE_WARNING).empty());
+  const auto summary = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(field_uint64(summary[0], "frames-paired-by-arrival-order"), 0u);
+}
+
+// The first error message on `bus`, or "" when none is there.
+std::string first_error(GstBus* bus) {
+  GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  if (!message) return "";
+  GError* error = nullptr;
+  gst_message_parse_error(message, &error, nullptr);
+  std::string text = error->message;
+  g_error_free(error);
+  gst_message_unref(message);
+  return text;
+}
+
+TEST(Element, NoExceptionLeavesTheElement) {
+  // What GStreamer calls from C runs through guarded(): any exception becomes
+  // an element error instead of terminating the host process.
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  ASSERT_NE(element, nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(element, bus);
+  using vmafexact::gst::guarded;
+  EXPECT_EQ(guarded(element, "testing", -1,
+                    []() -> int { throw std::length_error("vector::_M_default_append"); }),
+            -1);
+  EXPECT_EQ(first_error(bus), "Internal error while testing: vector::_M_default_append.");
+  EXPECT_EQ(guarded(element, "testing", -1, []() -> int { throw std::bad_alloc(); }), -1);
+  EXPECT_EQ(first_error(bus), "Out of memory while testing.");
+  EXPECT_EQ(guarded(element, "testing", -1, []() -> int { throw Error("a reason"); }), -1);
+  EXPECT_EQ(first_error(bus), "Failed while testing: a reason.");
+  EXPECT_EQ(guarded(element, "testing", -1, []() -> int { throw 42; }), -1);
+  EXPECT_EQ(first_error(bus), "Internal error while testing: an unknown exception.");
+  EXPECT_EQ(guarded(element, "testing", -1, [] { return 7; }), 7);
+  EXPECT_EQ(first_error(bus), "");
+  gst_element_set_bus(element, nullptr);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
+// In a child process: a picture whose scoring needs more memory than the
+// address-space limit leaves. Prints the error posted and exits 0; an
+// exception escaping into GStreamer's C code would abort instead.
+[[noreturn]] void score_with_too_little_memory() {
+  constexpr unsigned kSide = 8192;
+  ElementHarness harness("model=vmaf_v0.6.1 threads=1");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_GRAY8, kSide, kSide),
+                   caps_string(GST_VIDEO_FORMAT_GRAY8, kSide, kSide));
+  GstBuffer* buffers[2];
+  for (GstBuffer*& buffer : buffers) {
+    buffer = gst_buffer_new_allocate(nullptr, std::size_t{kSide} * kSide, nullptr);
+    gst_buffer_memset(buffer, 0, 0x80, std::size_t{kSide} * kSide);
+    GST_BUFFER_PTS(buffer) = 0;
+    GST_BUFFER_DURATION(buffer) = kFrame;
+  }
+  // The address space in use now, plus 192 MiB: far less than VMAF's
+  // working planes for 8192x8192 need.
+  long pages = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  const rlim_t limit = static_cast<rlim_t>(pages) * ::sysconf(_SC_PAGESIZE) + (192u << 20);
+  const rlimit address_space{limit, limit};
+  if (pages == 0 || ::setrlimit(RLIMIT_AS, &address_space) != 0) {
+    std::fprintf(stderr, "could not limit the address space\n");
+    std::_Exit(2);
+  }
+  harness.push_ref(buffers[0]);
+  harness.push_dist(buffers[1]);
+  for (int tries = 0; tries < 200; ++tries) {
+    for (const auto& text : message_texts(harness.drain_messages(), GST_MESSAGE_ERROR)) {
+      std::fprintf(stderr, "posted: %s\n", text.c_str());
+      std::fflush(stderr);
+      std::_Exit(0);
+    }
+    g_usleep(50000);
+  }
+  std::fprintf(stderr, "no error within 10 s\n");
+  std::_Exit(3);
+}
+
+TEST(ElementDeathTest, RunningOutOfMemoryIsAnErrorNotAnAbort) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan's shadow memory cannot live under an address-space limit";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(score_with_too_little_memory(), ::testing::ExitedWithCode(0),
+              "posted: Out of memory while scoring frames");
+#endif
 }
 
 TEST(Element, UnknownFeatureIsAnErrorAtStart) {

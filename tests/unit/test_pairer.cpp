@@ -55,6 +55,29 @@ TEST(FramePairer, FramesWithoutTimestampsPairInArrivalOrder) {
             PairAction::kPair);
 }
 
+TEST(FramePairer, ArrivalOrderPairsAreCountedAndWarnedOnce) {
+  // A dropped frame on an input without timestamps shifts every later pair:
+  // the element must say so once and count such pairs in its summary.
+  FramePairer pairer;
+  PairStep step = pairer.next(frame_at(0), frame_at(std::nullopt), false);
+  EXPECT_EQ(step.action, PairAction::kPair);
+  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_TRUE(step.warn_arrival_order);
+  EXPECT_EQ(step.untimed, Side::kDist);
+  step = pairer.next(frame_at(std::nullopt), frame_at(std::nullopt), false);
+  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_FALSE(step.warn_arrival_order);
+  EXPECT_EQ(step.untimed, Side::kRef);
+  step = pairer.next(frame_at(kFrame), frame_at(kFrame), false);
+  EXPECT_FALSE(step.by_arrival_order);
+  EXPECT_FALSE(step.warn_arrival_order);
+  step = pairer.next(frame_at(std::nullopt), frame_at(2 * kFrame), false);
+  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_FALSE(step.warn_arrival_order);
+  EXPECT_EQ(pairer.paired(), 4u);
+  EXPECT_EQ(pairer.paired_by_arrival_order(), 3u);
+}
+
 TEST(FramePairer, TheEarlierFrameIsDroppedWithTheOtherTime) {
   FramePairer pairer;
   PairStep step = pairer.next(frame_at(kFrame), frame_at(2 * kFrame), false);
