@@ -18,10 +18,7 @@ targets=("$@")
 ((${#targets[@]})) || targets=(model_json libsvm_text model_list feature_list caps)
 jobs="${FUZZ_JOBS:-1}"
 
-if ! command -v clang++ >/dev/null; then
-  echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2
-  exit 1
-fi
+scripts/install-deps.sh fuzz  # clang and libFuzzer; nothing when they are there
 if [[ ! -f build-fuzz/build.ninja ]]; then
   CXX=clang++ CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=enabled -Dcuda=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \

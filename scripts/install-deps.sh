@@ -5,7 +5,8 @@
 # already there is upgraded), and when none is missing apt is not run at all, so
 # CI reruns cost no time.
 #
-# Usage: scripts/install-deps.sh        (as root, or as a user with sudo)
+# Usage: scripts/install-deps.sh [fuzz]   (as root, or as a user with sudo)
+#   fuzz  also clang and its libFuzzer runtime, for scripts/fuzz.sh
 set -euo pipefail
 
 packages=(
@@ -21,6 +22,9 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   ca-certificates
 )
+if [[ "${1:-}" == fuzz ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" == installed ]]

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -390,6 +391,57 @@ TEST(Element, ARunThatFailsLeavesTheExistingLogAsItWas) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder),
                           std::filesystem::directory_iterator()),
             1);
+  std::filesystem::remove_all(folder);
+}
+
+// In a child process whose files may not grow past 4 KiB (as on a full disk):
+// the end-of-stream log, larger than that, cannot be written. Prints what it
+// found and exits 0 when the error came, the previous log is intact and no
+// temporary file is left.
+[[noreturn]] void end_a_run_on_a_full_disk(const std::filesystem::path& folder) {
+  const auto path = folder / "scores.json";
+  std::ofstream(path) << "the previous log\n";
+  std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+  const rlimit file_size{4096, 4096};
+  if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) std::_Exit(2);
+  bool error_posted = false;
+  {
+    ElementHarness harness(("features=psnr model= log-location=" + path.string()).c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 16, 16),
+                     caps_string(GST_VIDEO_FORMAT_I420, 16, 16));
+    const Frames frames = make_frames(2, 16, 16, 8, ChromaFormat::k420);
+    for (unsigned i = 0; i < 200; ++i) {  // about 20 KB of JSON
+      harness.push_ref(make_buffer(frames.ref[i % 2], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+      harness.push_dist(make_buffer(frames.dist[i % 2], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    }
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()),
+                                                   20 * GST_SECOND, GST_MESSAGE_ERROR);
+    if (error) {
+      GError* gerror = nullptr;
+      gst_message_parse_error(error, &gerror, nullptr);
+      std::fprintf(stderr, "posted: %s\n", gerror->message);
+      error_posted = true;
+      g_error_free(gerror);
+      gst_message_unref(error);
+    }
+  }
+  const bool kept = read_text(path) == "the previous log\n";
+  const auto files = std::distance(std::filesystem::directory_iterator(folder),
+                                   std::filesystem::directory_iterator());
+  std::fprintf(stderr, "previous log %s, %ld file(s) in the folder\n", kept ? "kept" : "LOST",
+               static_cast<long>(files));
+  std::fflush(stderr);
+  std::_Exit(error_posted && kept && files == 1 ? 0 : 1);
+}
+
+TEST(ElementDeathTest, AFullDiskAtEndOfStreamLeavesThePreviousLogWhole) {
+  const auto folder = temp_path("full-disk");
+  std::filesystem::create_directories(folder);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(end_a_run_on_a_full_disk(folder), ::testing::ExitedWithCode(0),
+              "posted: Could not write the score log(.|\n)*previous log kept, 1 file\\(s\\)");
   std::filesystem::remove_all(folder);
 }
 

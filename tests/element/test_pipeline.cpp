@@ -5,13 +5,17 @@
 #include <gst/gst.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <fstream>
 #include <tuple>
+#include <vector>
 
 #include "fixtures.h"
 #include "pipelines.h"
@@ -123,6 +127,7 @@ struct LiveResult {
   guint64 scored = 0, unpaired_ref = 0, unpaired_dist = 0;
   guint threads = 0, frames_in_flight = 0;
   unsigned warnings = 0;
+  std::vector<std::string> warning_texts;
 };
 
 LiveResult run_live(const std::string& description, const char* element, guint keep) {
@@ -168,6 +173,10 @@ LiveResult run_live(const std::string& description, const char* element, guint k
       g_error_free(gerror);
     } else if (type == GST_MESSAGE_WARNING) {
       ++result.warnings;
+      GError* gerror = nullptr;
+      gst_message_parse_warning(message, &gerror, nullptr);
+      result.warning_texts.push_back(gerror->message);
+      g_error_free(gerror);
     } else if (type == GST_MESSAGE_ELEMENT &&
                gst_structure_has_name(gst_message_get_structure(message), "vmafexact-summary")) {
       const GstStructure* summary = gst_message_get_structure(message);
@@ -265,6 +274,134 @@ TEST(PipelineLive, FramesWhosePartnerNeverComesTimeOutAsUnpaired) {
   EXPECT_EQ(result.unpaired_ref, 8u);
   EXPECT_EQ(result.unpaired_dist, 0u);
   EXPECT_GE(result.warnings, 1u);
+}
+
+TEST(PipelineFiles, ALogLocationThatIsAnInputIsRefusedAndTheInputKept) {
+  // The log replaces its file at the end: naming the reference input there
+  // (however spelt) would destroy it. Refused at start; the file stays as it was.
+  const auto input = temp_log("input.yuv");
+  const std::string bytes(64 * 48 * 3 / 2 * 2, '\x5a');
+  std::ofstream(input, std::ios::binary) << bytes;
+  const std::string parser =
+      "rawvideoparse use-sink-caps=false width=64 height=48 format=i420 framerate=24/1";
+  const std::string spelt_otherwise =
+      (input.parent_path() / "." / input.filename()).string();  // the same file
+  const std::string description =
+      "vmafexact name=v model=\"\" features=psnr log-location=\"" + spelt_otherwise +
+      "\" ! fakesink filesrc name=reference location=\"" + input.string() + "\" ! " + parser +
+      " ! v.ref_sink videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=48,"
+      "framerate=24/1 ! v.dist_sink";
+  const std::string error = run_pipeline(description);
+  EXPECT_NE(error.find("is the file of element 'reference'"), std::string::npos) << error;
+  EXPECT_EQ(test::read_file(input), bytes);
+  std::filesystem::remove(input);
+}
+
+TEST(PipelineFiles, ALogLocationThatIsTheModelFileIsRefused) {
+  const auto model = temp_log("model.json");
+  // A small valid model (two inputs, linear kernel), so that only the log is wrong.
+  const std::string text =
+      R"({"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none", "feature_names": )"
+      R"(["VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score"], "model": )"
+      R"("svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0.25\nSV\n2 1:0.25 2:1 \n"}})";
+  std::ofstream(model) << text;
+  const std::string source = "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=48 ! ";
+  const std::string error = run_pipeline(
+      "vmafexact name=v model=\"" + model.string() + "\" log-location=\"" + model.string() +
+      "\" ! fakesink " + source + "v.ref_sink " + source + "v.dist_sink");
+  EXPECT_NE(error.find("is the model file"), std::string::npos) << error;
+  EXPECT_EQ(test::read_file(model), text);
+  std::filesystem::remove(model);
+}
+
+TEST(PipelineCaps, ADownstreamThatRefusesTheDistortedFormatIsNamed) {
+  // The distorted video goes out unchanged; when downstream takes only NV12
+  // and the distorted input is fixed to I420, upstream fails with a generic
+  // not-negotiated: the element says first which caps are refused.
+  const auto result = run_live(
+      "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! v.ref_sink "
+      "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! identity name=gate ! "
+      "v.dist_sink vmafexact name=v model=\"\" features=psnr ! video/x-raw,format=NV12 ! fakesink",
+      "gate", G_MAXUINT);
+  EXPECT_NE(result.error, "");
+  ASSERT_EQ(result.warning_texts.size(), 1u);
+  const std::string& warning = result.warning_texts[0];
+  EXPECT_NE(warning.find("Downstream of vmafexact refuses the distorted video"), std::string::npos)
+      << warning;
+  EXPECT_NE(warning.find("format=(string)I420"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("format=(string)NV12"), std::string::npos) << warning;
+}
+
+TEST(PipelineCaps, AConverterBeforeTheDistortedInputNegotiatesWithoutAWarning) {
+  const auto result = run_live(
+      "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! v.ref_sink "
+      "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! videoconvert ! "
+      "identity name=gate ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! "
+      "video/x-raw,format=NV12 ! fakesink",
+      "gate", G_MAXUINT);
+  EXPECT_EQ(result.error, "");
+  EXPECT_EQ(result.warnings, 0u);
+}
+
+// The reproduction of issue 10's crash: 1080p snow, the distorted branch
+// through videobalance, default settings (frames in flight on every thread),
+// and a flushing seek to 0 after the fifth frame message, while frames are
+// still being scored. Runs VMAFEXACT_SEEK_RUNS times (default 2); run it
+// under ASan (scripts/sanitize.sh) to see a use-after-free, if any.
+TEST(PipelineSeek, AFlushingSeekWithFramesInFlightAt1080pIsSafe) {
+  const char* runs_text = std::getenv("VMAFEXACT_SEEK_RUNS");
+  const int runs = runs_text ? std::max(1, std::atoi(runs_text)) : 2;
+  for (int run = 0; run < runs; ++run) {
+    GError* error = nullptr;
+    GstElement* pipeline = gst_parse_launch(
+        "videotestsrc pattern=snow ! video/x-raw,format=I420,width=1920,height=1080,"
+        "framerate=30/1 ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! "
+        "videobalance brightness=0.05 ! v.dist_sink vmafexact name=v features=psnr ! fakesink",
+        &error);
+    ASSERT_NE(pipeline, nullptr) << (error ? error->message : "");
+    g_clear_error(&error);
+    GstBus* bus = gst_element_get_bus(pipeline);
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    unsigned frames = 0, frames_after_seek = 0;
+    bool seeked = false;
+    std::string failure;
+    guint64 first_index_after_seek = G_MAXUINT64;
+    while (frames_after_seek < 8 && failure.empty()) {
+      GstMessage* message = gst_bus_timed_pop(bus, 60 * GST_SECOND);
+      if (!message) {
+        failure = "timed out";
+        break;
+      }
+      if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+        GError* gerror = nullptr;
+        gst_message_parse_error(message, &gerror, nullptr);
+        failure = gerror->message;
+        g_error_free(gerror);
+      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
+        failure = "unexpected EOS";
+      } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT &&
+                 gst_structure_has_name(gst_message_get_structure(message), "vmafexact-frame")) {
+        guint64 index = 0;
+        gst_structure_get_uint64(gst_message_get_structure(message), "index", &index);
+        if (seeked) {
+          if (first_index_after_seek == G_MAXUINT64) first_index_after_seek = index;
+          ++frames_after_seek;
+        } else if (++frames == 5) {
+          seeked = gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0);
+          if (!seeked) failure = "the seek was refused";
+        }
+      }
+      gst_message_unref(message);
+    }
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(bus);
+    gst_object_unref(pipeline);
+    ASSERT_EQ(failure, "") << "run " << run;
+    // Frames posted after the seek belong to the old measurement until the
+    // flush, then a new one counts from 0 again; the first of them may still
+    // be an old frame, but frame 0 of the new one must come.
+    EXPECT_GE(frames_after_seek, 8u) << "run " << run;
+  }
 }
 
 }  // namespace
