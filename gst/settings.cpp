@@ -238,6 +238,14 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
   if (!s.log_location.empty()) {
     // Fail now rather than after scoring a whole stream, without touching an
     // existing log (it is replaced only when the new one is complete).
+    std::error_code error;
+    if (std::filesystem::is_directory(s.log_location, error)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("log-location \"%s\" is a folder.", s.log_location.c_str()),
+                        ("Set log-location to a file name (e.g. %s/scores.json).",
+                         s.log_location.c_str()));
+      return std::nullopt;
+    }
     if (!log_folder_writable(s.log_location)) {
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Could not open the score log \"%s\" for writing.",

@@ -1101,6 +1101,14 @@ TEST(ElementDeathTest, RunningOutOfMemoryIsAnErrorNotAnAbort) {
 #endif
 }
 
+TEST(Element, ALogLocationThatIsAFolderIsAnErrorAtStart) {
+  // Renaming the log over a folder would fail only after the whole stream.
+  const auto folder = std::filesystem::temp_directory_path();
+  const auto error = start_error("log-location", folder.c_str());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("is a folder"), std::string::npos) << error->message;
+}
+
 TEST(Element, UnknownFeatureIsAnErrorAtStart) {
   const auto error = start_error("features", "psnr,ssimulacra2");
   ASSERT_TRUE(error);
