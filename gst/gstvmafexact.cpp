@@ -22,6 +22,7 @@
 #include <gst/video/video.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <new>
@@ -65,7 +66,6 @@ struct Run {
   FramePairer pairer;
   std::unique_ptr<ScoringSession> scoring;  // from the first pair
   bool finished = false;
-  bool warned_downstream_caps = false;  // once per run (sink_query)
 };
 
 }  // namespace
@@ -76,6 +76,8 @@ struct GstVmafExactPrivate {
   Run run;
   CudaContextHandler cuda;
   Reporter reporter{nullptr};
+  // Caps queries come on upstream's threads: once per run, set again at start.
+  std::atomic<bool> warned_downstream_caps{false};
 };
 
 struct _GstVmafExact {
@@ -300,11 +302,13 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
   const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], timeout);
   switch (step.action) {
     case PairAction::kPair:
-      if (step.warn_arrival_order)
-        priv->reporter.warn_arrival_order(!states[kRef].frame->running_time &&
-                                                  !states[kDist].frame->running_time
-                                              ? "reference and distorted"
-                                              : priv->inputs[static_cast<unsigned>(*step.untimed)].role);
+      if (step.warn_arrival_order) {
+        const bool both_untimed =
+            !states[kRef].frame->running_time && !states[kDist].frame->running_time;
+        priv->reporter.warn_arrival_order(
+            both_untimed ? "reference and distorted"
+                         : priv->inputs[static_cast<unsigned>(*step.untimed)].role);
+      }
       return score_pair(self, heads);
     case PairAction::kDropRef:
     case PairAction::kDropDist: {
@@ -370,12 +374,13 @@ gboolean sink_query_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstQuer
     // so say here which caps are refused. What upstream offers: the query's
     // filter, or (a capsfilter asks without one) upstream's own caps.
     CapsPtr offered_caps;
-    if (!priv->run.warned_downstream_caps)
-      offered_caps.reset(filter ? gst_caps_ref(filter) : gst_pad_peer_query_caps(GST_PAD(pad), nullptr));
+    if (!priv->warned_downstream_caps)
+      offered_caps.reset(filter ? gst_caps_ref(filter)
+                                : gst_pad_peer_query_caps(GST_PAD(pad), nullptr));
     if (offered_caps && !gst_caps_is_any(offered_caps.get()) &&
         gst_caps_can_intersect(offered_caps.get(), template_caps.get()) &&
-        !gst_caps_can_intersect(offered_caps.get(), allowed.get())) {
-      priv->run.warned_downstream_caps = true;
+        !gst_caps_can_intersect(offered_caps.get(), allowed.get()) &&
+        !priv->warned_downstream_caps.exchange(true)) {
       GCharPtr offered(gst_caps_to_string(offered_caps.get()));
       GCharPtr taken(gst_caps_to_string(downstream.get()));
       GST_ELEMENT_WARNING(agg, CORE, NEGOTIATION,
@@ -393,7 +398,7 @@ gboolean sink_query_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstQuer
 }
 
 gboolean propose_allocation_unguarded(GstAggregator* agg, GstAggregatorPad*, GstQuery*,
-                                GstQuery* query) {
+                                      GstQuery* query) {
   // Frames are read through GstVideoMeta, so upstream may use any strides.
   gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   priv_of(agg)->cuda.propose_pool(GST_ELEMENT(agg), query);
@@ -463,6 +468,7 @@ gboolean start_unguarded(GstAggregator* agg) {
   }
   priv->run = Run{};
   priv->run.plan = std::move(plan);
+  priv->warned_downstream_caps = false;
   return TRUE;
 }
 
