@@ -37,9 +37,8 @@ PairStep FramePairer::next(const InputHead& ref, const InputHead& dist, bool tim
     if (!ref_time || !dist_time) {
       ++paired_;
       PairStep step = step_of(PairAction::kPair);
-      step.by_arrival_order = true;
+      step.untimed = {!ref_time, !dist_time};
       step.warn_arrival_order = paired_by_arrival_order_++ == 0;
-      step.untimed = !ref_time ? Side::kRef : Side::kDist;
       return step;
     }
     // Within half the shorter frame duration; equal times when one is unknown.

@@ -42,12 +42,12 @@ struct PairStep {
   // For a mid-stream drop: the running time of the other input's waiting
   // frame, if one was waiting.
   std::optional<Nanoseconds> other_time;
-  // For a pair: the two frames were paired in arrival order because one of
-  // them (`untimed`) has no timestamp; `warn_arrival_order` on the first such
-  // pair only, so the element warns once.
-  bool by_arrival_order = false;
+  // For a pair: which frames have no timestamp (indexed by Side). Either one
+  // makes the pair one of arrival order; `warn_arrival_order` on the first
+  // such pair only, so the element warns once.
+  std::array<bool, 2> untimed{};
   bool warn_arrival_order = false;
-  std::optional<Side> untimed;  // the side without a timestamp (ref if both)
+  bool by_arrival_order() const { return untimed[0] || untimed[1]; }
 };
 
 class FramePairer {

@@ -57,6 +57,13 @@ constexpr const char* kFormats =
     "I420_10LE, I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, Y444_16LE, "
     "P010_10LE, P012_LE, P016_LE, GRAY16_LE }";
 
+// What to do when downstream refuses the distorted format (a warning at the
+// caps query, an error when such caps arrive).
+constexpr const char* kRefusedCapsAdvice =
+    "vmafexact passes the distorted video through its src pad unchanged; convert it after "
+    "vmafexact (e.g. '! videoconvert ! ...'), or give the distorted input a format downstream "
+    "takes.";
+
 constexpr unsigned kRef = static_cast<unsigned>(Side::kRef);
 constexpr unsigned kDist = static_cast<unsigned>(Side::kDist);
 
@@ -302,13 +309,11 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
   const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], timeout);
   switch (step.action) {
     case PairAction::kPair:
-      if (step.warn_arrival_order) {
-        const bool both_untimed =
-            !states[kRef].frame->running_time && !states[kDist].frame->running_time;
+      if (step.warn_arrival_order)
         priv->reporter.warn_arrival_order(
-            both_untimed ? "reference and distorted"
-                         : priv->inputs[static_cast<unsigned>(*step.untimed)].role);
-      }
+            step.untimed[kRef] && step.untimed[kDist]
+                ? "reference and distorted"
+                : priv->inputs[step.untimed[kRef] ? kRef : kDist].role);
       return score_pair(self, heads);
     case PairAction::kDropRef:
     case PairAction::kDropDist: {
@@ -387,9 +392,7 @@ gboolean sink_query_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstQuer
                           ("Downstream of vmafexact refuses the distorted video: the distorted "
                            "input offers %s, downstream takes only %s.",
                            offered.get(), taken.get()),
-                          ("vmafexact passes the distorted video through its src pad unchanged; "
-                           "convert it after vmafexact (e.g. '! videoconvert ! ...'), or give "
-                           "the distorted input a format downstream takes."));
+                          ("%s", kRefusedCapsAdvice));
     }
     gst_query_set_caps_result(query, allowed.get());
     return TRUE;
@@ -417,7 +420,7 @@ void set_context_unguarded(GstElement* element, GstContext* context) {
 }
 
 GstFlowReturn update_src_caps_unguarded(GstAggregator* agg, GstCaps* downstream_caps,
-                                             GstCaps** result) {
+                                        GstCaps** result) {
   const CapsPtr& dist_caps = priv_of(agg)->inputs[kDist].caps;
   if (!dist_caps) return GST_AGGREGATOR_FLOW_NEED_DATA;
   if (downstream_caps && !gst_caps_can_intersect(dist_caps.get(), downstream_caps)) {
@@ -427,9 +430,7 @@ GstFlowReturn update_src_caps_unguarded(GstAggregator* agg, GstCaps* downstream_
                       ("Downstream of vmafexact refuses the distorted video's caps %s; it takes "
                        "only %s.",
                        offered.get(), taken.get()),
-                      ("vmafexact passes the distorted video through its src pad unchanged; "
-                       "convert it after vmafexact (e.g. '! videoconvert ! ...'), or give the "
-                       "distorted input a format downstream takes."));
+                      ("%s", kRefusedCapsAdvice));
     return GST_FLOW_NOT_NEGOTIATED;
   }
   *result = gst_caps_copy(dist_caps.get());

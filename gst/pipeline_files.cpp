@@ -30,12 +30,12 @@ std::optional<std::string> file_of(GstElement* element) {
   return std::nullopt;
 }
 
+}  // namespace
+
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code error;
   return std::filesystem::equivalent(a, b, error) && !error;
 }
-
-}  // namespace
 
 std::optional<PipelineFile> pipeline_element_using(GstElement* element, const std::string& path) {
   // The outermost bin: the pipeline, or the bin an application keeps it in.

@@ -17,6 +17,9 @@ struct PipelineFile {
   std::string path;     // as the element names it
 };
 
+// Whether `a` and `b` name the same existing file, however spelt.
+bool same_file(const std::string& a, const std::string& b);
+
 // The first element of the pipeline `element` is in (other than `element`)
 // whose file is `path` (the same file on disk, however named), if any.
 std::optional<PipelineFile> pipeline_element_using(GstElement* element, const std::string& path);

@@ -270,9 +270,8 @@ bool log_location_is_free(GstElement* element, const StartPlan& plan) {
   GstElement* self = element;  // for GST_ELEMENT_ERROR
   const std::string& log = plan.settings.log_location;
   if (log.empty()) return true;
-  std::error_code error;
   for (const auto& model : plan.models)
-    if (model.is_path && std::filesystem::equivalent(model.source, log, error) && !error) {
+    if (model.is_path && same_file(model.source, log)) {
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("log-location \"%s\" is the model file \"%s\"; writing the log "
                          "would destroy the model.",

@@ -3,6 +3,7 @@
 // input's end, timeouts in live mode, and the counts the summary reports.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <optional>
 
 #include "frame_pairer.h"
@@ -59,21 +60,23 @@ TEST(FramePairer, ArrivalOrderPairsAreCountedAndWarnedOnce) {
   // A dropped frame on an input without timestamps shifts every later pair:
   // the element must say so once and count such pairs in its summary.
   FramePairer pairer;
+  using Untimed = std::array<bool, 2>;  // reference, distorted
   PairStep step = pairer.next(frame_at(0), frame_at(std::nullopt), false);
   EXPECT_EQ(step.action, PairAction::kPair);
-  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_TRUE(step.by_arrival_order());
   EXPECT_TRUE(step.warn_arrival_order);
-  EXPECT_EQ(step.untimed, Side::kDist);
+  EXPECT_EQ(step.untimed, (Untimed{false, true}));
   step = pairer.next(frame_at(std::nullopt), frame_at(std::nullopt), false);
-  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_TRUE(step.by_arrival_order());
   EXPECT_FALSE(step.warn_arrival_order);
-  EXPECT_EQ(step.untimed, Side::kRef);
+  EXPECT_EQ(step.untimed, (Untimed{true, true}));
   step = pairer.next(frame_at(kFrame), frame_at(kFrame), false);
-  EXPECT_FALSE(step.by_arrival_order);
+  EXPECT_FALSE(step.by_arrival_order());
   EXPECT_FALSE(step.warn_arrival_order);
   step = pairer.next(frame_at(std::nullopt), frame_at(2 * kFrame), false);
-  EXPECT_TRUE(step.by_arrival_order);
+  EXPECT_TRUE(step.by_arrival_order());
   EXPECT_FALSE(step.warn_arrival_order);
+  EXPECT_EQ(step.untimed, (Untimed{true, false}));
   EXPECT_EQ(pairer.paired(), 4u);
   EXPECT_EQ(pairer.paired_by_arrival_order(), 3u);
 }
