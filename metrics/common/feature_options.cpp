@@ -12,8 +12,8 @@ namespace vmafexact {
 
 std::string_view feature_name_alias(std::string_view provided_name) {
   // libvmaf's alias table (feature/alias.c): the integer and float features that
-  // its models read.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 34> aliases = {{
+  // its models read, and VMAF v1's CAMBI and SpEED scores.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 39> aliases = {{
       {"VMAF_feature_adm2_score", "adm2"},
       {"VMAF_feature_aim_score", "aim"},
       {"VMAF_feature_adm3_score", "adm3"},
@@ -48,6 +48,11 @@ std::string_view feature_name_alias(std::string_view provided_name) {
       {"VMAF_feature_vif_scale1_den", "vif_den_scale1"},
       {"VMAF_feature_vif_scale2_num", "vif_num_scale2"},
       {"VMAF_feature_vif_scale2_den", "vif_den_scale2"},
+      {"Cambi_feature_cambi_score", "cambi"},
+      {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
+      {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
+      {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
+      {"Speed_temporal_feature_speed_temporal_score", "speed_temporal"},
   }};
   for (const auto& [name, alias] : aliases)
     if (name == provided_name) return alias;
