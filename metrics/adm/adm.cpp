@@ -1,4 +1,5 @@
 #include "adm/adm.h"
+#include "adm/adm_barten.h"
 
 #include <algorithm>
 #include <bit>
@@ -13,6 +14,7 @@
 #include "adm/adm_pixel.h"
 #include "common/cpu.h"
 #include "common/error.h"
+#include "common/feature_options.h"
 
 namespace vmafexact::adm {
 
@@ -412,38 +414,76 @@ float add_orientations(const std::array<float, 3>& values) {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+
+// libvmaf converts its float weights to fixed point with C casts that are
+// undefined out of range; the x86-64 code GCC emits for them truncates through
+// a signed 32-bit integer (uint16) or a signed 64-bit integer (uint32) and keeps
+// the low bits. Only Barten's mode 1, whose weights exceed 1, reaches that.
+std::uint16_t fixed_u16(double value) {
+  if (!(value > -2147483649.0 && value < 2147483648.0)) return 0;  // 0x80000000's low bits
+  return static_cast<std::uint16_t>(static_cast<std::int32_t>(value));
+}
+std::uint32_t fixed_u32(double value) {
+  if (!(value > -9223372036854775809.0 && value < 9223372036854775808.0)) return 0;
+  return static_cast<std::uint32_t>(static_cast<std::int64_t>(value));
+}
+
+// The float weight 1/Q of a level for orientations h, v (diagonal false) or d.
+float csf_factor(const AdmOptions& options, int scale, bool diagonal) {
+  switch (options.csf_mode) {
+    case kCsfBarten:
+      return barten_csf(scale, options.norm_view_dist, options.ref_display_height,
+                        kCsfLuminance, diagonal ? options.csf_diag_scale : options.csf_scale);
+    case kCsfBartenWatsonBlend:
+    case kCsfBartenWatsonBlendMae:
+      // csf_weights() has checked that a table exists.
+      return blended_csf(options.csf_mode, scale, diagonal, options.norm_view_dist,
+                         options.ref_display_height)
+          .value_or(0.0f);
+    default:
+      return 1.0f / watson_quant_step(scale, diagonal ? 2 : 1, options.norm_view_dist,
+                                      options.ref_display_height);
+  }
+}
+
+}  // namespace
+
 CsfWeights csf_weights(const AdmOptions& options) {
-  if (options.csf_mode != 0)
-    throw Error("adm: adm_csf_mode=" + std::to_string(options.csf_mode) +
-                " (Barten CSF modes) is not supported yet; only 0 (Watson 1997, the default)");
   // libvmaf refuses (at every frame) a viewing condition finer than 3 heights of
   // 1080 lines: its 16-bit pipeline cannot represent it.
   if (options.norm_view_dist * options.ref_display_height < 3.0 * 1080)
     throw Error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 "
                 "(3.0 x 1080), as in libvmaf; it is " +
                 std::to_string(options.norm_view_dist * options.ref_display_height));
+  // libvmaf's blended CSFs are tables for a few viewing conditions; for any
+  // other it weighs every band by -22 (its -EINVAL as a float), a meaningless
+  // score, so vmafexact refuses it.
+  if ((options.csf_mode == kCsfBartenWatsonBlend || options.csf_mode == kCsfBartenWatsonBlendMae) &&
+      !blended_csf(options.csf_mode, 0, false, options.norm_view_dist, options.ref_display_height))
+    throw Error("adm: adm_csf_mode=" + std::to_string(options.csf_mode) +
+                " (Barten-Watson blend) has weights only for " + kBlendedCsfConditions +
+                "; got adm_ref_display_height=" + std::to_string(options.ref_display_height) +
+                " with adm_norm_view_dist=" + format_option_double(options.norm_view_dist));
   CsfWeights weights;
   for (int scale = 0; scale < 4; ++scale) {
-    // Orientations h and v use the LH threshold, d the HH threshold.
-    const float factor_hv =
-        1.0f / watson_quant_step(scale, 1, options.norm_view_dist, options.ref_display_height);
-    const float factor_d =
-        1.0f / watson_quant_step(scale, 2, options.norm_view_dist, options.ref_display_height);
+    // Orientations h and v share one weight, d has its own.
+    const float factor_hv = csf_factor(options, scale, false);
+    const float factor_d = csf_factor(options, scale, true);
     weights.rfactor[scale] = {factor_hv, factor_hv, factor_d};
     if (scale > 0)
       for (int theta = 0; theta < 3; ++theta)
-        weights.fixed[scale][theta] =
-            static_cast<std::uint32_t>(weights.rfactor[scale][theta] * std::pow(2.0, 32));
+        weights.fixed[scale][theta] = fixed_u32(weights.rfactor[scale][theta] * std::pow(2.0, 32));
   }
-  // Scale 0: libvmaf uses fixed constants at its default viewing condition and
-  // the truncated Q21/Q23 values otherwise.
-  if (std::fabs(options.norm_view_dist * options.ref_display_height - 3.0 * 1080) < 1.0e-8) {
+  // Scale 0: libvmaf uses fixed constants at Watson's default viewing condition
+  // and the truncated Q21/Q23 values otherwise.
+  if (std::fabs(options.norm_view_dist * options.ref_display_height - 3.0 * 1080) < 1.0e-8 &&
+      options.csf_mode == kCsfWatson97) {
     weights.scale0_fixed = {36453, 36453, 49417};
   } else {
-    weights.scale0_fixed = {
-        static_cast<std::uint16_t>(weights.rfactor[0][0] * std::pow(2.0, 21)),
-        static_cast<std::uint16_t>(weights.rfactor[0][1] * std::pow(2.0, 21)),
-        static_cast<std::uint16_t>(weights.rfactor[0][2] * std::pow(2.0, 23))};
+    weights.scale0_fixed = {fixed_u16(weights.rfactor[0][0] * std::pow(2.0, 21)),
+                            fixed_u16(weights.rfactor[0][1] * std::pow(2.0, 21)),
+                            fixed_u16(weights.rfactor[0][2] * std::pow(2.0, 23))};
   }
   return weights;
 }

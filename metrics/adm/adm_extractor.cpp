@@ -43,7 +43,7 @@ constexpr OptionSpec kOptions[] = {
      .feature_param = true, .alias = "rdh", .help = "reference display height (pixels)"},
     {.name = "adm_csf_mode", .type = OptionType::kInt, .default_value = kDefaults.csf_mode,
      .min = 0, .max = 3, .feature_param = true, .alias = "csf",
-     .help = "CSF: 0 Watson (1..3 Barten: not supported yet)"},
+     .help = "contrast sensitivity: 0 Watson 1997, 1 Barten, 2 Barten-Watson blend (VMAF v1), 3 blend re-fitted"},
     {.name = "adm_noise_weight", .type = OptionType::kDouble,
      .default_value = kDefaults.noise_weight, .min = 0.0, .max = 1500.0, .feature_param = true,
      .alias = "nw", .help = "noise weight of the masking threshold"},

@@ -336,12 +336,19 @@ TEST_P(AdmTwin, DecoupleN) {
 }
 
 // The CSF weights of a few viewing conditions (libvmaf's and finer/coarser ones),
-// and a made-up scale-0 weight at the top of its uint16 range.
+// of the Barten modes (VMAF v1's blend, and Barten's CSF, whose wrapped fixed-
+// point weights take the whole uint32 range), and a made-up scale-0 weight at
+// the top of its uint16 range.
 std::vector<adm::CsfWeights> csf_weight_sets() {
   std::vector<adm::CsfWeights> sets;
   for (double nvd : {3.0, 4.5, 7.0}) {
     adm::AdmOptions options;
     options.norm_view_dist = nvd;
+    sets.push_back(adm::csf_weights(options));
+  }
+  for (int mode : {1, 2, 3}) {
+    adm::AdmOptions options;
+    options.csf_mode = mode;
     sets.push_back(adm::csf_weights(options));
   }
   sets.push_back(sets.front());

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "adm/adm.h"
+#include "adm/adm_barten.h"
 #include "adm/adm_dsp.h"
 #include "adm/adm_extractor.h"
 #include "common/cpu.h"
@@ -480,6 +482,62 @@ TEST(AdmExtractor, OtherViewingCondition) {
                  {"integer_adm_scale3_nvd_5_rdh_2160", 0.99481061674678706}});
 }
 
+// libvmaf's C path (--cpumask 255) on the same pictures, written as 4:2:0
+// with neutral chroma, one frame; the Barten CSF modes.
+TEST(AdmExtractor, BartenCsf) {
+  expect_scores(run_extractor(Content::kGradientBlur, 71, 53, 8, 8, {{"adm_csf_mode", "1"}}),
+                {{"integer_adm2_csf_1", 0.036973238750666111},
+                 {"integer_aim_csf_1", 0.00057180545745874785},
+                 {"integer_adm3_csf_1", 0.51820071664660372},
+                 {"integer_adm_scale0_csf_1", 0.47975468056062248},
+                 {"integer_adm_scale1_csf_1", 0.02777525783153104},
+                 {"integer_adm_scale2_csf_1", 0.040973936833958419},
+                 {"integer_adm_scale3_csf_1", 0.036037028522554304}});
+  expect_scores(run_extractor(Content::kGradientBlur, 71, 53, 8, 8,
+                              {{"adm_csf_mode", "1"}, {"adm_csf_scale", "0.5"},
+                               {"adm_csf_diag_scale", "2"}}),
+                {{"integer_adm2_scfd_2_csf_1_scf_0.5", 0.039999018170762318},
+                 {"integer_aim_scfd_2_csf_1_scf_0.5", 0.0023434791905506619},
+                 {"integer_adm3_scfd_2_csf_1_scf_0.5", 0.51882776949010578},
+                 {"integer_adm_scale0_scfd_2_csf_1_scf_0.5", 0.6452432578841456},
+                 {"integer_adm_scale1_scfd_2_csf_1_scf_0.5", 0.18491460350053668},
+                 {"integer_adm_scale2_scfd_2_csf_1_scf_0.5", 0.042616303278479838},
+                 {"integer_adm_scale3_scfd_2_csf_1_scf_0.5", 0.03610305773857065}});
+}
+
+TEST(AdmExtractor, BartenWatsonBlends) {
+  expect_scores(run_extractor(Content::kGradientBlur, 71, 53, 8, 8, {{"adm_csf_mode", "2"}}),
+                {{"integer_adm2_csf_2", 0.98209083423566323},
+                 {"integer_aim_csf_2", 0.032127435090896189},
+                 {"integer_adm3_csf_2", 0.97498169957238345},
+                 {"integer_adm_scale0_csf_2", 1.0009885171158841},
+                 {"integer_adm_scale1_csf_2", 0.94663310993466032},
+                 {"integer_adm_scale2_csf_2", 0.95204658677174647},
+                 {"integer_adm_scale3_csf_2", 0.993121022607516}});
+  expect_scores(run_extractor(Content::kGradientBlur, 71, 53, 8, 8, {{"adm_csf_mode", "3"}}),
+                {{"integer_adm2_csf_3", 0.98226552219461172},
+                 {"integer_aim_csf_3", 0.034157195961799759},
+                 {"integer_adm3_csf_3", 0.97405416311640591},
+                 {"integer_adm_scale0_csf_3", 1.0009394331235395},
+                 {"integer_adm_scale1_csf_3", 0.95086804787026558},
+                 {"integer_adm_scale2_csf_3", 0.95489280912463181},
+                 {"integer_adm_scale3_csf_3", 0.99310825547200365}});
+  // VMAF v1.0.16's options (vmaf_v1.0.16_3d0h), 10 bits.
+  expect_scores(
+      run_extractor(Content::kEdges, 48, 40, 10, 2,
+                    {{"adm_dlm_weight", "0.7"}, {"adm_enhn_gain_limit", "1.0"},
+                     {"adm_noise_weight", "0.02"}, {"adm_norm_view_dist", "3.0"},
+                     {"adm_ref_display_height", "1080"}, {"adm_min_val", "0.5"},
+                     {"adm_csf_mode", "2"}}),
+      {{"integer_adm2_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.5615453160306112},
+       {"integer_aim_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.48490161426412826},
+       {"integer_adm3_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.54761123694218938},
+       {"integer_adm_scale0_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.50493891015998671},
+       {"integer_adm_scale1_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.61199405148952635},
+       {"integer_adm_scale2_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.63245048415332039},
+       {"integer_adm_scale3_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", 0.099819081546609997}});
+}
+
 TEST(AdmExtractor, SkipScaleZero) {
   expect_scores(run_extractor(Content::kNoise, 67, 45, 10, 9, {{"adm_skip_scale0", "true"}}),
                 {{"integer_adm2_ssz", 0.98642425323887739},
@@ -539,14 +597,50 @@ TEST(AdmOptions, RejectsWhatLibvmafRejects) {
   EXPECT_NO_THROW(make({{"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}}));
 }
 
-TEST(AdmOptions, BartenCsfModesAreNotSupportedYet) {
-  try {
-    make_feature_extractor("adm", {{"adm_csf_mode", "1"}});
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("adm_csf_mode"), std::string::npos);
+TEST(AdmOptions, BlendedCsfModesNeedATabulatedViewingCondition) {
+  for (const char* mode : {"2", "3"}) {
+    try {
+      make_feature_extractor("adm", {{"adm_csf_mode", mode}, {"adm_ref_display_height", "1000"},
+                                     {"adm_norm_view_dist", "4"}});
+      FAIL() << "no error for mode " << mode;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("adm_norm_view_dist=4"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("2160 with 1.5"), std::string::npos) << e.what();
+    }
+    // The tables of 480 lines and of 720 at 3 heights are below libvmaf's
+    // 3 x 1080 limit, which refuses them first.
+    for (const auto& [height, distance] : {std::pair{"1080", "3"}, {"1080", "5.0"}, {"2160", "1.5"},
+                                           {"2160", "3"}, {"2160", "5"}, {"720", "5"}})
+      EXPECT_NO_THROW(make_feature_extractor("adm", {{"adm_csf_mode", mode},
+                                                     {"adm_ref_display_height", height},
+                                                     {"adm_norm_view_dist", distance}}));
   }
-  EXPECT_NO_THROW(make_feature_extractor("adm", {{"adm_csf_mode", "0"}}));
+  // Barten's own CSF (mode 1) is a formula: any condition libvmaf takes.
+  EXPECT_NO_THROW(make_feature_extractor(
+      "adm", {{"adm_csf_mode", "1"}, {"adm_ref_display_height", "1000"}, {"adm_norm_view_dist", "4"}}));
+}
+
+TEST(AdmFinish, BartenWeightsAreLibvmafs) {
+  // barten_csf() of libvmaf's barten_csf_tools.h at 3 heights of 1080 lines,
+  // levels 0..3 (printed with %a by a program calling libvmaf's header).
+  adm::AdmOptions barten;
+  barten.csf_mode = adm::kCsfBarten;
+  const auto w = adm::csf_weights(barten);
+  const float expected[4] = {0x1.35e31ap+0f, 0x1.42b3c6p+2f, 0x1.d410eap+3f, 0x1.af9d36p+4f};
+  for (int s = 0; s < 4; ++s)
+    for (int theta = 0; theta < 3; ++theta) EXPECT_EQ(w.rfactor[s][theta], expected[s]) << s;
+  // Weights above 1 wrap in libvmaf's fixed point as x86-64 code truncates them.
+  EXPECT_EQ(w.scale0_fixed, (std::array<std::uint16_t, 3>{48227, 48227, 61837}));
+  EXPECT_EQ(w.fixed[1][0], 181344256u);
+  EXPECT_EQ(w.fixed[3][0], 4191379456u);
+  // Mode 2: the table of 1080 lines at 3 heights, h/v then d.
+  adm::AdmOptions blend;
+  blend.csf_mode = adm::kCsfBartenWatsonBlend;
+  const auto b = adm::csf_weights(blend);
+  EXPECT_EQ(b.rfactor[0][0], 0.01183f);
+  EXPECT_EQ(b.rfactor[0][2], 0.004302f);
+  EXPECT_EQ(b.rfactor[3][1], 0.058621f);
+  EXPECT_EQ(b.scale0_fixed[0], static_cast<std::uint16_t>(0.01183f * 2097152.0));
 }
 
 TEST(AdmErrors, PicturesBelow33x33AreRefusedWithTheLimit) {
