@@ -1,11 +1,13 @@
-// The built-in VMAF models: vmaf_v0.6.1, vmaf_v0.6.1neg and vmaf_4k_v0.6.1.
+// The built-in VMAF models: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1 and
+// the eight VMAF v1 models (vmaf_v1.0.16_*, with the hfr variants).
 //
-// The parameters are Netflix's published VMAF models (libvmaf 3.2.0's
-// model/*.json; Copyright Netflix, Inc., BSD+Patent licence), held here as
+// The parameters are Netflix's published VMAF models (libvmaf's model/*.json
+// at f85a8536; Copyright Netflix, Inc., BSD+Patent licence), held here as
 // C++ constants in builtin_models_data.inc, which gen_builtin_models.py wrote
 // from those files: every number a hexadecimal floating literal equal to the
-// double libvmaf parses from the published decimal text. They become the same
-// Model::Data a model file gives, checked by the same check_model_data().
+// double libvmaf parses from the published decimal text, every feature option
+// the file's own text. They become the same Model::Data a model file gives,
+// checked by the same check_model_data().
 #include <array>
 #include <cstdint>
 #include <span>
@@ -16,44 +18,65 @@ namespace vmafexact::model {
 
 namespace {
 
-constexpr std::size_t kFeatures = 6;
+constexpr std::size_t kMaxBuiltinFeatures = 6;
+
+struct BuiltinOption {
+  const char* name;
+  const char* text;  // a number's JSON text, or a boolean's or string's libvmaf text
+  bool number;       // normalised as libvmaf normalises numbers (strtof, "%g")
+};
 
 struct BuiltinFeature {
   const char* name;
-  const char* option;  // nullptr: no option
-  const char* value;   // the option's text as libvmaf normalises it ("%g")
+  std::span<const BuiltinOption> options;
 };
 
 struct BuiltinSupportVector {
   double coefficient;
   std::uint8_t present;  // bit i: the libsvm line lists feature index i + 1
-  std::array<double, kFeatures> values;
+  std::array<double, kMaxBuiltinFeatures> values;  // the model's features first, then zeros
+};
+
+struct BuiltinTransform {
+  bool present;  // the file has a score_transform (with p0, p1 and p2)
+  bool enabled;  // ... which says "enabled": true
+  double p0, p1, p2;
+  bool out_gte_in;
+};
+
+struct BuiltinChromaCorrection {
+  bool present;
+  double parameter;
 };
 
 struct BuiltinModel {
   const char* version;
-  std::array<BuiltinFeature, kFeatures> features;
-  std::array<double, kFeatures + 1> slopes;
-  std::array<double, kFeatures + 1> intercepts;
+  std::span<const BuiltinFeature> features;
+  std::span<const double> slopes;      // prediction's, then one per feature
+  std::span<const double> intercepts;
   double clip_min, clip_max;
-  bool has_transform;  // p0, p1, p2 given; rectification out_gte_in
-  double p0, p1, p2;
-  bool out_gte_in;
+  BuiltinTransform transform;
+  BuiltinChromaCorrection chroma_correction;
   double gamma, rho;  // nu_svr, rbf kernel, nr_class 2
   std::span<const BuiltinSupportVector> support_vectors;
 };
 
 #include "model/builtin_models_data.inc"
 
-constexpr std::array<const BuiltinModel*, 3> kBuiltins = {&kVmafV061, &kVmafV061Neg,
-                                                          &kVmaf4kV061};
+constexpr std::array<const BuiltinModel*, 11> kBuiltins = {
+    &kVmafV061,           &kVmafV061Neg,          &kVmaf4kV061,
+    &kVmafV1016x3d0h,     &kVmafV1016x5d0h,       &kVmafV1016x3d0h2160,
+    &kVmafV1016x1d5h2160, &kVmafV1016Hfr3d0h,     &kVmafV1016Hfr5d0h,
+    &kVmafV1016Hfr3d0h2160, &kVmafV1016Hfr1d5h2160,
+};
 
 std::unique_ptr<Model::Data> to_data(const BuiltinModel& b) {
   auto data = std::make_unique<Model::Data>();
   data->name = b.version;
   for (const auto& f : b.features) {
     ModelFeature feature{f.name, {}};
-    if (f.option) feature.options.emplace_back(f.option, f.value);
+    for (const auto& o : f.options)
+      feature.options.emplace_back(o.name, o.number ? normalized_option_number(o.text) : o.text);
     data->features.push_back(std::move(feature));
   }
   data->normalization = Normalization::linear_rescale;
@@ -62,22 +85,25 @@ std::unique_ptr<Model::Data> to_data(const BuiltinModel& b) {
   data->clip = true;
   data->clip_min = b.clip_min;
   data->clip_max = b.clip_max;
-  if (b.has_transform) {
+  if (b.transform.present) {
     ScoreTransform& t = data->transform;
-    t.present = true;  // not "enabled": applied only with enable_transform
-    t.p0 = {true, b.p0};
-    t.p1 = {true, b.p1};
-    t.p2 = {true, b.p2};
-    t.out_gte_in = b.out_gte_in;
+    t.present = true;
+    t.enabled = b.transform.enabled;  // otherwise applied only with enable_transform
+    t.p0 = {true, b.transform.p0};
+    t.p1 = {true, b.transform.p1};
+    t.p2 = {true, b.transform.p2};
+    t.out_gte_in = b.transform.out_gte_in;
   }
+  data->chroma_correction = {b.chroma_correction.present, b.chroma_correction.parameter};
   Svm& svm = data->svm;
   svm.kernel = Kernel::rbf;
   svm.gamma = b.gamma;
   svm.rho = b.rho;
+  const std::size_t features = b.features.size();
   for (const auto& sv : b.support_vectors) {
     svm.coefficients.push_back(sv.coefficient);
     svm.sv_begin.push_back(svm.nodes.size());
-    for (std::size_t i = 0; i < kFeatures; ++i)
+    for (std::size_t i = 0; i < features; ++i)
       if (sv.present & (1u << i)) svm.nodes.push_back({static_cast<int>(i) + 1, sv.values[i]});
   }
   svm.sv_begin.push_back(svm.nodes.size());

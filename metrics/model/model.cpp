@@ -52,6 +52,23 @@ void check_model_data(const Model::Data& data, std::string_view origin) {
            "x must increase and y must not decrease from knot " + std::to_string(i) + " to " +
                std::to_string(i + 1));
   }
+  if (data.chroma_correction.enabled) {
+    const std::string field = "model_dict.chroma_correction_parameter";
+    // libvmaf then writes no score at all, for any frame.
+    if (data.chroma_correction.value == 0.0)
+      fail(field, "is 0, with which libvmaf predicts no score; remove it to turn the correction off");
+    // libvmaf reads uninitialised values without exactly one of each, or
+    // fails at every frame with more.
+    for (const std::string_view part : {kChromaGuidingFeature, kChromaGuidedFeature}) {
+      std::size_t matches = 0;
+      for (const auto& feature : data.features)
+        matches += feature.name.find(part) != std::string::npos ? 1 : 0;
+      if (matches != 1)
+        fail(field, "needs exactly one feature whose name contains \"" + std::string(part) +
+                        "\" (the correction reads adm3 into speed_chroma); the model has " +
+                        std::to_string(matches));
+    }
+  }
   const Svm& svm = data.svm;
   if (svm.sv_begin.size() != svm.coefficients.size() + 1 || svm.sv_begin.back() != svm.nodes.size())
     fail("model_dict.model", "inconsistent support vectors");
@@ -177,6 +194,36 @@ double transform(const ScoreTransform& t, double score) {
   return out;
 }
 
+// The normalised value back on the feature's own scale, as libvmaf's
+// denormalize_feature() forms it (not always the value normalised).
+double denormalized(const Model::Data& d, std::size_t feature, double normalized) {
+  if (d.normalization != Normalization::linear_rescale) return normalized;
+  return (normalized - d.intercepts[feature + 1]) / d.slopes[feature + 1];
+}
+
+// libvmaf's chroma_from_luma (predict.c, post_process_feature_from_another()):
+// a SpEED chroma input that is 0 on its own scale becomes c - c * adm3, with
+// adm3 taken back from its normalised value, then normalised again.
+// check_model_data() made sure each of the two features is there once.
+void correct_chroma_from_luma(const Model::Data& d, std::span<double> x) {
+  const double c = d.chroma_correction.value;
+  double guiding = 0.0;
+  std::size_t guided = 0;
+  for (std::size_t i = 0; i < d.features.size(); ++i) {
+    const std::string& name = d.features[i].name;
+    if (name.find(kChromaGuidingFeature) != std::string::npos) guiding = denormalized(d, i, x[i]);
+    if (name.find(kChromaGuidedFeature) != std::string::npos) {
+      // libvmaf returns here, correcting nothing, when the chroma input is not 0.
+      if (denormalized(d, i, x[i]) != 0.0) return;
+      guided = i;
+    }
+  }
+  double corrected = (-c * guiding) + c;
+  if (d.normalization == Normalization::linear_rescale)
+    corrected = d.slopes[guided + 1] * corrected + d.intercepts[guided + 1];
+  x[guided] = corrected;
+}
+
 }  // namespace
 
 double Model::predict(std::span<const double> feature_values, const PredictOptions& options) const {
@@ -194,6 +241,8 @@ double Model::predict(std::span<const double> feature_values, const PredictOptio
     if (d.normalization == Normalization::linear_rescale)
       x[i] = d.slopes[i + 1] * x[i] + d.intercepts[i + 1];
   }
+
+  if (d.chroma_correction.enabled) correct_chroma_from_luma(d, x);
 
   // nu-SVR: sum over the support vectors of coef * kernel, in file order, minus rho.
   const Svm& svm = d.svm;

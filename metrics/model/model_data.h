@@ -72,8 +72,17 @@ struct Model::Data {
   double clip_min = 0.0;
   double clip_max = 0.0;
   ScoreTransform transform;
+  // libvmaf's chroma_from_luma: with a chroma_correction_parameter c, a frame
+  // whose SpEED chroma input is 0 has it replaced by c * (1 - adm3) (VMAF v1).
+  OptionalParameter chroma_correction;
   Svm svm;
 };
+
+// The features chroma correction reads, found as libvmaf finds them: the one
+// feature whose name contains "adm3" (guiding) and the one containing
+// "speed_chroma" (guided).
+inline constexpr std::string_view kChromaGuidingFeature = "adm3";
+inline constexpr std::string_view kChromaGuidedFeature = "speed_chroma";
 
 // The limits libvmaf's model reader has (MAX_FEATURE_COUNT, MAX_KNOT_COUNT).
 inline constexpr std::size_t kMaxFeatures = 64;

@@ -257,7 +257,8 @@ class Loader {
         expect(value, JsonValue::Kind::object, field);
         data->transform = load_transform(value, field);
       } else if (key == "chroma_correction_parameter") {
-        fail(field, "chroma-from-luma correction is not supported");
+        expect(value, JsonValue::Kind::number, field);
+        data->chroma_correction = {true, value.number};
       } else if (key == "slopes") {
         data->slopes = numbers(value, field);
         if (data->slopes.empty()) fail(field, "is empty");

@@ -290,7 +290,11 @@ TEST(Model, KernelsMatchLibvmaf) {
 
 TEST(Model, BuiltinNamesAndFeatures) {
   EXPECT_EQ(builtin_model_names(),
-            (std::vector<std::string>{"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1"}));
+            (std::vector<std::string>{"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1",
+                                      "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h",
+                                      "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_1d5h_2160",
+                                      "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+                                      "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"}));
   const std::vector<std::string> inputs = {kAdm2,
                                            kMotion2,
                                            "VMAF_integer_feature_vif_scale0_score",
@@ -300,6 +304,7 @@ TEST(Model, BuiltinNamesAndFeatures) {
   for (const auto& version : builtin_model_names()) {
     const Model m = load_builtin_model(version);
     EXPECT_EQ(m.name(), version);
+    if (version.starts_with("vmaf_v1.")) continue;  // BuiltinVmafV1Models
     ASSERT_EQ(m.features().size(), inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       EXPECT_EQ(m.features()[i].name, inputs[i]);
@@ -312,6 +317,76 @@ TEST(Model, BuiltinNamesAndFeatures) {
   }
   EXPECT_EQ(load_builtin_model("vmaf_v0.6.1").data().svm.support_vector_count(), 211u);
   EXPECT_EQ(load_builtin_model("vmaf_4k_v0.6.1").data().svm.support_vector_count(), 262u);
+}
+
+TEST(Model, BuiltinVmafV1Models) {
+  // libvmaf's model/vmaf_v1.0.16*/: CAMBI, SpEED chroma, ADM's adm3 with the
+  // Barten-Watson CSF, and motion3, each with its options as libvmaf
+  // normalises them; the quadratic transform enabled in the file, the 2160
+  // models clipped to 110, chroma-from-luma correction 120.
+  const FeatureOptions cambi = {{"cambi_high_res_speedup", "1080"},
+                                {"cambi_vis_lum_threshold", "0.06"},
+                                {"cambi_max_val", "17"}};
+  const Model m = load_builtin_model("vmaf_v1.0.16_3d0h");
+  ASSERT_EQ(m.features().size(), 4u);
+  EXPECT_EQ(m.features()[0].name, "Cambi_feature_cambi_score");
+  EXPECT_EQ(m.features()[0].options, cambi);
+  EXPECT_EQ(m.features()[1].name, "Speed_chroma_feature_speed_chroma_uv_score");
+  EXPECT_EQ(m.features()[1].options,
+            (FeatureOptions{{"speed_kernelscale", "1"}, {"speed_nn_floor", "0.1"},
+                            {"speed_sigma_nn", "0.19"}, {"speed_weight_var_mode", "5"},
+                            {"speed_max_val", "45"}}));
+  EXPECT_EQ(m.features()[2].name, "VMAF_integer_feature_adm3_score");
+  EXPECT_EQ(m.features()[2].options,
+            (FeatureOptions{{"adm_dlm_weight", "0.7"}, {"adm_enhn_gain_limit", "1"},
+                            {"adm_noise_weight", "0.02"}, {"adm_norm_view_dist", "3"},
+                            {"adm_ref_display_height", "1080"}, {"adm_min_val", "0.5"},
+                            {"adm_csf_mode", "2"}}));
+  EXPECT_EQ(m.features()[3].name, "VMAF_integer_feature_motion3_score");
+  EXPECT_EQ(m.features()[3].options, (FeatureOptions{{"motion_max_val", "18"}}));
+  const auto& d = m.data();
+  EXPECT_TRUE(d.transform.present);
+  EXPECT_TRUE(d.transform.enabled);
+  EXPECT_EQ(d.transform.p2.value, -0.000490758318);
+  EXPECT_TRUE(d.chroma_correction.enabled);
+  EXPECT_EQ(d.chroma_correction.value, 120.0);
+  EXPECT_EQ(d.clip_max, 100.0);
+  EXPECT_EQ(d.svm.support_vector_count(), 215u);
+
+  const Model phone = load_builtin_model("vmaf_v1.0.16_5d0h");
+  EXPECT_EQ(phone.features()[1].options,
+            (FeatureOptions{{"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
+                            {"speed_weight_var_mode", "5"}, {"speed_prescale", "0.6"},
+                            {"speed_prescale_method", "bilinear"}, {"speed_max_val", "45"}}));
+  EXPECT_EQ(load_builtin_model("vmaf_v1.0.16_3d0h_2160").data().clip_max, 110.0);
+  EXPECT_EQ(load_builtin_model("vmaf_v1.0.16_1d5h_2160").data().clip_max, 100.0);
+  EXPECT_EQ(load_builtin_model("vmaf_v1.0.16_hfr_3d0h").features()[3].options,
+            (FeatureOptions{{"motion_max_val", "18"}, {"motion_five_frame_window", "true"},
+                            {"motion_moving_average", "true"}}));
+  for (const auto& version : builtin_model_names())
+    if (version.starts_with("vmaf_v1."))
+      EXPECT_EQ(load_builtin_model(version).features()[0].options, cambi) << version;
+}
+
+TEST(Model, ChromaFromLumaCorrectionAsLibvmaf) {
+  // libvmaf's C path (--cpumask 255) with vmaf_v1.0.16_3d0h on the first frames
+  // of pair a crf37 with both chroma planes set to 128 (SpEED chroma 0: the
+  // correction replaces it from adm3) and with the reference's chroma in both
+  // (SpEED chroma 7.5e-6, not 0: no correction). Inputs: cambi, speed_chroma_uv,
+  // adm3, motion3.
+  const Model m = load_builtin_model("vmaf_v1.0.16_3d0h");
+  EXPECT_EQ(m.predict(std::vector<double>{1.2713080047094958, 0, 0.86752156300617012,
+                                          9.215856565205975},
+                      {}),
+            55.676195353595283);
+  EXPECT_EQ(m.predict(std::vector<double>{1.1841940761804584, 0, 0.82158651771889346,
+                                          9.215856565205975},
+                      {}),
+            39.950702066514154);
+  EXPECT_EQ(m.predict(std::vector<double>{1.2713080047094958, 7.5002508310717531e-06,
+                                          0.86752156300617012, 9.215856565205975},
+                      {}),
+            69.267193359576765);
 }
 
 TEST(Model, UnknownBuiltinNamesTheKnownOnes) {
@@ -340,7 +415,12 @@ TEST(Model, BuiltinsEqualTheirJsonFiles) {
   for (const auto& version : builtin_model_names()) {
     SCOPED_TRACE(version);
     const Model built_in = load_builtin_model(version);
-    const Model file = load_model_file(std::filesystem::path(dir) / (version + ".json"));
+    // libvmaf keeps the v1 models in folders of their own.
+    std::filesystem::path path = std::filesystem::path(dir) / (version + ".json");
+    for (const char* folder : {"vmaf_v1.0.16", "vmaf_v1.0.16_hfr"})
+      if (!std::filesystem::exists(path))
+        path = std::filesystem::path(dir) / folder / (version + ".json");
+    const Model file = load_model_file(path);
     const Model::Data& a = built_in.data();
     const Model::Data& b = file.data();
     ASSERT_EQ(a.features.size(), b.features.size());
@@ -361,6 +441,8 @@ TEST(Model, BuiltinsEqualTheirJsonFiles) {
       EXPECT_TRUE(same_bits((a.transform.*p).value, (b.transform.*p).value));
     }
     EXPECT_EQ(a.transform.out_gte_in, b.transform.out_gte_in);
+    EXPECT_EQ(a.chroma_correction.enabled, b.chroma_correction.enabled);
+    EXPECT_TRUE(same_bits(a.chroma_correction.value, b.chroma_correction.value));
     EXPECT_EQ(a.transform.out_lte_in, b.transform.out_lte_in);
     EXPECT_EQ(a.transform.knots_enabled, b.transform.knots_enabled);
     EXPECT_EQ(a.svm.kernel, b.svm.kernel);
@@ -476,7 +558,10 @@ TEST(Model, RejectsBrokenModelDict) {
   broken("model", 1, "model_dict.model: must be a string");
   broken("score_clip", {0.0}, "model_dict.score_clip: must hold two numbers");
   broken("score_clip", {0.0, "100"}, "model_dict.score_clip[1]: must be a number");
-  broken("chroma_correction_parameter", 0.5, "not supported");
+  broken("chroma_correction_parameter", 0.5,
+         "chroma_correction_parameter: needs exactly one feature whose name contains \"adm3\"");
+  broken("chroma_correction_parameter", "120", "chroma_correction_parameter: must be a number");
+  broken("chroma_correction_parameter", 0, "chroma_correction_parameter: is 0");
   broken("feature_opts_dicts", ojson::parse("[{}, {}, {}]"), "3 entries for 2 features");
   broken("feature_opts_dicts", ojson::parse("[[]]"), "feature_opts_dicts[0]: must be an object");
   broken("feature_opts_dicts", ojson::parse(R"([{"a": [1]}])"), "feature_opts_dicts[0].a");
