@@ -4,13 +4,14 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "registry.h"
 #include "scorer.h"
 
 namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
   static const std::vector<std::string> unclaimed = {
-      "float_ssim", "float_ms_ssim", "cambi", "adm2", "aim", "adm3", "adm_scale0",
+      "float_ssim", "float_ms_ssim", "adm2", "aim", "adm3", "adm_scale0",
       "adm_scale1", "adm_scale2", "adm_scale3", "vif_scale0", "vif_scale1", "vif_scale2",
       "vif_scale3", "motion", "motion2", "motion3"};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
@@ -40,9 +41,32 @@ bool model_usable(const char* version) {
   }
 }
 
+// The VMAF v1 models of the .v1all. logs, in the order of their runs.
+constexpr const char* kV1Models[] = {
+    "vmaf_v1.0.16_3d0h",     "vmaf_v1.0.16_5d0h",     "vmaf_v1.0.16_3d0h_2160",
+    "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+    "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"};
+
+// A VMAF v1 log: its runs named models only, so every key is a model's score or
+// input (with its options' suffix).
+ReferenceSetup v1_setup(const ReferenceLog& log, bool all_models) {
+  ReferenceSetup setup;
+  bool usable = true;
+  for (const char* version : kV1Models) {
+    usable = usable && model_usable(version);
+    setup.models += std::string(setup.models.empty() ? "" : ",") + version;
+    if (!all_models) break;
+  }
+  (usable ? setup.expected_keys : setup.not_yet) = log.frame_key_order;
+  if (!usable) setup.models.clear();
+  return setup;
+}
+
 }  // namespace
 
-ReferenceSetup reference_setup(const ReferenceLog& log) {
+ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name) {
+  if (log_name.find(".v1.") != std::string_view::npos) return v1_setup(log, false);
+  if (log_name.find(".v1all.") != std::string_view::npos) return v1_setup(log, true);
   ReferenceSetup setup;
   const auto has_key = [&](const char* key) {
     return std::find(log.frame_key_order.begin(), log.frame_key_order.end(), key) !=
@@ -65,6 +89,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log) {
       else if (starts_with(key, "integer_adm") || starts_with(key, "integer_aim")) feature = "adm";
       else if (starts_with(key, "integer_motion") || key == "VMAF_integer_feature_motion_sad_score")
         feature = "motion";
+      else if (key == "cambi")
+        feature = "cambi";
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;
@@ -80,6 +106,15 @@ ReferenceSetup reference_setup(const ReferenceLog& log) {
   for (const auto& feature : features)
     setup.features += (setup.features.empty() ? "" : ",") + feature;
   return setup;
+}
+
+bool every_feature_has_a_cuda_twin(const ReferenceSetup& setup) {
+  std::vector<FeatureRequest> requests = parse_feature_list(setup.features);
+  for (const auto& scored : load_models(parse_model_list(setup.models)))
+    for (auto& request : model_feature_requests(scored.model)) requests.push_back(std::move(request));
+  for (const auto& request : requests)
+    if (!feature_entry(request.name).make_cuda) return false;
+  return true;
 }
 
 }  // namespace vmafexact::test

@@ -4,13 +4,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fixtures.h"
 
 namespace vmafexact::test {
 
-// Keys of libvmaf extractors vmafexact does not claim yet (float_* and cambi).
+// Keys vmafexact does not claim yet: libvmaf's float extractors' scores
+// (float_ssim, float_ms_ssim and the float features' aliases).
 bool is_unclaimed_key(const std::string& key);
 
 struct ReferenceSetup {
@@ -22,6 +24,13 @@ struct ReferenceSetup {
   bool empty() const { return models.empty() && features.empty(); }
 };
 
-ReferenceSetup reference_setup(const ReferenceLog& log);
+// `log_name` tells the runs apart: "<dis>.v1.max.json" scored vmaf_v1.0.16_3d0h
+// alone, "<dis>.v1all.max.json" all eight v1 models; any other log is
+// vmaf_v0.6.1 (and vmaf_neg) with the features its keys name.
+ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name = {});
+
+// Whether every extractor the setup runs (its models' inputs and its features)
+// has a CUDA twin in the registry.
+bool every_feature_has_a_cuda_twin(const ReferenceSetup& setup);
 
 }  // namespace vmafexact::test

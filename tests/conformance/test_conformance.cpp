@@ -80,7 +80,7 @@ TEST_P(Conformance, EveryValueEqualsLibvmaf) {
   const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
   const auto log =
       vmafexact::test::load_reference_log(vmafexact::test::reference_dir() / pair.log_name);
-  const auto setup = vmafexact::test::reference_setup(log);
+  const auto setup = vmafexact::test::reference_setup(log, pair.log_name);
   EXPECT_TRUE(setup.unknown.empty()) << "reference keys unknown to the test: " << setup.unknown[0];
   for (const auto& key : setup.not_yet)
     std::printf("[conformance] %s: %s not compared, its feature is not built yet\n",

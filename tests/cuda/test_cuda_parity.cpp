@@ -138,7 +138,7 @@ class CudaFixtureParity : public ::testing::TestWithParam<test::FixturePair> {
 TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
   const auto& pair = GetParam();
   const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
-  const auto setup = test::reference_setup(log);
+  const auto setup = test::reference_setup(log, pair.log_name);
   cuda::CudaBackend backend;
   const auto features = twinned(parse_feature_list(setup.features), backend);
   if (features.empty()) GTEST_SKIP() << "no twinned feature in " << pair.log_name;

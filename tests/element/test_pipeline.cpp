@@ -66,7 +66,7 @@ class Pipeline : public ::testing::TestWithParam<FixturePair> {};
 TEST_P(Pipeline, LogEqualsLibvmafReference) {
   const FixturePair& pair = GetParam();
   const auto reference = test::load_reference_log(test::reference_dir() / pair.log_name);
-  const auto setup = test::reference_setup(reference);
+  const auto setup = test::reference_setup(reference, pair.log_name);
   if (setup.empty()) GTEST_SKIP() << "no score of this build in " << pair.log_name;
   const auto yuv = test::fixture_yuv_dir();
   const std::string parser = raw_parser(pair);

@@ -3,7 +3,8 @@
 // "vmaf" score is predicted again from that log's own feature values (libvmaf's
 // exact doubles, printed with %.17g) and must equal libvmaf's "vmaf" value
 // bit for bit; likewise vmaf_v0.6.1neg's inputs (the *_egl_1 scores) against
-// "vmaf_neg".
+// "vmaf_neg", and the VMAF v1 models against their scores in the .v1 and
+// .v1all logs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "fixtures.h"
 #include "common/feature_options.h"
 #include "model/model.h"
+#include "registry.h"
 
 using namespace vmafexact;
 
@@ -22,15 +24,20 @@ namespace {
 bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
 // The log key of a model input: libvmaf's alias of the feature name, with its
-// options' suffix (the gain limits are the only options these models set).
+// options' suffix, as the extractor that provides it names it.
 std::string log_key(const model::ModelFeature& feature) {
-  std::vector<NamedOption> named;
-  for (const auto& [option, value] : feature.options) {
-    EXPECT_TRUE(option == "adm_enhn_gain_limit" || option == "vif_enhn_gain_limit") << option;
-    named.push_back({option, "egl", value});
-  }
-  return feature_name_with_options(feature.name, named);
+  const FeatureEntry* entry = feature_entry_providing(feature.name);
+  EXPECT_NE(entry, nullptr) << feature.name;
+  if (!entry) return feature.name;
+  return entry->descriptor.parse(feature.options).score_key(feature.name);
 }
+
+constexpr const char* kV1Inputs[] = {"Cambi_feature_cambi_score",
+                                     "Speed_chroma_feature_speed_chroma_uv_score"};
+constexpr const char* kOtherV1Models[] = {
+    "vmaf_v1.0.16_5d0h",     "vmaf_v1.0.16_3d0h_2160",     "vmaf_v1.0.16_1d5h_2160",
+    "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",      "vmaf_v1.0.16_hfr_3d0h_2160",
+    "vmaf_v1.0.16_hfr_1d5h_2160"};
 
 struct Tally {
   unsigned logs = 0, frames = 0, identical = 0;
@@ -70,10 +77,21 @@ void check_log(const std::string& log_name, const test::ReferenceLog& log, const
 }  // namespace
 
 TEST(ModelConformance, PredictionsFromReferenceFeatures) {
-  Tally vmaf, vmaf_neg;
+  Tally vmaf, vmaf_neg, v1;
   for (const auto& pair : test::max_precision_pairs()) {
     const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
     if (log.frames.empty() || !log.frames[0].count("vmaf")) continue;
+    // VMAF v1: the first model as "vmaf", the others under their versions
+    // (tests/fixtures/README.md).
+    const bool all_v1 = pair.log_name.find(".v1all.") != std::string::npos;
+    if (all_v1 || pair.log_name.find(".v1.") != std::string::npos) {
+      for (const char* input : kV1Inputs)
+        ASSERT_NE(feature_entry_providing(input), nullptr) << "no extractor provides " << input;
+      check_log(pair.log_name, log, "vmaf_v1.0.16_3d0h", "vmaf", v1);
+      if (all_v1)
+        for (const char* version : kOtherV1Models) check_log(pair.log_name, log, version, version, v1);
+      continue;
+    }
     check_log(pair.log_name, log, "vmaf_v0.6.1", "vmaf", vmaf);
     if (log.frames[0].count("vmaf_neg")) check_log(pair.log_name, log, "vmaf_v0.6.1neg", "vmaf_neg", vmaf_neg);
   }
@@ -81,9 +99,14 @@ TEST(ModelConformance, PredictionsFromReferenceFeatures) {
               vmaf.identical, vmaf.frames, vmaf.logs);
   std::printf("[model conformance] vmaf_v0.6.1neg: %u of %u frames identical in %u logs\n",
               vmaf_neg.identical, vmaf_neg.frames, vmaf_neg.logs);
+  std::printf("[model conformance] vmaf_v1.0.16_*: %u of %u frames identical in %u model runs\n",
+              v1.identical, v1.frames, v1.logs);
   // The fixtures hold vmaf in many logs and vmaf_neg in one (pair a, crf23).
   EXPECT_GE(vmaf.logs, 10u);
   EXPECT_GE(vmaf_neg.logs, 1u);
   EXPECT_EQ(vmaf.identical, vmaf.frames);
   EXPECT_EQ(vmaf_neg.identical, vmaf_neg.frames);
+  // Every pair has a .v1 log; two have all eight models.
+  EXPECT_GE(v1.logs, 10u + 2u * 8u);
+  EXPECT_EQ(v1.identical, v1.frames);
 }
