@@ -105,6 +105,44 @@ std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {
 INSTANTIATE_TEST_SUITE_P(SharedFixtures, Pipeline, ::testing::ValuesIn(test::max_precision_pairs()),
                          test_name);
 
+// VMAF v0 and v1 in one element: each model's inputs run as its own extractors
+// (their options differ), so every score equals the one libvmaf printed in the
+// run of that model alone (v1's under its version: it is not the first model).
+TEST(PipelineModels, VmafV0AndV1InOneRunScoreAsInTheirOwnRuns) {
+  const auto pairs = test::max_precision_pairs();
+  const auto pair = std::find_if(pairs.begin(), pairs.end(), [](const FixturePair& p) {
+    return p.log_name == "a_576x324_420p8_dis_x264crf37.max.json";
+  });
+  ASSERT_NE(pair, pairs.end());
+  test::ReferenceLog merged = test::load_reference_log(test::reference_dir() / pair->log_name);
+  const auto v1 = test::load_reference_log(test::reference_dir() /
+                                           "a_576x324_420p8_dis_x264crf37.v1.max.json");
+  ASSERT_EQ(merged.frames.size(), v1.frames.size());
+  const auto renamed = [](const std::string& key) {
+    return key == "vmaf" ? std::string("vmaf_v1.0.16_3d0h") : key;
+  };
+  for (std::size_t i = 0; i < v1.frames.size(); ++i)
+    for (const auto& [key, value] : v1.frames[i]) merged.frames[i][renamed(key)] = value;
+  for (const auto& [key, methods] : v1.pooled) merged.pooled[renamed(key)] = methods;
+
+  const auto log = temp_log("v0-v1.json");
+  const auto yuv = test::fixture_yuv_dir();
+  const std::string parser = raw_parser(*pair);
+  const std::string description =
+      "vmafexact name=v model=\"vmaf_v0.6.1,vmaf_v1.0.16_3d0h\" log-precision=max log-location=\"" +
+      log.string() + "\" ! fakesink filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " +
+      parser + " ! v.ref_sink filesrc location=\"" + (yuv / pair->dist_yuv).string() + "\" ! " +
+      parser + " ! v.dist_sink";
+  ASSERT_EQ(run_pipeline(description), "") << description;
+  const auto ours = test::load_reference_log(log);
+  std::filesystem::remove(log);
+  // 15 keys of each model's run alone, nothing shared.
+  EXPECT_EQ(ours.frame_key_order.size(), 15u + 15u);
+  EXPECT_NE(std::find(ours.frame_key_order.begin(), ours.frame_key_order.end(), "vmaf_v1.0.16_3d0h"),
+            ours.frame_key_order.end());
+  expect_log_matches(ours, merged, "v0 and v1 together");
+}
+
 TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {
   // videoconvert writes real P010 (10 bits in the top of each word, V after U):
   // identical content must score the 10-bit cap, 72 dB, on every plane.
