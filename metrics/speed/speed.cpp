@@ -1,0 +1,540 @@
+#include "speed/speed.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "speed/speed_linalg.h"
+
+namespace vmafexact::speed {
+
+namespace {
+
+// vif_tools.h's valid_kernelscales (libvmaf, Netflix, BSD+Patent), as floats.
+constexpr std::array<float, 21> kValidKernelscales = {
+    1.0f,          1.0f / 2.0f,   3.0f / 2.0f,   2.0f,          2.0f / 3.0f,   24.0f / 10.0f,
+    360.0f / 97.0f, 4.0f / 3.0f,  3.5f / 3.0f,   3.75f / 3.0f,  4.25f / 3.0f,  5.0f / 3.0f,
+    3.0f,          1.0f / 2.25f,  1.4746f,       1.54f,         1.6f,          1.06667f,
+    0.711111f,     0.740740f,     1.111111f,
+};
+
+// round_up_to_odd(): the ceiling, made odd.
+int round_up_to_odd(float f) {
+  const int ceiling = static_cast<int>(std::ceil(static_cast<double>(f)));
+  return ceiling % 2 == 0 ? ceiling + 1 : ceiling;
+}
+
+// vif_get_filter_size(scale, kernelscale), the kernel scale taken as a float.
+int filter_size(int scale, float kernelscale) {
+  const int n = (1 << (4 - scale)) + 1;
+  return std::max(round_up_to_odd(static_cast<float>(n) * kernelscale), 3);
+}
+
+// get_gaussian_pdf(x, 0, stdev): the exponent and 1 / (stdev sqrt(2 pi)) in
+// double, each rounded to float, and their float quotient.
+float gaussian_pdf(float x, float stdev) {
+  const float mean = 0;
+  const double centered = static_cast<double>(x - mean);
+  const float num = static_cast<float>(
+      std::exp(-0.5 * centered / static_cast<double>(stdev) * centered / static_cast<double>(stdev)));
+  const float den = static_cast<float>(1 / (static_cast<double>(stdev) * std::sqrt(2 * M_PI)));
+  return num / den;
+}
+
+// get_1d_gaussian_kernel(): the pdf at -k .. k, divided by its float sum.
+std::vector<float> gaussian_kernel(int size, float stdev) {
+  std::vector<float> taps(static_cast<std::size_t>(size));
+  float sum = 0;
+  const int k = (size - 1) / 2;
+  for (int i = 0; i < size; ++i) {
+    taps[static_cast<std::size_t>(i)] = gaussian_pdf(static_cast<float>(i - k), stdev);
+    sum += taps[static_cast<std::size_t>(i)];
+  }
+  for (float& tap : taps) tap /= sum;
+  return taps;
+}
+
+// The mirror of vif_filter1d_s: index -i for i < 0, 2n - i - 2 for i >= n.
+int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// The float mirror of the prescalers (libvmaf's mirror(float, float, float)).
+float mirror_float(float i, float left, float right) {
+  return i < left ? -i : i > right ? 2 * right - i : i;
+}
+
+float bicubic_kernel(float t) {
+  const float a = -0.75f;
+  if (t < 0) t = -t;
+  if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+  return 0;
+}
+
+// lanczos4_kernel(x, a): in double (sin, pi), rounded to float.
+float lanczos_kernel(float x, float a) {
+  if (x == 0.0f) return 1.0f;
+  if (x > -a && x < a) {
+    const double xd = x, ad = a;
+    return static_cast<float>(ad * std::sin(M_PI * xd) * std::sin(M_PI * xd / ad) /
+                              (M_PI * M_PI * xd * xd));
+  }
+  return 0.0f;
+}
+
+// log2(2 pi e) in libvmaf's spelling, which the compiler folds the same way.
+const double kLog2TwoPiE = std::log2(2 * M_PI * M_E);
+
+}  // namespace
+
+std::optional<ScaleMethod> scale_method_of(std::string_view name) {
+  if (name == "nearest") return ScaleMethod::kNearest;
+  if (name == "bilinear") return ScaleMethod::kBilinear;
+  if (name == "bicubic") return ScaleMethod::kBicubic;
+  if (name == "lanczos4") return ScaleMethod::kLanczos4;
+  return std::nullopt;
+}
+
+bool is_valid_kernelscale(double kernelscale) {
+  const float scale = static_cast<float>(kernelscale);
+  return std::any_of(kValidKernelscales.begin(), kValidKernelscales.end(), [&](float valid) {
+    return static_cast<double>(std::fabs(scale - valid)) < 1e-3;
+  });
+}
+
+std::vector<float> antialias_filter(double kernelscale) {
+  // speed_get_antialias_filter(out, NUM_SCALES, kernelscale): sqrt(4) * size / 5.
+  const int size = filter_size(1, static_cast<float>(kernelscale));
+  const double stdev = std::sqrt(4.0) * size / static_cast<double>(5.0f);
+  return gaussian_kernel(size, static_cast<float>(stdev));
+}
+
+std::vector<float> local_mean_filter(double kernelscale) {
+  const int size = filter_size(4, static_cast<float>(kernelscale));
+  return gaussian_kernel(size, static_cast<float>(size) / 5.0f);
+}
+
+SpeedGeometry SpeedGeometry::of(unsigned width, unsigned height, double prescale) {
+  SpeedGeometry g;
+  g.width = width;
+  g.height = height;
+  g.scaled_width = static_cast<unsigned>(static_cast<int>(width * prescale + 0.5));
+  g.scaled_height = static_cast<unsigned>(static_cast<int>(height * prescale + 0.5));
+  g.rescaled = !(std::fabs(prescale - 1.0) < 1.0e-3);
+  g.low_width = g.scaled_width / kDecimation;
+  g.low_height = g.scaled_height / kDecimation;
+  g.blocks_x = g.low_width / kBlockSide;
+  g.blocks_y = g.low_height / kBlockSide;
+  if (g.has_blocks()) {
+    g.region_width = g.blocks_x * kBlockSide - (kBlockSide - 1);
+    g.region_height = g.blocks_y * kBlockSide - (kBlockSide - 1);
+  }
+  return g;
+}
+
+void PlaneRows::row(unsigned y, float* out) {
+  if (bpc_ == 8) {
+    dsp_->convert_row_8(plane_.row<std::uint8_t>(y), plane_.width, out);
+  } else {
+    // picture_copy_hbd's divisor: 4, 16 or 256.
+    const float scaler = bpc_ == 10 ? 4.0f : bpc_ == 12 ? 16.0f : 256.0f;
+    dsp_->convert_row_16(plane_.row<std::uint16_t>(y), plane_.width, scaler, out);
+  }
+}
+
+void DifferenceRows::row(unsigned y, float* out) {
+  a_.row(y, out);
+  b_.row(y, scratch_.data());
+  dsp_->subtract_row(out, scratch_.data(), static_cast<unsigned>(scratch_.size()));
+}
+
+// ---- Prescaling ----------------------------------------------------------------
+
+// vif_scale_frame_s for one output row. Everything that depends on the output
+// column alone (source columns, weights) or on the output row alone is
+// computed once, as the same float expressions libvmaf evaluates per sample.
+class SpeedKernel::Prescaler {
+ public:
+  using FetchRow = std::function<const float*(unsigned)>;
+
+  Prescaler(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h)
+      : method_(method), identity_(src_w == dst_w && src_h == dst_h), src_h_(src_h) {
+    // ratio = (float)src / dst
+    const float ratio_x = static_cast<float>(src_w) / static_cast<float>(dst_w);
+    ratio_y_ = static_cast<float>(src_h) / static_cast<float>(dst_h);
+    taps_ = method == ScaleMethod::kNearest    ? 1
+            : method == ScaleMethod::kBilinear ? 2
+            : method == ScaleMethod::kBicubic  ? 4
+                                               : 9;
+    columns_.resize(std::size_t{dst_w} * taps_);
+    column_weights_.resize(std::size_t{dst_w} * taps_);
+    for (unsigned x = 0; x < dst_w; ++x) {
+      int* index = &columns_[std::size_t{x} * taps_];
+      float* weight = &column_weights_[std::size_t{x} * taps_];
+      if (method == ScaleMethod::kNearest) {
+        index[0] = static_cast<int>(static_cast<float>(x) * ratio_x);
+      } else {
+        // xx = (x + 0.5) * ratio - 0.5, in double, rounded to float.
+        const float xx = static_cast<float>((x + 0.5) * ratio_x - 0.5);
+        taps_of(xx, src_w, index, weight);
+      }
+    }
+  }
+
+  unsigned taps() const { return taps_; }
+
+  void row(unsigned y, const FetchRow& fetch, unsigned dst_w, float* out) const {
+    if (identity_) {
+      std::memcpy(out, fetch(y), sizeof(float) * dst_w);
+      return;
+    }
+    if (method_ == ScaleMethod::kNearest) {
+      const float* src = fetch(static_cast<unsigned>(static_cast<int>(static_cast<float>(y) * ratio_y_)));
+      for (unsigned x = 0; x < dst_w; ++x) out[x] = src[columns_[x]];
+      return;
+    }
+    int rows[9];
+    float row_weights[9];
+    const float yy = static_cast<float>((y + 0.5) * ratio_y_ - 0.5);
+    taps_of(yy, src_h_, rows, row_weights);
+    const float* src[9];
+    for (unsigned k = 0; k < taps_; ++k) src[k] = fetch(static_cast<unsigned>(rows[k]));
+    for (unsigned x = 0; x < dst_w; ++x) {
+      const int* cols = &columns_[std::size_t{x} * taps_];
+      const float* wx = &column_weights_[std::size_t{x} * taps_];
+      out[x] = sample(src, cols, wx, row_weights);
+    }
+  }
+
+ private:
+  // The source indices and weights of one output coordinate `at` (float):
+  // bilinear: the mirrored floor and ceiling and dx = at - floor'; bicubic and
+  // lanczos4: the mirrored x0 - 1 .. x0 + 2 (x0 - 4 .. x0 + 4) and their
+  // kernel weights at i - dx.
+  void taps_of(float at, unsigned size, int* index, float* weight) const {
+    const float right = static_cast<float>(static_cast<int>(size) - 1);
+    if (method_ == ScaleMethod::kBilinear) {
+      index[0] = static_cast<int>(mirror_float(static_cast<float>(std::floor(static_cast<double>(at))), 0, right));
+      index[1] = static_cast<int>(mirror_float(static_cast<float>(std::ceil(static_cast<double>(at))), 0, right));
+      weight[0] = at - static_cast<float>(index[0]);  // libvmaf's dx (from the mirrored floor)
+      weight[1] = 0;
+      return;
+    }
+    const int x0 = static_cast<int>(std::floor(static_cast<double>(at)));
+    const float d = at - static_cast<float>(x0);
+    const int reach = method_ == ScaleMethod::kBicubic ? 1 : 4;
+    const int last = method_ == ScaleMethod::kBicubic ? 2 : 4;
+    unsigned k = 0;
+    for (int i = -reach; i <= last; ++i, ++k) {
+      const float t = static_cast<float>(i) - d;
+      weight[k] = method_ == ScaleMethod::kBicubic ? bicubic_kernel(t) : lanczos_kernel(t, 4.0f);
+      index[k] = static_cast<int>(mirror_float(static_cast<float>(x0 + i), 0, right));
+    }
+  }
+
+  float sample(const float* const* src, const int* cols, const float* wx, const float* wy) const {
+    if (method_ == ScaleMethod::kBilinear) {
+      const float dx = wx[0], dy = wy[0];
+      const float* r1 = src[0];
+      const float* r2 = src[1];
+      const int x1 = cols[0], x2 = cols[1];
+      return (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] + dy * (1 - dx) * r2[x1] +
+             dy * dx * r2[x2];
+    }
+    if (method_ == ScaleMethod::kBicubic) {
+      float value = 0.0f;
+      for (unsigned j = 0; j < 4; ++j)
+        for (unsigned i = 0; i < 4; ++i) {
+          const float weight = wx[i] * wy[j];
+          value += src[j][cols[i]] * weight;
+        }
+      return value;
+    }
+    float value = 0.0f;
+    float weight_sum = 0.0f;
+    for (unsigned iy = 0; iy < 9; ++iy)
+      for (unsigned ix = 0; ix < 9; ++ix) {
+        const float weight = wx[ix] * wy[iy];
+        weight_sum += weight;
+        value += src[iy][cols[ix]] * weight;
+      }
+    return value / weight_sum;
+  }
+
+  ScaleMethod method_;
+  bool identity_;
+  unsigned src_h_;
+  float ratio_y_ = 1;
+  unsigned taps_ = 1;
+  std::vector<int> columns_;
+  std::vector<float> column_weights_;
+};
+
+// ---- The kernel -------------------------------------------------------------------
+
+namespace {
+constexpr unsigned kSourceRowSlots = 16;  // more than the 9 rows lanczos4 reads at once
+constexpr unsigned kCovarianceTile = 128;  // centered rows per covariance() call
+}  // namespace
+
+SpeedKernel::SpeedKernel(const SpeedGeometry& geometry, const SpeedParams& params,
+                         const SpeedDsp& dsp)
+    : geometry_(geometry),
+      params_(params),
+      dsp_(&dsp),
+      antialias_(antialias_filter(params.kernelscale)),
+      local_mean_(local_mean_filter(params.kernelscale)) {
+  const SpeedGeometry& g = geometry_;
+  scaled_row_.resize(std::max(g.width, g.scaled_width));
+  filtered_row_.resize(g.scaled_width);
+  low_.resize(std::size_t{g.low_width} * g.low_height);
+  low_mean_.resize(low_.size() + g.low_width);
+  if (g.rescaled) {
+    prescaler_ = std::make_unique<const Prescaler>(params.prescale_method, g.width, g.height,
+                                                   g.scaled_width, g.scaled_height);
+    source_rows_.resize(std::size_t{kSourceRowSlots} * g.width);
+    source_row_tags_.assign(kSourceRowSlots, -1);
+  }
+  centered_.assign(std::size_t{kCovarianceTile} * kCovLanes, 0.0);  // lanes 25.. stay 0
+  sums_.resize(std::size_t{kBlockElements} * kCovLanes);
+  independent_.resize(std::size_t{kBlockElements} * g.blocks());
+  solution_.resize(independent_.size());
+}
+
+SpeedKernel::~SpeedKernel() = default;
+SpeedKernel::SpeedKernel(SpeedKernel&&) noexcept = default;
+
+const float* SpeedKernel::source_row(RowSource& source, unsigned y) {
+  const unsigned slot = y % kSourceRowSlots;
+  float* row = source_rows_.data() + std::size_t{slot} * geometry_.width;
+  if (source_row_tags_[slot] != static_cast<long>(y)) {
+    source.row(y, row);
+    source_row_tags_[slot] = y;
+  }
+  return row;
+}
+
+const float* SpeedKernel::scaled_row(RowSource& source, unsigned y) {
+  if (!prescaler_) {
+    // Not scaled: the picture's row (cut to the scaled width by the callers).
+    source.row(y, scaled_row_.data());
+    return scaled_row_.data();
+  }
+  prescaler_->row(y, [&](unsigned src_y) { return source_row(source, src_y); },
+                  geometry_.scaled_width, scaled_row_.data());
+  return scaled_row_.data();
+}
+
+const std::vector<float>& SpeedKernel::low_pass(RowSource& source) {
+  const SpeedGeometry& g = geometry_;
+  std::fill(source_row_tags_.begin(), source_row_tags_.end(), -1);  // a new picture
+  const int scaled_w = static_cast<int>(g.scaled_width);
+  const int scaled_h = static_cast<int>(g.scaled_height);
+  const int taps = static_cast<int>(antialias_.size());
+  const int radius = taps / 2;
+  // The antialiasing filter (vif_filter1d_s) at the samples that the 16x
+  // decimation (vif_dec16_s) keeps: rows and columns 16 i, 16 j.
+  for (unsigned i = 0; i < g.low_height; ++i) {
+    std::fill(filtered_row_.begin(), filtered_row_.end(), 0.0f);
+    const int center = static_cast<int>(i * kDecimation);
+    for (int k = 0; k < taps; ++k) {
+      const float* row = scaled_row(source, static_cast<unsigned>(mirror(center - radius + k, scaled_h)));
+      dsp_->accumulate_row(filtered_row_.data(), row, antialias_[static_cast<std::size_t>(k)], g.scaled_width);
+    }
+    float* low_row = low_.data() + std::size_t{i} * g.low_width;
+    for (unsigned j = 0; j < g.low_width; ++j) {
+      const int column = static_cast<int>(j * kDecimation);
+      float sum = 0;
+      for (int k = 0; k < taps; ++k)
+        sum += antialias_[static_cast<std::size_t>(k)] *
+               filtered_row_[static_cast<std::size_t>(mirror(column - radius + k, scaled_w))];
+      low_row[j] = sum;
+    }
+  }
+
+  // Less the local mean: the small Gaussian of the decimated picture
+  // (vif_filter1d_s over all of it), then subtract_image.
+  const int low_w = static_cast<int>(g.low_width);
+  const int low_h = static_cast<int>(g.low_height);
+  const int mean_taps = static_cast<int>(local_mean_.size());
+  const int mean_radius = mean_taps / 2;
+  float* vertical = low_mean_.data() + low_.size();  // one row
+  for (int i = 0; i < low_h; ++i) {
+    for (int j = 0; j < low_w; ++j) {
+      float sum = 0;
+      for (int k = 0; k < mean_taps; ++k)
+        sum += local_mean_[static_cast<std::size_t>(k)] *
+               low_[static_cast<std::size_t>(mirror(i - mean_radius + k, low_h) * low_w + j)];
+      vertical[j] = sum;
+    }
+    for (int j = 0; j < low_w; ++j) {
+      float sum = 0;
+      for (int k = 0; k < mean_taps; ++k)
+        sum += local_mean_[static_cast<std::size_t>(k)] *
+               vertical[mirror(j - mean_radius + k, low_w)];
+      low_mean_[static_cast<std::size_t>(i * low_w + j)] = sum;
+    }
+  }
+  for (std::size_t n = 0; n < low_.size(); ++n) low_[n] -= low_mean_[n];
+  return low_;
+}
+
+BlockStats SpeedKernel::block_stats(const std::vector<float>& low) {
+  const SpeedGeometry& g = geometry_;
+  const unsigned low_w = g.low_width;
+  const unsigned region_w = g.region_width, region_h = g.region_height;
+  const std::size_t count = std::size_t{region_w} * region_h;
+  const unsigned blocks = g.blocks();
+
+  // The mean of each position's region (compute_mean: a float sum, divided by
+  // the count as a float).
+  // The five positions of a block row are summed side by side, each in its
+  // own order.
+  std::array<float, kBlockElements> means{};
+  std::array<double, kBlockElements> means_double{};
+  for (unsigned row0 = 0; row0 < kBlockSide; ++row0) {
+    std::array<float, kBlockSide> sums{};
+    for (unsigned i = 0; i < region_h; ++i) {
+      const float* row = low.data() + std::size_t{row0 + i} * low_w;
+      for (unsigned j = 0; j < region_w; ++j)
+        for (unsigned col0 = 0; col0 < kBlockSide; ++col0) sums[col0] += row[col0 + j];
+    }
+    for (unsigned col0 = 0; col0 < kBlockSide; ++col0) {
+      const unsigned s = row0 * kBlockSide + col0;
+      means[s] = sums[col0] / static_cast<float>(count);
+      means_double[s] = static_cast<double>(means[s]);
+    }
+  }
+
+  // The covariance of every two positions (compute_covariance): the double
+  // sum of the centered products over the region in row-major order, over the
+  // count, rounded to float. The centered values of a run of samples are laid
+  // out position by position (kCovLanes wide) for covariance().
+  std::fill(sums_.begin(), sums_.end(), 0.0);
+  unsigned filled = 0;
+  for (unsigned i = 0; i < region_h; ++i)
+    for (unsigned j = 0; j < region_w; ++j) {
+      double* centered = centered_.data() + std::size_t{filled} * kCovLanes;
+      for (unsigned row0 = 0; row0 < kBlockSide; ++row0) {
+        const float* samples = low.data() + std::size_t{row0 + i} * low_w + j;
+        for (unsigned col0 = 0; col0 < kBlockSide; ++col0) {
+          const unsigned s = row0 * kBlockSide + col0;
+          centered[s] = static_cast<double>(samples[col0]) - means_double[s];
+        }
+      }
+      if (++filled == kCovarianceTile) {
+        dsp_->covariance(centered_.data(), filled, sums_.data());
+        filled = 0;
+      }
+    }
+  if (filled > 0) dsp_->covariance(centered_.data(), filled, sums_.data());
+  std::array<float, kBlockElements * kBlockElements> covariance{};
+  for (unsigned x = 0; x < kBlockElements; ++x)
+    for (unsigned y = 0; y <= x; ++y) {
+      const float value = static_cast<float>(sums_[x * kCovLanes + y] / static_cast<double>(count));
+      covariance[x * kBlockElements + y] = value;
+      covariance[y * kBlockElements + x] = value;
+    }
+
+  std::array<float, kBlockElements> eigenvalues{};
+  symmetric_eigenvalues(covariance.data(), kBlockElements, eigenvalues.data());
+
+  // The independent term: row s holds position s of every block.
+  for (unsigned s = 0; s < kBlockElements; ++s) {
+    const unsigned row0 = s / kBlockSide, col0 = s % kBlockSide;
+    float* out = independent_.data() + std::size_t{s} * blocks;
+    for (unsigned by = 0; by < g.blocks_y; ++by)
+      for (unsigned bx = 0; bx < g.blocks_x; ++bx)
+        out[by * g.blocks_x + bx] =
+            low[std::size_t{row0 + kBlockSide * by} * low_w + col0 + kBlockSide * bx];
+  }
+
+  // Solve K X = Y where K is regular (every eigenvalue at least 1e-6, in double).
+  const bool regular = std::none_of(eigenvalues.begin(), eigenvalues.end(),
+                                    [](float e) { return static_cast<double>(e) < 1e-6; });
+  bool solved = false;
+  if (regular)
+    solved = solve_linear_system(covariance.data(), kBlockElements, independent_.data(), blocks,
+                                 solution_.data(), work_, *dsp_);
+  BlockStats stats;
+  stats.singular = !regular || !solved;
+  if (stats.singular) std::fill(solution_.begin(), solution_.end(), 0.0f);
+
+  // Z = X * Y / 25, summed over the positions of each block: its variance.
+  const float elements = static_cast<float>(kBlockElements);
+  for (std::size_t n = 0; n < solution_.size(); ++n)
+    solution_[n] = (solution_[n] * independent_[n]) / elements;
+  for (unsigned s = 1; s < kBlockElements; ++s)
+    for (unsigned b = 0; b < blocks; ++b) solution_[b] += solution_[std::size_t{s} * blocks + b];
+
+  // Entropy: for each eigenvalue L (negative ones as 0), log2(L S + sigma_nn)
+  // + log2(2 pi e) in double, added to the float entropy.
+  const float sigma_nn = static_cast<float>(params_.sigma_nn);
+  stats.entropies.assign(blocks, 0.0f);
+  for (unsigned k = 0; k < kBlockElements; ++k) {
+    const float l = eigenvalues[k] < 0 ? 0 : eigenvalues[k];
+    for (unsigned b = 0; b < blocks; ++b)
+      stats.entropies[b] = static_cast<float>(
+          static_cast<double>(stats.entropies[b]) +
+          (std::log2(static_cast<double>(l * solution_[b] + sigma_nn)) + kLog2TwoPiE));
+  }
+  stats.variances.assign(solution_.begin(), solution_.begin() + blocks);
+  return stats;
+}
+
+SpeedScore SpeedKernel::score(RowSource& ref, RowSource& dis) {
+  const BlockStats ref_stats = block_stats(low_pass(ref));
+  const BlockStats dis_stats = block_stats(low_pass(dis));
+  SpeedScore result;
+  result.singular = ref_stats.singular || dis_stats.singular;
+  // One picture singular, the other not: 0 rather than an inflated score.
+  result.score = ref_stats.singular != dis_stats.singular
+                     ? 0.0f
+                     : speed_score(ref_stats, dis_stats, params_);
+  return result;
+}
+
+float speed_score(const BlockStats& ref, const BlockStats& dis, const SpeedParams& params) {
+  const float sigma_nn = static_cast<float>(params.sigma_nn);
+  const float nn_floor = static_cast<float>(params.nn_floor);
+  const std::size_t blocks = ref.entropies.size();
+  const float base_entropy = static_cast<float>(
+      static_cast<double>(kBlockElements) *
+      (std::log2(static_cast<double>((1 + nn_floor) * sigma_nn)) + kLog2TwoPiE));
+  const auto log2_of = [](double x) { return std::log2(x); };
+  float score = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const float re = ref.entropies[b], de = dis.entropies[b];
+    if (re < base_entropy && de < base_entropy) {
+      score += 0;  // no visible difference
+      continue;
+    }
+    const float rv = ref.variances[b], dv = dis.variances[b];
+    const double ref_weight = log2_of(static_cast<double>(1 + rv));
+    const double dis_weight = log2_of(static_cast<double>(1 + dv));
+    const double mean_weight = log2_of(1 + static_cast<double>(rv + dv) / 2.0);
+    double ref_factor = 0, dis_factor = 0;  // the log2 weights of libvmaf's modes
+    switch (params.weight_var_mode) {
+      case 0: ref_factor = ref_weight, dis_factor = dis_weight; break;
+      case 1: ref_factor = ref_weight, dis_factor = ref_weight; break;
+      case 2: ref_factor = dis_weight, dis_factor = dis_weight; break;
+      case 3: ref_factor = mean_weight, dis_factor = mean_weight; break;
+      case 4: ref_factor = ref_weight, dis_factor = mean_weight; break;
+      case 5:
+        ref_factor = ref_weight;
+        dis_factor = log2_of(1 + (0.75 * static_cast<double>(rv) + 0.25 * static_cast<double>(dv)));
+        break;
+      case 6:
+        ref_factor = ref_weight;
+        dis_factor = log2_of(1 + (0.25 * static_cast<double>(rv) + 0.75 * static_cast<double>(dv)));
+        break;
+      default: return -22.0f;  // libvmaf's -EINVAL as a float (the option's range excludes it)
+    }
+    const float spatial_ref = static_cast<float>(static_cast<double>(re) * ref_factor);
+    const float spatial_dis = static_cast<float>(static_cast<double>(de) * dis_factor);
+    score += std::fabs(spatial_ref - spatial_dis);
+  }
+  return score / static_cast<float>(blocks);
+}
+
+}  // namespace vmafexact::speed

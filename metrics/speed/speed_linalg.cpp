@@ -1,0 +1,271 @@
+#include "speed/speed_linalg.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+namespace vmafexact::speed {
+
+namespace {
+
+// libvmaf's EIGENVALUE_EPS, a double: every comparison with it is in double.
+constexpr double kEpsilon = 1e-6;
+constexpr int kMaxQrSteps = 500;  // EIGENVALUE_MAX_ITERS
+
+int sign_of(float x) { return x >= 0 ? 1 : -1; }
+
+// libvmaf's pythagoras(): float squares and sum, sqrt() in double, back to float.
+float hypotenuse(float x, float y) {
+  return static_cast<float>(std::sqrt(static_cast<double>(x * x + y * y)));
+}
+
+float norm_of(const float* v, int n) {
+  float sum = 0;
+  for (int i = 0; i < n; ++i) sum += v[i] * v[i];
+  return static_cast<float>(std::sqrt(static_cast<double>(sum)));
+}
+
+// ---- Eigenvalues -------------------------------------------------------------
+
+// The Householder vector that annihilates a[start+1 .. n-1][col] below
+// a[start][col] (compute_householder_transform): scales the column by
+// 1 / (alpha - beta) in place, leaves beta on top, and returns tau.
+float householder(float* a, int col, int start, int n) {
+  if (n - start == 1) return 0.0f;
+  float tail_norm = 0;
+  for (int i = start + 1; i < n; ++i) tail_norm += a[i * n + col] * a[i * n + col];
+  tail_norm = static_cast<float>(std::sqrt(static_cast<double>(tail_norm)));
+  if (tail_norm == 0.0f) return 0.0f;
+  const float alpha = a[start * n + col];
+  const float beta = static_cast<float>(-sign_of(alpha)) * hypotenuse(alpha, tail_norm);
+  const float tau = (beta - alpha) / beta;
+  const float s = alpha - beta;
+  if (s != 0.0f) {
+    for (int i = start; i < n; ++i) a[i * n + col] /= s;
+    a[start * n + col] = beta;
+  }
+  return tau;
+}
+
+// convert_to_tridiagonal: n - 2 Householder similarity transforms, then the
+// diagonal and subdiagonal.
+void tridiagonalize(float* a, int n, float* diagonal, float* subdiagonal, float* v, float* x) {
+  for (int i = 0; i < n - 2; ++i) {
+    const float tau = householder(a, i, i + 1, n);
+    for (int j = i + 1; j < n; ++j) v[j] = a[j * n + i];
+    if (tau != 0.0f) {
+      a[(i + 1) * n + i] = v[i + 1];
+      v[i + 1] = 1.0f;
+      const int start = i + 1;
+      // x = tau A v
+      for (int r = start; r < n; ++r) {
+        x[r] = 0.0f;
+        for (int c = start; c < n; ++c) x[r] += tau * a[r * n + c] * v[c];
+      }
+      // x -= 0.5 tau (x . v) v, the factor formed in double
+      float xv = 0;
+      for (int r = start; r < n; ++r) xv += x[r] * v[r];
+      const float alpha = static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
+      for (int r = start; r < n; ++r) x[r] += alpha * v[r];
+      // A -= x v' + v x'
+      for (int r = start; r < n; ++r)
+        for (int c = start; c < n; ++c) a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+    }
+  }
+  for (int i = 0; i < n; ++i) diagonal[i] = a[i * n + i];
+  for (int i = 0; i < n - 1; ++i) subdiagonal[i] = a[(i + 1) * n + i];
+}
+
+void chop_small_elements(const float* d, float* sd, int n) {
+  for (int i = 0; i < n - 1; ++i)
+    if (static_cast<double>(std::fabs(sd[i])) <
+        kEpsilon * static_cast<double>(std::fabs(d[i]) + std::fabs(d[i + 1])))
+      sd[i] = 0.0f;
+}
+
+// Wilkinson's shift from the trailing 2x2 block.
+float trailing_eigenvalue(const float* d, const float* sd, int n) {
+  const float ta = d[n - 2];
+  const float tb = d[n - 1];
+  const float tab = sd[n - 2];
+  const float dt = static_cast<float>(static_cast<double>(ta - tb) / 2.0);
+  if (dt > 0) return tb - tab * (tab / (dt + hypotenuse(dt, tab)));
+  if (dt == 0) return tb - std::fabs(tab);
+  return tb + tab * (tab / (-dt + hypotenuse(dt, tab)));
+}
+
+// 1 / sqrt(1 + t^2) with the sum in float and the rest in double.
+float inverse_hypotenuse_of_one(float t) {
+  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(1 + t * t)));
+}
+
+void givens(float a, float b, float& c, float& s) {
+  if (b == 0) {
+    c = 1;
+    s = 0;
+  } else if (std::fabs(b) > std::fabs(a)) {
+    const float t = -a / b;
+    const float s1 = inverse_hypotenuse_of_one(t);
+    s = s1;
+    c = s1 * t;
+  } else {
+    const float t = -b / a;
+    const float c1 = inverse_hypotenuse_of_one(t);
+    c = c1;
+    s = c1 * t;
+  }
+}
+
+// One implicit-shift QR step on the unreduced block d[0 .. n-1] (qr_step).
+void qr_step(float* d, float* sd, int n) {
+  float mu = trailing_eigenvalue(d, sd, n);
+  if (kEpsilon * static_cast<double>(std::fabs(mu)) >
+      static_cast<double>(std::fabs(d[0]) + std::fabs(sd[0])))
+    mu = 0;
+
+  float x = d[0] - mu;
+  float z = sd[0];
+  float bk = 0;
+  float zk = 0;
+  float ap = d[0];
+  float bp = sd[0];
+  float aq = d[1];
+
+  if (n == 2) {
+    float c, s;
+    givens(x, z, c, s);
+    const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+    const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+    const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+    d[0] = ap1;
+    sd[0] = bp1;
+    d[1] = aq1;
+    return;
+  }
+
+  float bq = sd[1];
+  for (int k = 0; k < n - 1; ++k) {
+    float c, s;
+    givens(x, z, c, s);
+    // G' T G
+    const float bk1 = c * bk - s * zk;
+    const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+    const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+    const float zp1 = -s * bq;
+    const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+    const float bq1 = c * bq;
+
+    const float ak = ap1;
+    bk = bp1;
+    zk = zp1;
+    ap = aq1;
+    bp = bq1;
+    if (k < n - 2) aq = d[k + 2];
+    if (k < n - 3) bq = sd[k + 2];
+    d[k] = ak;
+    if (k > 0) sd[k - 1] = bk1;
+    if (k < n - 2) sd[k + 1] = bp;
+    x = bk;
+    z = zk;
+  }
+  d[n - 1] = ap;
+  sd[n - 2] = bk;
+}
+
+// compute_eigenvalues_tridiagonal: QR steps on the largest unreduced block at
+// the bottom until the matrix is diagonal (or 500 steps were taken: libvmaf
+// then only logs a warning and takes the diagonal as it is).
+void tridiagonal_eigenvalues(float* d, float* sd, float* eigenvalues, int n) {
+  chop_small_elements(d, sd, n);
+  int b = n - 1;
+  int steps = 0;
+  while (b > 0 && steps < kMaxQrSteps) {
+    if (sd[b - 1] == 0.0f) {
+      --b;
+      continue;
+    }
+    int a = b - 1;
+    while (a > 0) {
+      if (sd[a - 1] == 0.0f) break;
+      --a;
+    }
+    const int block = b - a + 1;
+    qr_step(d + a, sd + a, block);
+    chop_small_elements(d + a, sd + a, block);
+    ++steps;
+  }
+  for (int i = 0; i < n; ++i) eigenvalues[i] = d[i];
+}
+
+}  // namespace
+
+void symmetric_eigenvalues(const float* a, unsigned size, float* eigenvalues) {
+  const int n = static_cast<int>(size);
+  if (n == 1) {
+    eigenvalues[0] = a[0];
+    return;
+  }
+  std::vector<float> work(std::size_t(n) * n + 4 * std::size_t(n));
+  float* copy = work.data();
+  float* d = copy + n * n;
+  float* sd = d + n;
+  float* v = sd + n;
+  float* x = v + n;
+  std::memcpy(copy, a, sizeof(float) * n * n);
+  tridiagonalize(copy, n, d, sd, v, x);
+  tridiagonal_eigenvalues(d, sd, eigenvalues, n);
+}
+
+bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned cols, float* x,
+                         std::vector<float>& work, const SpeedDsp& dsp) {
+  const int n = static_cast<int>(size);
+  const std::size_t square = std::size_t(n) * n;
+  work.resize(4 * square + std::size_t(n) * cols + n);
+  float* q = work.data();           // the product of the reflections so far
+  float* r = q + square;            // products, then R
+  float* reflection = r + square;   // I - 2 v v'
+  float* reduced = reflection + square;  // the matrix being reduced
+  float* rect = reduced + square;   // Q' B
+  float* v = rect + std::size_t(n) * cols;
+
+  // matrix_qr_decomposition: Q' = H_{n-2} .. H_0 and R = Q' A.
+  std::memcpy(reduced, a, sizeof(float) * square);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) q[i * n + j] = i == j ? 1 : 0;
+  for (int k = 0; k < n - 1; ++k) {
+    // matrix_minor: the first k rows and columns of the identity.
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (i < k || j < k) reduced[i * n + j] = i == j ? 1 : 0;
+    for (int i = 0; i < n; ++i) v[i] = reduced[i * n + k];
+    const float norm = norm_of(v, n);
+    // The sign of the ORIGINAL matrix's diagonal entry, as libvmaf takes it.
+    v[k] += static_cast<float>(sign_of(a[k * n + k])) * norm;
+    const float length = norm_of(v, n);
+    for (int i = 0; i < n; ++i) v[i] = v[i] / length;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) reflection[i * n + j] = -2.0f * v[i] * v[j];
+    for (int i = 0; i < n; ++i) reflection[i * n + i] += 1;
+    dsp.matmul(reflection, reduced, size, size, size, r);
+    std::memcpy(reduced, r, sizeof(float) * square);
+    dsp.matmul(reflection, q, size, size, size, r);
+    std::memcpy(q, r, sizeof(float) * square);
+  }
+  dsp.matmul(q, a, size, size, size, r);
+  // libvmaf transposes Q twice (once to return Q, once to apply Q'): Q' B.
+  dsp.matmul(q, b, size, size, cols, rect);
+
+  // solve_triangular_system: back substitution, row by row from the bottom.
+  for (int i = n - 1; i >= 0; --i) {
+    const float pivot = r[i * n + i];
+    if (static_cast<double>(std::fabs(pivot)) < kEpsilon) return false;
+    for (unsigned j = 0; j < cols; ++j) {
+      float term = rect[std::size_t(i) * cols + j];
+      for (int k = i + 1; k < n; ++k) term -= x[std::size_t(k) * cols + j] * r[i * n + k];
+      x[std::size_t(i) * cols + j] = term / pivot;
+    }
+  }
+  return true;
+}
+
+}  // namespace vmafexact::speed
