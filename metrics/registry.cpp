@@ -4,6 +4,7 @@
 #include <array>
 
 #include "adm/adm_extractor.h"
+#include "cambi/cambi_extractor.h"
 #include "common/error.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
@@ -21,11 +22,12 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 4> entries = {{
+  static const std::array<FeatureEntry, 5> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::motion::make_cuda_extractor), "motion"},
+      {cambi::descriptor(), cambi::make_cpu_extractor, nullptr, "cambi"},
       {vif::descriptor(), vif::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::vif::make_cuda_extractor), "vif"},
       {psnr::descriptor(), psnr::make_cpu_extractor,

@@ -93,12 +93,14 @@ std::string describe_range(const OptionSpec& spec) {
     case OptionType::kDouble:
       return "a number in [" + format_option_double(spec.min) + ", " +
              format_option_double(spec.max) + "]";
+    case OptionType::kString: return "a text";
   }
   return {};
 }
 
 // The value of `text` for `spec`, or nullopt when it is not one.
 std::optional<double> parse_value(const OptionSpec& spec, const std::string& text) {
+  if (spec.type == OptionType::kString) return 0.0;
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;
@@ -119,6 +121,7 @@ std::optional<double> parse_value(const OptionSpec& spec, const std::string& tex
         return std::nullopt;
       return value;
     }
+    case OptionType::kString: return 0.0;  // the text itself is kept (texts_)
   }
   return std::nullopt;
 }
@@ -128,6 +131,7 @@ std::string format_value(const OptionSpec& spec, double value) {
     case OptionType::kBool: return value != 0 ? "true" : "false";
     case OptionType::kInt: return std::to_string(static_cast<int>(value));
     case OptionType::kDouble: return format_option_double(value);
+    case OptionType::kString: return {};  // named from texts_
   }
   return {};
 }
@@ -138,7 +142,11 @@ OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpe
                            const FeatureOptions& given)
     : extractor_(extractor), table_(table) {
   values_.reserve(table.size());
-  for (const auto& spec : table) values_.push_back(spec.default_value);
+  texts_.reserve(table.size());
+  for (const auto& spec : table) {
+    values_.push_back(spec.default_value);
+    texts_.emplace_back(spec.default_text);
+  }
   for (const auto& option : given) {
     // Named rather than a structured binding: clang 14 cannot capture those.
     const std::string& name = option.first;
@@ -161,13 +169,19 @@ OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpe
     if (!value)
       throw Error(extractor_ + ": option " + name + "=" + text + " is not " +
                   describe_range(*spec));
-    values_[static_cast<std::size_t>(spec - table.begin())] = *value;
+    const auto at = static_cast<std::size_t>(spec - table.begin());
+    values_[at] = *value;
+    if (spec->type == OptionType::kString) texts_[at] = text;
   }
   for (std::size_t i = 0; i < table.size(); ++i) {
     const OptionSpec& spec = table[i];
-    if (!spec.feature_param || values_[i] == spec.default_value) continue;
+    if (!spec.feature_param) continue;
+    const bool is_string = spec.type == OptionType::kString;
+    // libvmaf compares strings with strcmp, the others by value.
+    if (is_string ? texts_[i] == spec.default_text : values_[i] == spec.default_value) continue;
     named_.push_back({std::string(spec.name), std::string(spec.alias.empty() ? spec.name : spec.alias),
-                      format_value(spec, values_[i]), spec.type == OptionType::kBool});
+                      is_string ? texts_[i] : format_value(spec, values_[i]),
+                      spec.type == OptionType::kBool});
   }
 }
 
@@ -186,6 +200,11 @@ int OptionValues::get_int(std::string_view name) const {
 }
 double OptionValues::get_double(std::string_view name) const {
   return value_of(name, OptionType::kDouble);
+}
+const std::string& OptionValues::get_string(std::string_view name) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    if (table_[i].name == name && table_[i].type == OptionType::kString) return texts_[i];
+  throw Error(extractor_ + ": no option '" + std::string(name) + "' of that type in its table");
 }
 
 }  // namespace vmafexact

@@ -19,7 +19,7 @@ namespace vmafexact {
 // Name/value pairs in the order given; values as text.
 using FeatureOptions = std::vector<std::pair<std::string, std::string>>;
 
-enum class OptionType { kBool, kInt, kDouble };
+enum class OptionType { kBool, kInt, kDouble, kString };
 
 // One option of an extractor, as libvmaf declares it.
 struct OptionSpec {
@@ -32,6 +32,9 @@ struct OptionSpec {
   bool feature_param = false;
   std::string_view alias;
   std::string_view help;   // one line for users (docs, property help)
+  // kString: the default text (libvmaf's default_val.s; any text is accepted,
+  // the extractor checks it, as libvmaf's init does).
+  std::string_view default_text = {};
 };
 
 // An option whose value differs from its default and which is a feature
@@ -39,7 +42,7 @@ struct OptionSpec {
 struct NamedOption {
   std::string name;   // the option's name, e.g. "adm_enhn_gain_limit" (the sort key)
   std::string alias;  // its short name in scores, e.g. "egl" (or the name)
-  std::string value;  // formatted as libvmaf does: %g for doubles, %d for ints
+  std::string value;  // formatted as libvmaf does: %g for doubles, %d for ints, strings as given
   bool is_bool = false;  // booleans append "_alias" only
 };
 
@@ -70,6 +73,7 @@ class OptionValues {
   bool get_bool(std::string_view name) const;
   int get_int(std::string_view name) const;
   double get_double(std::string_view name) const;
+  const std::string& get_string(std::string_view name) const;
 
   // The feature parameters whose values differ from their defaults.
   const std::vector<NamedOption>& named() const { return named_; }
@@ -89,6 +93,7 @@ class OptionValues {
   std::string extractor_;
   std::span<const OptionSpec> table_;
   std::vector<double> values_;  // parallel to table_
+  std::vector<std::string> texts_;  // parallel to table_: the kString values
   std::vector<NamedOption> named_;
 };
 
