@@ -296,6 +296,22 @@ SpeedKernel::SpeedKernel(const SpeedGeometry& geometry, const SpeedParams& param
     source_row_tags_.assign(kSourceRowSlots, -1);
   }
   centered_.assign(std::size_t{kCovarianceTile} * kCovLanes, 0.0);  // lanes 25.. stay 0
+  // The mirrored rows and columns of every tap at every decimated sample, and
+  // of the local mean's taps.
+  const auto taps_at = [](const std::vector<float>& filter, unsigned count, unsigned step,
+                          unsigned size) {
+    const int taps = static_cast<int>(filter.size());
+    std::vector<int> at(std::size_t{count} * filter.size());
+    for (unsigned i = 0; i < count; ++i)
+      for (int k = 0; k < taps; ++k)
+        at[std::size_t{i} * filter.size() + static_cast<std::size_t>(k)] =
+            mirror(static_cast<int>(i * step) - taps / 2 + k, static_cast<int>(size));
+    return at;
+  };
+  antialias_rows_ = taps_at(antialias_, g.low_height, kDecimation, g.scaled_height);
+  antialias_columns_ = taps_at(antialias_, g.low_width, kDecimation, g.scaled_width);
+  local_mean_rows_ = taps_at(local_mean_, g.low_height, 1, g.low_height);
+  local_mean_columns_ = taps_at(local_mean_, g.low_width, 1, g.low_width);
   sums_.resize(std::size_t{kBlockElements} * kCovLanes);
   independent_.resize(std::size_t{kBlockElements} * g.blocks());
   solution_.resize(independent_.size());
@@ -328,51 +344,44 @@ const float* SpeedKernel::scaled_row(RowSource& source, unsigned y) {
 const std::vector<float>& SpeedKernel::low_pass(RowSource& source) {
   const SpeedGeometry& g = geometry_;
   std::fill(source_row_tags_.begin(), source_row_tags_.end(), -1);  // a new picture
-  const int scaled_w = static_cast<int>(g.scaled_width);
-  const int scaled_h = static_cast<int>(g.scaled_height);
-  const int taps = static_cast<int>(antialias_.size());
-  const int radius = taps / 2;
+  const std::size_t taps = antialias_.size();
   // The antialiasing filter (vif_filter1d_s) at the samples that the 16x
-  // decimation (vif_dec16_s) keeps: rows and columns 16 i, 16 j.
+  // decimation (vif_dec16_s) keeps: rows and columns 16 i, 16 j. Each sum
+  // starts at 0 and adds the taps in order, the vertical pass first.
   for (unsigned i = 0; i < g.low_height; ++i) {
     std::fill(filtered_row_.begin(), filtered_row_.end(), 0.0f);
-    const int center = static_cast<int>(i * kDecimation);
-    for (int k = 0; k < taps; ++k) {
-      const float* row = scaled_row(source, static_cast<unsigned>(mirror(center - radius + k, scaled_h)));
-      dsp_->accumulate_row(filtered_row_.data(), row, antialias_[static_cast<std::size_t>(k)], g.scaled_width);
-    }
+    const int* rows = &antialias_rows_[std::size_t{i} * taps];
+    for (std::size_t k = 0; k < taps; ++k)
+      dsp_->accumulate_row(filtered_row_.data(), scaled_row(source, static_cast<unsigned>(rows[k])),
+                           antialias_[k], g.scaled_width);
     float* low_row = low_.data() + std::size_t{i} * g.low_width;
     for (unsigned j = 0; j < g.low_width; ++j) {
-      const int column = static_cast<int>(j * kDecimation);
+      const int* columns = &antialias_columns_[std::size_t{j} * taps];
       float sum = 0;
-      for (int k = 0; k < taps; ++k)
-        sum += antialias_[static_cast<std::size_t>(k)] *
-               filtered_row_[static_cast<std::size_t>(mirror(column - radius + k, scaled_w))];
+      for (std::size_t k = 0; k < taps; ++k)
+        sum += antialias_[k] * filtered_row_[static_cast<std::size_t>(columns[k])];
       low_row[j] = sum;
     }
   }
 
   // Less the local mean: the small Gaussian of the decimated picture
   // (vif_filter1d_s over all of it), then subtract_image.
-  const int low_w = static_cast<int>(g.low_width);
-  const int low_h = static_cast<int>(g.low_height);
-  const int mean_taps = static_cast<int>(local_mean_.size());
-  const int mean_radius = mean_taps / 2;
+  const unsigned low_w = g.low_width;
+  const std::size_t mean_taps = local_mean_.size();
   float* vertical = low_mean_.data() + low_.size();  // one row
-  for (int i = 0; i < low_h; ++i) {
-    for (int j = 0; j < low_w; ++j) {
+  for (unsigned i = 0; i < g.low_height; ++i) {
+    const int* rows = &local_mean_rows_[std::size_t{i} * mean_taps];
+    for (unsigned j = 0; j < low_w; ++j) {
       float sum = 0;
-      for (int k = 0; k < mean_taps; ++k)
-        sum += local_mean_[static_cast<std::size_t>(k)] *
-               low_[static_cast<std::size_t>(mirror(i - mean_radius + k, low_h) * low_w + j)];
+      for (std::size_t k = 0; k < mean_taps; ++k)
+        sum += local_mean_[k] * low_[static_cast<std::size_t>(rows[k]) * low_w + j];
       vertical[j] = sum;
     }
-    for (int j = 0; j < low_w; ++j) {
+    for (unsigned j = 0; j < low_w; ++j) {
+      const int* columns = &local_mean_columns_[std::size_t{j} * mean_taps];
       float sum = 0;
-      for (int k = 0; k < mean_taps; ++k)
-        sum += local_mean_[static_cast<std::size_t>(k)] *
-               vertical[mirror(j - mean_radius + k, low_w)];
-      low_mean_[static_cast<std::size_t>(i * low_w + j)] = sum;
+      for (std::size_t k = 0; k < mean_taps; ++k) sum += local_mean_[k] * vertical[columns[k]];
+      low_mean_[std::size_t{i} * low_w + j] = sum;
     }
   }
   for (std::size_t n = 0; n < low_.size(); ++n) low_[n] -= low_mean_[n];

@@ -162,6 +162,8 @@ class SpeedKernel {
   SpeedParams params_;
   const SpeedDsp* dsp_;
   std::vector<float> antialias_, local_mean_;
+  // Per decimated row / column, the mirrored source row / column of each tap.
+  std::vector<int> antialias_rows_, antialias_columns_, local_mean_rows_, local_mean_columns_;
   std::vector<float> scaled_row_, filtered_row_, low_, low_mean_;
   // Rows of the unscaled picture that the prescaler reads, cached by y % 16.
   std::vector<float> source_rows_;

@@ -24,18 +24,15 @@ struct V {
   VMAFEXACT_SPEED_INLINE F set1f(float x) { return _mm256_set1_ps(x); }
   VMAFEXACT_SPEED_INLINE F loadf(const float* p) { return _mm256_loadu_ps(p); }
   VMAFEXACT_SPEED_INLINE void storef(float* p, F v) { _mm256_storeu_ps(p, v); }
-  // The first n lanes (1 <= n <= 8) loaded, the others 0; stored likewise.
-  VMAFEXACT_SPEED_INLINE __m256i first_lanes(unsigned n) {
+  // Masks of the first n lanes (1 <= n <= 8): loads give 0 in the others,
+  // stores leave them.
+  using Mask = __m256i;
+  VMAFEXACT_SPEED_INLINE Mask mask_first(unsigned n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
-  VMAFEXACT_SPEED_INLINE F loadf_partial(const float* p, unsigned n) {
-    return n == kFloats ? loadf(p) : _mm256_maskload_ps(p, first_lanes(n));
-  }
-  VMAFEXACT_SPEED_INLINE void storef_partial(float* p, F v, unsigned n) {
-    if (n == kFloats) storef(p, v);
-    else _mm256_maskstore_ps(p, first_lanes(n), v);
-  }
+  VMAFEXACT_SPEED_INLINE F loadf_masked(const float* p, Mask m) { return _mm256_maskload_ps(p, m); }
+  VMAFEXACT_SPEED_INLINE void storef_masked(float* p, F v, Mask m) { _mm256_maskstore_ps(p, m, v); }
   VMAFEXACT_SPEED_INLINE F addf(F a, F b) { return _mm256_add_ps(a, b); }
   VMAFEXACT_SPEED_INLINE F subf(F a, F b) { return _mm256_sub_ps(a, b); }
   VMAFEXACT_SPEED_INLINE F mulf(F a, F b) { return _mm256_mul_ps(a, b); }

@@ -24,16 +24,14 @@ struct V {
   VMAFEXACT_SPEED_INLINE F set1f(float x) { return _mm512_set1_ps(x); }
   VMAFEXACT_SPEED_INLINE F loadf(const float* p) { return _mm512_loadu_ps(p); }
   VMAFEXACT_SPEED_INLINE void storef(float* p, F v) { _mm512_storeu_ps(p, v); }
-  // The first n lanes (1 <= n <= 16) loaded, the others 0; stored likewise.
-  VMAFEXACT_SPEED_INLINE __mmask16 first_lanes(unsigned n) {
+  // Masks of the first n lanes (1 <= n <= 16): loads give 0 in the others,
+  // stores leave them.
+  using Mask = __mmask16;
+  VMAFEXACT_SPEED_INLINE Mask mask_first(unsigned n) {
     return static_cast<__mmask16>((1u << n) - 1u);
   }
-  VMAFEXACT_SPEED_INLINE F loadf_partial(const float* p, unsigned n) {
-    return _mm512_maskz_loadu_ps(first_lanes(n), p);
-  }
-  VMAFEXACT_SPEED_INLINE void storef_partial(float* p, F v, unsigned n) {
-    _mm512_mask_storeu_ps(p, first_lanes(n), v);
-  }
+  VMAFEXACT_SPEED_INLINE F loadf_masked(const float* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
+  VMAFEXACT_SPEED_INLINE void storef_masked(float* p, F v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   VMAFEXACT_SPEED_INLINE F addf(F a, F b) { return _mm512_add_ps(a, b); }
   VMAFEXACT_SPEED_INLINE F subf(F a, F b) { return _mm512_sub_ps(a, b); }
   VMAFEXACT_SPEED_INLINE F mulf(F a, F b) { return _mm512_mul_ps(a, b); }

@@ -82,34 +82,46 @@ void covariance(const double* centered, unsigned count, double* sums) {
   }
 }
 
-// Up to kBlocks vectors of one output row at a time, in registers; the last
-// vector of the row masked.
+// B vectors of one output row at a time, in registers, the last one masked
+// to the `last` lanes left (1 <= last <= N).
+template <class V, unsigned B>
+void matmul_row(const float* xi, const float* y, unsigned inner, unsigned cols,
+                typename V::Mask last, float* out) {
+  using F = typename V::F;
+  constexpr unsigned N = V::kFloats;
+  F acc[B];
+  for (unsigned b = 0; b < B; ++b) acc[b] = V::zerof();
+  for (unsigned k = 0; k < inner; ++k) {
+    const F xik = V::set1f(xi[k]);
+    const float* yk = y + std::size_t{k} * cols;
+    for (unsigned b = 0; b + 1 < B; ++b) acc[b] = V::addf(acc[b], V::mulf(xik, V::loadf(yk + b * N)));
+    acc[B - 1] = V::addf(acc[B - 1], V::mulf(xik, V::loadf_masked(yk + (B - 1) * N, last)));
+  }
+  for (unsigned b = 0; b + 1 < B; ++b) V::storef(out + b * N, acc[b]);
+  V::storef_masked(out + (B - 1) * N, acc[B - 1], last);
+}
+
 template <class V>
 void matmul(const float* x, const float* y, unsigned rows, unsigned inner, unsigned cols,
             float* dst) {
-  using F = typename V::F;
   constexpr unsigned N = V::kFloats;
   constexpr unsigned kBlocks = 4;
+  if (cols == 0) return;
   for (unsigned i = 0; i < rows; ++i) {
     const float* xi = x + std::size_t{i} * inner;
     float* out = dst + std::size_t{i} * cols;
-    for (unsigned j0 = 0; j0 < cols; j0 += kBlocks * N) {
-      unsigned lanes[kBlocks];
-      unsigned blocks = 0;
-      for (; blocks < kBlocks && j0 + blocks * N < cols; ++blocks) {
-        const unsigned left = cols - (j0 + blocks * N);
-        lanes[blocks] = left < N ? left : N;
-      }
-      F acc[kBlocks];
-      for (unsigned b = 0; b < kBlocks; ++b) acc[b] = V::zerof();
-      for (unsigned k = 0; k < inner; ++k) {
-        const F xik = V::set1f(xi[k]);
-        const float* yk = y + std::size_t{k} * cols + j0;
-        for (unsigned b = 0; b < kBlocks; ++b)
-          if (b < blocks)
-            acc[b] = V::addf(acc[b], V::mulf(xik, V::loadf_partial(yk + b * N, lanes[b])));
-      }
-      for (unsigned b = 0; b < blocks; ++b) V::storef_partial(out + j0 + b * N, acc[b], lanes[b]);
+    unsigned j0 = 0;
+    for (; j0 + kBlocks * N < cols; j0 += kBlocks * N)
+      matmul_row<V, kBlocks>(xi, y + j0, inner, cols, V::mask_first(N), out + j0);
+    // The rest: 1 to kBlocks vectors, the last one partial.
+    const unsigned left = cols - j0;
+    const unsigned blocks = (left + N - 1) / N;
+    const typename V::Mask last = V::mask_first(left - (blocks - 1) * N);
+    switch (blocks) {
+      case 1: matmul_row<V, 1>(xi, y + j0, inner, cols, last, out + j0); break;
+      case 2: matmul_row<V, 2>(xi, y + j0, inner, cols, last, out + j0); break;
+      case 3: matmul_row<V, 3>(xi, y + j0, inner, cols, last, out + j0); break;
+      default: matmul_row<V, 4>(xi, y + j0, inner, cols, last, out + j0); break;
     }
   }
 }

@@ -57,11 +57,11 @@ void tridiagonalize(float* a, int n, float* diagonal, float* subdiagonal, float*
       a[(i + 1) * n + i] = v[i + 1];
       v[i + 1] = 1.0f;
       const int start = i + 1;
-      // x = tau A v
-      for (int r = start; r < n; ++r) {
-        x[r] = 0.0f;
-        for (int c = start; c < n; ++c) x[r] += tau * a[r * n + c] * v[c];
-      }
+      // x = tau A v (each x[r] adds its terms in column order; the rows side
+      // by side)
+      for (int r = start; r < n; ++r) x[r] = 0.0f;
+      for (int c = start; c < n; ++c)
+        for (int r = start; r < n; ++r) x[r] += tau * a[r * n + c] * v[c];
       // x -= 0.5 tau (x . v) v, the factor formed in double
       float xv = 0;
       for (int r = start; r < n; ++r) xv += x[r] * v[r];
@@ -255,15 +255,20 @@ bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned
   // libvmaf transposes Q twice (once to return Q, once to apply Q'): Q' B.
   dsp.matmul(q, b, size, size, cols, rect);
 
-  // solve_triangular_system: back substitution, row by row from the bottom.
+  // solve_triangular_system: back substitution, row by row from the bottom;
+  // each entry subtracts its terms in k order (the columns side by side).
   for (int i = n - 1; i >= 0; --i) {
     const float pivot = r[i * n + i];
     if (static_cast<double>(std::fabs(pivot)) < kEpsilon) return false;
-    for (unsigned j = 0; j < cols; ++j) {
-      float term = rect[std::size_t(i) * cols + j];
-      for (int k = i + 1; k < n; ++k) term -= x[std::size_t(k) * cols + j] * r[i * n + k];
-      x[std::size_t(i) * cols + j] = term / pivot;
+    float* xi = x + std::size_t(i) * cols;
+    const float* bi = rect + std::size_t(i) * cols;
+    for (unsigned j = 0; j < cols; ++j) xi[j] = bi[j];
+    for (int k = i + 1; k < n; ++k) {
+      const float rik = r[i * n + k];
+      const float* xk = x + std::size_t(k) * cols;
+      for (unsigned j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
     }
+    for (unsigned j = 0; j < cols; ++j) xi[j] = xi[j] / pivot;
   }
   return true;
 }
