@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
+#include "speed/speed_extractor.h"
 #include "vif/vif_extractor.h"
 
 #ifdef VMAFEXACT_HAVE_CUDA
@@ -22,12 +23,14 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 5> entries = {{
+  static const std::array<FeatureEntry, 7> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::motion::make_cuda_extractor), "motion"},
       {cambi::descriptor(), cambi::make_cpu_extractor, nullptr, "cambi"},
+      {speed::chroma_descriptor(), speed::make_chroma_cpu_extractor, nullptr, "speed_chroma"},
+      {speed::temporal_descriptor(), speed::make_temporal_cpu_extractor, nullptr, "speed_temporal"},
       {vif::descriptor(), vif::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::vif::make_cuda_extractor), "vif"},
       {psnr::descriptor(), psnr::make_cpu_extractor,
