@@ -30,8 +30,8 @@ struct OptionSpec {
   // libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM: a value other than the default
   // shows in score names, under `alias` (or the name when it has none).
   bool feature_param = false;
-  std::string_view alias;
-  std::string_view help;   // one line for users (docs, property help)
+  std::string_view alias = {};
+  std::string_view help = {};  // one line for users (docs, property help)
   // kString: the default text (libvmaf's default_val.s; any text is accepted,
   // the extractor checks it, as libvmaf's init does).
   std::string_view default_text = {};

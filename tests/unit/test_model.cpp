@@ -363,9 +363,10 @@ TEST(Model, BuiltinVmafV1Models) {
   EXPECT_EQ(load_builtin_model("vmaf_v1.0.16_hfr_3d0h").features()[3].options,
             (FeatureOptions{{"motion_max_val", "18"}, {"motion_five_frame_window", "true"},
                             {"motion_moving_average", "true"}}));
-  for (const auto& version : builtin_model_names())
+  for (const auto& version : builtin_model_names()) {
     if (version.starts_with("vmaf_v1."))
       EXPECT_EQ(load_builtin_model(version).features()[0].options, cambi) << version;
+  }
 }
 
 TEST(Model, ChromaFromLumaCorrectionAsLibvmaf) {
