@@ -311,39 +311,11 @@ double weighted_score(const ScaleScores& scores, unsigned window) {
   return score / pixels_in_window(window);
 }
 
-namespace {
-
-// libvmaf's quick_select: leaves the k largest values in [0, k) (k < n), in
-// the order its partitions leave them, which decides the sum's rounding.
-void quick_select(float* values, int n, int k) {
-  if (n == k) return;
-  int left = 0, right = n - 1;
-  while (left < right) {
-    const float pivot = values[k];
-    int i = left, j = right;
-    do {
-      while (values[i] > pivot) ++i;
-      while (values[j] < pivot) --j;
-      if (i <= j) {
-        std::swap(values[i], values[j]);
-        ++i;
-        --j;
-      }
-    } while (i <= j);
-    if (j < k) left = i;
-    if (k < i) right = j;
-  }
-}
-
-}  // namespace
-
-double spatial_pooling(float* values, unsigned n, double topk) {
+double spatial_pooling(float* values, unsigned n, double topk, const CambiDsp& dsp) {
   const int count = static_cast<int>(n);
   const int k = std::clamp(static_cast<int>(topk * count), 1, count);
-  quick_select(values, count, k);
-  double sum = 0;
-  for (int i = 0; i < k; ++i) sum += values[i];
-  return sum / k;
+  dsp.quick_select(values, count, k);
+  return dsp.ordered_sum(values, k) / k;
 }
 
 // --- the per-picture pipeline ---------------------------------------------------------
@@ -356,7 +328,7 @@ CambiPicture::CambiPicture(const CambiSetup& setup, const CambiDsp& dsp)
   const std::size_t samples = std::size_t{width} * height + 2 * kReadAhead;
   image_.assign(samples, 0);
   mask_.assign(samples, 0);
-  c_values_.assign(std::size_t{width} * height, 0.0f);
+  c_values_.assign(std::size_t{width} * height + 2 * kReadAhead, 0.0f);
   const ContrastTables& t = setup.contrast;
   if (t.band_size > 0)
     histogram_.assign(std::size_t(t.band_size + 2 * t.num_diffs) * width + 2 * kReadAhead, 0);
@@ -479,16 +451,18 @@ void CambiPicture::mode_filter(unsigned w, unsigned h) {
   }
 }
 
-void CambiPicture::c_values(unsigned w, unsigned h, unsigned window) {
-  float* out = c_values_.data();
+void CambiPicture::compute_c_values(unsigned w, unsigned h, unsigned window) {
+  float* out = c_values();
   const ContrastTables& t = setup_->contrast;
   if (t.band_size <= 0) {  // no sample is counted: every c-value is 0
     std::fill(out, out + std::size_t{w} * h, 0.0f);
     return;
   }
   const int pad = static_cast<int>(window >> 1), height = static_cast<int>(h);
-  // Rows -num_diffs .. band_size + num_diffs - 1, the outer ones staying zero.
-  std::fill(histogram_.begin(), histogram_.end(), 0);
+  // Rows -num_diffs .. band_size + num_diffs - 1 of w counts (the outer ones
+  // stay zero) and the slack the SIMD twins may touch.
+  const std::size_t used = std::size_t(t.band_size + 2 * t.num_diffs) * w + 2 * kReadAhead;
+  std::fill(histogram_.begin(), histogram_.begin() + static_cast<std::ptrdiff_t>(used), 0);
   const HistogramView histogram{histogram_.data() + std::size_t(t.num_diffs) * w,
                                 static_cast<std::ptrdiff_t>(w), t.band_size};
   auto image_row = [&](int r) { return image_.data() + std::size_t(r) * stride_; };
@@ -521,8 +495,8 @@ ScaleScores CambiPicture::score(const PlaneView& luma, const PassSetup& pass) {
       decimate(w, h);
     }
     mode_filter(w, h);
-    c_values(w, h, pass.window);
-    scores[scale] = spatial_pooling(c_values_.data(), w * h, setup_->topk);
+    compute_c_values(w, h, pass.window);
+    scores[scale] = spatial_pooling(c_values(), w * h, setup_->topk, *dsp_);
   }
   return scores;
 }

@@ -100,7 +100,8 @@ struct ContrastTables {
   std::uint16_t vlt = 0;                // libvmaf's vlt_luma
   int band_base = 0;                    // libvmaf's v_band_base
   int band_size = 0;                    // libvmaf's v_band_size; <= 0: no sample counts
-  std::array<std::uint8_t, kMaxWorkingSample + 1> first_diff{};
+  // (three entries more: the SIMD twins gather 32 bits at a time from it)
+  std::array<std::uint8_t, kMaxWorkingSample + 1 + 3> first_diff{};
   ContrastRowTables row_tables() const;
 };
 ContrastTables make_contrast_tables(int max_log_contrast, double tvi_threshold,
@@ -142,8 +143,9 @@ double weighted_score(const ScaleScores& scores, unsigned window);
 
 // libvmaf's spatial_pooling: quick select of the topk largest c-values, then
 // their mean in double in the order the selection leaves them. Reorders
-// `values` (n of them).
-double spatial_pooling(float* values, unsigned n, double topk);
+// `values` (n non-negative floats, with kReadAhead floats of slack before and
+// after them: dsp.quick_select's scans read them).
+double spatial_pooling(float* values, unsigned n, double topk, const CambiDsp& dsp);
 
 // The per-picture pipeline and its buffers, for one setup.
 class CambiPicture {
@@ -159,9 +161,10 @@ class CambiPicture {
   const std::vector<std::uint8_t>& mask() const { return mask_; }
   void preprocess(const PlaneView& luma, const PassSetup& pass);
   void spatial_mask(unsigned width, unsigned height);
-  // c-values of the current image and mask at a scale's size into c_values().
-  void c_values(unsigned width, unsigned height, unsigned window);
-  const std::vector<float>& c_value_buffer() const { return c_values_; }
+  // c-values of the current image and mask at a scale's size into c_values()
+  // (row-major, width per row).
+  void compute_c_values(unsigned width, unsigned height, unsigned window);
+  float* c_values() { return c_values_.data() + kReadAhead; }
 
  private:
   void mode_filter(unsigned width, unsigned height);
@@ -173,7 +176,7 @@ class CambiPicture {
   unsigned stride_ = 0;  // of image_ and mask_: the widest pass
   std::vector<std::uint16_t> image_;
   std::vector<std::uint8_t> mask_;
-  std::vector<float> c_values_;
+  std::vector<float> c_values_;  // with kReadAhead floats of slack on both sides
   std::vector<std::uint16_t> histogram_;
   std::vector<std::uint16_t> rows_;          // scratch rows (preprocessing, mode filter)
   std::vector<std::uint8_t> derivatives_;    // 7 rows of the mask's window

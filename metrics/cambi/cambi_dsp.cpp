@@ -64,6 +64,10 @@ void c_values_row_c(const HistogramView& histogram, const ContrastRowTables& tab
   scalar::c_values_row(histogram, tables, image, mask, 0, w, out);
 }
 
+void quick_select_c(float* values, int n, int k) { scalar::quick_select(values, n, k); }
+
+double ordered_sum_c(const float* values, int k) { return scalar::ordered_sum(values, 0, k); }
+
 }  // namespace
 
 const CambiDsp& cambi_dsp_scalar() {
@@ -71,7 +75,7 @@ const CambiDsp& cambi_dsp_scalar() {
                                 anti_dither_c,   derivative_c,      update_counts_c,
                                 mask_row_c,      decimate_16_c,     decimate_8_c,
                                 mode_horizontal_c, mode_vertical_c, slide_c,
-                                c_values_row_c};
+                                c_values_row_c,  quick_select_c,  ordered_sum_c};
   return dsp;
 }
 
@@ -79,6 +83,10 @@ namespace {
 
 constexpr simd::IsaTables<CambiDsp> kTables{
     cambi_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+    cambi_dsp_avx2,
+    cambi_dsp_avx512,
+#endif
 };
 
 }  // namespace

@@ -102,6 +102,17 @@ struct CambiDsp {
   void (*c_values_row)(const HistogramView& histogram, const ContrastRowTables& tables,
                        const std::uint16_t* image, const std::uint8_t* mask, unsigned w,
                        float* out);
+
+  // libvmaf's quick_select of the k largest of n non-negative values (no NaN,
+  // zeros as +0) into [0, k), 1 <= k <= n: the same partitions, so the same
+  // final order.
+  // The array has kReadAhead floats of slack before and after it (the twins'
+  // scans read them, never choose them).
+  void (*quick_select)(float* values, int n, int k);
+  // values[0] + values[1] + ... + values[k - 1] in double, in that order
+  // (libvmaf's average_topk_elements before its division); the values are
+  // non-negative, so the zeros, which leave the sum as it is, may be skipped.
+  double (*ordered_sum)(const float* values, int k);
 };
 
 const CambiDsp& cambi_dsp_scalar();

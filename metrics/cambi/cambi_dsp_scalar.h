@@ -4,16 +4,18 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "cambi/cambi_dsp.h"
 
 namespace vmafexact::cambi::scalar {
 
-// libvmaf's mode3: the value two of a, b, c share, else the smallest.
+// libvmaf's mode3: the value two of a, b, c share, else the smallest (as
+// selects, which compilers vectorize).
 inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-  if (a == b || a == c) return a;
-  if (b == c) return b;
-  return std::min({a, b, c});
+  const std::uint16_t smallest = std::min(a, std::min(b, c));
+  const std::uint16_t unless_a = b == c ? b : smallest;
+  return a == b || a == c ? a : unless_a;
 }
 
 // Columns [begin, end) of preprocess_8 / preprocess_16 (cambi_dsp.h); returns
@@ -87,10 +89,15 @@ inline std::uint16_t preprocess_16(const std::uint16_t* row, const std::uint16_t
 
 inline void derivative(const std::uint16_t* row, const std::uint16_t* below, unsigned begin,
                        unsigned end, unsigned w, std::uint8_t* out) {
-  for (unsigned c = begin; c < end; ++c) {
-    const bool flat_right = c == w - 1 || row[c] == row[c + 1];
-    const bool flat_below = !below || row[c] == below[c];
-    out[c] = static_cast<std::uint8_t>(flat_right && flat_below);
+  // The last column has no right neighbour: flat to the right.
+  const unsigned inner_end = std::min(end, w - 1);
+  unsigned c = begin;
+  if (below) {
+    for (; c < inner_end; ++c) out[c] = (row[c] == row[c + 1]) & (row[c] == below[c]);
+    for (; c < end; ++c) out[c] = row[c] == below[c];
+  } else {
+    for (; c < inner_end; ++c) out[c] = row[c] == row[c + 1];
+    for (; c < end; ++c) out[c] = 1;
   }
 }
 
@@ -118,8 +125,12 @@ inline void decimate(const Sample* src, unsigned begin, unsigned end, Sample* ds
 
 inline void mode_horizontal(const std::uint16_t* src, unsigned begin, unsigned end, unsigned w,
                             std::uint16_t* out) {
-  for (unsigned j = begin; j < end; ++j)
-    out[j] = (j == 0 || j == w - 1) ? src[j] : mode3(src[j - 1], src[j], src[j + 1]);
+  // The first and last columns are copied.
+  unsigned j = begin;
+  if (j == 0 && j < end) out[j] = src[j], ++j;
+  const unsigned inner_end = std::min(end, w - 1);
+  for (; j < inner_end; ++j) out[j] = mode3(src[j - 1], src[j], src[j + 1]);
+  for (; j < end; ++j) out[j] = src[j];
 }
 
 inline void mode_vertical(const std::uint16_t* a, const std::uint16_t* b, const std::uint16_t* c,
@@ -205,6 +216,40 @@ inline void c_values_row(const HistogramView& h, const ContrastRowTables& t,
                          const std::uint16_t* image, const std::uint8_t* mask, unsigned begin,
                          unsigned end, float* out) {
   for (unsigned c = begin; c < end; ++c) out[c] = mask[c] ? c_value(h, t, image[c], c) : 0.0f;
+}
+
+// One partition of libvmaf's quick_select around `pivot`, from i = left and
+// j = right: Hoare's scans and swaps until i and j cross.
+inline void partition(float* values, float pivot, int& i, int& j) {
+  do {
+    while (values[i] > pivot) ++i;
+    while (values[j] < pivot) --j;
+    if (i <= j) {
+      std::swap(values[i], values[j]);
+      ++i;
+      --j;
+    }
+  } while (i <= j);
+}
+
+// libvmaf's quick_select: partitions around values[k] until [0, k) holds the
+// k largest, in the order the partitions leave them (which decides how their
+// sum rounds).
+inline void quick_select(float* values, int n, int k) {
+  if (n == k) return;
+  int left = 0, right = n - 1;
+  while (left < right) {
+    int i = left, j = right;
+    partition(values, values[k], i, j);
+    if (j < k) left = i;
+    if (k < i) right = j;
+  }
+}
+
+inline double ordered_sum(const float* values, int begin, int end) {
+  double sum = 0;
+  for (int i = begin; i < end; ++i) sum += values[i];
+  return sum;
 }
 
 }  // namespace vmafexact::cambi::scalar
