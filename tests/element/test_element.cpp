@@ -951,6 +951,26 @@ TEST(ElementVmaf, PicturesTooSmallForAdmAreAClearError) {
   gst_message_unref(error);
 }
 
+// libvmaf cannot score VMAF v1 at 64x48 (tests/fixtures/ref/d_64x48_*.xfail.v1.log:
+// "problem reading pictures"): its CAMBI needs a side of 216 pixels.
+TEST(ElementVmaf, VmafV1BelowCambisMinimumIsAClearError) {
+  ElementHarness harness("model=vmaf_v1.0.16_3d0h features=");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  harness.push_ref(make_buffer(random_picture(64, 48, 8, ChromaFormat::k420, 1), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  harness.push_dist(make_buffer(random_picture(64, 48, 8, ChromaFormat::k420, 2), GST_VIDEO_FORMAT_I420, 0, kFrame));
+  GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND,
+                                                 GST_MESSAGE_ERROR);
+  ASSERT_NE(error, nullptr);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error, &gerror, nullptr);
+  const std::string message = gerror->message;
+  EXPECT_NE(message.find("cambi"), std::string::npos) << message;
+  EXPECT_NE(message.find("64x48"), std::string::npos) << message;
+  EXPECT_NE(message.find("216"), std::string::npos) << message;
+  g_error_free(gerror);
+  gst_message_unref(error);
+}
+
 TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
   const auto error = start_error("model", "vmaf_v9");
   ASSERT_TRUE(error);
