@@ -81,7 +81,9 @@ std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
   if (backend == Backend::kCpu) return entry.make_cpu(values);
   if (!entry.make_cuda)
     throw Error("feature '" + std::string(name) + "' has no CUDA twin" +
-                (cuda_twins_built() ? "" : " in this build (built without CUDA)"));
+                (cuda_twins_built() ? " yet" : " in this build (built without CUDA)") +
+                ": score it on the CPU (the element's backend=cpu, which also reads frames in "
+                "CUDA memory)");
   return entry.make_cuda(values, stream);
 }
 

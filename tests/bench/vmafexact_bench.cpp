@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -284,9 +285,22 @@ double run_libvmaf(const Options& options, const PictureFormat& format, const st
                         std::to_string(format.height) + " -p 420 -b " + std::to_string(format.bpc) +
                         " -q --json -o " + (folder / "out.json").string();
   if (options.threads) command += " --threads " + std::to_string(options.threads);
-  // Without a model the vmaf tool would still run its default one.
+  // The same models (the vmaf tool's own default is vmaf_v0.6.1); without a
+  // model it would still run its default one.
   if (options.model.empty()) command += " --no_prediction";
-  for (const auto& request : parse_feature_list(options.features)) command += " --feature " + request.name;
+  std::stringstream models(options.model);
+  for (std::string entry; std::getline(models, entry, ',');) {
+    if (entry.empty()) continue;
+    const bool path = entry.find('/') != std::string::npos || entry.ends_with(".json");
+    command += " --model " + std::string(path ? "path=" : "version=") + entry;
+  }
+  // The same features with the same options, in libvmaf's --feature syntax.
+  for (const auto& request : parse_feature_list(options.features)) {
+    std::string feature = request.name;
+    for (std::size_t i = 0; i < request.options.size(); ++i)
+      feature += (i ? ":" : "=") + request.options[i].first + "=" + request.options[i].second;
+    command += " --feature " + feature;
+  }
   const auto start = Clock::now();
   const int status = std::system((command + " > /dev/null").c_str());
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
