@@ -58,6 +58,26 @@ typename V::W to_10_bits(typename V::W v, unsigned shift) {
   return V::add16(V::srl16(v, shift), V::and_(V::srl16(v, shift - 1), V::set16(1)));
 }
 
+// floor((a + b + c + d) / 4) and floor((a + b) / 2) of 16-bit lanes without
+// overflow (any 16-bit input, as the scalar code's int sums): the quarters
+// (halves) added, plus the floor of their remainders' sum.
+template <class V>
+typename V::W average4(typename V::W a, typename V::W b, typename V::W c, typename V::W d) {
+  const auto three = V::set16(3);
+  const auto quarters = V::add16(V::add16(V::template srli16<2>(a), V::template srli16<2>(b)),
+                                 V::add16(V::template srli16<2>(c), V::template srli16<2>(d)));
+  const auto rests = V::add16(V::add16(V::and_(a, three), V::and_(b, three)),
+                              V::add16(V::and_(c, three), V::and_(d, three)));
+  return V::add16(quarters, V::template srli16<2>(rests));
+}
+
+template <class V>
+typename V::W average2(typename V::W a, typename V::W b) {
+  const auto one = V::set16(1);
+  return V::add16(V::add16(V::template srli16<1>(a), V::template srli16<1>(b)),
+                  V::template srli16<1>(V::add16(V::and_(a, one), V::and_(b, one))));
+}
+
 template <class V>
 std::uint16_t preprocess_16(const std::uint16_t* row, const std::uint16_t* below, unsigned w,
                             unsigned shift, bool anti_dither, std::uint16_t* out) {
@@ -72,23 +92,20 @@ std::uint16_t preprocess_16(const std::uint16_t* row, const std::uint16_t* below
       V::store16(out + c, to_10_bits<V>(a, shift));
     }
   } else if (below) {
-    // Converted samples are at most 1024: their sums fit in 16 bits.
     for (; c + L < w; c += L) {
       const W a = V::load16(row + c);
       largest = V::max_u16(largest, a);
-      const W sum = V::add16(
-          V::add16(to_10_bits<V>(a, shift), to_10_bits<V>(V::load16(row + c + 1), shift)),
-          V::add16(to_10_bits<V>(V::load16(below + c), shift),
-                   to_10_bits<V>(V::load16(below + c + 1), shift)));
-      V::store16(out + c, V::template srli16<2>(sum));
+      V::store16(out + c, average4<V>(to_10_bits<V>(a, shift),
+                                      to_10_bits<V>(V::load16(row + c + 1), shift),
+                                      to_10_bits<V>(V::load16(below + c), shift),
+                                      to_10_bits<V>(V::load16(below + c + 1), shift)));
     }
   } else {
     for (; c + L < w; c += L) {
       const W a = V::load16(row + c);
       largest = V::max_u16(largest, a);
-      const W sum =
-          V::add16(to_10_bits<V>(a, shift), to_10_bits<V>(V::load16(row + c + 1), shift));
-      V::store16(out + c, V::template srli16<1>(sum));
+      V::store16(out + c, average2<V>(to_10_bits<V>(a, shift),
+                                      to_10_bits<V>(V::load16(row + c + 1), shift)));
     }
   }
   const std::uint16_t tail = scalar::preprocess_16(row, below, c, w, w, shift, anti_dither, out);
@@ -101,15 +118,12 @@ void anti_dither(const std::uint16_t* row, const std::uint16_t* below, unsigned 
   constexpr unsigned L = V::L16;
   unsigned c = 0;
   if (below) {
-    for (; c + L < w; c += L) {
-      const auto sum = V::add16(V::add16(V::load16(row + c), V::load16(row + c + 1)),
-                                V::add16(V::load16(below + c), V::load16(below + c + 1)));
-      V::store16(out + c, V::template srli16<2>(sum));
-    }
+    for (; c + L < w; c += L)
+      V::store16(out + c, average4<V>(V::load16(row + c), V::load16(row + c + 1),
+                                      V::load16(below + c), V::load16(below + c + 1)));
   } else {
     for (; c + L < w; c += L)
-      V::store16(out + c,
-                 V::template srli16<1>(V::add16(V::load16(row + c), V::load16(row + c + 1))));
+      V::store16(out + c, average2<V>(V::load16(row + c), V::load16(row + c + 1)));
   }
   scalar::anti_dither(row, below, c, w, w, out);
 }
