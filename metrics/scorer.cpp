@@ -139,7 +139,7 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
     lane_runners_.push_back(std::make_unique<PoolBandRunner>(*pool_, threads));
     lane.resize(extractors_.size());
     for (std::size_t p = 0; p < extractors_.size(); ++p) {
-      if (extractors_[p]->latency_frames() > 0) continue;  // stateful: stays on extractors_
+      if (extractors_[p]->keeps_state()) continue;  // stays on extractors_, in order
       lane[p] = create_extractor(requests_[p]);
       lane[p]->set_band_runner(*lane_runners_.back());
     }

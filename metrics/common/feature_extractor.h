@@ -71,6 +71,11 @@ class FeatureExtractor {
   // How many later frames a frame's scores wait for (libvmaf's motion2: 1).
   virtual unsigned latency_frames() const { return 0; }
 
+  // True for extractors that carry state from one frame to the next, which
+  // must therefore see the frames in order on one instance (the Scorer copies
+  // the others once per frame in flight). Default: those with a latency.
+  virtual bool keeps_state() const { return latency_frames() > 0; }
+
   // True for extractors libvmaf flags TEMPORAL or PREV_REF: under subsampling
   // they still see every frame (psnr, motion); the others see only the frames
   // whose index is a multiple of the subsample factor.

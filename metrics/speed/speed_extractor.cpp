@@ -141,11 +141,9 @@ class SpeedTemporalExtractor final : public StagedExtractor<TemporalSums> {
 
   // libvmaf flags speed_temporal TEMPORAL: it sees every frame, in order.
   bool sees_every_frame() const override { return true; }
-  // Its scores are written when their frame is extracted, but it keeps the
-  // previous frame: the Scorer keeps extractors with a latency on one
-  // instance that sees the frames in order (stateless ones are copied per
-  // frame in flight).
-  unsigned latency_frames() const override { return 1; }
+  // Its scores are written when their frame is extracted (no latency), but it
+  // keeps the previous frame, so it runs on one instance, frames in order.
+  bool keeps_state() const override { return true; }
 
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override {

@@ -197,7 +197,10 @@ TEST(SpeedOptions, ScoreKeysAsLibvmafNamesThem) {
   EXPECT_FALSE(extractor->sees_every_frame());
   const auto temporal_extractor = make_feature_extractor("speed_temporal");
   EXPECT_TRUE(temporal_extractor->sees_every_frame());
-  EXPECT_EQ(temporal_extractor->latency_frames(), 1u);  // kept in frame order by the Scorer
+  // Scores written at once, but state kept: one instance, frames in order.
+  EXPECT_EQ(temporal_extractor->latency_frames(), 0u);
+  EXPECT_TRUE(temporal_extractor->keeps_state());
+  EXPECT_FALSE(extractor->keeps_state());
 }
 
 TEST(SpeedOptions, TablesAsLibvmafs) {
