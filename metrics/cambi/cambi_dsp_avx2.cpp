@@ -28,6 +28,19 @@ struct ExpandTable {
 constexpr ExpandTable kExpandTable;
 constexpr const std::array<std::int32_t, 8>* kExpand = kExpandTable.lanes;
 
+// For each 8-bit lane set: the set lanes' indices in order, then zeros.
+struct CompressTable {
+  alignas(32) std::array<std::int32_t, 8> lanes[256];
+  constexpr CompressTable() : lanes{} {
+    for (int m = 0; m < 256; ++m) {
+      int next = 0;
+      for (int l = 0; l < 8; ++l)
+        if (m >> l & 1) lanes[m][next++] = l;
+    }
+  }
+};
+constexpr CompressTable kCompressTable;
+
 #define CAMBI_INLINE [[gnu::always_inline]] static inline
 
 struct V {
@@ -135,6 +148,11 @@ struct V {
   CAMBI_INLINE I and32(I a, I b) { return _mm256_and_si256(a, b); }
   CAMBI_INLINE I eq32(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
   CAMBI_INLINE I gt_i32(I a, I b) { return _mm256_cmpgt_epi32(a, b); }
+  // Lanes of all ones where `bits` has a one.
+  CAMBI_INLINE I lanes32(std::uint32_t bits) {
+    const I bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit);
+  }
   CAMBI_INLINE bool any32(I m) { return !_mm256_testz_si256(m, m); }
   CAMBI_INLINE std::uint32_t bits32(I m) {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(m)));
@@ -172,6 +190,11 @@ struct V {
   CAMBI_INLINE void store_zero_top(float* p, int count) {
     const I lanes = _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(7 - count));
     _mm256_maskstore_ps(p, lanes, _mm256_setzero_ps());
+  }
+  // The lanes set in `lanes`, in order, in the first lanes.
+  CAMBI_INLINE F compress(F v, std::uint32_t lanes) {
+    return _mm256_permutevar8x32_ps(
+        v, _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompressTable.lanes[lanes].data())));
   }
   CAMBI_INLINE F zerof() { return _mm256_setzero_ps(); }
   CAMBI_INLINE F cvt_f32(I v) { return _mm256_cvtepi32_ps(v); }

@@ -110,6 +110,7 @@ struct V {
   CAMBI_INLINE I and32(I a, I b) { return _mm512_and_si512(a, b); }
   CAMBI_INLINE I eq32(I a, I b) { return _mm512_movm_epi32(_mm512_cmpeq_epi32_mask(a, b)); }
   CAMBI_INLINE I gt_i32(I a, I b) { return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b)); }
+  CAMBI_INLINE I lanes32(std::uint32_t bits) { return _mm512_movm_epi32(static_cast<__mmask16>(bits)); }
   CAMBI_INLINE bool any32(I m) { return _mm512_test_epi32_mask(m, m) != 0; }
   CAMBI_INLINE std::uint32_t bits32(I m) { return _mm512_movepi32_mask(m); }
   CAMBI_INLINE I gather_u16(const std::uint16_t* table, I index) {
@@ -137,6 +138,9 @@ struct V {
   // Zeros into the last `count` lanes at p.
   CAMBI_INLINE void store_zero_top(float* p, int count) {
     _mm512_mask_storeu_ps(p, static_cast<__mmask16>(0xFFFF0000u >> count), _mm512_setzero_ps());
+  }
+  CAMBI_INLINE F compress(F v, std::uint32_t lanes) {
+    return _mm512_maskz_compress_ps(static_cast<__mmask16>(lanes), v);
   }
   CAMBI_INLINE F zerof() { return _mm512_setzero_ps(); }
   CAMBI_INLINE F cvt_f32(I v) { return _mm512_cvtepi32_ps(v); }

@@ -320,10 +320,12 @@ void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
 }
 
 // c_values_row (cambi_dsp.h) over L32 columns at a time. Lanes whose sample
-// is unmasked or has no diff are inactive: their rows are clamped into the
-// band so every count read exists, and their values are masked to 0. Where
-// every active lane holds the same value, its count rows are read as plain
-// vectors; otherwise gathered.
+// is unmasked or has no diff are inactive: their values are masked to 0.
+// Where the active lanes hold one value (kMaxGroups), its count rows are read
+// as plain vectors (a column's counts of a value are in that value's row);
+// otherwise every lane's counts are gathered, the rows of inactive lanes clamped into the band so that every
+// count read exists. Every count read is of one window, so p0 + pm stays
+// within the reciprocal table.
 template <class V>
 void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std::uint16_t* image,
                   const std::uint8_t* mask, unsigned w, float* out) {
@@ -354,20 +356,42 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
     F best = V::zerof();
     alignas(64) std::int32_t values[L];
     V::store32(values, value);
-    const int lane0 = __builtin_ctz(lanes);
-    const int v0 = values[lane0];
-    const bool uniform = (V::bits32(V::eq32(value, V::set32(v0))) & lanes) == lanes;
-    if (uniform) {
-      // One value: its count rows as vectors, one first diff for every lane.
-      const std::uint16_t* column = h.count + (v0 - t.band_base) * stride + c;
-      const I p0 = V::load_u16_32(column);
-      for (int d = t.first_diff[v0]; d < nd; ++d) {
-        const I above = V::load_u16_32(column + (d + 1) * stride);
-        const I below = V::load_u16_32(column - (d + 1) * stride);
-        const I pm = V::max_i32(above, below);
-        const I product = V::mullo32(V::set32(t.weights[d]), V::mullo32(p0, pm));
-        const F val = V::mulf(V::cvt_f32(product), V::gather_f32(t.reciprocal, V::add32(p0, pm)));
-        best = V::maxf(best, val);
+    // The active lanes grouped by value. One group (a vector of one value,
+    // common in flat areas) is read with plain loads; more groups measured
+    // slower than the gathers on AVX2 and AVX-512 (Xeon), so they are gathered.
+    constexpr int kMaxGroups = 1;
+    std::uint32_t groups[kMaxGroups];
+    int group_values[kMaxGroups];
+    int group_count = 0;
+    std::uint32_t rest = lanes;
+    while (rest && group_count < kMaxGroups) {
+      const int v = values[__builtin_ctz(rest)];
+      const std::uint32_t same = V::bits32(V::eq32(value, V::set32(v))) & rest;
+      groups[group_count] = same;
+      group_values[group_count++] = v;
+      rest &= ~same;
+    }
+    if (!rest) {
+      // Each value's count rows read as vectors, from its first diff; each
+      // group's lanes take their result.
+      for (int g = 0; g < group_count; ++g) {
+        const int v = group_values[g];
+        const std::uint16_t* column = h.count + (v - t.band_base) * stride + c;
+        const I p0 = V::load_u16_32(column);
+        const I in_group = V::lanes32(groups[g]);
+        F group_best = V::zerof();
+        for (int d = t.first_diff[v]; d < nd; ++d) {
+          const I above = V::load_u16_32(column + (d + 1) * stride);
+          const I below = V::load_u16_32(column - (d + 1) * stride);
+          const I pm = V::max_i32(above, below);
+          // No sample of either neighbouring value: every product is 0 (the
+          // common case in flat areas), and max(best, 0) is best.
+          if (!V::any32(V::and32(in_group, V::gt_i32(pm, zero)))) continue;
+          const I product = V::mullo32(V::set32(t.weights[d]), V::mullo32(p0, pm));
+          const F val = V::mulf(V::cvt_f32(product), V::gather_f32(t.reciprocal, V::add32(p0, pm)));
+          group_best = V::maxf(group_best, val);
+        }
+        best = V::maxf(best, V::andf(group_best, in_group));
       }
     } else {
       const I row = V::min_i32(V::max_i32(V::sub32(value, base), zero), top_row);
@@ -380,6 +404,7 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
         const I above = V::gather_u16(h.count, V::add32(index0, offset));
         const I below = V::gather_u16(h.count, V::sub32(index0, offset));
         const I pm = V::max_i32(above, below);
+        if (!V::any32(V::and32(use, V::gt_i32(pm, zero)))) continue;
         const I product = V::mullo32(V::set32(t.weights[d]), V::mullo32(p0, pm));
         const F val = V::mulf(V::cvt_f32(product), V::gather_f32(t.reciprocal, V::add32(p0, pm)));
         best = V::maxf(best, V::andf(val, use));
@@ -454,19 +479,27 @@ void quick_select(float* values, int n, int k) {
   }
 }
 
-// ordered_sum: the nonzero values, found a vector at a time, added in order.
+// ordered_sum: the nonzero values, a block at a time, packed in order into a
+// buffer (vector compress) and added there one by one: the same additions in
+// the same order, without a branch per value.
 template <class V>
 double ordered_sum(const float* values, int k) {
   constexpr int L = static_cast<int>(V::L32);
+  constexpr int kBlock = 512;
   const typename V::F zero = V::zerof();
+  alignas(64) float packed[kBlock + L];
   double sum = 0;
   int i = 0;
-  for (; i + L <= k; i += L) {
-    std::uint32_t nonzero = ~V::le_bits(V::loadf(values + i), zero) & ((1u << L) - 1);
-    while (nonzero) {
-      sum += values[i + __builtin_ctz(nonzero)];
-      nonzero &= nonzero - 1;
+  while (i + L <= k) {
+    const int end = std::min(k - (k - i) % L, i + kBlock);
+    int count = 0;
+    for (; i < end; i += L) {
+      const typename V::F v = V::loadf(values + i);
+      const std::uint32_t nonzero = ~V::le_bits(v, zero) & ((1u << L) - 1);
+      V::storef(packed + count, V::compress(v, nonzero));
+      count += __builtin_popcount(nonzero);
     }
+    for (int j = 0; j < count; ++j) sum += packed[j];
   }
   for (; i < k; ++i) sum += values[i];
   return sum;
