@@ -220,6 +220,13 @@ TEST(CambiSetup, RefusesWhereLibvmafReadsOutsideItsBuffers) {
             std::string::npos);
   EXPECT_EQ(init_error("full_ref=true:src_width=1920:src_height=1080", 1280, 720, 8), "");
   EXPECT_EQ(init_error("full_ref=true:src_width=1280:src_height=720", 1277, 719, 10), "");
+  // libvmaf's float map of 7680 columns to 5993 ends at 7680, outside the row.
+  EXPECT_EQ(nearest_map(7680, 5993).back(), 7680u);
+  EXPECT_EQ(nearest_map(7680, 5992).back(), 7679u);
+  EXPECT_NE(init_error("window_size=15:enc_width=5993:enc_height=216", 7680, 216)
+                .find("scaling 7680 columns to 5993 reads sample 7680"),
+            std::string::npos);
+  EXPECT_EQ(init_error("window_size=15:enc_width=5992:enc_height=216", 7680, 216), "");
 }
 
 TEST(CambiSetup, SpeedupThresholds) {
