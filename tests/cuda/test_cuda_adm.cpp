@@ -43,8 +43,9 @@ TEST(AdmCudaTwin, OptionsNamesAndErrorsAreTheCpus) {
   }
   // Refused options: the same error.
   for (const FeatureOptions& bad :
-       {FeatureOptions{{"adm_csf_mode", "1"}}, FeatureOptions{{"adm_csf_mode", "2"}},
-        FeatureOptions{{"adm_csf_mode", "3"}}, FeatureOptions{{"adm_norm_view_dist", "1"}},
+       {FeatureOptions{{"adm_csf_mode", "2"}, {"adm_ref_display_height", "1000"}, {"adm_norm_view_dist", "4"}},
+        FeatureOptions{{"adm_csf_mode", "3"}, {"adm_norm_view_dist", "4"}},
+        FeatureOptions{{"adm_csf_mode", "4"}}, FeatureOptions{{"adm_norm_view_dist", "1"}},
         FeatureOptions{{"adm_enhn_gain_limit", "0.5"}}, FeatureOptions{{"adm_unknown", "1"}}}) {
     const std::string cpu = error_of([&] { make_feature_extractor("adm", bad); });
     const std::string twin = error_of([&] { make_feature_extractor("adm", bad, Backend::kCuda, nullptr); });
