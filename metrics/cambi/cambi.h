@@ -181,8 +181,6 @@ class CambiPicture {
   std::vector<std::uint16_t> rows_;          // scratch rows (preprocessing, mode filter)
   std::vector<std::uint8_t> derivatives_;    // 7 rows of the mask's window
   std::vector<std::uint8_t> counts_;         // their column counts, zero-padded
-  std::vector<unsigned> map_x_, map_y_;      // scaled preprocessing
-  unsigned map_width_ = 0, map_height_ = 0;
 };
 
 }  // namespace vmafexact::cambi

@@ -12,7 +12,8 @@
 // Samples of the working picture are 10-bit values in uint16 (at most 1024:
 // libvmaf's rounding of 12- and 16-bit input can reach 1024); masks are 0 or 1
 // in uint8. Routines may read up to kReadAhead samples past the end of a row
-// of their inputs (the buffers hold that much slack), but write only [0, w).
+// of their inputs (the buffers hold that much slack), and write only [0, w)
+// (slide's twins may add 0 to counts past a row: they stay as they were).
 #pragma once
 
 #include <cstddef>

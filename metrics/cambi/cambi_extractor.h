@@ -32,6 +32,8 @@ class CambiCpuStage final : public FeatureStage<CambiSums> {
  public:
   explicit CambiCpuStage(const CambiSetup& setup);
   CambiCpuStage(const CambiSetup& setup, const CambiDsp& dsp);
+  CambiCpuStage(const CambiCpuStage&) = delete;  // picture_ points at setup_
+  CambiCpuStage& operator=(const CambiCpuStage&) = delete;
   CambiSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
 
  private:
