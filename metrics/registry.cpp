@@ -7,6 +7,7 @@
 #include "cambi/cambi_extractor.h"
 #include "common/error.h"
 #include "float_motion/float_motion_extractor.h"
+#include "float_vif/float_vif_extractor.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
 #include "speed/speed_extractor.h"
@@ -24,7 +25,7 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 8> entries = {{
+  static const std::array<FeatureEntry, 9> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
@@ -35,6 +36,7 @@ std::span<const FeatureEntry> feature_registry() {
       {vif::descriptor(), vif::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::vif::make_cuda_extractor), "vif"},
       {float_motion::descriptor(), float_motion::make_cpu_extractor, nullptr, "float_motion"},
+      {float_vif::descriptor(), float_vif::make_cpu_extractor, nullptr, "float_vif"},
       {psnr::descriptor(), psnr::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
   }};

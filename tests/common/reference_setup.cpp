@@ -12,8 +12,7 @@ namespace vmafexact::test {
 bool is_unclaimed_key(const std::string& key) {
   static const std::vector<std::string> unclaimed = {
       "float_ssim", "float_ms_ssim", "adm2", "aim", "adm3", "adm_scale0",
-      "adm_scale1", "adm_scale2", "adm_scale3", "vif_scale0", "vif_scale1", "vif_scale2",
-      "vif_scale3"};
+      "adm_scale1", "adm_scale2", "adm_scale3"};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
 }
 
@@ -93,6 +92,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "cambi";
       else if (key == "motion" || key == "motion2" || key == "motion3")
         feature = "float_motion";
+      else if (starts_with(key, "vif_scale"))
+        feature = "float_vif";
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;

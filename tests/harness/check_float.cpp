@@ -1,4 +1,4 @@
-// The float extractors (float_motion; libvmaf's float_*.c) have no SIMD or CUDA
+// The float extractors (float_motion, float_vif; libvmaf's float_*.c) have no SIMD or CUDA
 // twins yet: their one twin is the scalar stage itself, checked here to read
 // only its samples. Each is scored on pictures of awkward sizes (its minimum,
 // odd sides) held in TestPlanes whose padding and guards hold a pattern; a
@@ -97,3 +97,19 @@ TEST_P(FloatMotionStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_motion, FloatMotionStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_motion);
+
+// ---- float_vif
+
+class FloatVifStage : public FloatStage {};
+
+TEST_P(FloatVifStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("float_vif", {{"debug", "true"}}, {{16, 16}, {17, 23}, {40, 33}});
+  check_reads_only_samples("float_vif",
+                           {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}},
+                           {{11, 11}, {14, 12}});
+  check_reads_only_samples(
+      "float_vif", {{"vif_prescale", "0.75"}, {"vif_prescale_method", "lanczos4"}}, {{22, 22}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_vif, FloatVifStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_vif);
