@@ -10,9 +10,7 @@
 namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
-  static const std::vector<std::string> unclaimed = {
-      "float_ssim", "float_ms_ssim", "adm2", "aim", "adm3", "adm_scale0",
-      "adm_scale1", "adm_scale2", "adm_scale3"};
+  static const std::vector<std::string> unclaimed = {"float_ssim", "float_ms_ssim"};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
 }
 
@@ -94,6 +92,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "float_motion";
       else if (starts_with(key, "vif_scale"))
         feature = "float_vif";
+      else if (key == "adm2" || key == "aim" || key == "adm3" || starts_with(key, "adm_scale"))
+        feature = "float_adm";
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;

@@ -11,8 +11,7 @@
 
 namespace vmafexact::test {
 
-// Keys vmafexact does not claim yet: libvmaf's float extractors' scores
-// (float_ssim, float_ms_ssim and the float features' aliases).
+// Keys vmafexact does not claim yet: float_ssim and float_ms_ssim.
 bool is_unclaimed_key(const std::string& key);
 
 struct ReferenceSetup {

@@ -1,9 +1,8 @@
-// The float extractors (float_motion, float_vif; libvmaf's float_*.c) have no SIMD or CUDA
-// twins yet: their one twin is the scalar stage itself, checked here to read
-// only its samples. Each is scored on pictures of awkward sizes (its minimum,
-// odd sides) held in TestPlanes whose padding and guards hold a pattern; a
-// second run with another pattern must give the same bits, and no guard byte
-// may change.
+// The float extractors (float_motion, float_vif, float_adm; libvmaf's float_*.c) have no SIMD or
+// CUDA twins yet: their one twin is the scalar stage itself, checked here to read only its samples.
+// Each is scored on pictures of awkward sizes (its minimum, odd sides) held in TestPlanes whose
+// padding and guards hold a pattern; a second run with another pattern must give the same bits, and
+// no guard byte may change.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -113,3 +112,19 @@ TEST_P(FloatVifStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_vif, FloatVifStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_vif);
+
+// ---- float_adm
+
+class FloatAdmStage : public FloatStage {};
+
+TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
+  // 16x16 and 15x9: libvmaf's masking reads values earlier levels left in its
+  // band buffers, which the stage keeps as libvmaf lays them out.
+  check_reads_only_samples("float_adm", {{"debug", "true"}},
+                           {{16, 16}, {15, 9}, {17, 17}, {41, 23}});
+  check_reads_only_samples("float_adm", {{"adm_skip_scale0", "true"}, {"adm_p_norm", "2.5"}},
+                           {{17, 17}, {33, 33}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_adm);

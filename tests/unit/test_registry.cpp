@@ -50,9 +50,12 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     for (const auto& option : entry.descriptor.options) {
       EXPECT_FALSE(option.help.empty()) << entry.name() << " " << option.name;
       // Numbers default within their range, but for libvmaf's 0 meaning "the
-      // picture's" (cambi's enc_width and the like).
+      // picture's" (cambi's enc_width and the like) and -1 meaning "none"
+      // (float_adm's adm_skip_aim_scale).
       const bool numeric = option.type == OptionType::kInt || option.type == OptionType::kDouble;
-      if (numeric && !(option.type == OptionType::kInt && option.default_value == 0)) {
+      const bool sentinel = option.type == OptionType::kInt &&
+                            (option.default_value == 0 || option.default_value == -1);
+      if (numeric && !sentinel) {
         EXPECT_LE(option.min, option.default_value) << option.name;
         EXPECT_LE(option.default_value, option.max) << option.name;
       }
