@@ -135,3 +135,18 @@ TEST(FloatMotion, KeysTakeLibvmafsOrderBesideIntegerMotion) {
                                         "integer_motion2", "integer_motion3"}));
   }
 }
+
+TEST(FloatMotion, CollectorPlacesNewNamesByWritePhase) {
+  FeatureCollector scores;
+  scores.append("extracted", 0, 1.0);
+  scores.append("model", 0, 2.0, WritePhase::kModel);
+  scores.append("flushed", 0, 3.0, WritePhase::kFlush);
+  scores.append("extracted_later", 1, 4.0);
+  scores.append("flushed_later", 1, 5.0, WritePhase::kFlush);
+  EXPECT_EQ(scores.names(), (std::vector<std::string>{"extracted", "extracted_later", "flushed",
+                                                      "flushed_later", "model"}));
+  EXPECT_EQ(scores.phase("flushed"), WritePhase::kFlush);
+  EXPECT_EQ(scores.phase("unknown"), WritePhase::kExtract);
+  EXPECT_EQ(scores.score("flushed_later", 1), 5.0);
+  EXPECT_EQ(scores.frame_scores(0).front().first, "extracted");
+}
