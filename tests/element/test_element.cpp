@@ -1179,3 +1179,23 @@ TEST(Element, SummaryCarriesTheAggregateMetrics) {
   for (const auto& [key, value] : json.at("aggregate_metrics").items()) keys.push_back(key);
   EXPECT_EQ(keys, (std::vector<std::string>{"apsnr_y", "apsnr_cb", "apsnr_cr"}));
 }
+
+TEST(Element, BadModelOverloadIsAnErrorAtStartThatNamesTheFix) {
+  // libvmaf ignores an overload of an extractor the model does not use; the
+  // element refuses it before any data flows.
+  const auto unused = start_error("model", "vmaf_v0.6.1:psnr.min_sse=1");
+  ASSERT_TRUE(unused);
+  EXPECT_NE(unused->message.find("Invalid model property"), std::string::npos) << unused->message;
+  EXPECT_NE(unused->message.find("overload one of adm, motion, vif"), std::string::npos)
+      << unused->message;
+  const auto range = start_error("model", "vmaf_v0.6.1:vif.vif_enhn_gain_limit=0.5");
+  ASSERT_TRUE(range);
+  EXPECT_NE(range->message.find("vif_enhn_gain_limit=0.5 is not a number in [1, 100]"),
+            std::string::npos)
+      << range->message;
+  const auto psnr = start_error("features", "psnr=min_sse=-1");
+  ASSERT_TRUE(psnr);
+  EXPECT_NE(psnr->message.find("psnr: option min_sse=-1 is not a number in [0, 1.79769e+308]"),
+            std::string::npos)
+      << psnr->message;
+}
