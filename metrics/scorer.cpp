@@ -323,8 +323,9 @@ void apply_overload(model::Model& loaded, const ModelOverload& overload) {
     if (!entry || entry->name() != overload.extractor) continue;
     used = true;
     FeatureOptions options = loaded.features()[i].options;
-    const auto kept = std::find_if(options.begin(), options.end(),
-                                   [&](const auto& option) { return option.first == overload.option; });
+    const auto kept = std::find_if(options.begin(), options.end(), [&](const auto& option) {
+      return option.first == overload.option;
+    });
     if (kept != options.end())
       kept->second = overload.value;
     else

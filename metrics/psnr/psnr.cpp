@@ -79,8 +79,8 @@ double apsnr(std::uint64_t sse, std::uint64_t pixels, std::uint32_t peak) {
   const std::uint32_t peak_squared = peak * peak;
   // Each log10 of an integer converted to double, summed left to right.
   const double value =
-      10 * (std::log10(static_cast<double>(peak_squared)) + std::log10(static_cast<double>(pixels)) -
-            std::log10(static_cast<double>(sse)));
+      10 * (std::log10(static_cast<double>(peak_squared)) +
+            std::log10(static_cast<double>(pixels)) - std::log10(static_cast<double>(sse)));
   const std::uint64_t bound = std::uint64_t{peak_squared} * pixels * 2;  // wraps as libvmaf's
   const double max_apsnr = std::ceil(10 * std::log10(static_cast<double>(bound)));
   return value < max_apsnr ? value : max_apsnr;

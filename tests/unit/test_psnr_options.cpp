@@ -66,20 +66,23 @@ TEST(PsnrOptions, BadValuesAreRefused) {
   // libvmaf refuses a negative or infinite min_sse too; a NaN it would take,
   // and every psnr would be NaN: refused here.
   for (const char* value : {"-1", "-0.5", "inf", "nan", "abc", ""})
-    EXPECT_NE(error_of([&] { make_feature_extractor("psnr", {{"min_sse", value}}); })
-                  .find("psnr: option min_sse="),
+    EXPECT_NE(error_of([&] {
+                make_feature_extractor("psnr", {{"min_sse", value}});
+              }).find("psnr: option min_sse="),
               std::string::npos)
         << value;
-  EXPECT_NE(error_of([&] { make_feature_extractor("psnr", {{"enable_mse", "yes"}}); })
-                .find("is not a boolean"),
+  EXPECT_NE(error_of([&] {
+              make_feature_extractor("psnr", {{"enable_mse", "yes"}});
+            }).find("is not a boolean"),
             std::string::npos);
   const std::string unknown = error_of([&] { parse_feature_list("psnr=enable_ms=true"); });
   EXPECT_NE(unknown.find("unknown option 'enable_ms'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("enable_mse"), std::string::npos) << unknown;
   // Values pass through a float as libvmaf stores them: 1e300 becomes inf,
   // which libvmaf refuses too.
-  EXPECT_NE(error_of([&] { make_feature_extractor("psnr", {{"min_sse", "1e300"}}); })
-                .find("inf once libvmaf stores it"),
+  EXPECT_NE(error_of([&] {
+              make_feature_extractor("psnr", {{"min_sse", "1e300"}});
+            }).find("inf once libvmaf stores it"),
             std::string::npos);
   EXPECT_NO_THROW(make_feature_extractor("psnr", {{"min_sse", "0"}, {"min_sse", "1e30"}}));
 }
@@ -90,11 +93,13 @@ TEST(PsnrOptions, KeysInLibvmafsOrder) {
     const char* options;
     std::vector<std::string> keys;
   } cases[] = {
-      {ChromaFormat::k420, "psnr=enable_mse=true",
+      {ChromaFormat::k420,
+       "psnr=enable_mse=true",
        {"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"}},
       {ChromaFormat::k444, "psnr=enable_mse=true:enable_chroma=false", {"psnr_y", "mse_y"}},
       {ChromaFormat::k400, "psnr=enable_mse=true:enable_chroma=true", {"psnr_y", "mse_y"}},
-      {ChromaFormat::k422, "psnr=enable_apsnr=true:reduced_hbd_peak=true",
+      {ChromaFormat::k422,
+       "psnr=enable_apsnr=true:reduced_hbd_peak=true",
        {"psnr_y", "psnr_cb", "psnr_cr"}},
   };
   for (const auto& c : cases) {
@@ -118,7 +123,8 @@ TEST(PsnrOptions, ApsnrOfPlanesNeverSummedIsMinusInfinity) {
   const std::uint64_t pixels = std::uint64_t{1} << 33;
   const std::uint64_t wrapped = std::uint64_t{65535u * 65535u} * pixels * 2;
   EXPECT_LT(static_cast<double>(wrapped), 65535.0 * 65535.0 * 2 * static_cast<double>(pixels));
-  EXPECT_EQ(psnr::apsnr(0, pixels, 65535), std::ceil(10 * std::log10(static_cast<double>(wrapped))));
+  EXPECT_EQ(psnr::apsnr(0, pixels, 65535),
+            std::ceil(10 * std::log10(static_cast<double>(wrapped))));
 }
 
 TEST(PsnrOptions, PeakAndMinSsePsnrMax) {
@@ -288,6 +294,10 @@ TEST(PsnrOptions, CudaFactoryTakesTheSameOptions) {
   EXPECT_TRUE(gpu->keeps_state());
   EXPECT_EQ(gpu->keeps_state(), cpu->keeps_state());
   EXPECT_EQ(gpu->score_key("psnr_y"), cpu->score_key("psnr_y"));
-  EXPECT_EQ(error_of([] { make_feature_extractor("psnr", {{"min_sse", "-1"}}, Backend::kCuda); }),
-            error_of([] { make_feature_extractor("psnr", {{"min_sse", "-1"}}); }));
+  EXPECT_EQ(error_of([] {
+              make_feature_extractor("psnr", {{"min_sse", "-1"}}, Backend::kCuda);
+            }),
+            error_of([] {
+              make_feature_extractor("psnr", {{"min_sse", "-1"}});
+            }));
 }
