@@ -11,7 +11,7 @@ namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
   static const std::vector<std::string> unclaimed = {
-      "float_ssim", "float_ms_ssim", "adm2", "aim", "adm3", "adm_scale0",
+      "adm2", "aim", "adm3", "adm_scale0",
       "adm_scale1", "adm_scale2", "adm_scale3", "vif_scale0", "vif_scale1", "vif_scale2",
       "vif_scale3", "motion", "motion2", "motion3"};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
@@ -91,6 +91,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "motion";
       else if (key == "cambi")
         feature = "cambi";
+      else if (key == "float_ssim" || key == "float_ms_ssim")
+        feature = key;
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;
