@@ -11,7 +11,7 @@ namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
   static const std::vector<std::string> unclaimed = {
-      "float_ssim", "float_ms_ssim", "adm2", "aim", "adm3", "adm_scale0",
+      "adm2", "aim", "adm3", "adm_scale0",
       "adm_scale1", "adm_scale2", "adm_scale3", "vif_scale0", "vif_scale1", "vif_scale2",
       "vif_scale3", "motion", "motion2", "motion3"};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
@@ -62,15 +62,12 @@ ReferenceSetup v1_setup(const ReferenceLog& log, bool all_models) {
   return setup;
 }
 
-// The options run: every key but float_ssim's and float_ms_ssim's (with
-// enable_lcs they write float_ssim_l, ..., which is_unclaimed_key() lacks).
+// The options run: every key is claimed.
 ReferenceSetup options_setup(const ReferenceLog& log) {
   ReferenceSetup setup;
   setup.models = kOptionsModels;
   setup.features = kOptionsFeatures;
-  for (const auto& key : log.frame_key_order)
-    if (!starts_with(key, "float_ssim") && !starts_with(key, "float_ms_ssim"))
-      setup.expected_keys.push_back(key);
+  setup.expected_keys = log.frame_key_order;
   return setup;
 }
 
@@ -104,6 +101,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "motion";
       else if (key == "cambi")
         feature = "cambi";
+      else if (key == "float_ssim" || key == "float_ms_ssim")
+        feature = key;
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;

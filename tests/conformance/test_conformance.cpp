@@ -143,8 +143,7 @@ namespace {
 // Conformance test above reads them through reference_setup()'s ".options."
 // branch and this goes): the options references of issue 12 in
 // $VMAFEXACT_REF_NEXT_DIR (default /work/shared/fixtures/ref-next), libvmaf's
-// `vmaf --cpumask 255` with the arguments of kOptionsModels and
-// kOptionsFeatures plus float_ssim and float_ms_ssim, whose keys are not compared.
+// `vmaf --cpumask 255` with the arguments of kOptionsModels and kOptionsFeatures.
 std::filesystem::path ref_next_dir() {
   const char* dir = std::getenv("VMAFEXACT_REF_NEXT_DIR");
   return dir && *dir ? dir : "/work/shared/fixtures/ref-next";

@@ -971,6 +971,18 @@ TEST(ElementVmaf, VmafV1BelowCambisMinimumIsAClearError) {
   EXPECT_NE(message.find("216"), std::string::npos) << message;
 }
 
+// libvmaf fails MS-SSIM below 176 pixels a side (tests/fixtures/ref/
+// d_64x48_*.xfail.msssim.log: "scale below 1x1!"), and SSIM below its window.
+TEST(ElementVmaf, SsimBelowTheirMinimumsAreAClearError) {
+  std::string message = first_frame_error("features=float_ms_ssim", 64, 48);
+  EXPECT_NE(message.find("float_ms_ssim: picture 64x48 is smaller than libvmaf's minimum of 176x176"),
+            std::string::npos)
+      << message;
+  message = first_frame_error("features=float_ssim=scale=5", 64, 48);
+  EXPECT_NE(message.find("float_ssim: picture 64x48 downscaled by 5 to 12x9"), std::string::npos)
+      << message;
+}
+
 TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
   const auto error = start_error("model", "vmaf_v9");
   ASSERT_TRUE(error);

@@ -35,10 +35,11 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but VMAF v1's (CPU only so far) has a CUDA twin wherever
+    // Every feature but VMAF v1's and SSIM's (CPU only so far) has a CUDA twin wherever
     // CUDA is built.
     const bool cpu_only = entry.name() == "cambi" || entry.name() == "speed_chroma" ||
-                          entry.name() == "speed_temporal";
+                          entry.name() == "speed_temporal" || entry.name() == "float_ssim" ||
+                          entry.name() == "float_ms_ssim";
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
     const auto extractor = make_feature_extractor(entry.name());
@@ -68,8 +69,13 @@ TEST(Registry, DescribesEveryFeatureForUsers) {
   EXPECT_EQ(describe_features().substr(0, 18), "adm (options: debu");
   EXPECT_NE(describe_features().find("; vif (options: debug, vif_enhn_gain_limit, vif_skip_scale0); "),
             std::string::npos);
+  EXPECT_NE(describe_features().find(
+                "; psnr (options: enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak, "
+                "min_sse); "),
+            std::string::npos);
   EXPECT_TRUE(describe_features().ends_with(
-      "; psnr (options: enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak, min_sse)"));
+      "; float_ssim (options: enable_lcs, enable_db, clip_db, scale); float_ms_ssim (options: "
+      "enable_lcs, enable_db, clip_db)"));
 }
 
 TEST(OptionValues, ReadsThroughTheTable) {
