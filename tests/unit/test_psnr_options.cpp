@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
+#include "common/feature_stage.h"
 #include "fixtures.h"
 #include "output/log_writer.h"
 #include "psnr/psnr.h"
@@ -300,4 +302,42 @@ TEST(PsnrOptions, CudaFactoryTakesTheSameOptions) {
             error_of([] {
               make_feature_extractor("psnr", {{"min_sse", "-1"}});
             }));
+}
+
+namespace {
+
+// A stage of another backend as the extractor sees it: it only returns sums.
+class FixedSumsStage final : public FeatureStage<psnr::PsnrSums> {
+ public:
+  psnr::PsnrSums compute(const PictureView&, const PictureView&, unsigned) override {
+    return {{100, 7, 0}};
+  }
+};
+
+}  // namespace
+
+TEST(PsnrOptions, EveryBackendsStageGetsTheSameFinishing) {
+  // The CUDA factory is psnr::make_extractor() over its stage: the options act
+  // on the sums whatever stage made them. 8x8 4:2:0 at 10 bits, reduced peak 1020.
+  const auto options = psnr::descriptor().parse(
+      {{"enable_mse", "true"}, {"enable_apsnr", "true"}, {"reduced_hbd_peak", "true"}});
+  auto extractor = psnr::make_extractor(
+      options, [](const PictureFormat&) { return std::make_unique<FixedSumsStage>(); });
+  EXPECT_TRUE(extractor->keeps_state());
+  extractor->init({8, 8, 10, ChromaFormat::k420});
+  FeatureCollector scores;
+  const PictureView none;
+  extractor->extract(none, none, 0, scores);
+  extractor->extract(none, none, 1, scores);
+  extractor->flush(scores);
+  EXPECT_EQ(scores.names(), (std::vector<std::string>{"psnr_y", "mse_y", "psnr_cb", "mse_cb",
+                                                      "psnr_cr", "mse_cr"}));
+  EXPECT_EQ(*scores.score("mse_y", 1), 100.0 / 64);
+  EXPECT_EQ(*scores.score("psnr_y", 0), psnr::psnr_from_mse(100.0 / 64, 1020, 72.0));
+  EXPECT_EQ(*scores.score("psnr_cr", 0), 72.0);
+  ASSERT_EQ(scores.aggregates().size(), 3u);
+  EXPECT_EQ(scores.aggregates()[0].first, "apsnr_y");
+  EXPECT_EQ(scores.aggregates()[0].second, psnr::apsnr(200, 128, 1020));
+  EXPECT_EQ(scores.aggregates()[1].second, psnr::apsnr(14, 32, 1020));
+  EXPECT_EQ(scores.aggregates()[2].second, psnr::apsnr(0, 32, 1020));  // no error: the bound
 }
