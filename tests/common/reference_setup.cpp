@@ -62,9 +62,19 @@ ReferenceSetup v1_setup(const ReferenceLog& log, bool all_models) {
   return setup;
 }
 
+// The options run: every key is claimed.
+ReferenceSetup options_setup(const ReferenceLog& log) {
+  ReferenceSetup setup;
+  setup.models = kOptionsModels;
+  setup.features = kOptionsFeatures;
+  setup.expected_keys = log.frame_key_order;
+  return setup;
+}
+
 }  // namespace
 
 ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name) {
+  if (log_name.find(".options.") != std::string_view::npos) return options_setup(log);
   if (log_name.find(".v1.") != std::string_view::npos) return v1_setup(log, false);
   if (log_name.find(".v1all.") != std::string_view::npos) return v1_setup(log, true);
   ReferenceSetup setup;

@@ -67,8 +67,26 @@ void compare_with_log(const Scorer& scorer, const vmafexact::test::ReferenceLog&
         ADD_FAILURE() << log_name << " pooled " << name << " " << method;
     }
   }
-  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames)\n",
-              log_name.c_str(), identical, compared, scores.names().size(), frames);
+  // libvmaf's aggregate metrics (psnr's apsnr_*): names, order and values.
+  std::vector<std::string> aggregate_names, expected_aggregate_names;
+  for (const auto& [name, value] : scores.aggregates()) aggregate_names.push_back(name);
+  for (const auto& [name, value] : log.aggregates) expected_aggregate_names.push_back(name);
+  EXPECT_EQ(aggregate_names, expected_aggregate_names) << log_name << ": aggregate_metrics differ";
+  for (std::size_t k = 0; k < scores.aggregates().size() && k < log.aggregates.size(); ++k) {
+    ++compared;
+    const double value = scores.aggregates()[k].second;
+    // The log holds null for any non-finite value.
+    const double expected = log.aggregates[k].second;
+    if (same_bits(std::isfinite(value) ? value : std::nan(""), expected))
+      ++identical;
+    else
+      ADD_FAILURE() << log_name << " aggregate " << scores.aggregates()[k].first << ": vmafexact "
+                    << std::hexfloat << value << " libvmaf " << expected << std::defaultfloat;
+  }
+  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames, "
+              "%zu aggregates)\n",
+              log_name.c_str(), identical, compared, scores.names().size(), frames,
+              scores.aggregates().size());
   EXPECT_EQ(identical, compared);
   EXPECT_GT(compared, 0u);
 }
@@ -120,6 +138,48 @@ INSTANTIATE_TEST_SUITE_P(SharedFixtures, Conformance,
                          ::testing::ValuesIn(vmafexact::test::max_precision_pairs()), test_name);
 
 namespace {
+
+// TEMPORARY, until the lead moves them into tests/fixtures/ref (then the
+// Conformance test above reads them through reference_setup()'s ".options."
+// branch and this goes): the options references of issue 12 in
+// $VMAFEXACT_REF_NEXT_DIR (default /work/shared/fixtures/ref-next), libvmaf's
+// `vmaf --cpumask 255` with the arguments of kOptionsModels and kOptionsFeatures.
+std::filesystem::path ref_next_dir() {
+  const char* dir = std::getenv("VMAFEXACT_REF_NEXT_DIR");
+  return dir && *dir ? dir : "/work/shared/fixtures/ref-next";
+}
+
+std::vector<FixturePair> options_pairs() {
+  std::vector<FixturePair> pairs;
+  if (!std::filesystem::is_directory(ref_next_dir())) return pairs;
+  for (auto& pair : vmafexact::test::max_precision_pairs(ref_next_dir()))
+    if (pair.log_name.find(".options.") != std::string::npos) pairs.push_back(std::move(pair));
+  return pairs;
+}
+
+class OptionsNext : public ::testing::TestWithParam<FixturePair> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OptionsNext);
+
+TEST_P(OptionsNext, EveryValueEqualsLibvmaf) {
+  const FixturePair& pair = GetParam();
+  const auto log = vmafexact::test::load_reference_log(ref_next_dir() / pair.log_name);
+  const auto setup = vmafexact::test::reference_setup(log, pair.log_name);
+  const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
+  const vmafexact::test::YuvFile ref(yuv_dir / pair.ref_yuv, pair.format);
+  const vmafexact::test::YuvFile dist(yuv_dir / pair.dist_yuv, pair.format);
+  ASSERT_EQ(ref.frame_count(), log.frames.size());
+  ScorerOptions options;
+  options.threads = env_unsigned("VMAFEXACT_TEST_THREADS", 1);
+  options.frames_in_flight = env_unsigned("VMAFEXACT_TEST_FRAMES_IN_FLIGHT", 0);
+  Scorer scorer(load_models(parse_model_list(setup.models)), parse_feature_list(setup.features),
+                pair.format, options);
+  for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
+  scorer.finish();
+  ASSERT_EQ(log.aggregates.size(), 3u);
+  compare_with_log(scorer, log, pair.log_name, setup.expected_keys);
+}
+
+INSTANTIATE_TEST_SUITE_P(RefNext, OptionsNext, ::testing::ValuesIn(options_pairs()), test_name);
 
 // libvmaf's sharing rule (docs/element.md, "Features"): an extra feature whose
 // identity equals a model input's runs once. The references are libvmaf 3.2.0's
