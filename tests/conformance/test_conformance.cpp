@@ -139,48 +139,6 @@ INSTANTIATE_TEST_SUITE_P(SharedFixtures, Conformance,
 
 namespace {
 
-// TEMPORARY, until the lead moves them into tests/fixtures/ref (then the
-// Conformance test above reads them through reference_setup()'s ".options."
-// branch and this goes): the options references of issue 12 in
-// $VMAFEXACT_REF_NEXT_DIR (default /work/shared/fixtures/ref-next), libvmaf's
-// `vmaf --cpumask 255` with the arguments of kOptionsModels and kOptionsFeatures.
-std::filesystem::path ref_next_dir() {
-  const char* dir = std::getenv("VMAFEXACT_REF_NEXT_DIR");
-  return dir && *dir ? dir : "/work/shared/fixtures/ref-next";
-}
-
-std::vector<FixturePair> options_pairs() {
-  std::vector<FixturePair> pairs;
-  if (!std::filesystem::is_directory(ref_next_dir())) return pairs;
-  for (auto& pair : vmafexact::test::max_precision_pairs(ref_next_dir()))
-    if (pair.log_name.find(".options.") != std::string::npos) pairs.push_back(std::move(pair));
-  return pairs;
-}
-
-class OptionsNext : public ::testing::TestWithParam<FixturePair> {};
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OptionsNext);
-
-TEST_P(OptionsNext, EveryValueEqualsLibvmaf) {
-  const FixturePair& pair = GetParam();
-  const auto log = vmafexact::test::load_reference_log(ref_next_dir() / pair.log_name);
-  const auto setup = vmafexact::test::reference_setup(log, pair.log_name);
-  const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
-  const vmafexact::test::YuvFile ref(yuv_dir / pair.ref_yuv, pair.format);
-  const vmafexact::test::YuvFile dist(yuv_dir / pair.dist_yuv, pair.format);
-  ASSERT_EQ(ref.frame_count(), log.frames.size());
-  ScorerOptions options;
-  options.threads = env_unsigned("VMAFEXACT_TEST_THREADS", 1);
-  options.frames_in_flight = env_unsigned("VMAFEXACT_TEST_FRAMES_IN_FLIGHT", 0);
-  Scorer scorer(load_models(parse_model_list(setup.models)), parse_feature_list(setup.features),
-                pair.format, options);
-  for (unsigned i = 0; i < ref.frame_count(); ++i) scorer.push(ref.frame(i), dist.frame(i));
-  scorer.finish();
-  ASSERT_EQ(log.aggregates.size(), 3u);
-  compare_with_log(scorer, log, pair.log_name, setup.expected_keys);
-}
-
-INSTANTIATE_TEST_SUITE_P(RefNext, OptionsNext, ::testing::ValuesIn(options_pairs()), test_name);
-
 // libvmaf's sharing rule (docs/element.md, "Features"): an extra feature whose
 // identity equals a model input's runs once. The references are libvmaf 3.2.0's
 // `vmaf --cpumask 255` on pair a crf23 with these --model/--feature arguments
