@@ -68,6 +68,11 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
       gst_structure_set(summary, name.c_str(), GST_TYPE_STRUCTURE, stats.get(), nullptr);
     }
   }
+  // libvmaf's aggregate metrics (psnr's apsnr_y, ...): one gdouble each, set at
+  // end of stream, under the names its logs list them by.
+  if (scorer)
+    for (const auto& [name, value] : scorer->scores().aggregates())
+      gst_structure_set(summary, name.c_str(), G_TYPE_DOUBLE, value, nullptr);
   gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), summary));
 }
 

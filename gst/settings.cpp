@@ -83,9 +83,10 @@ void install_properties(GObjectClass* klass) {
       g_param_spec_string(
           "model", "Model",
           "Comma-separated VMAF models: built-in names or paths of libvmaf JSON model files, "
-          "each optionally followed by :name=KEY, :disable_clip, :enable_transform. The first "
-          "model's score is 'vmaf', each further one's its name. Empty: features only. Read "
-          "when the element starts.",
+          "each optionally followed by :name=KEY, :disable_clip, :enable_transform and "
+          "libvmaf's feature overloads :EXTRACTOR.OPTION=VALUE (e.g. "
+          "vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0). The first model's score is 'vmaf', each "
+          "further one's its name. Empty: features only. Read when the element starts.",
           defaults.model.c_str(), ready_flags));
   g_object_class_install_property(
       klass, PROP_DISABLE_CLIP,
@@ -225,7 +226,8 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
   } catch (const Error& error) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
                       ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "
-                       "comma-separated.",
+                       "comma-separated, each with :name=KEY, :disable_clip, :enable_transform "
+                       "or :EXTRACTOR.OPTION=VALUE overloads as wanted.",
                        builtin_model_list().c_str()));
     return std::nullopt;
   }

@@ -12,6 +12,7 @@
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
 #include "speed/speed_extractor.h"
+#include "ssim/ssim_extractor.h"
 #include "vif/vif_extractor.h"
 
 #ifdef VMAFEXACT_HAVE_CUDA
@@ -26,7 +27,7 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 10> entries = {{
+  static const std::array<FeatureEntry, 12> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
@@ -41,6 +42,8 @@ std::span<const FeatureEntry> feature_registry() {
       {float_adm::descriptor(), float_adm::make_cpu_extractor, nullptr, "float_adm"},
       {psnr::descriptor(), psnr::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
+      {ssim::ssim_descriptor(), ssim::make_ssim_cpu_extractor, nullptr, "float_ssim"},
+      {ssim::ms_ssim_descriptor(), ssim::make_ms_ssim_cpu_extractor, nullptr, "float_ms_ssim"},
   }};
   return entries;
 }

@@ -288,6 +288,67 @@ std::vector<unsigned> Scorer::finish() {
   return merged;
 }
 
+namespace {
+
+// "vif.vif_enhn_gain_limit=1.0" of model entry `entry`, checked against the
+// registry: the extractor, its option and the value.
+ModelOverload parse_overload(std::string_view option, std::string_view entry) {
+  const auto fail = [&](const std::string& what) -> Error {
+    return Error("model overload '" + std::string(option) + "' in '" + std::string(entry) +
+                 "': " + what);
+  };
+  const std::size_t equals = option.find('=');
+  const std::size_t dot = option.find('.');
+  if (equals == std::string_view::npos)
+    throw fail("no value (write EXTRACTOR.OPTION=VALUE, e.g. vif.vif_enhn_gain_limit=1.0)");
+  ModelOverload overload{std::string(trim(option.substr(0, dot))),
+                         std::string(trim(option.substr(dot + 1, equals - dot - 1))),
+                         std::string(trim(option.substr(equals + 1)))};
+  if (overload.extractor.empty() || overload.option.empty() ||
+      overload.option.find('.') != std::string::npos ||
+      overload.value.find('=') != std::string::npos)
+    throw fail("malformed (write EXTRACTOR.OPTION=VALUE, e.g. vif.vif_enhn_gain_limit=1.0)");
+  try {
+    feature_entry(overload.extractor).descriptor.parse({{overload.option, overload.value}});
+  } catch (const Error& error) {
+    throw fail(error.what());
+  }
+  return overload;
+}
+
+// libvmaf's vmaf_model_feature_overload(): the option merged into the options
+// of every input of `loaded` that the overload's extractor computes.
+void apply_overload(model::Model& loaded, const ModelOverload& overload) {
+  bool used = false;
+  for (std::size_t i = 0; i < loaded.features().size(); ++i) {
+    const FeatureEntry* entry = feature_entry_providing(loaded.features()[i].name);
+    if (!entry || entry->name() != overload.extractor) continue;
+    used = true;
+    FeatureOptions options = loaded.features()[i].options;
+    const auto kept = std::find_if(options.begin(), options.end(), [&](const auto& option) {
+      return option.first == overload.option;
+    });
+    if (kept != options.end())
+      kept->second = overload.value;
+    else
+      options.emplace_back(overload.option, overload.value);
+    loaded.set_feature_options(i, std::move(options));
+  }
+  if (used) return;
+  std::string extractors;
+  for (const auto& feature : loaded.features()) {
+    const FeatureEntry* entry = feature_entry_providing(feature.name);
+    if (!entry || extractors.find(std::string(entry->name())) != std::string::npos) continue;
+    extractors += (extractors.empty() ? "" : ", ") + std::string(entry->name());
+  }
+  throw Error("model " + loaded.name() + ": the overload " + overload.extractor + "." +
+              overload.option + "=" + overload.value + " names an extractor none of its inputs " +
+              "uses (libvmaf would ignore it); overload one of " + extractors +
+              ", or ask for the feature itself with the features property");
+}
+
+}  // namespace
+
 std::vector<ModelSpec> parse_model_list(std::string_view list) {
   std::vector<ModelSpec> specs;
   for (std::string_view entry : split(list, ',')) {
@@ -316,9 +377,14 @@ std::vector<ModelSpec> parse_model_list(std::string_view list) {
         spec.predict.disable_clip = true;
       else if (option == "enable_transform" || option == "enable_transform=true")
         spec.predict.enable_transform = true;
+      else if (const std::size_t dot = option.find('.');
+               dot != std::string_view::npos && dot < option.find('='))
+        spec.overloads.push_back(parse_overload(option, entry));
       else
         throw Error("unknown model option '" + std::string(option) + "' in '" +
-                    std::string(entry) + "' (name=KEY, disable_clip, enable_transform)");
+                    std::string(entry) +
+                    "' (name=KEY, disable_clip, enable_transform, or a feature overload "
+                    "EXTRACTOR.OPTION=VALUE such as vif.vif_enhn_gain_limit=1.0)");
     }
     specs.push_back(std::move(spec));
   }
@@ -330,6 +396,7 @@ std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
   for (const auto& spec : specs) {
     model::Model loaded = spec.is_path ? model::load_model_file(spec.source)
                                        : model::load_builtin_model(spec.source);
+    for (const auto& overload : spec.overloads) apply_overload(loaded, overload);
     // Every input must have an extractor whose options are good: checked now,
     // not at the first frame.
     for (const auto& request : model_feature_requests(loaded))

@@ -45,23 +45,39 @@ struct ScoredModel {
   model::PredictOptions predict;
 };
 
+// libvmaf's model feature overload (`vmaf --model version=X:vif.vif_enhn_gain_limit=1.0`,
+// vmaf_model_feature_overload()): one option set on every input of the model
+// that the extractor `extractor` computes, over what the model's file sets.
+struct ModelOverload {
+  std::string extractor;  // libvmaf's extractor name, e.g. "vif"
+  std::string option;     // e.g. "vif_enhn_gain_limit"
+  std::string value;      // as given, e.g. "1.0"
+  bool operator==(const ModelOverload&) const = default;
+};
+
 // One entry of a model list: a built-in version or a JSON file, and options.
 struct ModelSpec {
   std::string source;  // built-in version ("vmaf_v0.6.1") or path of a JSON model file
   bool is_path = false;
   std::string key;     // score name; empty: "vmaf" for the first model, else the model's name
   model::PredictOptions predict;
+  std::vector<ModelOverload> overloads;  // in the order given
 };
 
 // Parses a comma-separated model list. Each entry is a built-in name or a path
 // (anything with a '/' or ending in .json), or libvmaf's form
 // "version=NAME" / "path=FILE", followed by ":name=KEY", ":disable_clip",
-// ":enable_transform" as wanted. Throws vmafexact::Error for malformed entries.
+// ":enable_transform" and feature overloads ":EXTRACTOR.OPTION=VALUE" as wanted.
+// Throws vmafexact::Error for malformed entries, and for an overload naming an
+// unknown extractor or option or a value the option does not take.
 std::vector<ModelSpec> parse_model_list(std::string_view list);
 
-// Loads the models of a list and names their scores; throws vmafexact::Error
-// naming the model that cannot be loaded and why, or an input that no
-// extractor provides or whose options are bad (so all of it fails at start).
+// Loads the models of a list, applies their overloads (libvmaf's merge: an
+// option the model's file already sets takes the overload's value, another is
+// added) and names their scores; throws vmafexact::Error naming the model that
+// cannot be loaded and why, an input that no extractor provides or whose
+// options are bad, or an overload of an extractor none of the model's inputs
+// uses (libvmaf ignores that silently), so all of it fails at start.
 std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
 
 using ExtractorFactory =

@@ -56,9 +56,20 @@ const std::vector<std::optional<double>>* FeatureCollector::column(std::string_v
   return key == names_.size() ? nullptr : &columns_[key];
 }
 
+void FeatureCollector::set_aggregate(std::string_view name, double value) {
+  for (const auto& [kept, kept_value] : aggregates_) {
+    if (kept != name) continue;
+    // libvmaf compares with ==: a NaN never equals itself.
+    if (kept_value == value) return;
+    throw Error("aggregate '" + std::string(name) + "' set twice with different values");
+  }
+  aggregates_.emplace_back(name, value);
+}
+
 void FeatureCollector::clear() {
   names_.clear();
   phases_.clear();
+  aggregates_.clear();
   columns_.clear();
   frame_count_ = 0;
 }

@@ -42,6 +42,13 @@ class FeatureCollector {
   // The scores of one name at frames 0 .. frame_count()-1; nullopt where unwritten.
   const std::vector<std::optional<double>>* column(std::string_view name) const;
 
+  // libvmaf's aggregate metrics (vmaf_feature_collector_set_aggregate): one
+  // value per name for the whole stream, set by an extractor's flush, in the
+  // order first set. Setting a name again with the same value does nothing;
+  // another value throws vmafexact::Error, as libvmaf refuses it.
+  void set_aggregate(std::string_view name, double value);
+  const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
+
   void clear();
 
  private:
@@ -51,6 +58,7 @@ class FeatureCollector {
   std::vector<WritePhase> phases_;  // parallel to names_, never decreasing
   std::vector<std::vector<std::optional<double>>> columns_;
   unsigned frame_count_ = 0;
+  std::vector<std::pair<std::string, double>> aggregates_;
 };
 
 }  // namespace vmafexact

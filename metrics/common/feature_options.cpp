@@ -65,6 +65,16 @@ std::string format_option_double(double value) {
   return text;
 }
 
+std::string libvmaf_dictionary_value(const std::string& text) {
+  float ignored = 0;
+  char trailing = 0;
+  if (std::sscanf(text.c_str(), "%f %c", &ignored, &trailing) != 1) return text;
+  char* end = nullptr;
+  const double value = std::strtof(text.c_str(), &end);  // a float, as libvmaf reads it
+  if (value == 0 && end == text.c_str()) return text;
+  return format_option_double(value);
+}
+
 std::string feature_name_with_options(std::string_view provided_name,
                                       std::vector<NamedOption> non_default) {
   if (non_default.empty()) return std::string(feature_name_alias(provided_name));
@@ -150,7 +160,7 @@ OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpe
   for (const auto& option : given) {
     // Named rather than a structured binding: clang 14 cannot capture those.
     const std::string& name = option.first;
-    const std::string& text = option.second;
+    const std::string text = libvmaf_dictionary_value(option.second);
     const auto spec = std::find_if(table.begin(), table.end(),
                                    [&](const OptionSpec& s) { return s.name == name; });
     if (spec == table.end()) {
@@ -167,8 +177,9 @@ OptionValues::OptionValues(std::string_view extractor, std::span<const OptionSpe
     }
     const auto value = parse_value(*spec, text);
     if (!value)
-      throw Error(extractor_ + ": option " + name + "=" + text + " is not " +
-                  describe_range(*spec));
+      throw Error(extractor_ + ": option " + name + "=" + option.second +
+                  (text != option.second ? " (" + text + " once libvmaf stores it)" : "") +
+                  " is not " + describe_range(*spec));
     const auto at = static_cast<std::size_t>(spec - table.begin());
     values_[at] = *value;
     if (spec->type == OptionType::kString) texts_[at] = text;

@@ -59,13 +59,20 @@ std::string_view feature_name_alias(std::string_view provided_name);
 // printf("%g") of a double, as libvmaf formats double options in names.
 std::string format_option_double(double value);
 
+// A value as libvmaf's vmaf_feature_dictionary_set() stores it, which every
+// option passes through (--feature, model files, model overloads): text that
+// sscanf reads as one float is read with strtof and printed with "%g" (six
+// significant digits: "1.0" -> "1", "0.1234567" -> "0.123457"); other text as given.
+std::string libvmaf_dictionary_value(const std::string& text);
+
 // The values of every option of one extractor (defaults where none was
 // given), read through its table.
 class OptionValues {
  public:
   // Throws vmafexact::Error naming the extractor, the option and the accepted
   // values for an unknown option (pointing from a score-name alias to its
-  // option) or a value of the wrong type or out of range. The last value given
+  // option) or a value of the wrong type or out of range. Values are read as
+  // libvmaf stores them (libvmaf_dictionary_value()); the last value given
   // for an option wins, as in libvmaf's dictionary.
   OptionValues(std::string_view extractor, std::span<const OptionSpec> table,
                const FeatureOptions& given);

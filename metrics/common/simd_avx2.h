@@ -178,6 +178,35 @@ struct V {
     return _mm256_and_pd(a, _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GT_OQ));
   }
 
+  // --- Float lanes, one per double lane (N/2 of each) -----------------------------
+  // For float code whose sums are doubles: a float result widens lane for lane
+  // into a D. MF is a mask of F lanes.
+  using MF = __m128;
+  static constexpr int NF = 4;  // lanes of F and D
+  VMAFEXACT_SIMD_INLINE F zerof() { return _mm_setzero_ps(); }
+  VMAFEXACT_SIMD_INLINE F set1f(float x) { return _mm_set1_ps(x); }
+  VMAFEXACT_SIMD_INLINE F loadf(const float* p) { return _mm_loadu_ps(p); }
+  VMAFEXACT_SIMD_INLINE void storef(float* p, F v) { _mm_storeu_ps(p, v); }
+  VMAFEXACT_SIMD_INLINE void stored(double* p, D v) { _mm256_storeu_pd(p, v); }
+  VMAFEXACT_SIMD_INLINE F addf(F a, F b) { return _mm_add_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F subf(F a, F b) { return _mm_sub_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F mulf(F a, F b) { return _mm_mul_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F divf(F a, F b) { return _mm_div_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F rootf(F a) { return _mm_sqrt_ps(a); }
+  VMAFEXACT_SIMD_INLINE MF ltf(F a, F b) { return _mm_cmp_ps(a, b, _CMP_LT_OQ); }
+  VMAFEXACT_SIMD_INLINE MF lef(F a, F b) { return _mm_cmp_ps(a, b, _CMP_LE_OQ); }
+  VMAFEXACT_SIMD_INLINE MF maskf_and(MF a, MF b) { return _mm_and_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F selectf(MF m, F a, F b) { return _mm_blendv_ps(b, a, m); }  // m ? a : b
+  // NF samples as floats (exact: below 2^24).
+  VMAFEXACT_SIMD_INLINE F cvtf(const std::uint8_t* p) {
+    std::int32_t four;
+    __builtin_memcpy(&four, p, sizeof four);
+    return _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)));
+  }
+  VMAFEXACT_SIMD_INLINE F cvtf(const std::uint16_t* p) {
+    return _mm_cvtepi32_ps(_mm_cvtepu16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  }
+
   // --- libvmaf's log2 tables (VIF) -----------------------------------------------
   // table[index] for index in 32768 .. 65535: the 32 bits at entries
   // index - 1 and index (inside the table), high half.

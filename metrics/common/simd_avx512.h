@@ -153,6 +153,30 @@ struct V {
     return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_GT_OQ), a);
   }
 
+  // --- Float lanes, one per double lane (N/2 of each) -----------------------------
+  using MF = __mmask8;
+  static constexpr int NF = 8;  // lanes of F and D
+  VMAFEXACT_SIMD_INLINE F zerof() { return _mm256_setzero_ps(); }
+  VMAFEXACT_SIMD_INLINE F set1f(float x) { return _mm256_set1_ps(x); }
+  VMAFEXACT_SIMD_INLINE F loadf(const float* p) { return _mm256_loadu_ps(p); }
+  VMAFEXACT_SIMD_INLINE void storef(float* p, F v) { _mm256_storeu_ps(p, v); }
+  VMAFEXACT_SIMD_INLINE void stored(double* p, D v) { _mm512_storeu_pd(p, v); }
+  VMAFEXACT_SIMD_INLINE F addf(F a, F b) { return _mm256_add_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F subf(F a, F b) { return _mm256_sub_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F mulf(F a, F b) { return _mm256_mul_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F divf(F a, F b) { return _mm256_div_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE F rootf(F a) { return _mm256_sqrt_ps(a); }
+  VMAFEXACT_SIMD_INLINE MF ltf(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+  VMAFEXACT_SIMD_INLINE MF lef(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+  VMAFEXACT_SIMD_INLINE MF maskf_and(MF a, MF b) { return static_cast<MF>(a & b); }
+  VMAFEXACT_SIMD_INLINE F selectf(MF m, F a, F b) { return _mm256_mask_blend_ps(m, b, a); }
+  VMAFEXACT_SIMD_INLINE F cvtf(const std::uint8_t* p) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  }
+  VMAFEXACT_SIMD_INLINE F cvtf(const std::uint16_t* p) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+
   // --- libvmaf's log2 tables (VIF) -----------------------------------------------
   // log2_32 of lanes >= 2^16 (vplzcntd).
   VMAFEXACT_SIMD_INLINE I log2_32(const std::uint16_t* table, I v) {

@@ -18,6 +18,9 @@ Model::~Model() = default;
 const std::string& Model::name() const { return data_->name; }
 void Model::set_name(std::string name) { data_->name = std::move(name); }
 const std::vector<ModelFeature>& Model::features() const { return data_->features; }
+void Model::set_feature_options(std::size_t index, FeatureOptions options) {
+  data_->features.at(index).options = std::move(options);
+}
 const Model::Data& Model::data() const { return *data_; }
 
 void check_model_data(const Model::Data& data, std::string_view origin) {

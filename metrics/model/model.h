@@ -41,6 +41,8 @@ class Model {
 
   // Inputs, in the order predict() takes their values.
   const std::vector<ModelFeature>& features() const;
+  // Replaces the options of input `index` (a model feature overload).
+  void set_feature_options(std::size_t index, FeatureOptions options);
 
   // libvmaf's per-frame score: normalise each feature, nu-SVR RBF prediction,
   // denormalise, optional score transform, clip — the same double operations in

@@ -143,7 +143,7 @@ void write_json(std::ostream& out, LogPrecision precision, const FeatureCollecto
   out << "\n  },\n";
 
   out << "  \"aggregate_metrics\": {";
-  const auto& aggregates = info.aggregate_metrics;
+  const auto& aggregates = scores.aggregates();
   for (std::size_t k = 0; k < aggregates.size(); ++k) {
     out << "\n    \"" << json_escape(aggregates[k].first) << "\": ";
     if (is_finite(aggregates[k].second))
@@ -179,7 +179,8 @@ void write_xml(std::ostream& out, LogPrecision precision, const FeatureCollector
   }
   out << "  </pooled_metrics>\n";
   out << "  <aggregate_metrics ";
-  for (const auto& [name, value] : info.aggregate_metrics)
+  // libvmaf prints every aggregate with printf, non-finite ones too ("inf", "-nan").
+  for (const auto& [name, value] : scores.aggregates())
     out << xml_escape(name) << "=\"" << format_score(value, precision) << "\" ";
   out << "/>\n";
   out << "</VMAF>\n";

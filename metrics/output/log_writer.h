@@ -29,13 +29,13 @@ struct LogInfo {
   unsigned height = 0;
   unsigned subsample = 1;  // only frames i % subsample == 0 are listed and pooled
   unsigned frame_count = 0;  // frames pooled: 0 .. frame_count-1
-  // Metrics libvmaf lists under "aggregate_metrics" (none yet).
-  std::vector<std::pair<std::string, double>> aggregate_metrics;
 };
 
 // One score as libvmaf prints it at the given precision.
 std::string format_score(double value, LogPrecision precision);
 
+// The collector's aggregates() go under JSON's "aggregate_metrics" and XML's
+// <aggregate_metrics>, as libvmaf writes them; its CSV has none.
 void write_log(std::ostream& out, LogFormat format, LogPrecision precision,
                const FeatureCollector& scores, const LogInfo& info);
 

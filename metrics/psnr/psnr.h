@@ -30,12 +30,39 @@ std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist, unsigned bp
 // libvmaf's default upper bound on a plane's PSNR: 6 dB per bit plus 12.
 constexpr double default_psnr_max(unsigned bpc) { return 6.0 * bpc + 12.0; }
 
-// libvmaf's peak: 255 at 8 bits, 2^bpc - 1 above (reduced_hbd_peak off).
-constexpr std::uint32_t peak_value(unsigned bpc) { return (1u << bpc) - 1u; }
+// libvmaf's peak: 2^bpc - 1, or 255 << (bpc - 8) with reduced_hbd_peak (its
+// 8-bit path always uses 255, which both give at 8 bits).
+constexpr std::uint32_t peak_value(unsigned bpc, bool reduced_hbd_peak = false) {
+  return reduced_hbd_peak ? 255u << (bpc - 8) : (1u << bpc) - 1u;
+}
 
-// The finishing function: mse = sse / (w * h) in double, then
-// min(10 * log10(peak^2 / max(mse, 1e-16)), psnr_max), in libvmaf's order.
+// libvmaf's psnr_max of plane `plane` with min_sse > 0 (its init()):
+// ceil(10 * log10(peak^2 / (min_sse / pixels))), where pixels is the plane's
+// size as libvmaf's pix_fmt test gives it (chroma w / 2 unless 4:4:4, h / 2 for
+// 4:2:0) multiplied in 32 bits, and peak^2 too. A chroma plane of 0 pixels
+// gives min_sse / 0 = inf and a psnr_max of -inf, as in libvmaf.
+double min_sse_psnr_max(double min_sse, std::uint32_t peak, ChromaFormat chroma, unsigned plane,
+                        unsigned width, unsigned height);
+
+// libvmaf's mse: (double) sse / (width * height), the size an unsigned 32-bit
+// product (0/0 is NaN for an empty plane).
+double mse_from_sse(std::uint64_t sse, unsigned width, unsigned height);
+
+// min(10 * log10(peak^2 / max(mse, 1e-16)), psnr_max), in libvmaf's order
+// (MAX and MIN as its macros: a NaN mse gives 1e-16, a NaN psnr_max wins).
+double psnr_from_mse(double mse, std::uint32_t peak, double psnr_max);
+
+// The finishing function with the default options: psnr_from_mse() of
+// mse_from_sse() with peak 2^bpc - 1.
 double psnr_from_sse(std::uint64_t sse, unsigned width, unsigned height, unsigned bpc,
                      double psnr_max);
+
+// libvmaf's apsnr at flush, from the stream's sums of one plane (sse and
+// pixels summed in uint64 over every frame the extractor saw):
+// min(10 * (log10(peak^2) + log10(pixels) - log10(sse)),
+//     ceil(10 * log10(peak^2 * pixels * 2))), the last product in uint64
+// (wrapping). With no error it is the second term; a plane never summed
+// (gray, enable_chroma=false: 0 pixels, 0 sse) gives -inf, as in libvmaf.
+double apsnr(std::uint64_t sse, std::uint64_t pixels, std::uint32_t peak);
 
 }  // namespace vmafexact::psnr

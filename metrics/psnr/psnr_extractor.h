@@ -11,9 +11,10 @@ namespace vmafexact::psnr {
 
 struct PsnrDsp;  // psnr_dsp.h
 
-// Name, provided features (psnr_y, psnr_cb, psnr_cr) and options. libvmaf's
-// psnr options (enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak,
-// min_sse) are not offered yet: the table is empty, so any option is an error.
+// Name, provided features (psnr_y, psnr_cb, psnr_cr) and libvmaf's options:
+// enable_chroma, enable_mse (mse_y, mse_cb, mse_cr after each psnr), enable_apsnr
+// (the aggregates apsnr_y, apsnr_cb, apsnr_cr at flush), reduced_hbd_peak and
+// min_sse. None is a feature parameter: they never change score names.
 const FeatureDescriptor& descriptor();
 
 // One frame's per-pixel sums: each plane's sum of squared errors (plane_sse()).
@@ -22,15 +23,17 @@ struct PsnrSums {
   bool operator==(const PsnrSums&) const = default;
 };
 
-// The CPU stage: plane_sse() of every plane through the best DSP table.
+// The CPU stage: plane_sse() of every plane through the best DSP table (of
+// luma only when `chroma` is false: enable_chroma=false leaves the rest 0).
 class PsnrCpuStage final : public FeatureStage<PsnrSums> {
  public:
-  explicit PsnrCpuStage(const PsnrDsp& dsp);
+  explicit PsnrCpuStage(const PsnrDsp& dsp, bool chroma = true);
   PsnrSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
   void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   const PsnrDsp* dsp_;
+  bool chroma_;
   BandRunner* runner_ = &serial_band_runner();
 };
 

@@ -106,15 +106,17 @@ fs::path fixture_yuv_dir() {
   return yuv;
 }
 
-std::vector<FixturePair> max_precision_pairs() {
+std::vector<FixturePair> max_precision_pairs() { return max_precision_pairs(reference_dir()); }
+
+std::vector<FixturePair> max_precision_pairs(const fs::path& dir) {
   // <letter>_<W>x<H>_<420|422|444>p<bits>_dis_<name>[.vmafcli|.neg|...].<kind>.max.json
   static const std::regex pattern(R"(^(([a-z])_(\d+)x(\d+)_(4[024][024])p(\d+))_dis_([^.]+)(\..*)?\.max\.json$)");
-  if (!fs::is_directory(reference_dir()))
-    throw std::runtime_error("no reference logs at " + reference_dir().string() +
+  if (!fs::is_directory(dir))
+    throw std::runtime_error("no reference logs at " + dir.string() +
                              " (VMAFEXACT_SHARED_DIR or -Dshared_dir= must name a folder"
                              " holding fixtures/ref)");
   std::vector<FixturePair> pairs;
-  for (const auto& entry : fs::directory_iterator(reference_dir())) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     std::smatch match;
     if (!std::regex_match(name, match, pattern)) continue;
@@ -199,6 +201,9 @@ ReferenceLog parse_reference_log(const std::string& json_text) {
     for (const auto& [method, value] : methods.items())
       log.pooled[name][method] = value.is_null() ? std::nan("") : value.get<double>();
   }
+  if (json.contains("aggregate_metrics"))
+    for (const auto& [name, value] : json.at("aggregate_metrics").items())
+      log.aggregates.emplace_back(name, value.is_null() ? std::nan("") : value.get<double>());
   return log;
 }
 

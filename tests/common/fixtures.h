@@ -47,6 +47,8 @@ struct FixturePair {
 // Every reference log with %.17g values, excluding logs kept for information
 // only (libvmaf's own AVX-512 output).
 std::vector<FixturePair> max_precision_pairs();
+// The same from the logs in another folder.
+std::vector<FixturePair> max_precision_pairs(const std::filesystem::path& dir);
 
 // Frames of a tightly packed planar .yuv file in GStreamer/ffmpeg layout
 // (chroma rounded up) — the view uses libvmaf's rounded-down chroma region.
@@ -71,6 +73,9 @@ struct ReferenceLog {
   std::map<std::string, std::map<std::string, double>> pooled;
   std::vector<std::string> frame_key_order;
   std::vector<std::string> pooled_key_order;
+  // "aggregate_metrics" in the log's order (NaN for null: libvmaf prints any
+  // non-finite value so).
+  std::vector<std::pair<std::string, double>> aggregates;
 };
 ReferenceLog load_reference_log(const std::filesystem::path& path);
 ReferenceLog parse_reference_log(const std::string& json_text);

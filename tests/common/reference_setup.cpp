@@ -10,7 +10,8 @@
 namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
-  static const std::vector<std::string> unclaimed = {"float_ssim", "float_ms_ssim"};
+  // Every key of libvmaf's logs has its extractor now.
+  static const std::vector<std::string> unclaimed = {};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
 }
 
@@ -59,9 +60,19 @@ ReferenceSetup v1_setup(const ReferenceLog& log, bool all_models) {
   return setup;
 }
 
+// The options run: every key is claimed.
+ReferenceSetup options_setup(const ReferenceLog& log) {
+  ReferenceSetup setup;
+  setup.models = kOptionsModels;
+  setup.features = kOptionsFeatures;
+  setup.expected_keys = log.frame_key_order;
+  return setup;
+}
+
 }  // namespace
 
 ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name) {
+  if (log_name.find(".options.") != std::string_view::npos) return options_setup(log);
   if (log_name.find(".v1.") != std::string_view::npos) return v1_setup(log, false);
   if (log_name.find(".v1all.") != std::string_view::npos) return v1_setup(log, true);
   ReferenceSetup setup;
@@ -94,6 +105,8 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "float_vif";
       else if (key == "adm2" || key == "aim" || key == "adm3" || starts_with(key, "adm_scale"))
         feature = "float_adm";
+      else if (key == "float_ssim" || key == "float_ms_ssim")
+        feature = key;
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;

@@ -11,8 +11,19 @@
 
 namespace vmafexact::test {
 
-// Keys vmafexact does not claim yet: float_ssim and float_ms_ssim.
+// Keys vmafexact does not claim yet (none: every extractor of the reference
+// logs is built).
 bool is_unclaimed_key(const std::string& key);
+
+// The options run's arguments in the element's syntax (libvmaf's:
+// --model version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0
+// --feature psnr=enable_mse=true:enable_apsnr=true:min_sse=0.5
+// --feature float_ssim=enable_lcs=true --feature float_ms_ssim=enable_lcs=true
+// --feature cambi=cambi_max_val=10).
+inline constexpr const char* kOptionsModels = "vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0";
+inline constexpr const char* kOptionsFeatures =
+    "psnr=enable_mse=true:enable_apsnr=true:min_sse=0.5,float_ssim=enable_lcs=true,"
+    "float_ms_ssim=enable_lcs=true,cambi=cambi_max_val=10";
 
 struct ReferenceSetup {
   std::string models;    // "model" property: "vmaf_v0.6.1,vmaf_v0.6.1neg:name=vmaf_neg"
@@ -24,7 +35,8 @@ struct ReferenceSetup {
 };
 
 // `log_name` tells the runs apart: "<dis>.v1.max.json" scored vmaf_v1.0.16_3d0h
-// alone, "<dis>.v1all.max.json" all eight v1 models; any other log is
+// alone, "<dis>.v1all.max.json" all eight v1 models, "<dis>.options.max.json"
+// the options run (kOptionsModels, kOptionsFeatures); any other log is
 // vmaf_v0.6.1 (and vmaf_neg) with the features its keys name.
 ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name = {});
 

@@ -69,4 +69,44 @@ inline Clip make_clip(const PictureFormat& format, unsigned frames, std::uint32_
   return clip;
 }
 
+// The clip of tests/fixtures/psnr-golden (its README): each plane's samples
+// from a 32-bit LCG seeded per frame and plane, the distorted sample the
+// reference's plus -3..3 (clamped), or equal to it when `identical`.
+inline Clip make_lcg_clip(const PictureFormat& format, unsigned frames, bool identical) {
+  Clip clip;
+  clip.format = format;
+  const std::uint32_t max_value = (1u << format.bpc) - 1;
+  const unsigned sample = format.bpc > 8 ? 2 : 1;
+  for (unsigned f = 0; f < frames; ++f) {
+    for (unsigned p = 0; p < 3; ++p) {
+      const bool present = p == 0 || format.chroma != ChromaFormat::k400;
+      const unsigned w = !present ? 0 : p ? chroma_plane_width(format.width, format.chroma) : format.width;
+      const unsigned h = !present ? 0 : p ? chroma_plane_height(format.height, format.chroma) : format.height;
+      std::vector<std::uint8_t> ref(std::size_t{w} * h * sample), dist(ref.size());
+      std::uint32_t state = 1 + f * 1000003u + p * 7919u;
+      const auto next = [&] {
+        state = state * 1103515245u + 12345u;
+        return state >> 8;
+      };
+      for (std::size_t i = 0; i < std::size_t{w} * h; ++i) {
+        const std::uint32_t r = next() & max_value;
+        std::int32_t d = static_cast<std::int32_t>(r) + static_cast<std::int32_t>(next() % 7) - 3;
+        if (identical) d = static_cast<std::int32_t>(r);
+        d = std::clamp<std::int32_t>(d, 0, static_cast<std::int32_t>(max_value));
+        if (sample == 1) {
+          ref[i] = static_cast<std::uint8_t>(r);
+          dist[i] = static_cast<std::uint8_t>(d);
+        } else {
+          const auto r16 = static_cast<std::uint16_t>(r), d16 = static_cast<std::uint16_t>(d);
+          std::memcpy(&ref[i * 2], &r16, 2);
+          std::memcpy(&dist[i * 2], &d16, 2);
+        }
+      }
+      clip.ref_planes.push_back(std::move(ref));
+      clip.dist_planes.push_back(std::move(dist));
+    }
+  }
+  return clip;
+}
+
 }  // namespace vmafexact::test

@@ -67,8 +67,26 @@ void compare_with_log(const Scorer& scorer, const vmafexact::test::ReferenceLog&
         ADD_FAILURE() << log_name << " pooled " << name << " " << method;
     }
   }
-  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames)\n",
-              log_name.c_str(), identical, compared, scores.names().size(), frames);
+  // libvmaf's aggregate metrics (psnr's apsnr_*): names, order and values.
+  std::vector<std::string> aggregate_names, expected_aggregate_names;
+  for (const auto& [name, value] : scores.aggregates()) aggregate_names.push_back(name);
+  for (const auto& [name, value] : log.aggregates) expected_aggregate_names.push_back(name);
+  EXPECT_EQ(aggregate_names, expected_aggregate_names) << log_name << ": aggregate_metrics differ";
+  for (std::size_t k = 0; k < scores.aggregates().size() && k < log.aggregates.size(); ++k) {
+    ++compared;
+    const double value = scores.aggregates()[k].second;
+    // The log holds null for any non-finite value.
+    const double expected = log.aggregates[k].second;
+    if (same_bits(std::isfinite(value) ? value : std::nan(""), expected))
+      ++identical;
+    else
+      ADD_FAILURE() << log_name << " aggregate " << scores.aggregates()[k].first << ": vmafexact "
+                    << std::hexfloat << value << " libvmaf " << expected << std::defaultfloat;
+  }
+  std::printf("[conformance] %s: %u of %u values identical to libvmaf (%zu keys, %u frames, "
+              "%zu aggregates)\n",
+              log_name.c_str(), identical, compared, scores.names().size(), frames,
+              scores.aggregates().size());
   EXPECT_EQ(identical, compared);
   EXPECT_GT(compared, 0u);
 }

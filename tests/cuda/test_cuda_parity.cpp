@@ -91,6 +91,20 @@ void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& fea
           ADD_FAILURE() << name_of_run << " " << name << " frame " << f << ": cpu " << std::hexfloat
                         << *a << " cuda " << *b << std::defaultfloat;
       }
+    // libvmaf's aggregates (psnr's apsnr_*), set by the shared extractor at flush.
+    const auto& cpu_aggregates = cpu.scores().aggregates();
+    const auto& gpu_aggregates = gpu.scores().aggregates();
+    ASSERT_EQ(cpu_aggregates.size(), gpu_aggregates.size()) << name_of_run;
+    for (std::size_t k = 0; k < cpu_aggregates.size(); ++k) {
+      const double a = cpu_aggregates[k].second, b = gpu_aggregates[k].second;
+      EXPECT_EQ(cpu_aggregates[k].first, gpu_aggregates[k].first) << name_of_run;
+      ++compared;
+      if (a == b || (std::isnan(a) && std::isnan(b)))
+        ++identical;
+      else
+        ADD_FAILURE() << name_of_run << " " << cpu_aggregates[k].first << ": cpu " << std::hexfloat
+                      << a << " cuda " << b << std::defaultfloat;
+    }
     std::printf("[cuda parity] %s: %u of %u values identical\n", name_of_run.c_str(), identical, compared);
     EXPECT_GT(compared, 0u);
   }
@@ -116,6 +130,25 @@ TEST_F(CudaParity, EveryTwinEqualsTheCpuOnAwkwardSizes) {
   for (const auto& format : formats)
     expect_same_scores(make_clip(format, 4, format.width + format.bpc), features, "",
                        format_label(format));
+}
+
+// psnr's options live in the extractor both backends share: the CUDA twin's
+// scores and aggregates equal the CPU's with every option.
+TEST_F(CudaParity, PsnrOptionsEqualTheCpu) {
+  const std::vector<FeatureRequest> features = {
+      {"psnr",
+       {{"enable_mse", "true"}, {"enable_apsnr", "true"}, {"min_sse", "0.5"}, {"reduced_hbd_peak", "true"}}}};
+  const std::vector<FeatureRequest> luma_only = {
+      {"psnr", {{"enable_chroma", "false"}, {"enable_apsnr", "true"}, {"enable_mse", "true"}}}};
+  const std::vector<PictureFormat> formats = {{37, 23, 8, ChromaFormat::k420},
+                                              {65, 34, 10, ChromaFormat::k422},
+                                              {33, 33, 16, ChromaFormat::k444},
+                                              {40, 30, 12, ChromaFormat::k400}};
+  for (const auto& format : formats) {
+    expect_same_scores(make_clip(format, 3, format.width), features, "", format_label(format));
+    expect_same_scores(make_clip(format, 3, format.width), luma_only, "",
+                       format_label(format) + " luma only");
+  }
 }
 
 TEST_F(CudaParity, FourKEightAndTenBit) {

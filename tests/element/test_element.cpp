@@ -971,6 +971,18 @@ TEST(ElementVmaf, VmafV1BelowCambisMinimumIsAClearError) {
   EXPECT_NE(message.find("216"), std::string::npos) << message;
 }
 
+// libvmaf fails MS-SSIM below 176 pixels a side (tests/fixtures/ref/
+// d_64x48_*.xfail.msssim.log: "scale below 1x1!"), and SSIM below its window.
+TEST(ElementVmaf, SsimBelowTheirMinimumsAreAClearError) {
+  std::string message = first_frame_error("features=float_ms_ssim", 64, 48);
+  EXPECT_NE(message.find("float_ms_ssim: picture 64x48 is smaller than libvmaf's minimum of 176x176"),
+            std::string::npos)
+      << message;
+  message = first_frame_error("features=float_ssim=scale=5", 64, 48);
+  EXPECT_NE(message.find("float_ssim: picture 64x48 downscaled by 5 to 12x9"), std::string::npos)
+      << message;
+}
+
 TEST(ElementVmaf, UnknownBuiltInModelIsAnErrorAtStart) {
   const auto error = start_error("model", "vmaf_v9");
   ASSERT_TRUE(error);
@@ -1139,4 +1151,63 @@ int main(int argc, char** argv) {
   gst_init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
+}
+
+// psnr's enable_apsnr: the summary carries libvmaf's aggregates as gdoubles
+// named as its logs name them, equal to the metrics' own apsnr of the sums.
+TEST(Element, SummaryCarriesTheAggregateMetrics) {
+  const auto log = temp_path("aggregates.json");
+  const std::string properties = "features=psnr=enable_mse=true:enable_apsnr=true log-location=" +
+                                 log.string() + " log-precision=max";
+  const Frames frames = make_frames(3, 40, 30, 8, ChromaFormat::k420);
+  {
+    ElementHarness harness(properties.c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 40, 30),
+                     caps_string(GST_VIDEO_FORMAT_I420, 40, 30));
+    run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    ASSERT_TRUE(harness.wait_for_eos());
+    const auto messages = harness.drain_messages();
+    const auto summary = element_messages(messages, "vmafexact-summary");
+    ASSERT_EQ(summary.size(), 1u);
+    const char* names[] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+    for (unsigned p = 0; p < 3; ++p) {
+      std::uint64_t sse = 0, pixels = 0;
+      for (unsigned i = 0; i < 3; ++i) {
+        const OwnedView r = view_of(frames.ref[i]), d = view_of(frames.dist[i]);
+        sse += psnr::plane_sse(r.view.planes[p], d.view.planes[p], 8);
+        pixels += r.view.planes[p].width * r.view.planes[p].height;
+      }
+      EXPECT_EQ(field_double(summary[0], names[p]), psnr::apsnr(sse, pixels, 255)) << names[p];
+    }
+    const auto posted = element_messages(messages, "vmafexact-frame");
+    ASSERT_EQ(posted.size(), 3u);
+    EXPECT_TRUE(gst_structure_has_field_typed(posted[0], "mse_cb", G_TYPE_DOUBLE));
+  }
+  const auto json = nlohmann::ordered_json::parse(read_text(log));
+  std::filesystem::remove(log);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.at("aggregate_metrics").items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"apsnr_y", "apsnr_cb", "apsnr_cr"}));
+}
+
+TEST(Element, BadModelOverloadIsAnErrorAtStartThatNamesTheFix) {
+  // libvmaf ignores an overload of an extractor the model does not use; the
+  // element refuses it before any data flows.
+  const auto unused = start_error("model", "vmaf_v0.6.1:psnr.min_sse=1");
+  ASSERT_TRUE(unused);
+  EXPECT_NE(unused->message.find("Invalid model property"), std::string::npos) << unused->message;
+  EXPECT_NE(unused->message.find("overload one of adm, motion, vif"), std::string::npos)
+      << unused->message;
+  const auto range = start_error("model", "vmaf_v0.6.1:vif.vif_enhn_gain_limit=0.5");
+  ASSERT_TRUE(range);
+  EXPECT_NE(range->message.find("vif_enhn_gain_limit=0.5 is not a number in [1, 100]"),
+            std::string::npos)
+      << range->message;
+  const auto psnr = start_error("features", "psnr=min_sse=-1");
+  ASSERT_TRUE(psnr);
+  EXPECT_NE(psnr->message.find("psnr: option min_sse=-1 is not a number in [0, 1.79769e+308]"),
+            std::string::npos)
+      << psnr->message;
 }

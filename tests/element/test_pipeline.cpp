@@ -58,6 +58,13 @@ void expect_log_matches(const test::ReferenceLog& ours, const test::ReferenceLog
           << label << " pooled " << key << " " << method;
       ++compared;
     }
+  ASSERT_EQ(ours.aggregates.size(), reference.aggregates.size()) << label << ": aggregate_metrics";
+  for (std::size_t k = 0; k < ours.aggregates.size(); ++k) {
+    EXPECT_EQ(ours.aggregates[k].first, reference.aggregates[k].first) << label;
+    EXPECT_TRUE(same(ours.aggregates[k].second, reference.aggregates[k].second))
+        << label << " aggregate " << ours.aggregates[k].first;
+    ++compared;
+  }
   std::printf("[pipeline] %s: %u values compared\n", label.c_str(), compared);
 }
 
@@ -141,6 +148,55 @@ TEST(PipelineModels, VmafV0AndV1InOneRunScoreAsInTheirOwnRuns) {
   EXPECT_NE(std::find(ours.frame_key_order.begin(), ours.frame_key_order.end(), "vmaf_v1.0.16_3d0h"),
             ours.frame_key_order.end());
   expect_log_matches(ours, merged, "v0 and v1 together");
+}
+
+// Issue 12's pipeline: the default model with
+// `features=float_ssim,float_ms_ssim,cambi,psnr=enable_mse=true` writes the keys
+// libvmaf's `vmaf --feature float_ssim --feature float_ms_ssim --feature cambi
+// --feature psnr=enable_mse=true` writes on pair g, in its order (the extra
+// features in the order given, each feature's keys in its own order), with
+// libvmaf's values: those of the pair's reference log, and the mse keys of its
+// options log (min_sse there changes the psnr caps, not the mse). The options
+// logs themselves run through the element in Pipeline.LogEqualsLibvmafReference.
+TEST(PipelineOptions, SsimCambiAndPsnrMseWriteLibvmafsKeysInItsOrder) {
+  const auto reference = test::load_reference_log(test::reference_dir() /
+                                                  "g_640x360_420p8_dis_x264crf40.max.json");
+  const auto options_reference = test::load_reference_log(
+      test::reference_dir() / "g_640x360_420p8_dis_x264crf40.options.max.json");
+  const auto pairs = test::max_precision_pairs();
+  const auto pair = std::find_if(pairs.begin(), pairs.end(), [](const FixturePair& p) {
+    return p.log_name == "g_640x360_420p8_dis_x264crf40.max.json";
+  });
+  ASSERT_NE(pair, pairs.end());
+  const auto log = temp_log("issue12.json");
+  const auto yuv = test::fixture_yuv_dir();
+  const std::string parser = raw_parser(*pair);
+  const std::string description =
+      "vmafexact name=v features=\"float_ssim,float_ms_ssim,cambi,psnr=enable_mse=true\" "
+      "log-precision=max log-location=\"" +
+      log.string() + "\" ! fakesink filesrc location=\"" + (yuv / pair->ref_yuv).string() +
+      "\" ! " + parser + " ! v.ref_sink filesrc location=\"" + (yuv / pair->dist_yuv).string() +
+      "\" ! " + parser + " ! v.dist_sink";
+  ASSERT_EQ(run_pipeline(description), "") << description;
+  const auto ours = test::load_reference_log(log);
+  std::filesystem::remove(log);
+  EXPECT_EQ(ours.frame_key_order,
+            (std::vector<std::string>{
+                "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
+                "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+                "VMAF_integer_feature_motion_sad_score", "integer_vif_scale0", "integer_vif_scale1",
+                "integer_vif_scale2", "integer_vif_scale3", "float_ssim", "float_ms_ssim", "cambi",
+                "psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr", "integer_motion2",
+                "integer_motion3", "vmaf"}));
+  EXPECT_TRUE(ours.aggregates.empty());
+  // Every value against libvmaf's: the mse keys from the options log.
+  test::ReferenceLog expected = reference;
+  for (std::size_t i = 0; i < expected.frames.size(); ++i)
+    for (const char* key : {"mse_y", "mse_cb", "mse_cr"})
+      expected.frames[i][key] = options_reference.frames[i].at(key);
+  for (const char* key : {"mse_y", "mse_cb", "mse_cr"})
+    expected.pooled[key] = options_reference.pooled.at(key);
+  expect_log_matches(ours, expected, "float_ssim, float_ms_ssim, cambi, psnr with mse");
 }
 
 TEST(PipelineFormats, P010FromVideoconvertEqualsItsSource) {

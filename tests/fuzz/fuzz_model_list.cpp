@@ -1,6 +1,7 @@
 // Fuzz target: the element's model property (a comma-separated list of
-// built-in names or paths with :name=, :disable_clip, :enable_transform) and
-// loading the built-in models it names. Paths are parsed but not opened: the
+// built-in names or paths with :name=, :disable_clip, :enable_transform and
+// feature overloads :EXTRACTOR.OPTION=VALUE) and loading the built-in models it
+// names, with their overloads. Paths are parsed but not opened: the
 // fuzzer must not read the machine's files (model files have their own target).
 #include <cstddef>
 #include <cstdint>

@@ -35,8 +35,8 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but VMAF v1's and libvmaf's float ones (CPU only so far)
-    // has a CUDA twin wherever CUDA is built.
+    // Every feature but VMAF v1's and libvmaf's float ones (SSIM's included;
+    // CPU only so far) has a CUDA twin wherever CUDA is built.
     const bool cpu_only = entry.name() == "cambi" || entry.name() == "speed_chroma" ||
                           entry.name() == "speed_temporal" || entry.name().starts_with("float_");
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
@@ -71,7 +71,13 @@ TEST(Registry, DescribesEveryFeatureForUsers) {
   EXPECT_EQ(describe_features().substr(0, 18), "adm (options: debu");
   EXPECT_NE(describe_features().find("; vif (options: debug, vif_enhn_gain_limit, vif_skip_scale0); "),
             std::string::npos);
-  EXPECT_TRUE(describe_features().ends_with("; psnr (no options)"));
+  EXPECT_NE(describe_features().find(
+                "; psnr (options: enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak, "
+                "min_sse); "),
+            std::string::npos);
+  EXPECT_TRUE(describe_features().ends_with(
+      "; float_ssim (options: enable_lcs, enable_db, clip_db, scale); float_ms_ssim (options: "
+      "enable_lcs, enable_db, clip_db)"));
 }
 
 TEST(OptionValues, ReadsThroughTheTable) {
@@ -112,8 +118,28 @@ TEST(OptionValues, ReadsThroughTheTable) {
             "adm: option adm_ref_display_height=1.5 is not an integer in [1, 4320]");
   EXPECT_EQ(error_of([&] { adm.parse({{"adm_ref_display_height", ""}}); }),
             "adm: option adm_ref_display_height= is not an integer in [1, 4320]");
-  EXPECT_EQ(error_of([] { feature_entry("psnr").descriptor.parse({{"enable_chroma", "true"}}); }),
-            "psnr: unknown option 'enable_chroma' (it takes no options)");
+  EXPECT_EQ(error_of([] { OptionValues("plain", {}, {{"enable_chroma", "true"}}); }),
+            "plain: unknown option 'enable_chroma' (it takes no options)");
+  // Values are read as libvmaf's dictionary stores them: through a float and "%g".
+  EXPECT_EQ(vif.parse({{"vif_enhn_gain_limit", "1.0000001"}}).identity(), "vif_egl_1");
+  EXPECT_EQ(vif.parse({{"vif_enhn_gain_limit", "1.23456789"}}).get_double("vif_enhn_gain_limit"),
+            1.23457);
+  EXPECT_EQ(error_of([&] { adm.parse({{"adm_ref_display_height", "1e3x"}}); }),
+            "adm: option adm_ref_display_height=1e3x is not an integer in [1, 4320]");
+  EXPECT_EQ(error_of([&] { vif.parse({{"vif_enhn_gain_limit", "1e39"}}); }),
+            "vif: option vif_enhn_gain_limit=1e39 (inf once libvmaf stores it) is not a number "
+            "in [1, 100]");
+}
+
+TEST(OptionValues, StoresValuesAsLibvmafsDictionary) {
+  EXPECT_EQ(libvmaf_dictionary_value("1.0"), "1");
+  EXPECT_EQ(libvmaf_dictionary_value("0.1234567"), "0.123457");
+  EXPECT_EQ(libvmaf_dictionary_value("1234567"), "1.23457e+06");
+  EXPECT_EQ(libvmaf_dictionary_value("-0"), "-0");
+  EXPECT_EQ(libvmaf_dictionary_value("true"), "true");
+  EXPECT_EQ(libvmaf_dictionary_value("1x"), "1x");  // not one float alone: as given
+  EXPECT_EQ(libvmaf_dictionary_value(""), "");
+  EXPECT_EQ(libvmaf_dictionary_value("/tmp/heatmaps"), "/tmp/heatmaps");
 }
 
 // libvmaf's vmaf tool registers the models' extractors first, then the

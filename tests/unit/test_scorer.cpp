@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "registry.h"
 #include "scorer.h"
+#include "synthetic_clip.h"
 
 using namespace vmafexact;
 
@@ -310,5 +313,91 @@ TEST(Scorer, AnExtractorErrorOnAWorkerComesBackFromPush) {
         },
         Error)
         << in_flight;
+  }
+}
+
+namespace {
+
+std::string model_error(const std::string& list) {
+  try {
+    load_models(parse_model_list(list));
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(ModelList, ParsesFeatureOverloads) {
+  const auto specs = parse_model_list(
+      "vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0,"
+      "version=vmaf_v0.6.1neg:name=neg:adm.adm_enhn_gain_limit=1.2:motion.motion_force_zero=true");
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(specs[0].overloads, (std::vector<ModelOverload>{{"vif", "vif_enhn_gain_limit", "1.0"}}));
+  EXPECT_EQ(specs[1].key, "neg");
+  EXPECT_EQ(specs[1].overloads,
+            (std::vector<ModelOverload>{{"adm", "adm_enhn_gain_limit", "1.2"},
+                                        {"motion", "motion_force_zero", "true"}}));
+}
+
+TEST(ModelList, OverloadsChangeTheModelsExtractorsAsLibvmafMergesThem) {
+  // vmaf_v0.6.1 sets no options: the overload is added to each vif input.
+  const PictureFormat format{64, 48, 8, ChromaFormat::k420};
+  Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0")), {}, format);
+  const auto clip = test::make_lcg_clip(format, 2, false);
+  for (unsigned i = 0; i < 2; ++i) scorer.push(clip.view(clip.ref_planes, i), clip.view(clip.dist_planes, i));
+  scorer.finish();
+  EXPECT_EQ(scorer.scores().names(),
+            (std::vector<std::string>{"integer_adm2", "integer_aim", "integer_adm3",
+                                      "integer_adm_scale0", "integer_adm_scale1",
+                                      "integer_adm_scale2", "integer_adm_scale3",
+                                      "VMAF_integer_feature_motion_sad_score",
+                                      "integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1",
+                                      "integer_vif_scale2_egl_1", "integer_vif_scale3_egl_1",
+                                      "integer_motion2", "integer_motion3", "vmaf"}));
+  // vmaf_v0.6.1neg sets adm_enhn_gain_limit=1 itself: the overload replaces it.
+  const auto neg = load_models(parse_model_list("vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=1.2"));
+  for (const auto& request : model_feature_requests(neg[0].model)) {
+    if (request.name != "adm") continue;
+    const auto values = feature_entry("adm").descriptor.parse(request.options);
+    EXPECT_EQ(values.get_double("adm_enhn_gain_limit"), 1.2);
+    EXPECT_EQ(values.identity(), "adm_egl_1.2");
+  }
+  // Several overloads of one extractor, the last value of an option winning.
+  const auto twice = load_models(parse_model_list(
+      "vmaf_v0.6.1:motion.motion_force_zero=true:motion.motion_blend_factor=0.5:"
+      "motion.motion_blend_factor=0.25"));
+  for (const auto& request : model_feature_requests(twice[0].model))
+    if (request.name == "motion")
+      EXPECT_EQ(feature_entry("motion").descriptor.parse(request.options).identity(),
+                "motion_mbf_0.25_force_0");  // sorted by option name
+}
+
+TEST(ModelList, BadOverloadsAreClearErrors) {
+  const struct {
+    const char* list;
+    const char* message;
+  } cases[] = {
+      {"vmaf_v0.6.1:foo.bar=1", "model overload 'foo.bar=1' in 'vmaf_v0.6.1:foo.bar=1': unknown feature 'foo' (available: adm,"},
+      {"vmaf_v0.6.1:vif.vif_kernelscale=1",
+       "vif: unknown option 'vif_kernelscale' (options: debug, vif_enhn_gain_limit, "
+       "vif_skip_scale0)"},
+      {"vmaf_v0.6.1:vif.vif_enhn_gain_limit=0.5",
+       "vif: option vif_enhn_gain_limit=0.5 is not a number in [1, 100]"},
+      {"vmaf_v0.6.1:vif.vif_enhn_gain_limit", "no value (write EXTRACTOR.OPTION=VALUE"},
+      {"vmaf_v0.6.1:vif.=1", "malformed (write EXTRACTOR.OPTION=VALUE"},
+      {"vmaf_v0.6.1:.x=1", "malformed"},
+      {"vmaf_v0.6.1:vif.a.b=1", "malformed"},
+      {"vmaf_v0.6.1:vif.vif_enhn_gain_limit=1=2", "malformed"},
+      {"vmaf_v0.6.1:psnr.min_sse=1",
+       "model vmaf_v0.6.1: the overload psnr.min_sse=1 names an extractor none of its inputs uses "
+       "(libvmaf would ignore it); overload one of adm, motion, vif, or ask for the feature "
+       "itself with the features property"},
+      {"vmaf_v0.6.1:clip=1", "unknown model option 'clip=1'"},
+  };
+  for (const auto& c : cases) {
+    const std::string error = model_error(c.list);
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.list << "\n  " << error;
   }
 }
