@@ -6,6 +6,9 @@
 #include "adm/adm_extractor.h"
 #include "cambi/cambi_extractor.h"
 #include "common/error.h"
+#include "float_adm/float_adm_extractor.h"
+#include "float_motion/float_motion_extractor.h"
+#include "float_vif/float_vif_extractor.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
 #include "speed/speed_extractor.h"
@@ -24,7 +27,7 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 9> entries = {{
+  static const std::array<FeatureEntry, 12> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
@@ -34,6 +37,9 @@ std::span<const FeatureEntry> feature_registry() {
       {speed::temporal_descriptor(), speed::make_temporal_cpu_extractor, nullptr, "speed_temporal"},
       {vif::descriptor(), vif::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::vif::make_cuda_extractor), "vif"},
+      {float_motion::descriptor(), float_motion::make_cpu_extractor, nullptr, "float_motion"},
+      {float_vif::descriptor(), float_vif::make_cpu_extractor, nullptr, "float_vif"},
+      {float_adm::descriptor(), float_adm::make_cpu_extractor, nullptr, "float_adm"},
       {psnr::descriptor(), psnr::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
       {ssim::ssim_descriptor(), ssim::make_ssim_cpu_extractor, nullptr, "float_ssim"},

@@ -160,7 +160,8 @@ void Scorer::predict(unsigned index) {
                     " missing for frame " + std::to_string(index));
       values.push_back(*value);
     }
-    scores_.append(models_[m].key, index, models_[m].model.predict(values, models_[m].predict));
+    scores_.append(models_[m].key, index, models_[m].model.predict(values, models_[m].predict),
+                   WritePhase::kModel);
   }
 }
 
@@ -199,7 +200,8 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
       for (const auto& name : job->writes[p].names()) {
         const auto& column = *job->writes[p].column(name);
         for (unsigned frame = 0; frame < column.size(); ++frame)
-          if (column[frame]) scores_.append(name, frame, *column[frame]);
+          if (column[frame])
+            scores_.append(name, frame, *column[frame], job->writes[p].phase(name));
       }
     } else {
       extractors_[p]->extract(job->ref, job->dist, job->index, scores_);  // stateful: in order

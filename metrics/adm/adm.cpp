@@ -108,8 +108,8 @@ inline float basis_amplitude(int lambda, int theta) {
   return static_cast<float>(kBasisAmplitudeDecimal[lambda][theta]);
 }
 
-// libvmaf's dwt_quant_step(): the visibility threshold Q of one DWT level and
-// orientation, with libvmaf's float/double mix.
+}  // namespace
+
 float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_display_height) {
   // Display resolution in pixels per degree (56.55 at 3 heights of 1080 lines).
   const float r =
@@ -120,6 +120,8 @@ float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_di
   return static_cast<float>(2.0 * kWatsonA * std::pow(10.0, exponent) /
                             basis_amplitude(lambda, theta));
 }
+
+namespace {
 
 // libvmaf's conversions of a ceil(log2(...)) to its shift types.
 std::uint32_t ceil_log2_u32(double value) {

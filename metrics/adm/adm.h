@@ -68,6 +68,11 @@ struct CsfWeights {
 // Throws vmafexact::Error for options libvmaf refuses or that are not supported.
 CsfWeights csf_weights(const AdmOptions& options);
 
+// libvmaf's dwt_quant_step(): the visibility threshold Q of DWT level `lambda`
+// (0 finest .. 3) and orientation `theta` (1 vertical, 2 diagonal) of Watson
+// et al. 1997, with libvmaf's float/double mix (float_adm reads it too).
+float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_display_height);
+
 // The host-built constants of the per-pixel stage (shared with the CUDA twin,
 // which uploads them): the db2 taps in Q15, float(cos(1 degree)^2) of the
 // decoupling's angle test, and libvmaf's division table (65537 entries:

@@ -10,11 +10,17 @@ std::size_t FeatureCollector::find(std::string_view name) const {
   return names_.size();
 }
 
-void FeatureCollector::append(std::string_view name, unsigned index, double value) {
+void FeatureCollector::append(std::string_view name, unsigned index, double value,
+                              WritePhase phase) {
   std::size_t key = find(name);
   if (key == names_.size()) {
-    names_.emplace_back(name);
-    columns_.emplace_back();
+    // After every name of this phase or an earlier one.
+    key = 0;
+    while (key < names_.size() && phases_[key] <= phase) ++key;
+    const auto at = static_cast<std::ptrdiff_t>(key);
+    names_.emplace(names_.begin() + at, name);
+    phases_.insert(phases_.begin() + at, phase);
+    columns_.emplace(columns_.begin() + at);
   }
   auto& column = columns_[key];
   if (column.size() <= index) column.resize(index + 1);
@@ -23,6 +29,11 @@ void FeatureCollector::append(std::string_view name, unsigned index, double valu
                 std::to_string(index));
   column[index] = value;
   if (index + 1 > frame_count_) frame_count_ = index + 1;
+}
+
+WritePhase FeatureCollector::phase(std::string_view name) const {
+  const std::size_t key = find(name);
+  return key == names_.size() ? WritePhase::kExtract : phases_[key];
 }
 
 std::optional<double> FeatureCollector::score(std::string_view name, unsigned index) const {
@@ -57,6 +68,7 @@ void FeatureCollector::set_aggregate(std::string_view name, double value) {
 
 void FeatureCollector::clear() {
   names_.clear();
+  phases_.clear();
   aggregates_.clear();
   columns_.clear();
   frame_count_ = 0;

@@ -1,5 +1,8 @@
 // Per-frame scores keyed by libvmaf's names, in the order libvmaf's feature
-// collector would hold them (the order in which each name was first written).
+// collector would hold them: the order in which libvmaf first writes each name.
+// vmafexact writes some scores earlier than libvmaf (integer motion's motion2
+// and motion3, which libvmaf writes at flush), so each name also carries the
+// phase of libvmaf's run in which libvmaf first writes it.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +14,19 @@
 
 namespace vmafexact {
 
+// When libvmaf first writes a score: while extracting frames, in an
+// extractor's flush at end of stream, or as a model's prediction after both.
+enum class WritePhase { kExtract, kFlush, kModel };
+
 class FeatureCollector {
  public:
   // Records one score. Writing the same name twice for one frame is a bug in an
-  // extractor and throws vmafexact::Error.
-  void append(std::string_view name, unsigned index, double value);
+  // extractor and throws vmafexact::Error. A new name goes after every name of
+  // its phase or an earlier one, before the names of later phases.
+  void append(std::string_view name, unsigned index, double value,
+              WritePhase phase = WritePhase::kExtract);
+  // The phase a name was first written with (kExtract for unknown names).
+  WritePhase phase(std::string_view name) const;
 
   std::optional<double> score(std::string_view name, unsigned index) const;
 
@@ -44,6 +55,7 @@ class FeatureCollector {
   std::size_t find(std::string_view name) const;
 
   std::vector<std::string> names_;
+  std::vector<WritePhase> phases_;  // parallel to names_, never decreasing
   std::vector<std::vector<std::optional<double>>> columns_;
   unsigned frame_count_ = 0;
   std::vector<std::pair<std::string, double>> aggregates_;

@@ -113,8 +113,9 @@ class IntegerMotionExtractor final : public StagedExtractor<MotionSums> {
 
   void write_ready(FeatureCollector& scores) {
     for (const FrameMotion& frame : sequence_.take_ready()) {
-      scores.append(key(kMotion2), frame.index, frame.motion2);
-      scores.append(key(kMotion3), frame.index, frame.motion3);
+      // libvmaf writes these in its flush: they take that place among the names.
+      scores.append(key(kMotion2), frame.index, frame.motion2, WritePhase::kFlush);
+      scores.append(key(kMotion3), frame.index, frame.motion3, WritePhase::kFlush);
     }
   }
 

@@ -10,10 +10,8 @@
 namespace vmafexact::test {
 
 bool is_unclaimed_key(const std::string& key) {
-  static const std::vector<std::string> unclaimed = {
-      "adm2", "aim", "adm3", "adm_scale0",
-      "adm_scale1", "adm_scale2", "adm_scale3", "vif_scale0", "vif_scale1", "vif_scale2",
-      "vif_scale3", "motion", "motion2", "motion3"};
+  // Every key of libvmaf's logs has its extractor now.
+  static const std::vector<std::string> unclaimed = {};
   return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
 }
 
@@ -101,6 +99,12 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "motion";
       else if (key == "cambi")
         feature = "cambi";
+      else if (key == "motion" || key == "motion2" || key == "motion3")
+        feature = "float_motion";
+      else if (starts_with(key, "vif_scale"))
+        feature = "float_vif";
+      else if (key == "adm2" || key == "aim" || key == "adm3" || starts_with(key, "adm_scale"))
+        feature = "float_adm";
       else if (key == "float_ssim" || key == "float_ms_ssim")
         feature = key;
       if (feature.empty()) {

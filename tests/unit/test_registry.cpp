@@ -35,11 +35,10 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but VMAF v1's and SSIM's (CPU only so far) has a CUDA twin wherever
-    // CUDA is built.
+    // Every feature but VMAF v1's and libvmaf's float ones (SSIM's included;
+    // CPU only so far) has a CUDA twin wherever CUDA is built.
     const bool cpu_only = entry.name() == "cambi" || entry.name() == "speed_chroma" ||
-                          entry.name() == "speed_temporal" || entry.name() == "float_ssim" ||
-                          entry.name() == "float_ms_ssim";
+                          entry.name() == "speed_temporal" || entry.name().starts_with("float_");
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
     const auto extractor = make_feature_extractor(entry.name());
@@ -51,9 +50,12 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     for (const auto& option : entry.descriptor.options) {
       EXPECT_FALSE(option.help.empty()) << entry.name() << " " << option.name;
       // Numbers default within their range, but for libvmaf's 0 meaning "the
-      // picture's" (cambi's enc_width and the like).
+      // picture's" (cambi's enc_width and the like) and -1 meaning "none"
+      // (float_adm's adm_skip_aim_scale).
       const bool numeric = option.type == OptionType::kInt || option.type == OptionType::kDouble;
-      if (numeric && !(option.type == OptionType::kInt && option.default_value == 0)) {
+      const bool sentinel = option.type == OptionType::kInt &&
+                            (option.default_value == 0 || option.default_value == -1);
+      if (numeric && !sentinel) {
         EXPECT_LE(option.min, option.default_value) << option.name;
         EXPECT_LE(option.default_value, option.max) << option.name;
       }

@@ -1,0 +1,46 @@
+// Pictures as libvmaf's float extractors hold them (float_motion, float_vif,
+// float_adm): one plane of floats per picture, copied by picture_copy.c and
+// rescaled by vif_tools.c's vif_scale_frame_s().
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "common/picture.h"
+
+namespace vmafexact {
+
+// A width x height plane of floats, rows `stride` floats apart.
+struct FloatPlane {
+  unsigned width = 0;
+  unsigned height = 0;
+  std::size_t stride = 0;
+  std::vector<float> data;
+
+  FloatPlane() = default;
+  FloatPlane(unsigned w, unsigned h) : width(w), height(h), stride(w), data(std::size_t{w} * h) {}
+
+  float* row(unsigned y) { return data.data() + stride * y; }
+  const float* row(unsigned y) const { return data.data() + stride * y; }
+};
+
+// libvmaf's picture_copy(): each sample as a float plus `offset`; 10-, 12- and
+// 16-bit samples are first divided by 4, 16 and 256 (float arithmetic, in that
+// order). `out` is resized to the plane.
+void copy_plane_to_float(const PlaneView& plane, unsigned bpc, int offset, FloatPlane& out);
+
+// vif_tools.c's scaling methods (vif_prescale_method), by libvmaf's names.
+enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+std::optional<ScaleMethod> scale_method_from_name(std::string_view name);
+
+// libvmaf's bilinear tables live on the stack for at most this many output
+// columns (VIF_BILINEAR_MAX_WIDTH); its extractors refuse wider ones.
+inline constexpr unsigned kBilinearMaxWidth = 7680;
+
+// vif_scale_frame_s(): `src` resampled to dst's size (set by the caller), a
+// plain copy when the sizes are equal.
+void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst);
+
+}  // namespace vmafexact

@@ -1,0 +1,475 @@
+#include "float_adm/float_adm.h"
+
+#include <math.h>  // ::powf, as libvmaf calls it
+
+#include <cmath>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "adm/adm.h"
+#include "adm/adm_barten.h"
+
+namespace vmafexact::float_adm {
+
+namespace {
+
+// adm_tools.c's db2 taps: double literals rounded to float.
+constexpr float kLo[4] = {0.482962913144690, 0.836516303737469, 0.224143868041857,
+                          -0.129409522550921};
+constexpr float kHi[4] = {-0.129409522550921, -0.224143868041857, 0.836516303737469,
+                          -0.482962913144690};
+// FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15 are double literals: products with them
+// are taken in double.
+constexpr double kOneBy30 = 0.0333333351;
+constexpr double kOneBy15 = 0.0666666701;
+constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
+constexpr double kPi = 3.14159265358979323846;
+
+// libvmaf's band buffers in its data_buf, in its order.
+enum Buffer : int {
+  kRefA = 0,
+  kRefH = 1,
+  kDisA = 4,
+  kDisH = 5,
+  kDecouplR = 8,
+  kDecouplA = 11,
+  kCsfA = 14,
+  kCsfF = 17,
+  kBufferCount = 20,
+};
+
+// DIVS(): on x86-64 libvmaf multiplies by the SSE reciprocal estimate refined
+// by one Newton step (ADM_OPT_RECIP_DIVISION); elsewhere it divides.
+float divs(float n, float d) {
+#ifdef __SSE2__
+  const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+  return n * (xi + xi * (1.0f - d * xi));
+#else
+  return n / d;
+#endif
+}
+
+// adm_csf_tools.h's adm_native_csf().
+float native_csf(int lambda, double norm_view_dist, int ref_display_height, int theta) {
+  const float r = static_cast<float>(norm_view_dist * ref_display_height * kPi / 180.0);
+  float spatial_frequency = static_cast<float>(r / std::pow(2, lambda + 1));
+  if (theta == 45) spatial_frequency = static_cast<float>(spatial_frequency / 0.7);
+  return static_cast<float>((0.31 + 0.69 * spatial_frequency) *
+                            std::exp(-0.29 * spatial_frequency));
+}
+
+// get_noise_constant(): powf of the (int area * double weight) as a float.
+float noise_constant(int w, int h, double weight, double p_norm) {
+  return ::powf(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p_norm));
+}
+
+float cube_or_pow(float x, double p_norm) {
+  return p_norm == 3.0 ? x * x * x : ::powf(x, static_cast<float>(p_norm));
+}
+
+// The (int) of a double, as libvmaf's int initialisers truncate.
+int truncate(double value) { return static_cast<int>(value); }
+
+}  // namespace
+
+float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
+  float factor;
+  if (params.csf_mode == adm::kCsfBarten)
+    factor =
+        adm::barten_csf(scale, params.norm_view_dist, params.ref_display_height, adm::kCsfLuminance,
+                        diagonal ? params.csf_diag_scale : params.csf_scale);
+  else if (params.csf_mode == 2)  // ADM_CSF_MODE_ADM
+    factor = native_csf(scale, params.norm_view_dist, params.ref_display_height, diagonal ? 45 : 0);
+  else
+    factor = 1.0f / adm::watson_quant_step(scale, diagonal ? 2 : 1, params.norm_view_dist,
+                                           params.ref_display_height);
+  const double override_value = diagonal ? params.f2[scale] : params.f1[scale];
+  if (override_value >= 0) factor = static_cast<float>(override_value);
+  return factor;
+}
+
+FloatAdmComputer::FloatAdmComputer(unsigned width, unsigned height, const FloatAdmParams& params,
+                                   bool always_check)
+    : width_(width), height_(height), params_(params) {
+  // buf_stride = ALIGN_CEIL(((w + 1) / 2) * sizeof(float)): 32-byte rows.
+  const std::size_t row_bytes = ((std::size_t{width} + 1) / 2) * sizeof(float);
+  const std::size_t aligned = row_bytes % 32 ? row_bytes + (32 - row_bytes % 32) : row_bytes;
+  stride_ = static_cast<std::ptrdiff_t>(aligned / sizeof(float));
+  buffer_floats_ = static_cast<std::size_t>(stride_) * ((height + 1) / 2);
+  arena_.assign(buffer_floats_ * kBufferCount, 0.0f);
+  for (auto& v : ind_y_) v.resize((height + 1) / 2);
+  for (auto& v : ind_x_) v.resize((width + 1) / 2);
+  if (!always_check && width >= kCleanSide && height >= kCleanSide) return;
+  // A dry run on flat pictures: which reads of libvmaf's hit what (the
+  // pattern depends on the size and options only).
+  tracking_ = true;
+  written_.assign(arena_.size(), 0);
+  const FloatPlane flat(width, height);
+  run(flat, flat);
+  valid_ = !bad_read_;
+  tracking_ = false;
+  written_.clear();
+  written_.shrink_to_fit();
+}
+
+float FloatAdmComputer::read(std::ptrdiff_t index) {
+  if (tracking_) {
+    if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size()) ||
+        !written_[static_cast<std::size_t>(index)]) {
+      bad_read_ = true;
+      return 0.0f;
+    }
+  }
+  return arena_[static_cast<std::size_t>(index)];
+}
+
+void FloatAdmComputer::write(std::ptrdiff_t index, float value) {
+  if (tracking_) {
+    if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size())) {
+      bad_read_ = true;
+      return;
+    }
+    written_[static_cast<std::size_t>(index)] = 1;
+  }
+  arena_[static_cast<std::size_t>(index)] = value;
+}
+
+FloatAdmSums FloatAdmComputer::compute(const FloatPlane& ref, const FloatPlane& dist) {
+  return run(ref, dist);
+}
+
+// adm_dwt2_s() / adm_dwt2_lo_s() with dwt2_src_indices_filt_s()'s mirrored
+// indices: the vertical pass over a row's four source rows, then the
+// horizontal pass over the kept columns, each a float sum of four products.
+void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_first, int w, int h,
+                           bool lo_only) {
+  const auto mirror_index = [](int ind, int n, bool first) {
+    if (first) return ind < 0 ? -ind : (ind >= n ? 2 * n - ind - 1 : ind);
+    return ind >= n ? 2 * n - ind - 1 : ind;
+  };
+  for (int i = 0; i < (h + 1) / 2; ++i)
+    for (int k = 0; k < 4; ++k) ind_y_[k][i] = mirror_index(2 * i - 1 + k, h, k == 0);
+  for (int j = 0; j < (w + 1) / 2; ++j)
+    for (int k = 0; k < 4; ++k) ind_x_[k][j] = mirror_index(2 * j - 1 + k, w, k == 0);
+  tmp_lo_.resize(static_cast<std::size_t>(w));
+  tmp_hi_.resize(static_cast<std::size_t>(w));
+  const auto source = [&](int row, int column) -> float {
+    if (!picture) return read(at(src_buffer, row, column));
+    if (row < 0 || row >= static_cast<int>(picture->height) || column < 0 ||
+        column >= static_cast<int>(picture->width)) {
+      bad_read_ = true;  // outside libvmaf's picture buffer
+      return 0.0f;
+    }
+    return picture->row(static_cast<unsigned>(row))[column];
+  };
+  const auto tmp = [&](const std::vector<float>& row, int j) -> float {
+    if (j < 0 || j >= w) {
+      bad_read_ = true;  // outside libvmaf's freshly allocated row buffer
+      return 0.0f;
+    }
+    return row[static_cast<std::size_t>(j)];
+  };
+  for (int i = 0; i < (h + 1) / 2; ++i) {
+    for (int j = 0; j < w; ++j) {
+      const float s0 = source(ind_y_[0][i], j), s1 = source(ind_y_[1][i], j);
+      const float s2 = source(ind_y_[2][i], j), s3 = source(ind_y_[3][i], j);
+      float accum = 0;
+      accum += kLo[0] * s0;
+      accum += kLo[1] * s1;
+      accum += kLo[2] * s2;
+      accum += kLo[3] * s3;
+      tmp_lo_[static_cast<std::size_t>(j)] = accum;
+      if (lo_only) continue;
+      accum = 0;
+      accum += kHi[0] * s0;
+      accum += kHi[1] * s1;
+      accum += kHi[2] * s2;
+      accum += kHi[3] * s3;
+      tmp_hi_[static_cast<std::size_t>(j)] = accum;
+    }
+    for (int j = 0; j < (w + 1) / 2; ++j) {
+      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
+      float s0 = tmp(tmp_lo_, j0), s1 = tmp(tmp_lo_, j1), s2 = tmp(tmp_lo_, j2),
+            s3 = tmp(tmp_lo_, j3);
+      float accum = 0;
+      accum += kLo[0] * s0;
+      accum += kLo[1] * s1;
+      accum += kLo[2] * s2;
+      accum += kLo[3] * s3;
+      write(at(dst_first + 0, i, j), accum);  // a
+      if (lo_only) continue;
+      accum = 0;
+      accum += kHi[0] * s0;
+      accum += kHi[1] * s1;
+      accum += kHi[2] * s2;
+      accum += kHi[3] * s3;
+      write(at(dst_first + 2, i, j), accum);  // v
+      s0 = tmp(tmp_hi_, j0), s1 = tmp(tmp_hi_, j1), s2 = tmp(tmp_hi_, j2), s3 = tmp(tmp_hi_, j3);
+      accum = 0;
+      accum += kLo[0] * s0;
+      accum += kLo[1] * s1;
+      accum += kLo[2] * s2;
+      accum += kLo[3] * s3;
+      write(at(dst_first + 1, i, j), accum);  // h
+      accum = 0;
+      accum += kHi[0] * s0;
+      accum += kHi[1] * s1;
+      accum += kHi[2] * s2;
+      accum += kHi[3] * s3;
+      write(at(dst_first + 3, i, j), accum);  // d
+    }
+  }
+}
+
+// adm_decouple_s() (ADM_OPT_AVOID_ATAN): the distorted bands split into the
+// part that restores the reference and the additive rest, over the region
+// within the border plus a tap.
+void FloatAdmComputer::decouple(int w, int h) {
+  const float cos_1deg_sq =
+      static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
+  const float eps = static_cast<float>(1e-30);
+  int left = truncate(w * kBorderFactor - 0.5 - 1);
+  int top = truncate(h * kBorderFactor - 0.5 - 1);
+  int right = w - left + 2;
+  int bottom = h - top + 2;
+  if (left < 0) left = 0;
+  if (right > w) right = w;
+  if (top < 0) top = 0;
+  if (bottom > h) bottom = h;
+  const double gain = params_.enhn_gain_limit;
+  // MIN/MAX of a double product and a float, stored as a float.
+  const auto limit = [gain](float rst, float t) {
+    if (rst > 0.0) {
+      const double g = rst * gain;
+      rst = static_cast<float>(g < t ? g : t);
+    }
+    return rst;
+  };
+  const auto limit_negative = [gain](float rst, float t) {
+    if (rst < 0.0) {
+      const double g = rst * gain;
+      rst = static_cast<float>(g > t ? g : t);
+    }
+    return rst;
+  };
+  for (int i = top; i < bottom; ++i)
+    for (int j = left; j < right; ++j) {
+      const float oh = read(at(kRefH + 0, i, j)), ov = read(at(kRefH + 1, i, j)),
+                  od = read(at(kRefH + 2, i, j));
+      const float th = read(at(kDisH + 0, i, j)), tv = read(at(kDisH + 1, i, j)),
+                  td = read(at(kDisH + 2, i, j));
+      float kh = divs(th, oh + eps);
+      float kv = divs(tv, ov + eps);
+      float kd = divs(td, od + eps);
+      kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
+      kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
+      kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
+      float rst_h = kh * oh;
+      float rst_v = kv * ov;
+      float rst_d = kd * od;
+      const float ot_dp = oh * th + ov * tv;
+      const float o_mag_sq = oh * oh + ov * ov;
+      const float t_mag_sq = th * th + tv * tv;
+      const bool angle_flag =
+          (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
+      if (angle_flag) {
+        rst_h = limit_negative(limit(rst_h, th), th);
+        rst_v = limit_negative(limit(rst_v, tv), tv);
+        rst_d = limit_negative(limit(rst_d, td), td);
+      }
+      write(at(kDecouplR + 0, i, j), rst_h);
+      write(at(kDecouplR + 1, i, j), rst_v);
+      write(at(kDecouplR + 2, i, j), rst_d);
+      write(at(kDecouplA + 0, i, j), th - rst_h);
+      write(at(kDecouplA + 1, i, j), tv - rst_v);
+      write(at(kDecouplA + 2, i, j), td - rst_d);
+    }
+}
+
+// adm_csf_den_scale_s(): the p-norm of the CSF-weighted reference bands within
+// the border, plus the noise constant, summed over h, v, d.
+float FloatAdmComputer::den_scale(int scale, int w, int h) {
+  const float factor1 = csf_factor(params_, scale, false);
+  const float factor2 = csf_factor(params_, scale, true);
+  const float rfactor[3] = {factor1, factor1, factor2};
+  const int left = truncate(w * kBorderFactor - 0.5);
+  const int top = truncate(h * kBorderFactor - 0.5);
+  const int right = w - left;
+  const int bottom = h - top;
+  float accum[3] = {0, 0, 0};
+  for (int i = top; i < bottom; ++i) {
+    float inner[3] = {0, 0, 0};
+    for (int j = left; j < right; ++j) {
+      // h, v and d of one sample, in that order.
+      for (int theta = 0; theta < 3; ++theta) {
+        const float value = std::fabs(rfactor[theta] * read(at(kRefH + theta, i, j)));
+        inner[theta] += cube_or_pow(value, params_.p_norm);
+      }
+    }
+    for (int theta = 0; theta < 3; ++theta) accum[theta] += inner[theta];
+  }
+  float scale_den[3];
+  for (int theta = 0; theta < 3; ++theta)
+    scale_den[theta] =
+        ::powf(accum[theta], static_cast<float>(1.0f / params_.p_norm)) +
+        noise_constant(right - left, bottom - top, params_.noise_weight, params_.p_norm);
+  return scale_den[0] + scale_den[1] + scale_den[2];
+}
+
+// adm_csf_s(): dst = weight * src, flt = |dst| / 30, over the region within
+// the border plus a tap.
+void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scale, int w, int h) {
+  const float factor1 = csf_factor(params_, scale, false);
+  const float factor2 = csf_factor(params_, scale, true);
+  const float rfactor[3] = {factor1, factor1, factor2};
+  int left = truncate(w * kBorderFactor - 0.5 - 1);
+  int top = truncate(h * kBorderFactor - 0.5 - 1);
+  int right = w - left + 2;
+  int bottom = h - top + 2;
+  if (left < 0) left = 0;
+  if (right > w) right = w;
+  if (top < 0) top = 0;
+  if (bottom > h) bottom = h;
+  for (int theta = 0; theta < 3; ++theta)
+    for (int i = top; i < bottom; ++i)
+      for (int j = left; j < right; ++j) {
+        const float value = rfactor[theta] * read(at(src_first + theta, i, j));
+        write(at(dst_first + theta, i, j), value);
+        write(at(flt_first + theta, i, j), static_cast<float>(kOneBy30 * std::fabs(value)));
+      }
+}
+
+// adm_cm_s(): each sample's CSF-weighted band value less the masking
+// threshold (its 3x3 neighbourhood of |csf| / 30, the centre |csf| / 15, over
+// h, v and d), clipped at 0, its p-norm within the border plus the noise
+// constant. libvmaf writes one macro per border case; all of them take rows
+// (1, 0, 1) at the top, (h-2, h-1, h-1) at the bottom, (i-1, i, i+1) between,
+// and likewise columns, and add the nine terms row by row — at sizes where
+// those rows or columns are outside the band, the reads land in whatever
+// libvmaf's buffers hold there, as here.
+float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int scale, int w, int h,
+                           double noise_weight) {
+  const float factor1 = csf_factor(params_, scale, false);
+  const float factor2 = csf_factor(params_, scale, true);
+  const float rfactor[3] = {factor1, factor1, factor2};
+  const int left = truncate(w * kBorderFactor - 0.5);
+  const int top = truncate(h * kBorderFactor - 0.5);
+  const int right = w - left;
+  const int bottom = h - top;
+  const int start_col = left > 1 ? left : 1;
+  const int end_col = right < w - 1 ? right : w - 1;
+  const int start_row = top > 1 ? top : 1;
+  const int end_row = bottom < h - 1 ? bottom : h - 1;
+
+  float thr = 0.0f;
+  float accum[3] = {0, 0, 0};
+  float inner[3] = {0, 0, 0};
+  // Which neighbours libvmaf's macro for a position takes: the first, a
+  // middle or the last row (column). A band one sample high (wide) is
+  // visited once as first and once as last, with both macros.
+  enum Edge { kFirst, kMiddle, kLast };
+  const auto neighbours = [](Edge edge, int k, int n, int out[3]) {
+    if (edge == kFirst)
+      out[0] = 1, out[1] = 0, out[2] = 1;
+    else if (edge == kLast)
+      out[0] = n - 2, out[1] = n - 1, out[2] = n - 1;
+    else
+      out[0] = k - 1, out[1] = k, out[2] = k + 1;
+  };
+  const auto sample = [&](int i, int j, Edge row_edge, Edge column_edge) {
+    float x[3];
+    for (int theta = 0; theta < 3; ++theta)
+      x[theta] = read(at(src_first + theta, i, j)) * rfactor[theta];
+    if (params_.bypass_cm == 0) {
+      int r[3], c[3];
+      neighbours(row_edge, i, h, r);
+      neighbours(column_edge, j, w, c);
+      thr = 0;
+      for (int theta = 0; theta < 3; ++theta) {
+        float sum = 0;
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b) {
+            if (a == 1 && b == 1)
+              sum = static_cast<float>(
+                  sum + kOneBy15 * std::fabs(read(at(angles_first + theta, r[1], c[1]))));
+            else
+              sum += read(at(flt_first + theta, r[a], c[b]));
+          }
+        thr += sum;
+      }
+    }
+    for (int theta = 0; theta < 3; ++theta) {
+      float v = std::fabs(x[theta]) - thr;
+      v = v < 0.0f ? 0.0f : v;
+      inner[theta] += cube_or_pow(v, params_.p_norm);
+    }
+  };
+  const auto flush_inner = [&] {
+    for (int theta = 0; theta < 3; ++theta) {
+      accum[theta] += inner[theta];
+      inner[theta] = 0;
+    }
+  };
+  // A row: its first sample where the border lets it in, the middle ones,
+  // its last sample likewise.
+  const auto row = [&](int i, Edge row_edge) {
+    if (left <= 0) sample(i, 0, row_edge, kFirst);
+    for (int j = start_col; j < end_col; ++j) sample(i, j, row_edge, kMiddle);
+    if (right > w - 1) sample(i, w - 1, row_edge, kLast);
+  };
+  if (top <= 0) row(0, kFirst);
+  flush_inner();
+  for (int i = start_row; i < end_row; ++i) {
+    row(i, kMiddle);
+    flush_inner();
+  }
+  if (bottom > h - 1) row(h - 1, kLast);
+  flush_inner();
+
+  float scale_num[3];
+  for (int theta = 0; theta < 3; ++theta)
+    scale_num[theta] = ::powf(accum[theta], static_cast<float>(1.0f / params_.p_norm)) +
+                       noise_constant(right - left, bottom - top, noise_weight, params_.p_norm);
+  return scale_num[0] + scale_num[1] + scale_num[2];
+}
+
+FloatAdmSums FloatAdmComputer::run(const FloatPlane& ref, const FloatPlane& dist) {
+  FloatAdmSums sums;
+  int w = static_cast<int>(width_), h = static_cast<int>(height_);
+  for (int scale = 0; scale < kScales; ++scale) {
+    const FloatPlane* ref_src = scale == 0 ? &ref : nullptr;
+    const FloatPlane* dis_src = scale == 0 ? &dist : nullptr;
+    if (scale == 0 && params_.skip_scale0) {
+      dwt(ref_src, kRefA, kRefA, w, h, true);
+      dwt(dis_src, kDisA, kDisA, w, h, true);
+      w = (w + 1) / 2;
+      h = (h + 1) / 2;
+      sums.den[scale] = static_cast<float>(1e-10);  // libvmaf's guard against 0 / 0
+      continue;
+    }
+    dwt(ref_src, kRefA, kRefA, w, h, false);
+    dwt(dis_src, kDisA, kDisA, w, h, false);
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    decouple(w, h);
+    sums.den[scale] = den_scale(scale, w, h);
+    csf(kDecouplA, kCsfA, kCsfF, scale, w, h);
+    sums.num[scale] = cm(kDecouplR, kCsfF, kCsfA, scale, w, h, params_.noise_weight);
+    csf(kDecouplR, kCsfF, kCsfA, scale, w, h);
+    sums.aim_num[scale] = cm(kDecouplA, kCsfA, kCsfF, scale, w, h, 0.0);
+  }
+  return sums;
+}
+
+FloatAdmCpuStage::FloatAdmCpuStage(const PictureFormat& format, const FloatAdmParams& params)
+    : format_(format), computer_(format.width, format.height, params) {}
+
+FloatAdmSums FloatAdmCpuStage::compute(const PictureView& ref, const PictureView& dist, unsigned) {
+  copy_plane_to_float(ref.planes[0], format_.bpc, -128, ref_);
+  copy_plane_to_float(dist.planes[0], format_.bpc, -128, dist_);
+  return computer_.compute(ref_, dist_);
+}
+
+}  // namespace vmafexact::float_adm

@@ -1,0 +1,121 @@
+// Float ADM as libvmaf 3.2.0's "float_adm" extractor computes it (float_adm.c,
+// adm.c, adm_tools.{c,h}, adm_csf_tools.h, barten_csf_tools.h at master
+// f85a8536).
+//
+// Both luma planes are copied to floats less 128; four levels of the db2 DWT
+// split them into bands; each level's bands are decoupled into restored and
+// additive parts, weighted by a contrast sensitivity function and masked, and
+// their p-norms (libvmaf's float sums in its order) give the level's num, den
+// and AIM num. libvmaf keeps all bands in one allocation of 20 band buffers,
+// laid out for the first level; at small sizes its 3x3 masking neighbourhood
+// reads outside the last levels' bands, into values earlier levels left in
+// that allocation. The stage keeps the same layout so that such reads get the
+// same values, and checks once per format that every read hits a value
+// written earlier in the frame (otherwise libvmaf's result is undefined and
+// the format is refused).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "common/feature_stage.h"
+#include "common/float_plane.h"
+
+namespace vmafexact::float_adm {
+
+inline constexpr int kScales = 4;
+
+// From this side up libvmaf's bands are at least 2x2 at every level.
+inline constexpr unsigned kCleanSide = 17;
+
+// The options that change the arithmetic (libvmaf's names and defaults).
+struct FloatAdmParams {
+  bool debug = false;              // debug: also adm, adm_num, adm_den, per-scale num and den
+  double enhn_gain_limit = 100.0;  // adm_enhn_gain_limit
+  double norm_view_dist = 3.0;     // adm_norm_view_dist
+  double noise_weight = 0.03125;   // adm_noise_weight
+  double csf_scale = 1.0;          // adm_csf_scale (Barten mode)
+  double csf_diag_scale = 1.0;     // adm_csf_diag_scale (Barten mode)
+  int ref_display_height = 1080;   // adm_ref_display_height
+  int csf_mode = 0;                // adm_csf_mode: 1 Barten, 2 ADM's own, others Watson
+  int bypass_cm = 0;               // adm_bypass_cm
+  bool adm3_apply_hm = false;      // adm_adm3_apply_hm
+  double p_norm = 3.0;             // adm_p_norm
+  double dlm_weight = 0.5;         // adm_dlm_weight
+  double min_val = 0.0;            // adm_min_val (adm3 only)
+  std::array<double, kScales> f1 = {-1.0, -1.0, -1.0, -1.0};  // adm_f1s0..3 (h, v weight)
+  std::array<double, kScales> f2 = {-1.0, -1.0, -1.0, -1.0};  // adm_f2s0..3 (d weight)
+  int skip_aim_scale = -1;                                    // adm_skip_aim_scale
+  bool skip_scale0 = false;                                   // adm_skip_scale0
+};
+
+// One frame's per-level results, as libvmaf's float functions return them.
+struct FloatAdmSums {
+  std::array<float, kScales> num{};      // adm_cm() of the restored part
+  std::array<float, kScales> den{};      // adm_csf_den_scale()
+  std::array<float, kScales> aim_num{};  // adm_cm() of the additive part
+};
+
+// The CSF weight of a level (h and v: `diagonal` false; d: true), as adm_csf_s()
+// forms it, with the adm_f1sN / adm_f2sN overrides.
+float csf_factor(const FloatAdmParams& params, int scale, bool diagonal);
+
+// The per-pixel stage on one format: libvmaf's band buffers and the picture
+// copies. valid() is false where some read of libvmaf's hits memory it never
+// wrote (found by a dry run at construction).
+class FloatAdmComputer {
+ public:
+  // The dry run runs where the last level's bands are 1 sample wide or high
+  // (sides below 17); from 17 up every read is inside the bands and written
+  // earlier (the unit tests check it with `always_check`).
+  FloatAdmComputer(unsigned width, unsigned height, const FloatAdmParams& params,
+                   bool always_check = false);
+  bool valid() const { return valid_; }
+  FloatAdmSums compute(const FloatPlane& ref, const FloatPlane& dist);
+
+ private:
+  struct Band;  // the index of one band buffer in the arena
+  FloatAdmSums run(const FloatPlane& ref, const FloatPlane& dist);
+  float read(std::ptrdiff_t index);
+  void write(std::ptrdiff_t index, float value);
+  std::ptrdiff_t at(int buffer, int row, int column) const {
+    return static_cast<std::ptrdiff_t>(buffer) * static_cast<std::ptrdiff_t>(buffer_floats_) +
+           static_cast<std::ptrdiff_t>(row) * stride_ + column;
+  }
+  void dwt(const FloatPlane* picture, int src_buffer, int dst_first, int w, int h, bool lo_only);
+  void decouple(int w, int h);
+  float den_scale(int scale, int w, int h);
+  void csf(int src_first, int dst_first, int flt_first, int scale, int w, int h);
+  float cm(int src_first, int flt_first, int angles_first, int scale, int w, int h,
+           double noise_weight);
+
+  unsigned width_, height_;
+  FloatAdmParams params_;
+  std::ptrdiff_t stride_;      // floats per band row (libvmaf's buf_stride / 4)
+  std::size_t buffer_floats_;  // floats per band buffer
+  std::vector<float> arena_;   // libvmaf's data_buf: 20 band buffers
+  std::vector<float> tmp_lo_, tmp_hi_;
+  std::vector<int> ind_y_[4], ind_x_[4];
+  // The dry run's bookkeeping: which arena floats were written, and whether a
+  // read went outside the arena, the picture or the DWT's row buffers, or hit
+  // an unwritten float.
+  bool tracking_ = false;
+  bool bad_read_ = false;
+  std::vector<unsigned char> written_;
+  bool valid_ = true;
+};
+
+// The CPU stage: the luma planes copied and scored.
+class FloatAdmCpuStage final : public FeatureStage<FloatAdmSums> {
+ public:
+  FloatAdmCpuStage(const PictureFormat& format, const FloatAdmParams& params);
+  FloatAdmSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+
+ private:
+  PictureFormat format_;
+  FloatAdmComputer computer_;
+  FloatPlane ref_, dist_;
+};
+
+}  // namespace vmafexact::float_adm

@@ -1,0 +1,121 @@
+#include "float_motion/float_motion.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace vmafexact::float_motion {
+
+namespace {
+
+// Double literals rounded to float, as libvmaf's C initialisers are (a float
+// literal could round differently).
+constexpr std::array<float, 5> kFilter5 = {0.054488685, 0.244201342, 0.402619947, 0.244201342,
+                                           0.054488685};
+constexpr std::array<float, 3> kFilter3 = {0.166378498, 0.667243004, 0.166378498};
+// motion_filter_size 1: still five taps read, four of them weighted 0.
+constexpr std::array<float, 5> kNoOp5 = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
+
+// convolution_edge_s()'s mirror: once about 0 and about n - 1.
+int mirror(int i, int n) { return i < 0 ? -i : i >= n ? n - (i - n + 2) : i; }
+
+}  // namespace
+
+std::span<const float> motion_filter(int filter_size) {
+  if (filter_size == 1) return kNoOp5;
+  if (filter_size == 3) return kFilter3;
+  return kFilter5;
+}
+
+unsigned min_side(int filter_size) {
+  return static_cast<unsigned>(motion_filter(filter_size).size() / 2 + 1);
+}
+
+void blur_plane(std::span<const float> filter, const FloatPlane& src, FloatPlane& tmp,
+                FloatPlane& dst) {
+  const int w = static_cast<int>(src.width), h = static_cast<int>(src.height);
+  const int taps = static_cast<int>(filter.size()), radius = taps / 2;
+  if (tmp.width != src.width || tmp.height != src.height) tmp = FloatPlane(src.width, src.height);
+  if (dst.width != src.width || dst.height != src.height) dst = FloatPlane(src.width, src.height);
+  // libvmaf's interior and edge loops add the same products in the same
+  // order (k = 0 up), so one mirrored loop gives their bits.
+  for (int i = 0; i < h; ++i) {
+    float* out = tmp.row(static_cast<unsigned>(i));
+    for (int j = 0; j < w; ++j) {
+      float accum = 0;
+      for (int k = 0; k < taps; ++k)
+        accum += filter[k] * src.row(static_cast<unsigned>(mirror(i - radius + k, h)))[j];
+      out[j] = accum;
+    }
+  }
+  for (int i = 0; i < h; ++i) {
+    const float* in = tmp.row(static_cast<unsigned>(i));
+    float* out = dst.row(static_cast<unsigned>(i));
+    for (int j = 0; j < w; ++j) {
+      float accum = 0;
+      for (int k = 0; k < taps; ++k) accum += filter[k] * in[mirror(j - radius + k, w)];
+      out[j] = accum;
+    }
+  }
+}
+
+namespace {
+
+// The float sum of |a - b| row by row; C's fabs() takes and returns a double,
+// so each row's float accumulator is updated in double and rounded back.
+float sum_abs_difference(const FloatPlane& a, const FloatPlane& b) {
+  float accum = 0.0f;
+  for (unsigned i = 0; i < a.height; ++i) {
+    const float* ra = a.row(i);
+    const float* rb = b.row(i);
+    float accum_line = 0.0f;
+    for (unsigned j = 0; j < a.width; ++j)
+      accum_line = static_cast<float>(static_cast<double>(accum_line) +
+                                      std::fabs(static_cast<double>(ra[j] - rb[j])));
+    accum += accum_line;
+  }
+  return accum;
+}
+
+}  // namespace
+
+float image_sad(const FloatPlane& a, const FloatPlane& b, bool add_scale1) {
+  const int width = static_cast<int>(a.width), height = static_cast<int>(a.height);
+  // accum / (width * height): the int product converted to float.
+  const float scale0 = sum_abs_difference(a, b) / static_cast<float>(width * height);
+  if (!add_scale1) return scale0;
+  const int scaled_width = static_cast<int>(width * 0.5 + 0.5);
+  const int scaled_height = static_cast<int>(height * 0.5 + 0.5);
+  FloatPlane a_scaled(static_cast<unsigned>(scaled_width), static_cast<unsigned>(scaled_height));
+  FloatPlane b_scaled(a_scaled.width, a_scaled.height);
+  scale_plane(ScaleMethod::kBilinear, a, a_scaled);
+  scale_plane(ScaleMethod::kBilinear, b, b_scaled);
+  const float scale1 =
+      sum_abs_difference(a_scaled, b_scaled) / static_cast<float>(scaled_width * scaled_height);
+  return scale0 + scale1;
+}
+
+FloatMotionCpuStage::FloatMotionCpuStage(const PictureFormat& format,
+                                         const FloatMotionParams& params)
+    : format_(format), params_(params), planes_(params.add_uv ? 3u : 1u) {}
+
+FloatMotionSums FloatMotionCpuStage::compute(const PictureView& ref, const PictureView&, unsigned) {
+  const auto filter = motion_filter(params_.filter_size);
+  for (unsigned p = 0; p < planes_; ++p) {
+    copy_plane_to_float(ref.planes[p], format_.bpc, -128, copy_);
+    blur_plane(filter, copy_, tmp_, blurred_[p]);
+  }
+  FloatMotionSums score;
+  if (have_previous_) {
+    // compute_motion() per plane; the chroma scores are added to luma's in double.
+    double sum = image_sad(previous_[0], blurred_[0], params_.add_scale1);
+    for (unsigned p = 1; p < planes_; ++p)
+      sum += image_sad(previous_[p], blurred_[p], params_.add_scale1);
+    score = sum;
+  }
+  for (unsigned p = 0; p < planes_; ++p) std::swap(previous_[p], blurred_[p]);
+  have_previous_ = true;
+  return score;
+}
+
+}  // namespace vmafexact::float_motion

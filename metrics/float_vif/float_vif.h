@@ -1,0 +1,79 @@
+// Float VIF as libvmaf 3.2.0's "float_vif" extractor computes it (float_vif.c,
+// vif.c, vif_tools.c, vif_options.h at master f85a8536).
+//
+// Both luma planes are copied to floats less 128 and optionally rescaled
+// (vif_prescale); then at each of four scales — the plane low-passed and
+// decimated by 2 for scales 1 to 3 — five separable float filters (mu1, mu2,
+// ref², dist², ref·dist) feed the per-pixel VIF statistic, whose float log2
+// is libvmaf's polynomial approximation, summed row by row in float. The
+// scores are the scales' num / den in double.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "common/feature_stage.h"
+#include "common/float_plane.h"
+
+namespace vmafexact::float_vif {
+
+inline constexpr int kScales = 4;
+
+// The options that change the arithmetic (libvmaf's names and defaults).
+struct FloatVifParams {
+  bool debug = false;                  // debug: also vif, vif_num, vif_den and per scale
+  double enhn_gain_limit = 100.0;      // vif_enhn_gain_limit
+  double kernelscale = 1.0;            // vif_kernelscale
+  double prescale = 1.0;               // vif_prescale
+  double scale_min_val[kScales] = {};  // vif_scale1..3_min_val (index 0 unused)
+  ScaleMethod prescale_method = ScaleMethod::kNearest;  // vif_prescale_method
+  double sigma_nsq = 2.0;                               // vif_sigma_nsq
+  bool skip_scale0 = false;                             // vif_skip_scale0
+};
+
+// libvmaf's approximate log2 (VIF_OPT_FAST_LOG2): the float exponent plus a
+// degree-8 polynomial of the mantissa, in float.
+float log2f_approx(float x);
+
+// Whether libvmaf accepts a kernel scale (vif_validate_kernelscale(), on the
+// value as a float): one of its 21 listed scales, within 1e-3.
+bool valid_kernelscale(double kernelscale);
+
+// The Gaussian filter of a scale (vif_get_filter()): its width and taps.
+std::vector<float> vif_filter(int scale, double kernelscale);
+
+// The picture size (after prescaling) at each scale: halved (rounding down)
+// from one scale to the next.
+struct ScaleSize {
+  unsigned width, height;
+};
+std::array<ScaleSize, kScales> scale_sizes(unsigned width, unsigned height);
+
+// The prescaled size: (int)(side * vif_prescale + 0.5).
+ScaleSize prescaled_size(unsigned width, unsigned height, double prescale);
+
+// One frame's per-scale sums: num and den as libvmaf's float accumulators
+// leave them (scale 0 left 0 with vif_skip_scale0).
+struct FloatVifSums {
+  std::array<float, kScales> num{};
+  std::array<float, kScales> den{};
+};
+
+// compute_vif() on two planes of one size.
+FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
+                         const FloatVifParams& params);
+
+// The CPU stage: the luma planes copied, prescaled and scored.
+class FloatVifCpuStage final : public FeatureStage<FloatVifSums> {
+ public:
+  FloatVifCpuStage(const PictureFormat& format, const FloatVifParams& params);
+  FloatVifSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+
+ private:
+  PictureFormat format_;
+  FloatVifParams params_;
+  FloatPlane ref_, dist_, ref_scaled_, dist_scaled_;
+};
+
+}  // namespace vmafexact::float_vif

@@ -1,0 +1,130 @@
+// The float extractors (float_motion, float_vif, float_adm; libvmaf's float_*.c) have no SIMD or
+// CUDA twins yet: their one twin is the scalar stage itself, checked here to read only its samples.
+// Each is scored on pictures of awkward sizes (its minimum, odd sides) held in TestPlanes whose
+// padding and guards hold a pattern; a second run with another pattern must give the same bits, and
+// no guard byte may change.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/feature_collector.h"
+#include "harness.h"
+#include "registry.h"
+
+using namespace vmafexact;
+using namespace vmafexact::harness;
+
+namespace {
+
+struct Size {
+  unsigned w, h;
+};
+
+// Every score of `feature` over `frames` reference/distorted pairs (luma only).
+FeatureCollector score_frames(const char* feature, const FeatureOptions& options,
+                              std::vector<test::TestPlane>& ref,
+                              std::vector<test::TestPlane>& dist) {
+  auto extractor = make_feature_extractor(feature, options);
+  extractor->init({ref[0].width(), ref[0].height(), ref[0].bpc(), ChromaFormat::k400});
+  FeatureCollector scores;
+  for (unsigned i = 0; i < ref.size(); ++i)
+    extractor->extract(ref[i].view(), dist[i].view(), i, scores);
+  extractor->flush(scores);
+  return scores;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The scalar stage of `feature` at each size and depth, guards painted twice.
+void check_reads_only_samples(const char* feature, const FeatureOptions& options,
+                              const std::vector<Size>& sizes) {
+  std::mt19937_64 rng(seed() ^ 0xf10a7);
+  for (const Size size : sizes)
+    for (unsigned bpc : {8u, 10u, 16u}) {
+      SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " +
+                   std::to_string(bpc) + "-bit");
+      std::vector<test::TestPlane> ref, dist;
+      for (unsigned f = 0; f < 3; ++f) {
+        ref.emplace_back(size.w, size.h, bpc, 5);
+        dist.emplace_back(size.w, size.h, bpc, 2);
+        for (unsigned y = 0; y < size.h; ++y)
+          for (unsigned x = 0; x < size.w; ++x) {
+            ref.back().set(x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
+            dist.back().set(x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
+          }
+      }
+      const FeatureCollector first = score_frames(feature, options, ref, dist);
+      for (unsigned f = 0; f < ref.size(); ++f) {
+        ref[f].repaint_guards(0x5eed + f);
+        dist[f].repaint_guards(~(0x5eed + f));
+      }
+      const FeatureCollector second = score_frames(feature, options, ref, dist);
+      for (unsigned f = 0; f < ref.size(); ++f) {
+        EXPECT_TRUE(guards_intact(ref[f], "reference"));
+        EXPECT_TRUE(guards_intact(dist[f], "distorted"));
+      }
+      ASSERT_EQ(first.names(), second.names());
+      for (const auto& name : first.names())
+        for (unsigned f = 0; f < ref.size(); ++f) {
+          const auto a = first.score(name, f), b = second.score(name, f);
+          ASSERT_EQ(a.has_value(), b.has_value()) << name;
+          if (a) {
+            EXPECT_TRUE(same_bits(*a, *b)) << name << " frame " << f << ": " << *a << " vs " << *b;
+          }
+        }
+    }
+}
+
+class FloatStage : public ::testing::TestWithParam<std::string> {};
+std::string twin_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+}  // namespace
+
+// ---- float_motion
+
+class FloatMotionStage : public FloatStage {};
+
+TEST_P(FloatMotionStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("float_motion", {}, {{3, 3}, {4, 7}, {17, 9}, {33, 31}});
+  check_reads_only_samples("float_motion", {{"motion_filter_size", "3"}}, {{2, 2}, {5, 3}});
+  check_reads_only_samples("float_motion", {{"motion_add_scale1", "true"}}, {{3, 3}, {23, 15}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_motion, FloatMotionStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_motion);
+
+// ---- float_vif
+
+class FloatVifStage : public FloatStage {};
+
+TEST_P(FloatVifStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("float_vif", {{"debug", "true"}}, {{16, 16}, {17, 23}, {40, 33}});
+  check_reads_only_samples("float_vif",
+                           {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}},
+                           {{11, 11}, {14, 12}});
+  check_reads_only_samples(
+      "float_vif", {{"vif_prescale", "0.75"}, {"vif_prescale_method", "lanczos4"}}, {{22, 22}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_vif, FloatVifStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_vif);
+
+// ---- float_adm
+
+class FloatAdmStage : public FloatStage {};
+
+TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
+  // 16x16 and 15x9: libvmaf's masking reads values earlier levels left in its
+  // band buffers, which the stage keeps as libvmaf lays them out.
+  check_reads_only_samples("float_adm", {{"debug", "true"}},
+                           {{16, 16}, {15, 9}, {17, 17}, {41, 23}});
+  check_reads_only_samples("float_adm", {{"adm_skip_scale0", "true"}, {"adm_p_norm", "2.5"}},
+                           {{17, 17}, {33, 33}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_adm);
