@@ -368,10 +368,12 @@ TEST(ModelList, OverloadsChangeTheModelsExtractorsAsLibvmafMergesThem) {
   const auto twice = load_models(parse_model_list(
       "vmaf_v0.6.1:motion.motion_force_zero=true:motion.motion_blend_factor=0.5:"
       "motion.motion_blend_factor=0.25"));
-  for (const auto& request : model_feature_requests(twice[0].model))
-    if (request.name == "motion")
+  for (const auto& request : model_feature_requests(twice[0].model)) {
+    if (request.name == "motion") {
       EXPECT_EQ(feature_entry("motion").descriptor.parse(request.options).identity(),
                 "motion_mbf_0.25_force_0");  // sorted by option name
+    }
+  }
 }
 
 TEST(ModelList, BadOverloadsAreClearErrors) {

@@ -171,7 +171,9 @@ TEST(SsimOptions, TablesAsLibvmafs) {
   for (const auto* table : {&ssim, &ms})
     for (const auto& option : table->options) {
       EXPECT_FALSE(option.feature_param) << option.name << ": libvmaf names no score after it";
-      if (option.type == OptionType::kBool) EXPECT_EQ(option.default_value, 0) << option.name;
+      if (option.type == OptionType::kBool) {
+        EXPECT_EQ(option.default_value, 0) << option.name;
+      }
     }
 }
 
