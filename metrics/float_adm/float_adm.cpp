@@ -4,12 +4,9 @@
 
 #include <cmath>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "adm/adm.h"
 #include "adm/adm_barten.h"
+#include "float_adm/rcp_estimate.h"
 
 namespace vmafexact::float_adm {
 
@@ -40,15 +37,12 @@ enum Buffer : int {
   kBufferCount = 20,
 };
 
-// DIVS(): on x86-64 libvmaf multiplies by the SSE reciprocal estimate refined
-// by one Newton step (ADM_OPT_RECIP_DIVISION); elsewhere it divides.
+// DIVS(): libvmaf's x86 build multiplies by the SSE reciprocal estimate refined
+// by one Newton step (ADM_OPT_RECIP_DIVISION), the estimate as the reference
+// processor makes it on every CPU (rcp_estimate.h).
 float divs(float n, float d) {
-#ifdef __SSE2__
-  const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+  const float xi = rcp_estimate(d);
   return n * (xi + xi * (1.0f - d * xi));
-#else
-  return n / d;
-#endif
 }
 
 // adm_csf_tools.h's adm_native_csf().

@@ -7,11 +7,21 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/error.h"
 #include "float_adm/float_adm.h"
 #include "float_adm/float_adm_extractor.h"
+#include "float_adm/rcp_estimate.h"
 #include "float_golden.h"
 #include "registry.h"
 
@@ -150,3 +160,52 @@ TEST(FloatAdm, NamesAreLibvmafs) {
   EXPECT_THROW(make_feature_extractor("float_adm", {{"adm_skip_aim_scale", "-1"}}), Error);
   EXPECT_THROW(make_feature_extractor("float_adm", {{"adm_csf_mode", "10"}}), Error);
 }
+
+// libvmaf divides with RCPSS (rcp_estimate.h): vmafexact's software estimate is
+// the reference processor's on every CPU.
+TEST(FloatAdmRcp, SpecialValuesAsRcpss) {
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(float_adm::rcp_estimate(0.0f), inf);
+  EXPECT_EQ(float_adm::rcp_estimate(-0.0f), -inf);
+  EXPECT_EQ(float_adm::rcp_estimate(std::numeric_limits<float>::denorm_min()), inf);
+  EXPECT_EQ(float_adm::rcp_estimate(inf), 0.0f);
+  EXPECT_TRUE(std::signbit(float_adm::rcp_estimate(-inf)));
+  EXPECT_TRUE(std::isnan(float_adm::rcp_estimate(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(float_adm::rcp_estimate(std::numeric_limits<float>::max()), 0.0f);  // below the normals
+  // The table's first entries (1.0 and 1 + 1/4096) and the exponent mirrored.
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(float_adm::rcp_estimate(1.0f)), 0x3f7ff000u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(float_adm::rcp_estimate(8.0f)), 0x3dfff000u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(float_adm::rcp_estimate(-0.25f)), 0xc07ff000u);
+}
+
+#if defined(__SSE2__)
+// Where this processor's RCPSS has the reference's table, every input of a
+// sample (every 12-bit mantissa prefix at several exponents, with random low
+// bits, and the edges) gives the hardware's bits; elsewhere libvmaf itself
+// gives other float_adm scores than the reference logs, and vmafexact keeps
+// the reference's.
+TEST(FloatAdmRcp, EqualsThisProcessorsRcpssWhereItHasTheReferencesTable) {
+  const auto hardware = [](float x) { return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))); };
+  for (std::uint32_t i = 0; i < 4096; ++i) {
+    const float x = std::bit_cast<float>((127u << 23) | (i << 11));
+    if (std::bit_cast<std::uint32_t>(hardware(x)) !=
+        std::bit_cast<std::uint32_t>(float_adm::rcp_estimate(x)))
+      GTEST_SKIP() << "this processor's RCPSS differs from the reference's at 1 + " << i
+                   << "/4096: libvmaf's float_adm differs here from the reference logs";
+  }
+  std::mt19937 rng(7);
+  unsigned compared = 0;
+  for (std::uint32_t exponent : {0u, 1u, 2u, 100u, 126u, 127u, 128u, 200u, 252u, 253u, 254u, 255u})
+    for (std::uint32_t i = 0; i < 4096; ++i)
+      for (std::uint32_t sign : {0u, 0x80000000u}) {
+        const std::uint32_t bits = sign | (exponent << 23) | (i << 11) | (rng() & 0x7FFu);
+        const float x = std::bit_cast<float>(bits);
+        const float expected = hardware(x), got = float_adm::rcp_estimate(x);
+        ASSERT_TRUE(std::bit_cast<std::uint32_t>(expected) == std::bit_cast<std::uint32_t>(got) ||
+                    (std::isnan(expected) && std::isnan(got)))
+            << std::hex << bits;
+        ++compared;
+      }
+  EXPECT_EQ(compared, 12u * 4096u * 2u);
+}
+#endif
