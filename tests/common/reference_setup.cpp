@@ -9,12 +9,6 @@
 
 namespace vmafexact::test {
 
-bool is_unclaimed_key(const std::string& key) {
-  // Every key of libvmaf's logs has its extractor now.
-  static const std::vector<std::string> unclaimed = {};
-  return std::find(unclaimed.begin(), unclaimed.end(), key) != unclaimed.end();
-}
-
 namespace {
 
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
@@ -84,7 +78,6 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
   const bool vmaf_neg = has_key("vmaf_neg") && model_usable("vmaf_v0.6.1neg");
   std::vector<std::string> features;
   for (const auto& key : log.frame_key_order) {
-    if (is_unclaimed_key(key)) continue;
     bool available = true;
     if (key == "vmaf" || key == "vmaf_neg") {
       available = key == "vmaf" ? vmaf : vmaf_neg;

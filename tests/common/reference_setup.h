@@ -11,10 +11,6 @@
 
 namespace vmafexact::test {
 
-// Keys vmafexact does not claim yet (none: every extractor of the reference
-// logs is built).
-bool is_unclaimed_key(const std::string& key);
-
 // The options run's arguments in the element's syntax (libvmaf's:
 // --model version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0
 // --feature psnr=enable_mse=true:enable_apsnr=true:min_sse=0.5
@@ -28,8 +24,8 @@ inline constexpr const char* kOptionsFeatures =
 struct ReferenceSetup {
   std::string models;    // "model" property: "vmaf_v0.6.1,vmaf_v0.6.1neg:name=vmaf_neg"
   std::string features;  // "features" property: "psnr,motion"
-  std::vector<std::string> expected_keys;  // claimed keys, in the reference's order
-  std::vector<std::string> not_yet;        // claimed keys whose feature this build lacks
+  std::vector<std::string> expected_keys;  // every key of the log, in its order
+  std::vector<std::string> not_yet;        // keys whose feature this build lacks (a failure)
   std::vector<std::string> unknown;        // keys this function does not know (a test bug)
   bool empty() const { return models.empty() && features.empty(); }
 };
