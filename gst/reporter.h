@@ -26,7 +26,10 @@ inline constexpr std::string_view kMessageFields[] = {
     "duration",        "frames-scored",
     "frames-unpaired", "frames-unpaired-ref",
     "frames-unpaired-dist", "frames-paired-by-arrival-order",
-    "threads",         "frames-in-flight"};
+    "threads",         "frames-in-flight",
+    // libvmaf's aggregate metrics, summary fields of their own (psnr's apsnr).
+    "apsnr_y",         "apsnr_cb",
+    "apsnr_cr"};
 bool is_message_field(std::string_view name);
 
 class Reporter {

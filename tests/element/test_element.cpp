@@ -816,7 +816,8 @@ TEST(Element, ScoreNamesThatAreMessageFieldsOrTakenAreErrorsAtStart) {
   // A model named after a message field would overwrite it (index, pts, the
   // summary's counts); two models may not write one score either.
   for (const char* model : {"vmaf_v0.6.1:name=index", "vmaf_v0.6.1:name=pts",
-                            "vmaf_v0.6.1:name=frames-scored", "vmaf_v0.6.1:name=running-time"}) {
+                            "vmaf_v0.6.1:name=frames-scored", "vmaf_v0.6.1:name=running-time",
+                            "vmaf_v0.6.1:name=apsnr_y"}) {
     const auto error = start_error("model", model);
     ASSERT_TRUE(error) << model;
     EXPECT_NE(error->message.find("is a field of vmafexact's messages"), std::string::npos)
