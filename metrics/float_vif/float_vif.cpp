@@ -2,6 +2,7 @@
 
 #include <math.h>  // ::powf, as libvmaf calls it
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -54,26 +55,58 @@ int filter_size(int scale, float kernelscale) {
 // vif_tools.c's mirror: once about 0 and about n - 1.
 int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// vif_filter1d_s() and its _sq and _xy variants: each row's vertical pass over
-// value(row, column), then the horizontal pass, both float sums from tap 0 up.
-template <class Value>
-void filter1d(const std::vector<float>& f, unsigned w, unsigned h, Value value, FloatPlane& dst,
-              std::vector<float>& tmp) {
+// What vif_filter1d_s() and its _sq and _xy variants filter: a picture, its
+// square, or the product of two pictures (float products).
+enum class Filtered { kPlain, kSquare, kProduct };
+
+// vif_filter1d_s() and its variants: each row's vertical pass, then the
+// horizontal pass, each output a float sum from 0 of the float products
+// f[k] * value in tap order. The loops run over the taps outside and the
+// columns inside, so each column's sum sees the same operations in the same
+// order as libvmaf's, and the compiler may run the columns side by side
+// (no contraction into fused multiply-adds: -ffp-contract=off).
+void filter1d(const std::vector<float>& f, const FloatPlane& a, const FloatPlane* b, Filtered what,
+              FloatPlane& dst, std::vector<float>& scratch) {
+  const unsigned w = a.width, h = a.height;
   if (dst.width != w || dst.height != h) dst = FloatPlane(w, h);
-  tmp.resize(w);
+  scratch.resize(2 * std::size_t{w});
+  float* const tmp = scratch.data();
+  float* const values = tmp + w;
   const int fwidth = static_cast<int>(f.size());
+  const int half = fwidth / 2;
   const int width = static_cast<int>(w), height = static_cast<int>(h);
   for (int i = 0; i < height; ++i) {
-    for (int j = 0; j < width; ++j) {
-      float accum = 0;
-      for (int fi = 0; fi < fwidth; ++fi)
-        accum += f[fi] * value(mirror(i - fwidth / 2 + fi, height), j);
-      tmp[j] = accum;
+    std::fill(tmp, tmp + w, 0.0f);
+    for (int fi = 0; fi < fwidth; ++fi) {
+      const unsigned row = static_cast<unsigned>(mirror(i - half + fi, height));
+      const float* src = a.row(row);
+      if (what == Filtered::kSquare) {
+        for (unsigned j = 0; j < w; ++j) values[j] = src[j] * src[j];
+        src = values;
+      } else if (what == Filtered::kProduct) {
+        const float* other = b->row(row);
+        for (unsigned j = 0; j < w; ++j) values[j] = src[j] * other[j];
+        src = values;
+      }
+      const float tap = f[static_cast<std::size_t>(fi)];
+      for (unsigned j = 0; j < w; ++j) tmp[j] += tap * src[j];
     }
-    float* out = dst.row(static_cast<unsigned>(i));
+    float* const out = dst.row(static_cast<unsigned>(i));
+    // Columns whose taps all lie inside the row, side by side; the mirrored
+    // borders one at a time.
+    const int inner_begin = half < width ? half : width;
+    const int inner_end = width - half > inner_begin ? width - half : inner_begin;
+    for (int j = inner_begin; j < inner_end; ++j) out[j] = 0.0f;
+    for (int fj = 0; fj < fwidth; ++fj) {
+      const float tap = f[static_cast<std::size_t>(fj)];
+      const float* src = tmp + (fj - half);
+      for (int j = inner_begin; j < inner_end; ++j) out[j] += tap * src[j];
+    }
     for (int j = 0; j < width; ++j) {
+      if (j == inner_begin) j = inner_end;
+      if (j >= width) break;
       float accum = 0;
-      for (int fj = 0; fj < fwidth; ++fj) accum += f[fj] * tmp[mirror(j - fwidth / 2 + fj, width)];
+      for (int fj = 0; fj < fwidth; ++fj) accum += f[fj] * tmp[mirror(j - half + fj, width)];
       out[j] = accum;
     }
   }
@@ -220,12 +253,8 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
     const std::vector<float> filter = vif_filter(scale, params.kernelscale);
     if (scale > 0) {
       // Low-pass the previous scale with this scale's filter, then keep every other sample.
-      filter1d(
-          filter, cur_ref->width, cur_ref->height,
-          [&](int i, int j) { return cur_ref->row(static_cast<unsigned>(i))[j]; }, mu1, tmp);
-      filter1d(
-          filter, cur_dis->width, cur_dis->height,
-          [&](int i, int j) { return cur_dis->row(static_cast<unsigned>(i))[j]; }, mu2, tmp);
+      filter1d(filter, *cur_ref, nullptr, Filtered::kPlain, mu1, tmp);
+      filter1d(filter, *cur_dis, nullptr, Filtered::kPlain, mu2, tmp);
       decimate(mu1, ref_scale);
       decimate(mu2, dis_scale);
       cur_ref = &ref_scale;
@@ -233,30 +262,11 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
     }
     const FloatPlane& r = *cur_ref;
     const FloatPlane& d = *cur_dis;
-    const unsigned w = r.width, h = r.height;
-    const auto at = [](const FloatPlane& p, int i, int j) {
-      return p.row(static_cast<unsigned>(i))[j];
-    };
-    filter1d(
-        filter, w, h, [&](int i, int j) { return at(r, i, j); }, mu1, tmp);
-    filter1d(
-        filter, w, h, [&](int i, int j) { return at(d, i, j); }, mu2, tmp);
-    filter1d(
-        filter, w, h,
-        [&](int i, int j) {
-          const float v = at(r, i, j);
-          return v * v;
-        },
-        xx, tmp);
-    filter1d(
-        filter, w, h,
-        [&](int i, int j) {
-          const float v = at(d, i, j);
-          return v * v;
-        },
-        yy, tmp);
-    filter1d(
-        filter, w, h, [&](int i, int j) { return at(r, i, j) * at(d, i, j); }, xy, tmp);
+    filter1d(filter, r, nullptr, Filtered::kPlain, mu1, tmp);
+    filter1d(filter, d, nullptr, Filtered::kPlain, mu2, tmp);
+    filter1d(filter, r, nullptr, Filtered::kSquare, xx, tmp);
+    filter1d(filter, d, nullptr, Filtered::kSquare, yy, tmp);
+    filter1d(filter, r, &d, Filtered::kProduct, xy, tmp);
     statistic(mu1, mu2, xx, yy, xy, params.enhn_gain_limit, params.sigma_nsq, sums.num[scale],
               sums.den[scale]);
   }
