@@ -1,5 +1,6 @@
 #include "float_motion/float_motion.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
@@ -38,20 +39,33 @@ void blur_plane(std::span<const float> filter, const FloatPlane& src, FloatPlane
   if (tmp.width != src.width || tmp.height != src.height) tmp = FloatPlane(src.width, src.height);
   if (dst.width != src.width || dst.height != src.height) dst = FloatPlane(src.width, src.height);
   // libvmaf's interior and edge loops add the same products in the same
-  // order (k = 0 up), so one mirrored loop gives their bits.
+  // order (k = 0 up), so mirrored rows give their bits. The loops run over
+  // the taps outside and the columns inside: each output's float sum sees the
+  // same operations in the same order, and the compiler may run the columns
+  // side by side (-ffp-contract=off: no fused multiply-adds).
   for (int i = 0; i < h; ++i) {
     float* out = tmp.row(static_cast<unsigned>(i));
-    for (int j = 0; j < w; ++j) {
-      float accum = 0;
-      for (int k = 0; k < taps; ++k)
-        accum += filter[k] * src.row(static_cast<unsigned>(mirror(i - radius + k, h)))[j];
-      out[j] = accum;
+    std::fill(out, out + w, 0.0f);
+    for (int k = 0; k < taps; ++k) {
+      const float tap = filter[k];
+      const float* in = src.row(static_cast<unsigned>(mirror(i - radius + k, h)));
+      for (int j = 0; j < w; ++j) out[j] += tap * in[j];
     }
   }
+  const int inner_begin = radius < w ? radius : w;
+  const int inner_end = w - radius > inner_begin ? w - radius : inner_begin;
   for (int i = 0; i < h; ++i) {
     const float* in = tmp.row(static_cast<unsigned>(i));
     float* out = dst.row(static_cast<unsigned>(i));
-    for (int j = 0; j < w; ++j) {
+    for (int j = inner_begin; j < inner_end; ++j) out[j] = 0.0f;
+    for (int k = 0; k < taps; ++k) {
+      const float tap = filter[k];
+      const float* shifted = in + (k - radius);
+      for (int j = inner_begin; j < inner_end; ++j) out[j] += tap * shifted[j];
+    }
+    for (int j = 0; j < w; ++j) {  // the mirrored borders
+      if (j == inner_begin) j = inner_end;
+      if (j >= w) break;
       float accum = 0;
       for (int k = 0; k < taps; ++k) accum += filter[k] * in[mirror(j - radius + k, w)];
       out[j] = accum;
