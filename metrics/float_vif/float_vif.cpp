@@ -130,6 +130,20 @@ T min_of(T x, T y) {
   return x < y ? x : y;
 }
 
+// vif_tools.c's log2f_approx(): the exponent plus a polynomial of the
+// mantissa. Inline in the statistic's loop.
+inline float log2_approx(float x) {
+  if (x == 0) return -std::numeric_limits<float>::infinity();
+  if (x < 0) return std::numeric_limits<float>::quiet_NaN();
+  const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
+  const std::uint32_t mantissa = bits & 0x007FFFFFu;
+  const float remain = std::bit_cast<float>(mantissa | 0x3F800000u);
+  const float log_base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
+  const float log_remain = horner(remain - 1.0f);
+  return log_base + log_remain;
+}
+
 // vif_statistic_s() ('matching_matlab'), over one scale.
 void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& xx,
                const FloatPlane& yy, const FloatPlane& xy, double enhn_gain_limit, double sigma_nsq,
@@ -177,8 +191,8 @@ void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& x
       // sigma_nsq is a double: the divisions and the 1 + are taken in double,
       // and the approximate log2 takes their float.
       float num_val =
-          log2f_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
-      float den_val = log2f_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
+          log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
+      float den_val = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
       if (sigma12 < 0.0f) num_val = 0.0f;
       if (sigma1_sq < sigma_nsq) {
         num_val = 1.0f - sigma2_sq * sigma_max_inv;
@@ -196,17 +210,7 @@ void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& x
 
 }  // namespace
 
-float log2f_approx(float x) {
-  if (x == 0) return -std::numeric_limits<float>::infinity();
-  if (x < 0) return std::numeric_limits<float>::quiet_NaN();
-  const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
-  const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
-  const std::uint32_t mantissa = bits & 0x007FFFFFu;
-  const float remain = std::bit_cast<float>(mantissa | 0x3F800000u);
-  const float log_base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
-  const float log_remain = horner(remain - 1.0f);
-  return log_base + log_remain;
-}
+float log2f_approx(float x) { return log2_approx(x); }
 
 bool valid_kernelscale(double kernelscale) {
   const float k = static_cast<float>(kernelscale);
