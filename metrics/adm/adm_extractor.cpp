@@ -65,9 +65,7 @@ class IntegerAdmExtractor final : public StagedExtractor<FrameSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("adm: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("adm", format.bpc);
     check_picture_size(format.width, format.height);
   }
 

@@ -188,8 +188,6 @@ ContrastTables make_contrast_tables(int max_log_contrast, double tvi_threshold,
 
 namespace {
 
-std::string size_text(unsigned w, unsigned h) { return std::to_string(w) + "x" + std::to_string(h); }
-
 Eotf parse_eotf(const std::string& name) {
   if (name == "bt1886") return Eotf::kBt1886;
   if (name == "pq") return Eotf::kPq;
@@ -230,9 +228,7 @@ void check_map(unsigned in_size, unsigned out_size, const char* axis) {
 }  // namespace
 
 CambiSetup resolve_setup(const CambiParams& params, const PictureFormat& format) {
-  if (!is_supported_bpc(format.bpc))
-    throw Error("cambi: unsupported bit depth " + std::to_string(format.bpc) +
-                " (libvmaf takes 8, 10, 12 or 16)");
+  check_supported_bpc("cambi", format.bpc);
   if (format.width == 0 || format.height == 0) throw Error("cambi: empty picture");
   const unsigned w = format.width, h = format.height;
   CambiSetup s;

@@ -1,5 +1,7 @@
 #include "common/picture.h"
 
+#include "common/error.h"
+
 namespace vmafexact {
 
 std::string_view chroma_format_name(ChromaFormat chroma) {
@@ -30,6 +32,16 @@ unsigned chroma_plane_height(unsigned luma_height, ChromaFormat chroma) {
     case ChromaFormat::k444: return luma_height;
   }
   return 0;
+}
+
+void check_supported_bpc(std::string_view extractor, unsigned bpc) {
+  if (!is_supported_bpc(bpc))
+    throw Error(std::string(extractor) + ": unsupported bit depth " + std::to_string(bpc) +
+                " (libvmaf takes 8, 10, 12 or 16)");
+}
+
+std::string size_text(unsigned width, unsigned height) {
+  return std::to_string(width) + "x" + std::to_string(height);
 }
 
 }  // namespace vmafexact

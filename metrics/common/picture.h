@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace vmafexact {
@@ -45,5 +46,12 @@ unsigned chroma_plane_height(unsigned luma_height, ChromaFormat chroma);
 constexpr bool is_supported_bpc(unsigned bpc) {
   return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
 }
+
+// Throws vmafexact::Error "<extractor>: unsupported bit depth N (libvmaf takes
+// 8, 10, 12 or 16)" unless is_supported_bpc(bpc): every extractor's check.
+void check_supported_bpc(std::string_view extractor, unsigned bpc);
+
+// "WxH", as the extractors' size errors print a picture.
+std::string size_text(unsigned width, unsigned height);
 
 }  // namespace vmafexact

@@ -184,9 +184,7 @@ class FloatAdmExtractor final : public StagedExtractor<FloatAdmSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("float_adm: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("float_adm", format.bpc);
     if (format.width == 0 || format.height == 0) throw Error("float_adm: empty picture");
     if (format.width >= kCleanSide && format.height >= kCleanSide) return;
     if (!FloatAdmComputer(format.width, format.height, params_).valid())

@@ -129,9 +129,7 @@ class FloatMotionExtractor final : public StagedExtractor<FloatMotionSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("float_motion: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("float_motion", format.bpc);
     if (format.width == 0 || format.height == 0) throw Error("float_motion: empty picture");
     if (params_.force_zero) return;  // nothing is read
     if (params_.add_uv && format.chroma == ChromaFormat::k400)

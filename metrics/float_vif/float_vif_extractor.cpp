@@ -114,9 +114,7 @@ class FloatVifExtractor final : public StagedExtractor<FloatVifSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("float_vif: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("float_vif", format.bpc);
     if (format.width == 0 || format.height == 0) throw Error("float_vif: empty picture");
     const ScaleSize scaled = prescaled_size(format.width, format.height, params_.prescale);
     if (params_.prescale_method == ScaleMethod::kBilinear && scaled.width > kBilinearMaxWidth)

@@ -82,9 +82,7 @@ class IntegerMotionExtractor final : public StagedExtractor<MotionSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("motion: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("motion", format.bpc);
     // The 5-tap filter mirrors two samples beyond each border, which needs three
     // samples across; libvmaf reads outside the picture below that. With
     // motion_force_zero nothing is read and every size is accepted.

@@ -49,9 +49,7 @@ class PsnrExtractor final : public StagedExtractor<PsnrSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    if (!is_supported_bpc(format.bpc))
-      throw Error("psnr: unsupported bit depth " + std::to_string(format.bpc) +
-                  " (libvmaf takes 8, 10, 12 or 16)");
+    check_supported_bpc("psnr", format.bpc);
     if (format.width == 0 || format.height == 0) throw Error("psnr: empty picture");
   }
 

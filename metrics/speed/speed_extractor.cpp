@@ -60,14 +60,6 @@ constexpr OptionSpec kTemporalOptions[] = {
 
 #undef VMAFEXACT_SPEED_COMMON_OPTIONS
 
-std::string size_text(unsigned w, unsigned h) { return std::to_string(w) + "x" + std::to_string(h); }
-
-void check_bpc(std::string_view extractor, unsigned bpc) {
-  if (!is_supported_bpc(bpc))
-    throw Error(std::string(extractor) + ": unsupported bit depth " + std::to_string(bpc) +
-                " (libvmaf takes 8, 10, 12 or 16)");
-}
-
 unsigned bytes_per_sample(unsigned bpc) { return bpc == 8 ? 1u : 2u; }
 
 class SpeedChromaExtractor final : public StagedExtractor<ChromaSums> {
@@ -85,7 +77,7 @@ class SpeedChromaExtractor final : public StagedExtractor<ChromaSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    check_bpc("speed_chroma", format.bpc);
+    check_supported_bpc("speed_chroma", format.bpc);
     if (format.chroma == ChromaFormat::k400)
       throw Error("speed_chroma: gray (4:0:0) pictures have no chroma planes; libvmaf refuses "
                   "them too");
@@ -158,7 +150,7 @@ class SpeedTemporalExtractor final : public StagedExtractor<TemporalSums> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    check_bpc("speed_temporal", format.bpc);
+    check_supported_bpc("speed_temporal", format.bpc);
     const SpeedGeometry g =
         checked_geometry("speed_temporal", "luma planes", format.width, format.height, params_, "");
     // libvmaf's two frame buffers per picture hold `height` rows only: a

@@ -40,14 +40,6 @@ constexpr OptionSpec kMsSsimOptions[] = {VMAFEXACT_SSIM_COMMON_OPTIONS};
 
 #undef VMAFEXACT_SSIM_COMMON_OPTIONS
 
-std::string size_text(unsigned w, unsigned h) { return std::to_string(w) + "x" + std::to_string(h); }
-
-void check_bpc(std::string_view extractor, unsigned bpc) {
-  if (!is_supported_bpc(bpc))
-    throw Error(std::string(extractor) + ": unsupported bit depth " + std::to_string(bpc) +
-                " (libvmaf takes 8, 10, 12 or 16)");
-}
-
 // What both extractors do with a score: enable_db, then the score's key.
 class DbOptions {
  public:
@@ -73,7 +65,7 @@ class SsimExtractor final : public StagedExtractor<SsimMeans> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    check_bpc("float_ssim", format.bpc);
+    check_supported_bpc("float_ssim", format.bpc);
     const int scale = ssim_scale(scale_option_, format.width, format.height);
     const int w = decimated_size(static_cast<int>(format.width), scale);
     const int h = decimated_size(static_cast<int>(format.height), scale);
@@ -110,7 +102,7 @@ class MsSsimExtractor final : public StagedExtractor<MsSsimMeans> {
 
  private:
   void check_format(const PictureFormat& format) override {
-    check_bpc("float_ms_ssim", format.bpc);
+    check_supported_bpc("float_ms_ssim", format.bpc);
     // libvmaf checks the window against the sides halved (rounding down)
     // once per scale: the fifth scale needs floor(side / 16) >= 11.
     constexpr unsigned kMinSide = kWindow << (kScales - 1);

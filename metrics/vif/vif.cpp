@@ -11,9 +11,7 @@
 namespace vmafexact::vif {
 
 void VifCpuStage::check_format(unsigned width, unsigned height, unsigned bpc) {
-  if (!is_supported_bpc(bpc))
-    throw Error("vif: unsupported bit depth " + std::to_string(bpc) +
-                " (libvmaf takes 8, 10, 12 or 16)");
+  check_supported_bpc("vif", bpc);
   if (width < kMinSide || height < kMinSide)
     throw Error("vif: pictures must be at least " + std::to_string(kMinSide) + "x" +
                 std::to_string(kMinSide) +
