@@ -1,4 +1,5 @@
-// A synthetic clip for the CUDA parity checks (tests/cuda, tests/harness).
+// Synthetic clips for the CUDA parity checks (tests/cuda, tests/harness) and the
+// unit tests: tightly packed planes, frame * 3 + plane.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +33,9 @@ struct Clip {
     }
     return view;
   }
+  PictureView ref_view(unsigned frame) const { return view(ref_planes, frame); }
+  PictureView dist_view(unsigned frame) const { return view(dist_planes, frame); }
+  unsigned frames() const { return static_cast<unsigned>(ref_planes.size() / 3); }
 };
 
 inline Clip make_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {

@@ -12,40 +12,16 @@
 
 #include "common/feature_extractor.h"
 #include "common/picture.h"
+#include "synthetic_clip.h"
 
 namespace vmafexact::test {
-
-struct FloatClip {
-  PictureFormat format;
-  // Per frame, per plane: ref and dist samples, tightly packed.
-  std::vector<std::vector<std::uint8_t>> ref, dist;
-
-  PictureView view(const std::vector<std::vector<std::uint8_t>>& planes, unsigned frame) const {
-    PictureView view;
-    view.bpc = format.bpc;
-    view.chroma = format.chroma;
-    view.width = format.width;
-    view.height = format.height;
-    const unsigned sample = format.bpc > 8 ? 2 : 1;
-    for (unsigned p = 0; p < view.plane_count(); ++p) {
-      const unsigned w = p ? chroma_plane_width(format.width, format.chroma) : format.width;
-      const unsigned h = p ? chroma_plane_height(format.height, format.chroma) : format.height;
-      view.planes[p] = {planes[frame * 3 + p].data(), static_cast<std::ptrdiff_t>(w * sample), w,
-                        h};
-    }
-    return view;
-  }
-  PictureView ref_view(unsigned frame) const { return view(ref, frame); }
-  PictureView dist_view(unsigned frame) const { return view(dist, frame); }
-  unsigned frames() const { return static_cast<unsigned>(ref.size() / 3); }
-};
 
 // Frame f, plane p, sample (x, y), drawn in that order (reference, then
 // distorted): base = (37x + 23y + 13f + 50p) mod 192; ref8 = base + n mod 64;
 // dist8 = clamp(ref8 + n mod 41 - 20, 0, 255); above 8 bits both are shifted
 // up and take a random low part. n: the top 16 bits of an LCG.
-inline FloatClip make_float_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {
-  FloatClip clip;
+inline Clip make_float_clip(const PictureFormat& format, unsigned frames, std::uint32_t seed) {
+  Clip clip;
   clip.format = format;
   std::uint32_t state = seed;
   const auto next = [&state] {
@@ -79,8 +55,8 @@ inline FloatClip make_float_clip(const PictureFormat& format, unsigned frames, s
               std::memcpy(&dist[i * 2], &d, 2);
             }
           }
-      clip.ref.push_back(std::move(ref));
-      clip.dist.push_back(std::move(dist));
+      clip.ref_planes.push_back(std::move(ref));
+      clip.dist_planes.push_back(std::move(dist));
     }
   return clip;
 }

@@ -35,7 +35,7 @@ struct GoldenCase {
 // many values were compared.
 inline unsigned expect_golden(const char* feature, const GoldenCase& c) {
   SCOPED_TRACE(std::string(feature) + ", " + c.name);
-  const FloatClip clip = make_float_clip(c.format, c.frames, c.seed);
+  const Clip clip = make_float_clip(c.format, c.frames, c.seed);
   auto extractor = make_feature_extractor(feature, c.options);
   extractor->init(c.format);
   FeatureCollector scores;

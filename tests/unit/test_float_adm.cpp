@@ -130,7 +130,7 @@ TEST(FloatAdm, FromSeventeenEveryReadIsInsideTheBands) {
 TEST(FloatAdm, RefusesAFrameWhoseAimLibvmafLeavesUndefined) {
   // With no noise weight a flat reference has no energy: libvmaf sets adm2 to
   // 1 and never writes aim.
-  const FloatClip clip = make_float_clip({32, 32, 8, ChromaFormat::k420}, 1, 1);
+  const Clip clip = make_float_clip({32, 32, 8, ChromaFormat::k420}, 1, 1);
   std::vector<std::uint8_t> flat(32 * 32, 128);
   PictureView ref = clip.ref_view(0);
   ref.planes[0].data = flat.data();

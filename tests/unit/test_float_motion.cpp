@@ -50,7 +50,7 @@ TEST(FloatMotion, EveryGoldenValueIsLibvmafs) {
 
 TEST(FloatMotion, WritesInLibvmafsOrder) {
   // Frame 0: motion2 and motion; frame 1: motion, then frame 0's motion3.
-  const FloatClip clip = make_float_clip({16, 16, 8, ChromaFormat::k420}, 3, 1);
+  const Clip clip = make_float_clip({16, 16, 8, ChromaFormat::k420}, 3, 1);
   auto extractor = make_feature_extractor("float_motion");
   extractor->init(clip.format);
   FeatureCollector scores;
@@ -102,7 +102,7 @@ TEST(FloatMotion, NamesAndOptionsAreLibvmafs) {
 }
 
 TEST(FloatMotion, ScorerGivesTheSameBitsWithThreads) {
-  const FloatClip clip = make_float_clip({40, 30, 8, ChromaFormat::k420}, 6, 21);
+  const Clip clip = make_float_clip({40, 30, 8, ChromaFormat::k420}, 6, 21);
   const auto run = [&](unsigned threads, unsigned in_flight) {
     ScorerOptions options;
     options.threads = threads;
@@ -122,7 +122,7 @@ TEST(FloatMotion, ScorerGivesTheSameBitsWithThreads) {
 TEST(FloatMotion, KeysTakeLibvmafsOrderBesideIntegerMotion) {
   // libvmaf writes motion3 first at frame 1 and integer motion's motion2 and
   // motion3 at its flush; vmafexact writes the latter earlier, in their phase.
-  const FloatClip clip = make_float_clip({16, 16, 8, ChromaFormat::k420}, 4, 3);
+  const Clip clip = make_float_clip({16, 16, 8, ChromaFormat::k420}, 4, 3);
   for (unsigned threads : {1u, 3u}) {
     ScorerOptions options;
     options.threads = threads;

@@ -27,6 +27,7 @@
 #include "scorer.h"
 #include "ssim/ssim.h"
 #include "ssim/ssim_extractor.h"
+#include "synthetic_clip.h"
 
 using namespace vmafexact;
 
@@ -62,68 +63,48 @@ unsigned synthetic_sample(bool distorted, unsigned plane, unsigned x, unsigned y
   return value;
 }
 
-// Three planes in libvmaf's layout (chroma rounded down), owned by the test.
-struct Picture {
-  Picture(unsigned w, unsigned h, unsigned bpc_, ChromaFormat chroma_) : bpc(bpc_), chroma(chroma_) {
-    sizes[0] = {w, h};
-    sizes[1] = sizes[2] = {chroma_plane_width(w, chroma), chroma_plane_height(h, chroma)};
-    for (unsigned p = 0; p < 3; ++p)
-      data[p].assign(std::size_t{sizes[p].first} * sizes[p].second * (bpc > 8 ? 2 : 1), 0);
-  }
-  void set(unsigned p, unsigned x, unsigned y, unsigned value) {
-    const std::size_t i = std::size_t{y} * sizes[p].first + x;
-    if (bpc == 8) {
-      data[p][i] = static_cast<std::uint8_t>(value);
-    } else {
-      const auto v = static_cast<std::uint16_t>(value);
-      std::memcpy(&data[p][i * 2], &v, 2);
-    }
-  }
-  PictureView view() const {
-    PictureView v;
-    v.bpc = bpc;
-    v.chroma = chroma;
-    v.width = sizes[0].first;
-    v.height = sizes[0].second;
-    const unsigned bytes = bpc > 8 ? 2 : 1;
-    for (unsigned p = 0; p < 3; ++p)
-      v.planes[p] = {data[p].data(), static_cast<std::ptrdiff_t>(sizes[p].first * bytes),
-                     sizes[p].first, sizes[p].second};
-    return v;
-  }
-  unsigned bpc;
-  ChromaFormat chroma;
-  std::pair<unsigned, unsigned> sizes[3];
-  std::vector<std::uint8_t> data[3];
-};
-
-Picture synthetic_picture(bool distorted, unsigned w, unsigned h, unsigned bpc, ChromaFormat chroma,
-                          unsigned frame) {
-  Picture picture(w, h, bpc, chroma);
-  for (unsigned p = 0; p < (chroma == ChromaFormat::k400 ? 1u : 3u); ++p)
-    for (unsigned y = 0; y < picture.sizes[p].second; ++y)
-      for (unsigned x = 0; x < picture.sizes[p].first; ++x)
-        picture.set(p, x, y, synthetic_sample(distorted, p, x, y, frame, bpc));
-  return picture;
-}
-
-struct Clip {
+struct ClipSpec {
   unsigned w, h, bpc;
   ChromaFormat chroma;
   unsigned frames;
   bool identical = false;  // the reference on both sides
 };
 
-FeatureCollector score_clip(const std::string& features, const Clip& clip,
+// The clip of synthetic_sample() in libvmaf's layout (chroma rounded down).
+test::Clip synthetic_clip(const ClipSpec& spec) {
+  test::Clip clip;
+  clip.format = {spec.w, spec.h, spec.bpc, spec.chroma};
+  const unsigned sample = spec.bpc > 8 ? 2 : 1;
+  const auto plane = [&](bool distorted, unsigned p, unsigned frame) {
+    const unsigned w = p ? chroma_plane_width(spec.w, spec.chroma) : spec.w;
+    const unsigned h = p ? chroma_plane_height(spec.h, spec.chroma) : spec.h;
+    std::vector<std::uint8_t> bytes(std::size_t{w} * h * sample);
+    for (unsigned y = 0; y < h; ++y)
+      for (unsigned x = 0; x < w; ++x) {
+        const unsigned value = synthetic_sample(distorted, p, x, y, frame, spec.bpc);
+        const std::size_t i = std::size_t{y} * w + x;
+        if (sample == 1) {
+          bytes[i] = static_cast<std::uint8_t>(value);
+        } else {
+          const auto v = static_cast<std::uint16_t>(value);
+          std::memcpy(&bytes[i * 2], &v, 2);
+        }
+      }
+    return bytes;
+  };
+  for (unsigned f = 0; f < spec.frames; ++f)
+    for (unsigned p = 0; p < 3; ++p) {
+      clip.ref_planes.push_back(plane(false, p, f));
+      clip.dist_planes.push_back(plane(!spec.identical, p, f));
+    }
+  return clip;
+}
+
+FeatureCollector score_clip(const std::string& features, const ClipSpec& spec,
                             ScorerOptions options = {}) {
-  const PictureFormat format{clip.w, clip.h, clip.bpc, clip.chroma};
-  std::vector<Picture> refs, dists;
-  for (unsigned f = 0; f < clip.frames; ++f) {
-    refs.push_back(synthetic_picture(false, clip.w, clip.h, clip.bpc, clip.chroma, f));
-    dists.push_back(synthetic_picture(!clip.identical, clip.w, clip.h, clip.bpc, clip.chroma, f));
-  }
-  Scorer scorer({}, parse_feature_list(features), format, options);
-  for (unsigned f = 0; f < clip.frames; ++f) scorer.push(refs[f].view(), dists[f].view());
+  const test::Clip clip = synthetic_clip(spec);
+  Scorer scorer({}, parse_feature_list(features), clip.format, options);
+  for (unsigned f = 0; f < clip.frames(); ++f) scorer.push(clip.ref_view(f), clip.dist_view(f));
   scorer.finish();
   return scorer.scores();
 }
@@ -132,7 +113,7 @@ using Golden = std::vector<std::pair<std::string, std::vector<double>>>;
 
 // Every golden column equal, and no other key written, with the scalar code
 // and with every SIMD twin this CPU runs.
-void expect_scores(const std::string& features, const Clip& clip, const Golden& golden) {
+void expect_scores(const std::string& features, const ClipSpec& clip, const Golden& golden) {
   for (unsigned mask : {0u, unsigned{cpu::kAvx2}, unsigned{cpu::kAllFlags}}) {
     const unsigned previous = cpu::set_cpu_mask(mask);
     const FeatureCollector scores = score_clip(features, clip);
@@ -263,7 +244,7 @@ TEST(SsimScores, DbAndClippedDb) {
 }
 
 TEST(SsimScores, IdenticalPicturesAreInfiniteDbOrTheClip) {
-  const Clip same{181, 177, 16, ChromaFormat::k444, 2, true};
+  const ClipSpec same{181, 177, 16, ChromaFormat::k444, 2, true};
   const double inf = std::numeric_limits<double>::infinity();
   // libvmaf's log prints the infinite score as null; with clip_db it is
   // ceil(10 log10(65535^2 * 2 * 181 * 177)) = 145.
@@ -276,7 +257,7 @@ TEST(SsimScores, IdenticalPicturesAreInfiniteDbOrTheClip) {
 }
 
 TEST(SsimScores, ExplicitScales) {
-  const Clip clip{331, 251, 8, ChromaFormat::k444, 2};
+  const ClipSpec clip{331, 251, 8, ChromaFormat::k444, 2};
   expect_scores("float_ssim=scale=2", clip, {{"float_ssim", {0x1.fe9f7cp-1, 0x1.fe9a6ep-1}}});
   expect_scores("float_ssim=scale=3", clip, {{"float_ssim", {0x1.ff898ap-1, 0x1.ff843ep-1}}});
   expect_scores("float_ssim=scale=7", clip, {{"float_ssim", {0x1.ffdc26p-1, 0x1.ffdc9cp-1}}});
@@ -356,7 +337,7 @@ TEST(MsSsimScores, AnInfiniteProductFailsTheFrameAsInLibvmaf) {
 }
 
 TEST(SsimScores, SameScoresWithThreadsAndFramesInFlight) {
-  const Clip clip{331, 251, 8, ChromaFormat::k420, 6};
+  const ClipSpec clip{331, 251, 8, ChromaFormat::k420, 6};
   const FeatureCollector one = score_clip("float_ssim=enable_lcs=true,float_ms_ssim", clip);
   ScorerOptions options;
   options.threads = 2;
