@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "common/feature_collector.h"
 #include "common/feature_options.h"
 #include "float_clip.h"
@@ -57,6 +58,17 @@ inline unsigned expect_golden(const char* feature, const GoldenCase& c) {
   std::sort(expected_names.begin(), expected_names.end());
   EXPECT_EQ(names, expected_names);
   return compared;
+}
+
+// What init() of `feature` with `options` throws for `format`; "" if it takes it.
+inline std::string init_error(const char* feature, const PictureFormat& format,
+                              const FeatureOptions& options = {}) {
+  try {
+    make_feature_extractor(feature, options)->init(format);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace vmafexact::test

@@ -28,16 +28,6 @@ const std::vector<GoldenCase>& golden_cases() {
   return cases;
 }
 
-std::string init_error(const PictureFormat& format, const FeatureOptions& options = {}) {
-  auto extractor = make_feature_extractor("float_motion", options);
-  try {
-    extractor->init(format);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST(FloatMotion, EveryGoldenValueIsLibvmafs) {
@@ -65,31 +55,31 @@ TEST(FloatMotion, WritesInLibvmafsOrder) {
 }
 
 TEST(FloatMotion, RefusesPicturesItWouldReadOutside) {
-  EXPECT_EQ(init_error({3, 3, 8, ChromaFormat::k420}), "");
-  const std::string small = init_error({2, 9, 8, ChromaFormat::k420});
+  EXPECT_EQ(init_error("float_motion", {3, 3, 8, ChromaFormat::k420}), "");
+  const std::string small = init_error("float_motion", {2, 9, 8, ChromaFormat::k420});
   EXPECT_NE(small.find("float_motion"), std::string::npos) << small;
   EXPECT_NE(small.find("at least 3x3"), std::string::npos) << small;
   EXPECT_NE(small.find("2x9"), std::string::npos) << small;
-  EXPECT_EQ(init_error({2, 2, 8, ChromaFormat::k444}, {{"motion_filter_size", "3"}}), "");
+  EXPECT_EQ(init_error("float_motion", {2, 2, 8, ChromaFormat::k444}, {{"motion_filter_size", "3"}}), "");
   EXPECT_NE(
-      init_error({1, 4, 8, ChromaFormat::k444}, {{"motion_filter_size", "3"}}).find("at least 2x2"),
+      init_error("float_motion", {1, 4, 8, ChromaFormat::k444}, {{"motion_filter_size", "3"}}).find("at least 2x2"),
       std::string::npos);
   // The chroma planes too, with motion_add_uv: 5x5 4:2:0 has 2x2 chroma.
-  EXPECT_NE(init_error({5, 5, 8, ChromaFormat::k420}, {{"motion_add_uv", "true"}}).find("chroma"),
+  EXPECT_NE(init_error("float_motion", {5, 5, 8, ChromaFormat::k420}, {{"motion_add_uv", "true"}}).find("chroma"),
             std::string::npos);
-  EXPECT_EQ(init_error({6, 6, 8, ChromaFormat::k420}, {{"motion_add_uv", "true"}}), "");
-  EXPECT_NE(init_error({6, 6, 8, ChromaFormat::k400}, {{"motion_add_uv", "true"}}), "");
+  EXPECT_EQ(init_error("float_motion", {6, 6, 8, ChromaFormat::k420}, {{"motion_add_uv", "true"}}), "");
+  EXPECT_NE(init_error("float_motion", {6, 6, 8, ChromaFormat::k400}, {{"motion_add_uv", "true"}}), "");
   // Nothing is read with motion_force_zero.
-  EXPECT_EQ(init_error({1, 1, 8, ChromaFormat::k444}, {{"motion_force_zero", "true"}}), "");
+  EXPECT_EQ(init_error("float_motion", {1, 1, 8, ChromaFormat::k444}, {{"motion_force_zero", "true"}}), "");
 }
 
 TEST(FloatMotion, RefusesChromaHalvingOverUnwrittenSamples) {
-  const std::string error = init_error({24, 18, 8, ChromaFormat::k420},
+  const std::string error = init_error("float_motion", {24, 18, 8, ChromaFormat::k420},
                                        {{"motion_add_uv", "true"}, {"motion_add_scale1", "true"}});
   EXPECT_NE(error.find("motion_add_uv with motion_add_scale1"), std::string::npos) << error;
   // libvmaf's bilinear limit: (int)(w * 0.5 + 0.5) <= 7680.
-  EXPECT_NE(init_error({15361, 4, 8, ChromaFormat::k400}, {{"motion_add_scale1", "true"}}), "");
-  EXPECT_EQ(init_error({15360, 4, 8, ChromaFormat::k400}, {{"motion_add_scale1", "true"}}), "");
+  EXPECT_NE(init_error("float_motion", {15361, 4, 8, ChromaFormat::k400}, {{"motion_add_scale1", "true"}}), "");
+  EXPECT_EQ(init_error("float_motion", {15360, 4, 8, ChromaFormat::k400}, {{"motion_add_scale1", "true"}}), "");
 }
 
 TEST(FloatMotion, NamesAndOptionsAreLibvmafs) {

@@ -29,16 +29,6 @@ const std::vector<GoldenCase>& golden_cases() {
   return cases;
 }
 
-std::string init_error(const PictureFormat& format, const FeatureOptions& options = {}) {
-  try {
-    auto extractor = make_feature_extractor("float_vif", options);
-    extractor->init(format);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST(FloatVif, EveryGoldenValueIsLibvmafs) {
@@ -70,29 +60,29 @@ TEST(FloatVif, FiltersAreLibvmafs) {
 
 TEST(FloatVif, RefusesPicturesItWouldReadOutside) {
   // Scale 3 (an eighth of the picture) must be 2x2 for its 3-tap filter.
-  EXPECT_EQ(init_error({16, 16, 8, ChromaFormat::k420}), "");
-  const std::string narrow = init_error({15, 64, 8, ChromaFormat::k420});
+  EXPECT_EQ(init_error("float_vif", {16, 16, 8, ChromaFormat::k420}), "");
+  const std::string narrow = init_error("float_vif", {15, 64, 8, ChromaFormat::k420});
   EXPECT_NE(narrow.find("float_vif: pictures must be at least 16x16"), std::string::npos) << narrow;
   EXPECT_NE(narrow.find("15x64"), std::string::npos) << narrow;
-  EXPECT_NE(init_error({64, 15, 8, ChromaFormat::k420}), "");
+  EXPECT_NE(init_error("float_vif", {64, 15, 8, ChromaFormat::k420}), "");
   // Larger kernels need larger pictures; prescaling counts.
-  EXPECT_NE(init_error({20, 20, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.5"}}), "");
-  EXPECT_EQ(init_error({24, 24, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.5"}}), "");
-  EXPECT_NE(init_error({30, 30, 8, ChromaFormat::k420}, {{"vif_prescale", "0.5"}}), "");  // 15x15
-  EXPECT_EQ(init_error({31, 31, 8, ChromaFormat::k420}, {{"vif_prescale", "0.5"}}), "");  // 16x16
-  EXPECT_EQ(init_error({8, 8, 8, ChromaFormat::k420}, {{"vif_prescale", "2"}}), "");
+  EXPECT_NE(init_error("float_vif", {20, 20, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.5"}}), "");
+  EXPECT_EQ(init_error("float_vif", {24, 24, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.5"}}), "");
+  EXPECT_NE(init_error("float_vif", {30, 30, 8, ChromaFormat::k420}, {{"vif_prescale", "0.5"}}), "");  // 15x15
+  EXPECT_EQ(init_error("float_vif", {31, 31, 8, ChromaFormat::k420}, {{"vif_prescale", "0.5"}}), "");  // 16x16
+  EXPECT_EQ(init_error("float_vif", {8, 8, 8, ChromaFormat::k420}, {{"vif_prescale", "2"}}), "");
 }
 
 TEST(FloatVif, RefusesWhatLibvmafRefuses) {
-  EXPECT_NE(init_error({64, 64, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.2"}})
+  EXPECT_NE(init_error("float_vif", {64, 64, 8, ChromaFormat::k420}, {{"vif_kernelscale", "1.2"}})
                 .find("float_vif: vif_kernelscale=1.2 is not one of libvmaf's kernel scales"),
             std::string::npos);
-  EXPECT_NE(init_error({64, 64, 8, ChromaFormat::k420}, {{"vif_prescale_method", "area"}})
+  EXPECT_NE(init_error("float_vif", {64, 64, 8, ChromaFormat::k420}, {{"vif_prescale_method", "area"}})
                 .find("unknown vif_prescale_method 'area'"),
             std::string::npos);
-  EXPECT_NE(init_error({64, 64, 8, ChromaFormat::k420}, {{"vif_enhn_gain_limit", "0.5"}}), "");
+  EXPECT_NE(init_error("float_vif", {64, 64, 8, ChromaFormat::k420}, {{"vif_enhn_gain_limit", "0.5"}}), "");
   // libvmaf's bilinear tables hold 7680 columns.
-  EXPECT_NE(init_error({3841, 16, 8, ChromaFormat::k400},
+  EXPECT_NE(init_error("float_vif", {3841, 16, 8, ChromaFormat::k400},
                        {{"vif_prescale", "2"}, {"vif_prescale_method", "bilinear"}}),
             "");
 }
