@@ -66,6 +66,29 @@ float cube_or_pow(float x, double p_norm) {
 // The (int) of a double, as libvmaf's int initialisers truncate.
 int truncate(double value) { return static_cast<int>(value); }
 
+// The rows [top, bottom) and columns [left, right) a pass covers.
+struct Region {
+  int left, top, right, bottom;
+};
+
+// libvmaf's region within the border (ADM_BORDER_FACTOR of each side), where
+// den_scale() and cm() sum.
+Region inner_region(int w, int h) {
+  const int left = truncate(w * kBorderFactor - 0.5);
+  const int top = truncate(h * kBorderFactor - 0.5);
+  return {left, top, w - left, h - top};
+}
+
+// The same region plus a tap on each side, within the band: what decouple()
+// and csf() write for the cm() filter to read.
+Region tap_region(int w, int h) {
+  const int left = truncate(w * kBorderFactor - 0.5 - 1);
+  const int top = truncate(h * kBorderFactor - 0.5 - 1);
+  const int right = w - left + 2;
+  const int bottom = h - top + 2;
+  return {left < 0 ? 0 : left, top < 0 ? 0 : top, right > w ? w : right, bottom > h ? h : bottom};
+}
+
 }  // namespace
 
 float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
@@ -224,14 +247,7 @@ void FloatAdmComputer::decouple(int w, int h) {
   const float cos_1deg_sq =
       static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
   const float eps = static_cast<float>(1e-30);
-  int left = truncate(w * kBorderFactor - 0.5 - 1);
-  int top = truncate(h * kBorderFactor - 0.5 - 1);
-  int right = w - left + 2;
-  int bottom = h - top + 2;
-  if (left < 0) left = 0;
-  if (right > w) right = w;
-  if (top < 0) top = 0;
-  if (bottom > h) bottom = h;
+  const auto [left, top, right, bottom] = tap_region(w, h);
   const double gain = params_.enhn_gain_limit;
   // MIN/MAX of a double product and a float, stored as a float.
   const auto limit = [gain](float rst, float t) {
@@ -288,10 +304,7 @@ float FloatAdmComputer::den_scale(int scale, int w, int h) {
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  const int left = truncate(w * kBorderFactor - 0.5);
-  const int top = truncate(h * kBorderFactor - 0.5);
-  const int right = w - left;
-  const int bottom = h - top;
+  const auto [left, top, right, bottom] = inner_region(w, h);
   float accum[3] = {0, 0, 0};
   for (int i = top; i < bottom; ++i) {
     float inner[3] = {0, 0, 0};
@@ -318,14 +331,7 @@ void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scal
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  int left = truncate(w * kBorderFactor - 0.5 - 1);
-  int top = truncate(h * kBorderFactor - 0.5 - 1);
-  int right = w - left + 2;
-  int bottom = h - top + 2;
-  if (left < 0) left = 0;
-  if (right > w) right = w;
-  if (top < 0) top = 0;
-  if (bottom > h) bottom = h;
+  const auto [left, top, right, bottom] = tap_region(w, h);
   for (int theta = 0; theta < 3; ++theta)
     for (int i = top; i < bottom; ++i)
       for (int j = left; j < right; ++j) {
@@ -348,10 +354,7 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  const int left = truncate(w * kBorderFactor - 0.5);
-  const int top = truncate(h * kBorderFactor - 0.5);
-  const int right = w - left;
-  const int bottom = h - top;
+  const auto [left, top, right, bottom] = inner_region(w, h);
   const int start_col = left > 1 ? left : 1;
   const int end_col = right < w - 1 ? right : w - 1;
   const int start_row = top > 1 ? top : 1;
