@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
 #include "common/feature_collector.h"
 #include "common/feature_options.h"
+#include "error_of.h"
 #include "float_clip.h"
 #include "registry.h"
 
@@ -63,12 +63,7 @@ inline unsigned expect_golden(const char* feature, const GoldenCase& c) {
 // What init() of `feature` with `options` throws for `format`; "" if it takes it.
 inline std::string init_error(const char* feature, const PictureFormat& format,
                               const FeatureOptions& options = {}) {
-  try {
-    make_feature_extractor(feature, options)->init(format);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return error_of([&] { make_feature_extractor(feature, options)->init(format); });
 }
 
 }  // namespace vmafexact::test

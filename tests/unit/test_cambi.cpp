@@ -22,22 +22,15 @@
 #include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "error_of.h"
 #include "registry.h"
 #include "test_pictures.h"
 
 using namespace vmafexact;
+using vmafexact::test::error_of;
 using namespace vmafexact::cambi;
 
 namespace {
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return {};
-}
 
 // The picture kinds of the golden values: one-level steps every 16 samples,
 // four-level steps every 64, noise beside steps, and a slow descending slope;

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/feature_stage.h"
+#include "error_of.h"
 #include "fixtures.h"
 #include "output/log_writer.h"
 #include "psnr/psnr.h"
@@ -24,17 +25,9 @@
 #include "synthetic_clip.h"
 
 using namespace vmafexact;
+using vmafexact::test::error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return {};
-}
 
 const OptionSpec* option(std::string_view name) {
   for (const auto& spec : psnr::descriptor().options)

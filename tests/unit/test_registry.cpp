@@ -10,22 +10,15 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "error_of.h"
 #include "model/model.h"
 #include "registry.h"
 #include "scorer.h"
 
 using namespace vmafexact;
+using vmafexact::test::error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return {};
-}
 
 TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
   std::set<std::string_view> names, harness;

@@ -24,12 +24,14 @@
 #include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "error_of.h"
 #include "registry.h"
 #include "scorer.h"
 #include "speed/speed.h"
 #include "speed/speed_extractor.h"
 
 using namespace vmafexact;
+using vmafexact::test::error_of;
 
 namespace {
 
@@ -49,15 +51,6 @@ FeatureOptions options_of(const std::string& text) {
     start = end + 1;
   }
   return options;
-}
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return {};
 }
 
 // ---- The synthetic pictures ------------------------------------------------------

@@ -23,6 +23,7 @@
 #include "common/cpu.h"
 #include "common/error.h"
 #include "common/feature_collector.h"
+#include "error_of.h"
 #include "registry.h"
 #include "scorer.h"
 #include "ssim/ssim.h"
@@ -30,17 +31,9 @@
 #include "synthetic_clip.h"
 
 using namespace vmafexact;
+using vmafexact::test::error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return {};
-}
 
 // ---- The synthetic clips -----------------------------------------------------------
 
