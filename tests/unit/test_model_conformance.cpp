@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "reference_setup.h"
 #include "common/feature_options.h"
 #include "model/model.h"
 #include "registry.h"
@@ -100,7 +101,7 @@ TEST(ModelConformance, PredictionsFromReferenceFeatures) {
     // The options logs' model reads VIF with an overloaded option
     // (tests/fixtures/README.md), so its inputs are the _egl_1 scores.
     if (pair.log_name.find(".options.") != std::string::npos) {
-      const auto models = load_models(parse_model_list("vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0"));
+      const auto models = load_models(parse_model_list(test::kOptionsModels));
       check_log(pair.log_name, log, models.at(0).model, "vmaf", vmaf);
       continue;
     }
