@@ -36,24 +36,6 @@ HARNESS_DSP_FIXTURE(SpeedTwin, speed::SpeedDsp, speed::speed_dsp_scalar, speed::
 HARNESS_DSP_FIXTURE(SpeedTemporalTwin, speed::SpeedDsp, speed::speed_dsp_scalar,
                     speed::speed_dsp_isa, 0x7e3b0);
 
-// Equal as the scalar code's outputs must be: the same bits, or both NaN (a
-// NaN's payload depends on operand order, which no score can show).
-template <typename T>
-bool same(T a, T b) {
-  if (std::isnan(a) && std::isnan(b)) return true;
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-template <typename T>
-::testing::AssertionResult same_values(const std::vector<T>& ref, const std::vector<T>& twin) {
-  if (ref.size() != twin.size()) return ::testing::AssertionFailure() << "sizes differ";
-  for (std::size_t i = 0; i < ref.size(); ++i)
-    if (!same(ref[i], twin[i]))
-      return ::testing::AssertionFailure()
-             << "at " << i << ": " << ref[i] << " (scalar) vs " << twin[i] << " (twin)";
-  return ::testing::AssertionSuccess();
-}
-
 // Floats of every kind: ordinary values of many magnitudes and signs, and
 // (with `specials`) zeros of both signs, subnormals, the largest values,
 // infinities and NaN.
@@ -92,25 +74,7 @@ std::vector<unsigned> row_widths() {
   return widths;
 }
 
-TEST_P(SpeedTwin, ConvertRows) {
-  for (unsigned w : row_widths())
-    for (Fill fill : kFills) {
-      const auto s8 = samples<std::uint8_t>(rng_, w + 64, 8, fill);
-      std::vector<float> a(w + kGuard, 7.0f), b(w + kGuard, 7.0f);
-      ref().convert_row_8(s8.data(), w, a.data());
-      twin().convert_row_8(s8.data(), w, b.data());
-      ASSERT_TRUE(same_values(a, b)) << twin().isa << " convert_row_8 w " << w;
-      for (unsigned bpc : {10u, 12u, 16u}) {
-        const auto s16 = samples<std::uint16_t>(rng_, w + 64, bpc, fill);
-        const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-        std::fill(a.begin(), a.end(), 7.0f);
-        std::fill(b.begin(), b.end(), 7.0f);
-        ref().convert_row_16(s16.data(), w, scaler, a.data());
-        twin().convert_row_16(s16.data(), w, scaler, b.data());
-        ASSERT_TRUE(same_values(a, b)) << twin().isa << " convert_row_16 bpc " << bpc << " w " << w;
-      }
-    }
-}
+TEST_P(SpeedTwin, ConvertRows) { expect_same_convert_rows(ref(), twin(), rng_, row_widths()); }
 
 TEST_P(SpeedTwin, SubtractAndAccumulateRows) {
   for (unsigned w : row_widths())
