@@ -3,6 +3,11 @@
 // extractor (name, options, score keys, finishing function) over a stage that
 // computes the CPU's partial sums on the device from pictures in device memory
 // (PictureView with device pointers) and reads back a few bytes per frame.
+//
+// Frames arrive on the backend's stream (uploads, repacks, the producer's
+// work). Each extractor runs on a stream of its own that waits for the frame
+// there (an event), so that the device runs a frame's features side by side:
+// at 1920x1080 no single feature fills an H200.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,14 +26,14 @@ class CudaBackend {
   // Throws vmafexact::Error when no CUDA device is usable.
   CudaBackend();
 
+  // Where frames are uploaded or produced: every extractor's work on a frame
+  // starts after what this stream holds when the frame is submitted.
   cudaStream_t stream() const { return stream_->get(); }
 
-  // The twin of make_feature_extractor(name, options); throws vmafexact::Error
-  // for a feature without a CUDA twin or a bad option.
+  // The twin of make_feature_extractor(name, options) on a stream of its own;
+  // throws vmafexact::Error for a feature without a CUDA twin or a bad option.
   std::unique_ptr<FeatureExtractor> make_extractor(std::string_view name,
-                                                   const FeatureOptions& options) {
-    return make_feature_extractor(name, options, Backend::kCuda, stream());
-  }
+                                                   const FeatureOptions& options);
 
  private:
   std::unique_ptr<Stream> stream_;

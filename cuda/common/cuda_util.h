@@ -118,6 +118,7 @@ class Event {
   Event& operator=(const Event&) = delete;
   void record(cudaStream_t stream) { check(cudaEventRecord(event_, stream), "cudaEventRecord"); }
   void synchronize() const { check(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+  cudaEvent_t get() const { return event_; }
 
  private:
   cudaEvent_t event_ = nullptr;
