@@ -9,60 +9,80 @@ namespace vmafexact::cuda {
 
 namespace {
 
-// A twin on its own stream, which joins the backend's stream (the frame's
-// producer) before each frame's work: an event recorded there, waited on here.
-// Results are read back on the twin's stream, so a frame's scores are final
-// when its read-back is: by then every kernel of that frame on that stream
-// has run, and the frame's pictures may be reused.
+// A feature's twins, each on a stream of its own, which joins the backend's
+// stream (the frames' producer) before each frame's work: an event recorded
+// there, waited on here. A twin without state from frame to frame has two
+// instances that take the even and the odd frames, so that two frames in
+// flight (the Scorer's overlap) run side by side too; a twin with state (motion)
+// has one. Results are read back on the twin's stream, so a frame's scores are
+// final when its read-back is: by then every kernel of that frame has run, and
+// the frame's pictures may be reused.
 class StreamedExtractor final : public FeatureExtractor {
  public:
   StreamedExtractor(std::string_view name, const FeatureOptions& options, cudaStream_t frames)
-      : frames_(frames),
-        own_(std::make_unique<Stream>()),
-        twin_(make_feature_extractor(name, options, Backend::kCuda, own_->get())) {}
-  ~StreamedExtractor() override {
-    // The twin's buffers are freed with the work on its stream finished.
-    cudaStreamSynchronize(own_->get());
-    twin_.reset();
+      : frames_(frames) {
+    lanes_.push_back(std::make_unique<Lane>(name, options));
+    if (!lanes_.front()->twin->keeps_state())
+      lanes_.push_back(std::make_unique<Lane>(name, options));
   }
 
-  std::string_view name() const override { return twin_->name(); }
-  std::vector<std::string> provided_features() const override { return twin_->provided_features(); }
+  std::string_view name() const override { return twin().name(); }
+  std::vector<std::string> provided_features() const override { return twin().provided_features(); }
   std::string score_key(std::string_view provided_name) const override {
-    return twin_->score_key(provided_name);
+    return twin().score_key(provided_name);
   }
   void init(const PictureFormat& format) override {
-    joined_.reset();
-    twin_->init(format);
+    for (auto& lane : lanes_) {
+      lane->joined.reset();
+      lane->twin->init(format);
+    }
   }
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
-    join(index);
-    twin_->submit(ref, dist, index);
+    Lane& lane = join(index);
+    lane.twin->submit(ref, dist, index);
   }
   void extract(const PictureView& ref, const PictureView& dist, unsigned index,
                FeatureCollector& scores) override {
-    join(index);
-    twin_->extract(ref, dist, index, scores);
+    Lane& lane = join(index);
+    lane.twin->extract(ref, dist, index, scores);
   }
-  void flush(FeatureCollector& scores) override { twin_->flush(scores); }
-  unsigned latency_frames() const override { return twin_->latency_frames(); }
-  bool keeps_state() const override { return twin_->keeps_state(); }
-  bool sees_every_frame() const override { return twin_->sees_every_frame(); }
+  void flush(FeatureCollector& scores) override {
+    for (auto& lane : lanes_) lane->twin->flush(scores);
+  }
+  unsigned latency_frames() const override { return twin().latency_frames(); }
+  bool keeps_state() const override { return twin().keeps_state(); }
+  bool sees_every_frame() const override { return twin().sees_every_frame(); }
 
  private:
-  // Once per frame: the twin's stream waits for what the frames' stream holds now.
-  void join(unsigned index) {
-    if (joined_ == index) return;
-    ready_.record(frames_);
-    check(cudaStreamWaitEvent(own_->get(), ready_.get(), 0), "cudaStreamWaitEvent");
-    joined_ = index;
+  struct Lane {
+    Lane(std::string_view name, const FeatureOptions& options)
+        : twin(make_feature_extractor(name, options, Backend::kCuda, stream.get())) {}
+    ~Lane() {
+      // The twin's buffers are freed with the work on its stream finished.
+      cudaStreamSynchronize(stream.get());
+    }
+    Stream stream;  // declared first: outlives the twin, which enqueues on it
+    std::unique_ptr<FeatureExtractor> twin;
+    Event ready;
+    std::optional<unsigned> joined;  // the frame the stream last joined
+  };
+
+  const FeatureExtractor& twin() const { return *lanes_.front()->twin; }
+
+  // Frame `index`'s lane, its stream made to wait (once per frame) for what
+  // the frames' stream holds now.
+  Lane& join(unsigned index) {
+    Lane& lane = *lanes_[index % lanes_.size()];
+    if (lane.joined != index) {
+      lane.ready.record(frames_);
+      check(cudaStreamWaitEvent(lane.stream.get(), lane.ready.get(), 0), "cudaStreamWaitEvent");
+      lane.joined = index;
+    }
+    return lane;
   }
 
   cudaStream_t frames_;
-  std::unique_ptr<Stream> own_;  // outlives the twin, which enqueues on it
-  std::unique_ptr<FeatureExtractor> twin_;
-  Event ready_;
-  std::optional<unsigned> joined_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace
