@@ -174,7 +174,6 @@ TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
   const auto setup = test::reference_setup(log, pair.log_name);
   cuda::CudaBackend backend;
   const auto features = twinned(parse_feature_list(setup.features), backend);
-  if (features.empty()) GTEST_SKIP() << "no twinned feature in " << pair.log_name;
   // The models run on the CUDA path when every input of theirs has a twin.
   std::string models;
   bool all_twinned = true;
@@ -187,6 +186,9 @@ TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
         all_twinned = false;
       }
   if (all_twinned) models = setup.models;
+  // (The VMAF v1 logs score models alone: they run once every input has a twin.)
+  if (features.empty() && models.empty())
+    GTEST_SKIP() << "no twinned feature or model in " << pair.log_name;
   const auto yuv = test::fixture_yuv_dir();
   if (!std::filesystem::exists(yuv / pair.ref_yuv) || !std::filesystem::exists(yuv / pair.dist_yuv))
     GTEST_SKIP() << pair.ref_yuv << " is not in this slice of the fixtures";
