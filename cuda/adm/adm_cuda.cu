@@ -151,6 +151,14 @@ AdmCudaStage::AdmCudaStage(unsigned width, unsigned height,
 
 void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               cudaStream_t stream, unsigned index) {
+  readback_.reserve();
+  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, bpc, stream, index % 2), stream,
+              [&] { enqueue_work(ref, dist, bpc, stream, index); });
+  readback_.mark(index, stream);
+}
+
+void AdmCudaStage::enqueue_work(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                                cudaStream_t stream, unsigned index) {
   check(cudaMemsetAsync(acc_.data(), 0, acc_.size() * sizeof(unsigned long long), stream),
         "cudaMemsetAsync (adm rows)");
   const int w = static_cast<int>(width_), h = static_cast<int>(height_);
@@ -248,7 +256,7 @@ void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned
   check(cudaGetLastError(), "adm rows kernel launch");
   // The next frame's kernels follow this read-back in stream order, so one set
   // of device accumulators serves overlapping frames.
-  readback_.submit(out_.data(), index, stream);
+  readback_.copy(out_.data(), index, stream);
 }
 
 void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,

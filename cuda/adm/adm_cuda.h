@@ -12,6 +12,7 @@
 #include "adm/adm.h"
 #include "adm/adm_cuda_tiles.h"
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "common/picture.h"
 
 namespace vmafexact::cuda::adm {
@@ -58,6 +59,10 @@ class AdmCudaStage final : public FeatureStage<vmafexact::adm::FrameSums> {
                       std::vector<unsigned long long>& rows) const;
 
  private:
+  // The frame's kernels and read-back copy (captured as a graph by enqueue()).
+  void enqueue_work(const PlaneView& ref, const PlaneView& dist, unsigned bpc, cudaStream_t stream,
+                    unsigned index);
+
   unsigned width_, height_;
   cudaStream_t stream_;
   vmafexact::adm::AdmOptions options_;
@@ -74,6 +79,7 @@ class AdmCudaStage final : public FeatureStage<vmafexact::adm::FrameSums> {
   DeviceBuffer<unsigned long long> acc_;       // [scale][quantity][theta][row]
   DeviceBuffer<unsigned long long> out_;       // [scale][quantity][theta]
   FrameReadback<unsigned long long> readback_;
+  FrameGraphs graphs_;  // one frame's work, by input pictures, stream and read-back slot
   unsigned unindexed_ = 0;  // frames given to enqueue() without an index
 };
 

@@ -136,12 +136,27 @@ class FrameReadback {
   explicit FrameReadback(std::size_t count) : count_(count) {}
 
   void submit(const T* device, unsigned index, cudaStream_t stream) {
-    const unsigned slot = index % 2;
-    if (!host_[slot].data()) host_[slot] = PinnedBuffer<T>(count_);
-    check(cudaMemcpyAsync(host_[slot].data(), device, count_ * sizeof(T), cudaMemcpyDeviceToHost,
-                          stream),
+    reserve();
+    copy(device, index, stream);
+    mark(index, stream);
+  }
+  // submit() in three steps, for a copy captured in a CUDA graph
+  // (frame_graphs.h): reserve() takes the pinned memory and events (not
+  // allowed during a capture), copy() enqueues the copy into the frame's slot
+  // (capturable), mark() records its end on the stream after the graph.
+  void reserve() {
+    for (unsigned slot = 0; slot < 2; ++slot) {
+      if (!host_[slot].data()) host_[slot] = PinnedBuffer<T>(count_);
+      if (!done_[slot]) done_[slot].emplace();
+    }
+  }
+  void copy(const T* device, unsigned index, cudaStream_t stream) {
+    check(cudaMemcpyAsync(host_[index % 2].data(), device, count_ * sizeof(T),
+                          cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync (read-back)");
-    if (!done_[slot]) done_[slot].emplace();
+  }
+  void mark(unsigned index, cudaStream_t stream) {
+    const unsigned slot = index % 2;
     done_[slot]->record(stream);
     submitted_[slot] = index;
     pending_[slot] = true;

@@ -23,19 +23,23 @@ void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigne
   const bool score = kept_ >= depth_;
   unsigned long long* sum = device_sad_.data() + index % 2;
   std::uint8_t* slot = planes_.data() + pitch_ * format_.height * oldest_;
-  if (score) {
-    const PlaneView earlier{slot, static_cast<std::ptrdiff_t>(pitch_), luma.width, luma.height};
-    check(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream_),
-          "cudaMemsetAsync (motion sum)");
-    enqueue_motion_sad(earlier, luma, format_.bpc, sum, stream_);
-  }
-  check(cudaMemcpy2DAsync(slot, pitch_, luma.data, static_cast<std::size_t>(luma.stride),
-                          std::size_t{luma.width} * (format_.bpc > 8 ? 2 : 1), luma.height,
-                          cudaMemcpyDeviceToDevice, stream_),
-        "cudaMemcpy2DAsync (motion luma)");
+  readback_.reserve();
+  graphs_.run(graph_key(luma.data, luma.stride, slot, score, index % 2), stream_, [&] {
+    if (score) {
+      const PlaneView earlier{slot, static_cast<std::ptrdiff_t>(pitch_), luma.width, luma.height};
+      check(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream_),
+            "cudaMemsetAsync (motion sum)");
+      enqueue_motion_sad(earlier, luma, format_.bpc, sum, stream_);
+    }
+    check(cudaMemcpy2DAsync(slot, pitch_, luma.data, static_cast<std::size_t>(luma.stride),
+                            std::size_t{luma.width} * (format_.bpc > 8 ? 2 : 1), luma.height,
+                            cudaMemcpyDeviceToDevice, stream_),
+          "cudaMemcpy2DAsync (motion luma)");
+    readback_.copy(sum, index, stream_);
+  });
+  readback_.mark(index, stream_);  // also marks the luma copy as done
   oldest_ = (oldest_ + 1) % depth_;
   kept_ = std::min(kept_ + 1, depth_);
-  readback_.submit(sum, index, stream_);  // also marks the luma copy as done
   scored_[index % 2] = score;
 }
 

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "motion/motion_extractor.h"
 
 namespace vmafexact::cuda::motion {
@@ -36,6 +37,7 @@ class MotionCudaStage final : public FeatureStage<MotionSums> {
   DeviceBuffer<std::uint8_t> planes_;           // depth_ planes of pitch_ * height bytes
   DeviceBuffer<unsigned long long> device_sad_;  // one sum per frame slot
   FrameReadback<unsigned long long> readback_{1};
+  FrameGraphs graphs_;  // one frame's work, by input luma, ring slot, scoring and read-back slot
 };
 
 }  // namespace vmafexact::cuda::motion

@@ -11,10 +11,20 @@ void PsnrCudaStage::submit(const PictureView& ref, const PictureView& dist, unsi
   // Each frame has its own device sums (the slot), so that the memset of
   // frame i + 1 cannot race frame i's read-back on the same stream order.
   unsigned long long* sums = device_sse_.data() + 3 * (index % 2);
-  check(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_), "cudaMemsetAsync");
-  for (unsigned p = 0; p < ref.plane_count(); ++p)
-    enqueue_plane_sse(ref.planes[p], dist.planes[p], ref.bpc, sums + p, stream_);
-  readback_.submit(sums, index, stream_);
+  readback_.reserve();
+  graphs_.run(graph_key(ref.planes[0].data, ref.planes[1].data, ref.planes[2].data,
+                        dist.planes[0].data, dist.planes[1].data, dist.planes[2].data,
+                        ref.planes[0].stride, ref.planes[1].stride, ref.planes[2].stride,
+                        dist.planes[0].stride, dist.planes[1].stride, dist.planes[2].stride,
+                        ref.plane_count(), index % 2),
+              stream_, [&] {
+                check(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_),
+                      "cudaMemsetAsync");
+                for (unsigned p = 0; p < ref.plane_count(); ++p)
+                  enqueue_plane_sse(ref.planes[p], dist.planes[p], ref.bpc, sums + p, stream_);
+                readback_.copy(sums, index, stream_);
+              });
+  readback_.mark(index, stream_);
 }
 
 vmafexact::psnr::PsnrSums PsnrCudaStage::compute(const PictureView& ref, const PictureView& dist,

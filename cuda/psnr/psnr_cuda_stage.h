@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "psnr/psnr_extractor.h"
 
 namespace vmafexact::cuda::psnr {
@@ -15,11 +16,13 @@ class PsnrCudaStage final : public FeatureStage<vmafexact::psnr::PsnrSums> {
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
   vmafexact::psnr::PsnrSums compute(const PictureView& ref, const PictureView& dist,
                                     unsigned index) override;
+  const FrameGraphs& graphs() const { return graphs_; }
 
  private:
   cudaStream_t stream_;
   DeviceBuffer<unsigned long long> device_sse_;  // two frames' sums
   FrameReadback<unsigned long long> readback_;
+  FrameGraphs graphs_;  // one frame's work, by input planes and read-back slot
 };
 
 }  // namespace vmafexact::cuda::psnr

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "common/picture.h"
 #include "vif/vif.h"
 #include "vif/vif_cuda_plan.h"
@@ -56,6 +57,7 @@ class VifCudaStage final : public FeatureStage<vmafexact::vif::FrameSums> {
   DeviceBuffer<std::uint16_t> pyramid_ref_, pyramid_dis_;
   DeviceBuffer<unsigned long long> sums_;
   FrameReadback<unsigned long long> readback_;
+  FrameGraphs graphs_;  // one frame's work, by input pictures and read-back slot
   unsigned computed_ = 0;  // frames run through compute()
   DeviceBuffer<std::uint32_t> saved_;
 };

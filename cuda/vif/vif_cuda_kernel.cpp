@@ -50,11 +50,15 @@ void VifCudaStage::submit(const PlaneView& ref, const PlaneView& dist, unsigned 
 
   // The memset of the next frame follows this frame's read-back in stream
   // order, so one set of device sums serves overlapping frames.
-  check(cudaMemsetAsync(sums_.data(), 0, sums_.size() * sizeof(unsigned long long), stream_),
-        "cudaMemsetAsync (vif sums)");
-  for (unsigned s = 0; s < kScaleCount; ++s)
-    enqueue_scale(scale_params(plan_, s, bpc_, params_, buffers), plan_.scales[s], s, bpc_, stream_);
-  readback_.submit(sums_.data(), index, stream_);
+  readback_.reserve();
+  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, index % 2), stream_, [&] {
+    check(cudaMemsetAsync(sums_.data(), 0, sums_.size() * sizeof(unsigned long long), stream_),
+          "cudaMemsetAsync (vif sums)");
+    for (unsigned s = 0; s < kScaleCount; ++s)
+      enqueue_scale(scale_params(plan_, s, bpc_, params_, buffers), plan_.scales[s], s, bpc_, stream_);
+    readback_.copy(sums_.data(), index, stream_);
+  });
+  readback_.mark(index, stream_);
 }
 
 FrameSums VifCudaStage::collect(unsigned index) {

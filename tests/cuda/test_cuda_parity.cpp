@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "common/device_picture.h"
+#include "common/frame_graphs.h"
 #include "cuda_backend.h"
 #include "fixtures.h"
 #include "synthetic_clip.h"
 #include "psnr/psnr.h"
 #include "psnr/psnr_cuda.h"
+#include "psnr/psnr_cuda_stage.h"
 #include "reference_setup.h"
 #include "scorer.h"
 
@@ -35,6 +37,18 @@ class CudaParity : public ::testing::Test {
 
 using test::Clip;
 using test::make_clip;
+
+// Graphs on or off for a scope.
+class GraphsSetting {
+ public:
+  explicit GraphsSetting(bool enabled) : saved_(cuda::graphs_enabled()) { cuda::set_graphs_enabled(enabled); }
+  ~GraphsSetting() { cuda::set_graphs_enabled(saved_); }
+  GraphsSetting(const GraphsSetting&) = delete;
+  GraphsSetting& operator=(const GraphsSetting&) = delete;
+
+ private:
+  bool saved_;
+};
 
 // Features (and models) that have CUDA twins in this build.
 std::vector<FeatureRequest> twinned(const std::vector<FeatureRequest>& requests,
@@ -59,7 +73,13 @@ void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& fea
   for (unsigned f = 0; f < frames; ++f)
     cpu.push(clip.view(clip.ref_planes, f), clip.view(clip.dist_planes, f));
   cpu.finish();
-  for (const bool overlap : {false, true}) {
+  // Frame by frame with each kernel enqueued, then overlapping as the element
+  // runs it, without and with CUDA graphs (cuda/common/frame_graphs.h).
+  struct Mode {
+    bool overlap, graphs;
+  };
+  for (const auto [overlap, graphs] : {Mode{false, false}, Mode{true, false}, Mode{true, true}}) {
+    const GraphsSetting graphs_setting(graphs);
     cuda::CudaBackend backend;
     ScorerOptions cuda_options;
     cuda_options.overlap_frames = overlap;
@@ -76,7 +96,8 @@ void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& fea
       gpu.push(ref_device[f % 2].view(), dist_device[f % 2].view());
     }
     gpu.finish();
-    const std::string name_of_run = label + (overlap ? " (frames overlapping)" : "");
+    const std::string name_of_run =
+        label + (overlap ? " (frames overlapping" : " (frame by frame") + (graphs ? ", graphs)" : ")");
     ASSERT_EQ(cpu.scores().names(), gpu.scores().names()) << name_of_run;
     unsigned compared = 0, identical = 0;
     for (const auto& name : cpu.scores().names())
@@ -221,3 +242,41 @@ INSTANTIATE_TEST_SUITE_P(SharedFixtures, CudaFixtureParity,
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;
                          });
+
+// The graph cache: one capture per distinct key (input pictures and read-back
+// slot), replays after that, and direct launches once keys stop repeating;
+// every frame's sums equal the CPU's in each regime.
+TEST_F(CudaParity, GraphsCaptureOncePerKeyAndGiveUpOnFreshInputs) {
+  const GraphsSetting graphs_on(true);
+  cuda::CudaBackend backend;
+  const PictureFormat format{64, 48, 10, ChromaFormat::k420};
+  const Clip clip = make_clip(format, 2, 7);
+  cuda::psnr::PsnrCudaStage stage(backend.stream());
+  std::vector<cuda::DevicePicture> refs(2), dists(2);
+  for (unsigned f = 0; f < 2; ++f) {
+    refs[f].upload(clip.view(clip.ref_planes, f), backend.stream());
+    dists[f].upload(clip.view(clip.dist_planes, f), backend.stream());
+  }
+  cuda::check(cudaStreamSynchronize(backend.stream()), "upload");
+  const auto expected = [&](unsigned f) {
+    const PictureView r = clip.view(clip.ref_planes, f), d = clip.view(clip.dist_planes, f);
+    return psnr::plane_sse(r.planes[0], d.planes[0], format.bpc);
+  };
+  // Frame i reads picture i % 2 into slot i % 2: two keys.
+  for (unsigned i = 0; i < 12; ++i) {
+    stage.submit(refs[i % 2].view(), dists[i % 2].view(), i);
+    ASSERT_EQ(stage.compute(refs[i % 2].view(), dists[i % 2].view(), i).sse[0], expected(i % 2)) << i;
+  }
+  EXPECT_EQ(stage.graphs().captures(), 2u);
+  EXPECT_EQ(stage.graphs().replays(), 10u);
+  // Pictures at ever new addresses: captures until the cache gives up.
+  std::vector<cuda::DevicePicture> fresh(2 * cuda::FrameGraphs::kMaxMissRun + 8);
+  for (unsigned i = 0; i < fresh.size(); ++i) {
+    const unsigned index = 12 + i;
+    fresh[i].upload(clip.view(clip.ref_planes, 0), backend.stream());
+    stage.submit(fresh[i].view(), dists[0].view(), index);
+    ASSERT_EQ(stage.compute(fresh[i].view(), dists[0].view(), index).sse[0], expected(0)) << index;
+  }
+  EXPECT_EQ(stage.graphs().captures(), 2u + cuda::FrameGraphs::kMaxMissRun);
+  EXPECT_EQ(stage.graphs().replays(), 10u);
+}
