@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixtures.h"
@@ -338,6 +339,74 @@ TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
   EXPECT_TRUE(adopted) << "the element did not take the buffers' context";
   std::filesystem::remove(cpu_log);
   std::filesystem::remove(gpu_log);
+}
+
+// Two elements in one process, each on its own device (0 and 1 where the
+// machine has two GPUs, else both on 0), run at the same time: each keeps its
+// context and its streams, and each writes the CPU's log.
+TEST(CudaContext, TwoElementsOnTheirOwnDevicesInOneProcess) {
+  if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  const auto pairs = test::max_precision_pairs();
+  const auto pair = std::find_if(pairs.begin(), pairs.end(), [](const test::FixturePair& p) {
+    return p.log_name == "g_640x360_420p8_dis_x264crf40.max.json";
+  });
+  ASSERT_NE(pair, pairs.end());
+  const auto yuv = test::fixture_yuv_dir();
+  if (!std::filesystem::exists(yuv / pair->ref_yuv) || !std::filesystem::exists(yuv / pair->dist_yuv))
+    GTEST_SKIP() << pair->ref_yuv << " is not in this slice of the fixtures";
+  int devices = 1;
+  if (GstCudaContext* second_device = gst_cuda_context_new(1)) {
+    devices = 2;
+    gst_object_unref(second_device);
+  }
+  const std::string parser = raw_parser(*pair);
+  const auto sources = [&](int device) {
+    const std::string upload = " ! cudaupload cuda-device-id=" + std::to_string(device) + " ! " + kCudaCaps;
+    return "filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser + upload +
+           " ! v.ref_sink filesrc location=\"" + (yuv / pair->dist_yuv).string() + "\" ! " + parser +
+           upload + " ! v.dist_sink ";
+  };
+  const std::string element = "vmafexact name=v log-format=csv log-precision=max ";
+  const std::string cpu_log = temp_log("two-devices.cpu.csv");
+  ASSERT_EQ(run_pipeline(element + "backend=cpu log-location=" + cpu_log + " ! fakesink " + sources(0)), "");
+
+  const int second = devices > 1 ? 1 : 0;
+  std::printf("[cuda context] two elements on devices 0 and %d (%s)\n", second,
+              devices > 1 ? "two devices here" : "one device here");
+  struct Run {
+    int device = 0;
+    std::string log;
+    GstElement* pipeline = nullptr;
+    std::string error;
+  };
+  std::vector<Run> runs(2);
+  runs[0].device = 0;
+  runs[0].log = temp_log("two-devices.0.csv");
+  runs[1].device = second;
+  runs[1].log = temp_log("two-devices.1.csv");
+  for (auto& run : runs) {
+    run.pipeline = gst_parse_launch((element + "backend=cuda cuda-device-id=" + std::to_string(run.device) +
+                                     " log-location=" + run.log + " ! fakesink " + sources(run.device))
+                                        .c_str(),
+                                    nullptr);
+    ASSERT_NE(run.pipeline, nullptr);
+  }
+  {
+    std::vector<std::thread> threads;
+    for (auto& run : runs) threads.emplace_back([&run] { run.error = test::run_to_eos(run.pipeline); });
+    for (auto& thread : threads) thread.join();
+  }
+  const std::string expected = test::read_file(cpu_log);
+  for (auto& run : runs) {
+    EXPECT_EQ(run.error, "") << "device " << run.device;
+    GstElement* vmaf = gst_bin_get_by_name(GST_BIN(run.pipeline), "v");
+    EXPECT_EQ(answered_device(vmaf), run.device);
+    gst_object_unref(vmaf);
+    gst_object_unref(run.pipeline);
+    EXPECT_EQ(test::read_file(run.log), expected) << "device " << run.device;
+    std::filesystem::remove(run.log);
+  }
+  std::filesystem::remove(cpu_log);
 }
 
 }  // namespace
