@@ -4,6 +4,7 @@
 //                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
 //                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
 //                   [--cpu-masks M1,M2,..] [--frames-in-flight N] [--pace FPS]
+//                   [--devices D1,D2,..]
 //
 // Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
 // noisier distorted copy) unless --yuv names two raw files. With cuda, the
@@ -20,6 +21,11 @@
 // 1: one frame at a time, cut into bands). --pace FPS pushes frames at that
 // rate, as a live source does (then fps is the pace, and latency is the figure
 // to read); the default pushes as fast as the scorer takes them.
+//
+// --devices (cuda) runs one scoring session per listed CUDA device at the same
+// time, each on its own host thread with its own frames, as two elements with
+// cuda-device-id 0 and 1 do; it prints the first device alone, then all of
+// them together (the sum of their fps) and the ratio of the two.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -60,6 +66,7 @@ struct Options {
   unsigned frames_in_flight = 0;
   double pace = 0;        // frames per second pushed; 0: as fast as possible
   std::vector<unsigned> cpu_masks;  // empty: the mask in force (VMAFEXACT_CPU_MASK)
+  std::vector<int> devices;         // cuda: the devices scored on at the same time (empty: the current one)
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -92,7 +99,14 @@ Options parse(int argc, char** argv) {
     else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
     else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
     else if (arg == "--pace") options.pace = std::stod(value());
-    else if (arg == "--cpu-masks") {
+    else if (arg == "--devices") {
+      const std::string list = value();
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        options.devices.push_back(std::stoi(list.substr(start, comma - start)));
+        start = comma + 1;
+      }
+    } else if (arg == "--cpu-masks") {
       const std::string list = value();
       for (std::size_t start = 0; start <= list.size();) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
@@ -245,7 +259,8 @@ CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::v
 
 #ifdef VMAFEXACT_HAVE_CUDA
 double run_cuda(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
-                const std::vector<Frame>& dist) {
+                const std::vector<Frame>& dist, int device = -1) {
+  if (device >= 0) cuda::check(cudaSetDevice(device), "cudaSetDevice");
   cuda::CudaBackend backend;
   ScorerOptions scorer_options;
   scorer_options.overlap_frames = true;  // as the element runs it
@@ -267,6 +282,29 @@ double run_cuda(const Options& options, const PictureFormat& format, const std::
     scorer.push(ref_device[i % n].view(), dist_device[i % n].view());
   scorer.finish();
   return options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+}
+// One session per device at the same time; the sum of their fps.
+double run_cuda_devices(const Options& options, const PictureFormat& format,
+                        const std::vector<Frame>& ref, const std::vector<Frame>& dist) {
+  std::vector<double> fps(options.devices.size());
+  std::vector<std::string> errors(options.devices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < options.devices.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        fps[i] = run_cuda(options, format, ref, dist, options.devices[i]);
+      } catch (const Error& error) {
+        errors[i] = error.what();
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  double total = 0;
+  for (std::size_t i = 0; i < fps.size(); ++i) {
+    if (!errors[i].empty()) throw Error("device " + std::to_string(options.devices[i]) + ": " + errors[i]);
+    std::printf("  device %d: %.1f fps\n", options.devices[i], fps[i]);
+    total += fps[i];
+  }
+  return total;
 }
 #endif
 
@@ -352,8 +390,22 @@ int main(int argc, char** argv) {
       print_cpu(run);
     } else if (options.backend == "cuda") {
 #ifdef VMAFEXACT_HAVE_CUDA
-      fps = run_cuda(options, format, ref, dist);
-      print("cuda");
+      if (options.devices.size() > 1) {
+        const double one = run_cuda(options, format, ref, dist, options.devices.front());
+        fps = one;
+        print("cuda[device " + std::to_string(options.devices.front()) + " alone]");
+        fps = run_cuda_devices(options, format, ref, dist);
+        print("cuda[" + std::to_string(options.devices.size()) + " sessions on devices " +
+              [&] {
+                std::string list;
+                for (int d : options.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
+                return list;
+              }() + "]");
+        std::printf("  together / alone: %.2f\n", fps / one);
+      } else {
+        fps = run_cuda(options, format, ref, dist, options.devices.empty() ? -1 : options.devices.front());
+        print("cuda");
+      }
 #else
       usage("this build has no CUDA backend");
 #endif
