@@ -6,6 +6,7 @@
 //
 //   GST_PLUGIN_PATH=build/gst vmafexact-gst-bench [--size WxH] [--format I420|I420_10LE]
 //                                                [--frames N] [--backend cuda|cpu]
+//                                                [--model NAME]   (default vmaf_v0.6.1)
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/cuda/gstcudacontext.h>
@@ -24,6 +25,7 @@ namespace {
 struct Options {
   unsigned width = 1920, height = 1080, frames = 2000;
   std::string format = "I420", backend = "cuda";
+  std::string model = "vmaf_v0.6.1";
 };
 
 std::vector<GstBuffer*> upload_frames(const Options& options, unsigned count, GstCaps** caps_out) {
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
     else if (arg == "--format") options.format = value;
     else if (arg == "--frames") options.frames = static_cast<unsigned>(std::stoul(value));
     else if (arg == "--backend") options.backend = value;
+    else if (arg == "--model") options.model = value;
   }
   GstCaps* caps = nullptr;
   const auto buffers = upload_frames(options, 8, &caps);
@@ -81,7 +84,8 @@ int main(int argc, char** argv) {
   const std::string description =
       "appsrc name=ref format=time is-live=false block=true max-bytes=0 max-buffers=4 ! v.ref_sink "
       "appsrc name=dist format=time is-live=false block=true max-bytes=0 max-buffers=4 ! v.dist_sink "
-      "vmafexact name=v frame-message=false backend=" + options.backend + " ! fakesink sync=false";
+      "vmafexact name=v frame-message=false model=\"" + options.model + "\" backend=" + options.backend +
+      " ! fakesink sync=false";
   GstElement* pipeline = gst_parse_launch(description.c_str(), nullptr);
   GstElement* ref = gst_bin_get_by_name(GST_BIN(pipeline), "ref");
   GstElement* dist = gst_bin_get_by_name(GST_BIN(pipeline), "dist");
@@ -111,9 +115,9 @@ int main(int argc, char** argv) {
     g_error_free(error);
     status = 1;
   } else {
-    std::printf("gst pipeline, frames in CUDA memory, vmafexact backend=%s %ux%u %s: %.1f fps (%u frames)\n",
-                options.backend.c_str(), options.width, options.height, options.format.c_str(),
-                options.frames / seconds, options.frames);
+    std::printf("gst pipeline, frames in CUDA memory, vmafexact backend=%s model=%s %ux%u %s: %.1f fps (%u frames)\n",
+                options.backend.c_str(), options.model.c_str(), options.width, options.height,
+                options.format.c_str(), options.frames / seconds, options.frames);
   }
   gst_message_unref(message);
   gst_element_set_state(pipeline, GST_STATE_NULL);
