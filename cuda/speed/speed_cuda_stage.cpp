@@ -1,5 +1,7 @@
 #include "speed/speed_cuda_stage.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "common/cpu.h"
@@ -24,13 +26,16 @@ SpeedChromaCudaStage::SpeedChromaCudaStage(const vmafexact::speed::SpeedGeometry
     : stream_(stream),
       geometry_(chroma),
       params_(params),
-      host_(chroma, params, vmafexact::speed::speed_dsp(cpu::flags())),
       readback_(kPictures * stride_of(chroma)),
-      low_host_(std::size_t{chroma.low_width} * chroma.low_height) {}
+      low_host_(kPictures, std::vector<float>(std::size_t{chroma.low_width} * chroma.low_height)) {
+  host_.reserve(kPictures);
+  for (unsigned p = 0; p < kPictures; ++p)
+    host_.emplace_back(chroma, params, vmafexact::speed::speed_dsp(cpu::flags()));
+}
 
 void SpeedChromaCudaStage::prepare_device() {
   if (results_.data()) return;
-  const vmafexact::speed::PrescaleTables prescale = host_.prescale_tables();
+  const vmafexact::speed::PrescaleTables prescale = host_[0].prescale_tables();
   // One buffer of floats and one of ints, each table at its offset.
   std::vector<float> floats;
   std::vector<int> ints;
@@ -44,14 +49,14 @@ void SpeedChromaCudaStage::prepare_device() {
     ints.insert(ints.end(), v.begin(), v.end());
     return at;
   };
-  const std::size_t antialias = put_floats(host_.antialias());
-  const std::size_t local_mean = put_floats(host_.local_mean());
+  const std::size_t antialias = put_floats(host_[0].antialias());
+  const std::size_t local_mean = put_floats(host_[0].local_mean());
   const std::size_t row_weights = put_floats(prescale.row_weights);
   const std::size_t column_weights = put_floats(prescale.column_weights);
-  const std::size_t antialias_rows = put_ints(host_.antialias_rows());
-  const std::size_t antialias_columns = put_ints(host_.antialias_columns());
-  const std::size_t local_mean_rows = put_ints(host_.local_mean_rows());
-  const std::size_t local_mean_columns = put_ints(host_.local_mean_columns());
+  const std::size_t antialias_rows = put_ints(host_[0].antialias_rows());
+  const std::size_t antialias_columns = put_ints(host_[0].antialias_columns());
+  const std::size_t local_mean_rows = put_ints(host_[0].local_mean_rows());
+  const std::size_t local_mean_columns = put_ints(host_[0].local_mean_columns());
   const std::size_t source_rows = put_ints(prescale.rows);
   const std::size_t source_columns = put_ints(prescale.columns);
   float_tables_.resize(floats.size());
@@ -69,7 +74,7 @@ void SpeedChromaCudaStage::prepare_device() {
   tables_.region_width = g.region_width;
   tables_.region_height = g.region_height;
   tables_.antialias = f + antialias;
-  tables_.antialias_taps = static_cast<unsigned>(host_.antialias().size());
+  tables_.antialias_taps = static_cast<unsigned>(host_[0].antialias().size());
   tables_.antialias_rows = i + antialias_rows;
   tables_.antialias_columns = i + antialias_columns;
   tables_.method = prescale.method;
@@ -79,7 +84,7 @@ void SpeedChromaCudaStage::prepare_device() {
   tables_.source_columns = i + source_columns;
   tables_.column_weights = f + column_weights;
   tables_.local_mean = f + local_mean;
-  tables_.local_mean_taps = static_cast<unsigned>(host_.local_mean().size());
+  tables_.local_mean_taps = static_cast<unsigned>(host_[0].local_mean().size());
   tables_.local_mean_rows = i + local_mean_rows;
   tables_.local_mean_columns = i + local_mean_columns;
   low_.resize(kPictures * std::size_t{g.low_width} * g.low_height);
@@ -101,18 +106,22 @@ ChromaSums SpeedChromaCudaStage::compute(const PictureView& ref, const PictureVi
   if (!readback_.submitted(index)) submit(ref, dist, index);
   const float* results = readback_.collect(index);
   const std::size_t stride = stride_of(geometry_);
-  const auto stats_of = [&](unsigned picture) {
+  std::array<BlockStats, kPictures> stats;
+  const auto finish = [&](unsigned picture) {
+    std::vector<float>& low = low_host_[picture];
     const float* at = results + picture * stride;
-    std::memcpy(low_host_.data(), at, low_host_.size() * sizeof(float));
+    std::memcpy(low.data(), at, low.size() * sizeof(float));
     Covariance covariance;
-    std::memcpy(covariance.data(), at + low_host_.size(), sizeof(covariance));
-    return host_.block_stats(low_host_, covariance);
+    std::memcpy(covariance.data(), at + low.size(), sizeof(covariance));
+    stats[picture] = host_[picture].block_stats(low, covariance);
   };
+  const unsigned bands = std::min(kPictures, runner_->max_bands());
+  runner_->run(bands, [&](unsigned band) {
+    for (unsigned picture = band; picture < kPictures; picture += bands) finish(picture);
+  });
   ChromaSums sums;
-  const BlockStats ref_u = stats_of(0), dis_u = stats_of(1);
-  sums.u = vmafexact::speed::pair_score(ref_u, dis_u, params_);
-  const BlockStats ref_v = stats_of(2), dis_v = stats_of(3);
-  sums.v = vmafexact::speed::pair_score(ref_v, dis_v, params_);
+  sums.u = vmafexact::speed::pair_score(stats[0], stats[1], params_);
+  sums.v = vmafexact::speed::pair_score(stats[2], stats[3], params_);
   return sums;
 }
 

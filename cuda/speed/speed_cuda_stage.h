@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "common/bands.h"
 #include "common/cuda_util.h"
 #include "speed/speed_cuda.h"
 #include "speed/speed_extractor.h"
@@ -25,6 +26,9 @@ class SpeedChromaCudaStage final : public FeatureStage<ChromaSums> {
                        const vmafexact::speed::SpeedParams& params, cudaStream_t stream);
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
   ChromaSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+  // The host's finishing of the four pictures runs side by side on the
+  // runner's threads (each picture on its own SpeedKernel).
+  void set_band_runner(BandRunner& runner) override { runner_ = &runner; }
 
  private:
   // Device memory and the tables are taken on the first submit(), so that the
@@ -34,13 +38,16 @@ class SpeedChromaCudaStage final : public FeatureStage<ChromaSums> {
   cudaStream_t stream_;
   vmafexact::speed::SpeedGeometry geometry_;
   vmafexact::speed::SpeedParams params_;
-  vmafexact::speed::SpeedKernel host_;  // the tables, and the statistics finished here
+  // One per picture: the tables (the first one's), and the statistics finished here.
+  std::vector<vmafexact::speed::SpeedKernel> host_;
+  BandRunner* runner_ = &serial_band_runner();
   tile::Tables tables_{};              // pointers into the device tables
   DeviceBuffer<float> float_tables_;
   DeviceBuffer<int> int_tables_;
   DeviceBuffer<float> low_, results_;
   FrameReadback<float> readback_;
-  std::vector<float> low_host_;  // one picture's decimated samples, as block_stats takes them
+  // Per picture, its decimated samples as block_stats takes them.
+  std::vector<std::vector<float>> low_host_;
 };
 
 }  // namespace vmafexact::cuda::speed
