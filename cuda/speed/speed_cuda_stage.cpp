@@ -78,6 +78,7 @@ void SpeedChromaCudaStage::prepare_device() {
   tables_.antialias_rows = i + antialias_rows;
   tables_.antialias_columns = i + antialias_columns;
   tables_.method = prescale.method;
+  tables_.direct = tile::identity_tables(prescale);
   tables_.scale_taps = prescale.taps;
   tables_.source_rows = i + source_rows;
   tables_.row_weights = f + row_weights;

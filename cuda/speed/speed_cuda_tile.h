@@ -14,7 +14,9 @@
 //     the sample less it.
 //  3. position_mean() and covariance_sum(): one thread per position (25) and
 //     one per covariance entry (325, y <= x): each is one serial chain over the
-//     region in row-major order, as the CPU's compute_mean / compute_covariance.
+//     region in row-major order, as the CPU's compute_mean / compute_covariance
+//     (the samples of a batch are loaded before its additions, which keeps the
+//     chain latency-bound on the additions, not on the loads).
 // The covariance, eigenvalues, solve and the entropies (log2) are finished on
 // the host with the CPU's own code (SpeedKernel::block_stats).
 #pragma once
@@ -53,6 +55,9 @@ struct Tables {
   const int* antialias_rows = nullptr;     // low_height * taps: scaled rows
   const int* antialias_columns = nullptr;  // low_width * taps: scaled columns
   ScaleMethod method = ScaleMethod::kNearest;
+  // The prescale tables are the identity (no prescale, or one that keeps the
+  // size): scaled samples are the source's, read without the tables.
+  bool direct = false;
   unsigned scale_taps = 1;
   const int* source_rows = nullptr;  // scaled_height * scale_taps
   const float* row_weights = nullptr;
@@ -72,6 +77,17 @@ VMAFEXACT_HD inline float source_sample(const SourcePlane& plane, int y, int x) 
                              pixel::hbd_divisor(plane.bpc));
 }
 
+// Whether prescale tables are the identity (tables.direct).
+template <class PrescaleTables>
+inline bool identity_tables(const PrescaleTables& tables) {
+  if (tables.method != ScaleMethod::kNearest) return false;
+  for (std::size_t i = 0; i < tables.rows.size(); ++i)
+    if (tables.rows[i] != static_cast<int>(i)) return false;
+  for (std::size_t i = 0; i < tables.columns.size(); ++i)
+    if (tables.columns[i] != static_cast<int>(i)) return false;
+  return true;
+}
+
 // The source rows of one output row of the prescaler.
 struct SourceTaps {
   const SourcePlane* plane;
@@ -83,6 +99,7 @@ struct SourceTaps {
 
 // The scaled picture's sample at (y, x).
 VMAFEXACT_HD inline float scaled_sample(const SourcePlane& plane, const Tables& t, int y, int x) {
+  if (t.direct) return source_sample(plane, y, x);
   const std::size_t row = static_cast<std::size_t>(y) * t.scale_taps;
   const std::size_t column = static_cast<std::size_t>(x) * t.scale_taps;
   const SourceTaps taps{&plane, t.source_rows + row};
@@ -121,12 +138,24 @@ VMAFEXACT_HD inline float centered_sample(const float* low, const Tables& t, uns
   return low[std::size_t{i} * t.low_width + j] - mean;
 }
 
+// Samples loaded ahead of a serial chain: the loads of a batch do not wait for
+// the additions, which stay one chain in the CPU's order.
+inline constexpr unsigned kBatch = 8;
+
 // Step 3: the mean of position s (row-major in the 5x5 block) over the region.
 VMAFEXACT_HD inline float position_mean(const float* centered, const Tables& t, unsigned s) {
   const float* origin = centered + std::size_t{s / kBlockSide} * t.low_width + s % kBlockSide;
   float sum = 0;
-  for (unsigned i = 0; i < t.region_height; ++i)
-    for (unsigned j = 0; j < t.region_width; ++j) sum += origin[std::size_t{i} * t.low_width + j];
+  for (unsigned i = 0; i < t.region_height; ++i) {
+    const float* row = origin + std::size_t{i} * t.low_width;
+    unsigned j = 0;
+    for (; j + kBatch <= t.region_width; j += kBatch) {
+      float batch[kBatch];
+      for (unsigned k = 0; k < kBatch; ++k) batch[k] = row[j + k];
+      for (unsigned k = 0; k < kBatch; ++k) sum += batch[k];
+    }
+    for (; j < t.region_width; ++j) sum += row[j];
+  }
   return sum / static_cast<float>(std::size_t{t.region_width} * t.region_height);
 }
 
@@ -147,7 +176,15 @@ VMAFEXACT_HD inline double covariance_sum(const float* centered, const Tables& t
   for (unsigned i = 0; i < t.region_height; ++i) {
     const float* row_a = a + std::size_t{i} * t.low_width;
     const float* row_b = b + std::size_t{i} * t.low_width;
-    for (unsigned j = 0; j < t.region_width; ++j)
+    unsigned j = 0;
+    for (; j + kBatch <= t.region_width; j += kBatch) {
+      double products[kBatch];
+      for (unsigned k = 0; k < kBatch; ++k)
+        products[k] = (static_cast<double>(row_a[j + k]) - mean_a) *
+                      (static_cast<double>(row_b[j + k]) - mean_b);
+      for (unsigned k = 0; k < kBatch; ++k) sum += products[k];
+    }
+    for (; j < t.region_width; ++j)
       sum += (static_cast<double>(row_a[j]) - mean_a) * (static_cast<double>(row_b[j]) - mean_b);
   }
   return sum;

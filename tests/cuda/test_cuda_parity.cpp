@@ -179,10 +179,11 @@ TEST_F(CudaParity, SpeedChromaEqualsTheCpu) {
       with(v1, {{"speed_prescale", "1.3"}, {"speed_prescale_method", "lanczos4"}}),
       {{"speed_kernelscale", "0.5"}, {"speed_weight_var_mode", "3"}, {"speed_sigma_nn", "0.5"}},
       {{"speed_kernelscale", "2"}, {"speed_weight_var_mode", "6"}, {"speed_nn_floor", "0.3"}}};
+  // Chroma planes of at least 134 on a side, so that speed_prescale=0.6 leaves 80.
   const std::vector<PictureFormat> formats = {
-      {161, 163, 8, ChromaFormat::k444}, {333, 241, 10, ChromaFormat::k420},
-      {177, 163, 12, ChromaFormat::k420}, {331, 247, 16, ChromaFormat::k422},
-      {259, 171, 8, ChromaFormat::k422}};
+      {161, 163, 8, ChromaFormat::k444}, {333, 283, 10, ChromaFormat::k420},
+      {371, 331, 12, ChromaFormat::k420}, {331, 247, 16, ChromaFormat::k422},
+      {299, 171, 8, ChromaFormat::k422}};
   for (const auto& format : formats)
     for (std::size_t k = 0; k < option_sets.size(); ++k)
       expect_same_scores(make_clip(format, 3, format.width + k), {{"speed_chroma", option_sets[k]}},
