@@ -23,18 +23,9 @@ inline std::size_t result_stride(const tile::Tables& t) {
   return std::size_t{t.low_width} * t.low_height + tile::kPositions * tile::kPositions;
 }
 
-// Device scratch of one frame, for tables `t`.
-struct Scratch {
-  float* low;       // kPictures decimated pictures
-  double* means;    // kPictures * 25
-  double* values;   // kPictures * 25 * region elements: the centered values
-};
-std::size_t scratch_low_count(const tile::Tables& t);
-std::size_t scratch_values_count(const tile::Tables& t);
-
-// Enqueues steps 1 to 3 on `stream`, writing kPictures * result_stride(t)
-// floats to `results`. All in device memory.
-void enqueue_speed_pictures(const FramePlanes& planes, const tile::Tables& t, const Scratch& scratch,
+// Enqueues steps 1 to 3 on `stream`: `low` holds kPictures decimated pictures
+// (scratch), `results` kPictures * result_stride(t) floats. All in device memory.
+void enqueue_speed_pictures(const FramePlanes& planes, const tile::Tables& t, float* low,
                             float* results, cudaStream_t stream);
 
 }  // namespace vmafexact::cuda::speed

@@ -88,9 +88,7 @@ void SpeedChromaCudaStage::prepare_device() {
   tables_.local_mean_taps = static_cast<unsigned>(host_[0].local_mean().size());
   tables_.local_mean_rows = i + local_mean_rows;
   tables_.local_mean_columns = i + local_mean_columns;
-  low_.resize(scratch_low_count(tables_));
-  means_.resize(kPictures * tile::kPositions);
-  values_.resize(scratch_values_count(tables_));
+  low_.resize(kPictures * std::size_t{g.low_width} * g.low_height);
   results_.resize(kPictures * stride_of(g));
 }
 
@@ -100,8 +98,7 @@ void SpeedChromaCudaStage::submit(const PictureView& ref, const PictureView& dis
     return tile::SourcePlane{picture.planes[p].data, picture.planes[p].stride, picture.bpc};
   };
   const FramePlanes planes = {plane(ref, 1), plane(dist, 1), plane(ref, 2), plane(dist, 2)};
-  enqueue_speed_pictures(planes, tables_, Scratch{low_.data(), means_.data(), values_.data()},
-                         results_.data(), stream_);
+  enqueue_speed_pictures(planes, tables_, low_.data(), results_.data(), stream_);
   readback_.submit(results_.data(), index, stream_);
 }
 

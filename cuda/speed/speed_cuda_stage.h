@@ -45,7 +45,6 @@ class SpeedChromaCudaStage final : public FeatureStage<ChromaSums> {
   DeviceBuffer<float> float_tables_;
   DeviceBuffer<int> int_tables_;
   DeviceBuffer<float> low_, results_;
-  DeviceBuffer<double> means_, values_;
   FrameReadback<float> readback_;
   // Per picture, its decimated samples as block_stats takes them.
   std::vector<std::vector<float>> low_host_;

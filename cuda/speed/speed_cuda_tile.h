@@ -12,13 +12,11 @@
 //  2. centered_sample(): one thread per decimated sample: the local mean (the
 //     vertical sums of its columns, then the horizontal sum, as the CPU) and
 //     the sample less it.
-//  3. position_mean(): one thread per position (25), one float chain over the
-//     region in row-major order (compute_mean); centered_value(): one thread
-//     per position and element, the double the CPU's compute_covariance
-//     multiplies; covariance_sum(): one thread per covariance entry (325,
-//     y <= x), one double chain over the elements in order. The samples of a
-//     batch are loaded before its additions, so that a chain waits on its
-//     additions only; a warp of chains per block spreads them over the SMs.
+//  3. position_mean() and covariance_sum(): one thread per position (25) and
+//     one per covariance entry (325, y <= x): each is one serial chain over the
+//     region in row-major order, as the CPU's compute_mean / compute_covariance
+//     (the samples of a batch are loaded before its additions, which keeps the
+//     chain latency-bound on the additions, not on the loads).
 // The covariance, eigenvalues, solve and the entropies (log2) are finished on
 // the host with the CPU's own code (SpeedKernel::block_stats).
 #pragma once
@@ -37,7 +35,7 @@ inline constexpr unsigned kBlockSide = 5;
 inline constexpr unsigned kPositions = kBlockSide * kBlockSide;
 inline constexpr unsigned kCovarianceEntries = kPositions * (kPositions + 1) / 2;  // 325
 inline constexpr unsigned kSampleThreads = 128;  // threads per block of steps 1 and 2
-inline constexpr unsigned kChainThreads = 32;    // threads per block of the serial chains
+inline constexpr unsigned kStatsThreads = 352;   // 11 warps: the 325 entries (and 25 means)
 
 // A plane of samples (8 bits, or 16-bit containers) with its byte stride.
 struct SourcePlane {
@@ -168,30 +166,27 @@ VMAFEXACT_HD inline void covariance_pair(unsigned entry, unsigned& x, unsigned& 
   y = entry - x * (x + 1) / 2;
 }
 
-// Step 3: the centered value of position s at element e of the region
-// (row-major), as the CPU forms it: the sample in double less the mean in double.
-VMAFEXACT_HD inline double centered_value(const float* centered, const Tables& t,
-                                          const double* means, unsigned s, std::size_t e) {
-  const std::size_t i = e / t.region_width, j = e % t.region_width;
-  return static_cast<double>(
-             centered[(s / kBlockSide + i) * t.low_width + s % kBlockSide + j]) -
-         means[s];
-}
-
-// Step 3: the double sum of the products of positions x and y's centered
-// values (`values`: position by position, `count` each), element by element.
-VMAFEXACT_HD inline double covariance_sum(const double* values, std::size_t count, unsigned x,
-                                          unsigned y) {
-  const double* a = values + x * count;
-  const double* b = values + y * count;
+// Step 3: the double sum of the centered products of positions x and y.
+VMAFEXACT_HD inline double covariance_sum(const float* centered, const Tables& t,
+                                          const double* means, unsigned x, unsigned y) {
+  const float* a = centered + std::size_t{x / kBlockSide} * t.low_width + x % kBlockSide;
+  const float* b = centered + std::size_t{y / kBlockSide} * t.low_width + y % kBlockSide;
+  const double mean_a = means[x], mean_b = means[y];
   double sum = 0;
-  std::size_t e = 0;
-  for (; e + kBatch <= count; e += kBatch) {
-    double products[kBatch];
-    for (unsigned k = 0; k < kBatch; ++k) products[k] = a[e + k] * b[e + k];
-    for (unsigned k = 0; k < kBatch; ++k) sum += products[k];
+  for (unsigned i = 0; i < t.region_height; ++i) {
+    const float* row_a = a + std::size_t{i} * t.low_width;
+    const float* row_b = b + std::size_t{i} * t.low_width;
+    unsigned j = 0;
+    for (; j + kBatch <= t.region_width; j += kBatch) {
+      double products[kBatch];
+      for (unsigned k = 0; k < kBatch; ++k)
+        products[k] = (static_cast<double>(row_a[j + k]) - mean_a) *
+                      (static_cast<double>(row_b[j + k]) - mean_b);
+      for (unsigned k = 0; k < kBatch; ++k) sum += products[k];
+    }
+    for (; j < t.region_width; ++j)
+      sum += (static_cast<double>(row_a[j]) - mean_a) * (static_cast<double>(row_b[j]) - mean_b);
   }
-  for (; e < count; ++e) sum += a[e] * b[e];
   return sum;
 }
 

@@ -182,18 +182,13 @@ Emulated emulate(const PlaneView& plane, unsigned bpc, const tile::Tables& t) {
   for (std::size_t n = 0; n < count; ++n)  // centered_kernel
     e.centered[n] = tile::centered_sample(low.data(), t, static_cast<unsigned>(n / t.low_width),
                                           static_cast<unsigned>(n % t.low_width));
-  std::array<double, tile::kPositions> means{};  // means_kernel
+  std::array<double, tile::kPositions> means{};  // covariance_kernel
   for (unsigned s = 0; s < tile::kPositions; ++s)
     means[s] = static_cast<double>(tile::position_mean(e.centered.data(), t, s));
-  const std::size_t elements = std::size_t{t.region_width} * t.region_height;
-  std::vector<double> values(tile::kPositions * elements);  // values_kernel
-  for (std::size_t n = 0; n < values.size(); ++n)
-    values[n] = tile::centered_value(e.centered.data(), t, means.data(),
-                                     static_cast<unsigned>(n / elements), n % elements);
-  for (unsigned entry = 0; entry < tile::kCovarianceEntries; ++entry) {  // covariance_kernel
+  for (unsigned entry = 0; entry < tile::kCovarianceEntries; ++entry) {
     unsigned x, y;
     tile::covariance_pair(entry, x, y);
-    const float value = tile::covariance_value(tile::covariance_sum(values.data(), elements, x, y), t);
+    const float value = tile::covariance_value(tile::covariance_sum(e.centered.data(), t, means.data(), x, y), t);
     e.covariance[x * tile::kPositions + y] = value;
     e.covariance[y * tile::kPositions + x] = value;
   }
@@ -343,10 +338,9 @@ TEST_F(speed_chroma_cuda_device, TimePerFrame) {
     // The kernels alone, timed with events.
     speed::SpeedKernel kernel(g, params, speed::speed_dsp_scalar());
     const HostTables host(kernel);
-    cuda::DeviceBuffer<float> low(cuda::speed::scratch_low_count(host.t));
-    cuda::DeviceBuffer<double> means(cuda::speed::kPictures * tile::kPositions);
-    cuda::DeviceBuffer<double> values(cuda::speed::scratch_values_count(host.t));
-    cuda::DeviceBuffer<float> results(cuda::speed::kPictures * cuda::speed::result_stride(host.t));
+    std::vector<float> floats, tables_f;
+    cuda::DeviceBuffer<float> low(4 * std::size_t{g.low_width} * g.low_height);
+    cuda::DeviceBuffer<float> results(4 * cuda::speed::result_stride(host.t));
     // Device copies of the tables (as the stage uploads them).
     const auto upload = [&](const auto& v, auto& buffer) {
       buffer.resize(v.size());
@@ -378,8 +372,7 @@ TEST_F(speed_chroma_cuda_device, TimePerFrame) {
     constexpr unsigned kFrames = 200;
     cudaEventRecord(start, stream.get());
     for (unsigned f = 0; f < kFrames; ++f)
-      cuda::speed::enqueue_speed_pictures(planes, t, {low.data(), means.data(), values.data()},
-                                          results.data(), stream.get());
+      cuda::speed::enqueue_speed_pictures(planes, t, low.data(), results.data(), stream.get());
     cudaEventRecord(stop, stream.get());
     cudaEventSynchronize(stop);
     float ms = 0;
