@@ -4,6 +4,8 @@
 #include "adm/adm_extractor.h"
 #include "motion/motion_cuda_stage.h"
 #include "psnr/psnr_cuda_stage.h"
+#include "speed/speed_cuda_stage.h"
+#include "speed/speed_extractor.h"
 #include "vif/vif_cuda.h"
 #include "vif/vif_extractor.h"
 
@@ -30,6 +32,15 @@ std::unique_ptr<FeatureExtractor> psnr::make_cuda_extractor(const OptionValues& 
   return vmafexact::psnr::make_extractor(options, [stream](const PictureFormat&) {
     return std::make_unique<PsnrCudaStage>(stream);
   });
+}
+
+std::unique_ptr<FeatureExtractor> speed::make_chroma_cuda_extractor(const OptionValues& options,
+                                                                   CudaStream stream) {
+  return vmafexact::speed::make_chroma_extractor(
+      options, [stream](const PictureFormat&, const vmafexact::speed::SpeedGeometry& chroma,
+                        const vmafexact::speed::SpeedParams& params) {
+        return std::make_unique<SpeedChromaCudaStage>(chroma, params, stream);
+      });
 }
 
 std::unique_ptr<FeatureExtractor> vif::make_cuda_extractor(const OptionValues& options,

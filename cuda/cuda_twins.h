@@ -16,6 +16,10 @@ std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& option
 namespace psnr {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }
+namespace speed {
+std::unique_ptr<FeatureExtractor> make_chroma_cuda_extractor(const OptionValues& options,
+                                                             CudaStream stream);
+}
 namespace vif {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

@@ -137,8 +137,7 @@ void PlaneRows::row(unsigned y, float* out) {
     dsp_->convert_row_8(plane_.row<std::uint8_t>(y), plane_.width, out);
   } else {
     // picture_copy_hbd's divisor: 4, 16 or 256.
-    const float scaler = bpc_ == 10 ? 4.0f : bpc_ == 12 ? 16.0f : 256.0f;
-    dsp_->convert_row_16(plane_.row<std::uint16_t>(y), plane_.width, scaler, out);
+    dsp_->convert_row_16(plane_.row<std::uint16_t>(y), plane_.width, pixel::hbd_divisor(bpc_), out);
   }
 }
 
@@ -233,34 +232,40 @@ class SpeedKernel::Prescaler {
   }
 
   float sample(const float* const* src, const int* cols, const float* wx, const float* wy) const {
-    if (method_ == ScaleMethod::kBilinear) {
-      const float dx = wx[0], dy = wy[0];
-      const float* r1 = src[0];
-      const float* r2 = src[1];
-      const int x1 = cols[0], x2 = cols[1];
-      return (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] + dy * (1 - dx) * r2[x1] +
-             dy * dx * r2[x2];
-    }
-    if (method_ == ScaleMethod::kBicubic) {
-      float value = 0.0f;
-      for (unsigned j = 0; j < 4; ++j)
-        for (unsigned i = 0; i < 4; ++i) {
-          const float weight = wx[i] * wy[j];
-          value += src[j][cols[i]] * weight;
-        }
-      return value;
-    }
-    float value = 0.0f;
-    float weight_sum = 0.0f;
-    for (unsigned iy = 0; iy < 9; ++iy)
-      for (unsigned ix = 0; ix < 9; ++ix) {
-        const float weight = wx[ix] * wy[iy];
-        weight_sum += weight;
-        value += src[iy][cols[ix]] * weight;
-      }
-    return value / weight_sum;
+    const auto tap = [src](unsigned j, int column) { return src[j][column]; };
+    return pixel::prescaled_sample(method_, tap, cols, wx, wy);
   }
 
+ public:
+  // The same taps and weights for every output row and column (the identity
+  // as nearest over the same rows and columns).
+  PrescaleTables tables(unsigned dst_w, unsigned dst_h) const {
+    PrescaleTables t;
+    if (identity_) {
+      for (unsigned y = 0; y < dst_h; ++y) t.rows.push_back(static_cast<int>(y));
+      for (unsigned x = 0; x < dst_w; ++x) t.columns.push_back(static_cast<int>(x));
+      t.row_weights.assign(dst_h, 0.0f);
+      t.column_weights.assign(dst_w, 0.0f);
+      return t;
+    }
+    t.method = method_;
+    t.taps = taps_;
+    t.columns = columns_;
+    t.column_weights = column_weights_;
+    t.rows.resize(std::size_t{dst_h} * taps_);
+    t.row_weights.assign(std::size_t{dst_h} * taps_, 0.0f);
+    for (unsigned y = 0; y < dst_h; ++y) {
+      if (method_ == ScaleMethod::kNearest) {
+        t.rows[y] = static_cast<int>(static_cast<float>(y) * ratio_y_);
+        continue;
+      }
+      const float yy = static_cast<float>((y + 0.5) * ratio_y_ - 0.5);
+      taps_of(yy, src_h_, &t.rows[std::size_t{y} * taps_], &t.row_weights[std::size_t{y} * taps_]);
+    }
+    return t;
+  }
+
+ private:
   ScaleMethod method_;
   bool identity_;
   unsigned src_h_;
@@ -388,12 +393,26 @@ const std::vector<float>& SpeedKernel::low_pass(RowSource& source) {
   return low_;
 }
 
+PrescaleTables SpeedKernel::prescale_tables() const {
+  const SpeedGeometry& g = geometry_;
+  if (prescaler_) return prescaler_->tables(g.scaled_width, g.scaled_height);
+  PrescaleTables t;  // not rescaled: the picture cut to the scaled size
+  for (unsigned y = 0; y < g.scaled_height; ++y) t.rows.push_back(static_cast<int>(y));
+  for (unsigned x = 0; x < g.scaled_width; ++x) t.columns.push_back(static_cast<int>(x));
+  t.row_weights.assign(g.scaled_height, 0.0f);
+  t.column_weights.assign(g.scaled_width, 0.0f);
+  return t;
+}
+
 BlockStats SpeedKernel::block_stats(const std::vector<float>& low) {
+  return block_stats(low, covariance(low));
+}
+
+Covariance SpeedKernel::covariance(const std::vector<float>& low) {
   const SpeedGeometry& g = geometry_;
   const unsigned low_w = g.low_width;
   const unsigned region_w = g.region_width, region_h = g.region_height;
   const std::size_t count = std::size_t{region_w} * region_h;
-  const unsigned blocks = g.blocks();
 
   // The mean of each position's region (compute_mean: a float sum, divided by
   // the count as a float).
@@ -437,13 +456,20 @@ BlockStats SpeedKernel::block_stats(const std::vector<float>& low) {
       }
     }
   if (filled > 0) dsp_->covariance(centered_.data(), filled, sums_.data());
-  std::array<float, kBlockElements * kBlockElements> covariance{};
+  Covariance covariance{};
   for (unsigned x = 0; x < kBlockElements; ++x)
     for (unsigned y = 0; y <= x; ++y) {
       const float value = static_cast<float>(sums_[x * kCovLanes + y] / static_cast<double>(count));
       covariance[x * kBlockElements + y] = value;
       covariance[y * kBlockElements + x] = value;
     }
+  return covariance;
+}
+
+BlockStats SpeedKernel::block_stats(const std::vector<float>& low, const Covariance& covariance) {
+  const SpeedGeometry& g = geometry_;
+  const unsigned low_w = g.low_width;
+  const unsigned blocks = g.blocks();
 
   std::array<float, kBlockElements> eigenvalues{};
   symmetric_eigenvalues(covariance.data(), kBlockElements, eigenvalues.data());
@@ -494,12 +520,17 @@ BlockStats SpeedKernel::block_stats(const std::vector<float>& low) {
 SpeedScore SpeedKernel::score(RowSource& ref, RowSource& dis) {
   const BlockStats ref_stats = block_stats(low_pass(ref));
   const BlockStats dis_stats = block_stats(low_pass(dis));
+  return pair_score(ref_stats, dis_stats, params_);
+}
+
+SpeedScore pair_score(const BlockStats& ref_stats, const BlockStats& dis_stats,
+                      const SpeedParams& params) {
   SpeedScore result;
   result.singular = ref_stats.singular || dis_stats.singular;
   // One picture singular, the other not: 0 rather than an inflated score.
   result.score = ref_stats.singular != dis_stats.singular
                      ? 0.0f
-                     : speed_score(ref_stats, dis_stats, params_);
+                     : speed_score(ref_stats, dis_stats, params);
   return result;
 }
 

@@ -17,6 +17,7 @@
 // block statistics (get_speed_score).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,6 +27,7 @@
 
 #include "common/picture.h"
 #include "speed/speed_dsp.h"
+#include "speed/speed_pixel.h"
 
 namespace vmafexact::speed {
 
@@ -36,8 +38,6 @@ inline constexpr unsigned kBlockElements = kBlockSide * kBlockSide;
 // it libvmaf logs "SpEED: image too small" but goes on, and crashes reading
 // far outside its buffers.
 inline constexpr unsigned kMinScaledSide = kBlockSide * kDecimation;
-
-enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
 
 // libvmaf's names (vif_get_scaling_method): nearest, bilinear, bicubic, lanczos4.
 std::optional<ScaleMethod> scale_method_of(std::string_view name);
@@ -129,11 +129,27 @@ struct BlockStats {
   bool singular = false;
 };
 
+// The prescaler of one picture size as tables (for backends that compute the
+// scaled samples where they need them): per output row and per output column,
+// `taps` source rows / columns (mirrored) and their weights, as
+// pixel::prescaled_sample() reads them. A picture that is not rescaled, or
+// rescaled to its own size, has the identity tables of kNearest.
+struct PrescaleTables {
+  ScaleMethod method = ScaleMethod::kNearest;
+  unsigned taps = 1;
+  std::vector<int> rows, columns;                 // scaled_height (width) * taps
+  std::vector<float> row_weights, column_weights;  // the same sizes
+};
+
+// The 25x25 covariance of the positions of a block (row-major, symmetric).
+using Covariance = std::array<float, kBlockElements * kBlockElements>;
+
 // speed_extract_score's result: the score, and whether either picture's
 // covariance was singular (its return value).
 struct SpeedScore {
   float score = 0;
   bool singular = false;
+  bool operator==(const SpeedScore&) const = default;
 };
 
 // The work of one picture size and one set of options, with its buffers.
@@ -150,6 +166,21 @@ class SpeedKernel {
   // (low_width x low_height), and its block statistics.
   const std::vector<float>& low_pass(RowSource& source);
   BlockStats block_stats(const std::vector<float>& low);
+  // block_stats() in two steps, for backends that compute the covariance
+  // (compute_mean, compute_covariance) themselves.
+  Covariance covariance(const std::vector<float>& low);
+  BlockStats block_stats(const std::vector<float>& low, const Covariance& covariance);
+
+  // The tables every backend filters with: the antialiasing filter and, per
+  // decimated row / column, the mirrored scaled row / column of each tap; the
+  // local-mean filter and its mirrored decimated rows / columns; the prescaler.
+  const std::vector<float>& antialias() const { return antialias_; }
+  const std::vector<int>& antialias_rows() const { return antialias_rows_; }
+  const std::vector<int>& antialias_columns() const { return antialias_columns_; }
+  const std::vector<float>& local_mean() const { return local_mean_; }
+  const std::vector<int>& local_mean_rows() const { return local_mean_rows_; }
+  const std::vector<int>& local_mean_columns() const { return local_mean_columns_; }
+  PrescaleTables prescale_tables() const;
 
   const SpeedGeometry& geometry() const { return geometry_; }
 
@@ -172,6 +203,10 @@ class SpeedKernel {
   std::vector<float> independent_, solution_, work_;
   std::unique_ptr<const Prescaler> prescaler_;  // null when not rescaled
 };
+
+// The tail of speed_extract_score: the score of two pictures' statistics (0
+// when exactly one of them is singular).
+SpeedScore pair_score(const BlockStats& ref, const BlockStats& dis, const SpeedParams& params);
 
 // get_speed_score: the mean over blocks of |entropy-weighted log variances|
 // (libvmaf's float sum), by speed_weight_var_mode.

@@ -5,20 +5,20 @@
 #include <cstdint>
 
 #include "speed/speed_dsp.h"
+#include "speed/speed_pixel.h"
 
 namespace vmafexact::speed::scalar {
 
-// libvmaf adds its int offset -128, converted to float.
-inline constexpr float kSampleOffset = -128;
+using pixel::kSampleOffset;
 
 inline void convert_row_8(const std::uint8_t* src, unsigned begin, unsigned end, float* dst) {
-  for (unsigned x = begin; x < end; ++x) dst[x] = static_cast<float>(src[x]) + kSampleOffset;
+  for (unsigned x = begin; x < end; ++x) dst[x] = pixel::converted_8(src[x]);
 }
 
 inline void convert_row_16(const std::uint16_t* src, unsigned begin, unsigned end, float scaler,
                            float* dst) {
   for (unsigned x = begin; x < end; ++x)
-    dst[x] = static_cast<float>(src[x]) / scaler + kSampleOffset;
+    dst[x] = pixel::converted_16(src[x], scaler);
 }
 
 inline void subtract_row(float* dst, const float* sub, unsigned begin, unsigned end) {

@@ -35,6 +35,7 @@ SpeedGeometry checked_geometry(std::string_view extractor, std::string_view what
 // speed_chroma's frame: the U and V planes' scores (speed_extract_score).
 struct ChromaSums {
   SpeedScore u, v;
+  bool operator==(const ChromaSums&) const = default;
 };
 
 // The CPU stage of speed_chroma: both chroma planes of the pair, through the

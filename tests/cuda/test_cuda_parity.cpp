@@ -181,6 +181,44 @@ TEST_F(CudaParity, FourKEightAndTenBit) {
   }
 }
 
+// speed_chroma: awkward sizes whose chroma planes are at least 80 on a side,
+// 8 to 16 bits, the defaults, the VMAF v1 options and every prescale method.
+TEST_F(CudaParity, SpeedChromaEqualsTheCpu) {
+  const FeatureOptions v1 = {{"speed_kernelscale", "1.0"}, {"speed_nn_floor", "0.1"},
+                             {"speed_sigma_nn", "0.19"}, {"speed_weight_var_mode", "5"},
+                             {"speed_max_val", "45"}};
+  const auto with = [&](FeatureOptions options, std::initializer_list<std::pair<std::string, std::string>> more) {
+    for (const auto& option : more) options.push_back(option);
+    return options;
+  };
+  const std::vector<FeatureOptions> option_sets = {
+      {},
+      v1,
+      with(v1, {{"speed_prescale", "0.6"}, {"speed_prescale_method", "bilinear"}}),
+      with(v1, {{"speed_prescale", "1.5"}, {"speed_prescale_method", "nearest"}}),
+      with(v1, {{"speed_prescale", "0.7"}, {"speed_prescale_method", "bicubic"}}),
+      with(v1, {{"speed_prescale", "1.3"}, {"speed_prescale_method", "lanczos4"}}),
+      {{"speed_kernelscale", "0.5"}, {"speed_weight_var_mode", "3"}, {"speed_sigma_nn", "0.5"}},
+      {{"speed_kernelscale", "2"}, {"speed_weight_var_mode", "6"}, {"speed_nn_floor", "0.3"}}};
+  // Chroma planes of at least 134 on a side, so that speed_prescale=0.6 leaves 80.
+  const std::vector<PictureFormat> formats = {
+      {161, 163, 8, ChromaFormat::k444}, {333, 283, 10, ChromaFormat::k420},
+      {371, 331, 12, ChromaFormat::k420}, {331, 247, 16, ChromaFormat::k422},
+      {299, 171, 8, ChromaFormat::k422}};
+  for (const auto& format : formats)
+    for (std::size_t k = 0; k < option_sets.size(); ++k)
+      expect_same_scores(make_clip(format, 3, format.width + k), {{"speed_chroma", option_sets[k]}},
+                         "", format_label(format) + " speed_chroma options #" + std::to_string(k));
+  for (const unsigned bpc : {8u, 10u}) {
+    const PictureFormat format{3840, 2160, bpc, ChromaFormat::k420};
+    expect_same_scores(make_clip(format, 3, bpc + 1), {{"speed_chroma", v1}}, "",
+                       format_label(format) + " speed_chroma v1");
+  }
+  const PictureFormat full_hd{1920, 1080, 12, ChromaFormat::k420};
+  expect_same_scores(make_clip(full_hd, 3, 5), {{"speed_chroma", option_sets[2]}}, "",
+                     format_label(full_hd) + " speed_chroma bilinear");
+}
+
 class CudaFixtureParity : public ::testing::TestWithParam<test::FixturePair> {
  protected:
   void SetUp() override {

@@ -96,10 +96,14 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
-// (feature, twin) of a check: "vif/VifDsp.StatVertical/avx2" or "vif_cuda_device.X".
+// (feature, twin) of a check: "vif/VifDsp.StatVertical/avx2", "vif_cuda_device.X" or
+// "speed_chroma_cuda_emulation.X".
 std::pair<std::string, std::string> feature_twin(const std::string& suite, const std::string& name) {
   if (const auto slash = suite.find('/'); slash != std::string::npos)
     return {suite.substr(0, slash), name.substr(name.rfind('/') + 1)};
+  // A CUDA check of a feature whose name has underscores ("speed_chroma_cuda_device").
+  if (const auto cuda = suite.rfind("_cuda_"); cuda != std::string::npos)
+    return {suite.substr(0, cuda), suite.substr(cuda + 1)};
   const auto underscore = suite.find('_');
   if (underscore == std::string::npos) return {suite, ""};
   return {suite.substr(0, underscore), suite.substr(underscore + 1)};
