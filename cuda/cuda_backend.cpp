@@ -1,7 +1,9 @@
 #include "cuda_backend.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 #include <utility>
 
@@ -19,11 +21,13 @@ namespace {
 // the frame's pictures may be reused.
 class StreamedExtractor final : public FeatureExtractor {
  public:
-  StreamedExtractor(std::string_view name, const FeatureOptions& options, cudaStream_t frames)
+  StreamedExtractor(std::string_view name, const FeatureOptions& options, cudaStream_t frames,
+                    BandRunner& host_runner)
       : frames_(frames) {
     lanes_.push_back(std::make_unique<Lane>(name, options));
     if (!lanes_.front()->twin->keeps_state())
       lanes_.push_back(std::make_unique<Lane>(name, options));
+    for (auto& lane : lanes_) lane->twin->set_band_runner(host_runner);
   }
 
   std::string_view name() const override { return twin().name(); }
@@ -49,6 +53,9 @@ class StreamedExtractor final : public FeatureExtractor {
   void flush(FeatureCollector& scores) override {
     for (auto& lane : lanes_) lane->twin->flush(scores);
   }
+  // The Scorer's runner is its one thread (a device's frames overlap instead);
+  // the twins keep the backend's.
+  void set_band_runner(BandRunner&) override {}
   unsigned latency_frames() const override { return twin().latency_frames(); }
   bool keeps_state() const override { return twin().keeps_state(); }
   bool sees_every_frame() const override { return twin().sees_every_frame(); }
@@ -87,7 +94,16 @@ class StreamedExtractor final : public FeatureExtractor {
 
 }  // namespace
 
-CudaBackend::CudaBackend() {
+namespace {
+
+// A few host threads for the twins' host work: the calling thread takes bands
+// too, so 3 workers give 4 bands side by side.
+unsigned host_bands() { return std::clamp(std::thread::hardware_concurrency(), 1u, 4u); }
+
+}  // namespace
+
+CudaBackend::CudaBackend()
+    : host_pool_(std::max(host_bands() - 1, 1u)), host_runner_(host_pool_, host_bands()) {
   std::string reason;
   if (!device_available(&reason)) throw Error("no usable CUDA device: " + reason);
   stream_ = std::make_unique<Stream>();
@@ -95,7 +111,7 @@ CudaBackend::CudaBackend() {
 
 std::unique_ptr<FeatureExtractor> CudaBackend::make_extractor(std::string_view name,
                                                               const FeatureOptions& options) {
-  return std::make_unique<StreamedExtractor>(name, options, stream());
+  return std::make_unique<StreamedExtractor>(name, options, stream(), host_runner_);
 }
 
 }  // namespace vmafexact::cuda

@@ -7,7 +7,9 @@
 // Frames arrive on the backend's stream (uploads, repacks, the producer's
 // work). Each extractor runs on a stream of its own that waits for the frame
 // there (an event), so that the device runs a frame's features side by side:
-// at 1920x1080 no single feature fills an H200.
+// at 1920x1080 no single feature fills an H200. What a twin finishes on the
+// host (SpEED's eigenvalues and entropies, say) runs its bands on the
+// backend's own few host threads.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +19,7 @@
 
 #include "common/cuda_util.h"
 #include "common/feature_extractor.h"
+#include "common/thread_pool.h"
 #include "registry.h"
 
 namespace vmafexact::cuda {
@@ -37,6 +40,8 @@ class CudaBackend {
 
  private:
   std::unique_ptr<Stream> stream_;
+  ThreadPool host_pool_;          // the twins' host work
+  PoolBandRunner host_runner_;    // bands of it, side by side
 };
 
 }  // namespace vmafexact::cuda
