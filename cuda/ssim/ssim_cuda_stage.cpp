@@ -1,0 +1,152 @@
+#include "ssim/ssim_cuda_stage.h"
+
+#include <algorithm>
+#include <string>
+
+#include "ssim/ssim_cuda_tile.h"
+
+namespace vmafexact::cuda::ssim {
+
+namespace vs = vmafexact::ssim;
+
+SsimPlan ssim_plan(int scale) {
+  if (scale <= 1) return {};
+  return {.levels = 2, .scored = 1, .kernel = vs::box_kernel(scale), .taps = scale, .factor = scale};
+}
+
+SsimPlan ms_ssim_plan() {
+  return {.levels = vs::kScales,
+          .scored = vs::kScales,
+          .kernel = std::vector<float>(vs::kLowPass, vs::kLowPass + vs::kLowPassTaps * vs::kLowPassTaps),
+          .taps = vs::kLowPassTaps,
+          .factor = 2};
+}
+
+SsimCudaPipeline::SsimCudaPipeline(unsigned width, unsigned height, SsimPlan plan,
+                                   cudaStream_t stream)
+    : stream_(stream), plan_(std::move(plan)),
+      readback_(static_cast<std::size_t>(tile::kTerms) * static_cast<std::size_t>(plan_.scored)) {
+  std::size_t floats = 0;
+  int w = static_cast<int>(width), h = static_cast<int>(height);
+  for (int i = 0; i < plan_.levels; ++i) {
+    if (i > 0) w = vs::decimated_size(w, plan_.factor), h = vs::decimated_size(h, plan_.factor);
+    levels_.push_back({w, h, floats});
+    floats += 2 * static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  }
+  std::size_t map_floats = 0, term_doubles = 0;
+  for (int i = plan_.levels - plan_.scored; i < plan_.levels; ++i) {
+    const Level& level = levels_[static_cast<std::size_t>(i)];
+    if (level.w < vs::kWindow || level.h < vs::kWindow)
+      throw Error("ssim (CUDA): level of " + std::to_string(level.w) + "x" + std::to_string(level.h) +
+                  " is smaller than the 11x11 window");
+    const auto out_w = static_cast<std::size_t>(level.w - (vs::kWindow - 1));
+    const auto out_h = static_cast<std::size_t>(level.h - (vs::kWindow - 1));
+    map_floats = std::max(map_floats, tile::kMaps * out_w * static_cast<std::size_t>(level.h));
+    terms_offset_.push_back(term_doubles);
+    term_doubles += tile::kTerms * out_w * out_h;
+  }
+  pictures_.resize(floats);
+  maps_.resize(map_floats);
+  terms_.resize(term_doubles);
+  sums_.resize(2 * static_cast<std::size_t>(tile::kTerms) * static_cast<std::size_t>(plan_.scored));
+  // The taps are the host tables' floats, copied as they are.
+  std::vector<float> taps(vs::kGaussian, vs::kGaussian + vs::kGaussianTaps);
+  taps.insert(taps.end(), plan_.kernel.begin(), plan_.kernel.end());
+  taps_.resize(taps.size());
+  check(cudaMemcpyAsync(taps_.data(), taps.data(), taps.size() * sizeof(float),
+                        cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpyAsync (ssim taps)");
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (ssim taps)");
+}
+
+const double* SsimCudaPipeline::device_terms(int scored_level) const {
+  return terms_.data() + terms_offset_[static_cast<std::size_t>(scored_level)];
+}
+
+std::size_t SsimCudaPipeline::term_count(int scored_level) const {
+  const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + scored_level)];
+  return static_cast<std::size_t>(level.w - (vs::kWindow - 1)) *
+         static_cast<std::size_t>(level.h - (vs::kWindow - 1));
+}
+
+void SsimCudaPipeline::enqueue_terms(const PictureView& ref, const PictureView& dist) {
+  const auto picture = [&](const Level& level, int which) {
+    return pictures_.data() + level.offset +
+           static_cast<std::size_t>(which) * static_cast<std::size_t>(level.w) *
+               static_cast<std::size_t>(level.h);
+  };
+  enqueue_convert(ref.planes[0], dist.planes[0], ref.bpc, picture(levels_[0], 0),
+                  picture(levels_[0], 1), stream_);
+  for (std::size_t i = 1; i < levels_.size(); ++i)
+    enqueue_decimate(picture(levels_[i - 1], 0), picture(levels_[i - 1], 1), levels_[i - 1].w,
+                     levels_[i - 1].h, taps_.data() + vs::kGaussianTaps, plan_.taps, plan_.factor,
+                     picture(levels_[i], 0), picture(levels_[i], 1), stream_);
+  for (int s = 0; s < plan_.scored; ++s) {
+    const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + s)];
+    ssim::enqueue_terms(picture(level, 0), picture(level, 1), level.w, level.h, taps_.data(),
+                        maps_.data(), terms_.data() + terms_offset_[static_cast<std::size_t>(s)],
+                        stream_);
+  }
+}
+
+void SsimCudaPipeline::enqueue_sums(double* device_sums) {
+  std::vector<Chain> chains;
+  for (int s = 0; s < plan_.scored; ++s) {
+    const std::size_t count = term_count(s);
+    for (int t = 0; t < tile::kTerms; ++t)
+      chains.push_back({device_terms(s) + static_cast<std::size_t>(t) * count, count,
+                        device_sums + tile::kTerms * s + t});
+  }
+  enqueue_chain_sums(chains.data(), static_cast<int>(chains.size()), stream_);
+}
+
+void SsimCudaPipeline::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
+  enqueue_terms(ref, dist);
+  double* sums = sums_.data() + static_cast<std::size_t>(index % 2) * tile::kTerms * plan_.scored;
+  enqueue_sums(sums);
+  readback_.submit(sums, index, stream_);
+}
+
+std::vector<SsimMeans> SsimCudaPipeline::collect(unsigned index) {
+  const double* sums = readback_.collect(index);
+  std::vector<SsimMeans> means;
+  for (int s = 0; s < plan_.scored; ++s) {
+    const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + s)];
+    // The CPU's mean: the int count of the valid region, as a double.
+    const double count = static_cast<double>((level.w - (vs::kWindow - 1)) * (level.h - (vs::kWindow - 1)));
+    const double* sum = sums + tile::kTerms * s;
+    means.push_back({static_cast<float>(sum[0] / count), static_cast<float>(sum[1] / count),
+                     static_cast<float>(sum[2] / count), static_cast<float>(sum[3] / count)});
+  }
+  return means;
+}
+
+SsimCudaStage::SsimCudaStage(unsigned width, unsigned height, int scale, cudaStream_t stream)
+    : pipeline_(width, height, ssim_plan(scale), stream) {}
+
+void SsimCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
+  pipeline_.submit(ref, dist, index);
+}
+
+SsimMeans SsimCudaStage::compute(const PictureView& ref, const PictureView& dist, unsigned index) {
+  if (!pipeline_.submitted(index)) submit(ref, dist, index);
+  return pipeline_.collect(index)[0];
+}
+
+MsSsimCudaStage::MsSsimCudaStage(unsigned width, unsigned height, cudaStream_t stream)
+    : pipeline_(width, height, ms_ssim_plan(), stream) {}
+
+void MsSsimCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
+  pipeline_.submit(ref, dist, index);
+}
+
+MsSsimMeans MsSsimCudaStage::compute(const PictureView& ref, const PictureView& dist,
+                                     unsigned index) {
+  if (!pipeline_.submitted(index)) submit(ref, dist, index);
+  const std::vector<SsimMeans> means = pipeline_.collect(index);
+  MsSsimMeans scales;
+  for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = means[i];
+  return scales;
+}
+
+}  // namespace vmafexact::cuda::ssim
