@@ -81,43 +81,6 @@ __global__ void vertical_terms_kernel(const float* maps, int w, int h, const flo
                         static_cast<std::size_t>(x));
 }
 
-struct ChainSet {
-  Chain chain[kMaxChains];
-};
-
-// One warp per chain: the batch b + 1 is loaded into registers while lane 0
-// adds batch b from shared memory (ssim_cuda_tile.h).
-__global__ void __launch_bounds__(tile::kLanes) chain_sums_kernel(ChainSet chains) {
-  const Chain chain = chains.chain[blockIdx.x];
-  const int lane = static_cast<int>(threadIdx.x);
-  __shared__ double slots[2][tile::kBatch];
-  const std::size_t batches = (chain.count + tile::kBatch - 1) / tile::kBatch;
-  double next[tile::kPerLane];
-  const auto load = [&](std::size_t batch) {
-    for (int k = 0; k < tile::kPerLane; ++k) {
-      const std::size_t i = batch * tile::kBatch + tile::batch_slot(k, lane);
-      next[k] = i < chain.count ? chain.terms[i] : 0.0;
-    }
-  };
-  double sum = 0.0;
-  if (batches) load(0);
-  for (std::size_t b = 0; b < batches; ++b) {
-    double* current = slots[b % 2];
-    for (int k = 0; k < tile::kPerLane; ++k) current[tile::batch_slot(k, lane)] = next[k];
-    __syncwarp();
-    if (b + 1 < batches) load(b + 1);
-    if (lane == 0) {
-      const std::size_t left = chain.count - b * tile::kBatch;
-      if (left >= tile::kBatch)
-        sum = tile::add_batch(sum, current, tile::kBatch);  // a constant count: unrolled
-      else
-        sum = tile::add_batch(sum, current, static_cast<int>(left));
-    }
-    __syncwarp();
-  }
-  if (lane == 0) *chain.sum = sum;
-}
-
 }  // namespace
 
 void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
@@ -154,14 +117,6 @@ void enqueue_terms(const float* ref, const float* dist, int w, int h, const floa
   vertical_terms_kernel<<<grid_for(out_w, out_h), dim3(kBlockX, kBlockY), 0, stream>>>(
       maps, w, h, gaussian, terms);
   check(cudaGetLastError(), "ssim vertical kernel launch");
-}
-
-void enqueue_chain_sums(const Chain* chains, int count, cudaStream_t stream) {
-  if (count <= 0 || count > kMaxChains) throw Error("ssim (CUDA): bad chain count");
-  ChainSet set{};
-  for (int i = 0; i < count; ++i) set.chain[i] = chains[i];
-  chain_sums_kernel<<<static_cast<unsigned>(count), tile::kLanes, 0, stream>>>(set);
-  check(cudaGetLastError(), "ssim chain sums kernel launch");
 }
 
 }  // namespace vmafexact::cuda::ssim

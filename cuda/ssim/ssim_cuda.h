@@ -22,19 +22,8 @@ void enqueue_decimate(const float* ref, const float* dist, int w, int h, const f
 
 // The Gaussian's two passes over the w x h pair (`gaussian`: the 11 device
 // taps) and the pixels' terms: `maps` holds 5 * (w - 10) * h floats (scratch),
-// `terms` receives 4 arrays of (w - 10) * (h - 10) doubles: ssim, l, c, s.
+// `terms` receives 3 arrays of (w - 10) * (h - 10) doubles: l, c, s.
 void enqueue_terms(const float* ref, const float* dist, int w, int h, const float* gaussian,
                    float* maps, double* terms, cudaStream_t stream);
-
-// One mean's sum: `count` terms added in index order into *sum.
-struct Chain {
-  const double* terms = nullptr;
-  std::size_t count = 0;
-  double* sum = nullptr;
-};
-inline constexpr int kMaxChains = 20;  // MS-SSIM: 4 sums of 5 scales
-
-// The chains' serial sums, all in one launch (one block per chain).
-void enqueue_chain_sums(const Chain* chains, int count, cudaStream_t stream);
 
 }  // namespace vmafexact::cuda::ssim

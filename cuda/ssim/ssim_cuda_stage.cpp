@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ssim/ssim_cuda_tile.h"
+#include "ssim/ssim_dsp_scalar.h"
 
 namespace vmafexact::cuda::ssim {
 
@@ -22,10 +23,22 @@ SsimPlan ms_ssim_plan() {
           .factor = 2};
 }
 
+SsimMeans sum_terms(const double* terms, int out_w, int out_h) {
+  const std::size_t count = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
+  const double* l = terms;
+  const double* c = terms + count;
+  const double* s = terms + 2 * count;
+  vs::TermSums sums;
+  for (std::size_t i = 0; i < count; ++i) vs::scalar::add_terms({l[i], c[i], s[i]}, &sums);
+  // The CPU's mean: the int count of the valid region, as a double.
+  const double n = static_cast<double>(out_w * out_h);
+  return {static_cast<float>(sums.ssim / n), static_cast<float>(sums.l / n),
+          static_cast<float>(sums.c / n), static_cast<float>(sums.s / n)};
+}
+
 SsimCudaPipeline::SsimCudaPipeline(unsigned width, unsigned height, SsimPlan plan,
                                    cudaStream_t stream)
-    : stream_(stream), plan_(std::move(plan)),
-      readback_(static_cast<std::size_t>(tile::kTerms) * static_cast<std::size_t>(plan_.scored)) {
+    : stream_(stream), plan_(std::move(plan)) {
   std::size_t floats = 0;
   int w = static_cast<int>(width), h = static_cast<int>(height);
   for (int i = 0; i < plan_.levels; ++i) {
@@ -43,12 +56,12 @@ SsimCudaPipeline::SsimCudaPipeline(unsigned width, unsigned height, SsimPlan pla
     const auto out_h = static_cast<std::size_t>(level.h - (vs::kWindow - 1));
     map_floats = std::max(map_floats, tile::kMaps * out_w * static_cast<std::size_t>(level.h));
     terms_offset_.push_back(term_doubles);
-    term_doubles += tile::kTerms * out_w * out_h;
+    term_doubles += tile::kStored * out_w * out_h;
   }
   pictures_.resize(floats);
   maps_.resize(map_floats);
   terms_.resize(term_doubles);
-  sums_.resize(2 * static_cast<std::size_t>(tile::kTerms) * static_cast<std::size_t>(plan_.scored));
+  readback_.emplace(term_doubles);  // pinned at the first frame
   // The taps are the host tables' floats, copied as they are.
   std::vector<float> taps(vs::kGaussian, vs::kGaussian + vs::kGaussianTaps);
   taps.insert(taps.end(), plan_.kernel.begin(), plan_.kernel.end());
@@ -57,16 +70,6 @@ SsimCudaPipeline::SsimCudaPipeline(unsigned width, unsigned height, SsimPlan pla
                         cudaMemcpyHostToDevice, stream_),
         "cudaMemcpyAsync (ssim taps)");
   check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (ssim taps)");
-}
-
-const double* SsimCudaPipeline::device_terms(int scored_level) const {
-  return terms_.data() + terms_offset_[static_cast<std::size_t>(scored_level)];
-}
-
-std::size_t SsimCudaPipeline::term_count(int scored_level) const {
-  const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + scored_level)];
-  return static_cast<std::size_t>(level.w - (vs::kWindow - 1)) *
-         static_cast<std::size_t>(level.h - (vs::kWindow - 1));
 }
 
 void SsimCudaPipeline::enqueue_terms(const PictureView& ref, const PictureView& dist) {
@@ -89,34 +92,18 @@ void SsimCudaPipeline::enqueue_terms(const PictureView& ref, const PictureView& 
   }
 }
 
-void SsimCudaPipeline::enqueue_sums(double* device_sums) {
-  std::vector<Chain> chains;
-  for (int s = 0; s < plan_.scored; ++s) {
-    const std::size_t count = term_count(s);
-    for (int t = 0; t < tile::kTerms; ++t)
-      chains.push_back({device_terms(s) + static_cast<std::size_t>(t) * count, count,
-                        device_sums + tile::kTerms * s + t});
-  }
-  enqueue_chain_sums(chains.data(), static_cast<int>(chains.size()), stream_);
-}
-
 void SsimCudaPipeline::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
   enqueue_terms(ref, dist);
-  double* sums = sums_.data() + static_cast<std::size_t>(index % 2) * tile::kTerms * plan_.scored;
-  enqueue_sums(sums);
-  readback_.submit(sums, index, stream_);
+  enqueue_readback(index);
 }
 
 std::vector<SsimMeans> SsimCudaPipeline::collect(unsigned index) {
-  const double* sums = readback_.collect(index);
+  const double* terms = readback_->collect(index);
   std::vector<SsimMeans> means;
   for (int s = 0; s < plan_.scored; ++s) {
     const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + s)];
-    // The CPU's mean: the int count of the valid region, as a double.
-    const double count = static_cast<double>((level.w - (vs::kWindow - 1)) * (level.h - (vs::kWindow - 1)));
-    const double* sum = sums + tile::kTerms * s;
-    means.push_back({static_cast<float>(sum[0] / count), static_cast<float>(sum[1] / count),
-                     static_cast<float>(sum[2] / count), static_cast<float>(sum[3] / count)});
+    means.push_back(sum_terms(terms + terms_offset_[static_cast<std::size_t>(s)],
+                              level.w - (vs::kWindow - 1), level.h - (vs::kWindow - 1)));
   }
   return means;
 }

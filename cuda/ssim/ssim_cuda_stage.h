@@ -1,13 +1,15 @@
 // The CUDA stages of float_ssim and float_ms_ssim: the luma pair as floats,
-// its decimations and each scored level's terms on the device (ssim_cuda.h),
-// the means' serial sums on the device too, and 4 doubles per scored level
-// read back per frame. The means are formed from the sums on the host, as the
-// CPU forms them.
+// its decimations and each scored level's l, c and s terms on the device
+// (ssim_cuda.h); the terms are read back and the host forms the means' serial
+// sums with the CPU's own code (sum_terms()). The sums' order is the CPU's
+// row-major order, which no parallel reduction reproduces; adding them on the
+// host was measured faster than one device thread per chain (docs/features/ssim.md).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "common/cuda_util.h"
@@ -33,26 +35,28 @@ struct SsimPlan {
 SsimPlan ssim_plan(int scale);
 SsimPlan ms_ssim_plan();
 
+// The means of one scored level from its read-back terms (tile::kStored
+// arrays of `count` doubles, the valid region out_w x out_h in row-major
+// order): the CPU's running sums (scalar::add_terms), divided by the CPU's count.
+SsimMeans sum_terms(const double* terms, int out_w, int out_h);
+
 class SsimCudaPipeline {
  public:
   SsimCudaPipeline(unsigned width, unsigned height, SsimPlan plan, cudaStream_t stream);
 
-  // Enqueues frame `index`: every pass, the sums into the frame's slot and
-  // their read-back.
+  // Enqueues frame `index`: every pass, and the read-back of the terms into
+  // the frame's pinned slot.
   void submit(const PictureView& ref, const PictureView& dist, unsigned index);
-  bool submitted(unsigned index) const { return readback_.submitted(index); }
-  // Waits for frame `index`'s sums and returns the scored levels' means.
+  bool submitted(unsigned index) const { return readback_->submitted(index); }
+  // Waits for frame `index`'s terms and returns the scored levels' means.
   std::vector<SsimMeans> collect(unsigned index);
 
-  // The pieces of submit(), for the measurements of the sum strategy: the
-  // passes up to the terms, and the chains (the sums into `device_sums`,
-  // kTerms per scored level).
+  // The pieces of submit(), for the figures of the harness: the passes up to
+  // the terms, and the read-back of frame `index`'s terms.
   void enqueue_terms(const PictureView& ref, const PictureView& dist);
-  void enqueue_sums(double* device_sums);
-  int scored() const { return plan_.scored; }
-  // The scored level's term arrays (ssim, l, c, s) of term_count() doubles each.
-  const double* device_terms(int scored_level) const;
-  std::size_t term_count(int scored_level) const;
+  void enqueue_readback(unsigned index) { readback_->submit(terms_.data(), index, stream_); }
+  // Doubles read back per frame.
+  std::size_t readback_doubles() const { return terms_.size(); }
 
  private:
   struct Level {
@@ -66,9 +70,8 @@ class SsimCudaPipeline {
   DeviceBuffer<float> pictures_;
   DeviceBuffer<float> taps_;  // the Gaussian's 11, then the decimation kernel
   DeviceBuffer<float> maps_;
-  DeviceBuffer<double> terms_;
-  DeviceBuffer<double> sums_;  // two frame slots
-  FrameReadback<double> readback_;
+  DeviceBuffer<double> terms_;  // the scored levels' l, c, s arrays, one after another
+  std::optional<FrameReadback<double>> readback_;  // sized once the levels are known
 };
 
 class SsimCudaStage final : public FeatureStage<SsimMeans> {

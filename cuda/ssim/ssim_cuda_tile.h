@@ -12,14 +12,11 @@
 //    dist^2, ref * dist, the products formed from the float samples as the
 //    CPU forms its product rows), (w - 10) x h floats each;
 //  - vertical: the column pass of the five maps at (x, y), then the pixel's
-//    terms; the ssim, l, c and s terms are stored as four arrays of doubles in
-//    row-major order, (w - 10) x (h - 10) each;
-//  - sums: each mean's sum is a serial chain of double additions in row-major
-//    order (the CPU's), so it is formed by one thread: one warp per chain
-//    loads kBatch terms at a time into shared memory (coalesced, the next
-//    batch in flight while the current one is added) and its lane 0 adds them
-//    in index order. The chains of all scored levels run concurrently, one
-//    block each.
+//    terms; l, c and s are stored as three arrays of doubles in row-major
+//    order, (w - 10) x (h - 10) each.
+// The means' sums are serial chains of double additions in row-major order,
+// which no parallel order reproduces: the terms are read back and the host
+// adds them with the CPU's own code (ssim_cuda_stage.h, sum_terms()).
 #pragma once
 
 #include <cstddef>
@@ -32,7 +29,6 @@ namespace vmafexact::cuda::ssim::tile {
 namespace pixel = vmafexact::ssim::pixel;
 inline constexpr int kTaps = vmafexact::ssim::kGaussianTaps;
 inline constexpr int kMaps = 5;   // ref, dist, ref^2, dist^2, ref * dist
-inline constexpr int kTerms = 4;  // ssim, l, c, s: the order of the term arrays and sums
 
 // Row pass at output (x, y): the five maps' values from the rows of the two
 // pictures (`ref_row`, `dist_row`: row y, x the first column under the window).
@@ -63,34 +59,15 @@ VMAFEXACT_HD inline pixel::Terms vertical_terms(const float* maps, std::size_t m
   return pixel::pixel_terms(filtered[0], filtered[1], filtered[2], filtered[3], filtered[4]);
 }
 
-// The four values a pixel stores, in the term arrays' order.
+// The three values a pixel stores, in the term arrays' order (the ssim term
+// l * c * s is formed on the host, from the same doubles).
+inline constexpr int kStored = 3;  // l, c, s
+
 VMAFEXACT_HD inline void store_terms(const pixel::Terms& t, double* terms, std::size_t count,
                                      std::size_t i) {
-  terms[i] = pixel::ssim_term(t);
-  terms[count + i] = t.l;
-  terms[2 * count + i] = t.c;
-  terms[3 * count + i] = t.s;
-}
-
-// The sums' batches: lane l of the chain's warp loads terms
-// batch * kBatch + k * kLanes + l (k < kPerLane) into shared slot k * kLanes + l,
-// so that the shared slots hold the batch in index order.
-inline constexpr int kLanes = 32;
-inline constexpr int kPerLane = 8;
-inline constexpr int kBatch = kLanes * kPerLane;
-
-VMAFEXACT_HD inline std::size_t batch_slot(int k, int lane) {
-  return static_cast<std::size_t>(k) * kLanes + static_cast<std::size_t>(lane);
-}
-
-// Lane 0's additions of one batch (`count` terms from slot 0), in index order.
-// Unrolled on the device so that the shared loads run ahead of the adds.
-VMAFEXACT_HD inline double add_batch(double sum, const double* slots, int count) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll 16
-#endif
-  for (int j = 0; j < count; ++j) sum += slots[j];
-  return sum;
+  terms[i] = t.l;
+  terms[count + i] = t.c;
+  terms[2 * count + i] = t.s;
 }
 
 }  // namespace vmafexact::cuda::ssim::tile

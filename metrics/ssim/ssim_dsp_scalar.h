@@ -54,15 +54,19 @@ inline void products_row(const float* ref, const float* dist, unsigned begin, un
   }
 }
 
+// One pixel's terms joining the running sums (also the CUDA twin's host sums
+// over its read-back terms).
+inline void add_terms(const Terms& t, TermSums* sums) {
+  sums->ssim += pixel::ssim_term(t);
+  sums->l += t.l;
+  sums->c += t.c;
+  sums->s += t.s;
+}
+
 inline void terms_row(const float* mu_r, const float* mu_d, const float* rr, const float* dd,
                       const float* rd, unsigned begin, unsigned end, TermSums* sums) {
-  for (unsigned x = begin; x < end; ++x) {
-    const Terms t = pixel_terms(mu_r[x], mu_d[x], rr[x], dd[x], rd[x]);
-    sums->ssim += pixel::ssim_term(t);
-    sums->l += t.l;
-    sums->c += t.c;
-    sums->s += t.s;
-  }
+  for (unsigned x = begin; x < end; ++x)
+    add_terms(pixel_terms(mu_r[x], mu_d[x], rr[x], dd[x], rd[x]), sums);
 }
 
 }  // namespace vmafexact::ssim::scalar

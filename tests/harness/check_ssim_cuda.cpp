@@ -3,13 +3,13 @@
 //  - *_cuda_emulation: no device needed (runs in CI). It walks the kernels'
 //    decomposition (cuda/ssim/ssim_cuda_tile.h: one thread per converted
 //    sample, per decimated sample, per row-pass output of the five maps, per
-//    column-pass output with its terms; the chains' batches added in index
-//    order) on the host with the kernels' own __host__ __device__ functions,
-//    and requires the pictures of every level and the means of every scored
-//    level to equal the CPU stage's (==).
+//    column-pass output with its terms) on the host with the kernels' own
+//    __host__ __device__ functions, then the stage's host sums
+//    (cuda::ssim::sum_terms), and requires the pictures of every level and
+//    the means of every scored level to equal the CPU stage's (==).
 //  - *_cuda_device: the device stages and the twin extractors with every
-//    option against the CPU (skipped without a device), and the figures of
-//    the sum strategy (device chains against a read-back and host sums).
+//    option against the CPU (skipped without a device), and the per-frame
+//    figures of the stage's parts at 1920x1080.
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -27,7 +27,6 @@
 #include "harness.h"
 #include "registry.h"
 #include "ssim/ssim.h"
-#include "ssim/ssim_cuda.h"
 #include "ssim/ssim_cuda_stage.h"
 #include "ssim/ssim_cuda_tile.h"
 #include "ssim/ssim_dsp.h"
@@ -98,30 +97,12 @@ ssim::SsimMeans emulate_means(const Image& ref, const Image& dist, const std::ve
         maps[static_cast<std::size_t>(m) * map_floats + static_cast<std::size_t>(y) * out_w + x] = out[m];
     }
   const std::size_t count = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
-  std::vector<double> terms(tile::kTerms * count);
+  std::vector<double> terms(tile::kStored * count);
   for (int y = 0; y < out_h; ++y)  // vertical_terms_kernel's threads
     for (int x = 0; x < out_w; ++x)
       tile::store_terms(tile::vertical_terms(maps.data(), map_floats, out_w, x, y, gaussian.data()),
                         terms.data(), count, static_cast<std::size_t>(y) * out_w + x);
-  double sums[tile::kTerms];
-  for (int t = 0; t < tile::kTerms; ++t) {  // chain_sums_kernel's warps
-    const double* chain = terms.data() + static_cast<std::size_t>(t) * count;
-    double sum = 0.0;
-    std::vector<double> slots(tile::kBatch);
-    for (std::size_t b = 0; b * tile::kBatch < count; ++b) {
-      for (int k = 0; k < tile::kPerLane; ++k)
-        for (int lane = 0; lane < tile::kLanes; ++lane) {
-          const std::size_t i = b * tile::kBatch + tile::batch_slot(k, lane);
-          slots[tile::batch_slot(k, lane)] = i < count ? chain[i] : 0.0;
-        }
-      const std::size_t left = count - b * tile::kBatch;
-      sum = tile::add_batch(sum, slots.data(), left < tile::kBatch ? static_cast<int>(left) : tile::kBatch);
-    }
-    sums[t] = sum;
-  }
-  const double n = static_cast<double>(out_w * out_h);
-  return {static_cast<float>(sums[0] / n), static_cast<float>(sums[1] / n),
-          static_cast<float>(sums[2] / n), static_cast<float>(sums[3] / n)};
+  return cuda::ssim::sum_terms(terms.data(), out_w, out_h);  // the stage's host sums
 }
 
 // The stage's plan on the host: its levels' pictures and the scored means.
@@ -341,17 +322,16 @@ TEST_F(float_ssim_cuda_device, TwinEqualsTheCpuWithEveryOption) {
   EXPECT_GT(compared, 0u);
 }
 
-// The sum strategy at 1920x1080: the device chains (as the stage does them)
-// against reading the terms back and adding them on the host with the CPU's
-// serial loop. Device time by events; the host sum on the host clock.
-TEST_F(float_ms_ssim_cuda_device, SumStrategyFigures) {
+// The stage's parts per frame at 1920x1080: the passes to the terms and the
+// terms' read-back (device time, by events), then the host's sums.
+TEST_F(float_ms_ssim_cuda_device, PartsPerFrameFigures) {
   cuda::Stream stream;
   std::mt19937_64 rng(seed() ^ 0x355C0DE);
   const HostFrame frame = make_pair(1920, 1080, 8, Fill::kRandom, rng);
   cuda::DevicePicture ref, dist;
   ref.upload(frame.ref.view(), stream.get());
   dist.upload(frame.dist.view(), stream.get());
-  cudaEvent_t marks[4];
+  cudaEvent_t marks[3];
   for (auto& e : marks) cuda::check(cudaEventCreate(&e), "cudaEventCreate");
   const auto elapsed = [&](int a, int b) {
     float ms = 0;
@@ -359,66 +339,37 @@ TEST_F(float_ms_ssim_cuda_device, SumStrategyFigures) {
     return static_cast<double>(ms);
   };
   for (const bool ms_ssim : {false, true}) {
+    const int scale = ssim::ssim_scale(0, 1920, 1080);
     cuda::ssim::SsimCudaPipeline pipeline(
-        1920, 1080, ms_ssim ? cuda::ssim::ms_ssim_plan() : cuda::ssim::ssim_plan(ssim::ssim_scale(0, 1920, 1080)),
-        stream.get());
-    cuda::DeviceBuffer<double> sums(static_cast<std::size_t>(tile::kTerms * pipeline.scored()));
-    std::size_t term_doubles = 0;
-    for (int s = 0; s < pipeline.scored(); ++s) term_doubles += tile::kTerms * pipeline.term_count(s);
-    cuda::PinnedBuffer<double> host_terms(term_doubles);
-    double terms_ms = 1e9, chains_ms = 1e9, copy_ms = 1e9, host_sum_ms = 1e9;
-    std::vector<double> device_result(static_cast<std::size_t>(tile::kTerms * pipeline.scored()));
-    std::vector<double> host_result(device_result.size());
-    for (int run = 0; run < 5; ++run) {
+        1920, 1080, ms_ssim ? cuda::ssim::ms_ssim_plan() : cuda::ssim::ssim_plan(scale), stream.get());
+    double terms_ms = 1e9, readback_ms = 1e9, host_ms = 1e9;
+    std::vector<ssim::SsimMeans> means;
+    for (unsigned run = 0; run < 5; ++run) {
       cuda::check(cudaEventRecord(marks[0], stream.get()), "record");
       pipeline.enqueue_terms(ref.view(), dist.view());
       cuda::check(cudaEventRecord(marks[1], stream.get()), "record");
-      pipeline.enqueue_sums(sums.data());
+      pipeline.enqueue_readback(run);
       cuda::check(cudaEventRecord(marks[2], stream.get()), "record");
-      // The alternative: every term home (then the host's serial sums).
-      std::size_t at = 0;
-      for (int s = 0; s < pipeline.scored(); ++s) {
-        const std::size_t n = tile::kTerms * pipeline.term_count(s);
-        cuda::check(cudaMemcpyAsync(host_terms.data() + at, pipeline.device_terms(s), n * sizeof(double),
-                                    cudaMemcpyDeviceToHost, stream.get()),
-                    "copy terms");
-        at += n;
-      }
-      cuda::check(cudaEventRecord(marks[3], stream.get()), "record");
       stream.synchronize();
-      terms_ms = std::min(terms_ms, elapsed(0, 1));
-      chains_ms = std::min(chains_ms, elapsed(1, 2));
-      copy_ms = std::min(copy_ms, elapsed(2, 3));
       const auto t0 = std::chrono::steady_clock::now();
-      at = 0;
-      for (int s = 0; s < pipeline.scored(); ++s) {
-        const std::size_t n = pipeline.term_count(s);
-        ssim::TermSums host;  // the CPU's four interleaved chains
-        const double* t = host_terms.data() + at;
-        for (std::size_t i = 0; i < n; ++i) {
-          host.ssim += t[i];
-          host.l += t[n + i];
-          host.c += t[2 * n + i];
-          host.s += t[3 * n + i];
-        }
-        host_result[tile::kTerms * s] = host.ssim;
-        host_result[tile::kTerms * s + 1] = host.l;
-        host_result[tile::kTerms * s + 2] = host.c;
-        host_result[tile::kTerms * s + 3] = host.s;
-        at += tile::kTerms * n;
-      }
-      host_sum_ms = std::min(host_sum_ms, std::chrono::duration<double, std::milli>(
-                                              std::chrono::steady_clock::now() - t0).count());
+      means = pipeline.collect(run);
+      host_ms = std::min(host_ms, std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - t0).count());
+      terms_ms = std::min(terms_ms, elapsed(0, 1));
+      readback_ms = std::min(readback_ms, elapsed(1, 2));
     }
-    cuda::check(cudaMemcpy(device_result.data(), sums.data(), device_result.size() * sizeof(double),
-                           cudaMemcpyDeviceToHost),
-                "copy sums");
-    for (std::size_t i = 0; i < device_result.size(); ++i)
-      EXPECT_TRUE(same(device_result[i], host_result[i])) << "sum " << i;
-    std::printf("[ssim sums] %s 1920x1080: %zu terms; passes to the terms %.3f ms; device chains "
-                "%.3f ms; alternative: terms read back %.3f ms (%.1f MB) + host sums %.3f ms\n",
-                ms_ssim ? "float_ms_ssim" : "float_ssim", term_doubles, terms_ms, chains_ms, copy_ms,
-                static_cast<double>(term_doubles) * 8 / 1e6, host_sum_ms);
+    if (ms_ssim) {
+      ssim::MsSsimCpuStage cpu(ssim::ssim_dsp_scalar());
+      const auto expected = cpu.compute(frame.ref.view(), frame.dist.view(), 0);
+      for (std::size_t i = 0; i < ssim::kScales; ++i) EXPECT_TRUE(same_means(expected[i], means[i]));
+    } else {
+      ssim::SsimCpuStage cpu(scale, ssim::ssim_dsp_scalar());
+      EXPECT_TRUE(same_means(cpu.compute(frame.ref.view(), frame.dist.view(), 0), means[0]));
+    }
+    std::printf("[ssim parts] %s 1920x1080 8-bit: passes to the terms %.3f ms, read-back %.3f ms "
+                "(%.1f MB), host sums %.3f ms\n",
+                ms_ssim ? "float_ms_ssim" : "float_ssim", terms_ms, readback_ms,
+                static_cast<double>(pipeline.readback_doubles()) * 8 / 1e6, host_ms);
   }
   for (auto& e : marks) cudaEventDestroy(e);
 }
