@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "ssim/ssim_cuda.h"
 #include "ssim/ssim_extractor.h"
 
@@ -72,6 +73,7 @@ class SsimCudaPipeline {
   DeviceBuffer<float> maps_;
   DeviceBuffer<double> terms_;  // the scored levels' l, c, s arrays, one after another
   std::optional<FrameReadback<double>> readback_;  // sized once the levels are known
+  FrameGraphs graphs_;  // one frame's passes and read-back, by input planes and slot
 };
 
 class SsimCudaStage final : public FeatureStage<SsimMeans> {
