@@ -23,17 +23,76 @@ SsimPlan ms_ssim_plan() {
           .factor = 2};
 }
 
-SsimMeans sum_terms(const double* terms, int out_w, int out_h) {
-  const std::size_t count = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
-  const double* l = terms;
-  const double* c = terms + count;
-  const double* s = terms + 2 * count;
-  vs::TermSums sums;
-  for (std::size_t i = 0; i < count; ++i) vs::scalar::add_terms({l[i], c[i], s[i]}, &sums);
+namespace {
+
+// The ssim, l, c and s sums of one level, in TermSums's order.
+constexpr int kSums = 4;
+
+// One of a level's running sums alone: the additions scalar::add_terms() makes
+// to that sum, in the same order.
+double chain_sum(const LevelTerms& level, int which) {
+  const std::size_t count = static_cast<std::size_t>(level.out_w) * static_cast<std::size_t>(level.out_h);
+  const double* l = level.terms;
+  const double* c = l + count;
+  const double* s = c + count;
+  double sum = 0.0;
+  switch (which) {
+    case 0:
+      for (std::size_t i = 0; i < count; ++i) sum += vs::pixel::ssim_term({l[i], c[i], s[i]});
+      break;
+    case 1:
+      for (std::size_t i = 0; i < count; ++i) sum += l[i];
+      break;
+    case 2:
+      for (std::size_t i = 0; i < count; ++i) sum += c[i];
+      break;
+    default:
+      for (std::size_t i = 0; i < count; ++i) sum += s[i];
+  }
+  return sum;
+}
+
+SsimMeans means_of(const vs::TermSums& sums, const LevelTerms& level) {
   // The CPU's mean: the int count of the valid region, as a double.
-  const double n = static_cast<double>(out_w * out_h);
+  const double n = static_cast<double>(level.out_w * level.out_h);
   return {static_cast<float>(sums.ssim / n), static_cast<float>(sums.l / n),
           static_cast<float>(sums.c / n), static_cast<float>(sums.s / n)};
+}
+
+}  // namespace
+
+std::vector<vs::TermSums> term_sums(const std::vector<LevelTerms>& levels, BandRunner& runner) {
+  std::vector<vs::TermSums> sums(levels.size());
+  const unsigned chains = static_cast<unsigned>(levels.size()) * kSums;
+  const unsigned bands = std::min(runner.max_bands(), chains);
+  if (bands <= 1) {
+    for (std::size_t v = 0; v < levels.size(); ++v) {
+      const LevelTerms& level = levels[v];
+      const std::size_t count = static_cast<std::size_t>(level.out_w) * static_cast<std::size_t>(level.out_h);
+      const double* l = level.terms;
+      for (std::size_t i = 0; i < count; ++i)
+        vs::scalar::add_terms({l[i], l[count + i], l[2 * count + i]}, &sums[v]);
+    }
+  } else {
+    // Chain k is sum k % 4 of level k / 4: the largest level's four chains
+    // land on four different bands.
+    std::vector<double> results(chains);
+    runner.run(bands, [&](unsigned band) {
+      for (unsigned k = band; k < chains; k += bands)
+        results[k] = chain_sum(levels[k / kSums], static_cast<int>(k % kSums));
+    });
+    for (std::size_t v = 0; v < levels.size(); ++v)
+      sums[v] = {results[v * kSums], results[v * kSums + 1], results[v * kSums + 2],
+                 results[v * kSums + 3]};
+  }
+  return sums;
+}
+
+std::vector<SsimMeans> sum_terms(const std::vector<LevelTerms>& levels, BandRunner& runner) {
+  const std::vector<vs::TermSums> sums = term_sums(levels, runner);
+  std::vector<SsimMeans> means;
+  for (std::size_t v = 0; v < levels.size(); ++v) means.push_back(means_of(sums[v], levels[v]));
+  return means;
 }
 
 SsimCudaPipeline::SsimCudaPipeline(unsigned width, unsigned height, SsimPlan plan,
@@ -105,13 +164,13 @@ void SsimCudaPipeline::submit(const PictureView& ref, const PictureView& dist, u
 
 std::vector<SsimMeans> SsimCudaPipeline::collect(unsigned index) {
   const double* terms = readback_->collect(index);
-  std::vector<SsimMeans> means;
+  std::vector<LevelTerms> levels;
   for (int s = 0; s < plan_.scored; ++s) {
     const Level& level = levels_[static_cast<std::size_t>(plan_.levels - plan_.scored + s)];
-    means.push_back(sum_terms(terms + terms_offset_[static_cast<std::size_t>(s)],
-                              level.w - (vs::kWindow - 1), level.h - (vs::kWindow - 1)));
+    levels.push_back({terms + terms_offset_[static_cast<std::size_t>(s)], level.w - (vs::kWindow - 1),
+                      level.h - (vs::kWindow - 1)});
   }
-  return means;
+  return sum_terms(levels, *runner_);
 }
 
 SsimCudaStage::SsimCudaStage(unsigned width, unsigned height, int scale, cudaStream_t stream)

@@ -36,10 +36,22 @@ struct SsimPlan {
 SsimPlan ssim_plan(int scale);
 SsimPlan ms_ssim_plan();
 
-// The means of one scored level from its read-back terms (tile::kStored
-// arrays of `count` doubles, the valid region out_w x out_h in row-major
-// order): the CPU's running sums (scalar::add_terms), divided by the CPU's count.
-SsimMeans sum_terms(const double* terms, int out_w, int out_h);
+// The read-back terms of one scored level: tile::kStored arrays (l, c, s) of
+// out_w * out_h doubles, the valid region in row-major order.
+struct LevelTerms {
+  const double* terms = nullptr;
+  int out_w = 0, out_h = 0;
+};
+
+// The means of the levels from their terms, as the CPU forms them: four running
+// sums per level (ssim, l, c, s) in row-major order, divided by the CPU's count.
+// On one band the CPU's own loop (scalar::add_terms); the four sums of a level
+// are independent serial chains, so with more bands each chain runs whole on
+// one band, in its order, side by side with the others: the same additions.
+std::vector<SsimMeans> sum_terms(const std::vector<LevelTerms>& levels, BandRunner& runner);
+// The sums themselves (before the division and the float), for the checks.
+std::vector<vmafexact::ssim::TermSums> term_sums(const std::vector<LevelTerms>& levels,
+                                                 BandRunner& runner);
 
 class SsimCudaPipeline {
  public:
@@ -51,6 +63,8 @@ class SsimCudaPipeline {
   bool submitted(unsigned index) const { return readback_->submitted(index); }
   // Waits for frame `index`'s terms and returns the scored levels' means.
   std::vector<SsimMeans> collect(unsigned index);
+  // Where collect() runs its sums (the backend's host threads).
+  void set_band_runner(BandRunner& runner) { runner_ = &runner; }
 
   // The pieces of submit(), for the figures of the harness: the passes up to
   // the terms, and the read-back of frame `index`'s terms.
@@ -74,6 +88,7 @@ class SsimCudaPipeline {
   DeviceBuffer<double> terms_;  // the scored levels' l, c, s arrays, one after another
   std::optional<FrameReadback<double>> readback_;  // sized once the levels are known
   FrameGraphs graphs_;  // one frame's passes and read-back, by input planes and slot
+  BandRunner* runner_ = &serial_band_runner();
 };
 
 class SsimCudaStage final : public FeatureStage<SsimMeans> {
@@ -81,6 +96,7 @@ class SsimCudaStage final : public FeatureStage<SsimMeans> {
   SsimCudaStage(unsigned width, unsigned height, int scale, cudaStream_t stream);
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
   SsimMeans compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+  void set_band_runner(BandRunner& runner) override { pipeline_.set_band_runner(runner); }
 
  private:
   SsimCudaPipeline pipeline_;
@@ -91,6 +107,7 @@ class MsSsimCudaStage final : public FeatureStage<MsSsimMeans> {
   MsSsimCudaStage(unsigned width, unsigned height, cudaStream_t stream);
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
   MsSsimMeans compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+  void set_band_runner(BandRunner& runner) override { pipeline_.set_band_runner(runner); }
 
  private:
   SsimCudaPipeline pipeline_;

@@ -5,7 +5,7 @@
 //    sample, per decimated sample, per row-pass output of the five maps, per
 //    column-pass output with its terms) on the host with the kernels' own
 //    __host__ __device__ functions, then the stage's host sums
-//    (cuda::ssim::sum_terms), and requires the pictures of every level and
+//    (cuda::ssim::sum_terms, on one band and on four threads), and requires the pictures of every level and
 //    the means of every scored level to equal the CPU stage's (==).
 //  - *_cuda_device: the device stages and the twin extractors with every
 //    option against the CPU (skipped without a device), and the per-frame
@@ -21,6 +21,7 @@
 #include "common/cuda_util.h"
 #include "common/device_picture.h"
 #include "common/feature_collector.h"
+#include "common/thread_pool.h"
 #include "cuda_backend.h"
 #include "device_stage.h"
 #include "dsp_inputs.h"
@@ -84,8 +85,8 @@ void emulate_decimate(const Image& in, const std::vector<float>& kernel, int tap
       out.row(y)[x] = pixel::filter_pixel(in.data.data(), in.w, in.h, kernel.data(), taps, x * factor, y * factor);
 }
 
-// The two Gaussian passes and the chains over one level: its means.
-ssim::SsimMeans emulate_means(const Image& ref, const Image& dist, const std::vector<float>& gaussian) {
+// The two Gaussian passes over one level: its terms (l, c, s arrays).
+std::vector<double> emulate_terms(const Image& ref, const Image& dist, const std::vector<float>& gaussian) {
   const int w = ref.w, h = ref.h, out_w = w - (tile::kTaps - 1), out_h = h - (tile::kTaps - 1);
   const std::size_t map_floats = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(h);
   std::vector<float> maps(tile::kMaps * map_floats);
@@ -102,12 +103,20 @@ ssim::SsimMeans emulate_means(const Image& ref, const Image& dist, const std::ve
     for (int x = 0; x < out_w; ++x)
       tile::store_terms(tile::vertical_terms(maps.data(), map_floats, out_w, x, y, gaussian.data()),
                         terms.data(), count, static_cast<std::size_t>(y) * out_w + x);
-  return cuda::ssim::sum_terms(terms.data(), out_w, out_h);  // the stage's host sums
+  return terms;
 }
 
-// The stage's plan on the host: its levels' pictures and the scored means.
-std::vector<ssim::SsimMeans> emulate(const HostFrame& frame, const cuda::ssim::SsimPlan& plan,
-                                     std::vector<std::array<Image, 2>>* levels_out = nullptr) {
+// The host's sums of the stage, on one band (the CPU's loop) and on four
+// threads (each chain whole on one band).
+ThreadPool& sum_pool() {
+  static ThreadPool pool(3);
+  return pool;
+}
+
+// The stage's plan on the host: its levels' pictures and the scored means,
+// summed on one band ([0]) and on four threads ([1]).
+std::array<std::vector<ssim::SsimMeans>, 2> emulate(const HostFrame& frame, const cuda::ssim::SsimPlan& plan,
+                                                    std::vector<std::array<Image, 2>>* levels_out = nullptr) {
   const std::vector<float> gaussian(ssim::kGaussian, ssim::kGaussian + ssim::kGaussianTaps);
   std::vector<std::array<Image, 2>> levels(static_cast<std::size_t>(plan.levels));
   emulate_convert(frame.ref.plane(), frame.ref.bpc(), levels[0][0]);
@@ -115,11 +124,24 @@ std::vector<ssim::SsimMeans> emulate(const HostFrame& frame, const cuda::ssim::S
   for (std::size_t i = 1; i < levels.size(); ++i)
     for (int p = 0; p < 2; ++p)
       emulate_decimate(levels[i - 1][p], plan.kernel, plan.taps, plan.factor, levels[i][p]);
-  std::vector<ssim::SsimMeans> means;
-  for (int i = plan.levels - plan.scored; i < plan.levels; ++i)
-    means.push_back(emulate_means(levels[i][0], levels[i][1], gaussian));
+  std::vector<std::vector<double>> terms;
+  std::vector<cuda::ssim::LevelTerms> scored;
+  for (int i = plan.levels - plan.scored; i < plan.levels; ++i) {
+    terms.push_back(emulate_terms(levels[i][0], levels[i][1], gaussian));
+    scored.push_back({terms.back().data(), levels[i][0].w - (tile::kTaps - 1), levels[i][0].h - (tile::kTaps - 1)});
+  }
+  PoolBandRunner pool_runner(sum_pool(), 4);
+  // The float means hide most differences of the double sums: the chains on
+  // four threads must give the CPU loop's doubles themselves.
+  const auto serial_sums = cuda::ssim::term_sums(scored, serial_band_runner());
+  const auto threaded_sums = cuda::ssim::term_sums(scored, pool_runner);
+  for (std::size_t i = 0; i < scored.size(); ++i)
+    EXPECT_TRUE(same(serial_sums[i].ssim, threaded_sums[i].ssim) && same(serial_sums[i].l, threaded_sums[i].l) &&
+                same(serial_sums[i].c, threaded_sums[i].c) && same(serial_sums[i].s, threaded_sums[i].s))
+        << "level " << i << std::hexfloat << ": ssim " << serial_sums[i].ssim << " vs "
+        << threaded_sums[i].ssim << ", l " << serial_sums[i].l << " vs " << threaded_sums[i].l;
   if (levels_out) *levels_out = std::move(levels);
-  return means;
+  return {cuda::ssim::sum_terms(scored, serial_band_runner()), cuda::ssim::sum_terms(scored, pool_runner)};
 }
 
 bool same_means(const ssim::SsimMeans& a, const ssim::SsimMeans& b) {
@@ -138,7 +160,7 @@ void expect_ssim_emulation(const HostFrame& frame, int scale, const std::string&
   const auto& scalar = ssim::ssim_dsp_scalar();
   const cuda::ssim::SsimPlan plan = cuda::ssim::ssim_plan(scale);
   std::vector<std::array<Image, 2>> levels;
-  const auto means = emulate(frame, plan, &levels);
+  const auto [means, threaded] = emulate(frame, plan, &levels);
   // The pictures of every level, as the CPU makes them.
   Image cpu, cpu_scaled;
   std::vector<float> scratch;
@@ -152,14 +174,17 @@ void expect_ssim_emulation(const HostFrame& frame, int scale, const std::string&
   const auto expected = stage.compute(frame.ref.view(), frame.dist.view(), 0);
   EXPECT_TRUE(same_means(expected, means[0]))
       << what << std::hexfloat << ": ssim " << expected.ssim << " vs " << means[0].ssim;
+  EXPECT_TRUE(same_means(expected, threaded[0])) << what << " (sums on four threads)";
 }
 
 void expect_ms_ssim_emulation(const HostFrame& frame, const std::string& what) {
   ssim::MsSsimCpuStage stage(ssim::ssim_dsp_scalar());
   const auto expected = stage.compute(frame.ref.view(), frame.dist.view(), 0);
-  const auto means = emulate(frame, cuda::ssim::ms_ssim_plan());
-  for (std::size_t i = 0; i < ssim::kScales; ++i)
-    EXPECT_TRUE(same_means(expected[i], means[i])) << what << " scale " << i;
+  const auto emulated = emulate(frame, cuda::ssim::ms_ssim_plan());
+  for (const bool threads : {false, true})
+    for (std::size_t i = 0; i < ssim::kScales; ++i)
+      EXPECT_TRUE(same_means(expected[i], emulated[threads][i]))
+          << what << " scale " << i << (threads ? " (sums on four threads)" : "");
 }
 
 }  // namespace
