@@ -6,6 +6,8 @@
 #include "psnr/psnr_cuda_stage.h"
 #include "speed/speed_cuda_stage.h"
 #include "speed/speed_extractor.h"
+#include "ssim/ssim_cuda_stage.h"
+#include "ssim/ssim_extractor.h"
 #include "vif/vif_cuda.h"
 #include "vif/vif_extractor.h"
 
@@ -41,6 +43,23 @@ std::unique_ptr<FeatureExtractor> speed::make_chroma_cuda_extractor(const Option
                         const vmafexact::speed::SpeedParams& params) {
         return std::make_unique<SpeedChromaCudaStage>(chroma, params, stream);
       });
+}
+
+std::unique_ptr<FeatureExtractor> ssim::make_cuda_extractor(const OptionValues& options,
+                                                            CudaStream stream) {
+  return vmafexact::ssim::make_ssim_extractor(
+      options, [scale_option = options.get_int("scale"), stream](const PictureFormat& format) {
+        return std::make_unique<SsimCudaStage>(
+            format.width, format.height,
+            vmafexact::ssim::ssim_scale(scale_option, format.width, format.height), stream);
+      });
+}
+
+std::unique_ptr<FeatureExtractor> ssim::make_ms_ssim_cuda_extractor(const OptionValues& options,
+                                                                    CudaStream stream) {
+  return vmafexact::ssim::make_ms_ssim_extractor(options, [stream](const PictureFormat& format) {
+    return std::make_unique<MsSsimCudaStage>(format.width, format.height, stream);
+  });
 }
 
 std::unique_ptr<FeatureExtractor> vif::make_cuda_extractor(const OptionValues& options,

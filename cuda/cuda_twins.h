@@ -20,6 +20,11 @@ namespace speed {
 std::unique_ptr<FeatureExtractor> make_chroma_cuda_extractor(const OptionValues& options,
                                                              CudaStream stream);
 }
+namespace ssim {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+std::unique_ptr<FeatureExtractor> make_ms_ssim_cuda_extractor(const OptionValues& options,
+                                                              CudaStream stream);
+}
 namespace vif {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

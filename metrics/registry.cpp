@@ -43,8 +43,10 @@ std::span<const FeatureEntry> feature_registry() {
       {float_adm::descriptor(), float_adm::make_cpu_extractor, nullptr, "float_adm"},
       {psnr::descriptor(), psnr::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
-      {ssim::ssim_descriptor(), ssim::make_ssim_cpu_extractor, nullptr, "float_ssim"},
-      {ssim::ms_ssim_descriptor(), ssim::make_ms_ssim_cpu_extractor, nullptr, "float_ms_ssim"},
+      {ssim::ssim_descriptor(), ssim::make_ssim_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::ssim::make_cuda_extractor), "float_ssim"},
+      {ssim::ms_ssim_descriptor(), ssim::make_ms_ssim_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::ssim::make_ms_ssim_cuda_extractor), "float_ms_ssim"},
   }};
   return entries;
 }

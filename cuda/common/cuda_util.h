@@ -145,11 +145,12 @@ class FrameReadback {
   // allowed during a capture), copy() enqueues the copy into the frame's slot
   // (capturable), mark() records its end on the stream after the graph.
   void reserve() {
-    for (unsigned slot = 0; slot < 2; ++slot) {
-      if (!host_[slot].data()) host_[slot] = PinnedBuffer<T>(count_);
-      if (!done_[slot]) done_[slot].emplace();
-    }
+    for (unsigned slot = 0; slot < 2; ++slot) reserve_slot(slot);
   }
+  // Only frame `index`'s slot: a stage that the backend gives every other
+  // frame (a stateless twin's two lanes) uses one, and a large read-back
+  // (SSIM's terms) should not pin memory for the other.
+  void reserve(unsigned index) { reserve_slot(index % 2); }
   void copy(const T* device, unsigned index, cudaStream_t stream) {
     check(cudaMemcpyAsync(host_[index % 2].data(), device, count_ * sizeof(T),
                           cudaMemcpyDeviceToHost, stream),
@@ -173,6 +174,11 @@ class FrameReadback {
   }
 
  private:
+  void reserve_slot(unsigned slot) {
+    if (!host_[slot].data()) host_[slot] = PinnedBuffer<T>(count_);
+    if (!done_[slot]) done_[slot].emplace();
+  }
+
   std::size_t count_;
   PinnedBuffer<T> host_[2];
   std::optional<Event> done_[2];  // made with the pinned memory

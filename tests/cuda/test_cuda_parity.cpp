@@ -172,9 +172,51 @@ TEST_F(CudaParity, PsnrOptionsEqualTheCpu) {
   }
 }
 
+// float_ssim and float_ms_ssim: from the smallest pictures they accept
+// (float_ssim's 11x11 after scaling, MS-SSIM's 176x176) to 1920x1080, 8 to 16
+// bits, with every option of the extractor both backends share.
+TEST_F(CudaParity, SsimAndMsSsimEqualTheCpuWithEveryOption) {
+  const std::vector<FeatureOptions> option_sets = {
+      {},
+      {{"enable_lcs", "true"}},
+      {{"enable_db", "true"}},
+      {{"enable_db", "true"}, {"clip_db", "true"}, {"enable_lcs", "true"}}};
+  struct Case {
+    PictureFormat format;
+    bool ms_ssim;  // large enough for MS-SSIM
+  };
+  const std::vector<Case> cases = {{{17, 17, 8, ChromaFormat::k420}, false},
+                                   {{33, 21, 10, ChromaFormat::k422}, false},
+                                   {{257, 263, 12, ChromaFormat::k444}, false},
+                                   {{177, 181, 16, ChromaFormat::k420}, true},
+                                   {{333, 241, 8, ChromaFormat::k400}, true},
+                                   {{1920, 1080, 10, ChromaFormat::k420}, true}};
+  for (const auto& [format, ms_ssim] : cases)
+    for (const auto& options : option_sets) {
+      std::string what = format_label(format);
+      for (const auto& [name, value] : options) what += " " + name + "=" + value;
+      std::vector<FeatureRequest> features = {{"float_ssim", options}};
+      if (ms_ssim) features.push_back({"float_ms_ssim", options});
+      expect_same_scores(make_clip(format, 3, format.width + format.bpc), features, "", what);
+    }
+  // float_ssim's scale: every factor whose picture still holds the window.
+  for (const auto& format : {PictureFormat{257, 263, 8, ChromaFormat::k420},
+                             PictureFormat{1920, 1080, 16, ChromaFormat::k420},
+                             PictureFormat{47, 45, 12, ChromaFormat::k420}})
+    for (int scale = 1; scale <= 4; ++scale) {
+      if (format.width / scale < 11 || format.height / scale < 11) continue;
+      const FeatureOptions options = {{"scale", std::to_string(scale)}, {"enable_lcs", "true"},
+                                      {"enable_db", "true"}, {"clip_db", "true"}};
+      expect_same_scores(make_clip(format, 2, format.height), {{"float_ssim", options}}, "",
+                         format_label(format) + " scale=" + std::to_string(scale));
+    }
+}
+
 TEST_F(CudaParity, FourKEightAndTenBit) {
   cuda::CudaBackend backend;
-  const auto features = twinned({{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}}}, backend);
+  const auto features = twinned({{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}},
+                                 {"float_ssim", {}}, {"float_ms_ssim", {}}},
+                                backend);
   for (const unsigned bpc : {8u, 10u}) {
     const PictureFormat format{3840, 2160, bpc, ChromaFormat::k420};
     expect_same_scores(make_clip(format, 3, bpc), features, "", format_label(format));

@@ -1,0 +1,122 @@
+#include "ssim/ssim_cuda.h"
+
+#include <cstdint>
+
+#include "common/cuda_util.h"
+#include "ssim/ssim_cuda_tile.h"
+
+namespace vmafexact::cuda::ssim {
+
+namespace {
+
+namespace pixel = vmafexact::ssim::pixel;
+
+constexpr int kBlockX = 32, kBlockY = 8;
+
+dim3 grid_for(int w, int h, int pictures = 1) {
+  return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
+              static_cast<unsigned>((h + kBlockY - 1) / kBlockY), static_cast<unsigned>(pictures));
+}
+
+struct PlaneArgs {
+  const std::uint8_t* data;
+  std::ptrdiff_t stride;
+};
+
+template <typename Sample>
+__global__ void convert_kernel(PlaneArgs ref, PlaneArgs dist, int w, int h, float scaler,
+                               float* ref_out, float* dist_out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= w || y >= h) return;
+  const PlaneArgs plane = blockIdx.z == 0 ? ref : dist;
+  float* out = blockIdx.z == 0 ? ref_out : dist_out;
+  const auto* row = reinterpret_cast<const Sample*>(plane.data + y * plane.stride);
+  float value;
+  if constexpr (sizeof(Sample) == 1)
+    value = pixel::convert_8(row[x]);
+  else
+    value = pixel::convert_16(row[x], scaler);
+  out[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)] = value;
+}
+
+__global__ void decimate_kernel(const float* ref, const float* dist, int w, int h,
+                                const float* kernel, int taps, int factor, int out_w, int out_h,
+                                float* ref_out, float* dist_out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= out_w || y >= out_h) return;
+  const float* in = blockIdx.z == 0 ? ref : dist;
+  float* out = blockIdx.z == 0 ? ref_out : dist_out;
+  out[static_cast<std::size_t>(y) * static_cast<std::size_t>(out_w) + static_cast<std::size_t>(x)] =
+      pixel::filter_pixel(in, w, h, kernel, taps, x * factor, y * factor);
+}
+
+__global__ void horizontal_kernel(const float* ref, const float* dist, int w, int h,
+                                  const float* taps, float* maps) {
+  const int out_w = w - (tile::kTaps - 1);
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= out_w || y >= h) return;
+  const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+  float out[tile::kMaps];
+  tile::horizontal(ref + row, dist + row, x, taps, out);
+  const std::size_t map_floats = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(h);
+  const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(out_w) +
+                        static_cast<std::size_t>(x);
+  for (int m = 0; m < tile::kMaps; ++m) maps[static_cast<std::size_t>(m) * map_floats + i] = out[m];
+}
+
+__global__ void vertical_terms_kernel(const float* maps, int w, int h, const float* taps,
+                                      double* terms) {
+  const int out_w = w - (tile::kTaps - 1), out_h = h - (tile::kTaps - 1);
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= out_w || y >= out_h) return;
+  const std::size_t map_floats = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(h);
+  const std::size_t count = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
+  const pixel::Terms t = tile::vertical_terms(maps, map_floats, out_w, x, y, taps);
+  tile::store_terms(t, terms, count,
+                    static_cast<std::size_t>(y) * static_cast<std::size_t>(out_w) +
+                        static_cast<std::size_t>(x));
+}
+
+}  // namespace
+
+void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
+                     float* dist_out, cudaStream_t stream) {
+  const int w = static_cast<int>(ref.width), h = static_cast<int>(ref.height);
+  if (w == 0 || h == 0) return;
+  const PlaneArgs r{ref.data, ref.stride}, d{dist.data, dist.stride};
+  if (bpc == 8) {
+    convert_kernel<std::uint8_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
+        r, d, w, h, 1.0f, ref_out, dist_out);
+  } else {
+    // picture_copy()'s scaler: high bit depths are brought to the 8-bit range.
+    const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+    convert_kernel<std::uint16_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
+        r, d, w, h, scaler, ref_out, dist_out);
+  }
+  check(cudaGetLastError(), "ssim convert kernel launch");
+}
+
+void enqueue_decimate(const float* ref, const float* dist, int w, int h, const float* kernel,
+                      int taps, int factor, float* ref_out, float* dist_out, cudaStream_t stream) {
+  const int out_w = w / factor + (w & 1), out_h = h / factor + (h & 1);
+  decimate_kernel<<<grid_for(out_w, out_h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
+      ref, dist, w, h, kernel, taps, factor, out_w, out_h, ref_out, dist_out);
+  check(cudaGetLastError(), "ssim decimate kernel launch");
+}
+
+void enqueue_terms(const float* ref, const float* dist, int w, int h, const float* gaussian,
+                   float* maps, double* terms, cudaStream_t stream) {
+  const int out_w = w - (tile::kTaps - 1), out_h = h - (tile::kTaps - 1);
+  horizontal_kernel<<<grid_for(out_w, h), dim3(kBlockX, kBlockY), 0, stream>>>(ref, dist, w, h,
+                                                                               gaussian, maps);
+  check(cudaGetLastError(), "ssim horizontal kernel launch");
+  vertical_terms_kernel<<<grid_for(out_w, out_h), dim3(kBlockX, kBlockY), 0, stream>>>(
+      maps, w, h, gaussian, terms);
+  check(cudaGetLastError(), "ssim vertical kernel launch");
+}
+
+}  // namespace vmafexact::cuda::ssim
