@@ -69,11 +69,12 @@ __global__ void __launch_bounds__(kTileThreads)
     codes[at] = tile_code(image, mask, w, h, pad, tables.band_base, tables.band_size, bx, by,
                           at % span_x, at / span_x);
   __syncthreads();
-  const int tx = static_cast<int>(threadIdx.x) % kTileW, ty = static_cast<int>(threadIdx.x) / kTileW;
-  const int x = bx * kTileW + tx, y = by * kTileH + ty;
-  if (x >= w || y >= h) return;
-  const std::size_t at = static_cast<std::size_t>(y) * w + x;
-  out[at] = c_value_at<ND>(codes, pad, tx, ty, image[at], mask[at], tables);
+  const int tx = static_cast<int>(threadIdx.x) % kTileW;
+  const int sy0 = static_cast<int>(threadIdx.x) / kTileW * kStripRows;
+  const int x = bx * kTileW + tx, y0 = by * kTileH + sy0;
+  if (x >= w || y0 >= h) return;
+  const int rows = min(kStripRows, h - y0);
+  c_values_strip<ND>(codes, pad, tx, sy0, rows, tables, out + static_cast<std::size_t>(y0) * w + x, w);
 }
 
 // --- pooling -------------------------------------------------------------------------

@@ -134,10 +134,18 @@ VMAFEXACT_HD inline std::uint16_t mode_filtered_at(const ScaleSource& src, unsig
 // the sample's value where it is masked and inside the histograms' band, else
 // kNoCode (as outside the picture), so that counting the window's samples of
 // value X is counting codes equal to X, and the clipped window of the CPU is
-// the whole shared window.
+// the whole shared window. A sample whose own code is kNoCode has c-value 0
+// (unmasked, or out of the band, where no diff applies).
+// Each thread owns one column of kStripRows consecutive rows of the tile and
+// walks down them keeping the counts of its window around the centre's value:
+// while the centre keeps its value (flat areas: the masked ones), the window
+// slides by whole rows (the leaving row's codes out, the entering row's in);
+// otherwise it is counted afresh. Either way the counts are the window's
+// exact integers, so the c-values are the CPU's.
 inline constexpr int kTileW = 32;
-inline constexpr int kTileH = 8;
-inline constexpr int kTileThreads = kTileW * kTileH;
+inline constexpr int kStripRows = 8;
+inline constexpr int kTileThreads = 256;
+inline constexpr int kTileH = kTileThreads / kTileW * kStripRows;
 inline constexpr std::uint16_t kNoCode = 0xFFFF;  // far from every value (<= 1024)
 // The largest window the reciprocal table allows (65): pad <= 32.
 inline constexpr int kMaxPad = 32;
@@ -173,7 +181,8 @@ struct CValueTables {
 
 // The counts of the values v - ND .. v + ND in a window, slot ND + k for v + k.
 // Up to 9 slots: 13-bit fields packed in registers (a window holds at most
-// 65 * 65 = 4225 < 2^13 samples).
+// 65 * 65 = 4225 < 2^13 samples, and no field goes below 0: only samples
+// counted before leave).
 template <int ND, bool Packed = (ND <= 4)>
 struct WindowCounts;
 
@@ -181,14 +190,14 @@ template <int ND>
 struct WindowCounts<ND, true> {
   std::uint64_t low = 0, high = 0;  // slots 0..3, 4..7
   std::uint32_t last = 0;           // slot 8
-  VMAFEXACT_HD void add(int slot) {
+  VMAFEXACT_HD void add(int slot, int sign) {
     const std::uint64_t one = std::uint64_t{1} << (13 * (slot & 3));
     if (slot < 4)
-      low += one;
+      low += sign > 0 ? one : 0 - one;
     else if (slot < 8)
-      high += one;
+      high += sign > 0 ? one : 0 - one;
     else
-      last += 1;
+      last += static_cast<std::uint32_t>(sign);
   }
   VMAFEXACT_HD int at(int slot) const {
     if (slot < 4) return static_cast<int>((low >> (13 * slot)) & 0x1FFF);
@@ -199,31 +208,24 @@ struct WindowCounts<ND, true> {
 
 template <int ND>
 struct WindowCounts<ND, false> {
-  std::uint16_t count[2 * ND + 1] = {};
-  VMAFEXACT_HD void add(int slot) { ++count[slot]; }
+  std::int16_t count[2 * ND + 1] = {};
+  VMAFEXACT_HD void add(int slot, int sign) { count[slot] = static_cast<std::int16_t>(count[slot] + sign); }
   VMAFEXACT_HD int at(int slot) const { return count[slot]; }
 };
 
-// The c-value of the thread at (tx, ty) of its tile: `codes` is the shared
-// tile (tile_span(kTileW, pad) codes per row), `value` and `masked` the
-// sample's own. The CPU's c_value (cambi_dsp_scalar.h) with counts of the
-// window instead of a histogram column.
+// Adds (sign +1) or removes (-1) the codes of one window row near `value`.
 template <int ND>
-VMAFEXACT_HD inline float c_value_at(const std::uint16_t* codes, int pad, int tx, int ty,
-                                     std::uint16_t value, std::uint8_t masked, const CValueTables& t) {
-  if (!masked) return 0.0f;
-  const int first = t.first_diff[value];
-  if (first >= ND) return 0.0f;
-  const int span = static_cast<int>(tile_span(kTileW, pad)), side = 2 * pad + 1;
-  WindowCounts<ND> counts;
-  const int v = value;
-  for (int r = 0; r < side; ++r) {
-    const std::uint16_t* row = codes + (ty + r) * span + tx;
-    for (int q = 0; q < side; ++q) {
-      const int slot = int{row[q]} - v + ND;
-      if (static_cast<unsigned>(slot) <= 2u * ND) counts.add(slot);
-    }
+VMAFEXACT_HD inline void count_row(WindowCounts<ND>& counts, const std::uint16_t* row, int side,
+                                   int value, int sign) {
+  for (int q = 0; q < side; ++q) {
+    const int slot = int{row[q]} - value + ND;
+    if (static_cast<unsigned>(slot) <= 2u * ND) counts.add(slot, sign);
   }
+}
+
+// The c-value from the counts (the CPU's c_value, cambi_dsp_scalar.h).
+template <int ND>
+VMAFEXACT_HD inline float c_value_of(const WindowCounts<ND>& counts, int first, const CValueTables& t) {
   const int p0 = counts.at(ND);
   float best = 0.0f;
   for (int d = first; d < ND; ++d) {
@@ -233,6 +235,40 @@ VMAFEXACT_HD inline float c_value_at(const std::uint16_t* codes, int pad, int tx
         best, vmafexact::cambi::pixel::c_value_term(t.weights[d], p0, pm, t.reciprocal));
   }
   return best;
+}
+
+// The c-values of a thread's strip: column tx of the tile, shared rows
+// sy0 .. sy0 + rows - 1 (rows: those inside the picture); out[k * out_pitch]
+// for row k.
+template <int ND>
+VMAFEXACT_HD inline void c_values_strip(const std::uint16_t* codes, int pad, int tx, int sy0, int rows,
+                                        const CValueTables& t, float* out, std::ptrdiff_t out_pitch) {
+  const int span = static_cast<int>(tile_span(kTileW, pad)), side = 2 * pad + 1;
+  WindowCounts<ND> counts;
+  int counted = -1;  // the shared row at the window's top that `counts` holds, -1: none
+  int base = -1;     // the value they are counted around
+  for (int k = 0; k < rows; ++k) {
+    const int sy = sy0 + k;
+    const std::uint16_t code = codes[(sy + pad) * span + tx + pad];
+    float c = 0.0f;
+    const int first = code == kNoCode ? ND : t.first_diff[code];
+    if (first < ND) {
+      const int v = code;
+      const std::uint16_t* window = codes + tx;
+      if (v == base && counted >= 0 && 2 * (sy - counted) < side) {
+        for (int r = counted; r < sy; ++r) {
+          count_row<ND>(counts, window + r * span, side, v, -1);
+          count_row<ND>(counts, window + (r + side) * span, side, v, +1);
+        }
+      } else {
+        counts = WindowCounts<ND>{};
+        for (int r = sy; r < sy + side; ++r) count_row<ND>(counts, window + r * span, side, v, +1);
+      }
+      counted = sy, base = v;
+      c = c_value_of<ND>(counts, first, t);
+    }
+    out[k * out_pitch] = c;
+  }
 }
 
 // --- pooling: the top-k set by a radix select, its sum in fixed point ------------------
