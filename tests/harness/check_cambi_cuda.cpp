@@ -115,6 +115,18 @@ std::vector<float> emulate_c_values_nd(const std::uint16_t* image, const std::ui
         tile::c_values_strip<ND>(codes.data(), pad, tx, sy0, rows, t,
                                  out.data() + static_cast<std::size_t>(y0) * w + x, w);
       }
+      // The sliding window: one strip of the tile's whole height per column
+      // (the same codes) gives the same c-values.
+      for (int tx = 0; tx < tile::kTileW && bx * tile::kTileW + tx < iw; ++tx) {
+        const int y0 = by * tile::kTileH, rows = std::min(tile::kTileH, ih - y0);
+        std::vector<float> strip(static_cast<std::size_t>(rows));
+        tile::c_values_strip<ND>(codes.data(), pad, tx, 0, rows, t, strip.data(), 1);
+        for (int r = 0; r < rows; ++r)
+          if (strip[r] != out[static_cast<std::size_t>(y0 + r) * w + bx * tile::kTileW + tx]) {
+            ADD_FAILURE() << "sliding strip differs at row " << y0 + r << " column " << bx * tile::kTileW + tx;
+            return out;
+          }
+      }
     }
   return out;
 }

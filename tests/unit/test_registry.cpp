@@ -28,9 +28,9 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but VMAF v1's and libvmaf's float ones (SSIM's included;
-    // CPU only so far) has a CUDA twin wherever CUDA is built.
-    const bool cpu_only = entry.name() == "cambi" || entry.name() == "speed_chroma" ||
+    // Every feature but VMAF v1's speed ones and libvmaf's float ones (SSIM's
+    // included; CPU only so far) has a CUDA twin wherever CUDA is built.
+    const bool cpu_only = entry.name() == "speed_chroma" ||
                           entry.name() == "speed_temporal" || entry.name().starts_with("float_");
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
