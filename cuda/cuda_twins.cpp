@@ -2,6 +2,8 @@
 
 #include "adm/adm_cuda.h"
 #include "adm/adm_extractor.h"
+#include "cambi/cambi_cuda_stage.h"
+#include "cambi/cambi_extractor.h"
 #include "motion/motion_cuda_stage.h"
 #include "psnr/psnr_cuda_stage.h"
 #include "speed/speed_cuda_stage.h"
@@ -19,6 +21,13 @@ std::unique_ptr<FeatureExtractor> adm::make_cuda_extractor(const OptionValues& o
       options, [adm_options = vmafexact::adm::adm_options_of(options), stream](const PictureFormat& format) {
         return std::make_unique<AdmCudaStage>(format.width, format.height, adm_options, stream);
       });
+}
+
+std::unique_ptr<FeatureExtractor> cambi::make_cuda_extractor(const OptionValues& options,
+                                                             CudaStream stream) {
+  return vmafexact::cambi::make_extractor(options, [stream](const vmafexact::cambi::CambiSetup& setup) {
+    return std::make_unique<CambiCudaStage>(setup, stream);
+  });
 }
 
 std::unique_ptr<FeatureExtractor> motion::make_cuda_extractor(const OptionValues& options,

@@ -10,6 +10,9 @@ namespace vmafexact::cuda {
 namespace adm {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }
+namespace cambi {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
+}
 namespace motion {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

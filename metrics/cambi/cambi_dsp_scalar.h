@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "cambi/cambi_c_value.h"
 #include "cambi/cambi_dsp.h"
 
 namespace vmafexact::cambi::scalar {
@@ -206,8 +207,7 @@ inline float c_value(const HistogramView& h, const ContrastRowTables& t, std::ui
     const int above = column[r + (d + 1) * h.stride];
     const int below = column[r - (d + 1) * h.stride];  // a zero row below the band
     const int pm = std::max(above, below);
-    const float val = static_cast<float>(t.weights[d] * p0 * pm) * t.reciprocal[p0 + pm];
-    best = std::max(best, val);
+    best = pixel::larger(best, pixel::c_value_term(t.weights[d], p0, pm, t.reciprocal));
   }
   return best;
 }

@@ -4,6 +4,7 @@
 // (Each twin's sums against the CPU stage: the twin harness, tests/harness/.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -261,6 +262,40 @@ TEST_F(CudaParity, SpeedChromaEqualsTheCpu) {
                      format_label(full_hd) + " speed_chroma bilinear");
 }
 
+// cambi (at least 216 samples on a side) with every option the VMAF models
+// and the issue name: v1's (high_res_speedup 1080, vis_lum_threshold 0.06,
+// max_val 17), full_ref, the other speed-ups, topk, window_size, the
+// encoding size and depth, at 8 to 16 bits and every chroma format.
+TEST_F(CudaParity, CambiEqualsTheCpu) {
+  const FeatureOptions v1 = {{"cambi_high_res_speedup", "1080"}, {"cambi_vis_lum_threshold", "0.06"},
+                             {"cambi_max_val", "17"}};
+  struct Case {
+    PictureFormat format;
+    FeatureOptions options;
+  };
+  const std::vector<Case> cases = {
+      {{217, 241, 8, ChromaFormat::k420}, {}},
+      {{333, 219, 10, ChromaFormat::k422}, v1},
+      {{241, 217, 12, ChromaFormat::k444}, {{"full_ref", "true"}}},
+      {{219, 333, 16, ChromaFormat::k400}, {{"topk", "0.2"}, {"window_size", "33"}}},
+      {{300, 217, 10, ChromaFormat::k420},
+       {{"enc_width", "240"}, {"enc_height", "180"}, {"full_ref", "true"}, {"src_width", "320"},
+        {"src_height", "200"}, {"enc_bitdepth", "8"}, {"eotf", "pq"}}},
+      {{300, 260, 8, ChromaFormat::k444},
+       {{"max_log_contrast", "4"}, {"tvi_threshold", "0.05"}, {"cambi_topk", "0.9"}, {"window_size", "127"}}},
+      {{1920, 1080, 8, ChromaFormat::k420}, v1},
+      {{1920, 1080, 10, ChromaFormat::k420}, {{"full_ref", "true"}, {"cambi_high_res_speedup", "1080"}}},
+      {{2560, 1440, 10, ChromaFormat::k420}, {{"cambi_high_res_speedup", "1440"}}},
+      {{3840, 2160, 10, ChromaFormat::k420}, v1},
+      {{3840, 2160, 8, ChromaFormat::k420}, {{"cambi_high_res_speedup", "2160"}}}};
+  for (const Case& c : cases) {
+    std::string label = format_label(c.format) + " cambi";
+    for (const auto& [name, value] : c.options) label += " " + name + "=" + value;
+    expect_same_scores(make_clip(c.format, c.format.width > 1920 ? 2 : 3, c.format.width + c.format.bpc),
+                       {{"cambi", c.options}}, "", label);
+  }
+}
+
 class CudaFixtureParity : public ::testing::TestWithParam<test::FixturePair> {
  protected:
   void SetUp() override {
@@ -274,22 +309,36 @@ TEST_P(CudaFixtureParity, EveryTwinEqualsTheCpu) {
   const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
   const auto setup = test::reference_setup(log, pair.log_name);
   cuda::CudaBackend backend;
-  const auto features = twinned(parse_feature_list(setup.features), backend);
-  // The models run on the CUDA path when every input of theirs has a twin.
+  auto features = twinned(parse_feature_list(setup.features), backend);
+  // The models run on the CUDA path when every input of theirs has a twin;
+  // otherwise their inputs that have one (e.g. the VMAF v1 models' cambi with
+  // their options) are compared as features.
   std::string models;
   bool all_twinned = true;
+  std::vector<FeatureRequest> twinned_inputs;
   const auto loaded = load_models(parse_model_list(setup.models));
   for (const auto& scored : loaded)
-    for (const auto& input : scored.model.features())
+    for (const auto& input : scored.model.features()) {
+      const FeatureRequest request{std::string(feature_entry_providing(input.name)->name()), input.options};
       try {
-        backend.make_extractor(feature_entry_providing(input.name)->name(), input.options);
+        backend.make_extractor(request.name, request.options);
+        const bool listed = std::any_of(twinned_inputs.begin(), twinned_inputs.end(), [&](const FeatureRequest& r) {
+          return r.name == request.name && r.options == request.options;
+        });
+        if (!listed) twinned_inputs.push_back(request);
       } catch (const Error&) {
         all_twinned = false;
       }
-  if (all_twinned) models = setup.models;
-  // (The VMAF v1 logs score models alone: they run once every input has a twin.)
-  if (features.empty() && models.empty())
-    GTEST_SKIP() << "no twinned feature or model in " << pair.log_name;
+    }
+  if (all_twinned)
+    models = setup.models;
+  else
+    for (const auto& request : twinned_inputs)
+      if (std::none_of(features.begin(), features.end(), [&](const FeatureRequest& r) {
+            return r.name == request.name && r.options == request.options;
+          }))
+        features.push_back(request);
+  if (features.empty() && models.empty()) GTEST_SKIP() << "no twinned feature in " << pair.log_name;
   const auto yuv = test::fixture_yuv_dir();
   if (!std::filesystem::exists(yuv / pair.ref_yuv) || !std::filesystem::exists(yuv / pair.dist_yuv))
     GTEST_SKIP() << pair.ref_yuv << " is not in this slice of the fixtures";

@@ -28,10 +28,10 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but cambi, speed_temporal and libvmaf's float ones (SSIM's
-    // and MS-SSIM's excepted: they have twins) has a CUDA twin wherever CUDA is built.
+    // Every feature but speed_temporal and libvmaf's float ones (SSIM's and
+    // MS-SSIM's excepted: they have twins) has a CUDA twin wherever CUDA is built.
     const bool ssim = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim";
-    const bool cpu_only = entry.name() == "cambi" || entry.name() == "speed_temporal" ||
+    const bool cpu_only = entry.name() == "speed_temporal" ||
                           (entry.name().starts_with("float_") && !ssim);
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
