@@ -139,14 +139,17 @@ void CambiCudaStage::enqueue_pass(int p, const PlaneView& luma, unsigned slot) {
 }
 
 void CambiCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
-  if (index != submitted_)
+  // Frames come in order, with gaps where the backend's other instance of this
+  // stateless twin takes them (odd and even frames): each frame has the slot
+  // of its index's parity, and one frame per slot is in flight.
+  if (index < submitted_)
     throw Error("cambi (CUDA): frame " + std::to_string(index) + " submitted out of order");
   const PlaneView& dist_luma = dist.planes[0];
   if (dist_luma.width != setup_.format.width || dist_luma.height != setup_.format.height ||
       dist.bpc != setup_.format.bpc)
     throw Error("cambi: picture format differs from the one given to init()");
   if (!allocated_) allocate();
-  ++submitted_;
+  submitted_ = index + 1;
   const unsigned slot = index % 2;
   FrameRecord* record = records_.data() + slot;
   check(cudaMemsetAsync(record->largest, 0, sizeof record->largest, stream_), "cudaMemsetAsync (cambi)");

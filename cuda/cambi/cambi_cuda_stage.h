@@ -63,7 +63,7 @@ class CambiCudaStage final : public FeatureStage<CambiSums> {
   int passes_ = 1;
   std::array<Pass, kMaxPasses> pass_;
   std::size_t c_values_per_slot_ = 0;
-  unsigned submitted_ = 0;
+  unsigned submitted_ = 0;  // the lowest index the next submit() may have
   bool allocated_ = false;
   // Working pictures at the widest pass's size.
   DeviceBuffer<std::uint16_t> preprocessed_;
