@@ -96,11 +96,10 @@ void StallWatch::start(GstElement* element, Nanoseconds timeout,
   timer_ = gst_clock_new_periodic_id(clock_, now + period, period);
   // The timer's callback may run on the clock's thread until the clock lets
   // go of it: the element (which holds this watch) stays alive until then.
+  // (on_timer_released drops the reference once the clock frees the timer.)
   gst_object_ref(element_);
-  if (gst_clock_id_wait_async(timer_, on_tick, this, on_timer_released) != GST_CLOCK_OK) {
-    gst_object_unref(element_);
+  if (gst_clock_id_wait_async(timer_, on_tick, this, on_timer_released) != GST_CLOCK_OK)
     GST_WARNING_OBJECT(element_, "could not start the input-timeout timer");
-  }
   active_ = true;
 }
 
@@ -136,7 +135,7 @@ gboolean StallWatch::on_tick(GstClock*, GstClockTime, GstClockID, gpointer self)
 
 GstPadProbeReturn StallWatch::on_pad_data(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   auto* self = static_cast<StallWatch*>(data);
-  const std::lock_guard lock(self->mutex_);
+  std::unique_lock lock(self->mutex_);
   if (!self->active_) return GST_PAD_PROBE_OK;
   const unsigned i = pad == self->sides_[0].pad ? 0 : 1;
   Side& side = self->sides_[i];
@@ -159,6 +158,7 @@ GstPadProbeReturn StallWatch::on_pad_data(GstPad* pad, GstPadProbeInfo* info, gp
     side.last = gst_clock_get_time(self->clock_);
     if (side.stalled) {
       side.stalled = false;
+      lock.unlock();  // an application may stop the element from a bus sync handler
       self->post(i, false, 0);
     }
   }
@@ -172,19 +172,25 @@ void StallWatch::tick() {
     const ObjectLock lock(element_);
     state = GST_STATE(element_);
   }
-  const std::lock_guard lock(mutex_);
-  if (!active_) return;
-  const GstClockTime now = gst_clock_get_time(clock_);
-  for (unsigned i = 0; i < 2; ++i) {
-    Side& side = sides_[i];
-    if (state != GST_STATE_PLAYING) {
-      side.last = now;
-      continue;
+  std::array<std::optional<GstClockTime>, 2> stalled_for;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!active_) return;
+    const GstClockTime now = gst_clock_get_time(clock_);
+    for (unsigned i = 0; i < 2; ++i) {
+      Side& side = sides_[i];
+      if (state != GST_STATE_PLAYING) {
+        side.last = now;
+        continue;
+      }
+      if (side.ended || side.stalled || now < side.last || now - side.last <= timeout_) continue;
+      side.stalled = true;
+      stalled_for[i] = now - side.last;
     }
-    if (side.ended || side.stalled || now < side.last || now - side.last <= timeout_) continue;
-    side.stalled = true;
-    post(i, true, now - side.last);
   }
+  // Posted outside the lock: an application may stop the element from a bus sync handler.
+  for (unsigned i = 0; i < 2; ++i)
+    if (stalled_for[i]) post(i, true, *stalled_for[i]);
 }
 
 void StallWatch::post(unsigned side, bool raised, GstClockTime stalled_for) {
