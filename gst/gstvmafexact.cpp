@@ -38,6 +38,7 @@
 #include "frame_source.h"
 #include "gst_handles.h"
 #include "input.h"
+#include "monitor.h"
 #include "reporter.h"
 #include "scoring_session.h"
 #include "settings.h"
@@ -83,6 +84,7 @@ struct GstVmafExactPrivate {
   Run run;
   CudaContextHandler cuda;
   Reporter reporter{nullptr};
+  Monitor monitor{nullptr};  // windows, alerts, percentiles, stalled inputs
   // Caps queries come on upstream's threads: once per run, set again at start.
   std::atomic<bool> warned_downstream_caps{false};
 };
@@ -121,8 +123,9 @@ void post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
     const ObjectLock lock(self);
     return priv->settings.frame_message;  // may change while playing
   }();
-  if (frames.empty() || !enabled) return;
-  priv->reporter.post_frames(frames, priv->run.scoring->scorer().scores());
+  if (frames.empty()) return;
+  if (enabled) priv->reporter.post_frames(frames, priv->run.scoring->scorer().scores());
+  priv->monitor.frames(frames, priv->run.scoring->scorer().scores());
 }
 
 // Takes the input's waiting buffer without scoring it: a distorted one still
@@ -222,6 +225,7 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
   const FrameTiming timing{GST_BUFFER_PTS(dist_buffer), dist.time_of(dist_buffer),
                            dist.time_of(dist_buffer, false), GST_BUFFER_DURATION(dist_buffer)};
   std::vector<FinishedFrame> finished;
+  priv->monitor.pair_pushed(timing.running_time);
   try {
     finished = priv->run.scoring->push({heads[kRef].get(), dist_buffer},
                                        {&*priv->inputs[kRef].info, &*dist.info}, timing);
@@ -263,6 +267,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
       return GST_FLOW_ERROR;
     }
   }
+  priv->monitor.finish();
   const guint64 scored = scorer ? scorer->frames_pushed() : 0;
   const guint64 trailing_ref = run.pairer.trailing(Side::kRef);
   const guint64 trailing_dist = run.pairer.trailing(Side::kDist);
@@ -272,7 +277,10 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   if (scored == 0) priv->reporter.warn_nothing_scored();
   priv->reporter.post_summary(scorer, run.pairer.unpaired(Side::kRef),
                               run.pairer.unpaired(Side::kDist),
-                              run.pairer.paired_by_arrival_order());
+                              run.pairer.paired_by_arrival_order(),
+                              [priv](const std::string& name, GstStructure* pooled) {
+                                priv->monitor.add_percentiles(name, pooled);
+                              });
   const auto scoring_time =
       run.scoring ? run.scoring->scoring_time() : std::chrono::steady_clock::duration{};
   if (!priv->reporter.write_log(run.plan->settings, scorer, scoring_time)) return GST_FLOW_ERROR;
@@ -322,6 +330,11 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
         priv->reporter.warn_unpaired(priv->inputs[i].role, priv->inputs[1 - i].role,
                                      states[i].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
                                      step.other_time, step.last_warning);
+      priv->monitor.unpaired(i == kDist,
+                             states[i].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
+                             states[i].frame->duration.value_or(GST_CLOCK_TIME_NONE),
+                             priv->run.pairer.unpaired(Side::kRef),
+                             priv->run.pairer.unpaired(Side::kDist));
       return pass_on(self, priv->inputs[i]);
     }
     case PairAction::kFinish: return finish_stream(self);
@@ -467,6 +480,10 @@ gboolean start_unguarded(GstAggregator* agg) {
                       ("Check the NVIDIA driver and the device id, or use backend=auto or cpu."));
     return FALSE;
   }
+  auto monitor_plan = plan_monitor(GST_ELEMENT(self), plan->settings);
+  if (!monitor_plan) return FALSE;
+  priv->monitor.start(std::move(*monitor_plan), {GST_PAD(priv->inputs[kRef].pad),
+                                                  GST_PAD(priv->inputs[kDist].pad)});
   priv->run = Run{};
   priv->run.plan = std::move(plan);
   priv->warned_downstream_caps = false;
@@ -488,6 +505,7 @@ gboolean stop_unguarded(GstAggregator* agg) {
                              run.scoring->scoring_time());
   }
   run = Run{};  // drains any frames in flight before freeing what they read
+  priv->monitor.stop();
   for (Input& input : priv->inputs) input.reset();
   // As nvcodec's elements do: the next start finds its context anew, so a
   // changed cuda-device-id takes effect.
@@ -502,6 +520,7 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
   priv->run.scoring.reset();  // drains any frames in flight before freeing what they read
   priv->run.pairer = FramePairer{};
   priv->run.finished = false;
+  priv->monitor.flush();
   for (Input& input : priv->inputs) input.reset_counters();
   return GST_FLOW_OK;
 }
@@ -642,6 +661,7 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
 static void gst_vmaf_exact_init(GstVmafExact* self) {
   GstVmafExactPrivate* priv = new (priv_of(self)) GstVmafExactPrivate();
   priv->reporter = Reporter(GST_ELEMENT(self));
+  priv->monitor.attach(GST_ELEMENT(self));
   const char* roles[] = {"reference", "distorted"};
   for (unsigned i : {kRef, kDist}) {
     Input& input = priv->inputs[i];

@@ -45,7 +45,8 @@ void Reporter::post_frames(const std::vector<FinishedFrame>& frames,
 }
 
 void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
-                            guint64 paired_by_arrival_order) const {
+                            guint64 paired_by_arrival_order,
+                            const PooledExtras& add_pooled) const {
   const guint64 scored = scorer ? scorer->frames_pushed() : 0;
   GstStructure* summary = gst_structure_new(
       "vmafexact-summary", "frames-scored", G_TYPE_UINT64, scored, "frames-unpaired",
@@ -65,6 +66,7 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
           "pooled", "min", G_TYPE_DOUBLE, pooled->min, "max", G_TYPE_DOUBLE, pooled->max,
           "mean", G_TYPE_DOUBLE, pooled->mean, "harmonic_mean", G_TYPE_DOUBLE,
           pooled->harmonic_mean, nullptr));
+      if (add_pooled) add_pooled(name, stats.get());
       gst_structure_set(summary, name.c_str(), GST_TYPE_STRUCTURE, stats.get(), nullptr);
     }
   }

@@ -7,6 +7,8 @@
 #include <gst/gst.h>
 
 #include <chrono>
+#include <functional>
+#include <string>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,8 @@ inline constexpr std::string_view kMessageFields[] = {
     "frames-unpaired", "frames-unpaired-ref",
     "frames-unpaired-dist", "frames-paired-by-arrival-order",
     "threads",         "frames-in-flight",
+    // vmafexact-window (gst/monitor.h).
+    "window-start",    "window-end",      "frames",          "partial",
     // libvmaf's aggregate metrics, summary fields of their own (psnr's apsnr).
     "apsnr_y",         "apsnr_cb",
     "apsnr_cr"};
@@ -38,8 +42,10 @@ class Reporter {
 
   void post_frames(const std::vector<FinishedFrame>& frames, const FeatureCollector& scores) const;
   // `scorer`: null when no pair came.
+  // `add_pooled`: adds fields to each score's `pooled` structure (the monitor's percentiles).
+  using PooledExtras = std::function<void(const std::string& name, GstStructure* pooled)>;
   void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
-                    guint64 paired_by_arrival_order) const;
+                    guint64 paired_by_arrival_order, const PooledExtras& add_pooled = {}) const;
 
   // `side` and `other_side`: "reference", "distorted".
   void warn_unpaired(const char* side, const char* other_side, GstClockTime time,

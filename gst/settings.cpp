@@ -30,6 +30,10 @@ enum {
   PROP_SUBSAMPLE,
   PROP_THREADS,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_WINDOW,
+  PROP_WINDOW_STEP,
+  PROP_ALERT,
+  PROP_INPUT_TIMEOUT,
 };
 
 void set_string(std::string& target, const GValue* value) {
@@ -147,6 +151,40 @@ void install_properties(GObjectClass* klass) {
       g_param_spec_enum("log-precision", "Log precision",
                         "How scores are printed in the log", GST_TYPE_VMAF_EXACT_LOG_PRECISION,
                         static_cast<gint>(defaults.log_precision), ready_flags));
+  g_object_class_install_property(
+      klass, PROP_WINDOW,
+      g_param_spec_string(
+          "window", "Window",
+          "Rolling window for vmafexact-window messages: a duration of running time (10s, "
+          "500ms, 1.5s, 1m, 1h) or a number of scored frames (300f). Each message holds every "
+          "score's min, max, mean, harmonic mean, p1, p5, p50, low1_mean and low5_mean over the "
+          "window. Empty: no windows. Read when the element starts.",
+          nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_WINDOW_STEP,
+      g_param_spec_string("window-step", "Window step",
+                          "How far each window starts after the previous one, in the window's "
+                          "unit (1s, 30f); shorter than window: overlapping windows. Empty: the "
+                          "window (tumbling windows). Read when the element starts.",
+                          nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_ALERT,
+      g_param_spec_string(
+          "alert", "Alert",
+          "Alerts posted as vmafexact-alert messages when raised and cleared: "
+          "SCORE OP VALUE[:for=DURATION|Nf][:clear=VALUE][:on=frame|window], OP one of <, <=, "
+          ">, >=, separated by ';', e.g. vmaf<60:for=2s:clear=65;psnr_y<30. for: how long the "
+          "condition must hold (default: one frame); clear: the hysteresis threshold (default: "
+          "VALUE); on=window: on each window's mean. Empty: none. Read when the element starts.",
+          nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_INPUT_TIMEOUT,
+      g_param_spec_string(
+          "input-timeout", "Input timeout",
+          "Post an input-stalled vmafexact-alert when an input has sent no frame for longer "
+          "than this duration (500ms, 2s, 1m) while playing, and clear it when frames come "
+          "again. Empty: off. Read when the element starts.",
+          nullptr, ready_flags));
 }
 
 bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
@@ -162,6 +200,10 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_THREADS: settings.threads = g_value_get_uint(value); break;
     case PROP_FRAME_MESSAGE: settings.frame_message = g_value_get_boolean(value); break;
     case PROP_LOG_LOCATION: set_string(settings.log_location, value); break;
+    case PROP_WINDOW: set_string(settings.window, value); break;
+    case PROP_WINDOW_STEP: set_string(settings.window_step, value); break;
+    case PROP_ALERT: set_string(settings.alert, value); break;
+    case PROP_INPUT_TIMEOUT: set_string(settings.input_timeout, value); break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
       break;
@@ -190,6 +232,10 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
                          settings.log_location.empty() ? nullptr : settings.log_location.c_str());
       break;
     case PROP_LOG_FORMAT: g_value_set_enum(value, static_cast<gint>(settings.log_format)); break;
+    case PROP_WINDOW: g_value_set_string(value, settings.window.empty() ? nullptr : settings.window.c_str()); break;
+    case PROP_WINDOW_STEP: g_value_set_string(value, settings.window_step.empty() ? nullptr : settings.window_step.c_str()); break;
+    case PROP_ALERT: g_value_set_string(value, settings.alert.empty() ? nullptr : settings.alert.c_str()); break;
+    case PROP_INPUT_TIMEOUT: g_value_set_string(value, settings.input_timeout.empty() ? nullptr : settings.input_timeout.c_str()); break;
     case PROP_LOG_PRECISION:
       g_value_set_enum(value, static_cast<gint>(settings.log_precision));
       break;

@@ -32,6 +32,11 @@ struct Settings {
   std::string log_location;  // empty: no log
   LogFormat log_format = LogFormat::kJson;
   LogPrecision log_precision = LogPrecision::kDefault;
+  // Live monitoring (gst/monitor.h), parsed at start; empty: off.
+  std::string window;         // "10s", "300f"
+  std::string window_step;    // empty: the window (tumbling)
+  std::string alert;          // "vmaf<60:for=2s:clear=65;psnr_y<30"
+  std::string input_timeout;  // "2s"
 };
 
 // Installs every property on the element's class.

@@ -1,0 +1,341 @@
+// Live monitoring statistics (metrics/pooling/rolling.h): window figures against
+// a brute-force sort and libvmaf-order sums, whole-stream percentiles exact and
+// sketched, the property parsers with hostile strings, rolling windows over
+// time and frames, and the alert state machine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "common/error.h"
+#include "pooling/pooling.h"
+#include "pooling/rolling.h"
+
+using namespace vmafexact;
+
+namespace {
+
+std::vector<double> random_scores(std::size_t n, std::uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> uniform(0., 100.);
+  std::vector<double> values(n);
+  for (auto& value : values) value = uniform(generator);
+  return values;
+}
+
+// The brute force: percentile of nearest rank ceil(p n / 100) by sorting, means by
+// summing in order.
+struct Brute {
+  double p1, p5, p50, low1, low5;
+};
+Brute brute(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto rank = [&](double percent) {
+    return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(percent * values.size() / 100. - 1e-9)));
+  };
+  const auto low = [&](double percent) {
+    double sum = 0.;
+    for (std::size_t i = 0; i < rank(percent); ++i) sum += values[i];
+    return sum / rank(percent);
+  };
+  return {values[rank(1) - 1], values[rank(5) - 1], values[rank(50) - 1], low(1), low(5)};
+}
+
+}  // namespace
+
+TEST(Rolling, NearestRankIsTheCeiling) {
+  EXPECT_EQ(nearest_rank(1, 1), 1u);
+  EXPECT_EQ(nearest_rank(4, 50), 2u);
+  EXPECT_EQ(nearest_rank(5, 50), 3u);
+  EXPECT_EQ(nearest_rank(100, 1), 1u);
+  EXPECT_EQ(nearest_rank(101, 1), 2u);
+  EXPECT_EQ(nearest_rank(250, 1), 3u);
+  EXPECT_EQ(nearest_rank(20, 5), 1u);
+  EXPECT_EQ(nearest_rank(21, 5), 2u);
+}
+
+TEST(Rolling, WindowStatsEqualBruteForceAndLibvmafPooling) {
+  for (const std::size_t n : {1u, 2u, 3u, 19u, 20u, 21u, 99u, 100u, 101u, 257u, 1000u}) {
+    const auto values = random_scores(n, static_cast<std::uint32_t>(n));
+    const WindowStats stats = window_stats(values);
+    const Brute expected = brute(values);
+    EXPECT_EQ(stats.p1, expected.p1) << n;
+    EXPECT_EQ(stats.p5, expected.p5) << n;
+    EXPECT_EQ(stats.p50, expected.p50) << n;
+    EXPECT_EQ(stats.low1_mean, expected.low1) << n;
+    EXPECT_EQ(stats.low5_mean, expected.low5) << n;
+    std::vector<std::optional<double>> column(values.begin(), values.end());
+    const auto pooled = pool_scores(column, 0, static_cast<unsigned>(n - 1));
+    ASSERT_TRUE(pooled);
+    EXPECT_EQ(stats.min, pooled->min);
+    EXPECT_EQ(stats.max, pooled->max);
+    EXPECT_EQ(stats.mean, pooled->mean);
+    EXPECT_EQ(stats.harmonic_mean, pooled->harmonic_mean);
+  }
+}
+
+TEST(Rolling, StreamQuantilesAreExactUpToTheLimitThenWithinTheBound) {
+  const auto values = random_scores(5000, 7);
+  StreamQuantiles exact(10000), sketched(1000);
+  for (const double value : values) {
+    exact.add(value);
+    sketched.add(value);
+  }
+  EXPECT_TRUE(exact.exact());
+  EXPECT_FALSE(sketched.exact());
+  const auto figures = exact.figures();
+  ASSERT_TRUE(figures);
+  const Brute expected = brute(values);
+  EXPECT_EQ(figures->p1, expected.p1);
+  EXPECT_EQ(figures->p5, expected.p5);
+  EXPECT_EQ(figures->p50, expected.p50);
+  EXPECT_EQ(figures->low1_mean, expected.low1);
+  EXPECT_EQ(figures->low5_mean, expected.low5);
+  const auto approx = sketched.figures();
+  ASSERT_TRUE(approx);
+  const double bound = StreamQuantiles::kRelativeError * 1.0001;
+  EXPECT_LE(std::fabs(approx->p1 - expected.p1), bound * expected.p1);
+  EXPECT_LE(std::fabs(approx->p5 - expected.p5), bound * expected.p5);
+  EXPECT_LE(std::fabs(approx->p50 - expected.p50), bound * expected.p50);
+  EXPECT_LE(std::fabs(approx->low1_mean - expected.low1), bound * expected.low1);
+  EXPECT_LE(std::fabs(approx->low5_mean - expected.low5), bound * expected.low5);
+  EXPECT_NE(approx->p50, expected.p50);  // it is the sketch that answered
+}
+
+TEST(Rolling, SketchOrdersNegativesZerosAndPositives) {
+  StreamQuantiles sketch(0);
+  for (int i = 0; i < 50; ++i) sketch.add(-10.);
+  for (int i = 0; i < 30; ++i) sketch.add(0.);
+  for (int i = 0; i < 20; ++i) sketch.add(5.);
+  const auto figures = sketch.figures();
+  ASSERT_TRUE(figures);
+  EXPECT_NEAR(figures->p50, -10., 10. * StreamQuantiles::kRelativeError);
+  EXPECT_LT(figures->p1, -9.9);
+  StreamQuantiles upper(0);
+  for (int i = 0; i < 10; ++i) upper.add(0.);
+  for (int i = 0; i < 90; ++i) upper.add(5.);
+  EXPECT_NEAR(upper.figures()->p50, 5., 5. * StreamQuantiles::kRelativeError);
+  EXPECT_EQ(upper.figures()->p5, 0.);
+}
+
+TEST(RollingParse, Spans) {
+  EXPECT_EQ(parse_span("10s", "window"), (Span{Span::Unit::kTime, 10'000'000'000}));
+  EXPECT_EQ(parse_span(" 500ms ", "window"), (Span{Span::Unit::kTime, 500'000'000}));
+  EXPECT_EQ(parse_span("1m", "window"), (Span{Span::Unit::kTime, 60'000'000'000}));
+  EXPECT_EQ(parse_span("1.5s", "window"), (Span{Span::Unit::kTime, 1'500'000'000}));
+  EXPECT_EQ(parse_span("300f", "window"), (Span{Span::Unit::kFrames, 300}));
+  EXPECT_EQ(parse_span("", "window"), std::nullopt);
+  EXPECT_EQ(parse_span("  ", "window"), std::nullopt);
+}
+
+TEST(RollingParse, HostileSpansAreClearErrors) {
+  for (const char* bad : {"10", "s", "-1s", "0s", "0f", "1.5f", "10x", "10 s s", "1e400s",
+                          "99999999999999999999999f", "1..2s", ".s", "nan s", "infs", "10sf",
+                          "\x01\x02", "1000000000h", "0.0000000001ns", "10S"}) {
+    try {
+      parse_span(bad, "window");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& error) {
+      const std::string text = error.what();
+      EXPECT_NE(text.find("window"), std::string::npos) << text;
+    }
+  }
+  try {
+    parse_span("10f", "input-timeout", false);
+    ADD_FAILURE() << "frames accepted where a duration is needed";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("duration"), std::string::npos);
+  }
+  try {
+    parse_span("10x", "window");
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("'x'"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("500ms"), std::string::npos) << error.what();
+  }
+}
+
+TEST(RollingParse, Alerts) {
+  const auto alerts = parse_alerts(" vmaf<60:for=2s:clear=65 ; psnr_y <= 30;integer_motion2>=+1.5:for=3f;x>-2:on=window;");
+  ASSERT_EQ(alerts.size(), 4u);
+  EXPECT_EQ(alerts[0].text, "vmaf<60:for=2s:clear=65");
+  EXPECT_EQ(alerts[0].score, "vmaf");
+  EXPECT_EQ(alerts[0].op, Compare::kLess);
+  EXPECT_EQ(alerts[0].threshold, 60.);
+  EXPECT_EQ(alerts[0].clear, 65.);
+  EXPECT_EQ(alerts[0].hold, (Span{Span::Unit::kTime, 2'000'000'000}));
+  EXPECT_EQ(alerts[1].op, Compare::kLessEqual);
+  EXPECT_EQ(alerts[1].clear, 30.);
+  EXPECT_FALSE(alerts[1].hold);
+  EXPECT_EQ(alerts[2].op, Compare::kGreaterEqual);
+  EXPECT_EQ(alerts[2].threshold, 1.5);
+  EXPECT_EQ(alerts[2].hold, (Span{Span::Unit::kFrames, 3}));
+  EXPECT_EQ(alerts[3].op, Compare::kGreater);
+  EXPECT_EQ(alerts[3].threshold, -2.);
+  EXPECT_TRUE(alerts[3].on_window);
+  EXPECT_TRUE(parse_alerts("").empty());
+  EXPECT_TRUE(parse_alerts(" ; ;").empty());
+}
+
+TEST(RollingParse, HostileAlertsAreClearErrors) {
+  const struct {
+    const char* text;
+    const char* named;
+  } cases[] = {
+      {"vmaf", "no comparison"},
+      {"<60", "names no score"},
+      {"vmaf<", "not a number"},
+      {"vmaf<abc", "'abc'"},
+      {"vmaf<60x", "not a number"},
+      {"vmaf<<60", "not a number"},
+      {"vmaf=60", "no comparison"},
+      {"vmaf<nan", "not a number"},
+      {"vmaf<inf", "not a number"},
+      {"vmaf<60:for", "without a value"},
+      {"vmaf<60:for=", "without a value"},
+      {"vmaf<60:for=2", "no unit"},
+      {"vmaf<60:for=2s:for=3s", "twice"},
+      {"vmaf<60:clear=50", "wrong side"},
+      {"vmaf>60:clear=70", "wrong side"},
+      {"vmaf<60:clear=x", "not a number"},
+      {"vmaf<60:on=sometimes", "on=frame"},
+      {"vmaf<60:color=red", "unknown option"},
+      {"vmaf<60:", "without a value"},
+      {"vm af<60", "character"},
+      {"vmaf<60;psnr_y", "'psnr_y'"},
+      {"\xff\xfe<1", "character"},
+  };
+  for (const auto& bad : cases) {
+    try {
+      parse_alerts(bad.text);
+      ADD_FAILURE() << "accepted '" << bad.text << "'";
+    } catch (const Error& error) {
+      const std::string text = error.what();
+      EXPECT_NE(text.find(bad.named), std::string::npos) << bad.text << ": " << text;
+    }
+  }
+  // Long and binary garbage: an Error, never a crash.
+  std::string garbage;
+  for (int i = 0; i < 2000; ++i) garbage += static_cast<char>(i * 37);
+  EXPECT_THROW(parse_alerts(garbage), Error);
+}
+
+namespace {
+
+constexpr Nanoseconds kMs = 1'000'000;
+
+std::vector<std::optional<double>> one(double value) { return {value}; }
+
+}  // namespace
+
+TEST(RollingWindows, TumblingTimeWindowsHoldTheirFrames) {
+  RollingWindows windows({Span::Unit::kTime, 100 * kMs}, {Span::Unit::kTime, 100 * kMs});
+  std::vector<WindowReport> reports;
+  for (int i = 0; i < 25; ++i) {
+    auto closed = windows.add_frame(i * 10 * kMs, 10 * kMs, one(i));
+    reports.insert(reports.end(), closed.begin(), closed.end());
+  }
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].start, 0u);
+  EXPECT_EQ(reports[0].end, 100 * kMs);
+  EXPECT_EQ(reports[0].frames, 10u);
+  EXPECT_EQ(reports[0].stats[0]->mean, (0. + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9) / 10);
+  EXPECT_EQ(reports[1].start, 100 * kMs);
+  EXPECT_EQ(reports[1].stats[0]->min, 10.);
+  const auto last = windows.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_TRUE(last[0].partial);
+  EXPECT_EQ(last[0].frames, 5u);
+  EXPECT_EQ(last[0].start, 200 * kMs);
+  EXPECT_EQ(last[0].end, 250 * kMs);
+}
+
+TEST(RollingWindows, PendingPairsHoldTheWindowOpen) {
+  RollingWindows windows({Span::Unit::kTime, 20 * kMs}, {Span::Unit::kTime, 20 * kMs});
+  windows.pair_pushed(0);
+  windows.pair_pushed(10 * kMs);
+  windows.pair_pushed(20 * kMs);
+  EXPECT_TRUE(windows.add_frame(0, 10 * kMs, one(1)).empty());
+  // An unpaired frame past the window's end, while frame 10 ms is still scored.
+  EXPECT_TRUE(windows.add_unpaired(false, 30 * kMs, 10 * kMs).empty());
+  const auto closed = windows.add_frame(10 * kMs, 10 * kMs, one(2));
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0].frames, 2u);
+  EXPECT_EQ(closed[0].unpaired_ref, 0u);
+}
+
+TEST(RollingWindows, OverlappingWindowsAndGapsAndUnpaired) {
+  RollingWindows windows({Span::Unit::kTime, 40 * kMs}, {Span::Unit::kTime, 20 * kMs});
+  std::vector<WindowReport> reports;
+  const auto take = [&](std::vector<WindowReport> closed) {
+    reports.insert(reports.end(), closed.begin(), closed.end());
+  };
+  take(windows.add_frame(0, 10 * kMs, one(0)));
+  take(windows.add_unpaired(true, 10 * kMs, 10 * kMs));
+  take(windows.add_frame(20 * kMs, 10 * kMs, one(2)));
+  take(windows.add_frame(30 * kMs, 10 * kMs, one(3)));
+  // A gap of a second: the empty windows between are not posted.
+  take(windows.add_frame(1000 * kMs, 10 * kMs, one(100)));
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].frames, 3u);  // [0, 40)
+  EXPECT_EQ(reports[0].unpaired_dist, 1u);
+  EXPECT_EQ(reports[1].frames, 2u);  // [20, 60)
+  EXPECT_EQ(reports[1].unpaired_dist, 0u);
+  EXPECT_EQ(reports[1].stats[0]->mean, 2.5);
+  const auto last = windows.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].start, 1000 * kMs);
+  EXPECT_EQ(last[0].frames, 1u);
+}
+
+TEST(RollingWindows, FrameWindowsStepAndCountUnpairedWithTheNextFrame) {
+  RollingWindows windows({Span::Unit::kFrames, 4}, {Span::Unit::kFrames, 2});
+  std::vector<WindowReport> reports;
+  const auto take = [&](std::vector<WindowReport> closed) {
+    reports.insert(reports.end(), closed.begin(), closed.end());
+  };
+  for (int i = 0; i < 9; ++i) {
+    if (i == 3) take(windows.add_unpaired(false, 25 * kMs, 10 * kMs));
+    take(windows.add_frame(i * 10 * kMs, 10 * kMs, one(i)));
+  }
+  take(windows.add_unpaired(true, 95 * kMs, 10 * kMs));
+  // Windows of frames 0-3, 2-5, 4-7; then 6-8 partial with the trailing unpaired one.
+  ASSERT_EQ(reports.size(), 3u);
+  EXPECT_EQ(reports[0].unpaired_ref, 1u);
+  EXPECT_EQ(reports[1].unpaired_ref, 1u);
+  EXPECT_EQ(reports[2].unpaired_ref, 0u);
+  EXPECT_EQ(reports[1].stats[0]->min, 2.);
+  EXPECT_EQ(reports[1].stats[0]->max, 5.);
+  EXPECT_EQ(reports[2].start, 40 * kMs);
+  EXPECT_EQ(reports[2].end, 80 * kMs);
+  const auto last = windows.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_TRUE(last[0].partial);
+  EXPECT_EQ(last[0].frames, 3u);
+  EXPECT_EQ(last[0].unpaired_dist, 1u);
+  EXPECT_EQ(last[0].end, 105 * kMs);
+}
+
+TEST(RollingWindows, MixedUnitsAreRefused) {
+  EXPECT_THROW(RollingWindows({Span::Unit::kTime, 1}, {Span::Unit::kFrames, 1}), Error);
+}
+
+TEST(RollingAlerts, HoldAndHysteresis) {
+  const auto specs = parse_alerts("vmaf<60:for=20ms:clear=65;vmaf<50:for=2f");
+  AlertState timed(specs[0]), counted(specs[1]);
+  const double values[] = {70, 59, 59, 70, 59, 58, 57, 62, 64, 66, 40, 40};
+  std::vector<std::pair<int, bool>> timed_changes, counted_changes;
+  for (int i = 0; i < 12; ++i) {
+    const Nanoseconds start = i * 10 * kMs, end = start + 10 * kMs;
+    if (auto change = timed.update(values[i], start, end, 1)) timed_changes.push_back({i, change->raised});
+    if (auto change = counted.update(values[i], start, end, 1)) counted_changes.push_back({i, change->raised});
+  }
+  // 59,59 holds 20 ms at frame 2; 70 clears; 59,58 again at 5; 62 and 64 hold (< 65); 66 clears;
+  // 40,40 for 20 ms at 11.
+  const std::vector<std::pair<int, bool>> expected_timed = {{2, true}, {3, false}, {5, true},
+                                                            {9, false}, {11, true}};
+  EXPECT_EQ(timed_changes, expected_timed);
+  const std::vector<std::pair<int, bool>> expected_counted = {{11, true}};
+  EXPECT_EQ(counted_changes, expected_counted);
+}
