@@ -102,7 +102,8 @@ void print_usage(std::FILE* to, const char* program) {
       "                          SIGINT or SIGTERM\n"
       "  --eos-timeout SECONDS   after SIGINT/SIGTERM, how long to wait for the end of the\n"
       "                          stream before stopping without it (default 10)\n"
-      "SIGINT/SIGTERM send EOS, wait for the summary and exit 0; a second one stops at once.\n",
+      "SIGINT/SIGTERM send EOS, wait for the summary and exit 0; a second one stops at once.\n"
+      "SIGHUP reopens the --jsonl file (after a log rotation).\n",
       program, program, kDefaultListen);
 }
 
@@ -572,6 +573,7 @@ class Monitor {
   bool build_from_uris();
   bool set_properties();
   bool open_jsonl();
+  void reopen_jsonl();
   bool start_server();
   void write_json_line(const GstStructure* structure);
   gboolean on_bus_message(GstMessage* message);
@@ -592,6 +594,10 @@ class Monitor {
   }
   static gboolean sigterm_callback(gpointer self) {
     static_cast<Monitor*>(self)->on_signal("SIGTERM");
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean sighup_callback(gpointer self) {
+    static_cast<Monitor*>(self)->reopen_jsonl();
     return G_SOURCE_CONTINUE;
   }
   static gboolean eos_timeout_callback(gpointer self) {
@@ -821,6 +827,15 @@ bool Monitor::open_jsonl() {
   return true;
 }
 
+// SIGHUP: after logrotate moved the file away, write to a new one of the same name.
+void Monitor::reopen_jsonl() {
+  if (options_.jsonl.empty() || options_.jsonl == "-") return;
+  jsonl_file_.close();
+  jsonl_file_.clear();
+  jsonl_ = nullptr;
+  if (!open_jsonl()) quit(1);
+}
+
 void Monitor::write_json_line(const GstStructure* structure) {
   if (!jsonl_) return;
   nlohmann::ordered_json line = {{"wallclock", wallclock_text()},
@@ -993,6 +1008,7 @@ int Monitor::run() {
   const guint watch = gst_bus_add_watch(bus.get(), bus_callback, this);
   const guint sigint = g_unix_signal_add(SIGINT, sigint_callback, this);
   const guint sigterm = g_unix_signal_add(SIGTERM, sigterm_callback, this);
+  const guint sighup = g_unix_signal_add(SIGHUP, sighup_callback, this);
 
   // A failed state change has its reason on the bus, which the loop reads.
   gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING);
@@ -1000,6 +1016,7 @@ int Monitor::run() {
 
   g_source_remove(sigint);
   g_source_remove(sigterm);
+  g_source_remove(sighup);
   // Going to NULL writes the log if the stream did not end (docs/element.md).
   gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
   g_source_remove(watch);

@@ -545,6 +545,16 @@ TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
   }
   ASSERT_GE(scored, 3) << monitor.error_output();
 
+  // SIGHUP after a rotation: the lines go on in a new file of the same name.
+  const fs::path rotated = dir_ / "live.jsonl.1";
+  fs::rename(jsonl, rotated);
+  monitor.send_signal(SIGHUP);
+  for (auto deadline = std::chrono::steady_clock::now() + 30s;
+       read_json_lines(jsonl).empty() && std::chrono::steady_clock::now() < deadline;)
+    Monitor::pump(50ms);
+  EXPECT_FALSE(read_json_lines(jsonl).empty()) << monitor.error_output();
+  EXPECT_FALSE(read_json_lines(rotated).empty());
+
   monitor.send_signal(SIGTERM);
   EXPECT_EQ(monitor.wait_exit(30s), 0) << monitor.error_output();
   const std::vector<Json> lines = read_json_lines(jsonl);
