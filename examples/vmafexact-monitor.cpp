@@ -82,7 +82,32 @@ struct Options {
   std::string jsonl;  // "" none, "-" stdout
   bool exit_on_eos = true;
   unsigned eos_timeout_s = 10;
+  gint64 ref_offset = 0;   // ns added to the running times on ref_sink
+  gint64 dist_offset = 0;  // and on dist_sink
 };
+
+// "250ms", "1.5s", "40000us", "-2s" or plain nanoseconds.
+std::optional<gint64> parse_duration(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double number = g_ascii_strtod(text.c_str(), &end);
+  if (end == text.c_str() || !std::isfinite(number)) return std::nullopt;
+  const std::string_view unit = end;
+  double scale = 0;
+  if (unit.empty() || unit == "ns")
+    scale = 1;
+  else if (unit == "us")
+    scale = 1e3;
+  else if (unit == "ms")
+    scale = 1e6;
+  else if (unit == "s")
+    scale = 1e9;
+  else
+    return std::nullopt;
+  const double nanoseconds = std::round(number * scale);
+  if (std::fabs(nanoseconds) > 1e18) return std::nullopt;  // about 31 years
+  return static_cast<gint64>(nanoseconds);
+}
 
 void print_usage(std::FILE* to, const char* program) {
   std::fprintf(
@@ -100,6 +125,10 @@ void print_usage(std::FILE* to, const char* program) {
       "  --exit-on-eos           exit once the pipeline has ended (the default)\n"
       "  --no-exit-on-eos        keep serving /metrics after the end of the stream, until\n"
       "                          SIGINT or SIGTERM\n"
+      "  --ref-offset DURATION   add DURATION (250ms, 1.5s, -40ms) to the reference's running\n"
+      "                          times before pairing, e.g. the delay of the encoder chain when\n"
+      "                          the reference is captured before it\n"
+      "  --dist-offset DURATION  the same for the distorted input\n"
       "  --eos-timeout SECONDS   after SIGINT/SIGTERM, how long to wait for the end of the\n"
       "                          stream before stopping without it (default 10)\n"
       "SIGINT/SIGTERM send EOS, wait for the summary and exit 0; a second one stops at once.\n"
@@ -147,6 +176,13 @@ Options parse_options(int argc, char** argv) {
       options.exit_on_eos = true;
     } else if (arg == "--no-exit-on-eos") {
       options.exit_on_eos = false;
+    } else if (arg == "--ref-offset" || arg == "--dist-offset") {
+      const std::string text = value();
+      const auto offset = parse_duration(text);
+      if (!offset)
+        usage_error(program, std::string(arg) + " takes a duration such as 250ms, 1.5s or -40ms, not '" +
+                                 text + "'");
+      (arg == "--ref-offset" ? options.ref_offset : options.dist_offset) = *offset;
     } else if (arg == "--eos-timeout") {
       const std::string text = value();
       char* end = nullptr;
@@ -788,6 +824,13 @@ bool Monitor::set_properties() {
                    name.c_str(), text.c_str(), text.c_str(), g_type_name(spec->value_type));
       return false;
     }
+  }
+  // Shift an input's running times, so that frames that belong together pair.
+  for (const auto& [pad_name, offset] :
+       {std::pair{"ref_sink", options_.ref_offset}, std::pair{"dist_sink", options_.dist_offset}}) {
+    if (offset == 0) continue;
+    GstObjectPtr<GstPad> pad(gst_element_get_static_pad(vmafexact_.get(), pad_name));
+    if (pad) gst_pad_set_offset(pad.get(), offset);
   }
   // What the build_info metric reports.
   GstPlugin* plugin = gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(gst_element_get_factory(vmafexact_.get())));

@@ -522,6 +522,30 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
 }
 
+// --ref-offset shifts the reference by one frame: each distorted frame pairs
+// with the next reference frame, and one frame of each input stays unpaired.
+TEST_F(MonitorTest, RefOffsetShiftsThePairsAndTheUnpairedAreCounted) {
+  write_streams(10);
+  const fs::path jsonl = dir_ / "scores.jsonl";
+  Monitor monitor({"--ref", (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(),
+                   "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos",
+                   "--ref-offset", "-40ms", "--set", "model=\"\"", "--set", "features=psnr"},
+                  dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  for (auto deadline = std::chrono::steady_clock::now() + 60s;
+       !has_message(read_json_lines(jsonl), "vmafexact-summary") &&
+       std::chrono::steady_clock::now() < deadline && monitor.running();)
+    Monitor::pump(100ms);
+  const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 9) << monitor.error_output();
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
+  EXPECT_EQ(metrics.families.at("vmafexact_build").samples.at(0).labels.at("model"), "");
+  monitor.send_signal(SIGINT);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
 TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
   const fs::path jsonl = dir_ / "live.jsonl";
   Monitor monitor(
