@@ -274,7 +274,7 @@ struct Figures {
   guint64 window_unpaired_dist = 0;
   GstClockTime window_start = GST_CLOCK_TIME_NONE;
   GstClockTime window_end = GST_CLOCK_TIME_NONE;
-  guint64 windows_frames_sum = 0;
+  GstClockTime previous_window_end = GST_CLOCK_TIME_NONE;
   guint64 windows_unpaired_ref_sum = 0;
   guint64 windows_unpaired_dist_sum = 0;
   // Summary.
@@ -287,14 +287,21 @@ struct Figures {
   std::map<std::pair<std::string, std::string>, AlertState> alerts;
   bool end_of_stream = false;
 
+  // Input-stalled alerts carry the run's unpaired counts so far.
+  guint64 alert_unpaired_ref = 0;
+  guint64 alert_unpaired_dist = 0;
+
   // Counters must never go down: each takes the largest count any message gave
-  // (frame messages miss the frames off a subsample grid; windows come late).
+  // (frame messages miss the frames off a subsample grid, windows may overlap,
+  // the summary comes last).
   guint64 frames_scored() const {
-    return std::max({frame_messages, windows_frames_sum, summary_scored});
+    return std::max({frame_messages, last_index ? *last_index + 1 : 0, summary_scored});
   }
-  guint64 unpaired_ref() const { return std::max(windows_unpaired_ref_sum, summary_unpaired_ref); }
+  guint64 unpaired_ref() const {
+    return std::max({windows_unpaired_ref_sum, alert_unpaired_ref, summary_unpaired_ref});
+  }
   guint64 unpaired_dist() const {
-    return std::max(windows_unpaired_dist_sum, summary_unpaired_dist);
+    return std::max({windows_unpaired_dist_sum, alert_unpaired_dist, summary_unpaired_dist});
   }
 };
 
@@ -378,12 +385,12 @@ std::string render_metrics(const Figures& f) {
              "1");
 
   out.family("vmafexact_frames_scored", "counter",
-             "Frame pairs scored (vmafexact-frame messages, or the windows' and the summary's "
-             "counts when larger).");
+             "Frame pairs scored (from the vmafexact-frame messages' index, and the summary's "
+             "count at the end).");
   out.sample("vmafexact_frames_scored_total", {}, std::to_string(f.frames_scored()));
   out.family("vmafexact_frames_unpaired", "counter",
-             "Frames not scored for want of a partner on the other input (from the "
-             "vmafexact-window and vmafexact-summary messages).");
+             "Frames not scored for want of a partner on the other input (from tumbling "
+             "vmafexact-window messages, input-stalled alerts and the summary).");
   out.sample("vmafexact_frames_unpaired_total", {{"input", "reference"}},
              std::to_string(f.unpaired_ref()));
   out.sample("vmafexact_frames_unpaired_total", {{"input", "distorted"}},
@@ -563,9 +570,15 @@ void take_window(Figures& f, const GstStructure* s) {
   f.window_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
   f.window_start = uint64_field(s, "window-start", GST_CLOCK_TIME_NONE);
   f.window_end = uint64_field(s, "window-end", GST_CLOCK_TIME_NONE);
-  f.windows_frames_sum += f.window_frames;
-  f.windows_unpaired_ref_sum += f.window_unpaired_ref;
-  f.windows_unpaired_dist_sum += f.window_unpaired_dist;
+  // Tumbling windows add up to the run's unpaired counts; overlapping ones
+  // (window-step shorter than window) would count frames twice, so they add
+  // nothing and the counters follow the alerts and the summary.
+  if (!GST_CLOCK_TIME_IS_VALID(f.previous_window_end) || !GST_CLOCK_TIME_IS_VALID(f.window_start) ||
+      f.window_start >= f.previous_window_end) {
+    f.windows_unpaired_ref_sum += f.window_unpaired_ref;
+    f.windows_unpaired_dist_sum += f.window_unpaired_dist;
+  }
+  f.previous_window_end = f.window_end;
 }
 
 void take_alert(Figures& f, const GstStructure* s) {
@@ -587,6 +600,11 @@ void take_alert(Figures& f, const GstStructure* s) {
   gdouble number = 0;
   if (gst_structure_get_double(s, "value", &number)) alert.value = number;
   if (gst_structure_get_double(s, "threshold", &number)) alert.threshold = number;
+  guint64 count = 0;
+  if (gst_structure_get_uint64(s, "frames-unpaired-ref", &count))
+    f.alert_unpaired_ref = std::max(f.alert_unpaired_ref, count);
+  if (gst_structure_get_uint64(s, "frames-unpaired-dist", &count))
+    f.alert_unpaired_dist = std::max(f.alert_unpaired_dist, count);
 }
 
 void take_summary(Figures& f, const GstStructure* s) {
