@@ -26,7 +26,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -239,10 +238,6 @@ GObjectPtr<GSocketAddress> parse_listen_address(const std::string& text, std::st
 }
 
 // ---------------------------------------------------------------- figures
-
-constexpr std::string_view kWindowStats[] = {"min",  "max", "mean", "harmonic_mean", "p1",
-                                             "p5",   "p50", "low1_mean", "low5_mean"};
-constexpr std::string_view kPooledStats[] = {"min", "max", "mean", "harmonic_mean"};
 
 struct AlertState {
   std::string alert;
@@ -519,10 +514,10 @@ std::string wallclock_text() {
   return text ? text.get() : "";
 }
 
-// Each score of a message: its gdouble fields (frame), or its nested
-// structures' gdouble fields named in `stats` (window, summary).
+// Each score's figures in a window or summary message: its nested structures'
+// gdouble fields (min, max, mean, p5, ...), in the element's order.
 std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> nested_stats(
-    const GstStructure* structure, std::span<const std::string_view> stats) {
+    const GstStructure* structure) {
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> result;
   const gint fields = gst_structure_n_fields(structure);
   for (gint i = 0; i < fields; ++i) {
@@ -531,10 +526,11 @@ std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>>
     if (!GST_VALUE_HOLDS_STRUCTURE(value)) continue;
     const GstStructure* nested = gst_value_get_structure(value);
     std::vector<std::pair<std::string, double>> values;
-    for (const std::string_view stat : stats) {
-      gdouble number = 0;
-      if (gst_structure_get_double(nested, std::string(stat).c_str(), &number))
-        values.emplace_back(stat, number);
+    const gint stats = gst_structure_n_fields(nested);
+    for (gint j = 0; j < stats; ++j) {
+      const gchar* stat = gst_structure_nth_field_name(nested, j);
+      const GValue* number = gst_structure_get_value(nested, stat);
+      if (G_VALUE_HOLDS_DOUBLE(number)) values.emplace_back(stat, g_value_get_double(number));
     }
     result.emplace_back(name, std::move(values));
   }
@@ -564,7 +560,7 @@ void take_frame(Figures& f, const GstStructure* s) {
 
 void take_window(Figures& f, const GstStructure* s) {
   f.have_window = true;
-  f.window_stats = nested_stats(s, kWindowStats);
+  f.window_stats = nested_stats(s);
   f.window_frames = uint64_field(s, "frames");
   f.window_unpaired_ref = uint64_field(s, "frames-unpaired-ref");
   f.window_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
@@ -612,7 +608,7 @@ void take_summary(Figures& f, const GstStructure* s) {
   f.summary_scored = uint64_field(s, "frames-scored");
   f.summary_unpaired_ref = uint64_field(s, "frames-unpaired-ref");
   f.summary_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
-  f.pooled = nested_stats(s, kPooledStats);
+  f.pooled = nested_stats(s);
 }
 
 // ---------------------------------------------------------------- the program
