@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -503,6 +504,8 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
 
   // Windows and alerts only where the element posted them.
+  std::cout << "[monitor] windows and alerts: "
+            << (windows ? "set and checked" : "not in this element, not checked") << "\n";
   if (windows) {
     ASSERT_TRUE(last_window) << "window=6f posted no vmafexact-window message";
     ASSERT_EQ(alert_states.size(), 1u) << "alert=vmaf<1000 was not raised";
