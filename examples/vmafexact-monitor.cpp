@@ -56,7 +56,9 @@ void release_error(GError* error) { g_error_free(error); }
 void release_gfree(gchar* text) { g_free(text); }
 void release_loop(GMainLoop* loop) { g_main_loop_unref(loop); }
 void release_caps(GstCaps* caps) { gst_caps_unref(caps); }
-void release_uris(GSList* uris) { g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref)); }
+void release_uris(GSList* uris) {
+  g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref));
+}
 
 template <typename T>
 using GObjectPtr = std::unique_ptr<T, Releaser<T, release_gobject<T>>>;
@@ -115,7 +117,8 @@ void print_usage(std::FILE* to, const char* program) {
       "       %s --pipeline \"DESCRIPTION with vmafexact name=v\" [OPTIONS]\n"
       "Runs a vmafexact pipeline and serves its scores on http://ADDRESS/metrics (OpenMetrics).\n"
       "  --ref URI, --dist URI   reference and distorted inputs: anything uridecodebin opens\n"
-      "                          (file:///..., rtsp://, srt://, udp://, ...; a plain path is a file)\n"
+      "                          (file:///..., rtsp://, srt://, udp://, ...; a plain path is a "
+      "file)\n"
       "  --pipeline DESCRIPTION  a gst-launch-1.0 description instead, with a vmafexact named v\n"
       "  --set NAME=VALUE        set a vmafexact property (repeatable), e.g. --set features=psnr\n"
       "  --listen HOST:PORT      the HTTP server's address (default %s; port 0: any free port)\n"
@@ -163,8 +166,8 @@ Options parse_options(int argc, char** argv) {
       const std::string assignment = value();
       const auto equals = assignment.find('=');
       if (equals == std::string::npos || equals == 0)
-        usage_error(program, "--set takes NAME=VALUE (e.g. --set features=psnr), not '" +
-                                 assignment + "'");
+        usage_error(program,
+                    "--set takes NAME=VALUE (e.g. --set features=psnr), not '" + assignment + "'");
       options.properties.emplace_back(assignment.substr(0, equals), assignment.substr(equals + 1));
     } else if (arg == "--listen") {
       options.listen = value();
@@ -179,16 +182,17 @@ Options parse_options(int argc, char** argv) {
       const std::string text = value();
       const auto offset = parse_duration(text);
       if (!offset)
-        usage_error(program, std::string(arg) + " takes a duration such as 250ms, 1.5s or -40ms, not '" +
-                                 text + "'");
+        usage_error(program, std::string(arg) +
+                                 " takes a duration such as 250ms, 1.5s or -40ms, not '" + text +
+                                 "'");
       (arg == "--ref-offset" ? options.ref_offset : options.dist_offset) = *offset;
     } else if (arg == "--eos-timeout") {
       const std::string text = value();
       char* end = nullptr;
       const unsigned long seconds = std::strtoul(text.c_str(), &end, 10);
       if (text.empty() || *end || text[0] == '-' || seconds > 86400)
-        usage_error(program, "--eos-timeout takes a number of seconds (0 to 86400), not '" +
-                                 text + "'");
+        usage_error(program,
+                    "--eos-timeout takes a number of seconds (0 to 86400), not '" + text + "'");
       options.eos_timeout_s = static_cast<unsigned>(seconds);
     } else {
       usage_error(program, "unknown argument '" + std::string(arg) + "'");
@@ -433,10 +437,10 @@ std::string render_metrics(const Figures& f) {
              "appears at its first message.");
   for (const auto& [key, alert] : f.alerts)
     out.sample("vmafexact_alert_active", alert_labels(alert), alert.active ? "1" : "0");
-  out.family("vmafexact_alert_value", "gauge",
-             "The score's value in the alert's last message.");
+  out.family("vmafexact_alert_value", "gauge", "The score's value in the alert's last message.");
   for (const auto& [key, alert] : f.alerts)
-    if (alert.value) out.sample("vmafexact_alert_value", alert_labels(alert), number_text(*alert.value));
+    if (alert.value)
+      out.sample("vmafexact_alert_value", alert_labels(alert), number_text(*alert.value));
   out.family("vmafexact_alert_threshold", "gauge", "The alert's threshold.");
   for (const auto& [key, alert] : f.alerts)
     if (alert.threshold)
@@ -677,9 +681,8 @@ class Monitor {
 void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head) {
   CapsPtr caps(gst_pad_get_current_caps(pad));
   if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
-  const GstStructure* s = caps && !gst_caps_is_empty(caps.get())
-                              ? gst_caps_get_structure(caps.get(), 0)
-                              : nullptr;
+  const GstStructure* s =
+      caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
   if (!s || !g_str_has_prefix(gst_structure_get_name(s), "video/")) return;
   GstObjectPtr<GstPad> sink(gst_element_get_static_pad(GST_ELEMENT(branch_head), "sink"));
   if (gst_pad_is_linked(sink.get())) return;
@@ -717,8 +720,7 @@ std::optional<std::string> uri_of(const std::string& text, const char* option) {
   GCharPtr uri(gst_filename_to_uri(text.c_str(), &raw_error));
   error.reset(raw_error);
   if (!uri || !g_file_test(text.c_str(), G_FILE_TEST_EXISTS)) {
-    std::fprintf(stderr,
-                 "%s '%s' is neither a URI (scheme://...) nor an existing file.\n", option,
+    std::fprintf(stderr, "%s '%s' is neither a URI (scheme://...) nor an existing file.\n", option,
                  text.c_str());
     return std::nullopt;
   }
@@ -753,8 +755,9 @@ bool Monitor::build_from_uris() {
     GstElement* queue = gst_element_factory_make("queue", (prefix + "_queue").c_str());
     GstElement* convert = gst_element_factory_make("videoconvert", (prefix + "_convert").c_str());
     if (!decoder || !queue || !convert) {
-      std::fprintf(stderr, "Could not make uridecodebin, queue or videoconvert (install "
-                           "gstreamer1.0-plugins-base).\n");
+      std::fprintf(stderr,
+                   "Could not make uridecodebin, queue or videoconvert (install "
+                   "gstreamer1.0-plugins-base).\n");
       for (GstElement* made : {decoder, queue, convert})
         if (made) gst_object_unref(gst_object_ref_sink(made));
       return false;
@@ -777,9 +780,8 @@ bool Monitor::build_from_uris() {
 bool Monitor::build_pipeline() {
   if (!options_.pipeline.empty()) {
     GError* raw_error = nullptr;
-    GstElement* pipeline =
-        gst_parse_launch_full(options_.pipeline.c_str(), nullptr, GST_PARSE_FLAG_FATAL_ERRORS,
-                              &raw_error);
+    GstElement* pipeline = gst_parse_launch_full(options_.pipeline.c_str(), nullptr,
+                                                 GST_PARSE_FLAG_FATAL_ERRORS, &raw_error);
     ErrorPtr error(raw_error);
     if (pipeline) pipeline_.reset(static_cast<GstElement*>(gst_object_ref_sink(pipeline)));
     if (!pipeline || error) {
@@ -847,7 +849,8 @@ bool Monitor::set_properties() {
     if (pad) gst_pad_set_offset(pad.get(), offset);
   }
   // What the build_info metric reports.
-  GstPlugin* plugin = gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(gst_element_get_factory(vmafexact_.get())));
+  GstPlugin* plugin =
+      gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(gst_element_get_factory(vmafexact_.get())));
   figures_.version = plugin ? gst_plugin_get_version(plugin) : VMAFEXACT_VERSION;
   if (plugin) gst_object_unref(plugin);
   GCharPtr model;
@@ -857,11 +860,11 @@ bool Monitor::set_properties() {
   if (g_object_class_find_property(element_class, "backend")) {
     g_value_init(&backend, g_object_class_find_property(element_class, "backend")->value_type);
     g_object_get_property(G_OBJECT(vmafexact_.get()), "backend", &backend);
-    GEnumValue* nick = G_VALUE_HOLDS_ENUM(&backend)
-                           ? g_enum_get_value(static_cast<GEnumClass*>(g_type_class_peek(
-                                                  G_VALUE_TYPE(&backend))),
-                                              g_value_get_enum(&backend))
-                           : nullptr;
+    GEnumValue* nick =
+        G_VALUE_HOLDS_ENUM(&backend)
+            ? g_enum_get_value(static_cast<GEnumClass*>(g_type_class_peek(G_VALUE_TYPE(&backend))),
+                               g_value_get_enum(&backend))
+            : nullptr;
     figures_.backend = nick ? nick->value_nick : "";
     g_value_unset(&backend);
   }
@@ -936,14 +939,12 @@ bool Monitor::start_server() {
     std::fprintf(stderr, "--listen %s: %s.\n", options_.listen.c_str(), problem.c_str());
     return false;
   }
-  server_.reset(static_cast<SoupServer*>(g_object_new(SOUP_TYPE_SERVER, "server-header",
-                                                      "vmafexact-monitor/" VMAFEXACT_VERSION,
-                                                      nullptr)));
+  server_.reset(static_cast<SoupServer*>(g_object_new(
+      SOUP_TYPE_SERVER, "server-header", "vmafexact-monitor/" VMAFEXACT_VERSION, nullptr)));
   soup_server_add_handler(server_.get(), nullptr, server_callback, this, nullptr);
   GError* raw_error = nullptr;
-  const bool listening =
-      soup_server_listen(server_.get(), address.get(), static_cast<SoupServerListenOptions>(0),
-                         &raw_error);
+  const bool listening = soup_server_listen(server_.get(), address.get(),
+                                            static_cast<SoupServerListenOptions>(0), &raw_error);
   ErrorPtr error(raw_error);
   if (!listening) {
     std::fprintf(stderr, "--listen %s: cannot listen there: %s\n", options_.listen.c_str(),
@@ -1034,8 +1035,8 @@ void Monitor::on_signal(const char* name) {
     return;
   }
   shutdown_requested_ = true;
-  std::fprintf(stderr, "vmafexact-monitor: %s: ending the streams (EOS); waiting for the summary.\n",
-               name);
+  std::fprintf(stderr,
+               "vmafexact-monitor: %s: ending the streams (EOS); waiting for the summary.\n", name);
   gst_element_send_event(pipeline_.get(), gst_event_new_eos());
   if (options_.eos_timeout_s > 0)
     g_timeout_add_seconds(options_.eos_timeout_s, eos_timeout_callback, this);

@@ -75,8 +75,8 @@ struct Exposition {
 const std::regex kMetricName("[a-zA-Z_:][a-zA-Z0-9_:]*");
 const std::regex kLabelName("[a-zA-Z_][a-zA-Z0-9_]*");
 const std::regex kNumber("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]Inf|NaN");
-const std::set<std::string> kTypes = {"counter", "gauge",   "histogram", "gaugehistogram",
-                                      "stateset", "info",   "summary",   "unknown"};
+const std::set<std::string> kTypes = {"counter",  "gauge", "histogram", "gaugehistogram",
+                                      "stateset", "info",  "summary",   "unknown"};
 
 // The sample names a family of this type may have (histograms and summaries,
 // which the monitor does not write, are refused rather than half-checked).
@@ -151,8 +151,8 @@ Exposition parse_openmetrics(const std::string& text) {
       reject(number, line, "sample before its family's TYPE");
     Family& family = exposition.families[current];
     if (!sample_belongs(current, family.type, sample.name))
-      reject(number, line, "sample name does not belong to the " + family.type + " family " +
-                               current);
+      reject(number, line,
+             "sample name does not belong to the " + family.type + " family " + current);
     if (at < line.size() && line[at] == '{') {
       ++at;
       while (at < line.size() && line[at] != '}') {
@@ -195,7 +195,8 @@ Exposition parse_openmetrics(const std::string& text) {
     }
     if (at >= line.size() || line[at] != ' ') reject(number, line, "no space before the value");
     const std::string value = line.substr(at + 1);
-    if (!std::regex_match(value, kNumber)) reject(number, line, "value '" + value + "' is not a number");
+    if (!std::regex_match(value, kNumber))
+      reject(number, line, "value '" + value + "' is not a number");
     sample.value = std::strtod(value.c_str(), nullptr);
     if (family.type == "counter" && (std::isnan(sample.value) || sample.value < 0))
       reject(number, line, "a counter must be a non-negative number");
@@ -267,7 +268,8 @@ class Monitor {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (!exited_ && std::chrono::steady_clock::now() < deadline) pump(20ms);
     if (!exited_) return std::nullopt;
-    if (!g_subprocess_get_if_exited(process_.get())) return 128 + g_subprocess_get_term_sig(process_.get());
+    if (!g_subprocess_get_if_exited(process_.get()))
+      return 128 + g_subprocess_get_term_sig(process_.get());
     return g_subprocess_get_exit_status(process_.get());
   }
 
@@ -310,8 +312,8 @@ Response http_get(int port, const std::string& path) {
   }
   Response response;
   response.status = soup_message_get_status(message.get());
-  const char* type = soup_message_headers_get_one(
-      soup_message_get_response_headers(message.get()), "Content-Type");
+  const char* type = soup_message_headers_get_one(soup_message_get_response_headers(message.get()),
+                                                  "Content-Type");
   response.content_type = type ? type : "";
   gsize size = 0;
   const auto* data = static_cast<const char*>(g_bytes_get_data(bytes, &size));
@@ -362,11 +364,13 @@ class MonitorTest : public ::testing::Test {
   // Two small y4m files: a test pattern and a JPEG-compressed copy of it.
   void write_streams(int frames) {
     const std::string caps = "video/x-raw,format=I420,width=160,height=90,framerate=25/1";
-    run_to_eos("videotestsrc num-buffers=" + std::to_string(frames) +
-               " pattern=smpte horizontal-speed=2 ! " + caps +
-               " ! tee name=t t. ! queue ! y4menc ! filesink location=" + (dir_ / "ref.y4m").string() +
-               " t. ! queue ! jpegenc quality=30 ! jpegdec ! videoconvert ! video/x-raw,format=I420"
-               " ! y4menc ! filesink location=" + (dir_ / "dist.y4m").string());
+    run_to_eos(
+        "videotestsrc num-buffers=" + std::to_string(frames) +
+        " pattern=smpte horizontal-speed=2 ! " + caps +
+        " ! tee name=t t. ! queue ! y4menc ! filesink location=" + (dir_ / "ref.y4m").string() +
+        " t. ! queue ! jpegenc quality=30 ! jpegdec ! videoconvert ! video/x-raw,format=I420"
+        " ! y4menc ! filesink location=" +
+        (dir_ / "dist.y4m").string());
   }
 
   fs::path dir_;
@@ -381,23 +385,23 @@ TEST(OpenMetricsParser, RejectsWhatIsNotOpenMetrics) {
       "# TYPE c info\nc_info{v=\"1\"} 1\n# TYPE d gauge\nd +Inf\nd{a=\"\"} NaN\n# EOF\n";
   EXPECT_NO_THROW(parse_openmetrics(good));
   const char* bad[] = {
-      "# TYPE a counter\na_total 1\n",                                  // no # EOF
-      "# TYPE a counter\na_total 1\n# EOF\n# TYPE b gauge\n",           // EOF not last
-      "a 1\n# EOF\n",                                                   // no TYPE
-      "# TYPE a counter\na 1\n# EOF\n",                                 // counter without _total
-      "# TYPE a_total counter\na_total_total 1\n# EOF\n",               // family named _total
-      "# TYPE a counter\na_total -1\n# EOF\n",                          // negative counter
+      "# TYPE a counter\na_total 1\n",                         // no # EOF
+      "# TYPE a counter\na_total 1\n# EOF\n# TYPE b gauge\n",  // EOF not last
+      "a 1\n# EOF\n",                                          // no TYPE
+      "# TYPE a counter\na 1\n# EOF\n",                        // counter without _total
+      "# TYPE a_total counter\na_total_total 1\n# EOF\n",      // family named _total
+      "# TYPE a counter\na_total -1\n# EOF\n",                 // negative counter
       "# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\n# TYPE a gauge\n# EOF\n",  // a twice
-      "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",                  // label twice
-      "# TYPE a gauge\na{x=1} 1\n# EOF\n",                              // unquoted label
-      "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n",                        // bad escape
-      "# TYPE a gauge\na{1x=\"\"} 1\n# EOF\n",                          // bad label name
-      "# TYPE a gauge\na inf\n# EOF\n",                                 // +Inf spelt wrong
-      "# TYPE a gauge\na 1\na 2\n# EOF\n",                              // same sample twice
-      "# TYPE a gauge\na 1\n# HELP a late\n# EOF\n",                    // metadata after samples
-      "# TYPE a gauge\n# UNIT a seconds\na 1\n# EOF\n",                 // unit not a suffix
-      "# TYPE a info\na_info{v=\"1\"} 2\n# EOF\n",                      // info value not 1
-      "# TYPE a gauge\n\na 1\n# EOF\n",                                 // empty line
+      "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",                      // label twice
+      "# TYPE a gauge\na{x=1} 1\n# EOF\n",                                  // unquoted label
+      "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n",                            // bad escape
+      "# TYPE a gauge\na{1x=\"\"} 1\n# EOF\n",                              // bad label name
+      "# TYPE a gauge\na inf\n# EOF\n",                                     // +Inf spelt wrong
+      "# TYPE a gauge\na 1\na 2\n# EOF\n",                                  // same sample twice
+      "# TYPE a gauge\na 1\n# HELP a late\n# EOF\n",     // metadata after samples
+      "# TYPE a gauge\n# UNIT a seconds\na 1\n# EOF\n",  // unit not a suffix
+      "# TYPE a info\na_info{v=\"1\"} 2\n# EOF\n",       // info value not 1
+      "# TYPE a gauge\n\na 1\n# EOF\n",                  // empty line
   };
   for (const char* text : bad) EXPECT_THROW(parse_openmetrics(text), std::runtime_error) << text;
 }
@@ -416,10 +420,19 @@ bool element_has_property(const char* name) {
 TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   write_streams(20);
   const fs::path jsonl = dir_ / "scores.jsonl";
-  std::vector<std::string> arguments = {
-      "--ref",   (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(),
-      "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos",
-      "--set",   "features=psnr", "--set", "threads=1"};
+  std::vector<std::string> arguments = {"--ref",
+                                        (dir_ / "ref.y4m").string(),
+                                        "--dist",
+                                        (dir_ / "dist.y4m").string(),
+                                        "--listen",
+                                        "127.0.0.1:0",
+                                        "--jsonl",
+                                        jsonl.string(),
+                                        "--no-exit-on-eos",
+                                        "--set",
+                                        "features=psnr",
+                                        "--set",
+                                        "threads=1"};
   // Tumbling windows of 6 frames (the last one partial); an alert raised at
   // once and one never raised.
   const bool windows = element_has_property("window") && element_has_property("alert");
@@ -636,8 +649,7 @@ TEST_F(MonitorTest, RefusesABadUriWithItsReason) {
       {"file://" + (dir_ / "missing.y4m").string(), "Resource not found"},
   };
   for (const auto& [uri, reason] : cases) {
-    Monitor monitor({"--ref", uri, "--dist", dist, "--listen", "127.0.0.1:0"},
-                    dir_ / "stderr.txt");
+    Monitor monitor({"--ref", uri, "--dist", dist, "--listen", "127.0.0.1:0"}, dir_ / "stderr.txt");
     const auto status = monitor.wait_exit(30s);
     ASSERT_TRUE(status) << uri;
     EXPECT_NE(*status, 0) << uri;
