@@ -676,14 +676,14 @@ class Monitor {
   int status_ = 0;
 };
 
-// The first video pad a uridecodebin exposes goes to its branch; audio and
+// The first raw video pad a uridecodebin exposes goes to its branch; audio and
 // further video streams are left unlinked (uridecodebin drops them).
 void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head) {
   CapsPtr caps(gst_pad_get_current_caps(pad));
   if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
   const GstStructure* s =
       caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
-  if (!s || !g_str_has_prefix(gst_structure_get_name(s), "video/")) return;
+  if (!s || !gst_structure_has_name(s, "video/x-raw")) return;
   GstObjectPtr<GstPad> sink(gst_element_get_static_pad(GST_ELEMENT(branch_head), "sink"));
   if (gst_pad_is_linked(sink.get())) return;
   if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {

@@ -640,6 +640,25 @@ TEST_F(MonitorTest, RefusesABadListenAddress) {
   }
 }
 
+TEST_F(MonitorTest, RefusesAPortInUse) {
+  const std::string pipeline =
+      "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
+      "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v";
+  Monitor first({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--no-exit-on-eos"},
+                dir_ / "first.txt");
+  const auto port = first.wait_port(30s);
+  ASSERT_TRUE(port) << first.error_output();
+  const std::string address = "127.0.0.1:" + std::to_string(*port);
+  Monitor second({"--pipeline", pipeline, "--listen", address}, dir_ / "second.txt");
+  const auto status = second.wait_exit(30s);
+  ASSERT_TRUE(status);
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(second.error_output().find("--listen " + address + ": cannot listen there"),
+            std::string::npos)
+      << second.error_output();
+  EXPECT_EQ(http_get(*port, "/metrics").status, 200u);  // the first one still answers
+}
+
 TEST_F(MonitorTest, RefusesABadUriWithItsReason) {
   write_streams(2);
   const std::string dist = (dir_ / "dist.y4m").string();
