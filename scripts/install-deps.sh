@@ -14,6 +14,8 @@ packages=(
   meson ninja-build pkg-config g++
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
+  # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
+  libsoup-3.0-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # fixture generation (tests/): ffmpeg with libx264, python3

@@ -1,0 +1,706 @@
+// vmafexact-monitor, run as a program: its /metrics scraped over HTTP (libsoup),
+// read with a strict OpenMetrics parser, and compared with the element's own
+// messages as the program's --jsonl wrote them.
+
+#include <gio/gio.h>
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+#include <libsoup/soup.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+
+template <typename T>
+struct GObjectReleaser {
+  void operator()(T* object) const {
+    if (object) g_object_unref(object);
+  }
+};
+template <typename T>
+using GObjectPtr = std::unique_ptr<T, GObjectReleaser<T>>;
+
+// ---------------------------------------------------------------- OpenMetrics
+
+struct Sample {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  double value = 0;
+};
+
+struct Family {
+  std::string type;
+  std::string help;
+  std::string unit;
+  std::vector<Sample> samples;
+};
+
+struct Exposition {
+  std::map<std::string, Family> families;
+
+  const Sample* find(const std::string& name,
+                     const std::map<std::string, std::string>& labels = {}) const {
+    for (const auto& [family_name, family] : families)
+      for (const Sample& sample : family.samples)
+        if (sample.name == name && sample.labels == labels) return &sample;
+    return nullptr;
+  }
+};
+
+[[noreturn]] void reject(std::size_t line_number, const std::string& line, const std::string& why) {
+  throw std::runtime_error("line " + std::to_string(line_number) + " '" + line + "': " + why);
+}
+
+const std::regex kMetricName("[a-zA-Z_:][a-zA-Z0-9_:]*");
+const std::regex kLabelName("[a-zA-Z_][a-zA-Z0-9_]*");
+const std::regex kNumber("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]Inf|NaN");
+const std::set<std::string> kTypes = {"counter",  "gauge", "histogram", "gaugehistogram",
+                                      "stateset", "info",  "summary",   "unknown"};
+
+// The sample names a family of this type may have (histograms and summaries,
+// which the monitor does not write, are refused rather than half-checked).
+bool sample_belongs(const std::string& family, const std::string& type, const std::string& name) {
+  if (type == "counter") return name == family + "_total" || name == family + "_created";
+  if (type == "info") return name == family + "_info";
+  if (type == "gauge" || type == "stateset" || type == "unknown") return name == family;
+  return false;
+}
+
+// A strict reader of the OpenMetrics 1.0 text format, for what the monitor
+// writes: metadata (TYPE required, HELP, UNIT) before a family's samples,
+// families contiguous and not repeated, label syntax and escapes, numbers,
+// counter and info suffixes and values, unique samples, "# EOF" last.
+Exposition parse_openmetrics(const std::string& text) {
+  Exposition exposition;
+  if (text.empty()) throw std::runtime_error("empty exposition");
+  std::string body = text;
+  if (body.back() == '\n') body.pop_back();
+  std::vector<std::string> lines;
+  std::stringstream stream(body);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  if (lines.empty() || lines.back() != "# EOF")
+    throw std::runtime_error("the exposition does not end with '# EOF'");
+  std::string current;  // the family whose lines are being read
+  std::set<std::string> closed;
+  std::set<std::pair<std::string, std::map<std::string, std::string>>> seen;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const std::size_t number = i + 1;
+    if (line.empty()) reject(number, line, "empty line");
+    if (line[0] == '#') {
+      std::smatch m;
+      static const std::regex meta("# (TYPE|HELP|UNIT) ([^ ]+)( (.*))?");
+      if (!std::regex_match(line, m, meta)) reject(number, line, "not TYPE, HELP or UNIT");
+      const std::string kind = m[1], name = m[2], value = m[4];
+      if (!std::regex_match(name, kMetricName)) reject(number, line, "bad metric name");
+      if (name != current) {
+        if (closed.count(name) || exposition.families.count(name))
+          reject(number, line, "family " + name + " appears twice or is not contiguous");
+        if (!current.empty()) closed.insert(current);
+        current = name;
+        exposition.families[name];
+      }
+      Family& family = exposition.families[name];
+      if (!family.samples.empty()) reject(number, line, "metadata after the family's samples");
+      if (kind == "TYPE") {
+        if (!family.type.empty()) reject(number, line, "second TYPE");
+        if (!kTypes.count(value)) reject(number, line, "unknown type");
+        family.type = value;
+      } else if (kind == "HELP") {
+        if (!family.help.empty()) reject(number, line, "second HELP");
+        if (std::regex_search(value, std::regex("\\\\[^\\\\n\"]")))
+          reject(number, line, "bad escape in HELP");
+        family.help = value.empty() ? " " : value;
+      } else {
+        if (!family.unit.empty()) reject(number, line, "second UNIT");
+        if (value.empty() || name.size() <= value.size() + 1 ||
+            name.compare(name.size() - value.size() - 1, std::string::npos, "_" + value) != 0)
+          reject(number, line, "the family name does not end with _UNIT");
+        family.unit = value;
+      }
+      continue;
+    }
+    // A sample: name, optional labels, one space, a number; nothing else.
+    std::size_t at = 0;
+    while (at < line.size() && line[at] != '{' && line[at] != ' ') ++at;
+    Sample sample;
+    sample.name = line.substr(0, at);
+    if (!std::regex_match(sample.name, kMetricName)) reject(number, line, "bad sample name");
+    if (current.empty() || exposition.families[current].type.empty())
+      reject(number, line, "sample before its family's TYPE");
+    Family& family = exposition.families[current];
+    if (!sample_belongs(current, family.type, sample.name))
+      reject(number, line,
+             "sample name does not belong to the " + family.type + " family " + current);
+    if (at < line.size() && line[at] == '{') {
+      ++at;
+      while (at < line.size() && line[at] != '}') {
+        std::size_t name_end = line.find('=', at);
+        if (name_end == std::string::npos) reject(number, line, "label without '='");
+        const std::string label = line.substr(at, name_end - at);
+        if (!std::regex_match(label, kLabelName)) reject(number, line, "bad label name");
+        at = name_end + 1;
+        if (at >= line.size() || line[at] != '"') reject(number, line, "label value not quoted");
+        ++at;
+        std::string value;
+        for (;; ++at) {
+          if (at >= line.size()) reject(number, line, "unterminated label value");
+          if (line[at] == '"') break;
+          if (line[at] == '\\') {
+            ++at;
+            if (at >= line.size()) reject(number, line, "unterminated escape");
+            if (line[at] == 'n')
+              value += '\n';
+            else if (line[at] == '\\' || line[at] == '"')
+              value += line[at];
+            else
+              reject(number, line, "bad escape in a label value");
+          } else {
+            value += line[at];
+          }
+        }
+        ++at;  // the closing quote
+        if (!sample.labels.emplace(label, value).second)
+          reject(number, line, "label " + label + " twice");
+        if (at < line.size() && line[at] == ',') {
+          ++at;
+          if (at < line.size() && line[at] == '}') reject(number, line, "trailing comma");
+        } else if (at >= line.size() || line[at] != '}') {
+          reject(number, line, "expected ',' or '}' after a label");
+        }
+      }
+      if (at >= line.size()) reject(number, line, "unterminated labels");
+      ++at;  // '}'
+    }
+    if (at >= line.size() || line[at] != ' ') reject(number, line, "no space before the value");
+    const std::string value = line.substr(at + 1);
+    if (!std::regex_match(value, kNumber))
+      reject(number, line, "value '" + value + "' is not a number");
+    sample.value = std::strtod(value.c_str(), nullptr);
+    if (family.type == "counter" && (std::isnan(sample.value) || sample.value < 0))
+      reject(number, line, "a counter must be a non-negative number");
+    if (family.type == "info" && sample.value != 1) reject(number, line, "an info value must be 1");
+    if (!seen.emplace(sample.name, sample.labels).second)
+      reject(number, line, "the same sample twice");
+    family.samples.push_back(std::move(sample));
+  }
+  for (const auto& [name, family] : exposition.families)
+    if (family.type == "counter" && name.size() > 6 &&
+        name.compare(name.size() - 6, 6, "_total") == 0)
+      throw std::runtime_error("counter family " + name + " ends in _total (its samples do)");
+  return exposition;
+}
+
+// ---------------------------------------------------------------- processes
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The program run with its stderr in a file; killed if the test gives up on it.
+class Monitor {
+ public:
+  Monitor(const std::vector<std::string>& arguments, const fs::path& stderr_path)
+      : stderr_path_(stderr_path) {
+    std::vector<const gchar*> argv{VMAFEXACT_MONITOR_PATH};
+    for (const auto& argument : arguments) argv.push_back(argument.c_str());
+    argv.push_back(nullptr);
+    GObjectPtr<GSubprocessLauncher> launcher(g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_NONE));
+    g_subprocess_launcher_set_stderr_file_path(launcher.get(), stderr_path.c_str());
+    GError* error = nullptr;
+    process_.reset(g_subprocess_launcher_spawnv(launcher.get(), argv.data(), &error));
+    if (!process_) {
+      std::string message = error ? error->message : "?";
+      g_clear_error(&error);
+      throw std::runtime_error("could not start vmafexact-monitor: " + message);
+    }
+    g_subprocess_wait_async(process_.get(), nullptr, on_exit, &exited_);
+  }
+  ~Monitor() {
+    if (!exited_) {
+      g_subprocess_force_exit(process_.get());
+      wait_exit(10s);
+    }
+  }
+
+  std::string error_output() const { return read_text(stderr_path_); }
+
+  // The port the program reports ("serving http://127.0.0.1:PORT/metrics").
+  std::optional<int> wait_port(std::chrono::seconds timeout) {
+    static const std::regex serving("serving http://127\\.0\\.0\\.1:([0-9]+)/metrics");
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::smatch m;
+      const std::string text = error_output();
+      if (std::regex_search(text, m, serving)) return std::stoi(m[1]);
+      if (exited_) return std::nullopt;
+      pump(50ms);
+    }
+    return std::nullopt;
+  }
+
+  // The exit status, or nothing if the program is still running at the timeout.
+  std::optional<int> wait_exit(std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!exited_ && std::chrono::steady_clock::now() < deadline) pump(20ms);
+    if (!exited_) return std::nullopt;
+    if (!g_subprocess_get_if_exited(process_.get()))
+      return 128 + g_subprocess_get_term_sig(process_.get());
+    return g_subprocess_get_exit_status(process_.get());
+  }
+
+  bool running() const { return !exited_; }
+  void send_signal(int signal) { g_subprocess_send_signal(process_.get(), signal); }
+
+  static void pump(std::chrono::milliseconds pause) {
+    while (g_main_context_iteration(nullptr, FALSE)) {
+    }
+    std::this_thread::sleep_for(pause);
+  }
+
+ private:
+  static void on_exit(GObject* process, GAsyncResult* result, gpointer exited) {
+    g_subprocess_wait_finish(G_SUBPROCESS(process), result, nullptr);
+    *static_cast<bool*>(exited) = true;
+  }
+
+  fs::path stderr_path_;
+  GObjectPtr<GSubprocess> process_;
+  bool exited_ = false;
+};
+
+struct Response {
+  guint status = 0;
+  std::string content_type;
+  std::string body;
+};
+
+Response http_get(int port, const std::string& path) {
+  GObjectPtr<SoupSession> session(soup_session_new());
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + path;
+  GObjectPtr<SoupMessage> message(soup_message_new(SOUP_METHOD_GET, url.c_str()));
+  GError* error = nullptr;
+  GBytes* bytes = soup_session_send_and_read(session.get(), message.get(), nullptr, &error);
+  if (!bytes) {
+    std::string text = error ? error->message : "?";
+    g_clear_error(&error);
+    throw std::runtime_error("GET " + url + " failed: " + text);
+  }
+  Response response;
+  response.status = soup_message_get_status(message.get());
+  const char* type = soup_message_headers_get_one(soup_message_get_response_headers(message.get()),
+                                                  "Content-Type");
+  response.content_type = type ? type : "";
+  gsize size = 0;
+  const auto* data = static_cast<const char*>(g_bytes_get_data(bytes, &size));
+  response.body.assign(data ? data : "", size);
+  g_bytes_unref(bytes);
+  return response;
+}
+
+std::vector<Json> read_json_lines(const fs::path& path) {
+  std::vector<Json> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
+  return lines;
+}
+
+bool has_message(const std::vector<Json>& lines, const std::string& name) {
+  for (const Json& line : lines)
+    if (line.at("message") == name) return true;
+  return false;
+}
+
+void run_to_eos(const std::string& description) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  ASSERT_TRUE(pipeline) << (error ? error->message : "?");
+  g_clear_error(&error);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  GstMessage* message = gst_bus_timed_pop_filtered(
+      bus, 60 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  const bool ended = message && GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS;
+  if (message) gst_message_unref(message);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  ASSERT_TRUE(ended) << "could not write the test streams: " << description;
+}
+
+class MonitorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char templ[] = "/tmp/vmafexact-monitor-XXXXXX";
+    ASSERT_TRUE(g_mkdtemp(templ));
+    dir_ = templ;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Two small y4m files: a test pattern and a JPEG-compressed copy of it.
+  void write_streams(int frames) {
+    const std::string caps = "video/x-raw,format=I420,width=160,height=90,framerate=25/1";
+    run_to_eos(
+        "videotestsrc num-buffers=" + std::to_string(frames) +
+        " pattern=smpte horizontal-speed=2 ! " + caps +
+        " ! tee name=t t. ! queue ! y4menc ! filesink location=" + (dir_ / "ref.y4m").string() +
+        " t. ! queue ! jpegenc quality=30 ! jpegdec ! videoconvert ! video/x-raw,format=I420"
+        " ! y4menc ! filesink location=" +
+        (dir_ / "dist.y4m").string());
+  }
+
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------- tests
+
+TEST(OpenMetricsParser, RejectsWhatIsNotOpenMetrics) {
+  const std::string good =
+      "# TYPE a counter\n# HELP a help\na_total 1\n"
+      "# TYPE b_seconds gauge\n# UNIT b_seconds seconds\nb_seconds{x=\"1\",y=\"a\\\"\\n\"} 2.5\n"
+      "# TYPE c info\nc_info{v=\"1\"} 1\n# TYPE d gauge\nd +Inf\nd{a=\"\"} NaN\n# EOF\n";
+  EXPECT_NO_THROW(parse_openmetrics(good));
+  const char* bad[] = {
+      "# TYPE a counter\na_total 1\n",                         // no # EOF
+      "# TYPE a counter\na_total 1\n# EOF\n# TYPE b gauge\n",  // EOF not last
+      "a 1\n# EOF\n",                                          // no TYPE
+      "# TYPE a counter\na 1\n# EOF\n",                        // counter without _total
+      "# TYPE a_total counter\na_total_total 1\n# EOF\n",      // family named _total
+      "# TYPE a counter\na_total -1\n# EOF\n",                 // negative counter
+      "# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\n# TYPE a gauge\n# EOF\n",  // a twice
+      "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",                      // label twice
+      "# TYPE a gauge\na{x=1} 1\n# EOF\n",                                  // unquoted label
+      "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n",                            // bad escape
+      "# TYPE a gauge\na{1x=\"\"} 1\n# EOF\n",                              // bad label name
+      "# TYPE a gauge\na inf\n# EOF\n",                                     // +Inf spelt wrong
+      "# TYPE a gauge\na 1\na 2\n# EOF\n",                                  // same sample twice
+      "# TYPE a gauge\na 1\n# HELP a late\n# EOF\n",     // metadata after samples
+      "# TYPE a gauge\n# UNIT a seconds\na 1\n# EOF\n",  // unit not a suffix
+      "# TYPE a info\na_info{v=\"1\"} 2\n# EOF\n",       // info value not 1
+      "# TYPE a gauge\n\na 1\n# EOF\n",                  // empty line
+  };
+  for (const char* text : bad) EXPECT_THROW(parse_openmetrics(text), std::runtime_error) << text;
+}
+
+// Whether this build's vmafexact has a property (windows and alerts come from
+// another part of the element; the test uses them where they exist).
+bool element_has_property(const char* name) {
+  GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+  if (!element) return false;
+  gst_object_ref_sink(element);
+  const bool has = g_object_class_find_property(G_OBJECT_GET_CLASS(element), name) != nullptr;
+  gst_object_unref(element);
+  return has;
+}
+
+TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
+  write_streams(20);
+  const fs::path jsonl = dir_ / "scores.jsonl";
+  std::vector<std::string> arguments = {"--ref",
+                                        (dir_ / "ref.y4m").string(),
+                                        "--dist",
+                                        (dir_ / "dist.y4m").string(),
+                                        "--listen",
+                                        "127.0.0.1:0",
+                                        "--jsonl",
+                                        jsonl.string(),
+                                        "--no-exit-on-eos",
+                                        "--set",
+                                        "features=psnr",
+                                        "--set",
+                                        "threads=1"};
+  // Tumbling windows of 6 frames (the last one partial); an alert raised at
+  // once and one never raised.
+  const bool windows = element_has_property("window") && element_has_property("alert");
+  if (windows)
+    arguments.insert(arguments.end(),
+                     {"--set", "window=6f", "--set", "alert=vmaf<1000;psnr_y<0:on=window"});
+  Monitor monitor(arguments, dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+
+  // Wait for the summary: the program keeps serving after the end of stream.
+  std::vector<Json> lines;
+  for (auto deadline = std::chrono::steady_clock::now() + 120s;
+       std::chrono::steady_clock::now() < deadline && monitor.running();) {
+    lines = read_json_lines(jsonl);
+    if (has_message(lines, "vmafexact-summary")) break;
+    Monitor::pump(100ms);
+  }
+  ASSERT_TRUE(has_message(lines, "vmafexact-summary")) << monitor.error_output();
+
+  const Response response = http_get(*port, "/metrics");
+  ASSERT_EQ(response.status, 200u);
+  EXPECT_EQ(response.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+  Exposition metrics;
+  ASSERT_NO_THROW(metrics = parse_openmetrics(response.body)) << response.body;
+
+  EXPECT_EQ(metrics.families.at("vmafexact_score").type, "gauge");
+  EXPECT_EQ(metrics.families.at("vmafexact_window").type, "gauge");
+  EXPECT_EQ(metrics.families.at("vmafexact_alert_active").type, "gauge");
+  EXPECT_EQ(metrics.families.at("vmafexact_frames_scored").type, "counter");
+  EXPECT_EQ(metrics.families.at("vmafexact_frames_unpaired").type, "counter");
+  ASSERT_EQ(metrics.families.at("vmafexact_build").type, "info");
+  const Sample& build = metrics.families.at("vmafexact_build").samples.at(0);
+  EXPECT_EQ(build.labels.at("version"), VMAFEXACT_VERSION);
+  EXPECT_EQ(build.labels.at("libvmaf"), "3.2.0");
+  EXPECT_EQ(build.labels.at("model"), "vmaf_v0.6.1");
+  EXPECT_EQ(build.labels.at("backend"), "auto");
+
+  // The last frame's scores, every one, with every bit.
+  std::vector<const Json*> frames;
+  const Json* summary = nullptr;
+  const Json* last_window = nullptr;
+  std::map<std::pair<std::string, std::string>, std::string> alert_states;
+  for (const Json& line : lines) {
+    const std::string name = line.at("message");
+    if (name == "vmafexact-frame") frames.push_back(&line);
+    if (name == "vmafexact-summary") summary = &line;
+    if (name == "vmafexact-window") last_window = &line;
+    if (name == "vmafexact-alert")
+      alert_states[{line["fields"].at("alert"), line["fields"].value("input", "")}] =
+          line["fields"].at("state");
+  }
+  ASSERT_EQ(frames.size(), 20u);
+  const Json& last = frames.back()->at("fields");
+  const std::set<std::string> frame_fields = {"index", "pts", "running-time", "stream-time",
+                                              "duration"};
+  std::size_t scores = 0;
+  for (const auto& [name, value] : last.items()) {
+    if (frame_fields.count(name)) continue;
+    ++scores;
+    const Sample* sample = metrics.find("vmafexact_score", {{"score", name}});
+    ASSERT_TRUE(sample) << name;
+    EXPECT_EQ(sample->value, value.get<double>()) << name;
+  }
+  EXPECT_GE(scores, 4u);  // vmaf, psnr_y, ...
+  EXPECT_EQ(metrics.families.at("vmafexact_score").samples.size(), scores);
+  ASSERT_TRUE(metrics.find("vmafexact_score", {{"score", "vmaf"}}));
+  ASSERT_TRUE(metrics.find("vmafexact_score", {{"score", "psnr_y"}}));
+  EXPECT_EQ(metrics.find("vmafexact_last_frame_index")->value, last.at("index").get<double>());
+
+  // Counters: as many frames as messages and as the summary says.
+  const Json& totals = summary->at("fields");
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 20);
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value,
+            totals.at("frames-scored").get<double>());
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value,
+            totals.at("frames-unpaired-ref").get<double>());
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value,
+            totals.at("frames-unpaired-dist").get<double>());
+  EXPECT_EQ(metrics.find("vmafexact_summary", {{"score", "vmaf"}, {"stat", "mean"}})->value,
+            totals.at("vmaf").at("mean").get<double>());
+  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
+
+  // Windows and alerts only where the element posted them.
+  std::cout << "[monitor] windows and alerts: "
+            << (windows ? "set and checked" : "not in this element, not checked") << "\n";
+  if (windows) {
+    ASSERT_TRUE(last_window) << "window=6f posted no vmafexact-window message";
+    ASSERT_EQ(alert_states.size(), 1u) << "alert=vmaf<1000 was not raised";
+  }
+  if (last_window) {
+    const Json& window = last_window->at("fields");
+    EXPECT_EQ(metrics.find("vmafexact_window_frames")->value, window.at("frames").get<double>());
+    std::size_t figures = 0;
+    for (const auto& [score, stats] : window.items()) {
+      if (!stats.is_object()) continue;
+      for (const auto& [stat, value] : stats.items()) {
+        const Sample* sample = metrics.find("vmafexact_window", {{"score", score}, {"stat", stat}});
+        ASSERT_TRUE(sample) << score << " " << stat;
+        if (value.is_null())
+          EXPECT_TRUE(std::isnan(sample->value) || std::isinf(sample->value));
+        else
+          EXPECT_EQ(sample->value, value.get<double>()) << score << " " << stat;
+        ++figures;
+      }
+    }
+    EXPECT_EQ(metrics.families.at("vmafexact_window").samples.size(), figures);
+  } else {
+    EXPECT_TRUE(metrics.families.at("vmafexact_window").samples.empty());
+  }
+  EXPECT_EQ(metrics.families.at("vmafexact_alert_active").samples.size(), alert_states.size());
+  for (const auto& [key, state] : alert_states) {
+    std::map<std::string, std::string> labels{{"alert", key.first}};
+    if (!key.second.empty()) labels["input"] = key.second;
+    const Sample* sample = metrics.find("vmafexact_alert_active", labels);
+    ASSERT_TRUE(sample) << key.first;
+    EXPECT_EQ(sample->value, state == "raised" ? 1 : 0) << key.first;
+  }
+
+  EXPECT_EQ(http_get(*port, "/other").status, 404u);
+
+  // After the end of stream the server answers until a signal ends the program.
+  ASSERT_TRUE(monitor.running()) << monitor.error_output();
+  monitor.send_signal(SIGTERM);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
+// --ref-offset shifts the reference by one frame: each distorted frame pairs
+// with the next reference frame, and one frame of each input stays unpaired.
+TEST_F(MonitorTest, RefOffsetShiftsThePairsAndTheUnpairedAreCounted) {
+  write_streams(10);
+  const fs::path jsonl = dir_ / "scores.jsonl";
+  Monitor monitor({"--ref", (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(),
+                   "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos",
+                   "--ref-offset", "-40ms", "--set", "model=\"\"", "--set", "features=psnr"},
+                  dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  for (auto deadline = std::chrono::steady_clock::now() + 60s;
+       !has_message(read_json_lines(jsonl), "vmafexact-summary") &&
+       std::chrono::steady_clock::now() < deadline && monitor.running();)
+    Monitor::pump(100ms);
+  const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 9) << monitor.error_output();
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
+  EXPECT_EQ(metrics.families.at("vmafexact_build").samples.at(0).labels.at("model"), "");
+  monitor.send_signal(SIGINT);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
+TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
+  const fs::path jsonl = dir_ / "live.jsonl";
+  Monitor monitor(
+      {"--pipeline",
+       "videotestsrc is-live=true pattern=ball ! "
+       "video/x-raw,format=I420,width=96,height=64,framerate=25/1 ! tee name=t "
+       "t. ! queue ! v.ref_sink t. ! queue ! jpegenc quality=50 ! jpegdec ! videoconvert ! "
+       "video/x-raw,format=I420 ! v.dist_sink vmafexact name=v latency=200000000 ! fakesink",
+       "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--set", "threads=1"},
+      dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  // Scrape while it runs, until frames have been scored.
+  double scored = 0;
+  for (auto deadline = std::chrono::steady_clock::now() + 60s;
+       scored < 3 && std::chrono::steady_clock::now() < deadline && monitor.running();) {
+    const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
+    scored = metrics.find("vmafexact_frames_scored_total")->value;
+    EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 0);
+    Monitor::pump(100ms);
+  }
+  ASSERT_GE(scored, 3) << monitor.error_output();
+
+  // SIGHUP after a rotation: the lines go on in a new file of the same name.
+  const fs::path rotated = dir_ / "live.jsonl.1";
+  fs::rename(jsonl, rotated);
+  monitor.send_signal(SIGHUP);
+  for (auto deadline = std::chrono::steady_clock::now() + 30s;
+       read_json_lines(jsonl).empty() && std::chrono::steady_clock::now() < deadline;)
+    Monitor::pump(50ms);
+  EXPECT_FALSE(read_json_lines(jsonl).empty()) << monitor.error_output();
+  EXPECT_FALSE(read_json_lines(rotated).empty());
+
+  monitor.send_signal(SIGTERM);
+  EXPECT_EQ(monitor.wait_exit(30s), 0) << monitor.error_output();
+  const std::vector<Json> lines = read_json_lines(jsonl);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back().at("message"), "vmafexact-summary");
+  EXPECT_GE(lines.back()["fields"].at("frames-scored").get<double>(), scored);
+  EXPECT_NE(monitor.error_output().find("SIGTERM"), std::string::npos);
+}
+
+TEST_F(MonitorTest, RefusesABadListenAddress) {
+  for (const char* address : {"nonsense", "127.0.0.1", "127.0.0.1:65536", "127.0.0.1:port",
+                              "1.2.3:80", "::1:9464", "example.com:80", "127.0.0.1:"}) {
+    Monitor monitor({"--pipeline", "videotestsrc ! vmafexact name=v", "--listen", address},
+                    dir_ / "stderr.txt");
+    const auto status = monitor.wait_exit(30s);
+    ASSERT_TRUE(status) << address;
+    EXPECT_NE(*status, 0) << address;
+    const std::string output = monitor.error_output();
+    EXPECT_NE(output.find(std::string("--listen ") + address + ":"), std::string::npos) << output;
+    EXPECT_EQ(output.find("serving"), std::string::npos) << output;
+  }
+}
+
+TEST_F(MonitorTest, RefusesAPortInUse) {
+  const std::string pipeline =
+      "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
+      "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v";
+  Monitor first({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--no-exit-on-eos"},
+                dir_ / "first.txt");
+  const auto port = first.wait_port(30s);
+  ASSERT_TRUE(port) << first.error_output();
+  const std::string address = "127.0.0.1:" + std::to_string(*port);
+  Monitor second({"--pipeline", pipeline, "--listen", address}, dir_ / "second.txt");
+  const auto status = second.wait_exit(30s);
+  ASSERT_TRUE(status);
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(second.error_output().find("--listen " + address + ": cannot listen there"),
+            std::string::npos)
+      << second.error_output();
+  EXPECT_EQ(http_get(*port, "/metrics").status, 200u);  // the first one still answers
+}
+
+TEST_F(MonitorTest, RefusesABadUriWithItsReason) {
+  write_streams(2);
+  const std::string dist = (dir_ / "dist.y4m").string();
+  const std::pair<std::string, std::string> cases[] = {
+      {"nosuch://stream", "No URI handler implemented for \"nosuch\""},
+      {(dir_ / "missing.y4m").string(), "is neither a URI"},
+      {"file://" + (dir_ / "missing.y4m").string(), "Resource not found"},
+  };
+  for (const auto& [uri, reason] : cases) {
+    Monitor monitor({"--ref", uri, "--dist", dist, "--listen", "127.0.0.1:0"}, dir_ / "stderr.txt");
+    const auto status = monitor.wait_exit(30s);
+    ASSERT_TRUE(status) << uri;
+    EXPECT_NE(*status, 0) << uri;
+    EXPECT_NE(monitor.error_output().find(reason), std::string::npos)
+        << uri << ": " << monitor.error_output();
+  }
+}
+
+TEST_F(MonitorTest, RefusesAnUnknownPropertyOrValue) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"no-such-property=1", "vmafexact has no property 'no-such-property'"},
+      {"threads=many", "'many' is not a value"},
+      {"model=vmaf_foo", "unknown built-in model 'vmaf_foo'"},
+  };
+  for (const auto& [assignment, reason] : cases) {
+    Monitor monitor({"--pipeline",
+                     "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! "
+                     "tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v",
+                     "--listen", "127.0.0.1:0", "--set", assignment},
+                    dir_ / "stderr.txt");
+    const auto status = monitor.wait_exit(30s);
+    ASSERT_TRUE(status) << assignment;
+    EXPECT_NE(*status, 0) << assignment;
+    EXPECT_NE(monitor.error_output().find(reason), std::string::npos)
+        << assignment << ": " << monitor.error_output();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
