@@ -140,7 +140,9 @@ void install_properties(GObjectClass* klass) {
       klass, PROP_LOG_LOCATION,
       g_param_spec_string("log-location", "Log location",
                           "File to write libvmaf's log to at end of stream (none: no log). "
-                          "Opened when the element starts; failure to write is an error.",
+                          "Frames are streamed to an unlinked temporary file beside it and the "
+                          "log renamed into place when complete; with log-rotate, a pattern "
+                          "with {index} or {time}. Failure to write is an error.",
                           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_LOG_FORMAT,
