@@ -479,6 +479,7 @@ void expect_flat_memory(const std::string& log_properties) {
   }
   gst_element_send_event(pipeline, gst_event_new_eos());
   guint64 scored = 0, unpaired = 0;
+  unsigned pooled_scores = 0;
   while (GstMessage* end = gst_bus_timed_pop_filtered(
              bus, 60 * GST_SECOND,
              static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
@@ -488,6 +489,10 @@ void expect_flat_memory(const std::string& log_properties) {
     if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(structure, "vmafexact-summary")) {
       gst_structure_get_uint64(structure, "frames-scored", &scored);
       gst_structure_get_uint64(structure, "frames-unpaired", &unpaired);
+      for (int f = 0; f < gst_structure_n_fields(structure); ++f)
+        if (G_VALUE_TYPE(gst_structure_get_value(structure, gst_structure_nth_field_name(
+                structure, f))) == GST_TYPE_STRUCTURE)
+          ++pooled_scores;
     }
     gst_message_unref(end);
     if (type != GST_MESSAGE_ELEMENT) break;
@@ -523,7 +528,13 @@ void expect_flat_memory(const std::string& log_properties) {
               overall / scored_share,
               samples.front().second / 1048576.0, samples.back().second / 1048576.0);
   ::testing::Test::RecordProperty("bytes_per_frame", std::to_string(slope));
-  EXPECT_LT(slope, 50.0) << "resident memory grows with the frames";
+  // The summary's exact percentiles (gst/monitor.h, StreamQuantiles) keep one
+  // double per frame and score for the first 262,144 frames, then a bounded
+  // histogram: a bounded store that this short run sees filling.
+  const double percentile_store = scored < (1u << 18) ? 8.0 * pooled_scores : 0.0;
+  std::printf("memory: %u pooled scores, %.0f bytes per frame allowed for the exact percentiles\n",
+              pooled_scores, percentile_store);
+  EXPECT_LT(slope, 50.0 + percentile_store) << "resident memory grows with the frames";
 }
 
 TEST(Memory, FlatInALiveRunWithoutALog) { expect_flat_memory(""); }
