@@ -249,7 +249,8 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
       if (run.plan->models[m].is_path) models += " (" + run.plan->models[m].source + ")";
     }
     std::string backend = run.scoring->device_name();
-    if (backend == "CPU") backend += std::string(" (") + vmafexact::cpu::best_isa_name(vmafexact::cpu::flags()) + ")";
+    if (backend == "CPU")
+      backend += std::string(" (") + vmafexact::cpu::best_isa_name(vmafexact::cpu::flags()) + ")";
     run.provenance.emplace_back("models", models);
     run.provenance.emplace_back("backend", backend);
     run.provenance.emplace_back("threads", std::to_string(scorer.threads()));
@@ -591,7 +592,7 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
   // A flushing seek starts a new measurement: scores, counts and frame indices
   // begin again from zero; caps stay until new ones arrive.
   GstVmafExactPrivate* priv = priv_of(agg);
-  priv->run.log.reset();  // the measurement's log is dropped; the file keeps its content
+  priv->run.log.reset();      // the measurement's log is dropped; the file keeps its content
   priv->run.scoring.reset();  // drains any frames in flight before freeing what they read
   priv->run.pairer = FramePairer{};
   priv->run.finished = false;

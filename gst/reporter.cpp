@@ -56,7 +56,8 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
                       G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
   for (const auto& [key, value] : provenance)
-    if (key != "threads") gst_structure_set(summary, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
+    if (key != "threads")
+      gst_structure_set(summary, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
   if (scorer && scored > 0) {
     // Pooled as the frames became final (running values, libvmaf's bits):
     // over frames 0 .. scored-1.
@@ -137,9 +138,9 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
     info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
     info.subsample = settings.subsample;
     info.provenance = provenance;
-    if (settings.log_rotate.empty() == false) {
+    if (!settings.log_rotate.empty()) {
       std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> now(g_date_time_new_now_utc(),
-                                                                    g_date_time_unref);
+                                                                   g_date_time_unref);
       path = rotated_log_name(settings.log_location, 0, now.get());
     }
     FeatureCollector no_scores;

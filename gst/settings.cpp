@@ -241,7 +241,8 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
     case PROP_THREADS: g_value_set_uint(value, settings.threads); break;
     case PROP_FRAME_MESSAGE: g_value_set_boolean(value, settings.frame_message); break;
     case PROP_LOG_ROTATE:
-      g_value_set_string(value, settings.log_rotate.empty() ? nullptr : settings.log_rotate.c_str());
+      g_value_set_string(value,
+                         settings.log_rotate.empty() ? nullptr : settings.log_rotate.c_str());
       break;
     case PROP_LOG_LOCATION:
       g_value_set_string(value,

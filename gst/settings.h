@@ -38,7 +38,7 @@ struct Settings {
   std::string window_step;    // empty: the window (tumbling)
   std::string alert;          // "vmaf<60:for=2s:clear=65;psnr_y<30"
   std::string input_timeout;  // "2s"
-  std::string log_rotate;  // empty: one log for the whole run
+  std::string log_rotate;     // empty: one log for the whole run
 };
 
 // Installs every property on the element's class.

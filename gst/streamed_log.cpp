@@ -29,11 +29,16 @@ LogRotation parse_log_rotation(std::string_view text) {
     return rotation;
   }
   guint64 seconds_per_unit = 0;
-  if (unit == "s") seconds_per_unit = 1;
-  else if (unit == "m") seconds_per_unit = 60;
-  else if (unit == "h") seconds_per_unit = 3600;
-  else if (unit == "d") seconds_per_unit = 86400;
-  else throw fail(unit.empty() ? "no unit" : "unknown unit '" + std::string(unit) + "'");
+  if (unit == "s")
+    seconds_per_unit = 1;
+  else if (unit == "m")
+    seconds_per_unit = 60;
+  else if (unit == "h")
+    seconds_per_unit = 3600;
+  else if (unit == "d")
+    seconds_per_unit = 86400;
+  else
+    throw fail(unit.empty() ? "no unit" : "unknown unit '" + std::string(unit) + "'");
   if (count > G_MAXUINT64 / GST_SECOND / seconds_per_unit) throw fail("too long");
   rotation.kind = LogRotation::Kind::kDuration;
   rotation.duration = count * seconds_per_unit * GST_SECOND;
@@ -52,9 +57,9 @@ std::string rotated_log_name(const std::string& pattern, unsigned counter, GDate
   replace("{index}", digits);
   if (time) {
     std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> utc(g_date_time_to_utc(time),
-                                                                  g_date_time_unref);
-    std::unique_ptr<gchar, decltype(&g_free)> text(
-        g_date_time_format(utc.get(), "%Y%m%dT%H%M%SZ"), g_free);
+                                                                 g_date_time_unref);
+    std::unique_ptr<gchar, decltype(&g_free)> text(g_date_time_format(utc.get(), "%Y%m%dT%H%M%SZ"),
+                                                   g_free);
     replace("{time}", text ? text.get() : "");
   }
   return name;
@@ -64,8 +69,7 @@ StreamedLog::StreamedLog(Options options) : options_(std::move(options)) { open_
 
 void StreamedLog::open_body() {
   const std::string path = make_temporary_beside(options_.location);
-  if (path.empty())
-    throw Error("cannot create a file beside \"" + options_.location + "\"");
+  if (path.empty()) throw Error("cannot create a file beside \"" + options_.location + "\"");
   body_ = std::fstream(path, std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
   // Unlinked at once: the open stream keeps it, a crash leaves nothing behind.
   g_remove(path.c_str());
@@ -84,8 +88,11 @@ bool StreamedLog::add_frame(unsigned index,
   if (has_frames_) {
     bool due = false;
     switch (options_.rotation.kind) {
-      case LogRotation::Kind::kNone: break;
-      case LogRotation::Kind::kFrames: due = index - first_frame_ >= options_.rotation.frames; break;
+      case LogRotation::Kind::kNone:
+        break;
+      case LogRotation::Kind::kFrames:
+        due = index - first_frame_ >= options_.rotation.frames;
+        break;
       case LogRotation::Kind::kDuration:
         // The frames' running time where both have one, else the wall clock.
         if (GST_CLOCK_TIME_IS_VALID(running_time) && GST_CLOCK_TIME_IS_VALID(first_running_time_))
@@ -121,9 +128,9 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
                              std::chrono::steady_clock::duration scoring_time) {
   const bool rotating = options_.rotation.kind != LogRotation::Kind::kNone;
   if (!first_time_) first_time_.reset(g_date_time_new_now_utc());
-  std::string path =
-      rotating ? rotated_log_name(options_.location, files_written_, first_time_.get())
-               : options_.location;
+  std::string path = rotating
+                         ? rotated_log_name(options_.location, files_written_, first_time_.get())
+                         : options_.location;
   // {time} has whole seconds: a file that would take the previous one's name
   // (files started within a second) gets the counter too.
   if (rotating && path == last_path_) {
@@ -131,9 +138,9 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
     std::snprintf(digits, sizeof digits, "-%06u", files_written_);
     const std::size_t dot = path.rfind('.');
     const std::size_t slash = path.rfind('/');
-    path.insert(dot != std::string::npos && (slash == std::string::npos || dot > slash) ? dot
-                                                                                        : path.size(),
-                digits);
+    path.insert(
+        dot != std::string::npos && (slash == std::string::npos || dot > slash) ? dot : path.size(),
+        digits);
   }
   LogInfo info;
   info.version = options_.version;
@@ -144,20 +151,20 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
   // As the whole log: frames scored (this file's) per second of scoring.
   const unsigned frames = end_frame - (has_frames_ ? first_frame_ : end_frame);
   info.frame_count = rotating ? frames : end_frame;
-  const double seconds =
-      std::chrono::duration<double>(scoring_time - (rotating ? scoring_time_at_start_
-                                                             : std::chrono::steady_clock::duration{}))
-          .count();
+  const double seconds = std::chrono::duration<double>(
+                             scoring_time - (rotating ? scoring_time_at_start_
+                                                      : std::chrono::steady_clock::duration{}))
+                             .count();
   info.fps = seconds > 0 ? info.frame_count / seconds : 0.0;
 
   body_.flush();
   const bool body_ok = static_cast<bool>(body_);
   const bool written = body_ok && write_file_atomically(path, [&](std::ostream& out) {
-    stream_->write_head(out, names, info);
-    body_.seekg(0);
-    if (stream_->frames_written() > 0) out << body_.rdbuf();
-    stream_->write_tail(out, names, pools_, aggregates);
-  });
+                         stream_->write_head(out, names, info);
+                         body_.seekg(0);
+                         if (stream_->frames_written() > 0) out << body_.rdbuf();
+                         stream_->write_tail(out, names, pools_, aggregates);
+                       });
   body_.close();
   if (!written) {
     failed_path_ = path;

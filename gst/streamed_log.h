@@ -32,8 +32,8 @@ namespace vmafexact::gst {
 struct LogRotation {
   enum class Kind { kNone, kFrames, kDuration };
   Kind kind = Kind::kNone;
-  guint64 frames = 0;                      // kFrames: input frames per file
-  GstClockTime duration = 0;               // kDuration: running time per file
+  guint64 frames = 0;         // kFrames: input frames per file
+  GstClockTime duration = 0;  // kDuration: running time per file
 };
 
 // Parses "" (no rotation), "N" followed by s, m, h or d (a duration) or by

@@ -67,7 +67,8 @@ std::optional<std::vector<std::optional<double>>> FeatureCollector::column(
   const std::size_t key = find(name);
   if (key == names_.size()) return std::nullopt;
   const Column& kept = columns_[key];
-  std::vector<std::optional<double>> values(kept.values.empty() ? 0 : kept.first + kept.values.size());
+  std::vector<std::optional<double>> values(kept.values.empty() ? 0
+                                                                : kept.first + kept.values.size());
   for (std::size_t i = 0; i < kept.values.size(); ++i) values[kept.first + i] = kept.values[i];
   return values;
 }

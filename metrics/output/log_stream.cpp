@@ -12,7 +12,8 @@ namespace {
 std::string fps_text(double fps) {
   std::array<char, 512> buffer{};
   const int n = std::snprintf(buffer.data(), buffer.size(), "%.2f", fps);
-  return n < 0 ? std::string() : std::string(buffer.data(), std::min<std::size_t>(n, buffer.size() - 1));
+  return n < 0 ? std::string()
+               : std::string(buffer.data(), std::min<std::size_t>(n, buffer.size() - 1));
 }
 
 std::string json_escape(std::string_view text) {
@@ -28,11 +29,20 @@ std::string xml_escape(std::string_view text) {
   std::string escaped;
   for (const char c : text) {
     switch (c) {
-      case '"': escaped += "&quot;"; break;
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      default: escaped += c;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      default:
+        escaped += c;
     }
   }
   return escaped;
@@ -128,10 +138,11 @@ void LogStream::write_tail(std::ostream& out, const std::vector<std::string>& na
         out << (k > 0 ? ",\n" : "\n");
         out << "    \"" << json_escape(names[k]) << "\": {";
         if (const auto pooled = pools.pooled(names[k])) {
-          const std::pair<const char*, double> entries[] = {{"min", pooled->min},
-                                                            {"max", pooled->max},
-                                                            {"mean", pooled->mean},
-                                                            {"harmonic_mean", pooled->harmonic_mean}};
+          const std::pair<const char*, double> entries[] = {
+              {"min", pooled->min},
+              {"max", pooled->max},
+              {"mean", pooled->mean},
+              {"harmonic_mean", pooled->harmonic_mean}};
           for (std::size_t m = 0; m < std::size(entries); ++m) {
             out << (m > 0 ? ",\n" : "\n");
             out << "      \"" << entries[m].first << "\": ";
@@ -178,7 +189,8 @@ void LogStream::write_tail(std::ostream& out, const std::vector<std::string>& na
       out << "/>\n";
       out << "</VMAF>\n";
       break;
-    case LogFormat::kCsv: break;
+    case LogFormat::kCsv:
+      break;
   }
 }
 

@@ -105,8 +105,8 @@ void write_json(std::ostream& out, LogPrecision precision, const FeatureCollecto
   if (!info.provenance.empty()) {
     out << "  \"provenance\": {";
     for (std::size_t k = 0; k < info.provenance.size(); ++k)
-      out << (k > 0 ? ",\n" : "\n") << "    \"" << json_escape(info.provenance[k].first)
-          << "\": \"" << json_escape(info.provenance[k].second) << "\"";
+      out << (k > 0 ? ",\n" : "\n") << "    \"" << json_escape(info.provenance[k].first) << "\": \""
+          << json_escape(info.provenance[k].second) << "\"";
     out << "\n  },\n";
   }
 

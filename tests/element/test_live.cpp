@@ -2,8 +2,8 @@
 // streamed (and equals the log written the old way, from every frame's
 // scores, byte for byte), a killed run never leaves a cut-off log, and
 // rotated logs together hold the frames of the unrotated one.
-#include <gtest/gtest.h>
 #include <gst/gst.h>
+#include <gtest/gtest.h>
 #include <malloc.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -159,11 +159,11 @@ TEST_P(StreamedElementLog, EqualsTheWholeLogByteForByte) {
   TempFolder folder;
   const fs::path log = folder.path / (std::string("scores.") + c.format_name);
   RunResult run;
-  run_collecting(small_pair(c.frames, "features=psnr=enable_apsnr=true log-location=" +
-                                          log.string() + " log-format=" + c.format_name +
-                                          " log-precision=" + c.precision_name +
-                                          " subsample=" + std::to_string(c.subsample)),
-                 run);
+  run_collecting(
+      small_pair(c.frames, "features=psnr=enable_apsnr=true log-location=" + log.string() +
+                               " log-format=" + c.format_name + " log-precision=" +
+                               c.precision_name + " subsample=" + std::to_string(c.subsample)),
+      run);
   ASSERT_EQ(run.error, "");
   ASSERT_NE(run.summary, nullptr);
   guint64 scored = 0;
@@ -228,7 +228,8 @@ TEST_P(StreamedElementLog, EqualsTheWholeLogByteForByte) {
     if (!expected) continue;
     ++pooled_names;
     const GstStructure* pooled = gst_value_get_structure(value);
-    for (const auto& [method, want] : {std::pair{"min", expected->min}, {"max", expected->max},
+    for (const auto& [method, want] : {std::pair{"min", expected->min},
+                                       {"max", expected->max},
                                        {"mean", expected->mean},
                                        {"harmonic_mean", expected->harmonic_mean}}) {
       double got = 0;
@@ -241,7 +242,8 @@ TEST_P(StreamedElementLog, EqualsTheWholeLogByteForByte) {
 
 INSTANTIATE_TEST_SUITE_P(
     Formats, StreamedElementLog,
-    ::testing::Values(LogCase{LogFormat::kJson, "json", LogPrecision::kDefault, "default", 1, 10000},
+    ::testing::Values(LogCase{LogFormat::kJson, "json", LogPrecision::kDefault, "default", 1,
+                              10000},
                       LogCase{LogFormat::kXml, "xml", LogPrecision::kDefault, "default", 1, 10000},
                       LogCase{LogFormat::kCsv, "csv", LogPrecision::kDefault, "default", 1, 10000},
                       LogCase{LogFormat::kJson, "json", LogPrecision::kMax, "max", 3, 3001},
@@ -272,8 +274,7 @@ bool holds_unlinked_body(pid_t pid, const fs::path& folder) {
 // it with SIGKILL once it is scoring, and returns the folder's state.
 void kill_mid_run(const TempFolder& folder, const fs::path& log) {
   const std::string pipeline =
-      small_pair(100000, "log-location=" + log.string() + " frame-message=false",
-                 "is-live=true");
+      small_pair(100000, "log-location=" + log.string() + " frame-message=false", "is-live=true");
   std::vector<std::string> args{"gst-launch-1.0", "-q"};
   GError* error = nullptr;
   gchar** parsed = nullptr;
@@ -284,9 +285,10 @@ void kill_mid_run(const TempFolder& folder, const fs::path& log) {
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   GPid pid = 0;
-  ASSERT_TRUE(g_spawn_async(nullptr, argv.data(), nullptr,
-                            static_cast<GSpawnFlags>(G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD),
-                            nullptr, nullptr, &pid, &error))
+  ASSERT_TRUE(
+      g_spawn_async(nullptr, argv.data(), nullptr,
+                    static_cast<GSpawnFlags>(G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD),
+                    nullptr, nullptr, &pid, &error))
       << (error ? error->message : "");
   bool scoring = false;
   for (int i = 0; i < 200 && !scoring; ++i) {
@@ -364,7 +366,8 @@ TEST(Rotation, FilesAreCompleteLogsWhoseFramesMakeTheWholeLog) {
     ASSERT_EQ(part_frames.size(), name[10] == '2' ? 50u : 100u);
     // Its pooled block pools its own frames.
     double min = 1e300;
-    for (const auto& frame : part_frames) min = std::min(min, frame["metrics"]["vmaf"].get<double>());
+    for (const auto& frame : part_frames)
+      min = std::min(min, frame["metrics"]["vmaf"].get<double>());
     EXPECT_EQ(part["pooled_metrics"]["vmaf"]["min"].get<double>(), min);
     EXPECT_EQ(part["provenance"]["models"], "vmaf=vmaf_v0.6.1");
     // The stream's aggregates are known at its end: in the last file.
@@ -379,7 +382,8 @@ TEST(Rotation, ByRunningTimeInCsv) {
   TempFolder folder;
   const fs::path whole = folder.path / "whole.csv";
   RunResult run;
-  run_collecting(small_pair(130, "frame-message=false log-format=csv log-location=" + whole.string()), run);
+  run_collecting(
+      small_pair(130, "frame-message=false log-format=csv log-location=" + whole.string()), run);
   ASSERT_EQ(run.error, "");
   const auto whole_lines = lines_of(read_file(whole));
   RunResult rotated_run;
@@ -440,7 +444,9 @@ void expect_flat_memory(const std::string& log_properties) {
   const std::string caps = caps_env ? caps_env : "width=64,height=48,framerate=1000/1";
   const std::string description =
       "videotestsrc is-live=true pattern=ball "
-      "! video/x-raw,format=I420," + caps + " ! tee name=t "
+      "! video/x-raw,format=I420," +
+      caps +
+      " ! tee name=t "
       // Short queues: a backlog while the (shared) CPU falls behind is not
       // the element's memory.
       "t. ! queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 ! v.ref_sink "
@@ -467,7 +473,8 @@ void expect_flat_memory(const std::string& log_properties) {
   std::vector<std::pair<double, double>> samples;  // frames, resident bytes
   const auto start = std::chrono::steady_clock::now();
   std::string failure;
-  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+         seconds) {
     if (GstMessage* message = gst_bus_timed_pop_filtered(bus, GST_SECOND / 4, GST_MESSAGE_ERROR)) {
       failure = "error";
       gst_message_unref(message);
@@ -475,23 +482,24 @@ void expect_flat_memory(const std::string& log_properties) {
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
         seconds * 0.35)  // after the warm-up: pools, arenas and queues filled
-      samples.emplace_back(static_cast<double>(frames.load()), static_cast<double>(resident_bytes()));
+      samples.emplace_back(static_cast<double>(frames.load()),
+                           static_cast<double>(resident_bytes()));
   }
   gst_element_send_event(pipeline, gst_event_new_eos());
   guint64 scored = 0, unpaired = 0;
   unsigned pooled_scores = 0;
-  while (GstMessage* end = gst_bus_timed_pop_filtered(
-             bus, 60 * GST_SECOND,
-             static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
-                                         GST_MESSAGE_ELEMENT))) {
+  while (
+      GstMessage* end = gst_bus_timed_pop_filtered(
+          bus, 60 * GST_SECOND,
+          static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT))) {
     const GstMessageType type = GST_MESSAGE_TYPE(end);
     const GstStructure* structure = gst_message_get_structure(end);
     if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(structure, "vmafexact-summary")) {
       gst_structure_get_uint64(structure, "frames-scored", &scored);
       gst_structure_get_uint64(structure, "frames-unpaired", &unpaired);
       for (int f = 0; f < gst_structure_n_fields(structure); ++f)
-        if (G_VALUE_TYPE(gst_structure_get_value(structure, gst_structure_nth_field_name(
-                structure, f))) == GST_TYPE_STRUCTURE)
+        if (G_VALUE_TYPE(gst_structure_get_value(
+                structure, gst_structure_nth_field_name(structure, f))) == GST_TYPE_STRUCTURE)
           ++pooled_scores;
     }
     gst_message_unref(end);
@@ -522,11 +530,11 @@ void expect_flat_memory(const std::string& log_properties) {
   ASSERT_GT(scored_share, 0.5) << scored << " frames scored, " << unpaired << " unpaired";
   const double slope = slopes[slopes.size() / 2] / scored_share;
   const double overall = (samples.back().second - samples.front().second) / frames_measured;
-  std::printf("memory: %.0f frames measured (%.0f fps, %.0f%% scored), %.1f bytes per frame "
-              "scored (median slope; first to last sample %.1f), resident %.2f -> %.2f MiB\n",
-              frames_measured, frames.load() / seconds, 100 * scored_share, slope,
-              overall / scored_share,
-              samples.front().second / 1048576.0, samples.back().second / 1048576.0);
+  std::printf(
+      "memory: %.0f frames measured (%.0f fps, %.0f%% scored), %.1f bytes per frame "
+      "scored (median slope; first to last sample %.1f), resident %.2f -> %.2f MiB\n",
+      frames_measured, frames.load() / seconds, 100 * scored_share, slope, overall / scored_share,
+      samples.front().second / 1048576.0, samples.back().second / 1048576.0);
   ::testing::Test::RecordProperty("bytes_per_frame", std::to_string(slope));
   // The summary's exact percentiles (gst/monitor.h, StreamQuantiles) keep one
   // double per frame and score for the first 262,144 frames, then a bounded

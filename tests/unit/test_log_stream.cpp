@@ -24,7 +24,9 @@ using namespace vmafexact;
 
 namespace {
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 
 void expect_same_pooled(const std::optional<PooledScore>& a, const std::optional<PooledScore>& b,
                         const std::string& what) {
