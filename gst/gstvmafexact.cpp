@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu.h"
 #include "common/error.h"
 #include "cuda_context.h"
 #include "element_debug.h"
@@ -42,6 +43,7 @@
 #include "reporter.h"
 #include "scoring_session.h"
 #include "settings.h"
+#include "streamed_log.h"
 #include "video_picture.h"
 #include "vmafexact_config.h"
 
@@ -68,11 +70,22 @@ constexpr const char* kRefusedCapsAdvice =
 constexpr unsigned kRef = static_cast<unsigned>(Side::kRef);
 constexpr unsigned kDist = static_cast<unsigned>(Side::kDist);
 
+// libvmaf's version and the commit of its master that vmafexact follows.
+constexpr const char* kLibvmafSpecification = VMAFEXACT_LIBVMAF_VERSION " (master f85a8536)";
+
+// What every run reports about itself, before its scoring session adds the
+// models, the backend and the threads.
+Provenance base_provenance() {
+  return {{"vmafexact-version", VMAFEXACT_VERSION}, {"libvmaf-version", kLibvmafSpecification}};
+}
+
 // One run, from start to stop.
 struct Run {
   std::optional<StartPlan> plan;
   FramePairer pairer;
   std::unique_ptr<ScoringSession> scoring;  // from the first pair
+  std::unique_ptr<StreamedLog> log;         // with the session, when log-location is set
+  Provenance provenance = base_provenance();
   bool finished = false;
 };
 
@@ -117,15 +130,31 @@ bool is_gap_buffer(GstBuffer* buffer) {
   return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
 }
 
-void post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
+// Reports frames whose scores are final: their messages, their log entries;
+// then their scores are freed, so memory stays flat however long the run.
+// False after posting an error (a rotated log file could not be written).
+bool post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
   GstVmafExactPrivate* priv = priv_of(self);
   const bool enabled = [&] {
     const ObjectLock lock(self);
     return priv->settings.frame_message;  // may change while playing
   }();
-  if (frames.empty()) return;
-  if (enabled) priv->reporter.post_frames(frames, priv->run.scoring->scorer().scores());
-  priv->monitor.frames(frames, priv->run.scoring->scorer().scores());
+  if (frames.empty()) return true;
+  ScoringSession& scoring = *priv->run.scoring;
+  const auto& scores = scoring.scorer().scores();
+  if (enabled) priv->reporter.post_frames(frames, scores);
+  priv->monitor.frames(frames, scores);
+  bool ok = true;
+  if (priv->run.log)
+    for (const FinishedFrame& frame : frames)
+      if (ok && !priv->run.log->add_frame(frame.index, scores.frame_scores(frame.index),
+                                          frame.timing.running_time, scores.names(),
+                                          scoring.scoring_time())) {
+        priv->reporter.log_write_failed(priv->run.log->failed_path());
+        ok = false;
+      }
+  scoring.release_final_frames();
+  return ok;
 }
 
 // Takes the input's waiting buffer without scoring it: a distorted one still
@@ -210,6 +239,43 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
                       ("Input %s.", format_text.c_str()));
     return false;
   }
+  run.provenance = base_provenance();
+  {
+    const vmafexact::Scorer& scorer = run.scoring->scorer();
+    std::string models;
+    const auto loaded = vmafexact::load_models(run.plan->models);
+    for (std::size_t m = 0; m < loaded.size(); ++m) {
+      models += (m ? ", " : "") + loaded[m].key + "=" + loaded[m].model.name();
+      if (run.plan->models[m].is_path) models += " (" + run.plan->models[m].source + ")";
+    }
+    std::string backend = run.scoring->device_name();
+    if (backend == "CPU")
+      backend += std::string(" (") + vmafexact::cpu::best_isa_name(vmafexact::cpu::flags()) + ")";
+    run.provenance.emplace_back("models", models);
+    run.provenance.emplace_back("backend", backend);
+    run.provenance.emplace_back("threads", std::to_string(scorer.threads()));
+  }
+  if (!settings.log_location.empty()) {
+    StreamedLog::Options log;
+    log.location = settings.log_location;
+    log.format = settings.log_format;
+    log.precision = settings.log_precision;
+    log.rotation = run.plan->log_rotation;
+    log.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
+    log.provenance = run.provenance;
+    log.width = format->width;
+    log.height = format->height;
+    log.subsample = settings.subsample;
+    try {
+      run.log = std::make_unique<StreamedLog>(std::move(log));
+    } catch (const vmafexact::Error& error) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("Could not start the score log: %s.", error.what()),
+                        ("Check that the folder of log-location exists, is writable and has "
+                         "room."));
+      return false;
+    }
+  }
   GST_INFO_OBJECT(self, "scoring on the %s, %u threads, %u frames in flight",
                   run.scoring->device_name(), run.scoring->scorer().threads(),
                   run.scoring->scorer().frames_in_flight());
@@ -248,7 +314,7 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
     return GST_FLOW_ERROR;
   }
-  post_frames(self, finished);
+  if (!post_frames(self, finished)) return GST_FLOW_ERROR;
   pass_on(self, priv->inputs[kRef]);
   return pass_on(self, dist);
 }
@@ -261,7 +327,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   const vmafexact::Scorer* scorer = run.scoring ? &run.scoring->scorer() : nullptr;
   if (run.scoring) {
     try {
-      post_frames(self, run.scoring->finish());
+      if (!post_frames(self, run.scoring->finish())) return GST_FLOW_ERROR;
     } catch (const vmafexact::Error& error) {
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
       return GST_FLOW_ERROR;
@@ -277,13 +343,15 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   if (scored == 0) priv->reporter.warn_nothing_scored();
   priv->reporter.post_summary(scorer, run.pairer.unpaired(Side::kRef),
                               run.pairer.unpaired(Side::kDist),
-                              run.pairer.paired_by_arrival_order(),
+                              run.pairer.paired_by_arrival_order(), run.provenance,
                               [priv](const std::string& name, GstStructure* pooled) {
                                 priv->monitor.add_percentiles(name, pooled);
                               });
   const auto scoring_time =
       run.scoring ? run.scoring->scoring_time() : std::chrono::steady_clock::duration{};
-  if (!priv->reporter.write_log(run.plan->settings, scorer, scoring_time)) return GST_FLOW_ERROR;
+  if (!priv->reporter.write_log(run.plan->settings, scorer, run.log.get(), run.provenance,
+                                scoring_time))
+    return GST_FLOW_ERROR;
   // With src unlinked the element ends the pipeline: no sink downstream will
   // post EOS, so it becomes a sink and posts it (a bin posts EOS once every
   // sink has, and a bin without sinks never does).
@@ -497,12 +565,19 @@ gboolean stop_unguarded(GstAggregator* agg) {
   // EOS): keep what was scored rather than lose it.
   if (!run.finished && run.scoring && run.scoring->scorer().frames_pushed() > 0) {
     try {
-      run.scoring->finish();
+      // The frames' messages are not posted at stop; their log entries are written.
+      const auto finished = run.scoring->finish();
+      const auto& scores = run.scoring->scorer().scores();
+      if (run.log)
+        for (const FinishedFrame& frame : finished)
+          run.log->add_frame(frame.index, scores.frame_scores(frame.index),
+                             frame.timing.running_time, scores.names(),
+                             run.scoring->scoring_time());
     } catch (const vmafexact::Error& error) {
       GST_WARNING_OBJECT(agg, "finishing at stop failed: %s", error.what());
     }
-    priv->reporter.write_log(run.plan->settings, &run.scoring->scorer(),
-                             run.scoring->scoring_time());
+    priv->reporter.write_log(run.plan->settings, &run.scoring->scorer(), run.log.get(),
+                             run.provenance, run.scoring->scoring_time());
   }
   run = Run{};  // drains any frames in flight before freeing what they read
   priv->monitor.stop();
@@ -517,6 +592,7 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
   // A flushing seek starts a new measurement: scores, counts and frame indices
   // begin again from zero; caps stay until new ones arrive.
   GstVmafExactPrivate* priv = priv_of(agg);
+  priv->run.log.reset();      // the measurement's log is dropped; the file keeps its content
   priv->run.scoring.reset();  // drains any frames in flight before freeing what they read
   priv->run.pairer = FramePairer{};
   priv->run.finished = false;

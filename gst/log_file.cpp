@@ -10,9 +10,6 @@
 
 namespace vmafexact::gst {
 
-namespace {
-
-// A new, empty, uniquely named file beside `path`; empty string on failure.
 std::string make_temporary_beside(const std::string& path) {
   const std::filesystem::path target(path);
   const std::filesystem::path folder =
@@ -25,8 +22,6 @@ std::string make_temporary_beside(const std::string& path) {
   ::close(fd);
   return name;
 }
-
-}  // namespace
 
 bool log_folder_writable(const std::string& path) {
   const std::string temporary = make_temporary_beside(path);

@@ -9,6 +9,10 @@
 
 namespace vmafexact::gst {
 
+// A new, empty, uniquely named file beside `path` (".NAME.XXXXXX" in its
+// folder); empty string on failure.
+std::string make_temporary_beside(const std::string& path);
+
 // Whether a log can be created beside `path` (its folder exists and is
 // writable): tried with a temporary file that is removed again; `path`
 // itself is not touched.

@@ -8,7 +8,6 @@
 #include "gst_handles.h"
 #include "log_file.h"
 #include "output/log_writer.h"
-#include "pooling/pooling.h"
 #include "vmafexact_config.h"
 
 namespace vmafexact::gst {
@@ -45,7 +44,7 @@ void Reporter::post_frames(const std::vector<FinishedFrame>& frames,
 }
 
 void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
-                            guint64 paired_by_arrival_order,
+                            guint64 paired_by_arrival_order, const Provenance& provenance,
                             const PooledExtras& add_pooled) const {
   const guint64 scored = scorer ? scorer->frames_pushed() : 0;
   GstStructure* summary = gst_structure_new(
@@ -56,11 +55,14 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
   if (scorer)
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
                       G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
+  for (const auto& [key, value] : provenance)
+    if (key != "threads")
+      gst_structure_set(summary, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
   if (scorer && scored > 0) {
-    const auto& scores = scorer->scores();
-    for (const auto& name : scores.names()) {
-      const auto pooled = pool_scores(*scores.column(name), 0, static_cast<unsigned>(scored - 1),
-                                      scorer->subsample());
+    // Pooled as the frames became final (running values, libvmaf's bits):
+    // over frames 0 .. scored-1.
+    for (const auto& name : scorer->scores().names()) {
+      const auto pooled = scorer->pooled().pooled(name);
       if (!pooled) continue;
       StructurePtr stats(gst_structure_new(
           "pooled", "min", G_TYPE_DOUBLE, pooled->min, "max", G_TYPE_DOUBLE, pooled->max,
@@ -120,36 +122,47 @@ void Reporter::warn_arrival_order(const char* untimed) const {
        "do-timestamp=true on a live source), so that frames are paired by running time."));
 }
 
-bool Reporter::write_log(const Settings& settings, const Scorer* scorer,
+bool Reporter::write_log(const Settings& settings, const Scorer* scorer, StreamedLog* log,
+                         const Provenance& provenance,
                          std::chrono::steady_clock::duration scoring_time) const {
   if (settings.log_location.empty()) return true;
-  FeatureCollector no_scores;
-  const auto& scores = scorer ? scorer->scores() : no_scores;
-  LogInfo info;
-  info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
-  info.frame_count = scorer ? scorer->frames_pushed() : 0;
-  info.subsample = settings.subsample;
-  if (scorer) {
-    info.width = scorer->format().width;
-    info.height = scorer->format().height;
+  bool written = false;
+  std::string path = settings.log_location;
+  if (scorer && log) {
+    written = log->finish(scorer->frames_pushed(), scorer->scores().names(),
+                          scorer->scores().aggregates(), scoring_time);
+    if (!written) path = log->failed_path();
+  } else {
+    // No pair came: a log without frames, as libvmaf writes for an empty run.
+    LogInfo info;
+    info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
+    info.subsample = settings.subsample;
+    info.provenance = provenance;
+    if (!settings.log_rotate.empty()) {
+      std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> now(g_date_time_new_now_utc(),
+                                                                   g_date_time_unref);
+      path = rotated_log_name(settings.log_location, 0, now.get());
+    }
+    FeatureCollector no_scores;
+    written = write_file_atomically(path, [&](std::ostream& out) {
+      vmafexact::write_log(out, settings.log_format, settings.log_precision, no_scores, info);
+    });
   }
-  const double seconds = std::chrono::duration<double>(scoring_time).count();
-  info.fps = seconds > 0 ? info.frame_count / seconds : 0.0;
-
-  const bool written = write_file_atomically(settings.log_location, [&](std::ostream& out) {
-    vmafexact::write_log(out, settings.log_format, settings.log_precision, scores, info);
-  });
   if (!written) {
-    GST_ELEMENT_ERROR(element_, RESOURCE, WRITE,
-                      ("Could not write the score log to \"%s\".", settings.log_location.c_str()),
-                      ("Check that the folder exists and is writable and that the disk has "
-                       "room, or change the log-location property. An existing file there "
-                       "was left as it was."));
+    log_write_failed(path);
     return false;
   }
-  GST_INFO_OBJECT(element_, "wrote %u frames to %s", info.frame_count,
+  GST_INFO_OBJECT(element_, "wrote %u frames to %s", scorer ? scorer->frames_pushed() : 0u,
                   settings.log_location.c_str());
   return true;
+}
+
+void Reporter::log_write_failed(const std::string& path) const {
+  GST_ELEMENT_ERROR(element_, RESOURCE, WRITE,
+                    ("Could not write the score log to \"%s\".", path.c_str()),
+                    ("Check that the folder exists and is writable and that the disk has "
+                     "room, or change the log-location property. An existing file there "
+                     "was left as it was."));
 }
 
 }  // namespace vmafexact::gst

@@ -16,6 +16,7 @@
 #include "scorer.h"
 #include "scoring_session.h"
 #include "settings.h"
+#include "streamed_log.h"
 
 namespace vmafexact::gst {
 
@@ -31,6 +32,8 @@ inline constexpr std::string_view kMessageFields[] = {
     "threads",         "frames-in-flight",
     // vmafexact-window (gst/monitor.h).
     "window-start",    "window-end",      "frames",          "partial",
+    // Provenance: where the scores come from.
+    "vmafexact-version", "libvmaf-version", "models", "backend",
     // libvmaf's aggregate metrics, summary fields of their own (psnr's apsnr).
     "apsnr_y",         "apsnr_cb",
     "apsnr_cr"};
@@ -41,11 +44,12 @@ class Reporter {
   explicit Reporter(GstElement* element) : element_(element) {}
 
   void post_frames(const std::vector<FinishedFrame>& frames, const FeatureCollector& scores) const;
-  // `scorer`: null when no pair came.
+  // `scorer`: null when no pair came; `provenance`: string fields added.
   // `add_pooled`: adds fields to each score's `pooled` structure (the monitor's percentiles).
   using PooledExtras = std::function<void(const std::string& name, GstStructure* pooled)>;
   void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
-                    guint64 paired_by_arrival_order, const PooledExtras& add_pooled = {}) const;
+                    guint64 paired_by_arrival_order, const Provenance& provenance,
+                    const PooledExtras& add_pooled = {}) const;
 
   // `side` and `other_side`: "reference", "distorted".
   void warn_unpaired(const char* side, const char* other_side, GstClockTime time,
@@ -57,9 +61,14 @@ class Reporter {
   // timestamps.
   void warn_arrival_order(const char* untimed) const;
 
-  // Writes the log if log-location is set; false after posting an error.
-  bool write_log(const Settings& settings, const Scorer* scorer,
+  // Writes the log if log-location is set: `log`, the streamed log of the
+  // scoring session (null when no pair came: an empty log is written).
+  // False after posting an error.
+  bool write_log(const Settings& settings, const Scorer* scorer, StreamedLog* log,
+                 const Provenance& provenance,
                  std::chrono::steady_clock::duration scoring_time) const;
+  // A rotated file could not be written (an error).
+  void log_write_failed(const std::string& path) const;
 
  private:
   GstElement* element_;  // not owned: the reporter is part of it

@@ -65,6 +65,8 @@ class ScoringSession {
   std::vector<FinishedFrame> finish();
 
   const Scorer& scorer() const { return *scorer_; }
+  // Frees the scores of the frames returned so far, once they are reported.
+  void release_final_frames() { scorer_->release_final_frames(); }
   const char* device_name() const { return device_->name(); }
   std::chrono::steady_clock::duration scoring_time() const { return scoring_time_; }
 

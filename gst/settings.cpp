@@ -34,6 +34,7 @@ enum {
   PROP_WINDOW_STEP,
   PROP_ALERT,
   PROP_INPUT_TIMEOUT,
+  PROP_LOG_ROTATE,
 };
 
 void set_string(std::string& target, const GValue* value) {
@@ -139,7 +140,9 @@ void install_properties(GObjectClass* klass) {
       klass, PROP_LOG_LOCATION,
       g_param_spec_string("log-location", "Log location",
                           "File to write libvmaf's log to at end of stream (none: no log). "
-                          "Opened when the element starts; failure to write is an error.",
+                          "Frames are streamed to an unlinked temporary file beside it and the "
+                          "log renamed into place when complete; with log-rotate, a pattern "
+                          "with {index} or {time}. Failure to write is an error.",
                           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_LOG_FORMAT,
@@ -185,6 +188,15 @@ void install_properties(GObjectClass* klass) {
           "than this duration (500ms, 2s, 1m) while playing, and clear it when frames come "
           "again. Empty: off. Read when the element starts.",
           nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_LOG_ROTATE,
+      g_param_spec_string(
+          "log-rotate", "Log rotate",
+          "Start a new log file every so much running time (90s, 30m, 1h, 1d) or so many input "
+          "frames (100000frames); each file is a complete libvmaf log of its frames, named from "
+          "log-location with {index} (000000, 000001, ...) and/or {time} (UTC time of its first "
+          "frame, 20261202T071732Z) in it. None: one log for the whole run.",
+          nullptr, ready_flags));
 }
 
 bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
@@ -204,6 +216,7 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_WINDOW_STEP: set_string(settings.window_step, value); break;
     case PROP_ALERT: set_string(settings.alert, value); break;
     case PROP_INPUT_TIMEOUT: set_string(settings.input_timeout, value); break;
+    case PROP_LOG_ROTATE: set_string(settings.log_rotate, value); break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
       break;
@@ -227,6 +240,10 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
     case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, settings.frames_in_flight); break;
     case PROP_THREADS: g_value_set_uint(value, settings.threads); break;
     case PROP_FRAME_MESSAGE: g_value_set_boolean(value, settings.frame_message); break;
+    case PROP_LOG_ROTATE:
+      g_value_set_string(value,
+                         settings.log_rotate.empty() ? nullptr : settings.log_rotate.c_str());
+      break;
     case PROP_LOG_LOCATION:
       g_value_set_string(value,
                          settings.log_location.empty() ? nullptr : settings.log_location.c_str());
@@ -282,6 +299,27 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
                       ("Nothing to score: both the model and the features lists are empty."),
                       ("Set model (e.g. model=vmaf_v0.6.1) or features (e.g. features=psnr)."));
     return std::nullopt;
+  }
+  try {
+    plan.log_rotation = parse_log_rotation(s.log_rotate);
+  } catch (const Error& error) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid log-rotate property: %s.", error.what()),
+                      ("Set log-rotate to a duration or a frame count, or leave it unset."));
+    return std::nullopt;
+  }
+  if (plan.log_rotation.kind != LogRotation::Kind::kNone) {
+    const bool has_index = s.log_location.find("{index}") != std::string::npos;
+    const bool has_time = s.log_location.find("{time}") != std::string::npos;
+    const bool names_apart = has_index || has_time;
+    if (s.log_location.empty() || !names_apart) {
+      GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                        ("log-rotate=%s needs a log-location whose file name holds {index} or "
+                         "{time} (log-location is \"%s\").",
+                         s.log_rotate.c_str(), s.log_location.c_str()),
+                        ("For example log-location=scores-{index}.json or "
+                         "scores-{time}.json; each rotated file gets its own name."));
+      return std::nullopt;
+    }
   }
   if (!s.log_location.empty()) {
     // Fail now rather than after scoring a whole stream, without touching an

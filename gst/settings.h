@@ -12,6 +12,7 @@
 
 #include "output/log_writer.h"
 #include "scorer.h"
+#include "streamed_log.h"
 
 namespace vmafexact::gst {
 
@@ -37,6 +38,7 @@ struct Settings {
   std::string window_step;    // empty: the window (tumbling)
   std::string alert;          // "vmaf<60:for=2s:clear=65;psnr_y<30"
   std::string input_timeout;  // "2s"
+  std::string log_rotate;     // empty: one log for the whole run
 };
 
 // Installs every property on the element's class.
@@ -51,6 +53,7 @@ struct StartPlan {
   Settings settings;
   std::vector<ModelSpec> models;
   std::vector<FeatureRequest> features;
+  LogRotation log_rotation;  // log-rotate parsed
 };
 
 // Parses and checks the settings at start: feature and model lists, models

@@ -197,12 +197,10 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
   for (std::size_t p = 0; p < extractors_.size(); ++p) {
     if (!(on_grid(job->index) || extractors_[p]->sees_every_frame())) continue;
     if (lane[p]) {
-      for (const auto& name : job->writes[p].names()) {
-        const auto& column = *job->writes[p].column(name);
-        for (unsigned frame = 0; frame < column.size(); ++frame)
-          if (column[frame])
-            scores_.append(name, frame, *column[frame], job->writes[p].phase(name));
-      }
+      // A stateless extractor writes its own frame only.
+      const FeatureCollector& writes = job->writes[p];
+      for (const auto& [name, value] : writes.frame_scores(job->index))
+        scores_.append(name, job->index, value, writes.phase(name));
     } else {
       extractors_[p]->extract(job->ref, job->dist, job->index, scores_);  // stateful: in order
     }
@@ -227,6 +225,7 @@ void Scorer::finalize_below(unsigned limit, std::vector<unsigned>& finished) {
     const unsigned final_index = frames_final_++;
     if (!on_grid(final_index)) continue;
     predict(final_index);
+    pools_.add_frame(scores_.frame_scores(final_index));
     finished.push_back(final_index);
   }
 }

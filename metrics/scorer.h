@@ -17,6 +17,7 @@
 #include "common/feature_options.h"
 #include "common/thread_pool.h"
 #include "model/model.h"
+#include "pooling/pooling.h"
 #include "registry.h"
 
 namespace vmafexact {
@@ -144,6 +145,13 @@ class Scorer {
     return latency_frames_ + (options_.overlap_frames ? 1 : 0) + (lanes_.empty() ? 0 : lane_count() - 1);
   }
   const FeatureCollector& scores() const { return scores_; }
+  // Every score pooled over the frames final so far (libvmaf's pooling, kept
+  // as running values): at the end, over frames 0 .. frames_pushed()-1.
+  const RunningPools& pooled() const { return pools_; }
+  // Frees the scores of every frame that is final (returned by push() or
+  // finish()), once the caller has read them: a run of any length then holds
+  // only the frames not yet final. Without this call scores() keeps every frame.
+  void release_final_frames() { scores_.drop_frames_below(frames_final_); }
   unsigned subsample() const { return options_.subsample; }
   // Frames with scores: 0, subsample, 2 * subsample, ... below frames_pushed().
   bool on_grid(unsigned index) const {
@@ -191,6 +199,7 @@ class Scorer {
   std::vector<ModelInput> model_inputs_;
   ScorerOptions options_;
   FeatureCollector scores_;
+  RunningPools pools_;
   unsigned frames_pushed_ = 0;
   unsigned frames_final_ = 0;
   unsigned latency_frames_ = 0;

@@ -22,12 +22,22 @@ void FeatureCollector::append(std::string_view name, unsigned index, double valu
     phases_.insert(phases_.begin() + at, phase);
     columns_.emplace(columns_.begin() + at);
   }
-  auto& column = columns_[key];
-  if (column.size() <= index) column.resize(index + 1);
-  if (column[index])
+  if (index < dropped_below_)
+    throw Error("score '" + std::string(name) + "' written for frame " + std::to_string(index) +
+                ", whose scores were already final and released");
+  Column& column = columns_[key];
+  if (column.values.empty()) {
+    column.first = index;
+  } else if (index < column.first) {
+    column.values.insert(column.values.begin(), column.first - index, std::nullopt);
+    column.first = index;
+  }
+  if (column.values.size() <= index - column.first) column.values.resize(index - column.first + 1);
+  auto& slot = column.values[index - column.first];
+  if (slot)
     throw Error("score '" + std::string(name) + "' written twice for frame " +
                 std::to_string(index));
-  column[index] = value;
+  slot = value;
   if (index + 1 > frame_count_) frame_count_ = index + 1;
 }
 
@@ -38,22 +48,41 @@ WritePhase FeatureCollector::phase(std::string_view name) const {
 
 std::optional<double> FeatureCollector::score(std::string_view name, unsigned index) const {
   const std::size_t key = find(name);
-  if (key == names_.size() || index >= columns_[key].size()) return std::nullopt;
-  return columns_[key][index];
+  if (key == names_.size()) return std::nullopt;
+  const auto* slot = columns_[key].at(index);
+  return slot ? *slot : std::nullopt;
 }
 
 std::vector<std::pair<std::string, double>> FeatureCollector::frame_scores(unsigned index) const {
   std::vector<std::pair<std::string, double>> scores;
   for (std::size_t key = 0; key < names_.size(); ++key) {
-    const auto& column = columns_[key];
-    if (index < column.size() && column[index]) scores.emplace_back(names_[key], *column[index]);
+    const auto* slot = columns_[key].at(index);
+    if (slot && *slot) scores.emplace_back(names_[key], **slot);
   }
   return scores;
 }
 
-const std::vector<std::optional<double>>* FeatureCollector::column(std::string_view name) const {
+std::optional<std::vector<std::optional<double>>> FeatureCollector::column(
+    std::string_view name) const {
   const std::size_t key = find(name);
-  return key == names_.size() ? nullptr : &columns_[key];
+  if (key == names_.size()) return std::nullopt;
+  const Column& kept = columns_[key];
+  std::vector<std::optional<double>> values(kept.values.empty() ? 0
+                                                                : kept.first + kept.values.size());
+  for (std::size_t i = 0; i < kept.values.size(); ++i) values[kept.first + i] = kept.values[i];
+  return values;
+}
+
+void FeatureCollector::drop_frames_below(unsigned index) {
+  if (index <= dropped_below_) return;
+  dropped_below_ = index;
+  for (Column& column : columns_) {
+    while (!column.values.empty() && column.first < index) {
+      column.values.pop_front();
+      ++column.first;
+    }
+    if (column.values.empty()) column.first = index;
+  }
 }
 
 void FeatureCollector::set_aggregate(std::string_view name, double value) {
@@ -72,6 +101,7 @@ void FeatureCollector::clear() {
   aggregates_.clear();
   columns_.clear();
   frame_count_ = 0;
+  dropped_below_ = 0;
 }
 
 }  // namespace vmafexact

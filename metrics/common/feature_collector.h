@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,8 +40,17 @@ class FeatureCollector {
   // Every score of one frame, in names() order, skipping names not written there.
   std::vector<std::pair<std::string, double>> frame_scores(unsigned index) const;
 
-  // The scores of one name at frames 0 .. frame_count()-1; nullopt where unwritten.
-  const std::vector<std::optional<double>>* column(std::string_view name) const;
+  // The scores of one name at frames 0 .. frame_count()-1 (a copy); nullopt
+  // where unwritten or dropped; no column for an unknown name.
+  std::optional<std::vector<std::optional<double>>> column(std::string_view name) const;
+
+  // Frees the scores of frames below `index` (frames whose scores are final
+  // and have been reported), so that a run of any length keeps only the frames
+  // still being scored. Names, phases and aggregates stay; frame_count() too.
+  // A later write to a dropped frame throws vmafexact::Error (a frame was
+  // reported before its scores were complete).
+  void drop_frames_below(unsigned index);
+  unsigned frames_dropped() const { return dropped_below_; }
 
   // libvmaf's aggregate metrics (vmaf_feature_collector_set_aggregate): one
   // value per name for the whole stream, set by an extractor's flush, in the
@@ -56,8 +66,20 @@ class FeatureCollector {
 
   std::vector<std::string> names_;
   std::vector<WritePhase> phases_;  // parallel to names_, never decreasing
-  std::vector<std::vector<std::optional<double>>> columns_;
+  // One name's scores from frame `first` on: frames below it are unwritten
+  // or dropped, so a collector holds only the frames it was given since the
+  // last drop, not every frame since 0.
+  struct Column {
+    unsigned first = 0;
+    std::deque<std::optional<double>> values;
+    const std::optional<double>* at(unsigned index) const {
+      if (index < first || index - first >= values.size()) return nullptr;
+      return &values[index - first];
+    }
+  };
+  std::vector<Column> columns_;
   unsigned frame_count_ = 0;
+  unsigned dropped_below_ = 0;
   std::vector<std::pair<std::string, double>> aggregates_;
 };
 

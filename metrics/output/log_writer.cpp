@@ -48,7 +48,7 @@ struct PooledEntry {
 std::vector<PooledEntry> pooled_entries(const FeatureCollector& scores, const std::string& name,
                                         const LogInfo& info) {
   std::vector<PooledEntry> entries;
-  const auto* column = scores.column(name);
+  const auto column = scores.column(name);
   if (!column || info.frame_count == 0) return entries;
   const auto pooled = pool_scores(*column, 0, info.frame_count - 1, info.subsample);
   if (!pooled) return entries;
@@ -102,6 +102,13 @@ void write_json(std::ostream& out, LogPrecision precision, const FeatureCollecto
     out << "  \"fps\": " << printf_double("%.2f", info.fps) << ",\n";
   else
     out << "  \"fps\": null,\n";
+  if (!info.provenance.empty()) {
+    out << "  \"provenance\": {";
+    for (std::size_t k = 0; k < info.provenance.size(); ++k)
+      out << (k > 0 ? ",\n" : "\n") << "    \"" << json_escape(info.provenance[k].first) << "\": \""
+          << json_escape(info.provenance[k].second) << "\"";
+    out << "\n  },\n";
+  }
 
   out << "  \"frames\": [";
   for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
@@ -162,6 +169,12 @@ void write_xml(std::ostream& out, LogPrecision precision, const FeatureCollector
   out << "  <params qualityWidth=\"" << info.width << "\" qualityHeight=\"" << info.height
       << "\" />\n";
   out << "  <fyi fps=\"" << printf_double("%.2f", info.fps) << "\" />\n";
+  if (!info.provenance.empty()) {
+    out << "  <provenance ";
+    for (const auto& [key, value] : info.provenance)
+      out << xml_escape(key) << "=\"" << xml_escape(value) << "\" ";
+    out << "/>\n";
+  }
   out << "  <frames>\n";
   for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
     out << "    <frame frameNum=\"" << i << "\" ";

@@ -29,6 +29,11 @@ struct LogInfo {
   unsigned height = 0;
   unsigned subsample = 1;  // only frames i % subsample == 0 are listed and pooled
   unsigned frame_count = 0;  // frames pooled: 0 .. frame_count-1
+  // Where the scores come from (vmafexact's and libvmaf's versions, models,
+  // backend, threads), as key and value: JSON's "provenance" object after
+  // "fps", XML's <provenance> element after <fyi>; the CSV layout has no room
+  // for it. Empty: nothing is written (libvmaf's layout exactly).
+  std::vector<std::pair<std::string, std::string>> provenance;
 };
 
 // One score as libvmaf prints it at the given precision.

@@ -144,8 +144,8 @@ FeatureCollector score_clip(const std::string& features, unsigned w, unsigned h,
 
 void expect_column(const FeatureCollector& scores, const std::string& key,
                    const std::vector<double>& expected) {
-  const auto* column = scores.column(key);
-  ASSERT_NE(column, nullptr) << key;
+  const auto column = scores.column(key);
+  ASSERT_TRUE(column) << key;
   ASSERT_EQ(column->size(), expected.size()) << key;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     ASSERT_TRUE((*column)[i].has_value()) << key << " frame " << i;

@@ -114,8 +114,8 @@ void expect_scores(const std::string& features, const ClipSpec& clip, const Gold
     std::vector<std::string> keys;
     for (const auto& [key, values] : golden) {
       keys.push_back(key);
-      const auto* column = scores.column(key);
-      ASSERT_NE(column, nullptr) << key;
+      const auto column = scores.column(key);
+      ASSERT_TRUE(column) << key;
       ASSERT_EQ(column->size(), values.size()) << key;
       for (std::size_t i = 0; i < values.size(); ++i) {
         ASSERT_TRUE((*column)[i].has_value()) << key << " frame " << i;
