@@ -219,9 +219,9 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     // Auto: a live pipeline wants each frame's scores as soon as possible, so
     // one frame at a time with its bands on every thread; otherwise the most
     // frames per second, with frames side by side.
-    if (options.frames_in_flight == 0 &&
-        GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(GST_AGGREGATOR(self))))
-      options.frames_in_flight = 1;
+    const bool live = GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(GST_AGGREGATOR(self)));
+    if (options.frames_in_flight == 0 && live) options.frames_in_flight = 1;
+    priv->monitor.set_live(live);
     if (on_cuda)
       for (const auto& head : heads) priv->cuda.adopt_context_of(GST_ELEMENT(self), head.get());
     std::unique_ptr<ScoringDevice> device;

@@ -240,7 +240,7 @@ std::size_t Monitor::score_index(const std::string& name) {
   const auto found = std::find(names_.begin(), names_.end(), name);
   if (found != names_.end()) return static_cast<std::size_t>(found - names_.begin());
   names_.push_back(name);
-  quantiles_.emplace_back();
+  quantiles_.emplace_back(exact_limit_);
   return names_.size() - 1;
 }
 

@@ -85,6 +85,11 @@ class Monitor {
   void stop();
   // A flushing seek: windows, alerts and percentiles start again.
   void flush();
+  // A live pipeline (it reports a latency): the summary's percentiles go into
+  // the bounded sketch from the first frame, so that memory stays flat in a
+  // run of months; otherwise they are exact up to StreamQuantiles::kExactLimit
+  // frames. Set before the first frame's scores.
+  void set_live(bool live) { exact_limit_ = live ? 0 : StreamQuantiles::kExactLimit; }
 
   // A pair goes to the scorer; its scores come later through frames().
   void pair_pushed(GstClockTime running_time);
@@ -113,6 +118,7 @@ class Monitor {
   std::vector<AlertState> alert_states_;
   std::vector<std::string> names_;  // score names, in order first seen
   std::vector<StreamQuantiles> quantiles_;  // parallel to names_
+  std::size_t exact_limit_ = StreamQuantiles::kExactLimit;  // of quantiles made from now on
   bool checked_alert_scores_ = false;
   StallWatch stall_;
 };

@@ -276,10 +276,11 @@ TEST_P(SpeedTemporalTwin, StageOverFrames) {
           const auto expected = scalar_stage.compute(ref_pic.view(), dis_pic.view(), frame);
           const auto score = twin_stage.compute(ref_pic.view(), dis_pic.view(), frame);
           ASSERT_EQ(expected.has_value(), score.has_value());
-          if (expected)
+          if (expected) {
             ASSERT_TRUE(same(*expected, *score))
                 << twin().isa << " " << c.w << "x" << c.h << " bpc " << bpc << " frame " << frame
                 << ": " << *expected << " vs " << *score;
+          }
           EXPECT_TRUE(guards_intact(ref_pic.luma, "reference"));
           EXPECT_TRUE(guards_intact(dis_pic.luma, "distorted"));
         }

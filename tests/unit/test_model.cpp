@@ -364,8 +364,9 @@ TEST(Model, BuiltinVmafV1Models) {
             (FeatureOptions{{"motion_max_val", "18"}, {"motion_five_frame_window", "true"},
                             {"motion_moving_average", "true"}}));
   for (const auto& version : builtin_model_names()) {
-    if (version.starts_with("vmaf_v1."))
+    if (version.starts_with("vmaf_v1.")) {
       EXPECT_EQ(load_builtin_model(version).features()[0].options, cambi) << version;
+    }
   }
 }
 

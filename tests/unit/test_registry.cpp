@@ -207,7 +207,8 @@ std::string expected_row(const OptionSpec& option) {
                                                         : "double";
   const std::string default_text =
       is_bool     ? (option.default_value != 0 ? "true" : "false")
-      : is_string ? (option.default_text.empty() ? "—" : "`" + std::string(option.default_text) + "`")
+      : is_string ? (option.default_text.empty() ? std::string("—")
+                                                 : std::string("`").append(option.default_text).append("`"))
                   : format_number(option.default_value);
   const std::string range = is_bool || is_string
                                 ? "—"
