@@ -85,11 +85,15 @@ class Monitor {
   void stop();
   // A flushing seek: windows, alerts and percentiles start again.
   void flush();
-  // A live pipeline (it reports a latency): the summary's percentiles go into
-  // the bounded sketch from the first frame, so that memory stays flat in a
-  // run of months; otherwise they are exact up to StreamQuantiles::kExactLimit
-  // frames. Set before the first frame's scores.
-  void set_live(bool live) { exact_limit_ = live ? 0 : StreamQuantiles::kExactLimit; }
+  // A live pipeline (it reports a latency): the summary's percentiles are
+  // exact for its first kLiveExactFrames frames only (about a minute at 60 fps,
+  // 32 KiB per score), then go into the bounded sketch, so that memory is flat
+  // after the first minute of a run of months; otherwise they are exact up to
+  // StreamQuantiles::kExactLimit frames. Set before the first frame's scores.
+  static constexpr std::size_t kLiveExactFrames = 4096;
+  void set_live(bool live) {
+    exact_limit_ = live ? kLiveExactFrames : StreamQuantiles::kExactLimit;
+  }
 
   // A pair goes to the scorer; its scores come later through frames().
   void pair_pushed(GstClockTime running_time);
