@@ -92,13 +92,19 @@ class CudaDevice final : public ScoringDevice {
       : context_(static_cast<GstCudaContext*>(gst_object_ref(context))) {
     CudaContextScope scope(context_.get());
     backend_ = std::make_unique<cuda::CudaBackend>();
+    // The device by name in the provenance of messages and logs.
+    int device = 0;
+    cudaDeviceProp properties{};
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaGetDeviceProperties(&properties, device) == cudaSuccess)
+      name_ += std::string(": ") + properties.name + ", device " + std::to_string(device);
   }
   // The twins' memory and the stream go with the context current.
   ~CudaDevice() override {
     CudaContextScope scope(context_.get());
     backend_.reset();
   }
-  const char* name() const override { return "GPU (CUDA)"; }
+  const char* name() const override { return name_.c_str(); }
   void configure(ScorerOptions& options) override {
     options.overlap_frames = true;
     options.threads = 1;  // the twins share one stream
@@ -117,6 +123,7 @@ class CudaDevice final : public ScoringDevice {
  private:
   CudaContextRef context_;  // its own reference: the element may drop its own at stop
   std::unique_ptr<cuda::CudaBackend> backend_;
+  std::string name_ = "GPU (CUDA)";
 };
 
 }  // namespace

@@ -255,6 +255,7 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     run.provenance.emplace_back("backend", backend);
     run.provenance.emplace_back("threads", std::to_string(scorer.threads()));
   }
+  priv->monitor.set_provenance(run.provenance);
   if (!settings.log_location.empty()) {
     StreamedLog::Options log;
     log.location = settings.log_location;

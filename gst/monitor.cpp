@@ -1,6 +1,7 @@
 #include "monitor.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/error.h"
 #include "element_debug.h"
@@ -309,6 +310,16 @@ void Monitor::finish() {
   if (windows_) post_windows(windows_->finish());
 }
 
+void Monitor::add_provenance(GstStructure* message) const {
+  // As in the summary: "threads" a number, the others strings.
+  for (const auto& [key, value] : provenance_)
+    if (key == "threads")
+      gst_structure_set(message, key.c_str(), G_TYPE_UINT,
+                        static_cast<guint>(std::strtoul(value.c_str(), nullptr, 10)), nullptr);
+    else
+      gst_structure_set(message, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
+}
+
 void Monitor::post_windows(const std::vector<WindowReport>& reports) {
   for (const WindowReport& report : reports) {
     GstStructure* message = gst_structure_new(
@@ -318,6 +329,7 @@ void Monitor::post_windows(const std::vector<WindowReport>& reports) {
         report.unpaired_ref + report.unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
         report.unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, report.unpaired_dist,
         "partial", G_TYPE_BOOLEAN, report.partial, nullptr);
+    add_provenance(message);
     for (std::size_t s = 0; s < report.stats.size() && s < names_.size(); ++s)
       if (report.stats[s])
         gst_structure_set(message, names_[s].c_str(), GST_TYPE_STRUCTURE,
@@ -344,6 +356,7 @@ void Monitor::post_alert(const AlertSpec& spec, const AlertChange& change,
       change.raised ? "raised" : "cleared", "score", G_TYPE_STRING, spec.score.c_str(), "value",
       G_TYPE_DOUBLE, change.value, "threshold", G_TYPE_DOUBLE, change.threshold, "running-time",
       GST_TYPE_CLOCK_TIME, running_time, nullptr);
+  add_provenance(message);
   if (window) {
     const auto found = std::find(names_.begin(), names_.end(), spec.score);
     const std::size_t s = static_cast<std::size_t>(found - names_.begin());

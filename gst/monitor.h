@@ -20,6 +20,7 @@
 #include "pooling/rolling.h"
 #include "scoring_session.h"
 #include "settings.h"
+#include "streamed_log.h"
 
 namespace vmafexact::gst {
 
@@ -91,6 +92,9 @@ class Monitor {
   // after the first minute of a run of months; otherwise they are exact up to
   // StreamQuantiles::kExactLimit frames. Set before the first frame's scores.
   static constexpr std::size_t kLiveExactFrames = 4096;
+  // What scores (versions, models, backend, threads), added to the window and
+  // score-alert messages once scoring has started.
+  void set_provenance(Provenance provenance) { provenance_ = std::move(provenance); }
   void set_live(bool live) {
     exact_limit_ = live ? kLiveExactFrames : StreamQuantiles::kExactLimit;
   }
@@ -114,6 +118,7 @@ class Monitor {
   void post_alert(const AlertSpec& spec, const AlertChange& change, GstClockTime running_time,
                   const std::optional<WindowReport>& window);
   void check_alert_scores();
+  void add_provenance(GstStructure* message) const;
   void reset_measurement();
 
   GstElement* element_;  // not owned: the monitor is part of it
@@ -123,6 +128,7 @@ class Monitor {
   std::vector<std::string> names_;  // score names, in order first seen
   std::vector<StreamQuantiles> quantiles_;  // parallel to names_
   std::size_t exact_limit_ = StreamQuantiles::kExactLimit;  // of quantiles made from now on
+  Provenance provenance_;
   bool checked_alert_scores_ = false;
   StallWatch stall_;
 };

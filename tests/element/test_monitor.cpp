@@ -167,6 +167,12 @@ TEST(Monitor, TumblingTimeWindowsEqualTheFrameMessagesAndEndWithAPartialWindow) 
   EXPECT_TRUE(is_partial(windows[2]));
   EXPECT_EQ(field_time(windows[2], "window-end"), 17 * kFrame);
   expect_windows_match_frames(windows, posted);
+  // Provenance, as in the summary.
+  const auto summaries = element_messages(messages, "vmafexact-summary");
+  ASSERT_EQ(summaries.size(), 1u);
+  for (const char* key : {"vmafexact-version", "libvmaf-version", "models", "backend"})
+    EXPECT_EQ(field_string(windows[0], key), field_string(summaries[0], key)) << key;
+  EXPECT_TRUE(field_string(windows[0], "backend").starts_with("CPU ("));
 }
 
 TEST(Monitor, OverlappingFrameWindowsStepAndCountUnpairedFrames) {
@@ -244,6 +250,7 @@ TEST(Monitor, AlertIsRaisedAfterForAndClearedPastTheHysteresis) {
   EXPECT_EQ(field_double(alerts[1], "value"), values[7]);
   EXPECT_EQ(field_double(alerts[1], "threshold"), std::stod(std::to_string(clear)));
   EXPECT_EQ(field_time(alerts[1], "running-time"), 7 * kFrame);
+  EXPECT_EQ(field_string(alerts[0], "libvmaf-version"), "3.2.0 (master f85a8536)");
 }
 
 TEST(Monitor, AlertOnWindowMeans) {
