@@ -487,13 +487,15 @@ void expect_flat_memory(const std::string& log_properties) {
   }
   gst_element_send_event(pipeline, gst_event_new_eos());
   guint64 scored = 0, unpaired = 0;
-  unsigned pooled_scores = 0;
+  unsigned pooled_scores = 0, windows_at_end = 0;
   while (
       GstMessage* end = gst_bus_timed_pop_filtered(
           bus, 60 * GST_SECOND,
           static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT))) {
     const GstMessageType type = GST_MESSAGE_TYPE(end);
     const GstStructure* structure = gst_message_get_structure(end);
+    if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(structure, "vmafexact-window"))
+      ++windows_at_end;
     if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(structure, "vmafexact-summary")) {
       gst_structure_get_uint64(structure, "frames-scored", &scored);
       gst_structure_get_uint64(structure, "frames-unpaired", &unpaired);
@@ -512,6 +514,10 @@ void expect_flat_memory(const std::string& log_properties) {
   gst_object_unref(pipeline);
   ASSERT_EQ(failure, "");
   ASSERT_GT(samples.size(), 10u);
+  // (Windows and alerts posted while running are dropped by the bus loop above;
+  // the last window comes at end of stream.)
+  if (log_properties.find("window=") != std::string::npos)
+    EXPECT_GE(windows_at_end, 1u) << "no vmafexact-window at end of stream";
   // Theil-Sen: the median of the slopes between samples at least a second
   // apart; a leak of any size per frame shows, a one-off step does not.
   std::vector<double> slopes;
@@ -543,7 +549,11 @@ void expect_flat_memory(const std::string& log_properties) {
   EXPECT_LT(slope, 50.0) << "resident memory grows with the frames";
 }
 
-TEST(Memory, FlatInALiveRunWithoutALog) { expect_flat_memory(""); }
+// With rolling windows (overlapping) and an alert that holds all along: their
+// state is bounded by the window.
+TEST(Memory, FlatInALiveRunWithoutALog) {
+  expect_flat_memory("window=1s window-step=500ms alert=vmaf<101:for=5f");
+}
 
 TEST(Memory, FlatInALiveRunWithALog) {
   TempFolder folder;
