@@ -272,6 +272,15 @@ bool holds_unlinked_body(pid_t pid, const fs::path& folder) {
 
 // Runs gst-launch-1.0 on a live pipeline that would run for minutes, kills
 // it with SIGKILL once it is scoring, and returns the folder's state.
+// Under ASan (scripts/sanitize.sh) the plugin needs the ASan runtime loaded
+// first, which a plain gst-launch-1.0 child lacks, and resident memory counts
+// ASan's shadow and quarantine: those tests run in the normal build only.
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_UNDER_ASAN(why) GTEST_SKIP() << why
+#else
+#define SKIP_UNDER_ASAN(why) (void)0
+#endif
+
 void kill_mid_run(const TempFolder& folder, const fs::path& log) {
   const std::string pipeline =
       small_pair(100000, "log-location=" + log.string() + " frame-message=false", "is-live=true");
@@ -305,6 +314,7 @@ void kill_mid_run(const TempFolder& folder, const fs::path& log) {
 }
 
 TEST(KilledRun, LeavesThePreviousLogWholeAndNoTemporaryFile) {
+  SKIP_UNDER_ASAN("a gst-launch-1.0 child cannot load the ASan-built plugin");
   TempFolder folder;
   const fs::path log = folder.path / "scores.json";
   const std::string previous = "{\"a previous, complete log\": true}\n";
@@ -316,6 +326,7 @@ TEST(KilledRun, LeavesThePreviousLogWholeAndNoTemporaryFile) {
 }
 
 TEST(KilledRun, LeavesNoLogWhereThereWasNone) {
+  SKIP_UNDER_ASAN("a gst-launch-1.0 child cannot load the ASan-built plugin");
   TempFolder folder;
   kill_mid_run(folder, folder.path / "scores.json");
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
@@ -436,6 +447,7 @@ double seconds_from_env(const char* name, double fallback) {
 // A live 320x240 pipeline without frame messages: after a warm-up, resident
 // memory must not grow with the frames (least-squares slope, bytes per frame).
 void expect_flat_memory(const std::string& log_properties) {
+  SKIP_UNDER_ASAN("resident memory under ASan is its shadow and quarantine, not the element's");
   const double seconds = seconds_from_env("VMAFEXACT_MEMORY_TEST_SECONDS", 30);
   // Small frames at a high rate: the most frames per second of test, and the
   // frames in flight (whose number varies with timing) weigh little next to a
@@ -516,8 +528,9 @@ void expect_flat_memory(const std::string& log_properties) {
   ASSERT_GT(samples.size(), 10u);
   // (Windows and alerts posted while running are dropped by the bus loop above;
   // the last window comes at end of stream.)
-  if (log_properties.find("window=") != std::string::npos)
+  if (log_properties.find("window=") != std::string::npos) {
     EXPECT_GE(windows_at_end, 1u) << "no vmafexact-window at end of stream";
+  }
   // Theil-Sen: the median of the slopes between samples at least a second
   // apart; a leak of any size per frame shows, a one-off step does not.
   std::vector<double> slopes;
