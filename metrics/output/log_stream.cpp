@@ -1,52 +1,17 @@
 #include "output/log_stream.h"
 
-#include <array>
 #include <cmath>
-#include <cstdio>
+
+#include "output/log_text.h"
 
 namespace vmafexact {
 
 namespace {
 
-// As log_writer.cpp, which stays the whole-log reference the tests compare with.
-std::string fps_text(double fps) {
-  std::array<char, 512> buffer{};
-  const int n = std::snprintf(buffer.data(), buffer.size(), "%.2f", fps);
-  return n < 0 ? std::string()
-               : std::string(buffer.data(), std::min<std::size_t>(n, buffer.size() - 1));
-}
+using log_text::json_escape;
+using log_text::xml_escape;
 
-std::string json_escape(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
-
-std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        escaped += "&quot;";
-        break;
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      default:
-        escaped += c;
-    }
-  }
-  return escaped;
-}
+std::string fps_text(double fps) { return log_text::printf_double("%.2f", fps); }
 
 }  // namespace
 

@@ -5,11 +5,55 @@
 #include <cmath>
 #include <cstdio>
 
+#include "output/log_text.h"
 #include "pooling/pooling.h"
 
 namespace vmafexact {
 
+namespace log_text {
+
+std::string printf_double(const char* format, double value) {
+  std::array<char, 512> buffer{};
+  const int n = std::snprintf(buffer.data(), buffer.size(), format, value);
+  if (n < 0) return {};
+  if (static_cast<std::size_t>(n) < buffer.size()) return std::string(buffer.data(), n);
+  std::string large(static_cast<std::size_t>(n) + 1, '\0');
+  std::snprintf(large.data(), large.size(), format, value);
+  large.resize(static_cast<std::size_t>(n));
+  return large;
+}
+
+std::string json_escape(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '"': escaped += "&quot;"; break;
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+}  // namespace log_text
+
 namespace {
+
+using log_text::json_escape;
+using log_text::printf_double;
+using log_text::xml_escape;
+
 
 // libvmaf's count_leading_zeros_d(): how many times the fractional part must be
 // multiplied by 10 to reach 1. Its (int) cast of a value past INT_MAX is
@@ -26,16 +70,6 @@ int count_leading_zeros(double x) {
   return count;
 }
 
-std::string printf_double(const char* format, double value) {
-  std::array<char, 512> buffer{};
-  const int n = std::snprintf(buffer.data(), buffer.size(), format, value);
-  if (n < 0) return {};
-  if (static_cast<std::size_t>(n) < buffer.size()) return std::string(buffer.data(), n);
-  std::string large(static_cast<std::size_t>(n) + 1, '\0');
-  std::snprintf(large.data(), large.size(), format, value);
-  large.resize(static_cast<std::size_t>(n));
-  return large;
-}
 
 bool is_finite(double value) { return std::isfinite(value); }
 
@@ -71,28 +105,7 @@ void for_each_listed_frame(const FeatureCollector& scores, unsigned subsample, V
   }
 }
 
-std::string json_escape(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
 
-std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    switch (c) {
-      case '"': escaped += "&quot;"; break;
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      default: escaped += c;
-    }
-  }
-  return escaped;
-}
 
 void write_json(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
                 const LogInfo& info) {
