@@ -536,6 +536,46 @@ TEST_F(Cli, AFailedRunLeavesExistingOutputsAsTheyWere) {
   }
 }
 
+// Run from the build tree, the tool finds the plugin built beside it without
+// GST_PLUGIN_PATH; a copy elsewhere (as if installed) without the plugin says
+// so and how to fix it.
+TEST_F(Cli, FindsThePluginBuiltBesideItAndSaysWhenThereIsNone) {
+  auto without_plugin_path = [&](const std::string& program, const std::string& registry) {
+    gchar** environment = g_get_environ();
+    environment = g_environ_unsetenv(environment, "GST_PLUGIN_PATH");
+    environment = g_environ_setenv(environment, "GST_REGISTRY", registry.c_str(), TRUE);
+    const std::vector<std::string> args = {program,      "-q",   "--model",     "",
+                                           "--features", "psnr", in("ref.y4m"), in("dist_480.mp4")};
+    std::vector<gchar*> argv;
+    for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+    argv.push_back(nullptr);
+    gchar* err = nullptr;
+    gint wait_status = 0;
+    Result result;
+    if (g_spawn_sync(nullptr, argv.data(), environment, G_SPAWN_DEFAULT, nullptr, nullptr, nullptr,
+                     &err, &wait_status, nullptr))
+      result.status = exit_code_of(wait_status);
+    result.err = err ? err : "";
+    g_free(err);
+    g_strfreev(environment);
+    return result;
+  };
+  // One fresh registry for both runs (building it scans every plugin once).
+  const std::string registry = out("registry.bin");
+  const fs::path copy = out_ / "vmafexact";
+  fs::copy_file(VMAFEXACT_CLI_PATH, copy);
+  const Result elsewhere = without_plugin_path(copy.string(), registry);
+  const Result built = without_plugin_path(VMAFEXACT_CLI_PATH, registry);
+  EXPECT_EQ(built.status, 0) << built.err;
+  if (elsewhere.status == 0) GTEST_SKIP() << "a vmafexact plugin is installed on this system";
+  EXPECT_EQ(elsewhere.status, 4) << elsewhere.err;
+  EXPECT_NE(elsewhere.err.find("vmafexact: the vmafexact GStreamer element is not installed\n"
+                               "  Install the project (meson install -C build), or point "
+                               "GStreamer at the built plugin: GST_PLUGIN_PATH="),
+            std::string::npos)
+      << elsewhere.err;
+}
+
 TEST_F(Cli, HelpAndVersion) {
   const Result help = run_cli({"--help"});
   EXPECT_EQ(help.status, 0);
