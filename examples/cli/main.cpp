@@ -88,9 +88,10 @@ class Run {
         alignment_(alignment),
         outputs_(outputs),
         pipeline_(pipeline),
-        progress_(options.progress == ProgressMode::kOn ||
-                      (options.progress == ProgressMode::kAuto && isatty(STDERR_FILENO)),
-                  expected_pairs(ref, dist, alignment)) {}
+        progress_(
+            options.progress == ProgressMode::kOn || (options.progress == ProgressMode::kAuto &&
+                                                      !options.quiet && isatty(STDERR_FILENO)),
+            expected_pairs(ref, dist, alignment)) {}
 
   ExitCode run();
 

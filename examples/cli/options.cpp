@@ -259,8 +259,8 @@ Options parse_options(int argc, char** argv) {
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &raw.no_progress,
        "Never show the progress line (default: shown when standard error is a terminal)", nullptr},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet,
-       "Print neither the summary table nor notes; errors and warnings still go to standard "
-       "error",
+       "Print neither the summary table, the notes nor the progress line (unless --progress); "
+       "errors and warnings still go to standard error",
        nullptr},
       {"version", 0, 0, G_OPTION_ARG_NONE, &raw.version,
        "Print vmafexact's, libvmaf's and GStreamer's versions", nullptr},
