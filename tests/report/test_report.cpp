@@ -125,6 +125,14 @@ std::string text_of(xmlNode* node) {
   return value ? reinterpret_cast<const char*>(value.get()) : "";
 }
 
+// The text of the one node an XPath expression selects ("<none>" or "<several>",
+// which no expectation matches, otherwise).
+std::string only_text(xmlDoc* document, const std::string& expression, xmlNode* from = nullptr) {
+  const std::vector<xmlNode*> nodes = select(document, expression, from);
+  if (nodes.size() != 1) return nodes.empty() ? "<none>" : "<several>";
+  return text_of(nodes[0]);
+}
+
 struct Point {
   double x, y;
 };
@@ -347,6 +355,7 @@ TEST(Report, SvgMarksPooledMeanAndFivePercentLow) {
   ASSERT_TRUE(document);
   const std::vector<SeriesGroup> series = series_groups(svg);
   const std::vector<xmlNode*> pooled = select(document.get(), "//svg:g[@class='pooled']");
+  ASSERT_EQ(series.size(), 3U);
   ASSERT_EQ(pooled.size(), 3U);
   const std::vector<double> expected_lows = {2.0, 4.0};
   for (std::size_t index = 0; index < 3; ++index) {
@@ -407,7 +416,7 @@ TEST(Report, ManyFramesAreDecimatedPerPixelColumn) {
     EXPECT_LE(point_count(group.lines), 4U * vmafexact::report::kPlotWidth);
     EXPECT_GT(point_count(group.lines), 500U);
   }
-  EXPECT_EQ(groups[0].lines.size(), 1U);
+  ASSERT_EQ(groups[0].lines.size(), 1U);
   EXPECT_EQ(groups[1].lines.size(), 2U);
   EXPECT_EQ(groups[2].lines.size(), 1U);
   // The spike's two extremes are the lowest and highest points drawn.
@@ -617,14 +626,14 @@ TEST(Report, HtmlEscapesAllText) {
   ASSERT_TRUE(document) << "not well-formed";
   EXPECT_TRUE(select(document.get(), "//h:script | //h:img | //svg:script").empty());
   ASSERT_EQ(select(document.get(), "/h:html/h:head/h:title").size(), 1U);
-  EXPECT_EQ(text_of(select(document.get(), "/h:html/h:head/h:title")[0]), report.title);
-  EXPECT_EQ(text_of(select(document.get(), "//h:h1")[0]), report.title);
-  EXPECT_EQ(text_of(select(document.get(), "//svg:svg/svg:title")[0]), report.title);
+  EXPECT_EQ(only_text(document.get(), "/h:html/h:head/h:title"), report.title);
+  EXPECT_EQ(only_text(document.get(), "//h:h1"), report.title);
+  EXPECT_EQ(only_text(document.get(), "//svg:svg/svg:title"), report.title);
 
   const auto rows = select(document.get(), "//h:table[@class='summary']/h:tbody/h:tr");
   ASSERT_EQ(rows.size(), 4U);  // three series, one pooled-only score
-  EXPECT_EQ(text_of(select(document.get(), "h:th", rows[1])[0]), report.series[1].name);
-  EXPECT_EQ(text_of(select(document.get(), "h:th", rows[3])[0]), "<b>pooled only</b>");
+  EXPECT_EQ(only_text(document.get(), "h:th", rows[1]), report.series[1].name);
+  EXPECT_EQ(only_text(document.get(), "h:th", rows[3]), "<b>pooled only</b>");
   const auto groups = select(document.get(), "//svg:g[@class='series']");
   ASSERT_EQ(groups.size(), 3U);
   EXPECT_EQ(attribute(groups[1], "data-score"), report.series[1].name);
@@ -632,9 +641,8 @@ TEST(Report, HtmlEscapesAllText) {
   const auto provenance = select(document.get(), "//h:table[@class='provenance']//h:tr");
   ASSERT_EQ(provenance.size(), 2U);
   for (std::size_t index = 0; index < provenance.size(); ++index) {
-    EXPECT_EQ(text_of(select(document.get(), "h:th", provenance[index])[0]),
-              report.provenance[index].first);
-    EXPECT_EQ(text_of(select(document.get(), "h:td", provenance[index])[0]),
+    EXPECT_EQ(only_text(document.get(), "h:th", provenance[index]), report.provenance[index].first);
+    EXPECT_EQ(only_text(document.get(), "h:td", provenance[index]),
               report.provenance[index].second);
   }
 }
@@ -698,7 +706,7 @@ TEST(Report, BadBytesInNamesStillMakeWellFormedDocuments) {
   const std::string html = vmafexact::report::render_html(report);
   const XmlDocPtr document = parse_xml(html);
   ASSERT_TRUE(document);
-  EXPECT_EQ(text_of(select(document.get(), "//h:h1")[0]),
+  EXPECT_EQ(only_text(document.get(), "//h:h1"),
             "bad \xEF\xBF\xBD\xEF\xBF\xBD bytes, a NUL \xEF\xBF\xBD and a bell \xEF\xBF\xBD");
   EXPECT_TRUE(parse_xml(vmafexact::report::render_svg(report)));
   EXPECT_FALSE(vmafexact::report::render_png(report).empty());
