@@ -25,7 +25,8 @@ table { border-collapse: collapse; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 4px 9px; vertical-align: top; }
 thead th { background: #f0f0f0; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-th[scope="row"] { text-align: left; font-weight: normal; font-family: monospace; }
+th[scope="row"] { text-align: left; font-weight: normal; font-family: monospace;
+  overflow-wrap: anywhere; max-width: 28em; }
 table.provenance td { font-family: monospace; overflow-wrap: anywhere; }
 p.note { color: #555; font-size: 0.9em; }
 )";

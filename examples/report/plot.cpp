@@ -229,8 +229,9 @@ struct Point {
 };
 
 // A quarter pixel is finer than anyone sees, and cairo (which keeps 1/256) then
-// prints short numbers into the SVG.
-double snap(double pixel) { return std::round(pixel * 4) / 4; }
+// prints short numbers into the SVG. Far outside the chart (values beyond
+// +-1e300, which the axis leaves out) stays within cairo's fixed-point range.
+double snap(double pixel) { return std::round(std::clamp(pixel, -1e5, 1e5) * 4) / 4; }
 
 // The series as polylines, one per run of frames with values: every frame while
 // there are no more frames than pixel columns, else per pixel column its first,
@@ -408,7 +409,10 @@ void draw_chart(cairo_t* context, const Chart& chart, PlotSize size) {
 // A panel's heading, grid, axes and numbers.
 void draw_panel_axes(cairo_t* context, const Chart& chart, const Panel& panel) {
   TextPen pen(context);
-  double x = kPlotLeft + pen.draw(panel.name, kPlotLeft, 16, {14, true}, panel.colour) + 14;
+  constexpr double kNameWidth = (kPlotRight - kPlotLeft) / 2;
+  double x =
+      kPlotLeft +
+      pen.draw(panel.name, kPlotLeft, 16, {14, true}, panel.colour, Align::left, kNameWidth) + 14;
   std::string summary;
   if (!std::isnan(panel.mean)) summary.append("mean ").append(format_number(panel.mean));
   if (!std::isnan(panel.low)) {
