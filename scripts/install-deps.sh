@@ -16,8 +16,12 @@ packages=(
   nlohmann-json3-dev
   # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
   libsoup-3.0-dev
+  # the plot and HTML report (examples/report): cairo draws, Pango sets the text
+  libcairo2-dev libpango1.0-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the report tests: libxml2 reads the SVG and HTML back, headless Chromium renders the page
+  libxml2-dev chromium
   # fixture generation (tests/): ffmpeg with libx264, python3
   ffmpeg python3
   # running pipelines (gst-launch-1.0, gst-inspect-1.0, videotestsrc, jpegenc, rawvideoparse, ...)
