@@ -313,6 +313,11 @@ ExitCode run(int argc, char** argv) {
     lining_up += std::string(lining_up.empty() ? "" : ", ") + delay;
   }
   if (!lining_up.empty()) note(options, "distorted video " + lining_up);
+  outputs.describe_run(ref.path + " vs " + dist.path,
+                       {{"reference", ref.path + " (" + ref.description() + ")"},
+                        {"distorted", dist.path + " (" + dist.description() + ")" +
+                                          (lining_up.empty() ? "" : ", " + lining_up)},
+                        {"scored in", gst_video_format_to_string(alignment.format)}});
 
   ScoringPipeline pipeline(options, ref, dist, alignment, outputs.element_log_location(),
                            outputs.element_log_format());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "report.h"
 #include "support/handles.h"
 #include "support/raw_video.h"
 #include "vmafexact_config.h"
@@ -43,6 +44,8 @@ struct RawArguments {
   gchar* csv = nullptr;
   gchar* precision = nullptr;
   gchar* jsonl = nullptr;
+  gchar* plot = nullptr;
+  gchar* html = nullptr;
   gboolean progress = FALSE;
   gboolean no_progress = FALSE;
   gboolean quiet = FALSE;
@@ -50,9 +53,10 @@ struct RawArguments {
   gchar** files = nullptr;
 
   ~RawArguments() {
-    for (gchar* text :
-         {size, ref_size, dist_size, format, ref_format, dist_format, framerate, ref_framerate,
-          dist_framerate, scale_method, model, features, backend, json, xml, csv, precision, jsonl})
+    for (gchar* text : {size,        ref_size,  dist_size,     format,         ref_format,
+                        dist_format, framerate, ref_framerate, dist_framerate, scale_method,
+                        model,       features,  backend,       json,           xml,
+                        csv,         precision, jsonl,         plot,           html})
       g_free(text);
     g_strfreev(files);
   }
@@ -64,12 +68,13 @@ constexpr const char* kSummary =
     "can read (mp4, mkv, webm, y4m, ...) or raw .yuv/.raw files (give --size).\n"
     "The distorted video is scaled to the reference's size and converted to its sample\n"
     "format and frame rate. A pooled summary of every score is printed; --json, --xml,\n"
-    "--csv write libvmaf's logs.";
+    "--csv write libvmaf's logs, --plot and --html a plot and a report page.";
 
 constexpr const char* kDescription =
     "Examples:\n"
     "  vmafexact ref.mp4 dist_480p.mp4\n"
     "  vmafexact --json scores.json --csv scores.csv ref.y4m dist.mkv\n"
+    "  vmafexact --plot scores.svg --html report.html ref.mp4 dist_480p.mp4\n"
     "  vmafexact --size 1920x1080 --format yuv420p10le ref.yuv dist.yuv\n"
     "  vmafexact --model vmaf_v0.6.1,vmaf_v0.6.1neg --features psnr --jsonl - ref.mp4 dist.mp4\n"
     "  vmafexact --dist-delay 0.5 ref.mp4 dist.mp4   # DIST starts 0.5 s later than REF\n"
@@ -254,6 +259,12 @@ Options parse_options(int argc, char** argv) {
        "Write one JSON object per scored frame, and the summary last, to FILE or standard "
        "output (-; the summary table then goes to standard error)",
        "FILE|-"},
+      {"plot", 0, 0, G_OPTION_ARG_FILENAME, &raw.plot,
+       "Draw every score per frame into FILE (.svg or .png; docs/report.md)", "FILE"},
+      {"html", 0, 0, G_OPTION_ARG_FILENAME, &raw.html,
+       "Write one self-contained HTML page with the plot, the summary table and where the "
+       "scores come from",
+       "FILE"},
       {"progress", 0, 0, G_OPTION_ARG_NONE, &raw.progress,
        "Show the progress line on standard error even when it is not a terminal", nullptr},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &raw.no_progress,
@@ -385,12 +396,19 @@ Options parse_options(int argc, char** argv) {
   for (const auto& [option, value] : {std::pair{"--json", raw.json},
                                       {"--xml", raw.xml},
                                       {"--csv", raw.csv},
-                                      {"--jsonl", raw.jsonl}})
+                                      {"--jsonl", raw.jsonl},
+                                      {"--plot", raw.plot},
+                                      {"--html", raw.html}})
     if (value && !*value) bad(option, "", "give a file name");
   options.json = text_of(raw.json);
   options.xml = text_of(raw.xml);
   options.csv = text_of(raw.csv);
   options.jsonl = text_of(raw.jsonl);
+  options.plot = text_of(raw.plot);
+  options.html = text_of(raw.html);
+  // Checked now, not after scoring the whole video.
+  if (!options.plot.empty() && !report::plot_format_for(options.plot))
+    bad("--plot", options.plot, "name the file .svg or .png (the extension picks the format)");
   if (raw.precision) {
     const auto precision = parse_log_precision(raw.precision);
     if (!precision) bad("--precision", raw.precision, "write default or max");

@@ -47,7 +47,7 @@ struct Options {
   std::string json, xml, csv;
   LogPrecision precision = LogPrecision::kDefault;
   std::string jsonl;  // "-": standard output
-  std::string plot;
+  std::string plot;   // .svg or .png
   std::string html;
   ProgressMode progress = ProgressMode::kAuto;
   bool quiet = false;

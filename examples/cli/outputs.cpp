@@ -13,6 +13,7 @@
 
 #include "errors.h"
 #include "log_file.h"
+#include "report.h"
 #include "support/message_json.h"
 
 namespace vmafexact::cli {
@@ -85,6 +86,8 @@ Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput
     files.emplace_back(option, *path);
   }
   if (!options.jsonl.empty() && options.jsonl != "-") files.emplace_back("--jsonl", options.jsonl);
+  if (!options.plot.empty()) files.emplace_back("--plot", options.plot);
+  if (!options.html.empty()) files.emplace_back("--html", options.html);
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (canonical(files[i].second) == canonical(files[j].second))
@@ -94,7 +97,7 @@ Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput
             "Give each output its own file.");
   for (const auto& [option, path] : files) check_output(option, path, inputs);
 
-  collect_scores_ = logs_.size() > 1;
+  collect_scores_ = logs_.size() > 1 || !options.plot.empty() || !options.html.empty();
   if (!logs_.empty()) {
     element_log_format_ = logs_.front().format;
     element_log_temporary_ = make_temporary_beside(logs_.front().path);
@@ -203,7 +206,82 @@ void Outputs::finish() {
                      "Check that the folder is writable and has room.");
     jsonl_temporary_.clear();
   }
+  if (!options_.plot.empty() || !options_.html.empty()) write_report();
   finished_ = true;
+}
+
+// The report library's input: each score's values in frame order (under
+// --subsample N only the frames scored, so point k is frame k * N), the
+// summary's figures, and the run's provenance.
+void Outputs::write_report() const {
+  report::Report content;
+  content.title = title_;
+  const unsigned step = static_cast<unsigned>(options_.subsample);
+  const GstStructure* s = summary_.get();
+  // The models' scores first ("vmaf=vmaf_v0.6.1, neg=vmaf_v0.6.1neg" names
+  // them), then the features in the log's order: the panel on top is VMAF.
+  std::vector<std::string> names;
+  const std::string models = string_field(s, "models");
+  for (std::size_t start = 0; start < models.size();) {
+    const std::size_t end = std::min(models.find(", ", start), models.size());
+    const std::string entry = models.substr(start, end - start);
+    const std::string key = entry.substr(0, entry.find('='));
+    if (std::find(scores_.names().begin(), scores_.names().end(), key) != scores_.names().end())
+      names.push_back(key);
+    start = end + 2;
+  }
+  for (const std::string& name : scores_.names())
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const std::string& name : names) {
+    report::Series series{name, {}};
+    const auto column = scores_.column(name);
+    for (unsigned frame = 0; column && frame < column->size(); frame += step)
+      series.values.push_back((*column)[frame].value_or(report::kUnknown));
+    content.series.push_back(std::move(series));
+  }
+  for (const std::string& name : names) {
+    const GValue* value = gst_structure_get_value(s, name.c_str());
+    if (!value || !GST_VALUE_HOLDS_STRUCTURE(value)) continue;
+    const GstStructure* figures = gst_value_get_structure(value);
+    auto figure = [&](const char* field) {
+      double number = report::kUnknown;
+      gst_structure_get_double(figures, field, &number);
+      return number;
+    };
+    content.pooled.push_back({name, figure("min"), figure("max"), figure("mean"),
+                              figure("harmonic_mean"), figure("p1"), figure("p5"), figure("p50"),
+                              figure("low1_mean"), figure("low5_mean")});
+  }
+  content.provenance = facts_;
+  guint64 scored = 0;
+  gst_structure_get_uint64(s, "frames-scored", &scored);
+  content.provenance.emplace_back("frames scored", std::to_string(scored));
+  guint64 unpaired_ref = 0, unpaired_dist = 0;
+  gst_structure_get_uint64(s, "frames-unpaired-ref", &unpaired_ref);
+  gst_structure_get_uint64(s, "frames-unpaired-dist", &unpaired_dist);
+  if (unpaired_ref + unpaired_dist > 0)
+    content.provenance.emplace_back("frames without a partner",
+                                    std::to_string(unpaired_ref) + " reference, " +
+                                        std::to_string(unpaired_dist) + " distorted");
+  if (step > 1)
+    content.provenance.emplace_back(
+        "subsample", "1 frame in " + std::to_string(step) + " scored (frames 0, " +
+                         std::to_string(step) + ", " + std::to_string(2 * step) +
+                         ", ...): point k of the plot is frame " + std::to_string(step) + "k");
+  if (!options_.features.empty()) content.provenance.emplace_back("features", options_.features);
+  for (const char* key : {"models", "backend", "vmafexact-version", "libvmaf-version"})
+    if (gst_structure_has_field(s, key)) content.provenance.emplace_back(key, string_field(s, key));
+  guint threads = 0;
+  if (gst_structure_get_uint(s, "threads", &threads))
+    content.provenance.emplace_back("threads", std::to_string(threads));
+  try {
+    if (!options_.plot.empty()) report::write_plot(content, options_.plot);
+    if (!options_.html.empty()) report::write_html(content, options_.html);
+  } catch (const std::runtime_error& error) {
+    throw CliError(kExitOutput, error.what(),
+                   "Check that the folder is writable and has room; an existing file there was "
+                   "left as it was.");
+  }
 }
 
 void print_summary_table(std::FILE* to, const GstStructure* summary) {

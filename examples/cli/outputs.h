@@ -1,5 +1,6 @@
 // Where the scores go: libvmaf's logs (--json, --xml, --csv), JSON lines
-// (--jsonl) and the summary table. Every file is written beside its target
+// (--jsonl), the plot and the HTML page (--plot, --html, drawn by the report
+// library, examples/report) and the summary table. Every file is written beside its target
 // and renamed into place only when the run has scores to write, so a failed
 // run leaves an existing file as it was.
 //
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/feature_collector.h"
@@ -47,6 +49,13 @@ class Outputs {
   void on_summary(const GstStructure* summary);
   const GstStructure* summary() const { return summary_.get(); }
 
+  // What the plot's title and the HTML page's provenance say about the run
+  // besides the element's own provenance: the inputs, how they were lined up.
+  void describe_run(std::string title, std::vector<std::pair<std::string, std::string>> facts) {
+    title_ = std::move(title);
+    facts_ = std::move(facts);
+  }
+
   // Puts every output in place (the element's log renamed, the others
   // written). Throws CliError(kExitOutput) when one cannot be written.
   void finish();
@@ -60,6 +69,7 @@ class Outputs {
     LogFormat format;
   };
   void write_extra_logs(const std::string& fps_source);
+  void write_report() const;
 
   const Options& options_;
   int width_;
@@ -72,6 +82,8 @@ class Outputs {
   bool collect_scores_ = false;
   FeatureCollector scores_;
   examples::StructurePtr summary_;
+  std::string title_;
+  std::vector<std::pair<std::string, std::string>> facts_;
   bool finished_ = false;
 };
 

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -199,8 +200,8 @@ class Cli : public ::testing::Test {
             f + "ref_637.mkv",
         ff + "-f rawvideo -pix_fmt yuv420p -s 637x359 -r 24 -i " + f + "dist_637.yuv -c:v ffv1 " +
             f + "dist_637.mkv",
-        // Ten seconds, for an interrupted run.
-        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 240 -c:v libx264 -preset fast " +
+        // Thirty seconds, for an interrupted run.
+        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 720 -c:v libx264 -preset fast " +
             "-crf 18 -pix_fmt yuv420p " + f + "long_ref.mp4",
         ff + "-i " + f + "long_ref.mp4 -c:v libx264 -preset fast -crf 40 " + f + "long_dist.mp4",
     };
@@ -352,6 +353,45 @@ TEST_F(Cli, ProgressShowsOnATerminalOnly) {
   EXPECT_EQ(terminal_off.out.find("\rframe "), std::string::npos) << terminal_off.out;
 }
 
+// --plot and --html: one panel per score (the model's first), the page with
+// the summary's figures and the run's provenance (the inputs, the scaling).
+TEST_F(Cli, PlotAndHtmlReport) {
+  const Result run =
+      run_cli({"--features", "psnr", "--plot", out("scores.svg"), "--html", out("report.html"),
+               "--jsonl", out("scores.jsonl"), in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  const std::string svg = read_file(out("scores.svg"));
+  std::vector<std::string> panels;
+  static const std::regex series("<g class=\"series\" data-score=\"([^\"]+)\"");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), series), end; it != end; ++it)
+    panels.push_back((*it)[1]);
+  ASSERT_EQ(panels.size(), 18u) << svg.substr(0, 2000);
+  EXPECT_EQ(panels.front(), "vmaf");
+  EXPECT_EQ(panels[1], "integer_adm2");
+  EXPECT_EQ(panels.back(), "integer_motion3");
+  EXPECT_NE(std::find(panels.begin(), panels.end(), "psnr_cb"), panels.end());
+
+  const std::string html = read_file(out("report.html"));
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find(in("dist_480.mp4") + " (480x270 H.264"), std::string::npos);
+  EXPECT_NE(html.find("scaled to 640x360 (videoscale method catrom)"), std::string::npos);
+  EXPECT_NE(html.find("vmaf=vmaf_v0.6.1"), std::string::npos);
+  // The summary's mean VMAF, as the page prints it (%.6g).
+  std::istringstream lines(read_file(out("scores.jsonl")));
+  std::string line, last;
+  while (std::getline(lines, line)) last = line;
+  const double mean = Json::parse(last)["fields"]["vmaf"]["mean"].get<double>();
+  char printed[64];
+  std::snprintf(printed, sizeof printed, ">%.6g<", mean);
+  EXPECT_NE(html.find(printed), std::string::npos) << printed;
+  EXPECT_TRUE(hidden_files(out_).empty());
+
+  const Result png = run_cli({"--model", "", "--features", "psnr", "--plot", out("scores.PNG"),
+                              in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(png.status, 0) << describe(png);
+  EXPECT_EQ(read_file(out("scores.PNG")).substr(0, 8), "\x89PNG\r\n\x1a\n");
+}
+
 // --jsonl -: one JSON object per frame on standard output, the summary last,
 // nothing else there; the summary table goes to standard error.
 TEST_F(Cli, JsonLinesOnStandardOutput) {
@@ -445,7 +485,7 @@ TEST_F(Cli, SigintWritesWhatWasScored) {
   ASSERT_EQ(summary["message"], "vmafexact-summary");
   const auto scored = summary["fields"]["frames-scored"].get<std::size_t>();
   EXPECT_GE(scored, 3u);
-  EXPECT_LT(scored, 240u);
+  EXPECT_LT(scored, 720u);
   EXPECT_EQ(lines.size(), scored + 1);
   EXPECT_EQ(Json::parse(read_file(out("partial.json")))["frames"].size(), scored);
 }
@@ -479,6 +519,12 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
        "--json /nonexistent-folder/scores.json: cannot create a file in /nonexistent-folder"},
       {{"--csv", folder_.string(), ref, dist}, 5, "it is a folder"},
       {{"--xml", ref, ref, dist}, 5, "is the reference video; writing it would destroy the input"},
+      {{"--html", "/nonexistent-folder/report.html", ref, dist},
+       5,
+       "--html /nonexistent-folder/report.html: cannot create a file in /nonexistent-folder"},
+      {{"--plot", out("scores.jpg"), ref, dist},
+       1,
+       "--plot '" + out("scores.jpg") + "': name the file .svg or .png"},
       {{"--json", out("a.json"), "--csv", out("a.json"), ref, dist},
        1,
        "--json and --csv name the same file"},
@@ -518,9 +564,12 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
 // A run that fails or scores nothing leaves an existing output as it was, and
 // no temporary file beside it.
 TEST_F(Cli, AFailedRunLeavesExistingOutputsAsTheyWere) {
-  for (const auto& name : {"old.json", "old.csv", "old.jsonl"}) write_file(out(name), "old\n");
-  const std::vector<std::string> outputs = {"--json",       out("old.json"), "--csv",
-                                            out("old.csv"), "--jsonl",       out("old.jsonl")};
+  const std::vector<std::string> names = {"old.json", "old.csv", "old.jsonl", "old.svg",
+                                          "old.html"};
+  for (const auto& name : names) write_file(out(name), "old\n");
+  const std::vector<std::string> outputs = {"--json",  out("old.json"),  "--csv",  out("old.csv"),
+                                            "--jsonl", out("old.jsonl"), "--plot", out("old.svg"),
+                                            "--html",  out("old.html")};
   for (const std::vector<std::string>& more : {std::vector<std::string>{"--dist-delay", "10"},
                                                {"--model", "vmaf_v9"},
                                                {"--features", "psnr=bogus=1"}}) {
@@ -530,7 +579,7 @@ TEST_F(Cli, AFailedRunLeavesExistingOutputsAsTheyWere) {
     args.push_back(in("dist_480.mp4"));
     const Result run = run_cli(args);
     EXPECT_NE(run.status, 0) << describe(run);
-    for (const auto& name : {"old.json", "old.csv", "old.jsonl"})
+    for (const auto& name : names)
       EXPECT_EQ(read_file(out(name)), "old\n") << name << " after " << more[0];
     EXPECT_TRUE(hidden_files(out_).empty()) << hidden_files(out_).front();
   }
@@ -585,7 +634,8 @@ TEST_F(Cli, HelpAndVersion) {
         "--dist-delay",  "--model",        "--features",  "--backend",
         "--threads",     "--subsample",    "--json",      "--xml",
         "--csv",         "--precision",    "--jsonl",     "--progress",
-        "--no-progress", "--quiet",        "--version",   "Exit codes: 0"})
+        "--no-progress", "--quiet",        "--version",   "--plot",
+        "--html",        "Exit codes: 0"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
   const Result version = run_cli({"--version"});
   EXPECT_EQ(version.status, 0);
