@@ -85,7 +85,6 @@ class Run {
       : options_(options),
         ref_(ref),
         dist_(dist),
-        alignment_(alignment),
         outputs_(outputs),
         pipeline_(pipeline),
         progress_(
@@ -120,7 +119,6 @@ class Run {
   const Options& options_;
   const VideoInput& ref_;
   const VideoInput& dist_;
-  const Alignment& alignment_;
   Outputs& outputs_;
   ScoringPipeline& pipeline_;
   Progress progress_;
