@@ -345,11 +345,9 @@ Options parse_options(int argc, char** argv) {
                          input.path + " is not a .yuv or .raw file",
                      "Give " + prefix + "size WxH to read it as raw video, or drop the option.");
     if (input.raw && input.width == 0)
-      throw CliError(kExitUsage,
-                     input.path + " is raw video (no header), so its size must be given",
-                     "Give --size WxH (or " + prefix +
-                         "size WxH), and --format if it is not "
-                         "yuv420p.");
+      throw CliError(
+          kExitUsage, input.path + " is raw video (no header), so its size must be given",
+          "Give --size WxH (or " + prefix + "size WxH), and --format if it is not yuv420p.");
   }
   if (!options.ref.raw && !options.dist.raw && (raw.size || raw.format || raw.framerate))
     throw CliError(kExitUsage,
