@@ -51,7 +51,7 @@ fi
 if has launch; then
   # Every v1 model on each pair of the fixture slice, cudaupload on both inputs
   # against backend=cpu: the two max-precision logs must be equal but for fps
-  # and the backend named in the provenance.
+  # and the backend and threads named in the provenance.
   launch() {
     local fails=0 runs=0
     local models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_5d0h vmaf_v1.0.16_3d0h_2160 vmaf_v1.0.16_1d5h_2160
@@ -64,28 +64,33 @@ if has launch; then
       ((w % 8 == 0 && h % 2 == 0 && w >= 216 && h >= 216)) || continue
       local format
       case "$sub$bits" in
-        4208) format=i420;; 42010) format=i420_10le;; 4228) format=y42b;; 42210) format=i422_10le;;
-        4448) format=y444;; 44410) format=y444_10le;; *) continue;;
+        4208) format=i420;; 42010) format=i420-10le;; 4228) format=y42b;; 42210) format=i422-10le;;
+        4448) format=y444;; 44410) format=y444-10le;; *) continue;;
       esac
       local ref="${dist%%_dis_*}_ref.yuv"
       [[ -f "$ref" ]] || continue
       local parse="rawvideoparse width=$w height=$h format=$format framerate=24/1"
+      # cudaupload passes system memory through when downstream takes it too:
+      # the capsfilter makes it upload.
+      local upload="cudaupload ! video/x-raw(memory:CUDAMemory)"
       local model
       for model in $models; do
         runs=$((runs + 1))
-        gst-launch-1.0 -q filesrc location="$ref" ! $parse ! cudaupload ! v.ref_sink \
-          filesrc location="$dist" ! $parse ! cudaupload ! v.dist_sink \
+        rm -f "$work/cuda.json" "$work/cpu.json"
+        gst-launch-1.0 -q filesrc location="$ref" ! $parse ! $upload ! v.ref_sink \
+          filesrc location="$dist" ! $parse ! $upload ! v.dist_sink \
           vmafexact name=v model=$model log-location="$work/cuda.json" log-precision=max ! fakesink
         gst-launch-1.0 -q filesrc location="$ref" ! $parse ! v.ref_sink \
           filesrc location="$dist" ! $parse ! v.dist_sink \
           vmafexact name=v backend=cpu model=$model log-location="$work/cpu.json" log-precision=max ! fakesink
         local backend
         backend=$(grep -o '"backend": *"[^"]*"' "$work/cuda.json")
-        if diff <(grep -v '"fps"\|"backend"' "$work/cuda.json") <(grep -v '"fps"\|"backend"' "$work/cpu.json") > /dev/null &&
+        if diff <(grep -v '"fps"\|"backend"\|"threads"' "$work/cuda.json") <(grep -v '"fps"\|"backend"\|"threads"' "$work/cpu.json") > /dev/null &&
            [[ "$backend" == *CUDA* ]] && grep -q '"frames"' "$work/cuda.json"; then
           echo "identical: $name $model ($(grep -c '"frameNum"' "$work/cuda.json") frames, $backend)"
         else
           echo "DIFFERENT: $name $model ($backend)"
+          diff <(grep -v '"fps"\|"backend"\|"threads"' "$work/cuda.json") <(grep -v '"fps"\|"backend"\|"threads"' "$work/cpu.json") | head -6
           fails=$((fails + 1))
         fi
       done
