@@ -2,13 +2,15 @@
 # device-check.sh: run on the GPU machine from the repository root, in the
 # bundle scripts/device-bundle.sh made (its folder is this script's). Runs the
 # twin harness's device checks, the CUDA parity and pipeline suites, the benches
-# and a literal gst-launch comparison of every VMAF v1 model on CUDA memory
-# against backend=cpu. CHECKS="twins parity pipeline bench gst launch" picks.
+# a literal gst-launch comparison of every VMAF v1 model on CUDA memory against
+# backend=cpu, and a live CUDA pipeline with windows, an alert and a rotated log
+# (LIVE_SECONDS, default 90). CHECKS="twins parity pipeline bench gst launch live"
+# picks.
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
 mkdir -p "$out"
-checks="${CHECKS:-twins parity pipeline bench gst launch}"
+checks="${CHECKS:-twins parity pipeline bench gst launch live}"
 bin="$bundle/bin"
 work="$(mktemp -d)"
 tar -C "$work" -xJf "$bundle/fx.tar.xz"
@@ -99,6 +101,45 @@ if has launch; then
     ((fails == 0 && runs > 0))
   }
   step gstlaunch launch
+fi
+if has live; then
+  # A live 1080p60 pipeline on the GPU for LIVE_SECONDS: RSS sampled, windows
+  # and an alert posted, the log rotated every 20 s. Every rotated file must be a
+  # complete log, and together they must hold every scored frame once.
+  live() {
+    local dir="$work/live" seconds=${LIVE_SECONDS:-90}
+    mkdir -p "$dir"
+    local caps="video/x-raw,format=I420,width=1920,height=1080,framerate=60/1"
+    local up="cudaupload ! video/x-raw(memory:CUDAMemory)"
+    gst-launch-1.0 -e -m videotestsrc is-live=true pattern=ball ! $caps ! $up ! tee name=t \
+      t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink \
+      vmafexact name=v frame-message=false window=5s alert="vmaf<101:for=1s" \
+        log-location="$dir/live-{index}.json" log-rotate=20s ! fakesink > "$dir/bus.txt" 2>&1 &
+    local pid=$! t=0
+    while ((t < seconds)); do
+      sleep 10; t=$((t + 10))
+      echo "rss after $t s: $(awk '/VmRSS/ {print $2}' /proc/$pid/status) KiB"
+    done
+    kill -INT $pid; wait $pid
+    echo "windows posted: $(grep -c 'vmafexact-window' "$dir/bus.txt"), alerts: $(grep -c 'vmafexact-alert' "$dir/bus.txt")"
+    grep -o 'vmafexact-summary.*' "$dir/bus.txt" | grep -o 'frames-scored=([a-z0-9]*)[0-9]*\|backend=([a-z]*)"[^"]*"' | head -3
+    python3 - "$dir" <<'PY'
+import glob, json, sys
+files = sorted(glob.glob(sys.argv[1] + "/live-*.json"))
+frames = 0
+for f in files:
+    log = json.load(open(f))
+    n = len(log["frames"])
+    # frame numbers of the whole run, each frame in one file
+    assert [fr["frameNum"] for fr in log["frames"]] == list(range(frames, frames + n)), f
+    assert "vmaf" in log["pooled_metrics"], f
+    frames += n
+    print("%s: %d frames, pooled vmaf mean %.6f, backend %s" % (f.split("/")[-1], n, log["pooled_metrics"]["vmaf"]["mean"], log["provenance"]["backend"]))
+print("rotated logs: %d files, %d frames in all" % (len(files), frames))
+sys.exit(0 if len(files) >= 2 and frames > 0 else 1)
+PY
+  }
+  step live live
 fi
 rm -rf "$work"
 exit $status
