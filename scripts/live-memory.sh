@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # live-memory.sh: runs vmafexact in a live pipeline for a while and samples its
 # resident memory, to show that memory stays flat in a long run
-# (docs/reliability.md). Two live videotestsrc sources (the distorted one has
-# another ball colour), windows, an alert and a rotated streamed log, as a
-# monitoring station would run it.
+# (docs/reliability.md). One live videotestsrc teed into both inputs, the
+# distorted branch brightened (two independent live sources start at different
+# running times and, at 1080p, more than half a frame apart: no frame would
+# pair), windows, an alert and a rotated streamed log, as a monitoring station
+# would run it.
 #
 # Usage: scripts/live-memory.sh [SECONDS] [WIDTHxHEIGHT] [FPS]
 #   defaults: 3600 s, 1920x1080, 60 fps
@@ -30,8 +32,9 @@ width=${size%x*} height=${size#*x}
 caps="video/x-raw,format=I420,width=$width,height=$height,framerate=$fps/1"
 queue="queue max-size-buffers=4 max-size-bytes=0 max-size-time=0"
 gst-launch-1.0 -q -e \
-  videotestsrc is-live=true pattern=ball ! "$caps" ! $queue ! v.ref_sink \
-  videotestsrc is-live=true pattern=ball foreground-color=0xffe0e0e0 ! "$caps" ! $queue ! v.dist_sink \
+  videotestsrc is-live=true pattern=ball ! "$caps" ! tee name=t \
+  t. ! $queue ! v.ref_sink \
+  t. ! $queue ! videobalance brightness=0.05 ! v.dist_sink \
   vmafexact name=v "$model_arg" features="$features" frame-message=false \
     window=10s window-step=10s alert="psnr_y<20:for=2s" \
     log-location="$out/live-{index}.json" log-rotate=10m ! fakesink \
@@ -49,11 +52,12 @@ kill -INT "$pid" 2>/dev/null || true
 wait "$pid" || true
 trap - EXIT
 frames=$(cat "$out"/live-*.json 2>/dev/null | grep -c '"frameNum"' || true)
-awk -v frames="$frames" -v out="$out" '
+unpaired=$(grep -c "has no distorted frame\|has no reference frame" "$out/gst.log" || true)
+awk -v frames="$frames" -v out="$out" -v unpaired="$unpaired" '
   $1 >= 60 && !have { first = $2; have = 1 }
   $1 >= 60 { if ($2 > max) max = $2; last = $2 }
   END {
     if (!have) { print "live-memory: the run was shorter than a minute"; exit 1 }
-    printf "live-memory: RSS %d KiB after the first minute, largest after it %d KiB, last %d KiB: growth %+d KiB; %d frames logged in %s\n",
-           first, max, last, max - first, frames, out
+    printf "live-memory: RSS %d KiB after the first minute, largest after it %d KiB, last %d KiB: growth %+d KiB; %d frames logged in %s (%d unpaired-frame warnings)\n",
+           first, max, last, max - first, frames, out, unpaired
   }' "$out/rss.txt"
