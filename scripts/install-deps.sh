@@ -26,6 +26,8 @@ packages=(
   ffmpeg python3
   # running pipelines (gst-launch-1.0, gst-inspect-1.0, videotestsrc, jpegenc, rawvideoparse, ...)
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  # decoders for what vmafexact (the tool) and decodebin read: H.264, HEVC, FFV1, ... (avdec_*)
+  gstreamer1.0-libav
   ca-certificates
 )
 if [[ "${1:-}" == fuzz ]]; then
