@@ -27,5 +27,5 @@ if [[ ! -f "$build_dir/build.ninja" ]]; then
   meson setup "$build_dir" -Dtests=enabled "${cuda[@]}"
 fi
 meson compile -C "$build_dir"
-# The first run generates the fixtures (about 20 s on two cores) into the cache.
+# The first run generates the fixtures (under a minute on two cores) into the cache.
 meson test -C "$build_dir" --print-errorlogs "$@"

@@ -2,16 +2,20 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace vmafexact::test {
 
@@ -69,6 +73,171 @@ std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
+// Writes beside the file and renames into place, so a reader never sees half of it.
+void write_file_atomically(const fs::path& path, const std::string& text) {
+  const fs::path temporary = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  fs::rename(temporary, path);
+}
+
+// FNV-1a 64: a key for the generator's inputs that is the same in every build
+// (std::hash is not).
+std::string fnv1a_hex(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  std::ostringstream hex;
+  hex << std::hex << hash;
+  return hex.str();
+}
+
+// The process that started this one, as "pid:start time" (field 22 of
+// /proc/PID/stat, so a reused pid is another process): every test binary of one
+// `meson test` run has the same parent. Empty where /proc cannot tell.
+std::string parent_process_identity() {
+  const pid_t parent = ::getppid();
+  std::ifstream stat("/proc/" + std::to_string(parent) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return {};
+  // The command name (field 2) is in parentheses and may hold spaces.
+  const auto name_end = line.rfind(')');
+  if (name_end == std::string::npos) return {};
+  std::istringstream fields(line.substr(name_end + 1));
+  std::string field;
+  for (int number = 3; number <= 22; ++number)
+    if (!(fields >> field)) return {};
+  return std::to_string(parent) + ":" + field;
+}
+
+// The last non-empty line of a log, to quote in an error.
+std::string last_line_of(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+// The files that `sha256sum --quiet -c` reported ("NAME: FAILED", "NAME: FAILED open or read").
+std::vector<std::string> files_failing_check(const fs::path& check_output) {
+  std::ifstream in(check_output);
+  std::vector<std::string> failing;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.rfind(": FAILED");
+    if (colon != std::string::npos) failing.push_back(line.substr(0, colon));
+  }
+  return failing;
+}
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+int exit_status(int system_result) {
+  if (system_result == -1) return -1;
+  return WIFEXITED(system_result) ? WEXITSTATUS(system_result) : 128 + WTERMSIG(system_result);
+}
+
+// A failed generation is remembered in the cache, keyed on SHA256SUMS and the
+// generator's text, so that the other test binaries of the same `meson test`
+// run (same parent process, within kFailureMemory) fail at once with the same
+// message instead of each spending minutes generating again. A new run, a
+// changed generator or SHA256SUMS, or deleting the file tries again.
+constexpr std::chrono::minutes kFailureMemory{15};
+
+class FailureMarker {
+ public:
+  FailureMarker(fs::path path, std::string key)
+      : path_(std::move(path)), key_(std::move(key)), run_(parent_process_identity()) {}
+
+  // The remembered message, if this run already failed to generate these fixtures.
+  std::optional<std::string> recalled() const {
+    if (run_.empty() || !fs::exists(path_)) return std::nullopt;
+    std::istringstream text(read_file(path_));
+    std::string key, run, written, message;
+    std::getline(text, key);
+    std::getline(text, run);
+    std::getline(text, written);
+    std::getline(text, message, '\0');
+    if (key != "key " + key_ || run != "run " + run_ || written.rfind("time ", 0) != 0)
+      return std::nullopt;
+    long long written_at = 0;
+    try {
+      written_at = std::stoll(written.substr(5));
+    } catch (const std::exception&) {
+      return std::nullopt;  // not a marker of ours: generate again
+    }
+    const auto age =
+        std::chrono::system_clock::now().time_since_epoch() - std::chrono::seconds(written_at);
+    if (age < std::chrono::seconds(0) || age > kFailureMemory) return std::nullopt;
+    return message + " [remembered from an earlier attempt in this test run; delete " +
+           path_.string() + " to generate again at once]";
+  }
+
+  // Best effort: without the marker, the next binary only generates again.
+  void remember(const std::string& message) const noexcept {
+    if (run_.empty()) return;
+    try {
+      const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+          std::chrono::system_clock::now().time_since_epoch());
+      write_file_atomically(path_, "key " + key_ + "\nrun " + run_ + "\ntime " +
+                                       std::to_string(now.count()) + "\n" + message);
+    } catch (const std::exception&) {
+    }
+  }
+
+  void forget() const {
+    std::error_code ignored;
+    fs::remove(path_, ignored);
+  }
+
+ private:
+  fs::path path_;
+  std::string key_;
+  std::string run_;
+};
+
+// Runs make_fixtures.sh into root and checks its output against sums; returns
+// why it failed, or nothing when the files are right.
+std::optional<std::string> generate(const fs::path& script, const fs::path& sums,
+                                    const std::string& expected, const fs::path& root) {
+  const fs::path log = root / "make_fixtures.log";
+  const fs::path check = root / "sha256sum-check.log";
+  const fs::path readme = fixtures_dir() / "README.md";
+  // meson sets MALLOC_PERTURB_ for tests; the encoders in the generator must run
+  // without it to reproduce the recorded bytes.
+  const std::string generate_command =
+      "env -u MALLOC_PERTURB_ bash " + shell_quote(script.string()) + " " +
+      shell_quote(root.string()) + " >" + shell_quote(log.string()) + " 2>&1";
+  if (const int status = exit_status(std::system(generate_command.c_str())); status != 0)
+    return "generating the fixtures failed: " + script.string() + " exited with status " +
+           std::to_string(status) + " (\"" + last_line_of(log) + "\"; whole log: " + log.string() +
+           "). It needs an x86-64 CPU with AVX2, Debian 12's ffmpeg with libx264 "
+           "and python3: see " +
+           readme.string();
+
+  const std::string check_command = "cd " + shell_quote((root / "yuv").string()) +
+                                    " && sha256sum --quiet -c " + shell_quote(sums.string()) +
+                                    " >" + shell_quote(check.string()) + " 2>&1";
+  if (exit_status(std::system(check_command.c_str())) == 0) return std::nullopt;
+  const auto failing = files_failing_check(check);
+  std::string names;
+  for (const auto& name : failing) names += (names.empty() ? "" : ", ") + name;
+  return "the generated fixtures do not match " + sums.string() + ": " +
+         std::to_string(failing.size()) + " of " + std::to_string(line_count(expected)) +
+         " files differ (" + (names.empty() ? "see " + check.string() : names) +
+         "). Their bytes depend on the ffmpeg and libx264 builds and on the CPU: see " +
+         readme.string() + ", \"Reproducibility\" (generator log: " + log.string() + ")";
+}
+
 }  // namespace
 
 fs::path fixture_yuv_dir() {
@@ -89,20 +258,22 @@ fs::path fixture_yuv_dir() {
   auto verified = [&] { return fs::exists(marker) && read_file(marker) == expected; };
   if (verified()) return yuv;
 
+  // An earlier failure of this run (this binary or another) with the same generator.
+  const FailureMarker failure(root / "generation-failed", fnv1a_hex(expected + read_file(script)));
+  if (const auto message = failure.recalled()) throw std::runtime_error(*message);
+
   FileLock lock(root / ".lock");
   if (verified()) return yuv;
-  // meson sets MALLOC_PERTURB_ for tests; the encoders in the generator must run
-  // without it to reproduce the recorded bytes.
-  const std::string command = "env -u MALLOC_PERTURB_ bash " + shell_quote(script.string()) + " " +
-                              shell_quote(root.string()) + " >" +
-                              shell_quote((root / "make_fixtures.log").string()) +
-                              " 2>&1 && cd " + shell_quote(yuv.string()) +
-                              " && sha256sum --quiet -c " + shell_quote(sums.string());
-  if (std::system(command.c_str()) != 0)
-    throw std::runtime_error("generating the fixtures failed: see " +
-                             (root / "make_fixtures.log").string() +
-                             " (needs ffmpeg with libx264 and python3)");
-  std::ofstream(marker) << expected;
+  if (const auto message = failure.recalled()) throw std::runtime_error(*message);
+  // The files are about to change: until they are checked again, nothing is verified.
+  std::error_code ignored;
+  fs::remove(marker, ignored);
+  if (const auto message = generate(script, sums, expected, root)) {
+    failure.remember(*message);
+    throw std::runtime_error(*message);
+  }
+  failure.forget();
+  write_file_atomically(marker, expected);
   return yuv;
 }
 

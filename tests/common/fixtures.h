@@ -28,8 +28,11 @@ std::filesystem::path reference_dir();
 // Generates the fixtures into the cache if they are not there yet (under a
 // file lock, so parallel test binaries generate once), checks them against
 // SHA256SUMS, and returns the folder holding the .yuv files. Throws with a
-// clear message when that is impossible. $VMAFEXACT_FIXTURE_YUV_DIR names a
-// folder of ready .yuv files instead (used as it is, e.g. on the GPU machine).
+// clear message when that is impossible (the generator's exit status and last
+// line, or the files that differ from SHA256SUMS); the other test binaries of
+// the same `meson test` run then throw the same message at once instead of
+// generating again. $VMAFEXACT_FIXTURE_YUV_DIR names a folder of ready .yuv
+// files instead (used as it is, e.g. on the GPU machine).
 std::filesystem::path fixture_yuv_dir();
 
 // A pair described by the name of its reference log, e.g.
