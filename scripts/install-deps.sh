@@ -12,6 +12,9 @@ set -euo pipefail
 packages=(
   # build
   meson ninja-build pkg-config g++
+  # meson asks dpkg-architecture for Debian's multiarch libdir (lib/x86_64-linux-gnu),
+  # where `meson setup --prefix=/usr` must put the plugin for GStreamer to find it
+  dpkg-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
   # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
@@ -23,6 +26,9 @@ packages=(
   # running pipelines (gst-launch-1.0, gst-inspect-1.0, videotestsrc, jpegenc, rawvideoparse, ...)
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   ca-certificates
+  # the Python examples (examples/python/, docs/python.md) and their tests: PyGObject
+  # for /usr/bin/python3 and the typelibs of Gst and GstPbutils
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )
 if [[ "${1:-}" == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
