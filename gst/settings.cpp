@@ -97,10 +97,9 @@ void install_properties(GObjectClass* klass) {
                        "CUDA device to score on (-1: the one of the neighbours' context, else "
                        "the first)",
                        -1, G_MAXINT, defaults.cuda_device_id, ready_flags));
-  g_object_class_install_property(
-      klass, PROP_MODEL,
-      g_param_spec_string("model", "Model", model_blurb().c_str(), defaults.model.c_str(),
-                          ready_flags));
+  g_object_class_install_property(klass, PROP_MODEL,
+                                  g_param_spec_string("model", "Model", model_blurb().c_str(),
+                                                      defaults.model.c_str(), ready_flags));
   g_object_class_install_property(
       klass, PROP_DISABLE_CLIP,
       g_param_spec_boolean("disable-clip", "Disable clip",
