@@ -22,7 +22,8 @@ no gst-python overrides), where:
 - a nested structure (the summary's per-score ``pooled``, the window's
   per-score ``window``) comes back as a ``Gst.Structure``: it becomes a dict.
 
-It also works where gst-python's overrides (python3-gst-1.0) are installed.
+It also works where gst-python's overrides (python3-gst-1.0) are installed;
+they convert lists inside lists too, which otherwise come back as text.
 
 Values: uint64 fields (``index``, frame counts) are Python ints, exact to the
 last bit; doubles are Python floats, the element's bits; inf and NaN stay

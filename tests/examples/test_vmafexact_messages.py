@@ -64,8 +64,12 @@ class StructureToDict(unittest.TestCase):
         self.assertEqual(fields["doubles"], [0.1, 2.5])
         self.assertEqual(fields["structures"], [{"b": 1}, {}])
         self.assertEqual(fields["empty"], [])
-        # What PyGObject cannot convert: GStreamer's own text.
-        self.assertEqual(fields["nested"], "(int)< < (int)1, (int)2 >, < (int)3 > >")
+        # What PyGObject cannot convert: GStreamer's own text; gst-python's
+        # overrides (python3-gst-1.0), where installed, convert lists in lists.
+        if hasattr(Gst.Structure, "__getitem__"):
+            self.assertEqual(fields["nested"], [[1, 2], [3]])
+        else:
+            self.assertEqual(fields["nested"], "(int)< < (int)1, (int)2 >, < (int)3 > >")
         self.assertEqual(fields["rate"], "(fraction)30000/1001")
         self.assertEqual(fields["range"], "(int)[ 1, 5 ]")
         self.assertEqual(fields["caps"], "video/x-raw, width=(int)2")
