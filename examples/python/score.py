@@ -151,6 +151,10 @@ def write_atomically(path, text):
     try:
         with os.fdopen(handle, "w") as out:
             out.write(text)
+        # mkstemp makes the file private (0600): give it the mode a new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)

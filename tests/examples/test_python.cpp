@@ -14,6 +14,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -288,12 +289,17 @@ TEST_F(PythonExamples, ScoreFailuresAreClearAndLeaveNoOutput) {
   EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--set", "nope=1"}), 2);
   EXPECT_NE(errors_.find("has no property 'nope' (it has: "), std::string::npos) << errors_;
 
-  // An element error at start (a bad model) fails the run, and --json is not written.
+  // An element error at start (a bad model) fails the run; an existing --json
+  // file is left as it was.
+  std::ofstream(dir_ / "out.json") << "previous\n";
   EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--model", "vmaf_nope", "--json",
                              path("out.json")}),
             1);
   EXPECT_NE(errors_.find("ERROR from v: Invalid model property"), std::string::npos) << errors_;
-  EXPECT_FALSE(fs::exists(dir_ / "out.json"));
+  EXPECT_EQ(vmafexact::test::read_text(dir_ / "out.json"), "previous\n");
+  EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--json", path("no/out.json")}),
+            1);
+  EXPECT_NE(errors_.find("cannot write in " + path("no")), std::string::npos) << errors_;
 
   EXPECT_EQ(run("score.py", {"--help"}), 0);
   EXPECT_NE(output_.find("--json FILE"), std::string::npos) << output_;
