@@ -297,8 +297,7 @@ TEST_F(PythonExamples, ScoreFailuresAreClearAndLeaveNoOutput) {
             1);
   EXPECT_NE(errors_.find("ERROR from v: Invalid model property"), std::string::npos) << errors_;
   EXPECT_EQ(vmafexact::test::read_text(dir_ / "out.json"), "previous\n");
-  EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--json", path("no/out.json")}),
-            1);
+  EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--json", path("no/out.json")}), 1);
   EXPECT_NE(errors_.find("cannot write in " + path("no")), std::string::npos) << errors_;
 
   EXPECT_EQ(run("score.py", {"--help"}), 0);
