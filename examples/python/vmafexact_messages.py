@@ -153,10 +153,8 @@ def structure_to_dict(structure):
     fields stay exact ints (GST_CLOCK_TIME_NONE too: message_to_dict() turns
     unknown times into None).
     """
-    return {
-        structure.nth_field_name(index): field_value(structure, structure.nth_field_name(index))
-        for index in range(structure.n_fields())
-    }
+    names = [structure.nth_field_name(index) for index in range(structure.n_fields())]
+    return {name: field_value(structure, name) for name in names}
 
 
 def message_to_dict(message):

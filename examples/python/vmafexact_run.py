@@ -116,14 +116,14 @@ class Runner:
         elif kind == Gst.MessageType.EOS:
             self.stop(EXIT_OK)
         elif kind in (Gst.MessageType.ERROR, Gst.MessageType.WARNING):
-            error, debug = message.parse_error() if kind == Gst.MessageType.ERROR else (
-                message.parse_warning()
-            )
-            label = "ERROR" if kind == Gst.MessageType.ERROR else "WARNING"
+            is_error = kind == Gst.MessageType.ERROR
+            # PyGObject returns the C out-parameters: (GLib.Error, debug text).
+            error, debug = message.parse_error() if is_error else message.parse_warning()
+            label = "ERROR" if is_error else "WARNING"
             sys.stderr.write(f"{label} from {message.src.get_name()}: {error.message}\n")
             if debug:
                 sys.stderr.write(f"  {debug}\n")
-            if kind == Gst.MessageType.ERROR:
+            if is_error:
                 self.stop(EXIT_FAILED)
         return True
 
