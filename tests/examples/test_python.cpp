@@ -386,7 +386,10 @@ TEST_F(PythonExamples, MonitorPrintsWindowsAndAlertsAndEndsWithTheSummaryOnSigin
     }
     EXPECT_EQ(window.at("psnr_y").at("min").get<double>(), low);
     EXPECT_EQ(window.at("psnr_y").at("max").get<double>(), high);
-    EXPECT_EQ(window.at("window-start"), frames[first_frame].at("running-time"));
+    // (An unpaired frame, on a loaded machine, may open the window instead.)
+    if (window.at("frames-unpaired") == 0) {
+      EXPECT_EQ(window.at("window-start"), frames[first_frame].at("running-time"));
+    }
     first_frame += count;
   }
   EXPECT_EQ(first_frame, frames.size()) << "every frame is in one window";
