@@ -10,6 +10,5 @@ static gboolean plugin_init(GstPlugin* plugin) {
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, vmafexact,
                   "VMAF and its features, bit for bit libvmaf " VMAFEXACT_LIBVMAF_VERSION
                   ". License: " VMAFEXACT_LICENSE
-                  " (GStreamer's License field takes only its "
-                  "own short names: " GST_LICENSE ")",
+                  " (GStreamer's License field takes only its own short names: " GST_LICENSE ")",
                   plugin_init, VMAFEXACT_VERSION, GST_LICENSE, PACKAGE_NAME, GST_PACKAGE_ORIGIN)
