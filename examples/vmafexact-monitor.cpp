@@ -24,51 +24,26 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "support/decoded_video.h"
+#include "support/handles.h"
+#include "support/message_json.h"
 #include "vmafexact_config.h"
 
 namespace {
 
-// ---------------------------------------------------------------- handles
-
-// unique_ptr owners of the C handles the program holds.
-template <typename T, void (*Release)(T*)>
-struct Releaser {
-  void operator()(T* handle) const {
-    if (handle) Release(handle);
-  }
-};
-template <typename T>
-void release_gobject(T* object) {
-  g_object_unref(object);
-}
-template <typename T>
-void release_gst_object(T* object) {
-  gst_object_unref(object);
-}
-void release_error(GError* error) { g_error_free(error); }
-void release_gfree(gchar* text) { g_free(text); }
-void release_loop(GMainLoop* loop) { g_main_loop_unref(loop); }
-void release_caps(GstCaps* caps) { gst_caps_unref(caps); }
-void release_uris(GSList* uris) {
-  g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref));
-}
-
-template <typename T>
-using GObjectPtr = std::unique_ptr<T, Releaser<T, release_gobject<T>>>;
-template <typename T>
-using GstObjectPtr = std::unique_ptr<T, Releaser<T, release_gst_object<T>>>;
-using ErrorPtr = std::unique_ptr<GError, Releaser<GError, release_error>>;
-using GCharPtr = std::unique_ptr<gchar, Releaser<gchar, release_gfree>>;
-using LoopPtr = std::unique_ptr<GMainLoop, Releaser<GMainLoop, release_loop>>;
-using CapsPtr = std::unique_ptr<GstCaps, Releaser<GstCaps, release_caps>>;
-using UriListPtr = std::unique_ptr<GSList, Releaser<GSList, release_uris>>;
+namespace examples = vmafexact::examples;
+using examples::ErrorPtr;
+using examples::GCharPtr;
+using examples::GObjectPtr;
+using examples::GstObjectPtr;
+using examples::LoopPtr;
+using examples::UriListPtr;
 
 // ---------------------------------------------------------------- options
 
@@ -462,62 +437,6 @@ std::string render_metrics(const Figures& f) {
 
 // ---------------------------------------------------------------- messages
 
-bool is_time_field(std::string_view name) {
-  return name == "pts" || name == "running-time" || name == "stream-time" || name == "duration" ||
-         name == "window-start" || name == "window-end";
-}
-
-// A message structure as JSON: numbers as numbers (an unknown time, and a
-// non-finite double, as null), nested structures as objects, anything else as
-// GStreamer's serialization.
-nlohmann::ordered_json json_of(const GstStructure* structure) {
-  nlohmann::ordered_json object = nlohmann::ordered_json::object();
-  const gint fields = gst_structure_n_fields(structure);
-  for (gint i = 0; i < fields; ++i) {
-    const gchar* name = gst_structure_nth_field_name(structure, i);
-    const GValue* value = gst_structure_get_value(structure, name);
-    const GType type = G_VALUE_TYPE(value);
-    nlohmann::ordered_json& field = object[name];
-    if (type == G_TYPE_UINT64) {
-      const guint64 number = g_value_get_uint64(value);
-      if (is_time_field(name) && !GST_CLOCK_TIME_IS_VALID(number))
-        field = nullptr;
-      else
-        field = number;
-    } else if (type == G_TYPE_DOUBLE) {
-      const double number = g_value_get_double(value);
-      if (std::isfinite(number))
-        field = number;
-      else
-        field = nullptr;
-    } else if (type == G_TYPE_INT64) {
-      field = g_value_get_int64(value);
-    } else if (type == G_TYPE_INT) {
-      field = g_value_get_int(value);
-    } else if (type == G_TYPE_UINT) {
-      field = g_value_get_uint(value);
-    } else if (type == G_TYPE_BOOLEAN) {
-      field = static_cast<bool>(g_value_get_boolean(value));
-    } else if (type == G_TYPE_STRING) {
-      const gchar* text = g_value_get_string(value);
-      field = text ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
-    } else if (type == GST_TYPE_STRUCTURE) {
-      field = json_of(gst_value_get_structure(value));
-    } else {
-      GCharPtr text(gst_value_serialize(value));
-      field = text ? nlohmann::ordered_json(text.get()) : nlohmann::ordered_json(nullptr);
-    }
-  }
-  return object;
-}
-
-std::string wallclock_text() {
-  GDateTime* now = g_date_time_new_now_utc();
-  GCharPtr text(g_date_time_format_iso8601(now));
-  g_date_time_unref(now);
-  return text ? text.get() : "";
-}
-
 // Each score's figures in a window or summary message: its nested structures'
 // gdouble fields (min, max, mean, p5, ...), in the element's order.
 std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> nested_stats(
@@ -676,42 +595,6 @@ class Monitor {
   int status_ = 0;
 };
 
-// The first raw video pad a uridecodebin exposes goes to its branch; audio and
-// further video streams are left unlinked (uridecodebin drops them).
-void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head) {
-  CapsPtr caps(gst_pad_get_current_caps(pad));
-  if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
-  const GstStructure* s =
-      caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
-  if (!s || !gst_structure_has_name(s, "video/x-raw")) return;
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(GST_ELEMENT(branch_head), "sink"));
-  if (gst_pad_is_linked(sink.get())) return;
-  if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {
-    GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-                                "Could not link the decoded video of %s to videoconvert.",
-                                GST_ELEMENT_NAME(decoder));
-    gst_element_post_message(decoder, gst_message_new_error(GST_OBJECT(decoder), error, nullptr));
-    g_error_free(error);
-  }
-}
-
-// All streams found: a branch without a video pad is an error, not a silent wait.
-void check_video_found(GstElement* decoder, gpointer branch_head) {
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(GST_ELEMENT(branch_head), "sink"));
-  if (gst_pad_is_linked(sink.get())) return;
-  GCharPtr uri;
-  g_object_get(decoder, "uri", &uri, nullptr);
-  GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                              "%s has no video stream that could be decoded.",
-                              uri ? uri.get() : GST_ELEMENT_NAME(decoder));
-  gst_element_post_message(decoder,
-                           gst_message_new_error(GST_OBJECT(decoder), error,
-                                                 "Check the URI, and that GStreamer has a "
-                                                 "demuxer and decoder for it (gst-discoverer-1.0 "
-                                                 "URI)."));
-  g_error_free(error);
-}
-
 // A URI as given, or a path turned into a file:// URI.
 std::optional<std::string> uri_of(const std::string& text, const char* option) {
   if (gst_uri_is_valid(text.c_str())) return text;
@@ -770,8 +653,7 @@ bool Monitor::build_from_uris() {
       std::fprintf(stderr, "Could not link the %s branch to vmafexact's %s.\n", side, pad.c_str());
       return false;
     }
-    g_signal_connect(decoder, "pad-added", G_CALLBACK(link_video_pad), queue);
-    g_signal_connect(decoder, "no-more-pads", G_CALLBACK(check_video_found), queue);
+    examples::link_decoded_video(decoder, queue);
   }
   vmafexact_.reset(static_cast<GstElement*>(gst_object_ref(vmafexact)));
   return true;
@@ -898,10 +780,7 @@ void Monitor::reopen_jsonl() {
 
 void Monitor::write_json_line(const GstStructure* structure) {
   if (!jsonl_) return;
-  nlohmann::ordered_json line = {{"wallclock", wallclock_text()},
-                                 {"message", gst_structure_get_name(structure)},
-                                 {"fields", json_of(structure)}};
-  *jsonl_ << line.dump() << '\n';
+  *jsonl_ << examples::json_line(structure) << '\n';
   jsonl_->flush();
   if (!*jsonl_) {
     std::fprintf(stderr, "--jsonl %s: write failed: %s\n", options_.jsonl.c_str(),

@@ -9,7 +9,7 @@
 //                                               two raw, tightly packed files
 // Options:
 //   --size WxH          the inputs are raw video of this size
-//   --format NAME       raw sample format, GStreamer's name (default I420)
+//   --format NAME       raw sample format, GStreamer's or ffmpeg's name (default I420)
 //   --framerate N/D     raw frame rate (default 24/1)
 //   --features LIST     vmafexact's features property (default psnr)
 //   --log FILE          write libvmaf's log there (.xml / .csv pick the layout)
@@ -37,6 +37,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "support/raw_video.h"
 
 namespace {
 
@@ -109,47 +111,23 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
-// rawvideoparse for a tightly packed file. Its default layout pads rows
-// (GStreamer's strides), which misreads files written by ffmpeg or libvmaf's
-// tools whenever a row is not a multiple of 4 bytes, so the strides, plane
-// offsets and frame size are spelled out.
+// rawvideoparse for a tightly packed file, with its layout spelled out
+// (examples/common/raw_video.h says why).
 std::string raw_parser(const Options& options) {
-  const GstVideoFormat format = gst_video_format_from_string(options.format.c_str());
+  const GstVideoFormat format = vmafexact::examples::raw_format_from_name(options.format);
   if (format == GST_VIDEO_FORMAT_UNKNOWN) {
-    std::fprintf(stderr, "unknown format %s (use GStreamer's names, e.g. I420_10LE)\n",
-                 options.format.c_str());
+    std::fprintf(stderr, "unknown format %s (formats: %s)\n", options.format.c_str(),
+                 vmafexact::examples::raw_format_names().c_str());
     std::exit(2);
   }
-  const GstVideoFormatInfo* finfo = gst_video_format_get_info(format);
-  std::string strides;
-  std::string offsets;
-  std::size_t offset = 0;
-  for (guint plane = 0; plane < GST_VIDEO_FORMAT_INFO_N_PLANES(finfo); ++plane) {
-    // The first component stored in this plane gives its size and pixel stride.
-    guint component = 0;
-    while (GST_VIDEO_FORMAT_INFO_PLANE(finfo, component) != plane) ++component;
-    const std::size_t stride =
-        static_cast<std::size_t>(GST_VIDEO_FORMAT_INFO_SCALE_WIDTH(finfo, component, options.width)) *
-        GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, component);
-    const std::size_t rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT(finfo, component, options.height);
-    if (plane) {
-      strides += ',';
-      offsets += ',';
-    }
-    strides += std::to_string(stride);
-    offsets += std::to_string(offset);
-    offset += stride * rows;
+  int framerate_num = 0, framerate_den = 0;
+  if (std::sscanf(options.framerate.c_str(), "%d/%d", &framerate_num, &framerate_den) != 2 ||
+      framerate_num <= 0 || framerate_den <= 0) {
+    std::fprintf(stderr, "bad frame rate %s (write N/D, e.g. 24/1)\n", options.framerate.c_str());
+    std::exit(2);
   }
-  gchar* nick = g_ascii_strdown(options.format.c_str(), -1);
-  for (gchar* c = nick; *c; ++c)
-    if (*c == '_') *c = '-';  // rawvideoparse's enum spells I420_10LE "i420-10le"
-  std::string parser = "rawvideoparse width=" + std::to_string(options.width) +
-                       " height=" + std::to_string(options.height) + " format=" + nick +
-                       " framerate=" + options.framerate + " plane-strides=\"<" + strides +
-                       ">\" plane-offsets=\"<" + offsets +
-                       ">\" frame-size=" + std::to_string(offset);
-  g_free(nick);
-  return parser;
+  return vmafexact::examples::rawvideoparse_description(format, options.width, options.height,
+                                                        framerate_num, framerate_den);
 }
 
 std::string pipeline_description(const Options& options) {

@@ -2,6 +2,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,7 +18,9 @@ std::string make_temporary_beside(const std::string& path) {
   std::string leaf(".");
   leaf.append(target.filename().string()).append(".XXXXXX");
   std::string name = (folder / leaf).string();
-  const int fd = g_mkstemp(name.data());
+  // 0666 less the umask, as any new file: g_mkstemp's 0600 would leave the
+  // log renamed into place readable by its owner only.
+  const int fd = g_mkstemp_full(name.data(), O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0) return {};
   ::close(fd);
   return name;

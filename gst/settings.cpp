@@ -227,6 +227,7 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_LOG_ROTATE: set_string(settings.log_rotate, value); break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
+      settings.log_format_set = true;
       break;
     case PROP_LOG_PRECISION:
       settings.log_precision = static_cast<LogPrecision>(g_value_get_enum(value));
@@ -330,6 +331,22 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
     }
   }
   if (!s.log_location.empty()) {
+    // The extension picks the layout unless log-format was set; a log-format
+    // that contradicts the extension would write JSON into "scores.csv".
+    if (const auto named = log_format_of_path(s.log_location)) {
+      if (!s.log_format_set) {
+        plan.settings.log_format = *named;
+      } else if (*named != s.log_format) {
+        GST_ELEMENT_ERROR(
+            self, LIBRARY, SETTINGS,
+            ("log-location \"%s\" names a %s log, but log-format is %s.", s.log_location.c_str(),
+             log_format_name(*named), log_format_name(s.log_format)),
+            ("Set log-format=%s (or leave log-format unset: the extension picks "
+             "the layout), or give log-location the extension .%s.",
+             log_format_name(*named), log_format_name(s.log_format)));
+        return std::nullopt;
+      }
+    }
     // Fail now rather than after scoring a whole stream, without touching an
     // existing log (it is replaced only when the new one is complete).
     std::error_code error;

@@ -19,12 +19,18 @@ packages=(
   nlohmann-json3-dev
   # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
   libsoup-3.0-dev
+  # the plot and HTML report (examples/report): cairo draws, Pango sets the text
+  libcairo2-dev libpango1.0-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the report tests: libxml2 reads the SVG and HTML back, headless Chromium renders the page
+  libxml2-dev chromium
   # fixture generation (tests/): ffmpeg with libx264, python3
   ffmpeg python3
   # running pipelines (gst-launch-1.0, gst-inspect-1.0, videotestsrc, jpegenc, rawvideoparse, ...)
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  # decoders for what vmafexact (the tool) and decodebin read: H.264, HEVC, FFV1, ... (avdec_*)
+  gstreamer1.0-libav
   ca-certificates
   # the Python examples (examples/python/, docs/python.md) and their tests: PyGObject
   # for /usr/bin/python3 and the typelibs of Gst and GstPbutils

@@ -31,5 +31,6 @@ cat <<MSG
 vmafexact is built: the plugin is $build_dir/gst/libgstvmafexact.so.
 The element's reference:  GST_PLUGIN_PATH=$build_dir/gst gst-inspect-1.0 vmafexact
 The test suite:           scripts/test.sh
-Score two raw files:      examples/score_files.sh REF.yuv DIST.yuv WIDTH HEIGHT [FORMAT]
+Score two files:          $build_dir/examples/vmafexact REF DIST  (mp4, mkv, y4m, ...; docs/tool.md)
+Score two raw files:      $build_dir/examples/vmafexact --size WxH --format yuv420p REF.yuv DIST.yuv
 MSG

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # sanitize.sh: builds vmafexact with AddressSanitizer and UBSan into
-# build-asan/ (CPU only) and runs the unit suite (with the fuzz corpora) and
-# the element suite (element and pipeline tests, among them issue 10's 1080p
-# flushing seek with frames in flight) there: any ASan or UBSan report fails
-# the run. CI runs this after scripts/test.sh.
+# build-asan/ (CPU only) and runs the unit suite (with the fuzz corpora), the
+# element suite (element and pipeline tests, among them issue 10's 1080p
+# flushing seek with frames in flight) and the report suite (the plot and HTML
+# report) there: any ASan or UBSan report fails the run. CI runs this after
+# scripts/test.sh.
 #
 # Usage: scripts/sanitize.sh [--valgrind]
 #   --valgrind  then also the element tests under valgrind, against the normal
@@ -24,7 +25,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # times by default).
 export VMAFEXACT_SEEK_RUNS="${VMAFEXACT_SEEK_RUNS:-5}"
 # Twice meson's timeouts: everything runs slower under the sanitizers.
-meson test -C "$asan_dir" --suite unit --suite element --print-errorlogs --timeout-multiplier 2
+meson test -C "$asan_dir" --suite unit --suite element --suite report --print-errorlogs \
+  --timeout-multiplier 2
 
 if [[ "${1:-}" == --valgrind ]]; then
   [[ -f build/build.ninja ]] || meson setup build -Dtests=enabled

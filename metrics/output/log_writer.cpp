@@ -233,6 +233,29 @@ std::optional<LogFormat> parse_log_format(std::string_view name) {
   return std::nullopt;
 }
 
+const char* log_format_name(LogFormat format) {
+  switch (format) {
+    case LogFormat::kXml:
+      return "xml";
+    case LogFormat::kCsv:
+      return "csv";
+    case LogFormat::kJson:
+      break;
+  }
+  return "json";
+}
+
+std::optional<LogFormat> log_format_of_path(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string_view leaf = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = leaf.find_last_of('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  std::string extension(leaf.substr(dot + 1));
+  for (char& c : extension)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return parse_log_format(extension);
+}
+
 std::optional<LogPrecision> parse_log_precision(std::string_view name) {
   if (name == "default") return LogPrecision::kDefault;
   if (name == "max") return LogPrecision::kMax;

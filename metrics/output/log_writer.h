@@ -20,6 +20,11 @@ enum class LogPrecision {
 };
 
 std::optional<LogFormat> parse_log_format(std::string_view name);
+// "json", "xml", "csv".
+const char* log_format_name(LogFormat format);
+// The layout a file name's extension names: .json, .xml or .csv, in any case;
+// nullopt for any other extension or none.
+std::optional<LogFormat> log_format_of_path(std::string_view path);
 std::optional<LogPrecision> parse_log_precision(std::string_view name);
 
 struct LogInfo {

@@ -764,6 +764,91 @@ TEST_P(ElementLogs, LogHoldsEveryFrameAndPooledScore) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, ElementLogs, ::testing::Values("json", "xml", "csv"));
 
+// Without log-format, the extension of log-location picks the layout (in any
+// case); another extension, or none, keeps JSON.
+class ElementLogExtensions : public ::testing::TestWithParam<std::pair<const char*, const char*>> {
+};
+
+TEST_P(ElementLogExtensions, PickTheLayoutWhenLogFormatIsNotSet) {
+  const auto [name, start] = GetParam();
+  const auto path = temp_path(name);
+  const std::string properties = "features=psnr model=\"\" log-location=" + path.string();
+  const Frames frames = make_frames(2, 40, 30, 8, ChromaFormat::k420);
+  {
+    ElementHarness harness(properties.c_str());
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 40, 30),
+                     caps_string(GST_VIDEO_FORMAT_I420, 40, 30));
+    run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    ASSERT_TRUE(harness.wait_for_eos());
+  }
+  const std::string text = read_text(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(text.rfind(start, 0), 0u) << name << ":\n" << text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Extensions, ElementLogExtensions,
+                         ::testing::Values(std::pair{"ext.json", "{\n  \"version\""},
+                                           std::pair{"ext.xml", "<VMAF version="},
+                                           std::pair{"ext.csv", "Frame,psnr_y,psnr_cb,psnr_cr,\n"},
+                                           std::pair{"ext.CSV", "Frame,psnr_y,"},
+                                           std::pair{"ext.Xml", "<VMAF version="},
+                                           std::pair{"ext.log", "{\n  \"version\""},
+                                           std::pair{"noextension", "{\n  \"version\""}));
+
+// log-format set to another layout than the extension names: refused at start,
+// naming both and the fix; the same layout, or an extension naming none, is fine.
+TEST(Element, LogFormatThatContradictsTheExtensionIsAnErrorAtStart) {
+  const auto folder = std::filesystem::temp_directory_path();
+  struct Case {
+    const char* format;
+    const char* file;
+    bool refused;
+  };
+  for (const Case c : {Case{"json", "scores.csv", true}, Case{"csv", "scores.XML", true},
+                       Case{"xml", "scores.json", true}, Case{"csv", "scores.csv", false},
+                       Case{"csv", "scores.log", false}, Case{"xml", "scores", false}}) {
+    GstElement* element = gst_element_factory_make("vmafexact", nullptr);
+    ASSERT_NE(element, nullptr);
+    const std::string location = (folder / c.file).string();
+    gst_util_set_object_arg(G_OBJECT(element), "log-format", c.format);
+    g_object_set(element, "log-location", location.c_str(), nullptr);
+    GstBus* bus = gst_bus_new();
+    gst_element_set_bus(element, bus);
+    const GstStateChangeReturn ret = gst_element_set_state(element, GST_STATE_PAUSED);
+    std::string message, details;
+    if (GstMessage* error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+      GError* gerror = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(error, &gerror, &debug);
+      message = gerror->message;
+      details = debug ? debug : "";
+      g_error_free(gerror);
+      g_free(debug);
+      gst_message_unref(error);
+    }
+    gst_element_set_state(element, GST_STATE_NULL);
+    gst_element_set_bus(element, nullptr);
+    gst_object_unref(bus);
+    gst_object_unref(element);
+    std::filesystem::remove(location);
+    SCOPED_TRACE(std::string(c.format) + " " + c.file);
+    if (!c.refused) {
+      EXPECT_NE(ret, GST_STATE_CHANGE_FAILURE) << message;
+      continue;
+    }
+    EXPECT_EQ(ret, GST_STATE_CHANGE_FAILURE);
+    std::string named = c.file + std::string(c.file).rfind('.') + 1;
+    for (char& ch : named) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    EXPECT_EQ(message, "log-location \"" + location + "\" names a " + named +
+                           " log, but log-format is " + c.format + ".");
+    EXPECT_NE(details.find("Set log-format=" + named), std::string::npos) << details;
+    EXPECT_NE(details.find("the extension ." + std::string(c.format)), std::string::npos)
+        << details;
+  }
+}
+
 TEST(Element, SubsampleListsAndPoolsEveryNthFrame) {
   const auto path = temp_path("subsample.csv");
   const std::string properties =

@@ -52,11 +52,14 @@ std::string isa_param_name(const ::testing::TestParamInfo<test::Isa>& info) {
   return info.param.name;
 }
 
-std::string isa_skip_reason(const test::Isa& isa, bool built) {
-  if (!built) return std::string(isa.name) + ": not built (x86-64 only)";
+std::string cpu_skip_reason(const test::Isa& isa) {
   if (!(cpu::detected_flags() & isa.flag))
     return std::string(isa.name) + ": not supported by this CPU";
   return "";
+}
+
+std::string not_built_reason(const test::Isa& isa, bool built) {
+  return built ? "" : std::string(isa.name) + ": not built (x86-64 only)";
 }
 
 std::string cuda_skip_reason() {

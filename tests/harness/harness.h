@@ -33,9 +33,12 @@ bool full();
 // The SIMD twins as GoogleTest parameters, named "avx2", "avx512".
 ::testing::internal::ParamGenerator<test::Isa> isa_values();
 std::string isa_param_name(const ::testing::TestParamInfo<test::Isa>& info);
-// Why an ISA's twin cannot run here ("" where it runs): not built, or not
-// supported by this CPU. `built` says whether this build has the twin.
-std::string isa_skip_reason(const test::Isa& isa, bool built);
+// Why an ISA's twins cannot run on this CPU ("" where they can). Asked before a
+// twin's table is fetched: fetching it runs that ISA's code (its table is built
+// by a function compiled for the ISA), which faults on a CPU without it.
+std::string cpu_skip_reason(const test::Isa& isa);
+// Why a twin this CPU can run is absent ("" where it is built).
+std::string not_built_reason(const test::Isa& isa, bool built);
 // Why the CUDA device twins cannot run here ("" where they run).
 std::string cuda_skip_reason();
 
@@ -111,8 +114,9 @@ std::vector<BenchTwin> cpu_bench_twins(const char* feature, const Dsp& (*scalar)
   for (const test::Isa& i : test::simd_isas())
     twins.push_back({feature, i.name,
                      [=](unsigned w, unsigned h, unsigned bpc) -> std::function<void()> {
+                       if (!cpu_skip_reason(i).empty()) return nullptr;
                        const Dsp* dsp = isa(i.flag);
-                       if (!isa_skip_reason(i, dsp != nullptr).empty()) return nullptr;
+                       if (!dsp) return nullptr;
                        return make(*dsp, w, h, bpc);
                      }});
   return twins;
@@ -141,8 +145,10 @@ class DeviceCheck : public ::testing::Test {
    protected:                                                                                \
     void SetUp() override {                                                                  \
       const auto isa = GetParam();                                                           \
+      if (const std::string why = ::vmafexact::harness::cpu_skip_reason(isa); !why.empty())  \
+        GTEST_SKIP() << why;                                                                 \
       twin_ = isa_fn(isa.flag);                                                              \
-      const std::string why = ::vmafexact::harness::isa_skip_reason(isa, twin_ != nullptr); \
+      const std::string why = ::vmafexact::harness::not_built_reason(isa, twin_ != nullptr); \
       if (!why.empty()) GTEST_SKIP() << why;                                                 \
     }                                                                                        \
     const Dsp& ref() const { return scalar_fn(); }                                           \

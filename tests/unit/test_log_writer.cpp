@@ -153,3 +153,14 @@ TEST(LogWriter, ParsesNames) {
   EXPECT_EQ(parse_log_precision("max"), LogPrecision::kMax);
   EXPECT_FALSE(parse_log_precision("17"));
 }
+
+TEST(LogWriter, LogFormatOfPathReadsTheExtensionInAnyCase) {
+  EXPECT_EQ(log_format_of_path("scores.json"), LogFormat::kJson);
+  EXPECT_EQ(log_format_of_path("/tmp/a.b/scores.XML"), LogFormat::kXml);
+  EXPECT_EQ(log_format_of_path("dir/scores-{index}.Csv"), LogFormat::kCsv);
+  EXPECT_FALSE(log_format_of_path("scores.log"));
+  EXPECT_FALSE(log_format_of_path("scores"));
+  EXPECT_FALSE(log_format_of_path("dir.csv/scores"));
+  EXPECT_FALSE(log_format_of_path(".json.AbC123"));
+  EXPECT_STREQ(log_format_name(LogFormat::kCsv), "csv");
+}

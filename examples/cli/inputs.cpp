@@ -1,0 +1,326 @@
+#include "inputs.h"
+
+#include <glib/gstdio.h>
+#include <gst/pbutils/pbutils.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+#include "errors.h"
+#include "support/decoded_video.h"
+#include "support/handles.h"
+#include "support/raw_video.h"
+
+namespace vmafexact::cli {
+namespace {
+
+using examples::CapsPtr;
+using examples::ErrorPtr;
+using examples::GCharPtr;
+using examples::GObjectPtr;
+using examples::GstObjectPtr;
+using examples::MessagePtr;
+
+void release_discoverer_info(GstDiscovererInfo* info) { gst_discoverer_info_unref(info); }
+void release_stream_list(GList* list) { gst_discoverer_stream_info_list_free(list); }
+using DiscovererInfoPtr =
+    std::unique_ptr<GstDiscovererInfo,
+                    examples::Releaser<GstDiscovererInfo, release_discoverer_info>>;
+using StreamListPtr = std::unique_ptr<GList, examples::Releaser<GList, release_stream_list>>;
+
+constexpr const char* kPluginAdvice =
+    "Install GStreamer's plugins for it (Debian: gstreamer1.0-libav decodes H.264, HEVC and "
+    "most codecs; also gstreamer1.0-plugins-good, -bad and -ugly).";
+
+// The file must exist, be a file and be readable; the errors name the input.
+void check_readable(const std::string& path, const std::string& role) {
+  GStatBuf status;
+  if (g_stat(path.c_str(), &status) != 0)
+    throw CliError(kExitInput, "cannot read the " + role + " " + path + ": " + g_strerror(errno),
+                   "Check the file name.");
+  if (S_ISDIR(status.st_mode))
+    throw CliError(kExitInput, "cannot read the " + role + " " + path + ": it is a folder",
+                   "Give a video file.");
+  if (g_access(path.c_str(), R_OK) != 0)
+    throw CliError(kExitInput, "cannot read the " + role + " " + path + ": " + g_strerror(errno),
+                   "Check the file's permissions.");
+}
+
+std::string missing_plugins_of(const GstDiscovererInfo* info) {
+  std::string missing;
+  const gchar** details = gst_discoverer_info_get_missing_elements_installer_details(info);
+  for (const gchar** detail = details; detail && *detail; ++detail) {
+    // gstreamer|1.0|PROGRAM|DESCRIPTION|TYPE-NAME
+    gchar** fields = g_strsplit(*detail, "|", 5);
+    const gchar* description = g_strv_length(fields) >= 4 ? fields[3] : *detail;
+    missing += std::string(missing.empty() ? "" : ", ") + description;
+    g_strfreev(fields);
+  }
+  return missing.empty() ? "a decoder or demuxer" : missing;
+}
+
+GstVideoFormat format_of_raw_caps(const GstCaps* caps) {
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps(&info, caps)) return GST_VIDEO_FORMAT_UNKNOWN;
+  return GST_VIDEO_INFO_FORMAT(&info);
+}
+
+// The sample format the decoder delivers, from one decoded frame: GstDiscoverer
+// stops at the parser, whose caps do not always say (MPEG-4, VP8, MJPEG, ...).
+GstVideoFormat probe_decoded_format(const VideoInput& input) {
+  GstObjectPtr<GstElement> pipeline(
+      static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("probe"))));
+  auto decoder = examples::make_element("uridecodebin", "decoder");
+  auto sink = examples::make_element("fakesink", "sink");
+  if (!decoder || !sink)
+    throw CliError(kExitScoring, "GStreamer's uridecodebin or fakesink is missing",
+                   "Install gstreamer1.0-plugins-base.");
+  g_object_set(decoder.get(), "uri", input.uri.c_str(), nullptr);
+  examples::link_decoded_video(decoder.get(), sink.get());
+  gst_bin_add_many(GST_BIN(pipeline.get()), decoder.get(), sink.get(), nullptr);
+  gst_element_set_state(pipeline.get(), GST_STATE_PAUSED);
+  GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
+  std::string failure;
+  std::string missing;
+  for (;;) {
+    MessagePtr message(gst_bus_timed_pop_filtered(
+        bus.get(), 30 * GST_SECOND,
+        static_cast<GstMessageType>(GST_MESSAGE_ASYNC_DONE | GST_MESSAGE_ERROR |
+                                    GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS)));
+    if (!message) {
+      failure = "no frame decoded within 30 s";
+      break;
+    }
+    if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_ELEMENT) {
+      if (gst_is_missing_plugin_message(message.get())) {
+        GCharPtr description(gst_missing_plugin_message_get_description(message.get()));
+        if (description) missing = description.get();
+      }
+      continue;
+    }
+    if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_ERROR) {
+      GError* raw_error = nullptr;
+      gst_message_parse_error(message.get(), &raw_error, nullptr);
+      ErrorPtr error(raw_error);
+      failure = error ? error->message : "unknown error";
+    } else if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_EOS) {
+      failure = "the video ends before its first frame";
+    }
+    break;
+  }
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  if (failure.empty()) {
+    GstObjectPtr<GstPad> pad(gst_element_get_static_pad(sink.get(), "sink"));
+    CapsPtr caps(gst_pad_get_current_caps(pad.get()));
+    format = format_of_raw_caps(caps.get());
+  }
+  gst_element_set_state(pipeline.get(), GST_STATE_NULL);
+  if (!missing.empty())
+    throw CliError(
+        kExitInput,
+        "cannot decode the " + input.role + " " + input.path + ": GStreamer has no " + missing,
+        kPluginAdvice);
+  if (!failure.empty())
+    throw CliError(kExitInput,
+                   "cannot decode the " + input.role + " " + input.path + ": " + failure,
+                   kPluginAdvice);
+  return format;
+}
+
+VideoInput discover_file(const InputOptions& options, const std::string& role) {
+  VideoInput input;
+  input.role = role;
+  input.path = options.path;
+  GError* raw_error = nullptr;
+  GCharPtr uri(gst_filename_to_uri(options.path.c_str(), &raw_error));
+  ErrorPtr error(raw_error);
+  if (!uri)
+    throw CliError(kExitInput, "cannot read the " + role + " " + options.path + ": " +
+                                   (error ? error->message : "not a file name"));
+  input.uri = uri.get();
+
+  raw_error = nullptr;
+  GObjectPtr<GstDiscoverer> discoverer(gst_discoverer_new(30 * GST_SECOND, &raw_error));
+  error.reset(raw_error);
+  if (!discoverer)
+    throw CliError(kExitScoring, std::string("cannot start GStreamer's discoverer: ") +
+                                     (error ? error->message : "unknown error"));
+  raw_error = nullptr;
+  DiscovererInfoPtr info(
+      gst_discoverer_discover_uri(discoverer.get(), input.uri.c_str(), &raw_error));
+  error.reset(raw_error);
+  const GstDiscovererResult result =
+      info ? gst_discoverer_info_get_result(info.get()) : GST_DISCOVERER_ERROR;
+  const std::string what = "cannot read the " + role + " " + options.path;
+  switch (result) {
+    case GST_DISCOVERER_OK:
+      break;
+    case GST_DISCOVERER_MISSING_PLUGINS:
+      throw CliError(kExitInput, what + ": GStreamer has no " + missing_plugins_of(info.get()),
+                     kPluginAdvice);
+    case GST_DISCOVERER_TIMEOUT:
+      throw CliError(kExitInput, what + ": GStreamer could not read it within 30 s");
+    default: {
+      std::string reason = error ? error->message : "GStreamer cannot read it";
+      if (!reason.empty() && reason.back() == '.') reason.pop_back();
+      throw CliError(kExitInput, what + ": " + reason,
+                     "Give a video file GStreamer can read (mp4, mkv, webm, y4m, ...); for raw "
+                     "video give --size WxH (and --format).");
+    }
+  }
+  StreamListPtr videos(gst_discoverer_info_get_video_streams(info.get()));
+  if (!videos) throw CliError(kExitInput, what + ": it has no video stream", "Give a video file.");
+  auto* video = static_cast<GstDiscovererVideoInfo*>(videos->data);
+  input.width = static_cast<int>(gst_discoverer_video_info_get_width(video));
+  input.height = static_cast<int>(gst_discoverer_video_info_get_height(video));
+  input.framerate = {static_cast<int>(gst_discoverer_video_info_get_framerate_num(video)),
+                     static_cast<int>(gst_discoverer_video_info_get_framerate_denom(video))};
+  if (input.framerate.den == 0) input.framerate = {0, 1};
+  input.duration = gst_discoverer_info_get_duration(info.get());
+  if (input.duration == 0) input.duration = GST_CLOCK_TIME_NONE;
+  CapsPtr caps(gst_discoverer_stream_info_get_caps(GST_DISCOVERER_STREAM_INFO(video)));
+  if (caps && !gst_caps_is_empty(caps.get())) {
+    const GstStructure* s = gst_caps_get_structure(caps.get(), 0);
+    if (gst_structure_has_name(s, "video/x-raw")) {
+      input.format = format_of_raw_caps(caps.get());
+      input.codec = "raw video";
+    } else {
+      GCharPtr codec(gst_pb_utils_get_codec_description(caps.get()));
+      input.codec = codec ? codec.get() : gst_structure_get_name(s);
+    }
+  }
+  if (input.width <= 0 || input.height <= 0)
+    throw CliError(kExitInput, what + ": its video stream has no picture size");
+  return input;
+}
+
+VideoInput discover_raw(const InputOptions& options, const std::string& role) {
+  VideoInput input;
+  input.role = role;
+  input.path = options.path;
+  input.raw = true;
+  input.width = options.width;
+  input.height = options.height;
+  input.format = options.format;
+  input.codec = "raw";
+  const examples::RawLayout layout =
+      examples::packed_layout(options.format, options.width, options.height);
+  GStatBuf status;
+  g_stat(options.path.c_str(), &status);
+  const auto bytes = static_cast<guint64>(status.st_size);
+  input.raw_frames = bytes / layout.frame_size;
+  const std::string frame = std::to_string(options.width) + "x" + std::to_string(options.height) +
+                            " " + gst_video_format_to_string(options.format);
+  if (input.raw_frames == 0)
+    throw CliError(kExitInput,
+                   "cannot read the " + role + " " + options.path + ": it holds " +
+                       std::to_string(bytes) + " bytes, less than one " + frame + " frame (" +
+                       std::to_string(layout.frame_size) + " bytes)",
+                   "Check --size and --format.");
+  if (bytes % layout.frame_size)
+    std::fprintf(stderr,
+                 "vmafexact: warning: the %s %s holds %" G_GUINT64_FORMAT
+                 " bytes, not a whole number of %zu-byte %s frames; the last %" G_GUINT64_FORMAT
+                 " bytes are not read (check --size and --format)\n",
+                 role.c_str(), options.path.c_str(), bytes, layout.frame_size, frame.c_str(),
+                 bytes % layout.frame_size);
+  if (options.framerate) input.framerate = *options.framerate;
+  return input;
+}
+
+void set_raw_duration(VideoInput& input) {
+  if (input.framerate.num > 0)
+    input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
+                                           input.framerate.num);
+}
+
+}  // namespace
+
+std::string duration_text(GstClockTime duration) {
+  if (!GST_CLOCK_TIME_IS_VALID(duration)) return "unknown";
+  const guint64 ms = duration / GST_MSECOND;
+  char text[64];
+  if (ms >= 3600000)
+    std::snprintf(text, sizeof text, "%" G_GUINT64_FORMAT ":%02u:%02u.%03u", ms / 3600000,
+                  static_cast<unsigned>(ms / 60000 % 60), static_cast<unsigned>(ms / 1000 % 60),
+                  static_cast<unsigned>(ms % 1000));
+  else if (ms >= 60000)
+    std::snprintf(text, sizeof text, "%u:%02u.%03u", static_cast<unsigned>(ms / 60000),
+                  static_cast<unsigned>(ms / 1000 % 60), static_cast<unsigned>(ms % 1000));
+  else
+    std::snprintf(text, sizeof text, "%u.%03u s", static_cast<unsigned>(ms / 1000),
+                  static_cast<unsigned>(ms % 1000));
+  return text;
+}
+
+std::string VideoInput::description() const {
+  std::string text = std::to_string(width) + "x" + std::to_string(height);
+  const char* sample_format =
+      format != GST_VIDEO_FORMAT_UNKNOWN ? gst_video_format_to_string(format) : nullptr;
+  if (raw)
+    text += std::string(" raw ") + sample_format;
+  else if (codec == "raw video" && sample_format)
+    text += std::string(" ") + sample_format;
+  else if (!codec.empty())
+    text += " " + codec;
+  if (framerate.num > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.6g", static_cast<double>(framerate.num) / framerate.den);
+    text += std::string(", ") + rate + " fps";
+  } else {
+    text += ", variable frame rate";
+  }
+  text += ", " + duration_text(duration);
+  return text;
+}
+
+VideoInput discover_input(const InputOptions& options, const std::string& role) {
+  check_readable(options.path, role);
+  if (options.raw) return discover_raw(options, role);
+  VideoInput input = discover_file(options, role);
+  return input;
+}
+
+void settle_raw_framerates(VideoInput& ref, VideoInput& dist, const InputOptions& ref_options,
+                           const InputOptions& dist_options) {
+  for (auto [input, other, options] :
+       {std::tuple{&ref, &dist, &ref_options}, std::tuple{&dist, &ref, &dist_options}}) {
+    if (!input->raw) continue;
+    if (!options->framerate)
+      input->framerate = other->framerate.num > 0 ? other->framerate : Fraction{24, 1};
+    set_raw_duration(*input);
+  }
+}
+
+GstVideoFormat scoring_format(const VideoInput& ref) {
+  GstVideoFormat format = ref.format;
+  if (format == GST_VIDEO_FORMAT_UNKNOWN && !ref.raw) format = probe_decoded_format(ref);
+  if (format == GST_VIDEO_FORMAT_UNKNOWN) return GST_VIDEO_FORMAT_I420;
+  const GstVideoFormatInfo* info = gst_video_format_get_info(format);
+  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);
+  if (GST_VIDEO_FORMAT_INFO_IS_GRAY(info))
+    return depth <= 8 ? GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE;
+  // RGB and YUV without subsampling: 4:4:4; 4:1:1 and 4:1:0 (YUV9): 4:2:0.
+  const guint w_sub = GST_VIDEO_FORMAT_INFO_IS_RGB(info) ? 0 : GST_VIDEO_FORMAT_INFO_W_SUB(info, 1);
+  const guint h_sub = GST_VIDEO_FORMAT_INFO_IS_RGB(info) ? 0 : GST_VIDEO_FORMAT_INFO_H_SUB(info, 1);
+  if (w_sub == 0 && h_sub == 0) {
+    if (depth <= 8) return GST_VIDEO_FORMAT_Y444;
+    if (depth <= 10) return GST_VIDEO_FORMAT_Y444_10LE;
+    if (depth <= 12) return GST_VIDEO_FORMAT_Y444_12LE;
+    return GST_VIDEO_FORMAT_Y444_16LE;
+  }
+  if (w_sub == 1 && h_sub == 0) {
+    if (depth <= 8) return GST_VIDEO_FORMAT_Y42B;
+    if (depth <= 10) return GST_VIDEO_FORMAT_I422_10LE;
+    if (depth <= 12) return GST_VIDEO_FORMAT_I422_12LE;
+    return GST_VIDEO_FORMAT_Y444_16LE;  // no 16-bit 4:2:2 is scored; keep every bit
+  }
+  if (depth <= 8) return GST_VIDEO_FORMAT_I420;
+  if (depth <= 10) return GST_VIDEO_FORMAT_I420_10LE;
+  if (depth <= 12) return GST_VIDEO_FORMAT_I420_12LE;
+  return GST_VIDEO_FORMAT_P016_LE;
+}
+
+}  // namespace vmafexact::cli

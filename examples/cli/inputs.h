@@ -1,0 +1,54 @@
+// What the two inputs hold, learnt before anything is scored: size, sample
+// format, frame rate and duration, from GstDiscoverer for files GStreamer can
+// read, from the options and the file size for raw files.
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <optional>
+#include <string>
+
+#include "options.h"
+
+namespace vmafexact::cli {
+
+struct VideoInput {
+  std::string role;  // "reference" or "distorted"
+  std::string path;
+  std::string uri;  // files GStreamer reads (not raw)
+  bool raw = false;
+  int width = 0;
+  int height = 0;
+  // The sample format the decoder (or the raw file) delivers; UNKNOWN when
+  // it could not be learnt (then I420 is assumed for the reference).
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  Fraction framerate{0, 1};  // 0/1: unknown or variable
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  std::string codec;       // what the file holds, e.g. "H.264 (High Profile)"; raw: "raw"
+  guint64 raw_frames = 0;  // raw only: whole frames in the file
+
+  // "640x360 I420, 24 fps, 1.00 s".
+  std::string description() const;
+};
+
+// Learns what the input holds. Throws CliError(kExitInput) when it cannot be
+// read (missing, unreadable, not a video, no video stream, a plugin missing).
+// A raw input's frame rate is left unset when not given (see
+// settle_raw_framerates).
+VideoInput discover_input(const InputOptions& options, const std::string& role);
+
+// A raw input without --framerate takes the other input's rate when that is
+// known, else 24/1; its duration follows.
+void settle_raw_framerates(VideoInput& ref, VideoInput& dist, const InputOptions& ref_options,
+                           const InputOptions& dist_options);
+
+// The format both inputs are scored in: the planar format with the
+// reference's bit depth and chroma subsampling (NV12 and I420 score alike;
+// RGB becomes 4:4:4).
+GstVideoFormat scoring_format(const VideoInput& ref);
+
+// "1:23.456" or "unknown".
+std::string duration_text(GstClockTime duration);
+
+}  // namespace vmafexact::cli

@@ -1,0 +1,341 @@
+// vmafexact: scores a distorted video against its reference from the command
+// line with the vmafexact GStreamer element. Reference: docs/tool.md.
+//
+//   vmafexact [OPTIONS] REF DIST
+//
+// main() learns what the inputs hold, lines the distorted video up with the
+// reference (scaling, sample format, frame rate, delay), runs the pipeline on
+// a GLib main loop (bus messages, SIGINT/SIGTERM, the progress line) and puts
+// the outputs in place; every failure ends as a CliError with its exit code.
+
+#include <glib-unix.h>
+#include <gst/gst.h>
+#include <gst/pbutils/pbutils.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "errors.h"
+#include "inputs.h"
+#include "options.h"
+#include "outputs.h"
+#include "pipeline.h"
+#include "progress.h"
+#include "support/handles.h"
+
+namespace vmafexact::cli {
+namespace {
+
+using examples::ErrorPtr;
+using examples::GCharPtr;
+using examples::GstObjectPtr;
+using examples::LoopPtr;
+
+// Finds the vmafexact element. Run from the build tree, the tool falls back to
+// the plugin built beside it when GStreamer has none registered; installed,
+// it relies on GStreamer's own search.
+void ensure_element() {
+  if (GstElementFactory* factory = gst_element_factory_find("vmafexact")) {
+    gst_object_unref(factory);
+    return;
+  }
+#ifdef VMAFEXACT_BUILD_ROOT
+  std::error_code error;
+  const auto executable = std::filesystem::canonical("/proc/self/exe", error);
+  const auto build_root = std::filesystem::canonical(VMAFEXACT_BUILD_ROOT, error);
+  if (!error && executable.string().rfind(build_root.string() + "/", 0) == 0) {
+    gst_registry_scan_path(gst_registry_get(), VMAFEXACT_BUILD_PLUGIN_DIR);
+    if (GstElementFactory* factory = gst_element_factory_find("vmafexact")) {
+      gst_object_unref(factory);
+      return;
+    }
+  }
+#endif
+  throw CliError(kExitScoring, "the vmafexact GStreamer element is not installed",
+                 "Install the project (meson install -C build), or point GStreamer at the built "
+                 "plugin: GST_PLUGIN_PATH=/path/to/build/gst vmafexact ...");
+}
+
+std::optional<guint64> expected_pairs(const VideoInput& ref, const VideoInput& dist,
+                                      const Alignment& alignment) {
+  if (ref.framerate.num <= 0 || !GST_CLOCK_TIME_IS_VALID(ref.duration)) return std::nullopt;
+  GstClockTime span = ref.duration > alignment.ref_skip ? ref.duration - alignment.ref_skip : 0;
+  if (GST_CLOCK_TIME_IS_VALID(dist.duration)) {
+    const GstClockTime dist_span =
+        dist.duration > alignment.dist_skip ? dist.duration - alignment.dist_skip : 0;
+    span = std::min(span, dist_span);
+  }
+  return gst_util_uint64_scale_round(span, ref.framerate.num,
+                                     GST_SECOND * static_cast<guint64>(ref.framerate.den));
+}
+
+class Run {
+ public:
+  Run(const Options& options, const VideoInput& ref, const VideoInput& dist,
+      const Alignment& alignment, Outputs& outputs, ScoringPipeline& pipeline)
+      : options_(options),
+        ref_(ref),
+        dist_(dist),
+        outputs_(outputs),
+        pipeline_(pipeline),
+        progress_(
+            options.progress == ProgressMode::kOn || (options.progress == ProgressMode::kAuto &&
+                                                      !options.quiet && isatty(STDERR_FILENO)),
+            expected_pairs(ref, dist, alignment)) {}
+
+  ExitCode run();
+
+ private:
+  static gboolean on_bus(GstBus*, GstMessage* message, gpointer self) {
+    static_cast<Run*>(self)->handle(message);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_sigint(gpointer self) {
+    static_cast<Run*>(self)->interrupt(SIGINT);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_sigterm(gpointer self) {
+    static_cast<Run*>(self)->interrupt(SIGTERM);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_tick(gpointer self) {
+    static_cast<Run*>(self)->progress_.draw();
+    return G_SOURCE_CONTINUE;
+  }
+  void handle(GstMessage* message);
+  void interrupt(int signal);
+  void fail(const GstMessage* message);
+  void quit() { g_main_loop_quit(loop_.get()); }
+
+  const Options& options_;
+  const VideoInput& ref_;
+  const VideoInput& dist_;
+  Outputs& outputs_;
+  ScoringPipeline& pipeline_;
+  Progress progress_;
+  LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
+  std::optional<CliError> failure_;
+  std::string missing_plugin_;
+  int signal_ = 0;        // the first SIGINT/SIGTERM
+  bool aborted_ = false;  // a second one
+  std::thread ender_;     // sends EOS into vmafexact after the first signal
+};
+
+void Run::handle(GstMessage* message) {
+  switch (GST_MESSAGE_TYPE(message)) {
+    case GST_MESSAGE_ELEMENT: {
+      const GstStructure* s = gst_message_get_structure(message);
+      if (gst_is_missing_plugin_message(message)) {
+        GCharPtr description(gst_missing_plugin_message_get_description(message));
+        if (description) missing_plugin_ = description.get();
+        break;
+      }
+      if (GST_MESSAGE_SRC(message) != GST_OBJECT(pipeline_.vmafexact())) break;
+      if (gst_structure_has_name(s, "vmafexact-frame")) {
+        outputs_.on_frame(s);
+        progress_.on_frame(s);
+      } else if (gst_structure_has_name(s, "vmafexact-summary")) {
+        outputs_.on_summary(s);
+      }
+      break;
+    }
+    case GST_MESSAGE_WARNING: {
+      // After an interrupt the streams end early on purpose: their "ended
+      // first" and unpaired-frame warnings would only confuse.
+      if (signal_ != 0) break;
+      GError* raw_error = nullptr;
+      gst_message_parse_warning(message, &raw_error, nullptr);
+      ErrorPtr error(raw_error);
+      progress_.print(std::string("vmafexact: warning: ") + (error ? error->message : "?"));
+      break;
+    }
+    case GST_MESSAGE_ERROR:
+      if (!failure_) fail(message);
+      quit();
+      break;
+    case GST_MESSAGE_EOS:
+      quit();
+      break;
+    default:
+      break;
+  }
+}
+
+// The first error decides the exit code: an input's element (demuxer,
+// decoder, parser) failing means the input cannot be read; vmafexact's own
+// errors are bad settings, an unwritable log, or a scoring failure.
+void Run::fail(const GstMessage* message) {
+  GError* raw_error = nullptr;
+  gchar* raw_debug = nullptr;
+  gst_message_parse_error(const_cast<GstMessage*>(message), &raw_error, &raw_debug);
+  ErrorPtr error(raw_error);
+  GCharPtr debug(raw_debug);
+  std::string text = error ? error->message : "unknown error";
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  // GStreamer's debug text starts with where the error was posted
+  // ("file.c(123): function (): /GstPipeline:...:"); the advice follows.
+  std::string details = debug ? debug.get() : "";
+  if (const auto newline = details.find('\n');
+      newline != std::string::npos && newline > 0 && details[newline - 1] == ':')
+    details.erase(0, newline + 1);
+  GstObject* source = GST_MESSAGE_SRC(message);
+  if (source == GST_OBJECT(pipeline_.vmafexact())) {
+    ExitCode code = kExitScoring;
+    if (error && error->domain == GST_LIBRARY_ERROR && error->code == GST_LIBRARY_ERROR_SETTINGS)
+      code = kExitUsage;
+    else if (error && error->domain == GST_RESOURCE_ERROR &&
+             (error->code == GST_RESOURCE_ERROR_OPEN_WRITE ||
+              error->code == GST_RESOURCE_ERROR_WRITE))
+      code = kExitOutput;
+    failure_.emplace(code, text, details);
+    return;
+  }
+  if (const VideoInput* input = pipeline_.input_of(source)) {
+    if (!missing_plugin_.empty())
+      failure_.emplace(kExitInput,
+                       "cannot decode the " + input->role + " " + input->path +
+                           ": GStreamer has no " + missing_plugin_,
+                       "Install GStreamer's plugins for it (Debian: gstreamer1.0-libav; also "
+                       "gstreamer1.0-plugins-good, -bad and -ugly).");
+    else
+      failure_.emplace(kExitInput,
+                       "cannot decode the " + input->role + " " + input->path + ": " + text,
+                       details);
+    return;
+  }
+  failure_.emplace(kExitScoring, text, details);
+}
+
+void Run::interrupt(int signal) {
+  if (signal_ != 0) {
+    progress_.print("vmafexact: interrupted again: stopping without writing the outputs");
+    aborted_ = true;
+    quit();
+    return;
+  }
+  signal_ = signal;
+  progress_.print(
+      "vmafexact: interrupted: scoring what has been read, then writing the "
+      "outputs (interrupt again to stop at once)");
+  // EOS into vmafexact's pads: the inputs stop, the element scores what it
+  // holds, posts its summary and writes its log. The pads' stream locks may
+  // be held by a streaming thread, so not on the main loop.
+  ender_ = std::thread([pipeline = &pipeline_] { pipeline->end_inputs(); });
+}
+
+ExitCode Run::run() {
+  GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline_.pipeline()));
+  const guint watch = gst_bus_add_watch(bus.get(), on_bus, this);
+  const guint sigint = g_unix_signal_add(SIGINT, on_sigint, this);
+  const guint sigterm = g_unix_signal_add(SIGTERM, on_sigterm, this);
+  const guint tick = g_timeout_add(250, on_tick, this);
+
+  outputs_.start();
+  if (gst_element_set_state(pipeline_.pipeline(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    // The reason is on the bus: the loop reads it and quits.
+  }
+  g_main_loop_run(loop_.get());
+
+  g_source_remove(tick);
+  g_source_remove(sigterm);
+  g_source_remove(sigint);
+  gst_element_set_state(pipeline_.pipeline(), GST_STATE_NULL);
+  if (ender_.joinable()) ender_.join();
+  g_source_remove(watch);
+  progress_.clear();
+
+  const auto interrupted = static_cast<ExitCode>(128 + signal_);
+  if (aborted_) return interrupted;
+  if (failure_) throw *failure_;
+  const GstStructure* summary = outputs_.summary();
+  guint64 scored = 0;
+  if (summary) gst_structure_get_uint64(summary, "frames-scored", &scored);
+  if (scored == 0) {
+    if (signal_) return interrupted;
+    std::string why = "the reference is " + duration_text(ref_.duration) +
+                      " long, the distorted video " + duration_text(dist_.duration);
+    if (options_.dist_delay != 0) {
+      char delay[64];
+      std::snprintf(delay, sizeof delay, ", --dist-delay %g s", options_.dist_delay);
+      why += delay;
+    }
+    throw CliError(
+        kExitNothingToCompare,
+        "no frame pair was scored: the inputs have no frames at the same time (" + why + ")",
+        "Check --dist-delay and that both videos have frames; frames pair by their "
+        "timestamps.");
+  }
+  outputs_.finish();
+  if (!options_.quiet) print_summary_table(outputs_.jsonl_on_stdout() ? stderr : stdout, summary);
+  return signal_ ? interrupted : kExitOk;
+}
+
+void note(const Options& options, const std::string& line) {
+  if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+ExitCode run(int argc, char** argv) {
+  const Options options = parse_options(argc, argv);
+  gst_pb_utils_init();
+  ensure_element();
+  VideoInput ref = discover_input(options.ref, "reference");
+  VideoInput dist = discover_input(options.dist, "distorted video");
+  settle_raw_framerates(ref, dist, options.ref, options.dist);
+  const Alignment alignment = align(options, ref, dist);
+  Outputs outputs(options, ref, dist);
+
+  note(options, "reference: " + ref.path + " (" + ref.description() + ")");
+  note(options, "distorted: " + dist.path + " (" + dist.description() + ")");
+  std::string lining_up;
+  if (alignment.scale)
+    lining_up += "scaled to " + std::to_string(ref.width) + "x" + std::to_string(ref.height) +
+                 " (videoscale method " + options.scale_method + ")";
+  if (alignment.convert_rate)
+    lining_up += std::string(lining_up.empty() ? "" : ", ") + "frame rate converted to " +
+                 std::to_string(ref.framerate.num) + "/" + std::to_string(ref.framerate.den) +
+                 " (videorate drops or repeats frames)";
+  if (options.dist_delay != 0) {
+    char delay[96];
+    std::snprintf(delay, sizeof delay, "the first %g s of the %s skipped",
+                  std::fabs(options.dist_delay),
+                  options.dist_delay > 0 ? "distorted video" : "reference");
+    lining_up += std::string(lining_up.empty() ? "" : ", ") + delay;
+  }
+  if (!lining_up.empty()) note(options, "distorted video " + lining_up);
+  outputs.describe_run(ref.path + " vs " + dist.path,
+                       {{"reference", ref.path + " (" + ref.description() + ")"},
+                        {"distorted", dist.path + " (" + dist.description() + ")" +
+                                          (lining_up.empty() ? "" : ", " + lining_up)},
+                        {"scored in", gst_video_format_to_string(alignment.format)}});
+
+  ScoringPipeline pipeline(options, ref, dist, alignment, outputs.element_log_location(),
+                           outputs.element_log_format());
+  Run scoring(options, ref, dist, alignment, outputs, pipeline);
+  return scoring.run();
+}
+
+}  // namespace
+}  // namespace vmafexact::cli
+
+int main(int argc, char** argv) {
+  using namespace vmafexact::cli;
+  try {
+    return run(argc, argv);
+  } catch (const CliError& error) {
+    std::fprintf(stderr, "vmafexact: %s\n", error.what());
+    if (!error.advice().empty()) std::fprintf(stderr, "  %s\n", error.advice().c_str());
+    return error.code();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vmafexact: internal error: %s\n", error.what());
+    return kExitScoring;
+  }
+}

@@ -1,0 +1,343 @@
+#include "outputs.h"
+
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "errors.h"
+#include "log_file.h"
+#include "report.h"
+#include "support/message_json.h"
+
+namespace vmafexact::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using gst::make_temporary_beside;
+using gst::write_file_atomically;
+
+// One spelling per file, for comparing names of files that may not exist yet.
+std::string canonical(const std::string& path) {
+  std::error_code error;
+  const fs::path resolved = fs::weakly_canonical(fs::absolute(path, error), error);
+  return error ? path : resolved.string();
+}
+
+void check_output(const std::string& option, const std::string& path,
+                  const std::vector<const VideoInput*>& inputs) {
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    throw CliError(kExitOutput, option + " " + path + ": it is a folder",
+                   "Give a file name, e.g. " +
+                       (fs::path(path) / ("scores." + option.substr(2))).string() + ".");
+  for (const VideoInput* input : inputs)
+    if (canonical(path) == canonical(input->path))
+      throw CliError(kExitOutput,
+                     option + " " + path + " is the " + input->role +
+                         " video; writing it would "
+                         "destroy the input",
+                     "Give the output another name.");
+  if (!gst::log_folder_writable(path)) {
+    const fs::path folder =
+        fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    throw CliError(kExitOutput,
+                   option + " " + path + ": cannot create a file in " + folder.string() +
+                       (fs::is_directory(folder, error) ? " (not writable)" : " (no such folder)"),
+                   "Check that the folder exists and is writable.");
+  }
+}
+
+std::string string_field(const GstStructure* s, const char* name) {
+  const gchar* text = gst_structure_get_string(s, name);
+  return text ? text : "";
+}
+
+// The fps vmafexact wrote into its own log (JSON "fps": 12.34, XML
+// fps="12.34"), so that the logs written here carry the same figure.
+std::optional<double> fps_of_log(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  static const std::regex fps("\"?fps\"?[:=] ?\"?([0-9.]+)");
+  for (int i = 0; i < 8 && std::getline(in, line); ++i) {
+    std::smatch match;
+    if (std::regex_search(line, match, fps)) return g_ascii_strtod(match[1].str().c_str(), nullptr);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput& dist)
+    : options_(options), width_(ref.width), height_(ref.height) {
+  const std::vector<const VideoInput*> inputs = {&ref, &dist};
+  std::vector<std::pair<std::string, std::string>> files;  // option, path
+  for (const auto& [option, path, format] : {std::tuple{"--json", &options.json, LogFormat::kJson},
+                                             {"--xml", &options.xml, LogFormat::kXml},
+                                             {"--csv", &options.csv, LogFormat::kCsv}}) {
+    if (path->empty()) continue;
+    logs_.push_back({*path, format});
+    files.emplace_back(option, *path);
+  }
+  if (!options.jsonl.empty() && options.jsonl != "-") files.emplace_back("--jsonl", options.jsonl);
+  if (!options.plot.empty()) files.emplace_back("--plot", options.plot);
+  if (!options.html.empty()) files.emplace_back("--html", options.html);
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (canonical(files[i].second) == canonical(files[j].second))
+        throw CliError(
+            kExitUsage,
+            files[j].first + " and " + files[i].first + " name the same file " + files[i].second,
+            "Give each output its own file.");
+  for (const auto& [option, path] : files) check_output(option, path, inputs);
+
+  collect_scores_ = logs_.size() > 1 || !options.plot.empty() || !options.html.empty();
+  if (!logs_.empty()) {
+    element_log_format_ = logs_.front().format;
+    element_log_temporary_ = make_temporary_beside(logs_.front().path);
+    if (element_log_temporary_.empty())
+      throw CliError(kExitOutput, "cannot create a file beside " + logs_.front().path,
+                     "Check that the folder exists, is writable and has room.");
+  }
+}
+
+Outputs::~Outputs() {
+  if (finished_) return;
+  if (!element_log_temporary_.empty()) g_remove(element_log_temporary_.c_str());
+  if (!jsonl_temporary_.empty()) {
+    jsonl_file_.close();
+    g_remove(jsonl_temporary_.c_str());
+  }
+}
+
+void Outputs::start() {
+  if (options_.jsonl.empty() || options_.jsonl == "-") return;
+  jsonl_temporary_ = make_temporary_beside(options_.jsonl);
+  if (!jsonl_temporary_.empty())
+    jsonl_file_.open(jsonl_temporary_, std::ios::out | std::ios::trunc);
+  if (jsonl_temporary_.empty() || !jsonl_file_)
+    throw CliError(kExitOutput, "--jsonl " + options_.jsonl + ": cannot create a file beside it",
+                   "Check that the folder exists, is writable and has room.");
+}
+
+void Outputs::on_frame(const GstStructure* frame) {
+  if (!options_.jsonl.empty()) {
+    std::ostream& out = jsonl_on_stdout() ? std::cout : jsonl_file_;
+    out << examples::json_line(frame) << '\n';
+    if (jsonl_on_stdout()) out.flush();
+  }
+  if (!collect_scores_) return;
+  guint64 index = 0;
+  if (!gst_structure_get_uint64(frame, "index", &index)) return;
+  for (gint i = 0; i < gst_structure_n_fields(frame); ++i) {
+    const gchar* name = gst_structure_nth_field_name(frame, i);
+    const GValue* value = gst_structure_get_value(frame, name);
+    if (G_VALUE_HOLDS_DOUBLE(value))
+      scores_.append(name, static_cast<unsigned>(index), g_value_get_double(value));
+  }
+}
+
+void Outputs::on_summary(const GstStructure* summary) {
+  summary_.reset(gst_structure_copy(summary));
+  if (!options_.jsonl.empty()) {
+    std::ostream& out = jsonl_on_stdout() ? std::cout : jsonl_file_;
+    out << examples::json_line(summary) << '\n';
+    out.flush();
+  }
+  if (!collect_scores_) return;
+  // libvmaf's aggregate metrics: the summary's plain doubles.
+  for (gint i = 0; i < gst_structure_n_fields(summary); ++i) {
+    const gchar* name = gst_structure_nth_field_name(summary, i);
+    const GValue* value = gst_structure_get_value(summary, name);
+    if (G_VALUE_HOLDS_DOUBLE(value)) scores_.set_aggregate(name, g_value_get_double(value));
+  }
+}
+
+void Outputs::write_extra_logs(const std::string& fps_source) {
+  const GstStructure* s = summary_.get();
+  LogInfo info;
+  const std::string libvmaf = string_field(s, "libvmaf-version");
+  info.version = "vmafexact " + string_field(s, "vmafexact-version") + " (libvmaf " +
+                 libvmaf.substr(0, libvmaf.find(' ')) + ")";
+  info.fps = fps_of_log(fps_source).value_or(0.0);
+  info.width = static_cast<unsigned>(width_);
+  info.height = static_cast<unsigned>(height_);
+  info.subsample = static_cast<unsigned>(options_.subsample);
+  guint64 scored = 0;
+  gst_structure_get_uint64(s, "frames-scored", &scored);
+  info.frame_count = static_cast<unsigned>(scored);
+  // The provenance the element writes into its own log, in its order.
+  for (const char* key : {"vmafexact-version", "libvmaf-version", "models", "backend"})
+    if (gst_structure_has_field(s, key)) info.provenance.emplace_back(key, string_field(s, key));
+  guint threads = 0;
+  if (gst_structure_get_uint(s, "threads", &threads))
+    info.provenance.emplace_back("threads", std::to_string(threads));
+  for (std::size_t i = 1; i < logs_.size(); ++i) {
+    const LogTarget& target = logs_[i];
+    if (!write_file_atomically(target.path, [&](std::ostream& out) {
+          write_log(out, target.format, options_.precision, scores_, info);
+        }))
+      throw CliError(kExitOutput, "cannot write " + target.path,
+                     "Check that the folder is writable and has room; an existing file there "
+                     "was left as it was.");
+  }
+}
+
+void Outputs::finish() {
+  if (!logs_.empty()) {
+    const std::string& primary = logs_.front().path;
+    if (std::rename(element_log_temporary_.c_str(), primary.c_str()) != 0)
+      throw CliError(kExitOutput, "cannot write " + primary + ": " + g_strerror(errno),
+                     "Check that the folder is writable; an existing file there was left as it "
+                     "was.");
+    element_log_temporary_.clear();
+    if (logs_.size() > 1) write_extra_logs(primary);
+  }
+  if (!jsonl_temporary_.empty()) {
+    jsonl_file_.close();
+    if (!jsonl_file_ || std::rename(jsonl_temporary_.c_str(), options_.jsonl.c_str()) != 0)
+      throw CliError(kExitOutput, "cannot write --jsonl " + options_.jsonl,
+                     "Check that the folder is writable and has room.");
+    jsonl_temporary_.clear();
+  }
+  if (!options_.plot.empty() || !options_.html.empty()) write_report();
+  finished_ = true;
+}
+
+// The report library's input: each score's values in frame order (under
+// --subsample N only the frames scored, so point k is frame k * N), the
+// summary's figures, and the run's provenance.
+void Outputs::write_report() const {
+  report::Report content;
+  content.title = title_;
+  const unsigned step = static_cast<unsigned>(options_.subsample);
+  const GstStructure* s = summary_.get();
+  // The models' scores first ("vmaf=vmaf_v0.6.1, neg=vmaf_v0.6.1neg" names
+  // them), then the features in the log's order: the panel on top is VMAF.
+  std::vector<std::string> names;
+  const std::string models = string_field(s, "models");
+  for (std::size_t start = 0; start < models.size();) {
+    const std::size_t end = std::min(models.find(", ", start), models.size());
+    const std::string entry = models.substr(start, end - start);
+    const std::string key = entry.substr(0, entry.find('='));
+    if (std::find(scores_.names().begin(), scores_.names().end(), key) != scores_.names().end())
+      names.push_back(key);
+    start = end + 2;
+  }
+  for (const std::string& name : scores_.names())
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const std::string& name : names) {
+    report::Series series{name, {}};
+    const auto column = scores_.column(name);
+    for (unsigned frame = 0; column && frame < column->size(); frame += step)
+      series.values.push_back((*column)[frame].value_or(report::kUnknown));
+    content.series.push_back(std::move(series));
+  }
+  for (const std::string& name : names) {
+    const GValue* value = gst_structure_get_value(s, name.c_str());
+    if (!value || !GST_VALUE_HOLDS_STRUCTURE(value)) continue;
+    const GstStructure* figures = gst_value_get_structure(value);
+    auto figure = [&](const char* field) {
+      double number = report::kUnknown;
+      gst_structure_get_double(figures, field, &number);
+      return number;
+    };
+    content.pooled.push_back({name, figure("min"), figure("max"), figure("mean"),
+                              figure("harmonic_mean"), figure("p1"), figure("p5"), figure("p50"),
+                              figure("low1_mean"), figure("low5_mean")});
+  }
+  content.provenance = facts_;
+  guint64 scored = 0;
+  gst_structure_get_uint64(s, "frames-scored", &scored);
+  content.provenance.emplace_back("frames scored", std::to_string(scored));
+  guint64 unpaired_ref = 0, unpaired_dist = 0;
+  gst_structure_get_uint64(s, "frames-unpaired-ref", &unpaired_ref);
+  gst_structure_get_uint64(s, "frames-unpaired-dist", &unpaired_dist);
+  if (unpaired_ref + unpaired_dist > 0)
+    content.provenance.emplace_back("frames without a partner",
+                                    std::to_string(unpaired_ref) + " reference, " +
+                                        std::to_string(unpaired_dist) + " distorted");
+  if (step > 1)
+    content.provenance.emplace_back(
+        "subsample", "1 frame in " + std::to_string(step) + " scored (frames 0, " +
+                         std::to_string(step) + ", " + std::to_string(2 * step) +
+                         ", ...): point k of the plot is frame " + std::to_string(step) + "k");
+  if (!options_.features.empty()) content.provenance.emplace_back("features", options_.features);
+  for (const char* key : {"models", "backend", "vmafexact-version", "libvmaf-version"})
+    if (gst_structure_has_field(s, key)) content.provenance.emplace_back(key, string_field(s, key));
+  guint threads = 0;
+  if (gst_structure_get_uint(s, "threads", &threads))
+    content.provenance.emplace_back("threads", std::to_string(threads));
+  try {
+    if (!options_.plot.empty()) report::write_plot(content, options_.plot);
+    if (!options_.html.empty()) report::write_html(content, options_.html);
+  } catch (const std::runtime_error& error) {
+    throw CliError(kExitOutput, error.what(),
+                   "Check that the folder is writable and has room; an existing file there was "
+                   "left as it was.");
+  }
+}
+
+void print_summary_table(std::FILE* to, const GstStructure* summary) {
+  guint64 scored = 0, unpaired_ref = 0, unpaired_dist = 0;
+  gst_structure_get_uint64(summary, "frames-scored", &scored);
+  gst_structure_get_uint64(summary, "frames-unpaired-ref", &unpaired_ref);
+  gst_structure_get_uint64(summary, "frames-unpaired-dist", &unpaired_dist);
+  std::fprintf(to, "%" G_GUINT64_FORMAT " frames scored", scored);
+  if (unpaired_ref + unpaired_dist > 0)
+    std::fprintf(to,
+                 "; not scored for want of a partner: %" G_GUINT64_FORMAT
+                 " reference and %" G_GUINT64_FORMAT " distorted frames",
+                 unpaired_ref, unpaired_dist);
+  std::fprintf(to, "\n");
+
+  struct Column {
+    const char* field;
+    const char* title;
+  };
+  static constexpr Column kColumns[] = {
+      {"min", "min"},        {"max", "max"}, {"mean", "mean"}, {"harmonic_mean", "harm.mean"},
+      {"p1", "p1"},          {"p5", "p5"},   {"p50", "p50"},   {"low1_mean", "1%low"},
+      {"low5_mean", "5%low"}};
+  std::size_t name_width = 5;
+  for (gint i = 0; i < gst_structure_n_fields(summary); ++i) {
+    const gchar* name = gst_structure_nth_field_name(summary, i);
+    if (GST_VALUE_HOLDS_STRUCTURE(gst_structure_get_value(summary, name)))
+      name_width = std::max(name_width, std::string_view(name).size());
+  }
+  std::fprintf(to, "%-*s", static_cast<int>(name_width), "score");
+  for (const Column& column : kColumns) std::fprintf(to, " %11s", column.title);
+  std::fprintf(to, "\n");
+  for (gint i = 0; i < gst_structure_n_fields(summary); ++i) {
+    const gchar* name = gst_structure_nth_field_name(summary, i);
+    const GValue* value = gst_structure_get_value(summary, name);
+    if (!GST_VALUE_HOLDS_STRUCTURE(value)) continue;
+    const GstStructure* pooled = gst_value_get_structure(value);
+    std::fprintf(to, "%-*s", static_cast<int>(name_width), name);
+    for (const Column& column : kColumns) {
+      double number = 0;
+      if (gst_structure_get_double(pooled, column.field, &number))
+        std::fprintf(to, " %11.6f", number);
+      else
+        std::fprintf(to, " %11s", "-");
+    }
+    std::fprintf(to, "\n");
+  }
+  // libvmaf's aggregate metrics (apsnr_y, ...): one value each.
+  for (gint i = 0; i < gst_structure_n_fields(summary); ++i) {
+    const gchar* name = gst_structure_nth_field_name(summary, i);
+    double number = 0;
+    if (G_VALUE_HOLDS_DOUBLE(gst_structure_get_value(summary, name)) &&
+        gst_structure_get_double(summary, name, &number))
+      std::fprintf(to, "%-*s %11.6f\n", static_cast<int>(name_width), name, number);
+  }
+  std::fflush(to);
+}
+
+}  // namespace vmafexact::cli

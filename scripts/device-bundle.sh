@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# device-bundle.sh [BUNDLE]: packs what the GPU machine needs to run the CUDA
+# checks (it has no compiler, GStreamer or ffmpeg) into BUNDLE (default
+# .devbundle, git-ignored): the stripped CUDA test programs, benches and plugin
+# of the build, a slice of the fixtures (scripts/device-fixtures.sh, xz), and
+# scripts/device-check.sh. Then, with GStreamer carried as /work/shared/device's
+# README says (.devicegst), run on the device from the repository root:
+#   bash BUNDLE/device-check.sh        (carry: BUNDLE and .devicegst)
+# Everything it prints is also written under $OUT (parity.log, pipeline.log,
+# bench.log, gstlaunch.log, ...).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$repo/build}"
+bundle="${1:-$repo/.devbundle}"
+rm -rf "$bundle"
+mkdir -p "$bundle/bin" "$bundle/gst"
+for program in tests/cuda-parity-tests tests/cuda-pipeline-tests tests/vmafexact-bench \
+               tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins; do
+  [[ -x "$build/$program" ]] || { echo "device-bundle: $build/$program is missing (a CUDA build: -Dcuda=enabled -Dtests=enabled)" >&2; exit 1; }
+  strip -o "$bundle/bin/$(basename "$program")" "$build/$program"
+done
+strip -o "$bundle/gst/libgstvmafexact.so" "$build/gst/libgstvmafexact.so"
+fixtures="$(mktemp -d)"
+trap 'rm -rf "$fixtures"' EXIT
+"$repo/scripts/device-fixtures.sh" "$fixtures/fx" "${FRAMES:-3}" "${LARGE_FRAMES:-2}" >/dev/null
+tar -C "$fixtures" -cJf "$bundle/fx.tar.xz" fx
+cp "$repo/scripts/device-check.sh" "$bundle/"
+grep -qx '/.devbundle/' "$repo/.git/info/exclude" 2>/dev/null || echo '/.devbundle/' >> "$(git -C "$repo" rev-parse --git-common-dir)/info/exclude"
+du -sh "$bundle"

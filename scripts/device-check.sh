@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# device-check.sh: run on the GPU machine from the repository root, in the
+# bundle scripts/device-bundle.sh made (its folder is this script's). Runs the
+# twin harness's device checks, the CUDA parity and pipeline suites, the benches
+# a literal gst-launch comparison of every VMAF v1 model on CUDA memory against
+# backend=cpu, and a live CUDA pipeline with windows, an alert and a rotated log
+# (LIVE_SECONDS, default 90). CHECKS="twins parity pipeline bench gst launch live"
+# picks.
+set -uo pipefail
+bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-$bundle/out}"
+mkdir -p "$out"
+checks="${CHECKS:-twins parity pipeline bench gst launch live}"
+bin="$bundle/bin"
+work="$(mktemp -d)"
+tar -C "$work" -xJf "$bundle/fx.tar.xz"
+export VMAFEXACT_SHARED_DIR="$work/fx/shared" VMAFEXACT_FIXTURE_YUV_DIR="$work/fx/yuv"
+if [[ -f .devicegst/env.sh ]]; then
+  # shellcheck disable=SC1091
+  . .devicegst/env.sh
+fi
+export GST_PLUGIN_PATH="$bundle/gst"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+status=0
+step() { # step NAME COMMAND...: runs it, its output to $OUT/NAME.log and a tail here
+  local name=$1; shift
+  local start=$SECONDS
+  "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: rc $rc, $((SECONDS - start)) s"
+  tail -n "${TAIL:-6}" "$out/$name.log"
+  ((rc == 0)) || status=1
+}
+has() { [[ " $checks " == *" $1 "* ]]; }
+has twins && step checktwins "$bin/vmafexact-checktwins" --isa cuda_device
+has parity && step parity "$bin/cuda-parity-tests"
+has pipeline && step pipeline "$bin/cuda-pipeline-tests"
+if has bench; then
+  step bench sh -c "
+    '$bin/vmafexact-bench' --backend cuda --size 1920x1080 --frames 1000 --warmup 50 &&
+    '$bin/vmafexact-bench' --backend cuda --size 3840x2160 --frames 500 --warmup 30 &&
+    '$bin/vmafexact-bench' --backend cuda --size 1920x1080 --frames 500 --warmup 30 --model vmaf_v1.0.16_3d0h &&
+    '$bin/vmafexact-bench' --backend cuda --size 3840x2160 --frames 300 --warmup 30 --model vmaf_v1.0.16_3d0h_2160 &&
+    '$bin/vmafexact-bench' --backend cuda --size 3840x2160 --bpc 10 --frames 300 --warmup 30 --model vmaf_v1.0.16_3d0h_2160"
+fi
+if has gst; then
+  step gstbench sh -c "
+    '$bin/vmafexact-gst-bench' --size 1920x1080 --frames 2000 --model vmaf_v0.6.1 &&
+    '$bin/vmafexact-gst-bench' --size 3840x2160 --frames 600 --model vmaf_v0.6.1 &&
+    '$bin/vmafexact-gst-bench' --size 1920x1080 --frames 1000 --model vmaf_v1.0.16_3d0h &&
+    '$bin/vmafexact-gst-bench' --size 3840x2160 --frames 400 --model vmaf_v1.0.16_3d0h_2160"
+fi
+if has launch; then
+  # Every v1 model on each pair of the fixture slice, cudaupload on both inputs
+  # against backend=cpu: the two max-precision logs must be equal but for fps
+  # and the backend and threads named in the provenance.
+  launch() {
+    local fails=0 runs=0
+    local models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_5d0h vmaf_v1.0.16_3d0h_2160 vmaf_v1.0.16_1d5h_2160
+                  vmaf_v1.0.16_hfr_3d0h vmaf_v1.0.16_hfr_5d0h vmaf_v1.0.16_hfr_3d0h_2160 vmaf_v1.0.16_hfr_1d5h_2160"
+    local dist
+    for dist in "$work"/fx/yuv/*_dis_*.yuv; do
+      local name; name=$(basename "$dist")
+      [[ "$name" =~ ^([a-z])_([0-9]+)x([0-9]+)_(4[0-4]{2})p([0-9]+)_ ]] || continue
+      local w=${BASH_REMATCH[2]} h=${BASH_REMATCH[3]} sub=${BASH_REMATCH[4]} bits=${BASH_REMATCH[5]}
+      ((w % 8 == 0 && h % 2 == 0 && w >= 216 && h >= 216)) || continue
+      local format
+      case "$sub$bits" in
+        4208) format=i420;; 42010) format=i420-10le;; 4228) format=y42b;; 42210) format=i422-10le;;
+        4448) format=y444;; 44410) format=y444-10le;; *) continue;;
+      esac
+      local ref="${dist%%_dis_*}_ref.yuv"
+      [[ -f "$ref" ]] || continue
+      local parse="rawvideoparse width=$w height=$h format=$format framerate=24/1"
+      # cudaupload passes system memory through when downstream takes it too:
+      # the capsfilter makes it upload.
+      local upload="cudaupload ! video/x-raw(memory:CUDAMemory)"
+      local model
+      for model in $models; do
+        runs=$((runs + 1))
+        rm -f "$work/cuda.json" "$work/cpu.json"
+        gst-launch-1.0 -q filesrc location="$ref" ! $parse ! $upload ! v.ref_sink \
+          filesrc location="$dist" ! $parse ! $upload ! v.dist_sink \
+          vmafexact name=v model=$model log-location="$work/cuda.json" log-precision=max ! fakesink
+        gst-launch-1.0 -q filesrc location="$ref" ! $parse ! v.ref_sink \
+          filesrc location="$dist" ! $parse ! v.dist_sink \
+          vmafexact name=v backend=cpu model=$model log-location="$work/cpu.json" log-precision=max ! fakesink
+        local backend
+        backend=$(grep -o '"backend": *"[^"]*"' "$work/cuda.json")
+        if diff <(grep -v '"fps"\|"backend"\|"threads"' "$work/cuda.json") <(grep -v '"fps"\|"backend"\|"threads"' "$work/cpu.json") > /dev/null &&
+           [[ "$backend" == *CUDA* ]] && grep -q '"frames"' "$work/cuda.json"; then
+          echo "identical: $name $model ($(grep -c '"frameNum"' "$work/cuda.json") frames, $backend)"
+        else
+          echo "DIFFERENT: $name $model ($backend)"
+          diff <(grep -v '"fps"\|"backend"\|"threads"' "$work/cuda.json") <(grep -v '"fps"\|"backend"\|"threads"' "$work/cpu.json") | head -6
+          fails=$((fails + 1))
+        fi
+      done
+    done
+    echo "gst-launch: $((runs - fails)) of $runs logs identical to backend=cpu"
+    ((fails == 0 && runs > 0))
+  }
+  step gstlaunch launch
+fi
+if has live; then
+  # A live 1080p60 pipeline on the GPU for LIVE_SECONDS: RSS sampled, windows
+  # and an alert posted, the log rotated every 20 s. Every rotated file must be a
+  # complete log, and together they must hold every scored frame once.
+  live() {
+    local dir="$work/live" seconds=${LIVE_SECONDS:-90}
+    mkdir -p "$dir"
+    local caps="video/x-raw,format=I420,width=1920,height=1080,framerate=60/1"
+    local up="cudaupload ! video/x-raw(memory:CUDAMemory)"
+    gst-launch-1.0 -e -m videotestsrc is-live=true pattern=ball ! $caps ! $up ! tee name=t \
+      t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink \
+      vmafexact name=v frame-message=false window=5s alert="vmaf<101:for=1s" \
+        log-location="$dir/live-{index}.json" log-rotate=20s ! fakesink > "$dir/bus.txt" 2>&1 &
+    local pid=$! t=0
+    while ((t < seconds)); do
+      sleep 10; t=$((t + 10))
+      echo "rss after $t s: $(awk '/VmRSS/ {print $2}' /proc/$pid/status) KiB"
+    done
+    kill -INT $pid; wait $pid
+    echo "windows posted: $(grep -c 'vmafexact-window' "$dir/bus.txt"), alerts: $(grep -c 'vmafexact-alert' "$dir/bus.txt")"
+    grep -o 'vmafexact-summary.*' "$dir/bus.txt" | grep -o 'frames-scored=([a-z0-9]*)[0-9]*\|backend=([a-z]*)"[^"]*"' | head -3
+    python3 - "$dir" <<'PY'
+import glob, json, sys
+files = sorted(glob.glob(sys.argv[1] + "/live-*.json"))
+frames = 0
+for f in files:
+    log = json.load(open(f))
+    n = len(log["frames"])
+    # frame numbers of the whole run, each frame in one file
+    assert [fr["frameNum"] for fr in log["frames"]] == list(range(frames, frames + n)), f
+    assert "vmaf" in log["pooled_metrics"], f
+    frames += n
+    print("%s: %d frames, pooled vmaf mean %.6f, backend %s" % (f.split("/")[-1], n, log["pooled_metrics"]["vmaf"]["mean"], log["provenance"]["backend"]))
+print("rotated logs: %d files, %d frames in all" % (len(files), frames))
+sys.exit(0 if len(files) >= 2 and frames > 0 else 1)
+PY
+  }
+  step live live
+fi
+rm -rf "$work"
+exit $status

@@ -1,0 +1,652 @@
+// vmafexact, the command-line tool, run as a program on small videos made here
+// with ffmpeg: its logs against a hand-written pipeline's, its other logs
+// against the element's own, raw files against the same pictures in a
+// container, the progress line on a terminal and not on a pipe, lining up
+// (scaling, frame rate, --dist-delay), SIGINT, and every error's exit code and
+// message.
+
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+struct Result {
+  int status = -1;  // exit code, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+int exit_code_of(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return -1;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// The scoring speed, different in every run, written as 0.
+std::string without_fps(const std::string& log) {
+  static const std::regex json_fps("\"fps\": [0-9.]+,"), xml_fps("fps=\"[0-9.]+\"");
+  return std::regex_replace(std::regex_replace(log, json_fps, "\"fps\": 0.00,"), xml_fps,
+                            "fps=\"0.00\"");
+}
+
+// Runs a program with its output captured; the environment is the test's
+// (GST_PLUGIN_PATH and GST_REGISTRY from meson).
+Result run_program(const std::vector<std::string>& args) {
+  std::vector<gchar*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  gchar* out = nullptr;
+  gchar* err = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  Result result;
+  if (!g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out,
+                    &err, &wait_status, &error)) {
+    result.err = error ? error->message : "spawn failed";
+    g_clear_error(&error);
+    return result;
+  }
+  result.status = exit_code_of(wait_status);
+  result.out = out ? out : "";
+  result.err = err ? err : "";
+  g_free(out);
+  g_free(err);
+  return result;
+}
+
+Result run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), VMAFEXACT_CLI_PATH);
+  return run_program(args);
+}
+
+std::string describe(const Result& result) {
+  return "exit " + std::to_string(result.status) + "\nstdout:\n" + result.out + "\nstderr:\n" +
+         result.err;
+}
+
+// Runs the tool with its standard output and error on a pseudo-terminal, as
+// in an interactive shell; returns everything it wrote there.
+Result run_cli_on_terminal(const std::vector<std::string>& args) {
+  std::vector<std::string> full = {VMAFEXACT_CLI_PATH};
+  full.insert(full.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : full) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  int terminal = -1;
+  const pid_t child = forkpty(&terminal, nullptr, nullptr, nullptr);
+  Result result;
+  if (child < 0) {
+    result.err = std::string("forkpty: ") + std::strerror(errno);
+    return result;
+  }
+  if (child == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(terminal, buffer, sizeof buffer);
+    if (n > 0) {
+      result.out.append(buffer, static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // EIO once the child has closed its side
+    }
+  }
+  close(terminal);
+  int wait_status = 0;
+  waitpid(child, &wait_status, 0);
+  result.status = exit_code_of(wait_status);
+  return result;
+}
+
+// Runs a gst-launch-1.0 description in this process until EOS; "" or the error.
+std::string run_pipeline(const std::string& description) {
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline || error) {
+    std::string text = error ? error->message : "no pipeline";
+    g_clear_error(&error);
+    if (pipeline) gst_object_unref(pipeline);
+    return text;
+  }
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  GstMessage* message = gst_bus_timed_pop_filtered(
+      bus, 120 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  std::string failure;
+  if (!message) {
+    failure = "timeout";
+  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+    GError* gerror = nullptr;
+    gst_message_parse_error(message, &gerror, nullptr);
+    failure = gerror->message;
+    g_error_free(gerror);
+  }
+  if (message) gst_message_unref(message);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  return failure;
+}
+
+std::vector<std::string> hidden_files(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.path().filename().string().rfind('.', 0) == 0)
+      names.push_back(entry.path().filename().string());
+  return names;
+}
+
+// The inputs, made once with ffmpeg (a dependency of the test fixtures) in a
+// folder of their own.
+class Cli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = fs::temp_directory_path() / ("vmafexact-cli-test-" + std::to_string(getpid()));
+    fs::create_directories(folder_);
+    const std::string ff = "ffmpeg -nostdin -loglevel error -y ";
+    const std::string f = folder_.string() + "/";
+    const std::vector<std::string> commands = {
+        // 12 frames of 640x360 at 24 fps, and an H.264 copy at 480x270.
+        ff + "-f lavfi -i testsrc2=size=640x360:rate=24 -frames:v 12 -pix_fmt yuv420p " + f +
+            "ref.y4m",
+        ff + "-i " + f + "ref.y4m -vf scale=480:270 -c:v libx264 -preset fast -crf 30 " +
+            "-pix_fmt yuv420p " + f + "dist_480.mp4",
+        // The same pictures after 6 black frames (0.25 s), losslessly.
+        ff + "-i " + f + "ref.y4m -vf tpad=start=6:color=black " + f + "dist_delayed.y4m",
+        // At 12 fps.
+        ff + "-i " + f + "ref.y4m -vf fps=12 -c:v libx264 -preset fast -crf 30 " + f +
+            "dist_12fps.mp4",
+        // Raw, tightly packed 637x359 files (rows not a multiple of 4 bytes),
+        // and the same pictures losslessly in Matroska (FFV1).
+        ff + "-f lavfi -i testsrc2=size=640x360:rate=24 -frames:v 6 -vf scale=637:359 " +
+            "-pix_fmt yuv420p -f rawvideo " + f + "ref_637.yuv",
+        ff + "-f rawvideo -pix_fmt yuv420p -s 637x359 -r 24 -i " + f +
+            "ref_637.yuv -vf boxblur=2:1,noise=alls=12 -f rawvideo -pix_fmt yuv420p " + f +
+            "dist_637.yuv",
+        ff + "-f rawvideo -pix_fmt yuv420p -s 637x359 -r 24 -i " + f + "ref_637.yuv -c:v ffv1 " +
+            f + "ref_637.mkv",
+        ff + "-f rawvideo -pix_fmt yuv420p -s 637x359 -r 24 -i " + f + "dist_637.yuv -c:v ffv1 " +
+            f + "dist_637.mkv",
+        // Thirty seconds, for an interrupted run.
+        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 720 -c:v libx264 -preset fast " +
+            "-crf 18 -pix_fmt yuv420p " + f + "long_ref.mp4",
+        ff + "-i " + f + "long_ref.mp4 -c:v libx264 -preset fast -crf 40 " + f + "long_dist.mp4",
+    };
+    for (const auto& command : commands) {
+      const int status = std::system(command.c_str());
+      if (status != 0) {
+        setup_error_ = "ffmpeg failed (" + std::to_string(status) + "): " + command;
+        return;
+      }
+    }
+    write_file(folder_ / "notvideo.txt", "hello\n");
+  }
+
+  static void TearDownTestSuite() {
+    std::error_code error;
+    fs::remove_all(folder_, error);
+  }
+
+  void SetUp() override {
+    if (!setup_error_.empty()) GTEST_FAIL() << setup_error_;
+    // Each test writes its outputs into a folder of its own.
+    out_ = folder_ / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::create_directories(out_);
+  }
+
+  static std::string in(const std::string& name) { return (folder_ / name).string(); }
+  std::string out(const std::string& name) const { return (out_ / name).string(); }
+
+  static fs::path folder_;
+  static std::string setup_error_;
+  fs::path out_;
+};
+
+fs::path Cli::folder_;
+std::string Cli::setup_error_;
+
+// The issue's "done when": an mp4 at 480x270 against a y4m at 640x360 in one
+// command, and its JSON equals the log of a hand-written pipeline with the same
+// scaling (videoscale's catrom, stretched, to I420).
+TEST_F(Cli, ScoresAnMp4OfAnotherSizeAsAHandWrittenPipelineDoes) {
+  const Result run = run_cli(
+      {"--precision", "max", "--json", out("tool.json"), in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  EXPECT_NE(run.err.find("scaled to 640x360 (videoscale method catrom)"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("12 frames scored"), std::string::npos) << run.out;
+  EXPECT_TRUE(std::regex_search(run.out, std::regex("\nvmaf +[0-9]+\\.[0-9]{6} "))) << run.out;
+
+  const std::string hand = out("hand.json");
+  ASSERT_EQ(run_pipeline("filesrc location=" + in("ref.y4m") +
+                         " ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.ref_sink "
+                         "filesrc location=" +
+                         in("dist_480.mp4") +
+                         " ! decodebin ! videoscale method=catrom add-borders=false ! "
+                         "videoconvert ! video/x-raw,format=I420,width=640,height=360 ! "
+                         "v.dist_sink vmafexact name=v log-precision=max log-location=" +
+                         hand + " ! fakesink"),
+            "");
+  const std::string tool_log = read_file(out("tool.json"));
+  ASSERT_GT(tool_log.size(), 1000u);
+  EXPECT_EQ(without_fps(tool_log), without_fps(read_file(hand)));
+  EXPECT_EQ(Json::parse(tool_log)["frames"].size(), 12u);
+  EXPECT_TRUE(hidden_files(out_).empty());  // no temporary file left
+}
+
+// --json, --xml and --csv together: the element writes the first, the tool the
+// others; each equals, byte for byte, what the element writes in that layout
+// (the fps too: the tool takes the element's).
+TEST_F(Cli, EveryLogEqualsTheOneTheElementWritesInThatLayout) {
+  const std::vector<std::string> inputs = {in("ref.y4m"), in("dist_480.mp4")};
+  auto with = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--features", "psnr=enable_apsnr=true", "--subsample", "2"});
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    return args;
+  };
+  for (const char* precision : {"max", "default"}) {
+    SCOPED_TRACE(precision);
+    const std::string p = precision;
+    const Result all = run_cli(with({"--precision", p, "--json", out(p + ".json"), "--xml",
+                                     out(p + ".xml"), "--csv", out(p + ".csv")}));
+    ASSERT_EQ(all.status, 0) << describe(all);
+    const Result xml = run_cli(with({"--precision", p, "--xml", out(p + "-alone.xml")}));
+    ASSERT_EQ(xml.status, 0) << describe(xml);
+    const Result csv = run_cli(with({"--precision", p, "--csv", out(p + "-alone.csv")}));
+    ASSERT_EQ(csv.status, 0) << describe(csv);
+
+    const std::string all_xml = read_file(out(p + ".xml"));
+    ASSERT_GT(all_xml.size(), 1000u);
+    EXPECT_NE(all_xml.find("<aggregate_metrics apsnr_y="), std::string::npos);
+    EXPECT_EQ(without_fps(all_xml), without_fps(read_file(out(p + "-alone.xml"))));
+    EXPECT_EQ(read_file(out(p + ".csv")), read_file(out(p + "-alone.csv")));
+    // The XML written by the tool carries the fps of the JSON the element wrote.
+    std::smatch json_fps, xml_fps;
+    const std::string all_json = read_file(out(p + ".json"));
+    ASSERT_TRUE(std::regex_search(all_json, json_fps, std::regex("\"fps\": ([0-9.]+),")));
+    ASSERT_TRUE(std::regex_search(all_xml, xml_fps, std::regex("fps=\"([0-9.]+)\"")));
+    EXPECT_EQ(json_fps[1], xml_fps[1]);
+    EXPECT_EQ(Json::parse(all_json)["frames"].size(), 6u);  // subsample 2 of 12
+  }
+  EXPECT_TRUE(hidden_files(out_).empty());
+}
+
+// Raw files need the packed layout spelled out for rawvideoparse (a 637-pixel
+// row is not a multiple of 4 bytes): the raw pair scores exactly as the same
+// pictures in Matroska, formats named as ffmpeg names them.
+TEST_F(Cli, RawFilesOfAnOddWidthScoreAsTheSamePicturesInAContainer) {
+  const Result raw = run_cli({"--precision", "max", "--json", out("raw.json"), "--size", "637x359",
+                              "--format", "yuv420p", in("ref_637.yuv"), in("dist_637.yuv")});
+  ASSERT_EQ(raw.status, 0) << describe(raw);
+  const Result mkv = run_cli(
+      {"--precision", "max", "--json", out("mkv.json"), in("ref_637.mkv"), in("dist_637.mkv")});
+  ASSERT_EQ(mkv.status, 0) << describe(mkv);
+  const std::string raw_log = read_file(out("raw.json"));
+  EXPECT_EQ(Json::parse(raw_log)["frames"].size(), 6u);
+  EXPECT_EQ(without_fps(raw_log), without_fps(read_file(out("mkv.json"))));
+  EXPECT_NE(raw.err.find("637x359 raw I420"), std::string::npos) << raw.err;
+}
+
+// The progress line (frames, fps, the running VMAF, ETA) is drawn in place on
+// a terminal and absent on a pipe; --progress and --no-progress force it.
+TEST_F(Cli, ProgressShowsOnATerminalOnly) {
+  const std::vector<std::string> inputs = {in("ref.y4m"), in("dist_480.mp4")};
+  std::vector<std::string> args = {"--threads", "1"};
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  const Result terminal = run_cli_on_terminal(args);
+  ASSERT_EQ(terminal.status, 0) << terminal.out;
+  EXPECT_TRUE(std::regex_search(
+      terminal.out,
+      std::regex("\rframe [0-9]+/12 +[0-9]+%  [0-9.]+ fps  vmaf [0-9.]+  elapsed [0-9:]+")))
+      << terminal.out;
+  EXPECT_NE(terminal.out.find("\033[K"), std::string::npos);
+
+  const Result pipe = run_cli(args);
+  ASSERT_EQ(pipe.status, 0) << describe(pipe);
+  EXPECT_EQ(pipe.err.find('\r'), std::string::npos) << pipe.err;
+  EXPECT_EQ(pipe.err.find(" fps "), std::string::npos) << pipe.err;
+  EXPECT_EQ(pipe.out.find('\r'), std::string::npos) << pipe.out;
+
+  std::vector<std::string> forced = {"--progress"};
+  forced.insert(forced.end(), args.begin(), args.end());
+  const Result forced_on = run_cli(forced);
+  ASSERT_EQ(forced_on.status, 0) << describe(forced_on);
+  EXPECT_NE(forced_on.err.find("\rframe "), std::string::npos) << forced_on.err;
+
+  std::vector<std::string> off = {"--no-progress"};
+  off.insert(off.end(), args.begin(), args.end());
+  const Result terminal_off = run_cli_on_terminal(off);
+  ASSERT_EQ(terminal_off.status, 0) << terminal_off.out;
+  EXPECT_EQ(terminal_off.out.find("\rframe "), std::string::npos) << terminal_off.out;
+}
+
+// --plot and --html: one panel per score (the model's first), the page with
+// the summary's figures and the run's provenance (the inputs, the scaling).
+TEST_F(Cli, PlotAndHtmlReport) {
+  const Result run =
+      run_cli({"--features", "psnr", "--plot", out("scores.svg"), "--html", out("report.html"),
+               "--jsonl", out("scores.jsonl"), in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  const std::string svg = read_file(out("scores.svg"));
+  std::vector<std::string> panels;
+  static const std::regex series("<g class=\"series\" data-score=\"([^\"]+)\"");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), series), end; it != end; ++it)
+    panels.push_back((*it)[1]);
+  ASSERT_EQ(panels.size(), 18u) << svg.substr(0, 2000);
+  EXPECT_EQ(panels.front(), "vmaf");
+  EXPECT_EQ(panels[1], "integer_adm2");
+  EXPECT_EQ(panels.back(), "integer_motion3");
+  EXPECT_NE(std::find(panels.begin(), panels.end(), "psnr_cb"), panels.end());
+
+  const std::string html = read_file(out("report.html"));
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find(in("dist_480.mp4") + " (480x270 H.264"), std::string::npos);
+  EXPECT_NE(html.find("scaled to 640x360 (videoscale method catrom)"), std::string::npos);
+  EXPECT_NE(html.find("vmaf=vmaf_v0.6.1"), std::string::npos);
+  // The summary's mean VMAF, as the page prints it (%.6g).
+  std::istringstream lines(read_file(out("scores.jsonl")));
+  std::string line, last;
+  while (std::getline(lines, line)) last = line;
+  const double mean = Json::parse(last)["fields"]["vmaf"]["mean"].get<double>();
+  char printed[64];
+  std::snprintf(printed, sizeof printed, ">%.6g<", mean);
+  EXPECT_NE(html.find(printed), std::string::npos) << printed;
+  EXPECT_TRUE(hidden_files(out_).empty());
+
+  const Result png = run_cli({"--model", "", "--features", "psnr", "--plot", out("scores.PNG"),
+                              in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(png.status, 0) << describe(png);
+  EXPECT_EQ(read_file(out("scores.PNG")).substr(0, 8), "\x89PNG\r\n\x1a\n");
+}
+
+// --jsonl -: one JSON object per frame on standard output, the summary last,
+// nothing else there; the summary table goes to standard error.
+TEST_F(Cli, JsonLinesOnStandardOutput) {
+  const Result run = run_cli({"--jsonl", "-", in("ref.y4m"), in("dist_480.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  std::istringstream lines(run.out);
+  std::vector<Json> objects;
+  for (std::string line; std::getline(lines, line);) objects.push_back(Json::parse(line));
+  ASSERT_EQ(objects.size(), 13u) << run.out;
+  for (std::size_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(objects[i]["message"], "vmafexact-frame");
+    EXPECT_EQ(objects[i]["fields"]["index"], i);
+    EXPECT_TRUE(objects[i]["fields"]["vmaf"].is_number());
+  }
+  EXPECT_EQ(objects[12]["message"], "vmafexact-summary");
+  EXPECT_EQ(objects[12]["fields"]["frames-scored"], 12);
+  EXPECT_TRUE(objects[12]["fields"]["vmaf"]["p5"].is_number());
+  EXPECT_NE(run.err.find("12 frames scored"), std::string::npos) << run.err;
+}
+
+// --dist-delay: DIST starts 0.25 s (6 black frames) later than REF; skipping
+// them pairs every frame with its identical twin (PSNR's 8-bit ceiling, 60).
+TEST_F(Cli, DistDelaySkipsTheDistortedStart) {
+  const std::vector<std::string> scoring = {"--model", "", "--features", "psnr"};
+  auto args = [&](std::vector<std::string> more) {
+    std::vector<std::string> all = scoring;
+    all.insert(all.end(), more.begin(), more.end());
+    all.push_back(in("ref.y4m"));
+    all.push_back(in("dist_delayed.y4m"));
+    return all;
+  };
+  const Result delayed = run_cli(args({"--dist-delay", "0.25", "--json", out("delayed.json")}));
+  ASSERT_EQ(delayed.status, 0) << describe(delayed);
+  EXPECT_NE(delayed.err.find("the first 0.25 s of the distorted video skipped"), std::string::npos)
+      << delayed.err;
+  const Json log = Json::parse(read_file(out("delayed.json")));
+  ASSERT_EQ(log["frames"].size(), 12u);
+  for (const auto& frame : log["frames"]) EXPECT_EQ(frame["metrics"]["psnr_y"], 60.0) << frame;
+
+  const Result aligned = run_cli(args({"--json", out("aligned.json")}));
+  ASSERT_EQ(aligned.status, 0) << describe(aligned);
+  const Json unshifted = Json::parse(read_file(out("aligned.json")));
+  EXPECT_LT(unshifted["frames"][0]["metrics"]["psnr_y"].get<double>(), 30.0);
+}
+
+// A distorted video at 12 fps against a reference at 24: its frames are
+// repeated to 24 fps (videorate); --no-rate-conversion refuses instead.
+TEST_F(Cli, FrameRatesAreConvertedToTheReferences) {
+  const Result run = run_cli({"--json", out("rate.json"), in("ref.y4m"), in("dist_12fps.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  EXPECT_NE(run.err.find("frame rate converted to 24/1"), std::string::npos) << run.err;
+  EXPECT_EQ(Json::parse(read_file(out("rate.json")))["frames"].size(), 12u);
+
+  const Result refused = run_cli({"--no-rate-conversion", in("ref.y4m"), in("dist_12fps.mp4")});
+  EXPECT_EQ(refused.status, 3) << describe(refused);
+  EXPECT_NE(refused.err.find("the reference runs at 24/1 frames per second and the distorted "
+                             "video at 12/1, and --no-rate-conversion forbids converting"),
+            std::string::npos)
+      << refused.err;
+}
+
+// SIGINT ends the inputs: what was scored is written, and the exit code is 130.
+TEST_F(Cli, SigintWritesWhatWasScored) {
+  const std::vector<std::string> args = {
+      VMAFEXACT_CLI_PATH, "--threads",        "1", "--jsonl", "-", "--json", out("partial.json"),
+      in("long_ref.mp4"), in("long_dist.mp4")};
+  std::vector<gchar*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  GPid pid = 0;
+  gint out_fd = -1;
+  GError* error = nullptr;
+  ASSERT_TRUE(g_spawn_async_with_pipes(nullptr, argv.data(), nullptr, G_SPAWN_DO_NOT_REAP_CHILD,
+                                       nullptr, nullptr, &pid, nullptr, &out_fd, nullptr, &error))
+      << (error ? error->message : "");
+  FILE* stdout_pipe = fdopen(out_fd, "r");
+  std::vector<std::string> lines;
+  char buffer[1 << 16];
+  while (lines.size() < 3 && std::fgets(buffer, sizeof buffer, stdout_pipe))
+    lines.emplace_back(buffer);
+  kill(pid, SIGINT);
+  while (std::fgets(buffer, sizeof buffer, stdout_pipe)) lines.emplace_back(buffer);
+  std::fclose(stdout_pipe);
+  int wait_status = 0;
+  waitpid(pid, &wait_status, 0);
+  g_spawn_close_pid(pid);
+  EXPECT_EQ(exit_code_of(wait_status), 130);
+
+  ASSERT_GE(lines.size(), 4u);
+  const Json summary = Json::parse(lines.back());
+  ASSERT_EQ(summary["message"], "vmafexact-summary");
+  const auto scored = summary["fields"]["frames-scored"].get<std::size_t>();
+  EXPECT_GE(scored, 3u);
+  EXPECT_LT(scored, 720u);
+  EXPECT_EQ(lines.size(), scored + 1);
+  EXPECT_EQ(Json::parse(read_file(out("partial.json")))["frames"].size(), scored);
+}
+
+// Each failure: its exit code and a message naming the problem (and the fix).
+TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string message;
+  };
+  const std::string ref = in("ref.y4m"), dist = in("dist_480.mp4");
+  const std::vector<Case> cases = {
+      {{in("missing.mp4"), dist},
+       2,
+       "cannot read the reference " + in("missing.mp4") + ": No such file or directory"},
+      {{ref, in("notvideo.txt")},
+       2,
+       "cannot read the distorted video " + in("notvideo.txt") +
+           ": Could not determine type of stream"},
+      {{ref, folder_.string()}, 2, "it is a folder"},
+      {{ref, in("ref_637.yuv")},
+       1,
+       in("ref_637.yuv") + " is raw video (no header), so its size must be given"},
+      {{"--no-scale", ref, dist},
+       3,
+       "the reference is 640x360 and the distorted video 480x270, and --no-scale forbids scaling"},
+      {{"--dist-delay", "10", ref, dist}, 3, "no frame pair was scored"},
+      {{"--json", "/nonexistent-folder/scores.json", ref, dist},
+       5,
+       "--json /nonexistent-folder/scores.json: cannot create a file in /nonexistent-folder"},
+      {{"--csv", folder_.string(), ref, dist}, 5, "it is a folder"},
+      {{"--xml", ref, ref, dist}, 5, "is the reference video; writing it would destroy the input"},
+      {{"--html", "/nonexistent-folder/report.html", ref, dist},
+       5,
+       "--html /nonexistent-folder/report.html: cannot create a file in /nonexistent-folder"},
+      {{"--plot", out("scores.jpg"), ref, dist},
+       1,
+       "--plot '" + out("scores.jpg") + "': name the file .svg or .png"},
+      {{"--json", out("a.json"), "--csv", out("a.json"), ref, dist},
+       1,
+       "--json and --csv name the same file"},
+      {{"--threads", "-1", ref, dist}, 1, "--threads '-1'"},
+      {{"--threads", "two", ref, dist}, 1, "--threads"},
+      {{"--subsample", "0", ref, dist}, 1, "--subsample '0'"},
+      {{"--scale-method", "fancy", ref, dist},
+       1,
+       "--scale-method 'fancy': not a videoscale method"},
+      {{"--backend", "gpu", ref, dist}, 1, "--backend 'gpu'"},
+      {{"--precision", "17", ref, dist}, 1, "--precision '17'"},
+      {{"--dist-delay", "soon", ref, dist}, 1, "--dist-delay"},
+      {{"--size", "640", in("ref_637.yuv"), dist}, 1, "--size '640': write WIDTHxHEIGHT"},
+      {{"--size", "637x359", "--format", "yuv420q", in("ref_637.yuv"), dist},
+       1,
+       "--format 'yuv420q': not a raw format"},
+      {{"--size", "637x359", ref, dist}, 1, "--size is for raw input (.yuv, .raw), but neither"},
+      {{"--model", "vmaf_v9", ref, dist}, 1, "unknown built-in model 'vmaf_v9'"},
+      {{"--model", "", ref, dist}, 1, "nothing to score"},
+      {{"--features", "ssimulacra2", ref, dist}, 1, "unknown feature 'ssimulacra2'"},
+      {{ref}, 1, "give exactly two files, REF and DIST (got 1)"},
+      {{"--frobnicate", ref, dist}, 1, "Unknown option --frobnicate"},
+  };
+  for (const Case& c : cases) {
+    const Result run = run_cli(c.args);
+    std::string args;
+    for (const auto& arg : c.args) args += arg + " ";
+    SCOPED_TRACE(args);
+    EXPECT_EQ(run.status, c.status) << describe(run);
+    // The last line but the advice: "vmafexact: MESSAGE".
+    const std::size_t line = run.err.rfind("\nvmafexact: ") + 1;
+    EXPECT_NE(run.err.find(c.message, line), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty()) << run.out;
+  }
+}
+
+// A run that fails or scores nothing leaves an existing output as it was, and
+// no temporary file beside it.
+TEST_F(Cli, AFailedRunLeavesExistingOutputsAsTheyWere) {
+  const std::vector<std::string> names = {"old.json", "old.csv", "old.jsonl", "old.svg",
+                                          "old.html"};
+  for (const auto& name : names) write_file(out(name), "old\n");
+  const std::vector<std::string> outputs = {"--json",  out("old.json"),  "--csv",  out("old.csv"),
+                                            "--jsonl", out("old.jsonl"), "--plot", out("old.svg"),
+                                            "--html",  out("old.html")};
+  for (const std::vector<std::string>& more : {std::vector<std::string>{"--dist-delay", "10"},
+                                               {"--model", "vmaf_v9"},
+                                               {"--features", "psnr=bogus=1"}}) {
+    std::vector<std::string> args = outputs;
+    args.insert(args.end(), more.begin(), more.end());
+    args.push_back(in("ref.y4m"));
+    args.push_back(in("dist_480.mp4"));
+    const Result run = run_cli(args);
+    EXPECT_NE(run.status, 0) << describe(run);
+    for (const auto& name : names)
+      EXPECT_EQ(read_file(out(name)), "old\n") << name << " after " << more[0];
+    EXPECT_TRUE(hidden_files(out_).empty()) << hidden_files(out_).front();
+  }
+}
+
+// Run from the build tree, the tool finds the plugin built beside it without
+// GST_PLUGIN_PATH; a copy elsewhere (as if installed) without the plugin says
+// so and how to fix it.
+TEST_F(Cli, FindsThePluginBuiltBesideItAndSaysWhenThereIsNone) {
+  auto without_plugin_path = [&](const std::string& program, const std::string& registry) {
+    gchar** environment = g_get_environ();
+    environment = g_environ_unsetenv(environment, "GST_PLUGIN_PATH");
+    environment = g_environ_setenv(environment, "GST_REGISTRY", registry.c_str(), TRUE);
+    const std::vector<std::string> args = {program,      "-q",   "--model",     "",
+                                           "--features", "psnr", in("ref.y4m"), in("dist_480.mp4")};
+    std::vector<gchar*> argv;
+    for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+    argv.push_back(nullptr);
+    gchar* err = nullptr;
+    gint wait_status = 0;
+    Result result;
+    if (g_spawn_sync(nullptr, argv.data(), environment, G_SPAWN_DEFAULT, nullptr, nullptr, nullptr,
+                     &err, &wait_status, nullptr))
+      result.status = exit_code_of(wait_status);
+    result.err = err ? err : "";
+    g_free(err);
+    g_strfreev(environment);
+    return result;
+  };
+  // One fresh registry for both runs (building it scans every plugin once).
+  const std::string registry = out("registry.bin");
+  const fs::path copy = out_ / "vmafexact";
+  fs::copy_file(VMAFEXACT_CLI_PATH, copy);
+  const Result elsewhere = without_plugin_path(copy.string(), registry);
+  const Result built = without_plugin_path(VMAFEXACT_CLI_PATH, registry);
+  EXPECT_EQ(built.status, 0) << built.err;
+  if (elsewhere.status == 0) GTEST_SKIP() << "a vmafexact plugin is installed on this system";
+  EXPECT_EQ(elsewhere.status, 4) << elsewhere.err;
+  EXPECT_NE(elsewhere.err.find("vmafexact: the vmafexact GStreamer element is not installed\n"
+                               "  Install the project (meson install -C build), or point "
+                               "GStreamer at the built plugin: GST_PLUGIN_PATH="),
+            std::string::npos)
+      << elsewhere.err;
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  const Result help = run_cli({"--help"});
+  EXPECT_EQ(help.status, 0);
+  for (const char* option :
+       {"--size",        "--ref-size",     "--dist-size", "--format",
+        "--framerate",   "--scale-method", "--no-scale",  "--no-rate-conversion",
+        "--dist-delay",  "--model",        "--features",  "--backend",
+        "--threads",     "--subsample",    "--json",      "--xml",
+        "--csv",         "--precision",    "--jsonl",     "--progress",
+        "--no-progress", "--quiet",        "--version",   "--plot",
+        "--html",        "Exit codes: 0"})
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+  const Result version = run_cli({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out.rfind("vmafexact " VMAFEXACT_VERSION " (libvmaf 3.2.0)\nGStreamer ", 0), 0u)
+      << version.out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

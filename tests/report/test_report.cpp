@@ -1,0 +1,793 @@
+// The plot and HTML report library (examples/report, docs/report.md): the SVG
+// read back with libxml2 (one series group per score, gaps, the pooled lines),
+// the PNG read back with cairo, atomic writes, escaping, a self-contained page,
+// many frames, and the page rendered by headless Chromium.
+#include <cairo.h>
+#include <glib.h>
+#include <gtest/gtest.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using vmafexact::report::kUnknown;
+using vmafexact::report::PlotFormat;
+using vmafexact::report::Pooled;
+using vmafexact::report::Report;
+using vmafexact::report::Series;
+
+// ---- Helpers --------------------------------------------------------------
+
+// A fresh folder under the system's temporary folder, removed with everything in it.
+class TemporaryFolder {
+ public:
+  TemporaryFolder() {
+    std::string pattern = (fs::temp_directory_path() / "vmafexact-report-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ignored);
+    fs::remove_all(path_, ignored);
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+
+  std::string operator/(const std::string& leaf) const { return (path_ / leaf).string(); }
+  const fs::path& path() const { return path_; }
+  // The names of the folder's entries, hidden ones (the temporary files) included.
+  std::set<std::string> entries() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path_)) {
+      names.insert(entry.path().filename().string());
+    }
+    return names;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+struct XmlDocFree {
+  void operator()(xmlDoc* document) const { xmlFreeDoc(document); }
+};
+using XmlDocPtr = std::unique_ptr<xmlDoc, XmlDocFree>;
+
+// Strict XML: no recovery, no network.
+XmlDocPtr parse_xml(const std::string& text) {
+  return XmlDocPtr(xmlReadMemory(text.data(), static_cast<int>(text.size()), "document.xml",
+                                 nullptr,
+                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+}
+
+// The nodes an XPath expression selects (svg:, xlink:, h: for XHTML).
+std::vector<xmlNode*> select(xmlDoc* document, const std::string& expression,
+                             xmlNode* from = nullptr) {
+  const std::unique_ptr<xmlXPathContext, decltype(&xmlXPathFreeContext)> context(
+      xmlXPathNewContext(document), &xmlXPathFreeContext);
+  xmlXPathRegisterNs(context.get(), BAD_CAST "svg", BAD_CAST "http://www.w3.org/2000/svg");
+  xmlXPathRegisterNs(context.get(), BAD_CAST "xlink", BAD_CAST "http://www.w3.org/1999/xlink");
+  xmlXPathRegisterNs(context.get(), BAD_CAST "h", BAD_CAST "http://www.w3.org/1999/xhtml");
+  if (from != nullptr) context->node = from;
+  const std::unique_ptr<xmlXPathObject, decltype(&xmlXPathFreeObject)> result(
+      xmlXPathEvalExpression(BAD_CAST expression.c_str(), context.get()), &xmlXPathFreeObject);
+  std::vector<xmlNode*> nodes;
+  if (result == nullptr) throw std::runtime_error("bad XPath: " + expression);
+  if (result->nodesetval != nullptr) {
+    for (int index = 0; index < result->nodesetval->nodeNr; ++index) {
+      nodes.push_back(result->nodesetval->nodeTab[index]);
+    }
+  }
+  return nodes;
+}
+
+std::string attribute(xmlNode* node, const char* name) {
+  const std::unique_ptr<xmlChar, decltype(xmlFree)> value(xmlGetProp(node, BAD_CAST name), xmlFree);
+  return value ? reinterpret_cast<const char*>(value.get()) : "";
+}
+
+std::string text_of(xmlNode* node) {
+  const std::unique_ptr<xmlChar, decltype(xmlFree)> value(xmlNodeGetContent(node), xmlFree);
+  return value ? reinterpret_cast<const char*>(value.get()) : "";
+}
+
+// The text of the one node an XPath expression selects ("<none>" or "<several>",
+// which no expectation matches, otherwise).
+std::string only_text(xmlDoc* document, const std::string& expression, xmlNode* from = nullptr) {
+  const std::vector<xmlNode*> nodes = select(document, expression, from);
+  if (nodes.size() != 1) return nodes.empty() ? "<none>" : "<several>";
+  return text_of(nodes[0]);
+}
+
+struct Point {
+  double x, y;
+};
+// A path's d attribute as subpaths of points (M and L with absolute coordinates:
+// what a polyline is).
+std::vector<std::vector<Point>> subpaths(const std::string& d) {
+  std::vector<std::vector<Point>> result;
+  std::istringstream in(d);
+  std::string token;
+  std::vector<double> numbers;
+  const auto flush = [&] {
+    for (std::size_t at = 0; at + 1 < numbers.size(); at += 2) {
+      result.back().push_back({numbers[at], numbers[at + 1]});
+    }
+    numbers.clear();
+  };
+  while (in >> token) {
+    if (token == "M" || token == "L" || token == "Z") {
+      if (!result.empty()) flush();
+      if (token == "M") result.emplace_back();
+      if (token == "Z") throw std::runtime_error("a series path is never closed");
+    } else if (!result.empty()) {
+      numbers.push_back(std::stod(token));
+    } else {
+      throw std::runtime_error("a path not starting with M: " + d.substr(0, 40));
+    }
+  }
+  if (!result.empty()) flush();
+  return result;
+}
+
+std::size_t point_count(const std::vector<std::vector<Point>>& lines) {
+  std::size_t count = 0;
+  for (const auto& line : lines) count += line.size();
+  return count;
+}
+
+// The paths drawn in a group (glyph outlines live in <defs>, not drawn there).
+std::vector<xmlNode*> drawn_paths(xmlDoc* document, xmlNode* group) {
+  return select(document, ".//svg:path[not(ancestor::svg:defs)][@d != '']", group);
+}
+
+bool is_dashed(xmlNode* path) {
+  return attribute(path, "style").find("stroke-dasharray") != std::string::npos ||
+         !attribute(path, "stroke-dasharray").empty();
+}
+
+struct SeriesGroup {
+  std::string name;
+  std::vector<std::vector<Point>> lines;
+  std::size_t paths;
+};
+// Every g.series of an SVG document, in order, with its polyline.
+std::vector<SeriesGroup> series_groups(const std::string& svg) {
+  const XmlDocPtr document = parse_xml(svg);
+  if (!document) throw std::runtime_error("the SVG is not well-formed XML");
+  std::vector<SeriesGroup> groups;
+  for (xmlNode* group : select(document.get(), "//svg:g[@class='series']")) {
+    const std::vector<xmlNode*> paths = drawn_paths(document.get(), group);
+    groups.push_back({attribute(group, "data-score"),
+                      paths.empty() ? std::vector<std::vector<Point>>{}
+                                    : subpaths(attribute(paths.front(), "d")),
+                      paths.size()});
+  }
+  return groups;
+}
+
+// A run of 48 frames as the element's summary would give it.
+Report sample_report(std::size_t frames = 48) {
+  Report report;
+  report.title = "ref.y4m vs dist.mp4";
+  Series vmaf{"vmaf", {}};
+  Series psnr{"psnr_y", {}};
+  Series ssim{"float_ssim", {}};
+  for (std::size_t frame = 0; frame < frames; ++frame) {
+    const double phase = static_cast<double>(frame) * 0.37;
+    vmaf.values.push_back(94 + 3 * std::sin(phase));
+    psnr.values.push_back(38 + 2 * std::cos(phase));
+    ssim.values.push_back(0.97 + 0.01 * std::sin(phase * 0.5));
+  }
+  report.series = {vmaf, psnr, ssim};
+  report.pooled = {
+      {"vmaf", 91.5, 97.5, 94.0, 93.9, 91.2, 91.4, 94.1, 91.3, 91.6},
+      {"psnr_y", 36.0, 40.0, 38.0, 37.9, 36.1, 36.2, 38.0, 36.1, 36.3},
+      {"float_ssim", 0.96, 0.98, 0.97, 0.97, 0.961, 0.962, 0.97, 0.961, 0.962},
+  };
+  report.provenance = {{"vmafexact", "0.1.0"}, {"model", "vmaf_v0.6.1"}};
+  return report;
+}
+
+// ---- Formats --------------------------------------------------------------
+
+TEST(Report, PlotFormatByExtension) {
+  using vmafexact::report::plot_format_for;
+  EXPECT_EQ(plot_format_for("plot.svg"), PlotFormat::svg);
+  EXPECT_EQ(plot_format_for("out/Plot.SVG"), PlotFormat::svg);
+  EXPECT_EQ(plot_format_for("a.b/plot.png"), PlotFormat::png);
+  EXPECT_EQ(plot_format_for("plot.PnG"), PlotFormat::png);
+  EXPECT_EQ(plot_format_for("plot.jpg"), std::nullopt);
+  EXPECT_EQ(plot_format_for("plot"), std::nullopt);
+  EXPECT_EQ(plot_format_for("svg"), std::nullopt);
+  EXPECT_EQ(plot_format_for("plot.svg.gz"), std::nullopt);
+  EXPECT_EQ(plot_format_for(""), std::nullopt);
+}
+
+// ---- SVG ------------------------------------------------------------------
+
+TEST(Report, SvgHoldsOneSeriesPerScore) {
+  const Report report = sample_report();
+  const std::string svg = vmafexact::report::render_svg(report);
+  const XmlDocPtr document = parse_xml(svg);
+  ASSERT_TRUE(document) << "not well-formed XML";
+  const xmlNode* root = xmlDocGetRootElement(document.get());
+  EXPECT_STREQ(reinterpret_cast<const char*>(root->name), "svg");
+  const auto size = vmafexact::report::plot_size(report);
+  EXPECT_EQ(size.width, vmafexact::report::kPlotWidth);
+  EXPECT_EQ(attribute(const_cast<xmlNode*>(root), "width"), std::to_string(size.width));
+  EXPECT_EQ(attribute(const_cast<xmlNode*>(root), "height"), std::to_string(size.height));
+
+  const std::vector<SeriesGroup> groups = series_groups(svg);
+  ASSERT_EQ(groups.size(), 3U);
+  for (std::size_t index = 0; index < groups.size(); ++index) {
+    SCOPED_TRACE(groups[index].name);
+    EXPECT_EQ(groups[index].name, report.series[index].name);
+    EXPECT_EQ(groups[index].paths, 1U);  // one polyline
+    ASSERT_EQ(groups[index].lines.size(), 1U);
+    // From frame 0 to frame 47, frames left to right (cairo merges collinear
+    // segments, so some frames may have no point of their own).
+    const auto& line = groups[index].lines[0];
+    EXPECT_GT(line.size(), 24U);
+    EXPECT_LE(line.size(), 48U);
+    EXPECT_EQ(line.front().x, groups[0].lines[0].front().x);
+    EXPECT_EQ(line.back().x, groups[0].lines[0].back().x);
+    for (std::size_t at = 1; at < line.size(); ++at) EXPECT_GT(line[at].x, line[at - 1].x);
+  }
+  EXPECT_GT(groups[0].lines[0].back().x - groups[0].lines[0].front().x, 900);  // the whole width
+  // Glyph and clip ids stay unique across the nested documents.
+  std::set<std::string> ids;
+  for (xmlNode* node : select(document.get(), "//*[@id]")) {
+    EXPECT_TRUE(ids.insert(attribute(node, "id")).second) << attribute(node, "id");
+  }
+  for (xmlNode* use : select(document.get(), "//svg:use")) {
+    const std::unique_ptr<xmlChar, decltype(xmlFree)> href(
+        xmlGetNsProp(use, BAD_CAST "href", BAD_CAST "http://www.w3.org/1999/xlink"), xmlFree);
+    ASSERT_TRUE(href);
+    const std::string target = reinterpret_cast<const char*>(href.get());
+    ASSERT_TRUE(target.starts_with("#"));
+    EXPECT_TRUE(ids.contains(target.substr(1))) << target;
+  }
+}
+
+TEST(Report, SvgSeriesBreaksAtNanAndShowsLoneFrames) {
+  Report report;
+  report.series = {
+      {"vmaf", {90, 91, kUnknown, kUnknown, 92, 93, 94, kUnknown, 95}},
+      {"psnr_y", {kUnknown, 30, 31, INFINITY, 32}},  // not finite: a gap too
+      {"all_nan", {kUnknown, kUnknown}},
+  };
+  const std::vector<SeriesGroup> groups = series_groups(vmafexact::report::render_svg(report));
+  ASSERT_EQ(groups.size(), 3U);
+  ASSERT_EQ(groups[0].lines.size(), 3U);
+  // Frames 0 and 1 (two points, nothing to merge) give the frame axis' scale.
+  ASSERT_EQ(groups[0].lines[0].size(), 2U);
+  const double x_of_0 = groups[0].lines[0][0].x;
+  const double frame_width = groups[0].lines[0][1].x - x_of_0;
+  ASSERT_GT(frame_width, 10);
+  const auto frames = [&](const std::vector<Point>& line) {
+    return std::pair{std::lround((line.front().x - x_of_0) / frame_width),
+                     std::lround((line.back().x - x_of_0) / frame_width)};
+  };
+  EXPECT_EQ(frames(groups[0].lines[1]), std::pair(4L, 6L));
+  // A lone frame: a zero-length line, which round caps draw as a dot.
+  ASSERT_EQ(groups[0].lines[2].size(), 2U);
+  EXPECT_EQ(frames(groups[0].lines[2]), std::pair(8L, 8L));
+  EXPECT_EQ(groups[0].lines[2][0].y, groups[0].lines[2][1].y);
+  ASSERT_EQ(groups[1].lines.size(), 2U);
+  EXPECT_EQ(frames(groups[1].lines[0]), std::pair(1L, 2L));
+  EXPECT_EQ(frames(groups[1].lines[1]), std::pair(4L, 4L));  // the lone 32: a dot
+  EXPECT_EQ(groups[2].paths, 0U);                            // a group, with nothing to draw
+}
+
+TEST(Report, SvgOfOneFrameAndOfNone) {
+  Report one;
+  one.series = {{"vmaf", {87.5}}};
+  std::vector<SeriesGroup> groups = series_groups(vmafexact::report::render_svg(one));
+  ASSERT_EQ(groups.size(), 1U);
+  ASSERT_EQ(groups[0].lines.size(), 1U);
+  EXPECT_EQ(groups[0].lines[0].size(), 2U);  // a dot
+
+  // Zero frames: each score still has its (empty) panel and group.
+  Report none;
+  none.series = {{"vmaf", {}}, {"psnr_y", {}}};
+  groups = series_groups(vmafexact::report::render_svg(none));
+  ASSERT_EQ(groups.size(), 2U);
+  EXPECT_EQ(groups[0].paths, 0U);
+  EXPECT_EQ(groups[1].paths, 0U);
+
+  // No scores: a chart saying so.
+  const Report empty;
+  const std::string svg = vmafexact::report::render_svg(empty);
+  EXPECT_TRUE(parse_xml(svg));
+  EXPECT_TRUE(series_groups(svg).empty());
+  EXPECT_GT(vmafexact::report::plot_size(empty).height, 0);
+}
+
+TEST(Report, SvgMarksPooledMeanAndFivePercentLow) {
+  Report report;
+  Series ramp{"vmaf", {}};
+  for (int frame = 0; frame < 100; ++frame) ramp.values.push_back(frame);
+  report.series = {ramp, ramp, ramp};
+  report.series[1].name = "p5_only";
+  report.series[2].name = "none";
+  report.pooled = {
+      {.name = "vmaf", .mean = 49.5, .p5 = 4.0, .low5_mean = 2.0},
+      {.name = "p5_only", .mean = 49.5, .p5 = 4.0},  // no low5_mean: p5 marks it
+      {.name = "none"},                              // neither
+  };
+  const std::string svg = vmafexact::report::render_svg(report);
+  const XmlDocPtr document = parse_xml(svg);
+  ASSERT_TRUE(document);
+  const std::vector<SeriesGroup> series = series_groups(svg);
+  const std::vector<xmlNode*> pooled = select(document.get(), "//svg:g[@class='pooled']");
+  ASSERT_EQ(series.size(), 3U);
+  ASSERT_EQ(pooled.size(), 3U);
+  const std::vector<double> expected_lows = {2.0, 4.0};
+  for (std::size_t index = 0; index < 3; ++index) {
+    SCOPED_TRACE(report.series[index].name);
+    EXPECT_EQ(attribute(pooled[index], "data-score"), report.series[index].name);
+    std::vector<double> line_ys;
+    for (xmlNode* path : drawn_paths(document.get(), pooled[index])) {
+      ASSERT_TRUE(is_dashed(path));
+      const auto lines = subpaths(attribute(path, "d"));
+      ASSERT_EQ(lines.size(), 1U);
+      ASSERT_EQ(lines[0].size(), 2U);
+      EXPECT_EQ(lines[0][0].y, lines[0][1].y);  // horizontal
+      line_ys.push_back(lines[0][0].y);
+    }
+    if (index == 2) {
+      EXPECT_TRUE(line_ys.empty());
+      continue;
+    }
+    ASSERT_EQ(line_ys.size(), 2U);
+    // Where the series is at 49.5 and at the low value (the ramp is linear).
+    const auto& line = series[index].lines.at(0);
+    const double y_at_0 = line.front().y;
+    const double y_at_99 = line.back().y;
+    const auto y_of = [&](double value) { return y_at_0 + (y_at_99 - y_at_0) * value / 99; };
+    EXPECT_NEAR(line_ys[0], y_of(49.5), 0.5);
+    EXPECT_NEAR(line_ys[1], y_of(expected_lows[index]), 0.5);
+  }
+}
+
+TEST(Report, ManyFramesAreDecimatedPerPixelColumn) {
+  constexpr std::size_t kFrames = 100000;
+  Report report = sample_report(kFrames);
+  std::mt19937 noise(7);
+  std::uniform_real_distribution<double> jitter(-5, 5);
+  for (double& value : report.series[0].values) value += jitter(noise);
+  // A gap of 5,000 frames (many pixel columns) in psnr_y; lone NaN frames, each
+  // narrower than a column, in float_ssim.
+  for (std::size_t frame = 40000; frame < 45000; ++frame) report.series[1].values[frame] = kUnknown;
+  for (std::size_t frame = 0; frame < kFrames; frame += 17) report.series[2].values[frame] = NAN;
+  // The extremes must survive decimation.
+  report.series[0].values[61234] = 0;
+  report.series[0].values[61235] = 150;
+
+  const auto started = std::chrono::steady_clock::now();
+  const std::string svg = vmafexact::report::render_svg(report);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("[report] SVG of 3 x %zu frames: %zu bytes in %.2f s\n", kFrames, svg.size(),
+              seconds);
+  EXPECT_LT(svg.size(), 400U * 1024);
+  EXPECT_LT(seconds, 10.0);
+
+  const std::vector<SeriesGroup> groups = series_groups(svg);
+  ASSERT_EQ(groups.size(), 3U);
+  for (const SeriesGroup& group : groups) {
+    SCOPED_TRACE(group.name);
+    // At most first, lowest, highest and last per pixel column.
+    EXPECT_LE(point_count(group.lines), 4U * vmafexact::report::kPlotWidth);
+    EXPECT_GT(point_count(group.lines), 500U);
+  }
+  ASSERT_EQ(groups[0].lines.size(), 1U);
+  EXPECT_EQ(groups[1].lines.size(), 2U);
+  EXPECT_EQ(groups[2].lines.size(), 1U);
+  // The spike's two extremes are the lowest and highest points drawn.
+  double top = INFINITY;
+  double bottom = -INFINITY;
+  for (const Point& point : groups[0].lines[0]) {
+    top = std::min(top, point.y);
+    bottom = std::max(bottom, point.y);
+  }
+  std::size_t at_top = 0;
+  std::size_t at_bottom = 0;
+  for (const Point& point : groups[0].lines[0]) {
+    at_top += point.y == top;
+    at_bottom += point.y == bottom;
+  }
+  EXPECT_EQ(at_top, 1U);
+  EXPECT_EQ(at_bottom, 1U);
+
+  const std::string html = vmafexact::report::render_html(report);
+  EXPECT_LT(html.size(), 450U * 1024);
+}
+
+// ---- PNG ------------------------------------------------------------------
+
+struct SurfaceFree {
+  void operator()(cairo_surface_t* surface) const { cairo_surface_destroy(surface); }
+};
+using SurfacePtr = std::unique_ptr<cairo_surface_t, SurfaceFree>;
+
+SurfacePtr read_png(const std::string& path) {
+  SurfacePtr surface(cairo_image_surface_create_from_png(path.c_str()));
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) return nullptr;
+  return surface;
+}
+
+// Pixels within `tolerance` of an sRGB colour (each channel 0..255).
+std::size_t count_pixels(cairo_surface_t* image, int red, int green, int blue, int tolerance) {
+  cairo_surface_flush(image);
+  const unsigned char* data = cairo_image_surface_get_data(image);
+  const int stride = cairo_image_surface_get_stride(image);
+  const cairo_format_t format = cairo_image_surface_get_format(image);
+  std::size_t count = 0;
+  for (int y = 0; y < cairo_image_surface_get_height(image); ++y) {
+    const auto* row =
+        reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+    for (int x = 0; x < cairo_image_surface_get_width(image); ++x) {
+      const std::uint32_t pixel = row[x];
+      if (format == CAIRO_FORMAT_ARGB32 && (pixel >> 24) != 0xff) continue;
+      const int r = static_cast<int>((pixel >> 16) & 0xff);
+      const int g = static_cast<int>((pixel >> 8) & 0xff);
+      const int b = static_cast<int>(pixel & 0xff);
+      count += std::abs(r - red) <= tolerance && std::abs(g - green) <= tolerance &&
+               std::abs(b - blue) <= tolerance;
+    }
+  }
+  return count;
+}
+
+TEST(Report, PngHasThePlotSize) {
+  const TemporaryFolder folder;
+  for (const std::size_t scores : {1U, 3U}) {
+    Report report = sample_report();
+    report.series.resize(scores);
+    const std::string path = folder / ("plot" + std::to_string(scores) + ".PNG");
+    vmafexact::report::write_plot(report, path);
+    const SurfacePtr image = read_png(path);
+    ASSERT_TRUE(image) << "not a PNG cairo reads";
+    const auto size = vmafexact::report::plot_size(report);
+    EXPECT_EQ(cairo_image_surface_get_width(image.get()), 1200);
+    EXPECT_EQ(cairo_image_surface_get_width(image.get()), size.width);
+    EXPECT_EQ(cairo_image_surface_get_height(image.get()), size.height);
+    // The first series' colour (tab10 blue) is drawn, and mostly the background.
+    EXPECT_GT(count_pixels(image.get(), 0x1f, 0x77, 0xb4, 16), 100U);
+    EXPECT_GT(count_pixels(image.get(), 255, 255, 255, 0),
+              static_cast<std::size_t>(size.width) * size.height / 2);
+  }
+  EXPECT_EQ(folder.entries(), (std::set<std::string>{"plot1.PNG", "plot3.PNG"}));
+}
+
+TEST(Report, PngOfTooManyScoresIsRefusedAndSvgIsNot) {
+  Report report;
+  for (int index = 0; index < 200; ++index) {
+    report.series.push_back({std::string("s").append(std::to_string(index)), {1, 2}});
+  }
+  const TemporaryFolder folder;
+  try {
+    vmafexact::report::write_plot(report, folder / "plot.png");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot write " + (folder / "plot.png")),
+              std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("write an SVG"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(folder.entries().empty());
+  vmafexact::report::write_plot(report, folder / "plot.svg");
+  EXPECT_EQ(series_groups(read_file(folder / "plot.svg")).size(), 200U);
+}
+
+// ---- Writing files --------------------------------------------------------
+
+// Expects `write` to throw std::runtime_error with exactly `message`.
+void expect_error(const std::function<void()>& write, const std::string& message) {
+  try {
+    write();
+    ADD_FAILURE() << "no error; expected: " << message;
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), message);
+  }
+}
+
+TEST(Report, WriteErrorsNameTheFileAndTheCause) {
+  const TemporaryFolder folder;
+  const Report report = sample_report();
+  const std::string missing = folder / "no-such-folder/plot.svg";
+  expect_error([&] { vmafexact::report::write_plot(report, missing); },
+               "cannot write " + missing + ": No such file or directory");
+  expect_error([&] { vmafexact::report::write_html(report, missing); },
+               "cannot write " + missing + ": No such file or directory");
+  const std::string jpeg = folder / "plot.jpg";
+  expect_error([&] { vmafexact::report::write_plot(report, jpeg); },
+               "cannot write " + jpeg + ": unknown plot format; name the file .svg or .png");
+  // A folder where the file should go stays a folder.
+  fs::create_directory(folder / "taken.html");
+  expect_error([&] { vmafexact::report::write_html(report, folder / "taken.html"); },
+               "cannot write " + (folder / "taken.html") + ": Is a directory");
+  EXPECT_TRUE(fs::is_directory(folder / "taken.html"));
+  expect_error([&] { vmafexact::report::write_html(report, ""); },
+               "cannot write : empty file name");
+  EXPECT_EQ(folder.entries(), std::set<std::string>{"taken.html"});  // no temporary left
+}
+
+// A write that fails half-way (the file size limit) leaves the old file whole.
+TEST(Report, FailedWriteLeavesTheOldFileAndNoTemporary) {
+  const TemporaryFolder folder;
+  const std::string svg_path = folder / "plot.svg";
+  const std::string html_path = folder / "report.html";
+  write_text_file(svg_path, "old plot");
+  write_text_file(html_path, "old page");
+  {
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    rlimit small = saved;
+    small.rlim_cur = 4096;                                     // each document is larger
+    const auto previous_handler = ::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of a signal
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const Report report = sample_report();
+    expect_error([&] { vmafexact::report::write_plot(report, svg_path); },
+                 "cannot write " + svg_path + ": File too large");
+    expect_error([&] { vmafexact::report::write_html(report, html_path); },
+                 "cannot write " + html_path + ": File too large");
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    ::signal(SIGXFSZ, previous_handler);
+  }
+  EXPECT_EQ(read_file(svg_path), "old plot");
+  EXPECT_EQ(read_file(html_path), "old page");
+  EXPECT_EQ(folder.entries(), (std::set<std::string>{"plot.svg", "report.html"}));
+}
+
+TEST(Report, UnwritableFolderLeavesTheOldFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes into any folder (FailedWrite... covers it)";
+  const TemporaryFolder folder;
+  const std::string path = folder / "plot.png";
+  write_text_file(path, "old plot");
+  fs::permissions(folder.path(), fs::perms::owner_read | fs::perms::owner_exec);
+  expect_error([&] { vmafexact::report::write_plot(sample_report(), path); },
+               "cannot write " + path + ": Permission denied");
+  fs::permissions(folder.path(), fs::perms::owner_all);
+  EXPECT_EQ(read_file(path), "old plot");
+  EXPECT_EQ(folder.entries(), std::set<std::string>{"plot.png"});
+}
+
+TEST(Report, ReplacedFileKeepsItsPermissions) {
+  const TemporaryFolder folder;
+  const std::string path = folder / "report.html";
+  write_text_file(path, "old page");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  vmafexact::report::write_html(sample_report(), path);
+  EXPECT_NE(read_file(path), "old page");
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  // A new file: 0666 less the umask, as any program's.
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  vmafexact::report::write_html(sample_report(), folder / "new.html");
+  EXPECT_EQ(static_cast<mode_t>(fs::status(folder / "new.html").permissions() & fs::perms::all),
+            0666 & ~mask);
+}
+
+// ---- HTML -----------------------------------------------------------------
+
+Report hostile_report() {
+  Report report = sample_report();
+  report.title = R"(<script>alert("x")</script> & 'ref'.y4m)";
+  report.series[1].name = R"(psnr<y>&"q")";
+  report.pooled[1].name = report.series[1].name;
+  report.pooled.push_back({.name = "<b>pooled only</b>", .mean = 1.5});
+  report.provenance = {{"command", R"(vmafexact "a b.y4m" <c>&d)"},
+                       {"note", "</td></tr></table><img src=\"http://example.com/x.png\"/>"}};
+  return report;
+}
+
+TEST(Report, HtmlEscapesAllText) {
+  const Report report = hostile_report();
+  const std::string html = vmafexact::report::render_html(report);
+  const XmlDocPtr document = parse_xml(html);  // polyglot: well-formed XML too
+  ASSERT_TRUE(document) << "not well-formed";
+  EXPECT_TRUE(select(document.get(), "//h:script | //h:img | //svg:script").empty());
+  ASSERT_EQ(select(document.get(), "/h:html/h:head/h:title").size(), 1U);
+  EXPECT_EQ(only_text(document.get(), "/h:html/h:head/h:title"), report.title);
+  EXPECT_EQ(only_text(document.get(), "//h:h1"), report.title);
+  EXPECT_EQ(only_text(document.get(), "//svg:svg/svg:title"), report.title);
+
+  const auto rows = select(document.get(), "//h:table[@class='summary']/h:tbody/h:tr");
+  ASSERT_EQ(rows.size(), 4U);  // three series, one pooled-only score
+  EXPECT_EQ(only_text(document.get(), "h:th", rows[1]), report.series[1].name);
+  EXPECT_EQ(only_text(document.get(), "h:th", rows[3]), "<b>pooled only</b>");
+  const auto groups = select(document.get(), "//svg:g[@class='series']");
+  ASSERT_EQ(groups.size(), 3U);
+  EXPECT_EQ(attribute(groups[1], "data-score"), report.series[1].name);
+
+  const auto provenance = select(document.get(), "//h:table[@class='provenance']//h:tr");
+  ASSERT_EQ(provenance.size(), 2U);
+  for (std::size_t index = 0; index < provenance.size(); ++index) {
+    EXPECT_EQ(only_text(document.get(), "h:th", provenance[index]), report.provenance[index].first);
+    EXPECT_EQ(only_text(document.get(), "h:td", provenance[index]),
+              report.provenance[index].second);
+  }
+}
+
+TEST(Report, HtmlSummaryNumbers) {
+  Report report = sample_report();
+  report.pooled[0] = {"vmaf",
+                      91.591249495475509,
+                      97.531053915176145,
+                      96.527817198399092,
+                      96.5206726590622,
+                      kUnknown,
+                      91.6,
+                      96.9,
+                      kUnknown,
+                      92.25};
+  const std::string html = vmafexact::report::render_html(report);
+  const XmlDocPtr document = parse_xml(html);
+  ASSERT_TRUE(document);
+  const auto headings = select(document.get(), "//h:table[@class='summary']/h:thead//h:th");
+  std::vector<std::string> heading_texts;
+  for (xmlNode* heading : headings) heading_texts.push_back(text_of(heading));
+  EXPECT_EQ(heading_texts,
+            (std::vector<std::string>{"score", "frames", "min", "max", "mean", "harmonic mean",
+                                      "p1", "p5", "p50", "1 % low", "5 % low"}));
+  const auto cells = select(document.get(), "//h:table[@class='summary']/h:tbody/h:tr[1]/h:td");
+  std::vector<std::string> texts;
+  for (xmlNode* cell : cells) texts.push_back(text_of(cell));
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"48", "91.5912", "97.5311", "96.5278", "96.5207",
+                                      "\xE2\x80\x94", "91.6", "96.9", "\xE2\x80\x94", "92.25"}));
+}
+
+TEST(Report, HtmlLoadsNothingFromElsewhere) {
+  const std::string html = vmafexact::report::render_html(hostile_report());
+  const XmlDocPtr document = parse_xml(html);
+  ASSERT_TRUE(document);
+  // Every reference stays inside the page.
+  const auto references = select(document.get(), "//@href | //@src | //@xlink:href | //@action");
+  EXPECT_FALSE(references.empty());  // the glyphs' <use>
+  for (xmlNode* reference : references) {
+    const std::string value = text_of(reference);
+    EXPECT_TRUE(value.starts_with("#") || value.starts_with("data:")) << value;
+  }
+  EXPECT_TRUE(select(document.get(), "//h:link | //h:iframe | //h:object | //h:embed").empty());
+  for (xmlNode* node : select(document.get(), "//@style | //h:style")) {
+    EXPECT_EQ(text_of(node).find("url(http"), std::string::npos);
+    EXPECT_EQ(text_of(node).find("@import"), std::string::npos);
+  }
+  const auto policy =
+      select(document.get(), "//h:meta[@http-equiv='Content-Security-Policy']/@content");
+  ASSERT_EQ(policy.size(), 1U);
+  EXPECT_TRUE(text_of(policy[0]).starts_with("default-src 'none'"));
+}
+
+TEST(Report, BadBytesInNamesStillMakeWellFormedDocuments) {
+  Report report = sample_report();
+  report.title = std::string("bad \xff\xfe bytes, a NUL \0 and a bell \a", 34);
+  report.series[0].name = "vmaf\x01\x1b[31m";
+  report.pooled[0].name = report.series[0].name;
+  const std::string html = vmafexact::report::render_html(report);
+  const XmlDocPtr document = parse_xml(html);
+  ASSERT_TRUE(document);
+  EXPECT_EQ(only_text(document.get(), "//h:h1"),
+            "bad \xEF\xBF\xBD\xEF\xBF\xBD bytes, a NUL \xEF\xBF\xBD and a bell \xEF\xBF\xBD");
+  EXPECT_TRUE(parse_xml(vmafexact::report::render_svg(report)));
+  EXPECT_FALSE(vmafexact::report::render_png(report).empty());
+}
+
+// ---- Headless Chromium ----------------------------------------------------
+
+std::string find_chromium() {
+  if (const char* named = std::getenv("VMAFEXACT_CHROMIUM"); named != nullptr && *named != '\0') {
+    return named;
+  }
+  for (const char* name : {"chromium", "chromium-browser"}) {
+    const std::unique_ptr<gchar, decltype(&g_free)> path(g_find_program_in_path(name), &g_free);
+    if (path) return path.get();
+  }
+  return {};
+}
+
+// The page as a browser draws it: a screenshot by headless Chromium, with every
+// network request refused (a proxy that does not exist, no name resolution).
+TEST(Report, HtmlRendersInHeadlessChromium) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) {
+    GTEST_SKIP() << "chromium is not installed (Debian: apt-get install chromium, which "
+                    "scripts/install-deps.sh does); the page was not rendered";
+  }
+  const TemporaryFolder folder;
+  const std::string page = folder / "report.html";
+  const std::string screenshot = folder / "screenshot.png";
+  vmafexact::report::write_html(sample_report(), page);
+  std::vector<std::string> arguments = {"timeout",
+                                        "60",
+                                        chromium,
+                                        "--headless",
+                                        "--no-sandbox",
+                                        "--disable-gpu",
+                                        "--disable-dev-shm-usage",
+                                        "--no-first-run",
+                                        "--hide-scrollbars",
+                                        "--force-device-scale-factor=1",
+                                        "--user-data-dir=" + (folder / "profile"),
+                                        "--proxy-server=http://127.0.0.1:9",
+                                        "--proxy-bypass-list=<-loopback>",
+                                        "--host-resolver-rules=MAP * ~NOTFOUND",
+                                        "--screenshot=" + screenshot,
+                                        "--window-size=1280,2000",
+                                        "file://" + page};
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  gchar* output = nullptr;
+  gchar* errors = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  const auto started = std::chrono::steady_clock::now();
+  const bool spawned = g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr,
+                                    nullptr, &output, &errors, &wait_status, &error);
+  const std::unique_ptr<gchar, decltype(&g_free)> output_owner(output, &g_free);
+  const std::unique_ptr<gchar, decltype(&g_free)> errors_owner(errors, &g_free);
+  ASSERT_TRUE(spawned) << (error != nullptr ? error->message : "");
+  std::printf("[report] chromium screenshot in %.1f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  ASSERT_TRUE(g_spawn_check_wait_status(wait_status, nullptr))
+      << "chromium failed: " << (errors != nullptr ? errors : "");
+
+  const SurfacePtr image = read_png(screenshot);
+  ASSERT_TRUE(image) << "no screenshot; chromium said: " << (errors != nullptr ? errors : "");
+  EXPECT_EQ(cairo_image_surface_get_width(image.get()), 1280);
+  EXPECT_EQ(cairo_image_surface_get_height(image.get()), 2000);
+  const std::size_t pixels = 1280U * 2000U;
+  const std::size_t background = count_pixels(image.get(), 255, 255, 255, 0);
+  EXPECT_LT(background, pixels * 99 / 100) << "a blank page";
+  EXPECT_GT(background, pixels / 2);
+  // The inline SVG was drawn: the three series' colours are there.
+  EXPECT_GT(count_pixels(image.get(), 0x1f, 0x77, 0xb4, 24), 50U);
+  EXPECT_GT(count_pixels(image.get(), 0xff, 0x7f, 0x0e, 24), 50U);
+  EXPECT_GT(count_pixels(image.get(), 0x2c, 0xa0, 0x2c, 24), 50U);
+}
+
+}  // namespace
