@@ -13,9 +13,9 @@ vmafexact-frame message and one for the vmafexact-summary, as
 to a file as one JSON document {"frames": [...], "summary": {...}}.
 
 A small example of embedding vmafexact in Python: for raw .yuv files, frame
-rate changes and plots use a full tool (examples/vmafexact-scores.cpp is the C++
-counterpart of this script). Needs python3-gi and gir1.2-gst-plugins-base-1.0
-(Debian 12), and the plugin on GStreamer's path (GST_PLUGIN_PATH=$PWD/build/gst).
+rate changes, delays and plots, the vmafexact command-line tool is the full one
+(docs/tool.md). Needs python3-gi and gir1.2-gst-plugins-base-1.0 (Debian 12),
+and the plugin on GStreamer's path (GST_PLUGIN_PATH=$PWD/build/gst).
 
 Exit status: 0 scored, 1 the pipeline failed (an input that cannot be read,
 an element error) or nothing was scored, 2 a malformed command line.
