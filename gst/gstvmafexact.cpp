@@ -70,6 +70,20 @@ constexpr const char* kRefusedCapsAdvice =
 constexpr unsigned kRef = static_cast<unsigned>(Side::kRef);
 constexpr unsigned kDist = static_cast<unsigned>(Side::kDist);
 
+// What the element posts on the bus, for gst-inspect-1.0 (which prints every
+// metadata key of an element): the messages, and the kinds of errors and
+// warnings. Their fields and texts: docs/element.md.
+constexpr const char* kPostedMessages =
+    "Element messages: vmafexact-frame (each frame's scores, once final), vmafexact-summary "
+    "(frame counts, each score pooled, provenance; at end of stream), vmafexact-window (each "
+    "rolling window's figures; with window set), vmafexact-alert (an alert raised or "
+    "cleared, an input stalled; with alert or input-timeout set). Errors: invalid settings "
+    "at start (LIBRARY/SETTINGS), log files that cannot be written (RESOURCE), unsupported or "
+    "mismatched formats (STREAM/FORMAT, CORE/NEGOTIATION), frames that cannot be read "
+    "(STREAM/DECODE), scoring failures (STREAM/FAILED). Warnings: unpaired frames, a stream "
+    "that ended first, nothing scored, frames without timestamps, an alert on a score the "
+    "run lacks, caps downstream refuses. Every field and text: docs/element.md.";
+
 // libvmaf's version and the commit of its master that vmafexact follows.
 constexpr const char* kLibvmafSpecification = VMAFEXACT_LIBVMAF_VERSION " (master f85a8536)";
 
@@ -713,9 +727,10 @@ static void gst_vmaf_exact_class_init(GstVmafExactClass* klass) {
   gst_element_class_set_static_metadata(
       element_class, "VMAF (exact)", "Filter/Analyzer/Video",
       "Scores a distorted video against its reference with libvmaf " VMAFEXACT_LIBVMAF_VERSION
-      "'s arithmetic, bit for bit; posts per-frame scores and passes the distorted video "
-      "through",
+      "'s arithmetic, bit for bit; posts per-frame scores and summaries as element messages "
+      "(see Messages) and passes the distorted video through",
       "vmafexact developers");
+  gst_element_class_add_static_metadata(element_class, "messages", kPostedMessages);
 
   aggregator_class->aggregate = gst_vmaf_exact_aggregate;
   aggregator_class->sink_event = gst_vmaf_exact_sink_event;

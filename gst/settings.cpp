@@ -49,7 +49,8 @@ const std::string& features_blurb() {
     const std::string text =
         "Comma-separated extra features to compute besides the models' inputs, named as "
         "libvmaf names its extractors, with libvmaf's option syntax "
-        "(name=option=value:option=value). Read when the element starts. Available: ";
+        "(name=option=value:option=value), e.g. psnr,float_ssim=enable_lcs=true. Empty: "
+        "the models' inputs only. Read when the element starts. Available: ";
     return text + describe_features() + ".";
   }();
   return blurb;
@@ -60,6 +61,19 @@ std::string builtin_model_list() {
   for (const auto& name : model::builtin_model_names())
     names += (names.empty() ? "" : ", ") + name;
   return names.empty() ? "none in this build" : names;
+}
+
+// The model property's help, with every built-in model. Static: the param
+// spec keeps the pointer.
+const std::string& model_blurb() {
+  static const std::string blurb =
+      "Comma-separated VMAF models: built-in names (" + builtin_model_list() +
+      ") or paths of libvmaf JSON model files, each optionally followed by :name=KEY, "
+      ":disable_clip, :enable_transform and libvmaf's feature overloads "
+      ":EXTRACTOR.OPTION=VALUE (e.g. vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0). The first "
+      "model's score is 'vmaf', each further one's its name. Empty: features only. Read when "
+      "the element starts.";
+  return blurb;
 }
 
 }  // namespace
@@ -83,16 +97,9 @@ void install_properties(GObjectClass* klass) {
                        "CUDA device to score on (-1: the one of the neighbours' context, else "
                        "the first)",
                        -1, G_MAXINT, defaults.cuda_device_id, ready_flags));
-  g_object_class_install_property(
-      klass, PROP_MODEL,
-      g_param_spec_string(
-          "model", "Model",
-          "Comma-separated VMAF models: built-in names or paths of libvmaf JSON model files, "
-          "each optionally followed by :name=KEY, :disable_clip, :enable_transform and "
-          "libvmaf's feature overloads :EXTRACTOR.OPTION=VALUE (e.g. "
-          "vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0). The first model's score is 'vmaf', each "
-          "further one's its name. Empty: features only. Read when the element starts.",
-          defaults.model.c_str(), ready_flags));
+  g_object_class_install_property(klass, PROP_MODEL,
+                                  g_param_spec_string("model", "Model", model_blurb().c_str(),
+                                                      defaults.model.c_str(), ready_flags));
   g_object_class_install_property(
       klass, PROP_DISABLE_CLIP,
       g_param_spec_boolean("disable-clip", "Disable clip",
@@ -139,10 +146,10 @@ void install_properties(GObjectClass* klass) {
   g_object_class_install_property(
       klass, PROP_LOG_LOCATION,
       g_param_spec_string("log-location", "Log location",
-                          "File to write libvmaf's log to at end of stream (none: no log). "
-                          "Frames are streamed to an unlinked temporary file beside it and the "
-                          "log renamed into place when complete; with log-rotate, a pattern "
-                          "with {index} or {time}. Failure to write is an error.",
+                          "File to write libvmaf's log to at end of stream. Frames are "
+                          "streamed to an unlinked temporary file beside it and the log renamed "
+                          "into place when complete; with log-rotate, a pattern with {index} or "
+                          "{time}. Failure to write is an error. Empty: no log.",
                           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_LOG_FORMAT,
@@ -159,15 +166,16 @@ void install_properties(GObjectClass* klass) {
       g_param_spec_string(
           "window", "Window",
           "Rolling window for vmafexact-window messages: a duration of running time (10s, "
-          "500ms, 1.5s, 1m, 1h) or a number of scored frames (300f). Each message holds every "
-          "score's min, max, mean, harmonic mean, p1, p5, p50, low1_mean and low5_mean over the "
-          "window. Empty: no windows. Read when the element starts.",
+          "500ms, 1.5s, 1m or 1min, 1h, 250us, 100ns) or a number of scored frames (300f). Each "
+          "message holds every score's min, max, mean, harmonic mean, p1, p5, p50, low1_mean "
+          "and low5_mean over the window. Empty: no windows. Read when the element starts.",
           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_WINDOW_STEP,
       g_param_spec_string("window-step", "Window step",
                           "How far each window starts after the previous one, in the window's "
-                          "unit (1s, 30f); shorter than window: overlapping windows. Empty: the "
+                          "unit: a duration (1s, 500ms, 1.5s, 1m or 1min, 1h, 250us, 100ns) or "
+                          "frames (30f); shorter than window: overlapping windows. Empty: the "
                           "window (tumbling windows). Read when the element starts.",
                           nullptr, ready_flags));
   g_object_class_install_property(
@@ -185,8 +193,8 @@ void install_properties(GObjectClass* klass) {
       g_param_spec_string(
           "input-timeout", "Input timeout",
           "Post an input-stalled vmafexact-alert when an input has sent no frame for longer "
-          "than this duration (500ms, 2s, 1m) while playing, and clear it when frames come "
-          "again. Empty: off. Read when the element starts.",
+          "than this duration (500ms, 2s, 1.5s, 1m or 1min, 1h, 250us, 100ns) while playing, "
+          "and clear it when frames come again. Empty: off. Read when the element starts.",
           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_LOG_ROTATE,
@@ -195,7 +203,7 @@ void install_properties(GObjectClass* klass) {
           "Start a new log file every so much running time (90s, 30m, 1h, 1d) or so many input "
           "frames (100000frames); each file is a complete libvmaf log of its frames, named from "
           "log-location with {index} (000000, 000001, ...) and/or {time} (UTC time of its first "
-          "frame, 20261202T071732Z) in it. None: one log for the whole run.",
+          "frame, 20261202T071732Z) in it. Empty: one log for the whole run.",
           nullptr, ready_flags));
 }
 

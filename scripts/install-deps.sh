@@ -12,6 +12,9 @@ set -euo pipefail
 packages=(
   # build
   meson ninja-build pkg-config g++
+  # meson asks dpkg-architecture for Debian's multiarch libdir (lib/x86_64-linux-gnu),
+  # where `meson setup --prefix=/usr` must put the plugin for GStreamer to find it
+  dpkg-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
   # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
@@ -29,6 +32,9 @@ packages=(
   # decoders for what vmafexact (the tool) and decodebin read: H.264, HEVC, FFV1, ... (avdec_*)
   gstreamer1.0-libav
   ca-certificates
+  # the Python examples (examples/python/, docs/python.md) and their tests: PyGObject
+  # for /usr/bin/python3 and the typelibs of Gst and GstPbutils
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )
 if [[ "${1:-}" == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)

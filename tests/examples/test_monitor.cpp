@@ -26,20 +26,16 @@
 #include <thread>
 #include <vector>
 
+#include "child_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
-template <typename T>
-struct GObjectReleaser {
-  void operator()(T* object) const {
-    if (object) g_object_unref(object);
-  }
-};
-template <typename T>
-using GObjectPtr = std::unique_ptr<T, GObjectReleaser<T>>;
+using vmafexact::test::GObjectPtr;
+using vmafexact::test::read_text;
 
 // ---------------------------------------------------------------- OpenMetrics
 
@@ -214,40 +210,11 @@ Exposition parse_openmetrics(const std::string& text) {
 
 // ---------------------------------------------------------------- processes
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The program run with its stderr in a file; killed if the test gives up on it.
-class Monitor {
+// vmafexact-monitor, with the port it reports.
+class Monitor : public vmafexact::test::ChildProcess {
  public:
   Monitor(const std::vector<std::string>& arguments, const fs::path& stderr_path)
-      : stderr_path_(stderr_path) {
-    std::vector<const gchar*> argv{VMAFEXACT_MONITOR_PATH};
-    for (const auto& argument : arguments) argv.push_back(argument.c_str());
-    argv.push_back(nullptr);
-    GObjectPtr<GSubprocessLauncher> launcher(g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_NONE));
-    g_subprocess_launcher_set_stderr_file_path(launcher.get(), stderr_path.c_str());
-    GError* error = nullptr;
-    process_.reset(g_subprocess_launcher_spawnv(launcher.get(), argv.data(), &error));
-    if (!process_) {
-      std::string message = error ? error->message : "?";
-      g_clear_error(&error);
-      throw std::runtime_error("could not start vmafexact-monitor: " + message);
-    }
-    g_subprocess_wait_async(process_.get(), nullptr, on_exit, &exited_);
-  }
-  ~Monitor() {
-    if (!exited_) {
-      g_subprocess_force_exit(process_.get());
-      wait_exit(10s);
-    }
-  }
-
-  std::string error_output() const { return read_text(stderr_path_); }
+      : ChildProcess(with_program(arguments), stderr_path) {}
 
   // The port the program reports ("serving http://127.0.0.1:PORT/metrics").
   std::optional<int> wait_port(std::chrono::seconds timeout) {
@@ -257,40 +224,17 @@ class Monitor {
       std::smatch m;
       const std::string text = error_output();
       if (std::regex_search(text, m, serving)) return std::stoi(m[1]);
-      if (exited_) return std::nullopt;
+      if (!running()) return std::nullopt;
       pump(50ms);
     }
     return std::nullopt;
   }
 
-  // The exit status, or nothing if the program is still running at the timeout.
-  std::optional<int> wait_exit(std::chrono::seconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!exited_ && std::chrono::steady_clock::now() < deadline) pump(20ms);
-    if (!exited_) return std::nullopt;
-    if (!g_subprocess_get_if_exited(process_.get()))
-      return 128 + g_subprocess_get_term_sig(process_.get());
-    return g_subprocess_get_exit_status(process_.get());
-  }
-
-  bool running() const { return !exited_; }
-  void send_signal(int signal) { g_subprocess_send_signal(process_.get(), signal); }
-
-  static void pump(std::chrono::milliseconds pause) {
-    while (g_main_context_iteration(nullptr, FALSE)) {
-    }
-    std::this_thread::sleep_for(pause);
-  }
-
  private:
-  static void on_exit(GObject* process, GAsyncResult* result, gpointer exited) {
-    g_subprocess_wait_finish(G_SUBPROCESS(process), result, nullptr);
-    *static_cast<bool*>(exited) = true;
+  static std::vector<std::string> with_program(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), VMAFEXACT_MONITOR_PATH);
+    return arguments;
   }
-
-  fs::path stderr_path_;
-  GObjectPtr<GSubprocess> process_;
-  bool exited_ = false;
 };
 
 struct Response {
