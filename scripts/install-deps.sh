@@ -12,6 +12,8 @@ set -euo pipefail
 packages=(
   # build
   meson ninja-build pkg-config g++
+  # compiler cache: meson uses it when installed; CI reruns then compile only what changed
+  ccache
   # meson asks dpkg-architecture for Debian's multiarch libdir (lib/x86_64-linux-gnu),
   # where `meson setup --prefix=/usr` must put the plugin for GStreamer to find it
   dpkg-dev

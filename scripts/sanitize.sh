@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # sanitize.sh: builds vmafexact with AddressSanitizer and UBSan into
 # build-asan/ (CPU only) and runs the unit suite (with the fuzz corpora), the
-# element suite (element and pipeline tests, among them issue 10's 1080p
-# flushing seek with frames in flight) and the report suite (the plot and HTML
-# report) there: any ASan or UBSan report fails the run. CI runs this after
-# scripts/test.sh.
+# element suite (element, live and pipeline tests, among them issue 10's 1080p
+# flushing seek with frames in flight), the monitor suite (vmafexact-monitor
+# and its OpenMetrics endpoint), the cli suite (the vmafexact tool) and the
+# report suite (the plot and HTML report) there: any ASan or UBSan report
+# fails the run. Only the programs those suites run are compiled. CI runs this
+# after scripts/test.sh.
 #
 # Usage: scripts/sanitize.sh [--valgrind]
 #   --valgrind  then also the element tests under valgrind, against the normal
@@ -13,10 +15,22 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
+# shellcheck source=scripts/ccache-env.sh
+source scripts/ccache-env.sh
+suites=(unit element monitor cli report)
 asan_dir="${BUILD_DIR_ASAN:-$repo/build-asan}"
 [[ -f "$asan_dir/build.ninja" ]] || meson setup "$asan_dir" -Dtests=enabled -Dcuda=disabled \
   -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
-meson compile -C "$asan_dir"
+# The targets the chosen suites' tests run or depend on (the plugin, the tools).
+mapfile -t targets < <(meson introspect "$asan_dir" --tests | python3 -c '
+import json, sys
+suites = {"vmafexact:" + name for name in sys.argv[1:]}
+names = set()
+for test in json.load(sys.stdin):
+    if suites & set(test["suite"]):
+        names.update(depend.split("@@")[1].rsplit("@", 1)[0] for depend in test["depends"])
+print("\n".join(sorted(names)))' "${suites[@]}")
+meson compile -C "$asan_dir" "${targets[@]}"
 # The plugin is ASan-instrumented, so GStreamer must load it in the test process.
 export GST_REGISTRY_FORK=no GST_REGISTRY="$asan_dir/gst-registry-asan.bin"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp
@@ -25,8 +39,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # times by default).
 export VMAFEXACT_SEEK_RUNS="${VMAFEXACT_SEEK_RUNS:-5}"
 # Twice meson's timeouts: everything runs slower under the sanitizers.
-meson test -C "$asan_dir" --suite unit --suite element --suite report --print-errorlogs \
-  --timeout-multiplier 2
+suite_args=()
+for suite in "${suites[@]}"; do suite_args+=(--suite "$suite"); done
+meson test -C "$asan_dir" --no-rebuild "${suite_args[@]}" --print-errorlogs --timeout-multiplier 2
 
 if [[ "${1:-}" == --valgrind ]]; then
   [[ -f build/build.ninja ]] || meson setup build -Dtests=enabled

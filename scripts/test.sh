@@ -15,6 +15,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
 cd "$repo"
+# shellcheck source=scripts/ccache-env.sh
+source scripts/ccache-env.sh
 
 if [[ ! -f "$build_dir/build.ninja" ]]; then
   # Where nvcc is installed the CUDA backend must build (CI has nvcc and no
