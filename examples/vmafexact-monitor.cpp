@@ -246,16 +246,19 @@ struct Figures {
   guint64 window_frames = 0;
   guint64 window_unpaired_ref = 0;
   guint64 window_unpaired_dist = 0;
+  guint64 window_skipped_late = 0;
   GstClockTime window_start = GST_CLOCK_TIME_NONE;
   GstClockTime window_end = GST_CLOCK_TIME_NONE;
   GstClockTime previous_window_end = GST_CLOCK_TIME_NONE;
   guint64 windows_unpaired_ref_sum = 0;
   guint64 windows_unpaired_dist_sum = 0;
+  guint64 windows_skipped_late_sum = 0;
   // Summary.
   bool have_summary = false;
   guint64 summary_scored = 0;
   guint64 summary_unpaired_ref = 0;
   guint64 summary_unpaired_dist = 0;
+  guint64 summary_skipped_late = 0;
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> pooled;
   // Alerts, keyed by expression and input.
   std::map<std::pair<std::string, std::string>, AlertState> alerts;
@@ -277,6 +280,7 @@ struct Figures {
   guint64 unpaired_dist() const {
     return std::max({windows_unpaired_dist_sum, alert_unpaired_dist, summary_unpaired_dist});
   }
+  guint64 skipped_late() const { return std::max(windows_skipped_late_sum, summary_skipped_late); }
 };
 
 // OpenMetrics numbers: shortest text that reads back as the same double.
@@ -369,6 +373,10 @@ std::string render_metrics(const Figures& f) {
              std::to_string(f.unpaired_ref()));
   out.sample("vmafexact_frames_unpaired_total", {{"input", "distorted"}},
              std::to_string(f.unpaired_dist()));
+  out.family("vmafexact_frames_skipped_late", "counter",
+             "Live: frame pairs skipped unscored because scoring fell behind real time by more "
+             "than max-lateness (from tumbling vmafexact-window messages and the summary).");
+  out.sample("vmafexact_frames_skipped_late_total", {}, std::to_string(f.skipped_late()));
 
   out.family("vmafexact_score", "gauge", "Each score of the last vmafexact-frame message.");
   for (const auto& [score, value] : f.last_scores)
@@ -402,6 +410,10 @@ std::string render_metrics(const Figures& f) {
     out.sample("vmafexact_window_frames_unpaired", {{"input", "distorted"}},
                std::to_string(f.window_unpaired_dist));
   }
+  out.family("vmafexact_window_frames_skipped_late", "gauge",
+             "Frame pairs skipped in the last window because scoring fell behind real time.");
+  if (f.have_window)
+    out.sample("vmafexact_window_frames_skipped_late", {}, std::to_string(f.window_skipped_late));
   out.family("vmafexact_window_end_seconds", "gauge", "Running time of the last window's end.",
              "seconds");
   if (f.have_window && GST_CLOCK_TIME_IS_VALID(f.window_end))
@@ -487,6 +499,7 @@ void take_window(Figures& f, const GstStructure* s) {
   f.window_frames = uint64_field(s, "frames");
   f.window_unpaired_ref = uint64_field(s, "frames-unpaired-ref");
   f.window_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
+  f.window_skipped_late = uint64_field(s, "frames-skipped-late");
   f.window_start = uint64_field(s, "window-start", GST_CLOCK_TIME_NONE);
   f.window_end = uint64_field(s, "window-end", GST_CLOCK_TIME_NONE);
   // Tumbling windows add up to the run's unpaired counts; overlapping ones
@@ -496,6 +509,7 @@ void take_window(Figures& f, const GstStructure* s) {
       f.window_start >= f.previous_window_end) {
     f.windows_unpaired_ref_sum += f.window_unpaired_ref;
     f.windows_unpaired_dist_sum += f.window_unpaired_dist;
+    f.windows_skipped_late_sum += f.window_skipped_late;
   }
   f.previous_window_end = f.window_end;
 }
@@ -531,6 +545,7 @@ void take_summary(Figures& f, const GstStructure* s) {
   f.summary_scored = uint64_field(s, "frames-scored");
   f.summary_unpaired_ref = uint64_field(s, "frames-unpaired-ref");
   f.summary_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
+  f.summary_skipped_late = uint64_field(s, "frames-skipped-late");
   f.pooled = nested_stats(s);
 }
 

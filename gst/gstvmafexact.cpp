@@ -101,7 +101,31 @@ struct Run {
   std::unique_ptr<StreamedLog> log;         // with the session, when log-location is set
   Provenance provenance = base_provenance();
   bool finished = false;
+  // Both inputs had a frame waiting when the last aggregate() returned.
+  bool backlog = false;
+  // Live: a lone frame waits for its partner until then: what get_next_time()
+  // returns at least (a running time before the latency, which the aggregator
+  // adds; kept here since get_next_time() must not ask the aggregator for it).
+  std::optional<Nanoseconds> grace_next_time;
 };
+
+FramePairer pairer_for(const Settings& settings) {
+  PairerSettings pairer;
+  if (settings.max_lateness >= 0)
+    pairer.max_lateness = static_cast<Nanoseconds>(settings.max_lateness);
+  return FramePairer{pairer};
+}
+
+// What the clock says now, for the frame pairer; no time when not live.
+LiveClock live_clock(GstAggregator* agg, bool timeout, bool backlog) {
+  LiveClock clock{timeout, std::nullopt, 0, backlog};
+  const GstClockTime latency = gst_aggregator_get_latency(agg);
+  if (!GST_CLOCK_TIME_IS_VALID(latency)) return clock;
+  clock.latency = latency;
+  const GstClockTime now = gst_element_get_current_running_time(GST_ELEMENT(agg));
+  if (GST_CLOCK_TIME_IS_VALID(now)) clock.now = now;
+  return clock;
+}
 
 }  // namespace
 
@@ -357,7 +381,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
                                     trailing_ref > 0 ? trailing_ref : trailing_dist);
   if (scored == 0) priv->reporter.warn_nothing_scored();
   priv->reporter.post_summary(scorer, run.pairer.unpaired(Side::kRef),
-                              run.pairer.unpaired(Side::kDist),
+                              run.pairer.unpaired(Side::kDist), run.pairer.skipped(),
                               run.pairer.paired_by_arrival_order(), run.provenance,
                               [priv](const std::string& name, GstStructure* pooled) {
                                 priv->monitor.add_percentiles(name, pooled);
@@ -397,7 +421,11 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
     }
     states[i] = input.head(heads[i].get());
   }
-  const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], timeout);
+  const LiveClock clock = live_clock(agg, timeout, priv->run.backlog);
+  const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], clock);
+  priv->run.grace_next_time.reset();
+  if (step.wake_at)
+    priv->run.grace_next_time = *step.wake_at > clock.latency ? *step.wake_at - clock.latency : 0;
   switch (step.action) {
     case PairAction::kPair:
       if (step.warn_arrival_order)
@@ -406,6 +434,15 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
                 ? "reference and distorted"
                 : priv->inputs[step.untimed[kRef] ? kRef : kDist].role);
       return score_pair(self, heads);
+    case PairAction::kSkipPair: {
+      if (step.warn_skipped)
+        priv->reporter.warn_skipped_late(step.late_by, priv->run.pairer.skipped(),
+                                         static_cast<GstClockTime>(priv->run.plan->settings.max_lateness));
+      priv->monitor.skipped(states[kDist].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
+                            states[kDist].frame->duration.value_or(GST_CLOCK_TIME_NONE));
+      pass_on(self, priv->inputs[kRef]);
+      return pass_on(self, priv->inputs[kDist]);
+    }
     case PairAction::kDropRef:
     case PairAction::kDropDist: {
       const unsigned i = step.action == PairAction::kDropRef ? kRef : kDist;
@@ -543,6 +580,11 @@ GstClockTime get_next_time_unguarded(GstAggregator* agg) {
     if (GST_CLOCK_TIME_IS_VALID(time) && (!GST_CLOCK_TIME_IS_VALID(earliest) || time < earliest))
       earliest = time;
   }
+  // A lone frame given a grace for its partner: not before the grace ends.
+  // (Called with the aggregator's lock held: gst_aggregator_get_latency()
+  // here would deadlock.)
+  const auto& grace = priv_of(agg)->run.grace_next_time;
+  if (grace && GST_CLOCK_TIME_IS_VALID(earliest)) earliest = std::max(earliest, *grace);
   return earliest;
 }
 
@@ -568,6 +610,7 @@ gboolean start_unguarded(GstAggregator* agg) {
   priv->monitor.start(std::move(*monitor_plan), {GST_PAD(priv->inputs[kRef].pad),
                                                   GST_PAD(priv->inputs[kDist].pad)});
   priv->run = Run{};
+  priv->run.pairer = pairer_for(plan->settings);
   priv->run.plan = std::move(plan);
   priv->warned_downstream_caps = false;
   return TRUE;
@@ -609,7 +652,8 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
   GstVmafExactPrivate* priv = priv_of(agg);
   priv->run.log.reset();      // the measurement's log is dropped; the file keeps its content
   priv->run.scoring.reset();  // drains any frames in flight before freeing what they read
-  priv->run.pairer = FramePairer{};
+  priv->run.pairer = priv->run.plan ? pairer_for(priv->run.plan->settings) : FramePairer{};
+  priv->run.grace_next_time.reset();
   priv->run.finished = false;
   priv->monitor.flush();
   for (Input& input : priv->inputs) input.reset_counters();
@@ -619,8 +663,13 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
 // ---- The entry points: no exception leaves the element (element_guard.h) ----
 
 GstFlowReturn gst_vmaf_exact_aggregate(GstAggregator* agg, gboolean timeout) {
-  return guarded(GST_ELEMENT(agg), "scoring frames", GstFlowReturn(GST_FLOW_ERROR),
-                 [&] { return aggregate_unguarded(agg, timeout); });
+  return guarded(GST_ELEMENT(agg), "scoring frames", GstFlowReturn(GST_FLOW_ERROR), [&] {
+    const GstFlowReturn ret = aggregate_unguarded(agg, timeout);
+    GstVmafExactPrivate* priv = priv_of(agg);
+    priv->run.backlog = gst_aggregator_pad_has_buffer(priv->inputs[kRef].pad) &&
+                        gst_aggregator_pad_has_buffer(priv->inputs[kDist].pad);
+    return ret;
+  });
 }
 
 gboolean gst_vmaf_exact_sink_event(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {

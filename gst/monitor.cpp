@@ -256,6 +256,12 @@ void Monitor::unpaired(bool dist, GstClockTime running_time, GstClockTime durati
     post_windows(windows_->add_unpaired(dist, time_or_none(running_time), time_or_none(duration)));
 }
 
+void Monitor::skipped(GstClockTime running_time, GstClockTime duration) {
+  if (windows_)
+    post_windows(windows_->add_unscored(Unscored::kSkippedPair, time_or_none(running_time),
+                                        time_or_none(duration)));
+}
+
 void Monitor::check_alert_scores() {
   if (checked_alert_scores_) return;
   checked_alert_scores_ = true;
@@ -328,7 +334,7 @@ void Monitor::post_windows(const std::vector<WindowReport>& reports) {
         report.frames, "frames-unpaired", G_TYPE_UINT64,
         report.unpaired_ref + report.unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
         report.unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, report.unpaired_dist,
-        "partial", G_TYPE_BOOLEAN, report.partial, nullptr);
+        "frames-skipped-late", G_TYPE_UINT64, report.skipped, "partial", G_TYPE_BOOLEAN, report.partial, nullptr);
     add_provenance(message);
     for (std::size_t s = 0; s < report.stats.size() && s < names_.size(); ++s)
       if (report.stats[s])

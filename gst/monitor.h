@@ -104,6 +104,8 @@ class Monitor {
   // A frame of one input was not scored; counts: the run's unpaired frames so far.
   void unpaired(bool dist, GstClockTime running_time, GstClockTime duration, guint64 unpaired_ref,
                 guint64 unpaired_dist);
+  // A live pair skipped unscored because it came too late (max-lateness).
+  void skipped(GstClockTime running_time, GstClockTime duration);
   // Frames whose scores are final, in frame order.
   void frames(const std::vector<FinishedFrame>& finished, const FeatureCollector& scores);
   // End of stream: the last windows.

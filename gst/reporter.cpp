@@ -44,6 +44,7 @@ void Reporter::post_frames(const std::vector<FinishedFrame>& frames,
 }
 
 void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
+                            guint64 skipped_late,
                             guint64 paired_by_arrival_order, const Provenance& provenance,
                             const PooledExtras& add_pooled) const {
   const guint64 scored = scorer ? scorer->frames_pushed() : 0;
@@ -51,7 +52,8 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
       "vmafexact-summary", "frames-scored", G_TYPE_UINT64, scored, "frames-unpaired",
       G_TYPE_UINT64, unpaired_ref + unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
       unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, unpaired_dist,
-      "frames-paired-by-arrival-order", G_TYPE_UINT64, paired_by_arrival_order, nullptr);
+      "frames-paired-by-arrival-order", G_TYPE_UINT64, paired_by_arrival_order,
+      "frames-skipped-late", G_TYPE_UINT64, skipped_late, nullptr);
   if (scorer)
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
                       G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
@@ -78,6 +80,19 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
     for (const auto& [name, value] : scorer->scores().aggregates())
       gst_structure_set(summary, name.c_str(), G_TYPE_DOUBLE, value, nullptr);
   gst_element_post_message(element_, gst_message_new_element(GST_OBJECT(element_), summary));
+}
+
+void Reporter::warn_skipped_late(GstClockTime late_by, guint64 skipped_so_far,
+                                 GstClockTime max_lateness) const {
+  GST_ELEMENT_WARNING(
+      element_, CORE, CLOCK,
+      ("Scoring is slower than real time: a pair of frames came %s late, more than "
+       "max-lateness (%s), and was skipped unscored (%" G_GUINT64_FORMAT
+       " pairs skipped so far; the summary and the windows count them as frames-skipped-late).",
+       time_string(late_by).c_str(), time_string(max_lateness).c_str(), skipped_so_far),
+      ("Lower the load: subsample=N, fewer features, more threads, backend=cuda with frames in "
+       "CUDA memory, or smaller frames (videoscale); max-lateness=-1 scores every frame, ever "
+       "later."));
 }
 
 void Reporter::warn_unpaired(const char* side, const char* other_side, GstClockTime time,

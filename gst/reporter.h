@@ -48,10 +48,13 @@ class Reporter {
   // `add_pooled`: adds fields to each score's `pooled` structure (the monitor's percentiles).
   using PooledExtras = std::function<void(const std::string& name, GstStructure* pooled)>;
   void post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 unpaired_dist,
+                    guint64 skipped_late,
                     guint64 paired_by_arrival_order, const Provenance& provenance,
                     const PooledExtras& add_pooled = {}) const;
 
   // `side` and `other_side`: "reference", "distorted".
+  // A live run skips pairs: the scorer is slower than the frames arrive.
+  void warn_skipped_late(GstClockTime late_by, guint64 skipped_so_far, GstClockTime max_lateness) const;
   void warn_unpaired(const char* side, const char* other_side, GstClockTime time,
                      std::optional<GstClockTime> other_time, bool last) const;
   void warn_ended_first(bool ref_longer, guint64 scored, guint64 trailing) const;

@@ -35,6 +35,7 @@ enum {
   PROP_ALERT,
   PROP_INPUT_TIMEOUT,
   PROP_LOG_ROTATE,
+  PROP_MAX_LATENESS,
 };
 
 void set_string(std::string& target, const GValue* value) {
@@ -205,6 +206,16 @@ void install_properties(GObjectClass* klass) {
           "log-location with {index} (000000, 000001, ...) and/or {time} (UTC time of its first "
           "frame, 20261202T071732Z) in it. Empty: one log for the whole run.",
           nullptr, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_MAX_LATENESS,
+      g_param_spec_int64(
+          "max-lateness", "Maximum lateness",
+          "Live pipelines: a pair of frames due (running time plus latency) longer ago than "
+          "this many nanoseconds is skipped unscored, so that a scorer slower than real time "
+          "keeps up by scoring fewer frames (counted as frames-skipped-late in the summary "
+          "and the windows, with a warning) instead of falling ever further behind. -1: "
+          "never skip. Read when the element starts.",
+          -1, G_MAXINT64, defaults.max_lateness, ready_flags));
 }
 
 bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
@@ -225,6 +236,7 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_ALERT: set_string(settings.alert, value); break;
     case PROP_INPUT_TIMEOUT: set_string(settings.input_timeout, value); break;
     case PROP_LOG_ROTATE: set_string(settings.log_rotate, value); break;
+    case PROP_MAX_LATENESS: settings.max_lateness = g_value_get_int64(value); break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
       settings.log_format_set = true;
@@ -249,6 +261,7 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
     case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, settings.frames_in_flight); break;
     case PROP_THREADS: g_value_set_uint(value, settings.threads); break;
     case PROP_FRAME_MESSAGE: g_value_set_boolean(value, settings.frame_message); break;
+    case PROP_MAX_LATENESS: g_value_set_int64(value, settings.max_lateness); break;
     case PROP_LOG_ROTATE:
       g_value_set_string(value,
                          settings.log_rotate.empty() ? nullptr : settings.log_rotate.c_str());

@@ -43,6 +43,9 @@ struct Settings {
   std::string alert;          // "vmaf<60:for=2s:clear=65;psnr_y<30"
   std::string input_timeout;  // "2s"
   std::string log_rotate;     // empty: one log for the whole run
+  // Live: pairs due longer ago than this (ns) are skipped unscored; -1: never.
+  gint64 max_lateness = kDefaultMaxLateness;
+  static constexpr gint64 kDefaultMaxLateness = GST_SECOND;
 };
 
 // Installs every property on the element's class.

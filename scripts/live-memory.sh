@@ -31,7 +31,7 @@ mkdir -p "$out"
 width=${size%x*} height=${size#*x}
 caps="video/x-raw,format=I420,width=$width,height=$height,framerate=$fps/1"
 queue="queue max-size-buffers=4 max-size-bytes=0 max-size-time=0"
-gst-launch-1.0 -q -e \
+gst-launch-1.0 -m -e \
   videotestsrc is-live=true pattern=ball ! "$caps" ! tee name=t \
   t. ! $queue ! v.ref_sink \
   t. ! $queue ! videobalance brightness=0.05 ! v.dist_sink \
@@ -52,12 +52,15 @@ kill -INT "$pid" 2>/dev/null || true
 wait "$pid" || true
 trap - EXIT
 frames=$(cat "$out"/live-*.json 2>/dev/null | grep -c '"frameNum"' || true)
-unpaired=$(grep -c "has no distorted frame\|has no reference frame" "$out/gst.log" || true)
-awk -v frames="$frames" -v out="$out" -v unpaired="$unpaired" '
+# The summary's counts (gst-launch -m prints the element messages).
+count() { grep -o "vmafexact-summary.*" "$out/gst.log" | grep -o "$1=(guint64)[0-9]*" | head -1 | cut -d')' -f2; }
+scored=$(count frames-scored) unpaired=$(count frames-unpaired) skipped=$(count frames-skipped-late)
+awk -v frames="$frames" -v out="$out" -v scored="${scored:-?}" -v unpaired="${unpaired:-?}" \
+  -v skipped="${skipped:-?}" '
   $1 >= 60 && !have { first = $2; have = 1 }
   $1 >= 60 { if ($2 > max) max = $2; last = $2 }
   END {
     if (!have) { print "live-memory: the run was shorter than a minute"; exit 1 }
-    printf "live-memory: RSS %d KiB after the first minute, largest after it %d KiB, last %d KiB: growth %+d KiB; %d frames logged in %s (%d unpaired-frame warnings)\n",
-           first, max, last, max - first, frames, out, unpaired
+    printf "live-memory: RSS %d KiB after the first minute, largest after it %d KiB, last %d KiB: growth %+d KiB; %d frames logged in %s; summary: %s pairs scored, %s skipped late, %s frames unpaired\n",
+           first, max, last, max - first, frames, out, scored, skipped, unpaired
   }' "$out/rss.txt"

@@ -348,7 +348,7 @@ void widen(WindowReport& report, std::optional<Nanoseconds> start, std::optional
 std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> running_time,
                                                     std::optional<Nanoseconds> duration,
                                                     std::vector<std::optional<double>> scores) {
-  Frame frame{running_time, end_of(running_time, duration), std::move(scores), {0, 0}};
+  Frame frame{running_time, end_of(running_time, duration), std::move(scores), {}};
   if (window_.unit == Span::Unit::kTime) {
     if (!running_time) return {};  // untimed frames have no place in time windows
     while (!pending_.empty() && pending_.front() <= *running_time) pending_.pop_front();
@@ -363,7 +363,7 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
   while (!unpaired_.empty() &&
          (!running_time || !unpaired_.front().running_time ||
           *unpaired_.front().running_time < *running_time)) {
-    ++frame.unpaired_before[unpaired_.front().dist ? 1 : 0];
+    ++frame.unscored_before[static_cast<unsigned>(unpaired_.front().kind)];
     unpaired_.pop_front();
   }
   const std::uint64_t index = next_index_++;
@@ -380,9 +380,10 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
   return reports;
 }
 
-std::vector<WindowReport> RollingWindows::add_unpaired(bool dist, std::optional<Nanoseconds> running_time,
+std::vector<WindowReport> RollingWindows::add_unscored(Unscored kind,
+                                                       std::optional<Nanoseconds> running_time,
                                                        std::optional<Nanoseconds> duration) {
-  unpaired_.push_back({dist, running_time, end_of(running_time, duration)});
+  unpaired_.push_back({kind, running_time, end_of(running_time, duration)});
   if (window_.unit != Span::Unit::kTime) return {};
   if (!running_time) {
     unpaired_.pop_back();  // untimed frames have no place in time windows
@@ -407,7 +408,7 @@ WindowReport RollingWindows::time_window(Nanoseconds start, Nanoseconds end, boo
     }
   for (const Unpaired& mark : unpaired_)
     if (*mark.running_time >= start && *mark.running_time < end) {
-      ++(mark.dist ? report.unpaired_dist : report.unpaired_ref);
+      ++report.count(mark.kind);
       widen(report, mark.running_time, mark.end);
     }
   add_stats(report, in_window);
@@ -419,7 +420,7 @@ std::vector<WindowReport> RollingWindows::close_time_windows(Nanoseconds known_u
   while (next_start_ && *next_start_ + window_.amount <= known_until) {
     const Nanoseconds start = *next_start_;
     WindowReport report = time_window(start, start + window_.amount, false);
-    if (report.frames || report.unpaired_ref || report.unpaired_dist) reports.push_back(std::move(report));
+    if (!report.empty()) reports.push_back(std::move(report));
     Nanoseconds next = start + step_.amount;
     // Drop what no later window holds, then skip windows that would be empty.
     while (!frames_.empty() && *frames_.front().running_time < next) frames_.pop_front();
@@ -446,8 +447,8 @@ WindowReport RollingWindows::frame_window(bool partial) const {
   for (const Frame& frame : frames_) {
     in_window.push_back(&frame.scores);
     ++report.frames;
-    report.unpaired_ref += frame.unpaired_before[0];
-    report.unpaired_dist += frame.unpaired_before[1];
+    for (unsigned kind = 0; kind < frame.unscored_before.size(); ++kind)
+      report.count(static_cast<Unscored>(kind)) += frame.unscored_before[kind];
     widen(report, frame.running_time, frame.end);
   }
   add_stats(report, in_window);
@@ -462,7 +463,7 @@ std::vector<WindowReport> RollingWindows::finish() {
     if (next_start_) {
       WindowReport last =
           time_window(*next_start_, std::numeric_limits<Nanoseconds>::max(), true);
-      if (last.frames || last.unpaired_ref || last.unpaired_dist) reports.push_back(std::move(last));
+      if (!last.empty()) reports.push_back(std::move(last));
     }
     frames_.clear();
     unpaired_.clear();
@@ -472,7 +473,7 @@ std::vector<WindowReport> RollingWindows::finish() {
   // Frame windows: unpaired frames after the last scored frame count in the partial window.
   WindowReport last = frame_window(true);
   for (const Unpaired& mark : unpaired_) {
-    ++(mark.dist ? last.unpaired_dist : last.unpaired_ref);
+    ++last.count(mark.kind);
     widen(last, mark.running_time, mark.end);
   }
   const bool has_new_frames = next_index_ > first_index_ && !frames_.empty();

@@ -6,6 +6,7 @@
 // messages.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -110,13 +111,22 @@ std::vector<AlertSpec> parse_alerts(std::string_view text);
 
 // ---- Rolling windows ------------------------------------------------------
 
+// What was not scored: a frame of one input without a partner, or a pair that
+// a live run skipped because it came too late (the scorer fell behind).
+enum class Unscored : unsigned { kRef = 0, kDist = 1, kSkippedPair = 2 };
+
 // One window's figures. `stats` is indexed like the scores given to add_frame()
 // (a score without values in the window: nullopt).
 struct WindowReport {
   std::optional<Nanoseconds> start, end;
-  std::uint64_t frames = 0, unpaired_ref = 0, unpaired_dist = 0;
+  std::uint64_t frames = 0, unpaired_ref = 0, unpaired_dist = 0, skipped = 0;
   std::vector<std::optional<WindowStats>> stats;
   bool partial = false;
+
+  std::uint64_t& count(Unscored kind) {
+    return kind == Unscored::kRef ? unpaired_ref : kind == Unscored::kDist ? unpaired_dist : skipped;
+  }
+  bool empty() const { return !frames && !unpaired_ref && !unpaired_dist && !skipped; }
 };
 
 // Windows of scored frames, in running time (duration spans) or in frame
@@ -135,6 +145,11 @@ class RollingWindows {
                                       std::vector<std::optional<double>> scores);
   // A frame of one input that was not scored (`dist`: the distorted input's).
   std::vector<WindowReport> add_unpaired(bool dist, std::optional<Nanoseconds> running_time,
+                                         std::optional<Nanoseconds> duration) {
+    return add_unscored(dist ? Unscored::kDist : Unscored::kRef, running_time, duration);
+  }
+  // An unpaired frame or a skipped pair.
+  std::vector<WindowReport> add_unscored(Unscored kind, std::optional<Nanoseconds> running_time,
                                          std::optional<Nanoseconds> duration);
   // End of stream: the windows now complete, then one partial window with
   // what is left, if anything.
@@ -146,10 +161,11 @@ class RollingWindows {
   struct Frame {
     std::optional<Nanoseconds> running_time, end;
     std::vector<std::optional<double>> scores;
-    std::uint64_t unpaired_before[2] = {0, 0};  // frame windows: unpaired frames just before it
+    // Frame windows: unscored frames just before it, by Unscored kind.
+    std::array<std::uint64_t, 3> unscored_before{};
   };
   struct Unpaired {
-    bool dist = false;
+    Unscored kind = Unscored::kRef;
     std::optional<Nanoseconds> running_time, end;
   };
   std::vector<WindowReport> close_time_windows(Nanoseconds known_until);

@@ -427,6 +427,135 @@ TEST(Rotation, NeedsANamePatternAndAValidPeriod) {
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
 }
 
+// ---- Overload -----------------------------------------------------------------
+
+struct OverloadRun {
+  guint64 passed = 0;  // distorted frames the element passed downstream
+  guint64 scored = 0, skipped = 0, unpaired = 0, unpaired_dist = 0;
+  guint64 window_frames = 0, window_skipped = 0, window_unpaired = 0;  // summed
+  unsigned skip_warnings = 0;
+  std::string error;
+};
+
+// A live 640x360 source at 1000 fps teed into both inputs with VMAF: far more
+// frames than two cores score, so the element is what holds them back.
+OverloadRun run_overloaded(const std::string& properties, double seconds) {
+  const std::string description =
+      "videotestsrc is-live=true pattern=ball "
+      "! video/x-raw,format=I420,width=640,height=360,framerate=1000/1 ! tee name=t "
+      "t. ! queue max-size-buffers=4 max-size-bytes=0 max-size-time=0 ! v.ref_sink "
+      "t. ! queue max-size-buffers=4 max-size-bytes=0 max-size-time=0 "
+      "! videobalance brightness=0.05 ! v.dist_sink "
+      "vmafexact name=v frame-message=false window=500ms " +
+      properties + " ! fakesink";
+  OverloadRun run;
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
+  if (!pipeline) {
+    run.error = error ? error->message : "parse failed";
+    g_clear_error(&error);
+    return run;
+  }
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
+  GstPad* src = gst_element_get_static_pad(element, "src");
+  std::atomic<guint64> passed{0};
+  gst_pad_add_probe(
+      src, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo*, gpointer counter) {
+        ++*static_cast<std::atomic<guint64>*>(counter);
+        return GST_PAD_PROBE_OK;
+      },
+      &passed, nullptr);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  const auto take = [&](GstMessage* message) {
+    const GstStructure* s = gst_message_get_structure(message);
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+      GError* failure = nullptr;
+      gst_message_parse_error(message, &failure, nullptr);
+      run.error = failure->message;
+      g_error_free(failure);
+    } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING) {
+      GError* warning = nullptr;
+      gst_message_parse_warning(message, &warning, nullptr);
+      if (std::string(warning->message).find("slower than real time") != std::string::npos)
+        ++run.skip_warnings;
+      g_error_free(warning);
+    } else if (s && gst_structure_has_name(s, "vmafexact-window")) {
+      guint64 count = 0;
+      gst_structure_get_uint64(s, "frames", &count);
+      run.window_frames += count;
+      gst_structure_get_uint64(s, "frames-skipped-late", &count);
+      run.window_skipped += count;
+      gst_structure_get_uint64(s, "frames-unpaired", &count);
+      run.window_unpaired += count;
+    } else if (s && gst_structure_has_name(s, "vmafexact-summary")) {
+      gst_structure_get_uint64(s, "frames-scored", &run.scored);
+      gst_structure_get_uint64(s, "frames-skipped-late", &run.skipped);
+      gst_structure_get_uint64(s, "frames-unpaired", &run.unpaired);
+      gst_structure_get_uint64(s, "frames-unpaired-dist", &run.unpaired_dist);
+    }
+  };
+  const auto types = static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
+                                                 GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT);
+  const auto start = std::chrono::steady_clock::now();
+  while (run.error.empty() &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             seconds) {
+    if (GstMessage* message = gst_bus_timed_pop_filtered(bus, GST_SECOND / 10, types)) {
+      take(message);
+      gst_message_unref(message);
+    }
+  }
+  gst_element_send_event(pipeline, gst_event_new_eos());
+  while (GstMessage* message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, types)) {
+    const bool end = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS ||
+                     GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR;
+    take(message);
+    gst_message_unref(message);
+    if (end) break;
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  run.passed = passed.load();
+  gst_object_unref(src);
+  gst_object_unref(element);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return run;
+}
+
+// The overload that once scored 3 frames and left 888 unpaired in 10 s: the
+// element now skips whole pairs (never one side), scores a share of them all
+// along, and counts every frame once.
+TEST(Overload, AScorerSlowerThanRealTimeSkipsWholePairsAndKeepsScoring) {
+  const OverloadRun run = run_overloaded("max-lateness=200000000", 6);
+  ASSERT_EQ(run.error, "");
+  std::printf("overload: %" G_GUINT64_FORMAT " passed, %" G_GUINT64_FORMAT
+              " scored, %" G_GUINT64_FORMAT " skipped late, %" G_GUINT64_FORMAT " unpaired\n",
+              run.passed, run.scored, run.skipped, run.unpaired);
+  EXPECT_GT(run.skipped, 0u) << "the scorer kept up with 1000 fps: no overload to test";
+  EXPECT_GT(run.scored, 100u);
+  // A frame now and then may still miss its partner (a grace is 100 ms), but
+  // no longer one side after the other.
+  EXPECT_LE(run.unpaired, run.passed / 100);
+  // Every distorted frame is scored, skipped or unpaired, and the tumbling
+  // windows add up to the summary.
+  EXPECT_EQ(run.passed, run.scored + run.skipped + run.unpaired_dist);
+  EXPECT_EQ(run.window_skipped, run.skipped);
+  EXPECT_EQ(run.window_unpaired, run.unpaired);
+  EXPECT_EQ(run.window_frames, run.scored);
+  EXPECT_GE(run.skip_warnings, 1u);
+}
+
+TEST(Overload, MaxLatenessMinusOneScoresEveryPair) {
+  const OverloadRun run = run_overloaded("max-lateness=-1", 3);
+  ASSERT_EQ(run.error, "");
+  EXPECT_EQ(run.skipped, 0u);
+  EXPECT_EQ(run.skip_warnings, 0u);
+  EXPECT_GT(run.scored, 0u);
+  EXPECT_EQ(run.window_skipped, 0u);
+}
+
 // ---- Memory -------------------------------------------------------------------
 
 // Resident memory in use: free heap pages handed back first (malloc_trim),

@@ -175,4 +175,111 @@ TEST(FramePairer, DroppedFrameOnEachSide) {
   EXPECT_EQ(pairer.unpaired(Side::kDist), 1u);
 }
 
+// ---- Live: the clock ------------------------------------------------------
+
+constexpr Nanoseconds kMs = 1'000'000;
+constexpr Nanoseconds kLatency = 50 * kMs;
+
+LiveClock at(Nanoseconds now, bool timeout = true) {
+  return LiveClock{timeout, now, kLatency, false};
+}
+// Called with the next pair already waiting: the element holds the frames back.
+LiveClock behind(Nanoseconds now) { return LiveClock{false, now, kLatency, true}; }
+
+// The overload that scored almost nothing: the scorer was busy past a frame's
+// deadline, so its partner, only a few milliseconds behind on the other
+// input, was not there yet. Dropping the lone frame then left the partner
+// alone in turn, which was dropped when the next frame came, and so on.
+TEST(FramePairerLive, ALoneFramePastItsDeadlineWaitsForAPartnerThatIsLate) {
+  FramePairer pairer;
+  for (Nanoseconds n = 0; n < 10; ++n) {
+    const Nanoseconds t = n * kFrame;
+    const Nanoseconds now = t + kLatency + 30 * kMs;  // the deadline passed while scoring
+    const PairStep wait = pairer.next(frame_at(t), empty(), at(now));
+    ASSERT_EQ(wait.action, PairAction::kWait) << n;
+    // Woken by the clock no earlier than the grace (100 ms, or a frame if longer).
+    ASSERT_EQ(wait.wake_at, now + 100 * kMs);
+    // Called again before the grace ends: still the same deadline.
+    EXPECT_EQ(pairer.next(frame_at(t), empty(), at(now + kMs)).wake_at, now + 100 * kMs);
+    ASSERT_EQ(pairer.next(frame_at(t), frame_at(t), at(now + 2 * kMs, false)).action,
+              PairAction::kPair);
+  }
+  EXPECT_EQ(pairer.paired(), 10u);
+  EXPECT_EQ(pairer.unpaired(Side::kRef) + pairer.unpaired(Side::kDist), 0u);
+}
+
+TEST(FramePairerLive, AStalledInputCostsOneGraceThenLoneFramesDropAtOnce) {
+  FramePairer pairer;
+  const Nanoseconds now = kLatency + kMs;
+  EXPECT_EQ(pairer.next(empty(), frame_at(0), at(now)).action, PairAction::kWait);
+  // The grace runs out: the reference input has stalled.
+  const PairStep drop = pairer.next(empty(), frame_at(0), at(now + 100 * kMs));
+  EXPECT_EQ(drop.action, PairAction::kDropDist);
+  EXPECT_TRUE(drop.warn);
+  EXPECT_EQ(pairer.next(empty(), frame_at(kFrame), at(now + 101 * kMs)).action,
+            PairAction::kDropDist);
+  EXPECT_EQ(pairer.next(empty(), frame_at(2 * kFrame), at(now + 102 * kMs)).action,
+            PairAction::kDropDist);
+  // The reference input sends again: the stall is over, pairs form, and a
+  // later lone frame gets its grace again.
+  EXPECT_EQ(pairer.next(frame_at(3 * kFrame), frame_at(3 * kFrame), at(now + 110 * kMs)).action,
+            PairAction::kPair);
+  EXPECT_EQ(pairer.next(empty(), frame_at(4 * kFrame), at(now + 200 * kMs)).action,
+            PairAction::kWait);
+  EXPECT_EQ(pairer.unpaired(Side::kDist), 3u);
+  EXPECT_EQ(pairer.unpaired(Side::kRef), 0u);
+}
+
+TEST(FramePairerLive, TheGraceIsAtLeastAFrameDuration) {
+  FramePairer pairer;
+  const PairStep wait = pairer.next(frame_at(0, 500 * kMs), empty(), at(kLatency));
+  EXPECT_EQ(wait.wake_at, kLatency + 500 * kMs);
+}
+
+TEST(FramePairerLive, WithoutAClockATimeoutDropsTheLoneFrameAtOnce) {
+  FramePairer pairer;
+  EXPECT_EQ(pairer.next(frame_at(0), empty(), LiveClock{true, std::nullopt, kLatency}).action,
+            PairAction::kDropRef);
+}
+
+TEST(FramePairerLive, PairsLaterThanMaxLatenessAreSkippedAndWarnedAtIntervals) {
+  PairerSettings settings;
+  settings.max_lateness = 1000 * kMs;
+  FramePairer pairer(settings);
+  // Due at t + latency: 1000 ms late is still scored, 1000 ms + 1 ns is not.
+  EXPECT_EQ(pairer.next(frame_at(0), frame_at(0), behind(kLatency + 1000 * kMs)).action,
+            PairAction::kPair);
+  PairStep skip = pairer.next(frame_at(kFrame), frame_at(kFrame),
+                              behind(kFrame + kLatency + 1000 * kMs + 1));
+  EXPECT_EQ(skip.action, PairAction::kSkipPair);
+  EXPECT_EQ(skip.late_by, 1000 * kMs + 1);
+  EXPECT_TRUE(skip.warn_skipped);
+  // The next skips within ten seconds of running time do not warn again.
+  skip = pairer.next(frame_at(2 * kFrame), frame_at(2 * kFrame), behind(10'000 * kMs));
+  EXPECT_EQ(skip.action, PairAction::kSkipPair);
+  EXPECT_FALSE(skip.warn_skipped);
+  skip = pairer.next(frame_at(kFrame + 10'000 * kMs), frame_at(kFrame + 10'000 * kMs),
+                     behind(20'000 * kMs));
+  EXPECT_TRUE(skip.warn_skipped);
+  EXPECT_EQ(pairer.skipped(), 3u);
+  EXPECT_EQ(pairer.paired(), 1u);
+  // A late pair that the element had to wait for came late from upstream:
+  // skipping it would not catch up, so it is scored.
+  EXPECT_EQ(pairer.next(frame_at(3 * kFrame), frame_at(3 * kFrame), at(30'000 * kMs, false)).action,
+            PairAction::kPair);
+  EXPECT_EQ(pairer.unpaired(Side::kRef) + pairer.unpaired(Side::kDist), 0u);
+}
+
+TEST(FramePairerLive, NothingIsSkippedWithoutMaxLatenessOrWithoutAClock) {
+  FramePairer unlimited;
+  EXPECT_EQ(unlimited.next(frame_at(0), frame_at(0), behind(3'600'000 * kMs)).action,
+            PairAction::kPair);
+  PairerSettings settings;
+  settings.max_lateness = 0;
+  FramePairer strict(settings);
+  EXPECT_EQ(strict.next(frame_at(0), frame_at(0), LiveClock{}).action, PairAction::kPair);
+  EXPECT_EQ(strict.next(frame_at(kFrame), frame_at(kFrame), behind(kFrame + kLatency)).action,
+            PairAction::kPair);  // on time to the nanosecond
+}
+
 }  // namespace

@@ -317,6 +317,36 @@ TEST(RollingWindows, FrameWindowsStepAndCountUnpairedWithTheNextFrame) {
   EXPECT_EQ(last[0].end, 105 * kMs);
 }
 
+// Pairs a live run skipped (max-lateness) count in their own field, in time
+// and frame windows alike, never as unpaired frames.
+TEST(RollingWindows, SkippedPairsAreCountedApart) {
+  RollingWindows time_windows({Span::Unit::kTime, 40 * kMs}, {Span::Unit::kTime, 40 * kMs});
+  RollingWindows frame_windows({Span::Unit::kFrames, 2}, {Span::Unit::kFrames, 2});
+  std::vector<WindowReport> by_time, by_frames;
+  const auto take = [](std::vector<WindowReport>& into, std::vector<WindowReport> closed) {
+    into.insert(into.end(), closed.begin(), closed.end());
+  };
+  for (RollingWindows* windows : {&time_windows, &frame_windows}) {
+    auto& into = windows == &time_windows ? by_time : by_frames;
+    take(into, windows->add_frame(0, 10 * kMs, one(1)));
+    take(into, windows->add_unscored(Unscored::kSkippedPair, 10 * kMs, 10 * kMs));
+    take(into, windows->add_unscored(Unscored::kSkippedPair, 20 * kMs, 10 * kMs));
+    take(into, windows->add_frame(30 * kMs, 10 * kMs, one(3)));
+    take(into, windows->add_unscored(Unscored::kSkippedPair, 40 * kMs, 10 * kMs));
+    take(into, windows->finish());
+  }
+  for (const auto* reports : {&by_time, &by_frames}) {
+    ASSERT_EQ(reports->size(), 2u);
+    EXPECT_EQ((*reports)[0].frames, 2u);
+    EXPECT_EQ((*reports)[0].skipped, 2u);
+    EXPECT_EQ((*reports)[0].unpaired_ref + (*reports)[0].unpaired_dist, 0u);
+    EXPECT_EQ((*reports)[0].stats[0]->mean, 2.);
+    EXPECT_EQ((*reports)[1].frames, 0u);  // only the skipped pair at 40 ms
+    EXPECT_EQ((*reports)[1].skipped, 1u);
+    EXPECT_TRUE((*reports)[1].partial);
+  }
+}
+
 TEST(RollingWindows, MixedUnitsAreRefused) {
   EXPECT_THROW(RollingWindows({Span::Unit::kTime, 1}, {Span::Unit::kFrames, 1}), Error);
 }
