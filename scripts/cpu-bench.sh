@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# cpu-bench.sh: the CPU figures of docs/benchmarks.md ("CPU: the element, the
+# scorer and libvmaf"): for each thread count, frames per second of
+#   - libvmaf's `vmaf` tool (when VMAF names one), the whole process;
+#   - the vmafexact element, the whole process: gst-launch-1.0 with
+#     filesrc ! rawvideoparse on both inputs into vmafexact (no log, no frame
+#     messages) and fakesink;
+#   - the scorer alone (vmafexact-bench --yuv on the same frames, steady state);
+# and the ratios element / vmaf and element / scorer. Each figure is the median
+# of REPEAT runs. Prints a Markdown table.
+#
+# Usage: scripts/cpu-bench.sh [THREADS ...]          (default: 1 2)
+# Environment:
+#   VMAF       libvmaf's vmaf tool to compare with (e.g. a build of upstream
+#              libvmaf's tools/vmaf); without it the vmaf column is left out
+#   REF DIST   two raw 8-bit 4:2:0 files to score (default: fixture b, 1920x1080,
+#              from the test fixture cache: run the conformance suite once first)
+#   SIZE       their size (default 1920x1080)
+#   FRAMES     frames per run (default 100: the inputs are repeated to this length)
+#   REPEAT     runs per figure (default 3)
+#   MODEL      the model (default vmaf_v0.6.1)
+#   BUILD_DIR  meson build directory with the tests built (default <repo>/build)
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build}"
+threads_list=("$@")
+((${#threads_list[@]})) || threads_list=(1 2)
+frames=${FRAMES:-100} repeat=${REPEAT:-3} model=${MODEL:-vmaf_v0.6.1} size=${SIZE:-1920x1080}
+width=${size%x*} height=${size#*x}
+fixtures="${VMAFEXACT_FIXTURE_CACHE:-$HOME/.cache/vmafexact/fixtures}/yuv"
+ref=${REF:-$fixtures/b_1920x1080_420p8_ref.yuv}
+dist=${DIST:-$fixtures/b_1920x1080_420p8_dis_x264crf28.yuv}
+bench="$build_dir/tests/vmafexact-bench"
+for file in "$ref" "$dist" "$bench"; do
+  [[ -f $file ]] || { echo "cpu-bench: $file not found (see the usage at the top of this script)" >&2; exit 1; }
+done
+[[ -z ${VMAF:-} || -x $VMAF ]] || { echo "cpu-bench: VMAF=$VMAF is not an executable" >&2; exit 1; }
+export GST_PLUGIN_PATH="$build_dir/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The inputs repeated (or cut) to FRAMES frames.
+frame_bytes=$((width * height * 3 / 2))
+make_input() {
+  local from=$1 to=$2 have
+  have=$(($(stat -c %s "$from") / frame_bytes))
+  ((have > 0)) || { echo "cpu-bench: $from holds no ${size} 4:2:0 frame" >&2; exit 1; }
+  : >"$to"
+  for ((n = 0; n < frames; n += have)); do cat "$from" >>"$to"; done
+  truncate -s $((frames * frame_bytes)) "$to"
+}
+make_input "$ref" "$work/ref.yuv"
+make_input "$dist" "$work/dist.yuv"
+
+seconds_of() {  # runs the command, prints its wall time in seconds
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
+
+element() {
+  local t=$1 parse="rawvideoparse width=$width height=$height format=i420 framerate=25/1"
+  gst-launch-1.0 -q filesrc location="$work/ref.yuv" ! $parse ! v.ref_sink \
+    filesrc location="$work/dist.yuv" ! $parse ! v.dist_sink \
+    vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
+}
+libvmaf() {
+  "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
+    --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
+}
+scorer_fps() {
+  "$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --warmup 0 --threads "$1" --model "$model" | awk '/ fps,/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps,") print $i }'
+}
+
+echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc) CPUs:" \
+  "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo
+if [[ -n ${VMAF:-} ]]; then
+  echo "| threads | vmaf tool fps | element fps | scorer alone fps | element / vmaf | element / scorer |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+else
+  echo "| threads | element fps | scorer alone fps | element / scorer |"
+  echo "| --- | --- | --- | --- |"
+fi
+for t in "${threads_list[@]}"; do
+  element_fps=$(for ((r = 0; r < repeat; ++r)); do seconds_of element "$t"; done | median | fps_of_seconds)
+  scorer=$(for ((r = 0; r < repeat; ++r)); do scorer_fps "$t"; done | median)
+  to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
+  if [[ -n ${VMAF:-} ]]; then
+    vmaf_fps=$(for ((r = 0; r < repeat; ++r)); do seconds_of libvmaf "$t"; done | median | fps_of_seconds)
+    to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
+    echo "| $t | $vmaf_fps | $element_fps | $scorer | **$to_vmaf** | $to_scorer |"
+  else
+    echo "| $t | $element_fps | $scorer | $to_scorer |"
+  fi
+done
