@@ -1,4 +1,5 @@
-// RAII owners for the GStreamer handles the element holds.
+// RAII owners for the GLib and GStreamer handles the element holds, shared
+// with the programs in examples/ (examples/support/handles.h adds theirs).
 #pragma once
 
 #include <gst/gst.h>
@@ -21,6 +22,15 @@ inline void release_structure(GstStructure* structure) { gst_structure_free(stru
 inline void release_message(GstMessage* message) { gst_message_unref(message); }
 inline void release_event(GstEvent* event) { gst_event_unref(event); }
 inline void release_gfree(gchar* text) { g_free(text); }
+inline void release_error(GError* error) { g_error_free(error); }
+template <typename T>
+void release_gobject(T* object) {
+  g_object_unref(object);
+}
+template <typename T>
+void release_gst_object(T* object) {
+  gst_object_unref(object);
+}
 
 using BufferPtr = std::unique_ptr<GstBuffer, Releaser<GstBuffer, release_buffer>>;
 using CapsPtr = std::unique_ptr<GstCaps, Releaser<GstCaps, release_caps>>;
@@ -28,6 +38,11 @@ using StructurePtr = std::unique_ptr<GstStructure, Releaser<GstStructure, releas
 using MessagePtr = std::unique_ptr<GstMessage, Releaser<GstMessage, release_message>>;
 using EventPtr = std::unique_ptr<GstEvent, Releaser<GstEvent, release_event>>;
 using GCharPtr = std::unique_ptr<gchar, Releaser<gchar, release_gfree>>;
+using ErrorPtr = std::unique_ptr<GError, Releaser<GError, release_error>>;
+template <typename T>
+using GObjectPtr = std::unique_ptr<T, Releaser<T, release_gobject<T>>>;
+template <typename T>
+using GstObjectPtr = std::unique_ptr<T, Releaser<T, release_gst_object<T>>>;
 
 // Holds an object's lock for a scope, so that an exception (a failed string
 // copy) cannot leave it locked.

@@ -1,48 +1,31 @@
 // unique_ptr owners of the GLib and GStreamer handles the example programs
 // hold (vmafexact-monitor, vmafexact), so that every handle is released on
-// every path, exceptions included.
+// every path, exceptions included: the element's own (gst/gst_handles.h), and
+// those only the programs hold.
 #pragma once
 
 #include <gst/gst.h>
 
 #include <memory>
 
+#include "gst_handles.h"
+
 namespace vmafexact::examples {
 
-template <typename T, void (*Release)(T*)>
-struct Releaser {
-  void operator()(T* handle) const {
-    if (handle) Release(handle);
-  }
-};
-template <typename T>
-void release_gobject(T* object) {
-  g_object_unref(object);
-}
-template <typename T>
-void release_gst_object(T* object) {
-  gst_object_unref(object);
-}
-inline void release_error(GError* error) { g_error_free(error); }
-inline void release_gfree(gchar* text) { g_free(text); }
+using gst::CapsPtr;
+using gst::ErrorPtr;
+using gst::GCharPtr;
+using gst::GObjectPtr;
+using gst::GstObjectPtr;
+using gst::MessagePtr;
+using gst::Releaser;
+using gst::StructurePtr;
+
 inline void release_loop(GMainLoop* loop) { g_main_loop_unref(loop); }
-inline void release_caps(GstCaps* caps) { gst_caps_unref(caps); }
-inline void release_message(GstMessage* message) { gst_message_unref(message); }
-inline void release_structure(GstStructure* structure) { gst_structure_free(structure); }
 inline void release_uris(GSList* uris) {
   g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref));
 }
-
-template <typename T>
-using GObjectPtr = std::unique_ptr<T, Releaser<T, release_gobject<T>>>;
-template <typename T>
-using GstObjectPtr = std::unique_ptr<T, Releaser<T, release_gst_object<T>>>;
-using ErrorPtr = std::unique_ptr<GError, Releaser<GError, release_error>>;
-using GCharPtr = std::unique_ptr<gchar, Releaser<gchar, release_gfree>>;
 using LoopPtr = std::unique_ptr<GMainLoop, Releaser<GMainLoop, release_loop>>;
-using CapsPtr = std::unique_ptr<GstCaps, Releaser<GstCaps, release_caps>>;
-using MessagePtr = std::unique_ptr<GstMessage, Releaser<GstMessage, release_message>>;
-using StructurePtr = std::unique_ptr<GstStructure, Releaser<GstStructure, release_structure>>;
 using UriListPtr = std::unique_ptr<GSList, Releaser<GSList, release_uris>>;
 
 // A new element, its floating reference sunk: the pointer owns one reference
