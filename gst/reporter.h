@@ -29,6 +29,7 @@ inline constexpr std::string_view kMessageFields[] = {
     "duration",        "frames-scored",
     "frames-unpaired", "frames-unpaired-ref",
     "frames-unpaired-dist", "frames-paired-by-arrival-order",
+    "frames-skipped-late",
     "threads",         "frames-in-flight",
     // vmafexact-window (gst/monitor.h).
     "window-start",    "window-end",      "frames",          "partial",

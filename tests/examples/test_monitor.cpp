@@ -456,6 +456,9 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
             totals.at("frames-unpaired-ref").get<double>());
   EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value,
             totals.at("frames-unpaired-dist").get<double>());
+  ASSERT_TRUE(metrics.find("vmafexact_frames_skipped_late_total"));
+  EXPECT_EQ(metrics.find("vmafexact_frames_skipped_late_total")->value,
+            totals.at("frames-skipped-late").get<double>());
   EXPECT_EQ(metrics.find("vmafexact_summary", {{"score", "vmaf"}, {"stat", "mean"}})->value,
             totals.at("vmaf").at("mean").get<double>());
   EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
@@ -470,6 +473,9 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   if (last_window) {
     const Json& window = last_window->at("fields");
     EXPECT_EQ(metrics.find("vmafexact_window_frames")->value, window.at("frames").get<double>());
+    ASSERT_TRUE(metrics.find("vmafexact_window_frames_skipped_late"));
+    EXPECT_EQ(metrics.find("vmafexact_window_frames_skipped_late")->value,
+              window.at("frames-skipped-late").get<double>());
     std::size_t figures = 0;
     for (const auto& [score, stats] : window.items()) {
       if (!stats.is_object()) continue;

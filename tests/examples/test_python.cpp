@@ -358,6 +358,7 @@ TEST_F(PythonExamples, MonitorPrintsWindowsAndAlertsAndEndsWithTheSummaryOnSigin
                                                   "frames-unpaired",
                                                   "frames-unpaired-ref",
                                                   "frames-unpaired-dist",
+                                                  "frames-skipped-late",
                                                   "partial",
                                                   "vmafexact-version",
                                                   "libvmaf-version",
