@@ -14,10 +14,14 @@ struct HostFrame final : SourceFrame {
 std::unique_ptr<SourceFrame> HostFrameSource::read(GstBuffer* buffer, const GstVideoInfo& info,
                                                    const PictureFormat& format, bool detach) {
   auto frame = reuse<HostFrame>();
+  // The map holds a reference to the buffer for as long as the frame keeps it.
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, GST_MAP_READ);
   if (!frame->map->mapped()) return nullptr;
-  frame->view = picture_view_of(frame->map->frame(), format, frame->planes, detach);
-  if (detach) frame->map.reset();
+  // A buffer of no pool (filesrc ! rawvideoparse, most parsers) costs upstream
+  // nothing to hold: no copy of 3 MiB per 1080p frame and input.
+  const bool copy = detach && buffer->pool != nullptr;
+  frame->view = picture_view_of(frame->map->frame(), format, frame->planes, copy);
+  if (copy) frame->map.reset();
   return frame;
 }
 

@@ -32,9 +32,10 @@ class FrameSource {
  public:
   virtual ~FrameSource() = default;
   // Reads `buffer` (described by `info`) as a picture of `format`. `detach`:
-  // the view must not read the buffer once read() returns (its planes are
-  // copied), for frames scored on other threads after the push that took
-  // them, so that no upstream buffer is held longer. Returns nullptr when the
+  // the frame is scored on other threads after the push that took it, so it
+  // must not hold a buffer of an upstream pool (pools can be small: holding
+  // their buffers could stall upstream); the planes of such a buffer are
+  // copied, and a buffer of no pool is held instead. Returns nullptr when the
   // buffer cannot be mapped (smaller than its caps say); throws
   // vmafexact::Error when the frame cannot be prepared.
   virtual std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
