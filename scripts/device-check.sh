@@ -5,7 +5,11 @@
 # a literal gst-launch comparison of every VMAF v1 model on CUDA memory against
 # backend=cpu, and a live CUDA pipeline with windows, an alert and a rotated log
 # (LIVE_SECONDS, default 90). CHECKS="twins parity pipeline bench gst launch live"
-# picks.
+# picks. CHECKS=cpu, in the bundle scripts/device-cpu-bundle.sh made, runs the
+# host CPU's figures instead: vmafexact-bench against libvmaf's vmaf tool at 1 to
+# CPU_THREADS threads (default "1 2 4 8 16") on synthetic 1080p, and
+# cpu-bench.sh (the element as a whole process, the scorer alone, the vmaf
+# tool) on fixture b.
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
@@ -13,7 +17,7 @@ mkdir -p "$out"
 checks="${CHECKS:-twins parity pipeline bench gst launch live}"
 bin="$bundle/bin"
 work="$(mktemp -d)"
-tar -C "$work" -xJf "$bundle/fx.tar.xz"
+[[ -f "$bundle/fx.tar.xz" ]] && tar -C "$work" -xJf "$bundle/fx.tar.xz"
 export VMAFEXACT_SHARED_DIR="$work/fx/shared" VMAFEXACT_FIXTURE_YUV_DIR="$work/fx/yuv"
 if [[ -f .devicegst/env.sh ]]; then
   # shellcheck disable=SC1091
@@ -21,6 +25,7 @@ if [[ -f .devicegst/env.sh ]]; then
 fi
 export GST_PLUGIN_PATH="$bundle/gst"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)" | tee "$out/cpu.txt"
 status=0
 step() { # step NAME COMMAND...: runs it, its output to $OUT/NAME.log and a tail here
   local name=$1; shift
@@ -32,6 +37,21 @@ step() { # step NAME COMMAND...: runs it, its output to $OUT/NAME.log and a tail
   ((rc == 0)) || status=1
 }
 has() { [[ " $checks " == *" $1 "* ]]; }
+if has cpu; then
+  cpu_threads=${CPU_THREADS:-1 2 4 8 16}
+  vmaf=()
+  [[ -x "$bundle/vmaf" ]] && vmaf=(--libvmaf "$bundle/vmaf")
+  step cpu-synthetic sh -c "for t in $cpu_threads; do
+      '$bundle/tests/vmafexact-bench' --backend cpu --size 1920x1080 --frames \$((24 * t)) \
+        --warmup 2 --threads \$t ${vmaf[*]} || exit 1
+    done"
+  for file in b_1920x1080_420p8_ref.yuv b_1920x1080_420p8_dis_x264crf28.yuv; do
+    xz -dc "$bundle/fx/$file.xz" > "$work/$file"
+  done
+  TAIL=12 step cpu-element env BUILD_DIR="$bundle" VMAF="${vmaf[1]:-}" \
+    REF="$work/b_1920x1080_420p8_ref.yuv" DIST="$work/b_1920x1080_420p8_dis_x264crf28.yuv" \
+    bash "$bundle/cpu-bench.sh" $cpu_threads
+fi
 has twins && step checktwins "$bin/vmafexact-checktwins" --isa cuda_device
 has parity && step parity "$bin/cuda-parity-tests"
 has pipeline && step pipeline "$bin/cuda-pipeline-tests"
