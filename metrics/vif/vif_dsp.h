@@ -10,6 +10,7 @@
 // integer sums are exact in any order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "vif/vif.h"
@@ -26,23 +27,45 @@ struct VerticalRounding {
   unsigned shift_sq = 0;
 };
 
-// The statistic's five row buffers: filtered ref and dis, ref^2, dis^2, ref*dis.
-// For the horizontal pass they point at column 0 and are readable from column
-// -half to w - 1 + half (mirrored).
+// The statistic's row buffers: filtered ref and dis (mu1, mu2), and ref^2,
+// dis^2, ref*dis, each of these 32-bit sums stored as its low and its high 16
+// bits in two rows (xx = xx_hi << 16 | xx_lo). The split lets the SIMD twins'
+// horizontal pass filter each half in 32-bit lanes (the taps sum to 65536, so
+// a filtered 16-bit row fits in 32 bits) instead of 64-bit ones; the scalar
+// reference joins them back. For the horizontal pass they point at column 0
+// and are readable from column -half to w - 1 + half (mirrored).
 struct StatRows {
   std::uint32_t* mu1;
   std::uint32_t* mu2;
-  std::uint32_t* xx;
-  std::uint32_t* yy;
-  std::uint32_t* xy;
+  std::uint32_t* xx_lo;
+  std::uint32_t* xx_hi;
+  std::uint32_t* yy_lo;
+  std::uint32_t* yy_hi;
+  std::uint32_t* xy_lo;
+  std::uint32_t* xy_hi;
+
+  static constexpr unsigned kCount = 8;
+  // Every row, in the order above.
+  std::array<std::uint32_t*, kCount> all() const {
+    return {mu1, mu2, xx_lo, xx_hi, yy_lo, yy_hi, xy_lo, xy_hi};
+  }
 };
+
+// A 32-bit vertical sum stored split, and joined back.
+inline void store_split(std::uint32_t* lo, std::uint32_t* hi, unsigned j, std::uint32_t value) {
+  lo[j] = value & 0xFFFF;
+  hi[j] = value >> 16;
+}
+inline std::uint32_t join_split(const std::uint32_t* lo, const std::uint32_t* hi, int j) {
+  return hi[j] << 16 | lo[j];
+}
 
 // Vertical pass of the statistic at one row: `ref[k]`, `dis[k]` (k < fwidth)
 // are the rows of the filter window; columns 0 .. w-1 are written to `out`.
 template <typename Sample>
 using StatVerticalFn = void (*)(const Sample* const* ref, const Sample* const* dis,
-                                const Filter& filter, const VerticalRounding& rounding,
-                                unsigned w, const StatRows& out);
+                                const Filter& filter, const VerticalRounding& rounding, unsigned w,
+                                const StatRows& out);
 
 // Horizontal pass of the statistic at one row and accumulate_pixel() per pixel,
 // for columns 0 .. w-1, added to `sums`.
@@ -60,8 +83,8 @@ using LowpassVerticalFn = void (*)(const Sample* const* ref, const Sample* const
 // Horizontal low-pass at the even columns: output oj (0 .. out_w-1) filters
 // the (mirrored) row around column 2*oj, (acc + 32768) >> 16 cut to 16 bits.
 using LowpassHorizontalFn = void (*)(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                     const Filter& filter, unsigned out_w,
-                                     std::uint16_t* ref_out, std::uint16_t* dis_out);
+                                     const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
+                                     std::uint16_t* dis_out);
 
 struct VifDsp {
   const char* isa;

@@ -24,9 +24,12 @@ inline void stat_vertical(const Sample* const* ref, const Sample* const* dis, co
   const unsigned shift_sq = rounding.shift_sq;
   std::uint32_t* const mu1 = out.mu1;
   std::uint32_t* const mu2 = out.mu2;
-  std::uint32_t* const xx = out.xx;
-  std::uint32_t* const yy = out.yy;
-  std::uint32_t* const xy = out.xy;
+  std::uint32_t* const xx_lo = out.xx_lo;
+  std::uint32_t* const xx_hi = out.xx_hi;
+  std::uint32_t* const yy_lo = out.yy_lo;
+  std::uint32_t* const yy_hi = out.yy_hi;
+  std::uint32_t* const xy_lo = out.xy_lo;
+  std::uint32_t* const xy_hi = out.xy_hi;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
     std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
@@ -43,9 +46,9 @@ inline void stat_vertical(const Sample* const* ref, const Sample* const* dis, co
     }
     mu1[j] = static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu);
     mu2[j] = static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu);
-    xx[j] = static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq);
-    yy[j] = static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq);
-    xy[j] = static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq);
+    store_split(xx_lo, xx_hi, j, static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq));
+    store_split(yy_lo, yy_hi, j, static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq));
+    store_split(xy_lo, xy_hi, j, static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq));
   }
 }
 
@@ -57,9 +60,12 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
   const int half = static_cast<int>(filter.half());
   const std::uint32_t* const mu1 = in.mu1;
   const std::uint32_t* const mu2 = in.mu2;
-  const std::uint32_t* const xx = in.xx;
-  const std::uint32_t* const yy = in.yy;
-  const std::uint32_t* const xy = in.xy;
+  const std::uint32_t* const xx_lo = in.xx_lo;
+  const std::uint32_t* const xx_hi = in.xx_hi;
+  const std::uint32_t* const yy_lo = in.yy_lo;
+  const std::uint32_t* const yy_hi = in.yy_hi;
+  const std::uint32_t* const xy_lo = in.xy_lo;
+  const std::uint32_t* const xy_hi = in.xy_hi;
   ScaleSums sums;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
@@ -70,9 +76,9 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
       const std::uint32_t coeff = filter.taps[k];
       acc_mu1 += coeff * mu1[c];
       acc_mu2 += coeff * mu2[c];
-      acc_xx += coeff * static_cast<std::uint64_t>(xx[c]);
-      acc_yy += coeff * static_cast<std::uint64_t>(yy[c]);
-      acc_xy += coeff * static_cast<std::uint64_t>(xy[c]);
+      acc_xx += coeff * static_cast<std::uint64_t>(join_split(xx_lo, xx_hi, c));
+      acc_yy += coeff * static_cast<std::uint64_t>(join_split(yy_lo, yy_hi, c));
+      acc_xy += coeff * static_cast<std::uint64_t>(join_split(xy_lo, xy_hi, c));
     }
     accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_table, enhn_gain_limit);
   }

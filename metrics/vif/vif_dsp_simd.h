@@ -23,6 +23,13 @@
 // <cstdint>, vif/vif_dsp_scalar.h and its vector layer first, then this file
 // inside its namespace.
 
+// N 32-bit sums stored split into their low and high 16 bits (StatRows).
+template <class V>
+inline void store_split_lanes(std::uint32_t* lo, std::uint32_t* hi, unsigned j, typename V::I v) {
+  V::store(lo + j, V::and_(v, V::set32(0xFFFF)));
+  V::store(hi + j, V::template srli32<16>(v));
+}
+
 template <class V, typename Sample>
 void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
                    const VerticalRounding& rd, unsigned w, const StatRows& out) {
@@ -49,9 +56,9 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
         }
         V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
         V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
-        V::store(out.xx + j, xx);
-        V::store(out.yy + j, yy);
-        V::store(out.xy + j, xy);
+        store_split_lanes<V>(out.xx_lo, out.xx_hi, j, xx);
+        store_split_lanes<V>(out.yy_lo, out.yy_hi, j, yy);
+        store_split_lanes<V>(out.xy_lo, out.xy_hi, j, xy);
       }
     }
   } else {
@@ -79,9 +86,9 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
         return V::join(V::srl64(V::add64(even, round_sq), rd.shift_sq),
                        V::srl64(V::add64(odd, round_sq), rd.shift_sq));
       };
-      V::store(out.xx + j, finish(xx_e, xx_o));
-      V::store(out.yy + j, finish(yy_e, yy_o));
-      V::store(out.xy + j, finish(xy_e, xy_o));
+      store_split_lanes<V>(out.xx_lo, out.xx_hi, j, finish(xx_e, xx_o));
+      store_split_lanes<V>(out.yy_lo, out.yy_hi, j, finish(yy_e, yy_o));
+      store_split_lanes<V>(out.xy_lo, out.xy_hi, j, finish(xy_e, xy_o));
     }
   }
   scalar::stat_vertical(ref, dis, filter, rd, j, w, out);
@@ -116,17 +123,42 @@ inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D
   return V::sub32h(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
 }
 
+// The horizontal filter of one row at N columns from `first`, for a filter of
+// kWidth symmetric taps (taps[k] == taps[kWidth - 1 - k]): the two columns of a
+// tap pair are added before the multiply. In 32-bit lanes, modulo 2^32 as the
+// scalar's uint32 sums; a row of 16-bit halves (StatRows) filters to less
+// than 65536 * 65536, so its sums are exact too.
+template <class V, unsigned kWidth>
+[[gnu::always_inline]] inline typename V::I symmetric_filter(const std::uint32_t* row, int first,
+                                                             const typename V::I* taps) {
+  constexpr unsigned half = kWidth / 2;
+  typename V::I acc = V::mullo32(taps[half], V::load(row + first + half));
+#pragma GCC unroll 16
+  for (unsigned k = 0; k < half; ++k)
+    acc = V::add32(acc, V::mullo32(taps[k], V::add32(V::load(row + first + k),
+                                                     V::load(row + first + (kWidth - 1 - k)))));
+  return acc;
+}
+
+// (xx + 32768) >> 16 cut to 32 bits, for xx = (hi << 16) + lo given its
+// filtered halves: hi + (lo + 32768) >> 16, with lo's carry taken in two
+// steps so that nothing leaves 32 bits.
 template <class V>
-void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
-                     const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+[[gnu::always_inline]] inline typename V::I round_joined(typename V::I lo, typename V::I hi) {
+  const typename V::I low_round =
+      V::template srli32<16>(V::add32(V::and_(lo, V::set32(0xFFFF)), V::set32(32768)));
+  return V::add32(V::add32(hi, V::template srli32<16>(lo)), low_round);
+}
+
+template <class V, unsigned kWidth>
+void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
+                           const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
   using I = typename V::I;
   using M = typename V::M;
   constexpr unsigned N = V::N;
-  const unsigned fwidth = filter.width;
-  const int half = static_cast<int>(filter.half());
-  I taps[kMaxFilterWidth];
-  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
-  const I round16 = V::set64(32768);
+  constexpr int half = static_cast<int>(kWidth / 2);
+  I taps[kWidth];
+  for (unsigned k = 0; k < kWidth; ++k) taps[k] = V::set32(filter.taps[k]);
   const I nsq = V::set32(kSigmaNsq);
   const I one = V::set32(1);
   const I den_log_offset = V::set32(2048 * 17);
@@ -142,33 +174,21 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
     I den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
     for (; j + N <= chunk_end; j += N) {
       const int first = static_cast<int>(j) - half;
-      I mu1 = V::zero(), mu2 = V::zero();
-      I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
-      I xy_e = V::zero(), xy_o = V::zero();
-      for (unsigned k = 0; k < fwidth; ++k) {
-        const int c = first + static_cast<int>(k);
-        const I t = taps[k];
-        mu1 = V::add32(mu1, V::mullo32(t, V::load(in.mu1 + c)));
-        mu2 = V::add32(mu2, V::mullo32(t, V::load(in.mu2 + c)));
-        const I x = V::load(in.xx + c), y = V::load(in.yy + c), z = V::load(in.xy + c);
-        xx_e = V::add64(xx_e, V::mulu32x32(t, x));
-        xx_o = V::add64(xx_o, V::mulu32x32(t, V::odd(x)));
-        yy_e = V::add64(yy_e, V::mulu32x32(t, y));
-        yy_o = V::add64(yy_o, V::mulu32x32(t, V::odd(y)));
-        xy_e = V::add64(xy_e, V::mulu32x32(t, z));
-        xy_o = V::add64(xy_o, V::mulu32x32(t, V::odd(z)));
-      }
+      auto filtered = [&](const std::uint32_t* row) __attribute__((always_inline)) {
+        return symmetric_filter<V, kWidth>(row, first, taps);
+      };
+      const I mu1 = filtered(in.mu1);
+      const I mu2 = filtered(in.mu2);
       // accumulate_pixel, N pixels at a time.
       const I mu1_sq = mul_round_high<V>(mu1, mu1);
       const I mu2_sq = mul_round_high<V>(mu2, mu2);
       const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
-      auto filt = [&](I even, I odd) {
-        return V::join(V::template srli64<16>(V::add64(even, round16)),
-                       V::template srli64<16>(V::add64(odd, round16)));
-      };
-      const I sigma1_sq = V::sub32(filt(xx_e, xx_o), mu1_sq);
-      const I sigma2_sq = V::max0_32(V::sub32(filt(yy_e, yy_o), mu2_sq));
-      const I sigma12 = V::sub32(filt(xy_e, xy_o), mu1_mu2);
+      const I xx_filt = round_joined<V>(filtered(in.xx_lo), filtered(in.xx_hi));
+      const I yy_filt = round_joined<V>(filtered(in.yy_lo), filtered(in.yy_hi));
+      const I xy_filt = round_joined<V>(filtered(in.xy_lo), filtered(in.xy_hi));
+      const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
+      const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
+      const I sigma12 = V::sub32(xy_filt, mu1_mu2);
 
       const M non_log = V::lt32(sigma1_sq, nsq);
       den_non_log = V::add_count(den_non_log, non_log);
@@ -179,7 +199,8 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
 
       // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
       const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
-      den_log = V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
+      den_log =
+          V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
 
       const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
       if (!V::any(gain)) continue;
@@ -202,7 +223,35 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
     sums.num_log += V::sum32_signed_wide(num_log);
   }
   sums.num_non_log += static_cast<std::int64_t>(V::sum64(V::add64(num_non_log_e, num_non_log_o)));
-  scalar::stat_horizontal(in, filter, j, w, table, enhn_gain_limit, sums);
+  scalar::stat_horizontal<kWidth>(in, filter, j, w, table, enhn_gain_limit, sums);
+}
+
+inline bool is_symmetric(const Filter& filter) {
+  for (unsigned k = 0; k < filter.half(); ++k)
+    if (filter.taps[k] != filter.taps[filter.width - 1 - k]) return false;
+  return true;
+}
+
+// VIF's four filters (17, 9, 5 and 3 taps, symmetric) with their width known
+// at compile time; any other filter goes to the scalar reference.
+template <class V>
+void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
+                     const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  if (is_symmetric(filter)) {
+    switch (filter.width) {
+      case 17:
+        return stat_horizontal_width<V, 17>(in, filter, w, table, enhn_gain_limit, sums);
+      case 9:
+        return stat_horizontal_width<V, 9>(in, filter, w, table, enhn_gain_limit, sums);
+      case 5:
+        return stat_horizontal_width<V, 5>(in, filter, w, table, enhn_gain_limit, sums);
+      case 3:
+        return stat_horizontal_width<V, 3>(in, filter, w, table, enhn_gain_limit, sums);
+      default:
+        break;
+    }
+  }
+  scalar::stat_horizontal(in, filter, 0, w, table, enhn_gain_limit, sums);
 }
 
 template <class V, typename Sample>
