@@ -30,12 +30,14 @@ inline void store_split_lanes(std::uint32_t* lo, std::uint32_t* hi, unsigned j, 
   V::store(hi + j, V::template srli32<16>(v));
 }
 
-template <class V, typename Sample>
-void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
-                   const VerticalRounding& rd, unsigned w, const StatRows& out) {
+// kWidth: the filter's width, known at compile time so that the tap loops
+// unroll (0: filter.width at run time).
+template <class V, typename Sample, unsigned kWidth>
+void stat_vertical_width(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                         const VerticalRounding& rd, unsigned w, const StatRows& out) {
   using I = typename V::I;
   constexpr unsigned N = V::N;
-  const unsigned fwidth = filter.width;
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
   I taps[kMaxFilterWidth];
   for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
   const I round_mu = V::set32(rd.round_mu);
@@ -43,23 +45,38 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
   unsigned j = 0;
   if constexpr (sizeof(Sample) == 1) {
     if (rd.round_sq == 0 && rd.shift_sq == 0) {
-      for (; j + N <= w; j += N) {
-        I mu1 = V::zero(), mu2 = V::zero(), xx = V::zero(), yy = V::zero(), xy = V::zero();
+      // kBlock vectors side by side: each tap's row pointers are read once for all.
+      constexpr unsigned kBlock = 2;
+      auto block = [&]<unsigned kCount>(std::integral_constant<unsigned, kCount>)
+          __attribute__((always_inline)) {
+        I mu1[kCount], mu2[kCount], xx[kCount], yy[kCount], xy[kCount];
+        for (unsigned b = 0; b < kCount; ++b) mu1[b] = mu2[b] = xx[b] = yy[b] = xy[b] = V::zero();
+#pragma GCC unroll 17
         for (unsigned k = 0; k < fwidth; ++k) {
-          const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
-          const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
-          mu1 = V::add32(mu1, cr);
-          mu2 = V::add32(mu2, cd);
-          xx = V::add32(xx, V::mullo32(cr, r));
-          yy = V::add32(yy, V::mullo32(cd, d));
-          xy = V::add32(xy, V::mullo32(cr, d));
+          const Sample* ref_row = ref[k] + j;
+          const Sample* dis_row = dis[k] + j;
+          for (unsigned b = 0; b < kCount; ++b) {
+            const I r = V::load(ref_row + b * N), d = V::load(dis_row + b * N);
+            const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
+            mu1[b] = V::add32(mu1[b], cr);
+            mu2[b] = V::add32(mu2[b], cd);
+            xx[b] = V::add32(xx[b], V::mullo32(cr, r));
+            yy[b] = V::add32(yy[b], V::mullo32(cd, d));
+            xy[b] = V::add32(xy[b], V::mullo32(cr, d));
+          }
         }
-        V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
-        V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
-        store_split_lanes<V>(out.xx_lo, out.xx_hi, j, xx);
-        store_split_lanes<V>(out.yy_lo, out.yy_hi, j, yy);
-        store_split_lanes<V>(out.xy_lo, out.xy_hi, j, xy);
-      }
+        for (unsigned b = 0; b < kCount; ++b) {
+          const unsigned at = j + b * N;
+          V::store(out.mu1 + at, V::and_(V::srl32(V::add32(mu1[b], round_mu), rd.shift_mu), low16));
+          V::store(out.mu2 + at, V::and_(V::srl32(V::add32(mu2[b], round_mu), rd.shift_mu), low16));
+          store_split_lanes<V>(out.xx_lo, out.xx_hi, at, xx[b]);
+          store_split_lanes<V>(out.yy_lo, out.yy_hi, at, yy[b]);
+          store_split_lanes<V>(out.xy_lo, out.xy_hi, at, xy[b]);
+        }
+      };
+      for (; j + kBlock * N <= w; j += kBlock * N)
+        block(std::integral_constant<unsigned, kBlock>{});
+      for (; j + N <= w; j += N) block(std::integral_constant<unsigned, 1>{});
     }
   } else {
     const I round_sq = V::set64(rd.round_sq);
@@ -67,6 +84,7 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
       I mu1 = V::zero(), mu2 = V::zero();
       I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
       I xy_e = V::zero(), xy_o = V::zero();
+#pragma GCC unroll 17
       for (unsigned k = 0; k < fwidth; ++k) {
         const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
         const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
@@ -91,7 +109,33 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
       store_split_lanes<V>(out.xy_lo, out.xy_hi, j, finish(xy_e, xy_o));
     }
   }
-  scalar::stat_vertical(ref, dis, filter, rd, j, w, out);
+  scalar::stat_vertical<Sample, kWidth>(ref, dis, filter, rd, j, w, out);
+}
+
+// Calls body(std::integral_constant<unsigned, width>) for VIF's four filter
+// widths, body(integral_constant<unsigned, 0>) for any other.
+template <typename Body>
+[[gnu::always_inline]] inline void with_filter_width(const Filter& filter, Body body) {
+  switch (filter.width) {
+    case 17:
+      return body(std::integral_constant<unsigned, 17>{});
+    case 9:
+      return body(std::integral_constant<unsigned, 9>{});
+    case 5:
+      return body(std::integral_constant<unsigned, 5>{});
+    case 3:
+      return body(std::integral_constant<unsigned, 3>{});
+    default:
+      return body(std::integral_constant<unsigned, 0>{});
+  }
+}
+
+template <class V, typename Sample>
+void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                   const VerticalRounding& rd, unsigned w, const StatRows& out) {
+  with_filter_width(filter, [&](auto width) {
+    stat_vertical_width<V, Sample, width()>(ref, dis, filter, rd, w, out);
+  });
 }
 
 // (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu products).
