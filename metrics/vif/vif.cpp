@@ -49,7 +49,7 @@ VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const Vi
 
 VifCpuStage::RowScratch::RowScratch(unsigned width) {
   static_assert(std::tuple_size_v<decltype(stat)> == StatRows::kCount);
-  for (auto& buffer : stat) buffer.assign(width + 2 * kPadColumns, 0);
+  for (auto& buffer : stat) buffer.assign(width + 2 * kPadColumns + 1, 0);  // StatRows
   for (auto* buffer : {&ref_convol, &dis_convol}) buffer->assign(width + 2 * kPadColumns, 0);
 }
 
@@ -119,7 +119,7 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
             dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
           else
             dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
-          for (std::uint32_t* buffer : rows.all()) pad_mirror(buffer, w, filter.half());
+          for (std::int16_t* buffer : rows.all()) pad_mirror(buffer, w, filter.half());
           dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
         }
         if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only

@@ -110,7 +110,7 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
   struct RowScratch {
     explicit RowScratch(unsigned width);
     // The statistic's rows, in StatRows::all()'s order (vif_dsp.h).
-    std::array<std::vector<std::uint32_t>, 8> stat;
+    std::array<std::vector<std::int16_t>, 8> stat;
     std::vector<std::uint32_t> ref_convol, dis_convol;  // the subsample's
   };
 

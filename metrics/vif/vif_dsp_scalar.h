@@ -22,14 +22,14 @@ inline void stat_vertical(const Sample* const* ref, const Sample* const* dis, co
   const unsigned shift_mu = rounding.shift_mu;
   const std::uint64_t round_sq = rounding.round_sq;
   const unsigned shift_sq = rounding.shift_sq;
-  std::uint32_t* const mu1 = out.mu1;
-  std::uint32_t* const mu2 = out.mu2;
-  std::uint32_t* const xx_lo = out.xx_lo;
-  std::uint32_t* const xx_hi = out.xx_hi;
-  std::uint32_t* const yy_lo = out.yy_lo;
-  std::uint32_t* const yy_hi = out.yy_hi;
-  std::uint32_t* const xy_lo = out.xy_lo;
-  std::uint32_t* const xy_hi = out.xy_hi;
+  std::int16_t* const mu1 = out.mu1;
+  std::int16_t* const mu2 = out.mu2;
+  std::int16_t* const xx_lo = out.xx_lo;
+  std::int16_t* const xx_hi = out.xx_hi;
+  std::int16_t* const yy_lo = out.yy_lo;
+  std::int16_t* const yy_hi = out.yy_hi;
+  std::int16_t* const xy_lo = out.xy_lo;
+  std::int16_t* const xy_hi = out.xy_hi;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
     std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
@@ -44,8 +44,8 @@ inline void stat_vertical(const Sample* const* ref, const Sample* const* dis, co
       acc_yy += static_cast<std::uint64_t>(coeff_d) * d;
       acc_xy += static_cast<std::uint64_t>(coeff_r) * d;
     }
-    mu1[j] = static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu);
-    mu2[j] = static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu);
+    mu1[j] = biased(static_cast<std::uint16_t>((acc_mu1 + round_mu) >> shift_mu));
+    mu2[j] = biased(static_cast<std::uint16_t>((acc_mu2 + round_mu) >> shift_mu));
     store_split(xx_lo, xx_hi, j, static_cast<std::uint32_t>((acc_xx + round_sq) >> shift_sq));
     store_split(yy_lo, yy_hi, j, static_cast<std::uint32_t>((acc_yy + round_sq) >> shift_sq));
     store_split(xy_lo, xy_hi, j, static_cast<std::uint32_t>((acc_xy + round_sq) >> shift_sq));
@@ -58,14 +58,14 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
                             ScaleSums& total) {
   const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
   const int half = static_cast<int>(filter.half());
-  const std::uint32_t* const mu1 = in.mu1;
-  const std::uint32_t* const mu2 = in.mu2;
-  const std::uint32_t* const xx_lo = in.xx_lo;
-  const std::uint32_t* const xx_hi = in.xx_hi;
-  const std::uint32_t* const yy_lo = in.yy_lo;
-  const std::uint32_t* const yy_hi = in.yy_hi;
-  const std::uint32_t* const xy_lo = in.xy_lo;
-  const std::uint32_t* const xy_hi = in.xy_hi;
+  const std::int16_t* const mu1 = in.mu1;
+  const std::int16_t* const mu2 = in.mu2;
+  const std::int16_t* const xx_lo = in.xx_lo;
+  const std::int16_t* const xx_hi = in.xx_hi;
+  const std::int16_t* const yy_lo = in.yy_lo;
+  const std::int16_t* const yy_hi = in.yy_hi;
+  const std::int16_t* const xy_lo = in.xy_lo;
+  const std::int16_t* const xy_hi = in.xy_hi;
   ScaleSums sums;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
@@ -74,8 +74,8 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
     for (unsigned k = 0; k < fwidth; ++k) {
       const int c = first + static_cast<int>(k);
       const std::uint32_t coeff = filter.taps[k];
-      acc_mu1 += coeff * mu1[c];
-      acc_mu2 += coeff * mu2[c];
+      acc_mu1 += coeff * unbiased(mu1[c]);
+      acc_mu2 += coeff * unbiased(mu2[c]);
       acc_xx += coeff * static_cast<std::uint64_t>(join_split(xx_lo, xx_hi, c));
       acc_yy += coeff * static_cast<std::uint64_t>(join_split(yy_lo, yy_hi, c));
       acc_xy += coeff * static_cast<std::uint64_t>(join_split(xy_lo, xy_hi, c));

@@ -23,11 +23,18 @@
 // <cstdint>, vif/vif_dsp_scalar.h and its vector layer first, then this file
 // inside its namespace.
 
+// N lanes below 2^16 stored as biased int16 entries (StatRows): the low 16
+// bits of value - 32768.
+template <class V>
+inline void store_biased(std::int16_t* p, typename V::I v) {
+  V::store_low16(p, V::sub32(v, V::set32(32768)));
+}
+
 // N 32-bit sums stored split into their low and high 16 bits (StatRows).
 template <class V>
-inline void store_split_lanes(std::uint32_t* lo, std::uint32_t* hi, unsigned j, typename V::I v) {
-  V::store(lo + j, V::and_(v, V::set32(0xFFFF)));
-  V::store(hi + j, V::template srli32<16>(v));
+inline void store_split_lanes(std::int16_t* lo, std::int16_t* hi, unsigned j, typename V::I v) {
+  store_biased<V>(lo + j, v);  // the low 16 bits: truncation drops the rest
+  store_biased<V>(hi + j, V::template srli32<16>(v));
 }
 
 // kWidth: the filter's width, known at compile time so that the tap loops
@@ -41,7 +48,6 @@ void stat_vertical_width(const Sample* const* ref, const Sample* const* dis, con
   I taps[kMaxFilterWidth];
   for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
   const I round_mu = V::set32(rd.round_mu);
-  const I low16 = V::set32(0xFFFF);
   unsigned j = 0;
   if constexpr (sizeof(Sample) == 1) {
     if (rd.round_sq == 0 && rd.shift_sq == 0) {
@@ -67,8 +73,8 @@ void stat_vertical_width(const Sample* const* ref, const Sample* const* dis, con
         }
         for (unsigned b = 0; b < kCount; ++b) {
           const unsigned at = j + b * N;
-          V::store(out.mu1 + at, V::and_(V::srl32(V::add32(mu1[b], round_mu), rd.shift_mu), low16));
-          V::store(out.mu2 + at, V::and_(V::srl32(V::add32(mu2[b], round_mu), rd.shift_mu), low16));
+          store_biased<V>(out.mu1 + at, V::srl32(V::add32(mu1[b], round_mu), rd.shift_mu));
+          store_biased<V>(out.mu2 + at, V::srl32(V::add32(mu2[b], round_mu), rd.shift_mu));
           store_split_lanes<V>(out.xx_lo, out.xx_hi, at, xx[b]);
           store_split_lanes<V>(out.yy_lo, out.yy_hi, at, yy[b]);
           store_split_lanes<V>(out.xy_lo, out.xy_hi, at, xy[b]);
@@ -98,8 +104,8 @@ void stat_vertical_width(const Sample* const* ref, const Sample* const* dis, con
         xy_e = V::add64(xy_e, V::mulu32x32(cr, d));
         xy_o = V::add64(xy_o, V::mulu32x32(cr_o, d_o));
       }
-      V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
-      V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
+      store_biased<V>(out.mu1 + j, V::srl32(V::add32(mu1, round_mu), rd.shift_mu));
+      store_biased<V>(out.mu2 + j, V::srl32(V::add32(mu2, round_mu), rd.shift_mu));
       auto finish = [&](I even, I odd) {
         return V::join(V::srl64(V::add64(even, round_sq), rd.shift_sq),
                        V::srl64(V::add64(odd, round_sq), rd.shift_sq));
@@ -167,16 +173,40 @@ inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D
   return V::sub32h(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
 }
 
-// The horizontal filter of one row at N columns from `first`, for a filter of
-// kWidth symmetric taps (taps[k] == taps[kWidth - 1 - k]): the two columns of a
-// tap pair are added before the multiply. In 32-bit lanes, modulo 2^32 as the
-// scalar's uint32 sums; a row of 16-bit halves (StatRows) filters to less
-// than 65536 * 65536, so its sums are exact too.
+// The horizontal filter of a StatRows row, N outputs at a time, in 32-bit
+// lanes modulo 2^32 as the scalar's uint32 sums: each entry holds x - 32768
+// (x < 2^16), so the lanes sum taps * x - 32768 * (sum of the taps), and
+// `unbias` (32768 times the taps' sum) restores taps * x. The sums of a row of
+// 16-bit values fit in 32 bits (the taps sum to 65536), so they are exact.
+//
+// paired_filter: taps below 2^15, two per int16 multiply-add (pmaddwd): lane
+// m of a load at column c holds entries c + 2m and c + 2m + 1, so the N lanes
+// are every other output from the first: `first` and first + 1 give the even
+// and the odd outputs of 2N columns. tap_pairs[p] holds taps 2p and 2p + 1
+// (0 past the last).
 template <class V, unsigned kWidth>
-[[gnu::always_inline]] inline typename V::I symmetric_filter(const std::uint32_t* row, int first,
-                                                             const typename V::I* taps) {
+[[gnu::always_inline]] inline typename V::I paired_filter(const std::int16_t* row, int first,
+                                                          const typename V::I* tap_pairs,
+                                                          typename V::I unbias) {
+  constexpr unsigned pairs = (kWidth + 1) / 2;
+  const auto load_pairs = [&](unsigned p) __attribute__((always_inline)) {
+    return V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p)));
+  };
+  typename V::I acc = V::add32(unbias, V::madd16(load_pairs(0), tap_pairs[0]));
+#pragma GCC unroll 16
+  for (unsigned p = 1; p < pairs; ++p) acc = V::add32(acc, V::madd16(load_pairs(p), tap_pairs[p]));
+  return acc;
+}
+
+// symmetric_filter: any taps (VIF's 3-tap filter has one of 43690), for a
+// filter of kWidth symmetric taps (taps[k] == taps[kWidth - 1 - k]): the two
+// columns of a tap pair are added before the multiply; N consecutive outputs.
+template <class V, unsigned kWidth>
+[[gnu::always_inline]] inline typename V::I symmetric_filter(const std::int16_t* row, int first,
+                                                             const typename V::I* taps,
+                                                             typename V::I unbias) {
   constexpr unsigned half = kWidth / 2;
-  typename V::I acc = V::mullo32(taps[half], V::load(row + first + half));
+  typename V::I acc = V::add32(unbias, V::mullo32(taps[half], V::load(row + first + half)));
 #pragma GCC unroll 16
   for (unsigned k = 0; k < half; ++k)
     acc = V::add32(acc, V::mullo32(taps[k], V::add32(V::load(row + first + k),
@@ -194,73 +224,96 @@ template <class V>
   return V::add32(V::add32(hi, V::template srli32<16>(lo)), low_round);
 }
 
-template <class V, unsigned kWidth>
+// kPaired: the taps fit int16 (paired_filter, 2N outputs a step), else
+// symmetric_filter (N outputs a step).
+template <class V, unsigned kWidth, bool kPaired>
 void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
                            const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
   using I = typename V::I;
   using M = typename V::M;
   constexpr unsigned N = V::N;
+  constexpr unsigned kStep = kPaired ? 2 * N : N;
   constexpr int half = static_cast<int>(kWidth / 2);
   I taps[kWidth];
-  for (unsigned k = 0; k < kWidth; ++k) taps[k] = V::set32(filter.taps[k]);
+  std::uint32_t tap_sum = 0;
+  for (unsigned k = 0; k < kWidth; ++k) {
+    tap_sum += filter.taps[k];
+    if constexpr (kPaired) {
+      const std::uint32_t next = k + 1 < kWidth ? filter.taps[k + 1] : 0;
+      if (k % 2 == 0) taps[k / 2] = V::set32(next << 16 | filter.taps[k]);
+    } else {
+      taps[k] = V::set32(filter.taps[k]);
+    }
+  }
+  const I unbias = V::set32(32768u * tap_sum);
   const I nsq = V::set32(kSigmaNsq);
   const I one = V::set32(1);
   const I den_log_offset = V::set32(2048 * 17);
   const I low32 = V::set64(0xFFFFFFFFu);
 
   I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
-  unsigned j = 0;
   // 32-bit lane sums, moved to the int64 sums every kChunk pixels: each lane
   // adds at most kChunk / N terms below 2^17.
   constexpr unsigned kChunk = 4096;
-  while (j + N <= w) {
+  I den_non_log, den_log, num_log;
+
+  // accumulate_pixel, N pixels at a time (in any order: the sums are exact).
+  const auto accumulate = [&](int first) __attribute__((always_inline)) {
+    auto filtered = [&](const std::int16_t* row) __attribute__((always_inline)) {
+      if constexpr (kPaired)
+        return paired_filter<V, kWidth>(row, first, taps, unbias);
+      else
+        return symmetric_filter<V, kWidth>(row, first, taps, unbias);
+    };
+    const I mu1 = filtered(in.mu1);
+    const I mu2 = filtered(in.mu2);
+    const I mu1_sq = mul_round_high<V>(mu1, mu1);
+    const I mu2_sq = mul_round_high<V>(mu2, mu2);
+    const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
+    const I xx_filt = round_joined<V>(filtered(in.xx_lo), filtered(in.xx_hi));
+    const I yy_filt = round_joined<V>(filtered(in.yy_lo), filtered(in.yy_hi));
+    const I xy_filt = round_joined<V>(filtered(in.xy_lo), filtered(in.xy_hi));
+    const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
+    const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
+    const I sigma12 = V::sub32(xy_filt, mu1_mu2);
+
+    const M non_log = V::lt32(sigma1_sq, nsq);
+    den_non_log = V::add_count(den_non_log, non_log);
+    const I nl = V::maskz(non_log, sigma2_sq);
+    num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
+    num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
+    if (V::all(non_log)) return;
+
+    // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
+    const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
+    den_log =
+        V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
+
+    const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
+    if (!V::any(gain)) return;
+    const I s1 = V::select(gain, sigma1_sq, nsq);
+    const I s12 = V::select(gain, sigma12, one);
+    const I s2 = V::select(gain, sigma2_sq, one);
+    // The gain in doubles, N/2 lanes at a time.
+    const auto low = [](I x) __attribute__((always_inline)) {
+      return V::cvt_i32_f64(V::low_half(x));
+    };
+    const auto high = [](I x) __attribute__((always_inline)) {
+      return V::cvt_i32_f64(V::high_half(x));
+    };
+    const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
+    const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
+    num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+  };
+
+  unsigned j = 0;
+  while (j + kStep <= w) {
     const unsigned chunk_end = std::min(w, j + kChunk);
-    I den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
-    for (; j + N <= chunk_end; j += N) {
+    den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
+    for (; j + kStep <= chunk_end; j += kStep) {
       const int first = static_cast<int>(j) - half;
-      auto filtered = [&](const std::uint32_t* row) __attribute__((always_inline)) {
-        return symmetric_filter<V, kWidth>(row, first, taps);
-      };
-      const I mu1 = filtered(in.mu1);
-      const I mu2 = filtered(in.mu2);
-      // accumulate_pixel, N pixels at a time.
-      const I mu1_sq = mul_round_high<V>(mu1, mu1);
-      const I mu2_sq = mul_round_high<V>(mu2, mu2);
-      const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
-      const I xx_filt = round_joined<V>(filtered(in.xx_lo), filtered(in.xx_hi));
-      const I yy_filt = round_joined<V>(filtered(in.yy_lo), filtered(in.yy_hi));
-      const I xy_filt = round_joined<V>(filtered(in.xy_lo), filtered(in.xy_hi));
-      const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
-      const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
-      const I sigma12 = V::sub32(xy_filt, mu1_mu2);
-
-      const M non_log = V::lt32(sigma1_sq, nsq);
-      den_non_log = V::add_count(den_non_log, non_log);
-      const I nl = V::maskz(non_log, sigma2_sq);
-      num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
-      num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
-      if (V::all(non_log)) continue;
-
-      // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
-      const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
-      den_log =
-          V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
-
-      const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
-      if (!V::any(gain)) continue;
-      const I s1 = V::select(gain, sigma1_sq, nsq);
-      const I s12 = V::select(gain, sigma12, one);
-      const I s2 = V::select(gain, sigma2_sq, one);
-      // The gain in doubles, N/2 lanes at a time.
-      const auto low = [](I x) __attribute__((always_inline)) {
-        return V::cvt_i32_f64(V::low_half(x));
-      };
-      const auto high = [](I x) __attribute__((always_inline)) {
-        return V::cvt_i32_f64(V::high_half(x));
-      };
-      const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
-      const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
-      num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+      accumulate(first);
+      if constexpr (kPaired) accumulate(first + 1);
     }
     sums.den_non_log += V::sum32_signed_wide(den_non_log);
     sums.den_log += V::sum32_signed_wide(den_log);
@@ -276,26 +329,31 @@ inline bool is_symmetric(const Filter& filter) {
   return true;
 }
 
+inline bool taps_fit_int16(const Filter& filter) {
+  for (unsigned k = 0; k < filter.width; ++k)
+    if (filter.taps[k] >= 32768) return false;
+  return true;
+}
+
 // VIF's four filters (17, 9, 5 and 3 taps, symmetric) with their width known
 // at compile time; any other filter goes to the scalar reference.
 template <class V>
 void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
                      const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
-  if (is_symmetric(filter)) {
-    switch (filter.width) {
-      case 17:
-        return stat_horizontal_width<V, 17>(in, filter, w, table, enhn_gain_limit, sums);
-      case 9:
-        return stat_horizontal_width<V, 9>(in, filter, w, table, enhn_gain_limit, sums);
-      case 5:
-        return stat_horizontal_width<V, 5>(in, filter, w, table, enhn_gain_limit, sums);
-      case 3:
-        return stat_horizontal_width<V, 3>(in, filter, w, table, enhn_gain_limit, sums);
-      default:
-        break;
+  const bool paired = taps_fit_int16(filter);
+  bool done = false;
+  with_filter_width(filter, [&](auto width) {
+    if constexpr (width() != 0) {
+      if (paired) {
+        stat_horizontal_width<V, width(), true>(in, filter, w, table, enhn_gain_limit, sums);
+        done = true;
+      } else if (is_symmetric(filter)) {
+        stat_horizontal_width<V, width(), false>(in, filter, w, table, enhn_gain_limit, sums);
+        done = true;
+      }
     }
-  }
-  scalar::stat_horizontal(in, filter, 0, w, table, enhn_gain_limit, sums);
+  });
+  if (!done) scalar::stat_horizontal(in, filter, 0, w, table, enhn_gain_limit, sums);
 }
 
 template <class V, typename Sample>
