@@ -69,18 +69,30 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
   ScaleSums sums;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
-    std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+    // libvmaf's 64-bit sums of xx, yy, xy, each from the sums of its two 16-bit
+    // halves (StatRows): those are below 65536 * 65536 (the taps sum to 65536),
+    // so 32 bits hold them exactly.
+    std::uint32_t acc_xx_lo = 0, acc_xx_hi = 0, acc_yy_lo = 0, acc_yy_hi = 0;
+    std::uint32_t acc_xy_lo = 0, acc_xy_hi = 0;
     const int first = static_cast<int>(j) - half;
     for (unsigned k = 0; k < fwidth; ++k) {
       const int c = first + static_cast<int>(k);
       const std::uint32_t coeff = filter.taps[k];
       acc_mu1 += coeff * unbiased(mu1[c]);
       acc_mu2 += coeff * unbiased(mu2[c]);
-      acc_xx += coeff * static_cast<std::uint64_t>(join_split(xx_lo, xx_hi, c));
-      acc_yy += coeff * static_cast<std::uint64_t>(join_split(yy_lo, yy_hi, c));
-      acc_xy += coeff * static_cast<std::uint64_t>(join_split(xy_lo, xy_hi, c));
+      acc_xx_lo += coeff * unbiased(xx_lo[c]);
+      acc_xx_hi += coeff * unbiased(xx_hi[c]);
+      acc_yy_lo += coeff * unbiased(yy_lo[c]);
+      acc_yy_hi += coeff * unbiased(yy_hi[c]);
+      acc_xy_lo += coeff * unbiased(xy_lo[c]);
+      acc_xy_hi += coeff * unbiased(xy_hi[c]);
     }
-    accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy, log2_table, enhn_gain_limit);
+    const auto joined = [](std::uint32_t lo, std::uint32_t hi) {
+      return (std::uint64_t{hi} << 16) + lo;
+    };
+    accumulate_pixel(sums, acc_mu1, acc_mu2, joined(acc_xx_lo, acc_xx_hi),
+                     joined(acc_yy_lo, acc_yy_hi), joined(acc_xy_lo, acc_xy_hi), log2_table,
+                     enhn_gain_limit);
   }
   total += sums;
 }
