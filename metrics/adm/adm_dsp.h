@@ -80,7 +80,7 @@ struct AdmDsp {
   DwtnVerticalFn dwtn_vertical;
   DwtnHorizontalFn dwtn_horizontal;
   DecoupleFn<std::int16_t> decouple_0;
-  DecoupleFn<std::int32_t> decouple_n;  // scalar in every table so far
+  DecoupleFn<std::int32_t> decouple_n;
   CsfFn<pixel::Scale0Arith> csf_0;
   CsfFn<pixel::ScaleNArith> csf_n;
   MaskedCubesFn<pixel::Scale0Arith> masked_cubes_0;

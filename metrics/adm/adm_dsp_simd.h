@@ -85,9 +85,7 @@ template <typename To, typename From>
 // (two shifts, where narrowing and widening again would shuffle).
 [[gnu::always_inline]] inline VI32 trunc16(VI32 v) { return v << 16 >> 16; }
 // The low 16 bits of each lane stored as N int16 (vpmovdw with AVX-512).
-[[gnu::always_inline]] inline void store16(std::int16_t* p, VI32 v) {
-  V::store_low16(p, (V::I)v);
-}
+[[gnu::always_inline]] inline void store16(std::int16_t* p, VI32 v) { V::store_low16(p, (V::I)v); }
 
 // N int16 values widened to int32 lanes (one vpmovsxwd: GCC's generic
 // convert widens the two halves apart and joins them).
@@ -159,7 +157,6 @@ typedef double VDH __attribute__((vector_size(H * 8)));
   return reinterpret_cast<VI64H>(reinterpret_cast<VU64H>(a) + reinterpret_cast<VU64H>(b));
 }
 
-
 template <int... I>
 [[gnu::always_inline]] inline VI32H low_half(VI32 v, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(v, v, I...);
@@ -179,7 +176,8 @@ template <int S, int... I>
 }
 // Lanes a[0], b[0], a[2], b[2], .. (the low 32 bits of each 64-bit lane).
 template <int... I>
-[[gnu::always_inline]] inline VI32 interleave_low(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
+[[gnu::always_inline]] inline VI32 interleave_low(VI32 a, VI32 b,
+                                                  std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(a, b, (I % 2 ? N + I - 1 : I)...);
 }
 // a * b of lanes that hold sign-extended int32 values: the exact product, from
@@ -242,30 +240,30 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t*
   const std::uint32_t vp_round = 1u << (bpc - 1);
   const std::uint32_t dc = static_cast<std::uint32_t>(f.lo_sum) * vp_round;  // modulo 2^32
   const int shift = static_cast<int>(bpc);
-  const int done = per_column(0, w, [&](int j) __attribute__((always_inline)) {
-    VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
-    for (int k = 0; k < 4; ++k) {
-      const VU32 s = widen(rows[k] + j);
-      sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
-      sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
-    }
-    // (int16) of the arithmetic shift: shift up, then arithmetic back down.
-    store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
-    store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
-  });
+  const int done = per_column(
+      0, w, [&](int j) __attribute__((always_inline)) {
+        VU32 sum_lo = VU32{} + (vp_round - dc), sum_hi = VU32{} + vp_round;
+        for (int k = 0; k < 4; ++k) {
+          const VU32 s = widen(rows[k] + j);
+          sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
+          sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
+        }
+        // (int16) of the arithmetic shift: shift up, then arithmetic back down.
+        store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
+        store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
+      });
   scalar::dwt0_vertical(rows, bpc, done, w, lo, hi);
 }
 
 // One band of N outputs: (sum of taps * x + 2^15) >> 16 in int32, cut to int16.
 [[gnu::always_inline]] inline VI16 dwt0_one(const std::int32_t (&taps)[4], const VI32 (&x)[4]) {
   VU32 sum = VU32{} + 32768u;
-  for (int k = 0; k < 4; ++k)
-    sum += static_cast<std::uint32_t>(taps[k]) * u32(x[k]);
+  for (int k = 0; k < 4; ++k) sum += static_cast<std::uint32_t>(taps[k]) * u32(x[k]);
   return cvt<VI16>(i32(sum) >> 16);
 }
 
-void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w,
-                     std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d) {
+void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w, std::int16_t* a,
+                     std::int16_t* v, std::int16_t* h, std::int16_t* d) {
   const pixel::Db2Taps f = db2_taps();
   const int out_w = (w + 1) / 2;
   scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, 0, std::min(1, out_w), a, v, h, d);
@@ -289,21 +287,24 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   const pixel::Db2Taps f = db2_taps();
   const int shift = pixel::dwt_vp_shift(scale);
   const std::int64_t round = shift ? std::int64_t{1} << (shift - 1) : 0;
-  const int done = per_column(0, w, [&](int j) __attribute__((always_inline)) {
-    const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j), load(rows[3] + j)};
-    const auto pass = [&](const std::int32_t(&taps)[4]) {
-      return by_pairs(
-          [&](VI64H s0, VI64H s1, VI64H s2, VI64H s3) {
-            const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, s0) +
-                              mul32(std::int64_t{taps[1]}, s1) + mul32(std::int64_t{taps[2]}, s2) +
-                              mul32(std::int64_t{taps[3]}, s3);
-            return sum >> shift;
-          },
-          s[0], s[1], s[2], s[3]);
-    };
-    store(lo + j, pass(f.lo));
-    store(hi + j, pass(f.hi));
-  });
+  const int done = per_column(
+      0, w, [&](int j) __attribute__((always_inline)) {
+        const VI32 s[4] = {load(rows[0] + j), load(rows[1] + j), load(rows[2] + j),
+                           load(rows[3] + j)};
+        const auto pass = [&](const std::int32_t(&taps)[4]) {
+          return by_pairs(
+              [&](VI64H s0, VI64H s1, VI64H s2, VI64H s3) {
+                const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, s0) +
+                                  mul32(std::int64_t{taps[1]}, s1) +
+                                  mul32(std::int64_t{taps[2]}, s2) +
+                                  mul32(std::int64_t{taps[3]}, s3);
+                return sum >> shift;
+              },
+              s[0], s[1], s[2], s[3]);
+        };
+        store(lo + j, pass(f.lo));
+        store(hi + j, pass(f.hi));
+      });
   scalar::dwtn_vertical(rows, scale, done, w, lo, hi);
 }
 
@@ -389,106 +390,161 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
 // Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
 void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
   const double cos_sq = cos_1deg_sq();
-  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
-    const VI32 angle = by_halves(
-        [cos_sq](VI32H oh, VI32H ov, VI32H th, VI32H tv) {
-          return within_one_degree(oh, ov, th, tv, cos_sq);
-        },
-        load32(rows.ref[0] + j), load32(rows.ref[1] + j), load32(rows.dist[0] + j),
-        load32(rows.dist[1] + j));
-    for (int theta = 0; theta < 3; ++theta) {
-      const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
-      // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
-      const VI32 reciprocal = reciprocal_q30(o);
-      VI32 k = by_pairs([](VI64H r, VI64H tt) { return (mul32(r, tt) + 16384) >> 15; },
-                        reciprocal, t);
-      k = o == 0 ? VI32{} + 32768 : k;
-      k = k < 0 ? VI32{} : k;
-      k = k > 32768 ? VI32{} + 32768 : k;
-      VI32 rst = trunc16((k * o + 16384) >> 15);
-      const VI32 apply = angle & (k > 0) & (o != 0);
-      const VI32 limited = by_halves(
-          [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); }, rst,
-          t, o, o);
-      rst = apply ? trunc16(limited) : rst;
-      store16(rows.restored[theta] + j, rst);
-      store16(rows.additive[theta] + j, t - rst);
-    }
-  });
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        const VI32 angle =
+            by_halves([cos_sq](VI32H oh, VI32H ov, VI32H th,
+                               VI32H tv) { return within_one_degree(oh, ov, th, tv, cos_sq); },
+                      load32(rows.ref[0] + j), load32(rows.ref[1] + j), load32(rows.dist[0] + j),
+                      load32(rows.dist[1] + j));
+        for (int theta = 0; theta < 3; ++theta) {
+          const VI32 o = load32(rows.ref[theta] + j), t = load32(rows.dist[theta] + j);
+          // k = clamp(t / o, 0, 1) in Q15 via the table (32768 where o == 0).
+          const VI32 reciprocal = reciprocal_q30(o);
+          VI32 k = by_pairs([](VI64H r, VI64H tt) { return (mul32(r, tt) + 16384) >> 15; },
+                            reciprocal, t);
+          k = o == 0 ? VI32{} + 32768 : k;
+          k = k < 0 ? VI32{} : k;
+          k = k > 32768 ? VI32{} + 32768 : k;
+          VI32 rst = trunc16((k * o + 16384) >> 15);
+          const VI32 apply = angle & (k > 0) & (o != 0);
+          const VI32 limited = by_halves(
+              [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); },
+              rst, t, o, o);
+          rst = apply ? trunc16(limited) : rst;
+          store16(rows.restored[theta] + j, rst);
+          store16(rows.additive[theta] + j, t - rst);
+        }
+      });
   scalar::decouple<pixel::Scale0Arith>(rows, done, end, egl);
 }
 
-// Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane): AVX-512
-// only, which converts int64 to float (vcvtqq2ps, rounding as the scalar's
-// conversion) and counts leading zeros (vplzcntd); the AVX2 table keeps the
-// scalar reference.
+// Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane). AVX-512
+// converts int64 to float (vcvtqq2ps, rounding as the scalar's conversion)
+// and counts leading zeros (vplzcntd); AVX2 takes the angle test in double
+// where that is exact and counts leading zeros from a float's exponent.
 [[gnu::always_inline]] inline VI64H wrapping_add(VI64H a, VI64H b) {
   return (VI64H)((VU64H)a + (VU64H)b);
 }
 
+// Lane-wise x >> n of int64 lanes, arithmetic, n in 0..63 per lane (AVX2 has
+// no vpsravq: the logical shift of x's bits with the sign flipped, flipped
+// back).
+[[gnu::always_inline]] inline VI64H shift_right_signed(VI64H x, VI64H n) {
+  const VU64H sign = (VU64H)(x < 0);
+  return (VI64H)((((VU64H)x ^ sign) >> (VU64H)n) ^ sign);
+}
+
+// Leading zeros of lanes >= 256: floor(log2 v) from the exponent of
+// float(v >> 8), exact below 2^24 (AVX2 has no vplzcntd).
+[[gnu::always_inline]] inline VI32 leading_zeros_from_256(VU32 v) {
+  typedef float VF32 __attribute__((vector_size(N * 4)));
+  const VF32 f = __builtin_convertvector((VI32)(v >> 8u), VF32);
+  const VI32 floor_log2 = (((VI32)f >> 23) & 0xFF) - 127 + 8;
+  return 31 - floor_log2;
+}
+
 template <class W = V>
 void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, double egl) {
-  if constexpr (!W::kAvx512) {
-    scalar::decouple<pixel::ScaleNArith>(rows, begin, end, egl);
-  } else {
+  {
     const double cos_sq = cos_1deg_sq();
-    const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
-      // The angle test on int64 values (the scalar's wrapping sums of exact
-      // products), converted to float from int64 as the scalar converts them.
-      const VI32 angle = by_halves(
-          [cos_sq](VI32H oh_i, VI32H ov_i, VI32H th_i, VI32H tv_i) {
-            const VI64H oh = to_i64(oh_i), ov = to_i64(ov_i);
-            const VI64H th = to_i64(th_i), tv = to_i64(tv_i);
-            const auto float_of = [](VI64H x) {
-              return to_f64((VFH)W::cvt_i64_f32((typename W::I)x)) / 4096.0;
+    const int done = per_column(
+        begin, end, [&](int j) __attribute__((always_inline)) {
+          if constexpr (!W::kAvx512) {
+            // AVX2 converts no int64 to float. The angle test's int64 sums are
+            // exact in double, where within_one_degree() computes them, when every
+            // value is below 2^26 (products below 2^52, sums of two below 2^53):
+            // then double -> float rounds as the scalar's int64 -> float. Other
+            // columns (no real picture's: its bands stay far below) take the
+            // scalar reference.
+            const VU32 magnitude =
+                u32(abs_lanes(load(rows.ref[0] + j))) | u32(abs_lanes(load(rows.ref[1] + j))) |
+                u32(abs_lanes(load(rows.dist[0] + j))) | u32(abs_lanes(load(rows.dist[1] + j)));
+            bool small = true;
+            for (int l = 0; l < N; ++l) small &= magnitude[l] < (1u << 26);
+            if (!small) {
+              scalar::decouple<pixel::ScaleNArith>(rows, j, j + N, egl);
+              return;
+            }
+          }
+          const VI32 angle = [&]() __attribute__((always_inline)) {
+            if constexpr (!W::kAvx512) {
+              return by_halves(
+                  [cos_sq](VI32H oh, VI32H ov, VI32H th, VI32H tv) {
+                    return within_one_degree(oh, ov, th, tv, cos_sq);
+                  },
+                  load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
+                  load(rows.dist[1] + j));
+            } else {
+              // The angle test on int64 values (the scalar's wrapping sums of exact
+              // products), converted to float from int64 as the scalar converts them.
+              return by_halves(
+                  [cos_sq](VI32H oh_i, VI32H ov_i, VI32H th_i, VI32H tv_i) {
+                    const VI64H oh = to_i64(oh_i), ov = to_i64(ov_i);
+                    const VI64H th = to_i64(th_i), tv = to_i64(tv_i);
+                    const auto float_of = [](VI64H x) {
+                      return to_f64((VFH)W::cvt_i64_f32((typename W::I)x)) / 4096.0;
+                    };
+                    const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
+                    const VDH rhs =
+                        (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
+                        float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
+                    return to_i32(VI64H((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs)));
+                  },
+                  load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
+                  load(rows.dist[1] + j));
+            }
+          }
+          ();
+          for (int theta = 0; theta < 3; ++theta) {
+            const VI32 o = load(rows.ref[theta] + j), t = load(rows.dist[theta] + j);
+            // |o| reduced to its 15 leading bits (rounded), the shift remembered.
+            const VU32 abs_o = o < 0 ? 0u - u32(o) : u32(o);
+            const VI32 big = abs_o >= 32768u;
+            VI32 lz;
+            if constexpr (W::kAvx512)
+              lz = (VI32)W::lzcnt32((typename W::I)abs_o);
+            else
+              lz = leading_zeros_from_256(abs_o);  // used only where big
+            const VI32 shift = big ? 17 - lz : VI32{};
+            const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
+            const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;
+            const VI32 reciprocal = reciprocal_q30(i32(top15));
+            // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
+            VI32 k_positive;
+            const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
+              const VI64H o64 = to_i64(o_h), s64 = to_i64(s_h);
+              VI64H product = mul32(to_i64(r_h), to_i64(t_h));
+              product = o64 < 0 ? -product : product;
+              VI64H tmp_k;
+              if constexpr (W::kAvx512)
+                tmp_k = (product + ((VI64H{} + 1) << (s64 + 14))) >> (s64 + 15);
+              else
+                tmp_k = shift_right_signed(product + ((VI64H{} + 1) << (s64 + 14)), s64 + 15);
+              tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
+              tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
+              tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
+              positive = to_i32(VI64H(tmp_k > 0));
+              return to_i32((mul32(tmp_k, o64) + 16384) >> 15);
             };
-            const VDH dot_scaled = float_of(wrapping_add(mul32(oh, th), mul32(ov, tv)));
-            const VDH rhs = (cos_sq * float_of(wrapping_add(mul32(oh, oh), mul32(ov, ov)))) *
-                            float_of(wrapping_add(mul32(th, th), mul32(tv, tv)));
-            return to_i32(VI64H((dot_scaled >= 0.0) & (dot_scaled * dot_scaled >= rhs)));
-          },
-          load(rows.ref[0] + j), load(rows.ref[1] + j), load(rows.dist[0] + j),
-          load(rows.dist[1] + j));
-      for (int theta = 0; theta < 3; ++theta) {
-        const VI32 o = load(rows.ref[theta] + j), t = load(rows.dist[theta] + j);
-        // |o| reduced to its 15 leading bits (rounded), the shift remembered.
-        const VU32 abs_o = o < 0 ? 0u - u32(o) : u32(o);
-        const VI32 big = abs_o >= 32768u;
-        const VI32 lz = (VI32)W::lzcnt32((typename W::I)abs_o);
-        const VI32 shift = big ? 17 - lz : VI32{};
-        const VU32 half_unit = big ? (VU32{} + 1u) << u32(big ? shift - 1 : VI32{}) : VU32{};
-        const VU32 top15 = big ? ((abs_o + half_unit) >> u32(shift)) & 0xFFFFu : abs_o;
-        const VI32 reciprocal = reciprocal_q30(i32(top15));
-        // tmp_k, k = clamp(tmp_k, 0, 32768) and rst in int64 lanes; k > 0 kept.
-        VI32 k_positive;
-        const auto restore = [&](VI32H o_h, VI32H t_h, VI32H r_h, VI32H s_h, VI32H& positive) {
-          const VI64H o64 = to_i64(o_h), s64 = to_i64(s_h);
-          VI64H product = mul32(to_i64(r_h), to_i64(t_h));
-          product = o64 < 0 ? -product : product;
-          VI64H tmp_k = (product + ((VI64H{} + 1) << (s64 + 14))) >> (s64 + 15);
-          tmp_k = o64 == 0 ? VI64H{} + 32768 : tmp_k;
-          tmp_k = tmp_k < 0 ? VI64H{} : tmp_k;
-          tmp_k = tmp_k > 32768 ? VI64H{} + 32768 : tmp_k;
-          positive = to_i32(VI64H(tmp_k > 0));
-          return to_i32((mul32(tmp_k, o64) + 16384) >> 15);
-        };
-        constexpr auto half = std::make_integer_sequence<int, H>{};
-        VI32H positive_lo, positive_hi;
-        VI32 rst = join(restore(low_half(o, half), low_half(t, half), low_half(reciprocal, half),
-                                low_half(shift, half), positive_lo),
-                        restore(high_half(o, half), high_half(t, half),
-                                high_half(reciprocal, half), high_half(shift, half), positive_hi),
-                        std::make_integer_sequence<int, N>{});
-        k_positive = join(positive_lo, positive_hi, std::make_integer_sequence<int, N>{});
-        const VI32 apply = angle & k_positive & (o != 0);
-        const VI32 limited = by_halves(
-            [egl](VI32H r, VI32H tt, VI32H oo) { return gain_limited(r, tt, oo, egl); }, rst, t,
-            o);
-        rst = apply ? limited : rst;
-        store(rows.restored[theta] + j, rst);
-        store(rows.additive[theta] + j, i32(u32(t) - u32(rst)));
-      }
-    });
+            constexpr auto half = std::make_integer_sequence<int, H>{};
+            VI32H positive_lo, positive_hi;
+            VI32 rst =
+                join(restore(low_half(o, half), low_half(t, half), low_half(reciprocal, half),
+                             low_half(shift, half), positive_lo),
+                     restore(high_half(o, half), high_half(t, half), high_half(reciprocal, half),
+                             high_half(shift, half), positive_hi),
+                     std::make_integer_sequence<int, N>{});
+            k_positive = join(positive_lo, positive_hi, std::make_integer_sequence<int, N>{});
+            const VI32 apply = angle & k_positive & (o != 0);
+            const VI32 limited = by_halves(
+                [egl](VI32H r, VI32H tt, VI32H oo) { return gain_limited(r, tt, oo, egl); }, rst, t,
+                o);
+            rst = apply ? limited : rst;
+            store(rows.restored[theta] + j, rst);
+            store(rows.additive[theta] + j, i32(u32(t) - u32(rst)));
+          }
+        });
     scalar::decouple<pixel::ScaleNArith>(rows, done, end, egl);
   }
 }
@@ -496,38 +552,41 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
 // ---------------------------------------------------------------------------
 // The CSF.
 
-void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
-           int end, std::int16_t* csf, std::int16_t* share) {
+void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin, int end,
+           std::int16_t* csf, std::int16_t* share) {
   const int shift = theta == 2 ? 17 : 15;
   const std::uint32_t round = theta == 2 ? 65535 : 16384;  // as Scale0Arith::csf
   const auto factor = static_cast<std::uint32_t>(arith.rfactor[theta]);
-  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
-    const VU32 x = u32(load32(src + j));
-    VU32 weighted = factor * x + round;
-    const VI32 value = trunc16(i32(weighted) >> shift);
-    store16(csf + j, value);
-    const VI32 magnitude = abs_lanes(value);
-    store16(share + j, (pixel::kOneBy30Q17 * magnitude + 2048) >> 12);
-  });
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        const VU32 x = u32(load32(src + j));
+        VU32 weighted = factor * x + round;
+        const VI32 value = trunc16(i32(weighted) >> shift);
+        store16(csf + j, value);
+        const VI32 magnitude = abs_lanes(value);
+        store16(share + j, (pixel::kOneBy30Q17 * magnitude + 2048) >> 12);
+      });
   scalar::csf(arith, theta, src, done, end, csf, share);
 }
 
-void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
-           int end, std::int32_t* csf, std::int32_t* share) {
+void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin, int end,
+           std::int32_t* csf, std::int32_t* share) {
   const std::int64_t factor = arith.rfactor[theta];
-  const int done = per_column(begin, end, [&](int j) __attribute__((always_inline)) {
-    const VI32 value = by_halves(
-        [factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
-        load(src + j));
-    store(csf + j, value);
-    store(share + j, by_halves(
-                         [](VI32H v) {
-                           const VI64H magnitude = abs_lanes(to_i64(v));
-                           return to_i32(
-                               (pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
-                         },
-                         value));
-  });
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        const VI32 value =
+            by_halves([factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
+                      load(src + j));
+        store(csf + j, value);
+        store(
+            share + j,
+            by_halves(
+                [](VI32H v) {
+                  const VI64H magnitude = abs_lanes(to_i64(v));
+                  return to_i32((pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
+                },
+                value));
+      });
   scalar::csf(arith, theta, src, done, end, csf, share);
 }
 
@@ -542,8 +601,8 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 [[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
   return u32(by_halves(
       [](VI32H v) {
-        return to_i32(
-            (pixel::kOneBy15Q32 * abs_lanes(to_i64(v)) + pixel::kQ32RoundingOffset) >> 32);
+        return to_i32((pixel::kOneBy15Q32 * abs_lanes(to_i64(v)) + pixel::kQ32RoundingOffset) >>
+                      32);
       },
       csf));
 }
@@ -554,9 +613,8 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 [[gnu::always_inline]] inline VU32 weighted_signal(const pixel::ScaleNArith& arith, VI32 signal,
                                                    int theta) {
   const std::int64_t factor = arith.rfactor[theta];
-  return u32(by_halves(
-      [factor](VI32H v) { return to_i32((to_i64(v) * factor + (1 << 27)) >> 28); },
-      signal));
+  return u32(by_halves([factor](VI32H v) { return to_i32((to_i64(v) * factor + (1 << 27)) >> 28); },
+                       signal));
 }
 
 template <class Arith>
@@ -580,14 +638,13 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
   };
   constexpr auto lanes = std::make_integer_sequence<int, N>{};
   // Lanes N-2 and N-1 hold V(j - 1) and V(j).
-  VU32 edge =
-      j + N <= end && j + N <= w - 1 ? slide<2>(VU32{}, column_sums(j - 1), lanes) : VU32{};
+  VU32 edge = j + N <= end && j + N <= w - 1 ? slide<2>(VU32{}, column_sums(j - 1), lanes) : VU32{};
   for (; j + N <= end && j + N <= w - 1; j += N) {
     const VU32 right = column_sums(j + 1);
     VU32 threshold = slide<N - 2>(edge, right, lanes) + slide<N - 1>(edge, right, lanes) + right;
     for (int theta = 0; theta < 3; ++theta)
-      threshold += centre_share(arith, load32(rows.csf[theta] + j)) -
-                   u32(load32(rows.share[theta][1] + j));
+      threshold +=
+          centre_share(arith, load32(rows.csf[theta] + j)) - u32(load32(rows.share[theta][1] + j));
     edge = right;
     for (int theta = 0; theta < 3; ++theta) {
       const VU32 weighted = weighted_signal(arith, load32(rows.signal[theta] + j), theta);
@@ -611,12 +668,13 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
     }
   }
   for (int theta = 0; theta < 3; ++theta)
-    sums[theta] = scalar::wrapping_add(sums[theta], sum_lanes(wrap_add(acc[theta][0], acc[theta][1])));
+    sums[theta] =
+        scalar::wrapping_add(sums[theta], sum_lanes(wrap_add(acc[theta][0], acc[theta][1])));
   scalar::masked_cubes(arith, rows, w, j, end, cube_shift, sums);
 }
 
-std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int16_t* row,
-                                int begin, int end, std::uint32_t den_cube_shift) {
+std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int16_t* row, int begin,
+                                int end, std::uint32_t den_cube_shift) {
   constexpr auto half = std::make_integer_sequence<int, H>{};
   VU64H acc = VU64H{};
   int j = begin;
@@ -630,8 +688,8 @@ std::uint64_t reference_cubes_0(const pixel::Scale0Arith& arith, const std::int1
   return sum_lanes(acc) + scalar::reference_cubes(arith, row, j, end, den_cube_shift);
 }
 
-std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int32_t* row,
-                                int begin, int end, std::uint32_t den_cube_shift) {
+std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int32_t* row, int begin,
+                                int end, std::uint32_t den_cube_shift) {
   const int sq = arith.scale == 2 ? 30 : 31;
   const std::uint64_t sq_round = std::uint64_t{1} << sq;  // as ScaleNArith::den_cube
   const std::uint64_t round = pixel::round_offset(den_cube_shift);

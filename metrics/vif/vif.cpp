@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "common/error.h"
 #include "common/cpu.h"
+#include "common/error.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_pixel.h"
 
@@ -24,11 +24,11 @@ VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const Vi
     : VifCpuStage(width, height, bpc, params, vif_dsp(cpu::flags())) {}
 
 VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
-                     const VifDsp& dsp)
-    : width_(width), height_(height), bpc_(bpc), params_(params), dsp_(&dsp),
-      log2_(log2_table()) {
+                         const VifDsp& dsp)
+    : width_(width), height_(height), bpc_(bpc), params_(params), dsp_(&dsp), log2_(log2_table()) {
   check_format(width, height, bpc);
-  if (!(params.enhn_gain_limit >= kMinEnhnGainLimit && params.enhn_gain_limit <= kDefaultEnhnGainLimit))
+  if (!(params.enhn_gain_limit >= kMinEnhnGainLimit &&
+        params.enhn_gain_limit <= kDefaultEnhnGainLimit))
     throw Error("vif: vif_enhn_gain_limit must be in [1, 100]");
 
   // Scale 0 is read in place; its rows -8 .. height+7 map to picture rows.
@@ -48,8 +48,9 @@ VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const Vi
 }
 
 VifCpuStage::RowScratch::RowScratch(unsigned width) {
-  for (auto* buffer : {&mu1, &mu2, &ref_sq, &dis_sq, &ref_dis, &ref_convol, &dis_convol})
-    buffer->assign(width + 2 * kPadColumns, 0);
+  static_assert(std::tuple_size_v<decltype(stat)> == StatRows::kCount);
+  for (auto& buffer : stat) buffer.assign(width + 2 * kPadColumns + 1, 0);  // StatRows
+  for (auto* buffer : {&ref_convol, &dis_convol}) buffer->assign(width + 2 * kPadColumns, 0);
 }
 
 // A row one sample wide is the one case where pad_mirror() reads columns it has
@@ -64,10 +65,9 @@ void VifCpuStage::seed_one_wide_row(unsigned half) {
   for (unsigned set = 0; set < scratch_.size(); ++set) {
     if (set == last_statistic_set_) continue;
     RowScratch& to = scratch_[set];
-    for (auto member : {&RowScratch::mu1, &RowScratch::mu2, &RowScratch::ref_sq,
-                        &RowScratch::dis_sq, &RowScratch::ref_dis})
-      std::copy_n((last.*member).begin() + kPadColumns + 1, half,
-                  (to.*member).begin() + kPadColumns + 1);
+    for (unsigned row = 0; row < to.stat.size(); ++row)
+      std::copy_n(last.stat[row].begin() + kPadColumns + 1, half,
+                  to.stat[row].begin() + kPadColumns + 1);
   }
 }
 
@@ -76,7 +76,7 @@ void VifCpuStage::seed_one_wide_row(unsigned half) {
 // product of both pictures, and the per-pixel terms of accumulate().
 template <typename Sample>
 ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
-                               const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale) {
+                                 const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale);
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
@@ -102,30 +102,29 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
 
   // Each band sums its rows on its own; the sums are exact, so the bands add up
   // to the serial pass's in any order.
-  return sum_row_bands<ScaleSums>(runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
-    RowScratch& scratch = scratch_[band];
-    const StatRows rows{scratch.mu1.data() + kPadColumns, scratch.mu2.data() + kPadColumns,
-                        scratch.ref_sq.data() + kPadColumns, scratch.dis_sq.data() + kPadColumns,
-                        scratch.ref_dis.data() + kPadColumns};
-    const Sample* ref_window[kMaxFilterWidth];
-    const Sample* dis_window[kMaxFilterWidth];
-    ScaleSums sums;
-    for (int i = begin; i < end; ++i) {
-      for (unsigned k = 0; k < fwidth; ++k) {
-        ref_window[k] = ref[i + k - half + kPadRows];
-        dis_window[k] = dis[i + k - half + kPadRows];
-      }
-      if constexpr (sizeof(Sample) == 1)
-        dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
-      else
-        dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
-      for (std::uint32_t* row : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
-        pad_mirror(row, w, filter.half());
-      dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
-    }
-    if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
-    return sums;
-  });
+  return sum_row_bands<ScaleSums>(
+      runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
+        RowScratch& scratch = scratch_[band];
+        auto row = [&](unsigned r) { return scratch.stat[r].data() + kPadColumns; };
+        const StatRows rows{row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)};
+        const Sample* ref_window[kMaxFilterWidth];
+        const Sample* dis_window[kMaxFilterWidth];
+        ScaleSums sums;
+        for (int i = begin; i < end; ++i) {
+          for (unsigned k = 0; k < fwidth; ++k) {
+            ref_window[k] = ref[i + k - half + kPadRows];
+            dis_window[k] = dis[i + k - half + kPadRows];
+          }
+          if constexpr (sizeof(Sample) == 1)
+            dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
+          else
+            dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
+          for (std::int16_t* buffer : rows.all()) pad_mirror(buffer, w, filter.half());
+          dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
+        }
+        if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
+        return sums;
+      });
 }
 
 // libvmaf's subsample_rd_8 / subsample_rd_16: the picture at `scale` low-passed
@@ -134,7 +133,7 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
 // Only the samples the decimation keeps are computed.
 template <typename Sample>
 void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
-                          unsigned w, unsigned h, unsigned scale) {
+                            unsigned w, unsigned h, unsigned scale) {
   const Filter& filter = vif_filter(scale + 1);
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
@@ -172,7 +171,8 @@ void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const R
 
   // Once every band is done, written in place like libvmaf's decimate_and_pad:
   // rows and columns beyond the new size keep what the previous scale left there.
-  for (auto [image, decimated] : {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
+  for (auto [image, decimated] :
+       {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
     for (unsigned oi = 0; oi < out_h; ++oi)
       std::copy_n(decimated->data() + oi * out_w, out_w, image->row(static_cast<int>(oi)));
     for (int f = 1; f <= static_cast<int>(vif_filter(scale).half()); ++f) {
@@ -197,7 +197,7 @@ void VifCpuStage::image_rows(Image& image, unsigned h, Rows<std::uint16_t>& rows
 
 template <typename Sample>
 FrameSums VifCpuStage::compute_from(BandRunner& runner, const PlaneView& ref,
-                                  const PlaneView& dist) {
+                                    const PlaneView& dist) {
   FrameSums sums{};
   Rows<Sample> ref0, dis0;
   scale0_rows(ref, ref0);
@@ -233,9 +233,8 @@ FrameSums VifCpuStage::compute(const PlaneView& ref, const PlaneView& dist, Band
 
 ScaleRatio finish_scale(const ScaleSums& sums) {
   ScaleRatio ratio;
-  ratio.num = static_cast<float>(
-      sums.num_log / 2048.0 +
-      (sums.den_non_log - (sums.num_non_log / 16384.0) / 65025.0));
+  ratio.num = static_cast<float>(sums.num_log / 2048.0 +
+                                 (sums.den_non_log - (sums.num_non_log / 16384.0) / 65025.0));
   ratio.den = static_cast<float>(sums.den_log / 2048.0 + sums.den_non_log);
   return ratio;
 }

@@ -75,7 +75,7 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
   // Throws vmafexact::Error for a bit depth or size libvmaf cannot score.
   VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params);
   VifCpuStage(unsigned width, unsigned height, unsigned bpc, const VifParams& params,
-            const VifDsp& dsp);
+              const VifDsp& dsp);
 
   const VifDsp& dsp() const { return *dsp_; }
   // Throws vmafexact::Error, naming the limit, for a bit depth or size
@@ -109,8 +109,9 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
   // libvmaf's per-row buffers, indexed from -kPadColumns; one set per band.
   struct RowScratch {
     explicit RowScratch(unsigned width);
-    std::vector<std::uint32_t> mu1, mu2, ref_sq, dis_sq, ref_dis;  // the statistic's
-    std::vector<std::uint32_t> ref_convol, dis_convol;             // the subsample's
+    // The statistic's rows, in StatRows::all()'s order (vif_dsp.h).
+    std::array<std::vector<std::int16_t>, 8> stat;
+    std::vector<std::uint32_t> ref_convol, dis_convol;  // the subsample's
   };
 
   template <typename Sample>

@@ -10,6 +10,7 @@
 // integer sums are exact in any order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "vif/vif.h"
@@ -26,23 +27,56 @@ struct VerticalRounding {
   unsigned shift_sq = 0;
 };
 
-// The statistic's five row buffers: filtered ref and dis, ref^2, dis^2, ref*dis.
-// For the horizontal pass they point at column 0 and are readable from column
-// -half to w - 1 + half (mirrored).
+// The statistic's row buffers: filtered ref and dis (mu1, mu2, 16 bits), and
+// ref^2, dis^2, ref*dis, each of these 32-bit sums stored as its low and its
+// high 16 bits in two rows (xx = xx_hi << 16 | xx_lo). Every entry is a value
+// below 2^16 stored biased, as value - 32768 in an int16 (biased()). The SIMD
+// twins' horizontal pass filters these rows with int16 multiply-adds (pmaddwd,
+// two taps per instruction; the taps sum to 65536, so a filtered row fits in
+// 32 bits and the bias adds a known 32768 * 65536); the scalar reference
+// reads the values back (unbiased(), join_split()). For the horizontal pass
+// they point at column 0 and are readable from column -half to w - 1 + half
+// (mirrored), and one column beyond.
 struct StatRows {
-  std::uint32_t* mu1;
-  std::uint32_t* mu2;
-  std::uint32_t* xx;
-  std::uint32_t* yy;
-  std::uint32_t* xy;
+  std::int16_t* mu1;
+  std::int16_t* mu2;
+  std::int16_t* xx_lo;
+  std::int16_t* xx_hi;
+  std::int16_t* yy_lo;
+  std::int16_t* yy_hi;
+  std::int16_t* xy_lo;
+  std::int16_t* xy_hi;
+
+  static constexpr unsigned kCount = 8;
+  // Every row, in the order above.
+  std::array<std::int16_t*, kCount> all() const {
+    return {mu1, mu2, xx_lo, xx_hi, yy_lo, yy_hi, xy_lo, xy_hi};
+  }
 };
+
+// A value below 2^16 as a StatRows entry, and back.
+inline std::int16_t biased(std::uint32_t value) {
+  return static_cast<std::int16_t>(static_cast<std::int32_t>(value) - 32768);
+}
+inline std::uint32_t unbiased(std::int16_t entry) {
+  return static_cast<std::uint32_t>(std::int32_t{entry} + 32768);
+}
+
+// A 32-bit vertical sum stored split, and joined back.
+inline void store_split(std::int16_t* lo, std::int16_t* hi, unsigned j, std::uint32_t value) {
+  lo[j] = biased(value & 0xFFFF);
+  hi[j] = biased(value >> 16);
+}
+inline std::uint32_t join_split(const std::int16_t* lo, const std::int16_t* hi, int j) {
+  return unbiased(hi[j]) << 16 | unbiased(lo[j]);
+}
 
 // Vertical pass of the statistic at one row: `ref[k]`, `dis[k]` (k < fwidth)
 // are the rows of the filter window; columns 0 .. w-1 are written to `out`.
 template <typename Sample>
 using StatVerticalFn = void (*)(const Sample* const* ref, const Sample* const* dis,
-                                const Filter& filter, const VerticalRounding& rounding,
-                                unsigned w, const StatRows& out);
+                                const Filter& filter, const VerticalRounding& rounding, unsigned w,
+                                const StatRows& out);
 
 // Horizontal pass of the statistic at one row and accumulate_pixel() per pixel,
 // for columns 0 .. w-1, added to `sums`.
@@ -60,8 +94,8 @@ using LowpassVerticalFn = void (*)(const Sample* const* ref, const Sample* const
 // Horizontal low-pass at the even columns: output oj (0 .. out_w-1) filters
 // the (mirrored) row around column 2*oj, (acc + 32768) >> 16 cut to 16 bits.
 using LowpassHorizontalFn = void (*)(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                     const Filter& filter, unsigned out_w,
-                                     std::uint16_t* ref_out, std::uint16_t* dis_out);
+                                     const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
+                                     std::uint16_t* dis_out);
 
 struct VifDsp {
   const char* isa;

@@ -3,6 +3,7 @@
 // builds with -ffp-contract=off, and meson checks the objects).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/simd_avx2.h"
 #include "vif/vif_dsp.h"

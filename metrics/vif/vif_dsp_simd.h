@@ -23,36 +23,69 @@
 // <cstdint>, vif/vif_dsp_scalar.h and its vector layer first, then this file
 // inside its namespace.
 
-template <class V, typename Sample>
-void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
-                   const VerticalRounding& rd, unsigned w, const StatRows& out) {
+// N lanes below 2^16 stored as biased int16 entries (StatRows): the low 16
+// bits of value - 32768.
+template <class V>
+inline void store_biased(std::int16_t* p, typename V::I v) {
+  V::store_low16(p, V::sub32(v, V::set32(32768)));
+}
+
+// N 32-bit sums stored split into their low and high 16 bits (StatRows).
+template <class V>
+inline void store_split_lanes(std::int16_t* lo, std::int16_t* hi, unsigned j, typename V::I v) {
+  store_biased<V>(lo + j, v);  // the low 16 bits: truncation drops the rest
+  store_biased<V>(hi + j, V::template srli32<16>(v));
+}
+
+// kWidth: the filter's width, known at compile time so that the tap loops
+// unroll (0: filter.width at run time).
+template <class V, typename Sample, unsigned kWidth>
+void stat_vertical_width(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                         const VerticalRounding& rd, unsigned w, const StatRows& out) {
   using I = typename V::I;
   constexpr unsigned N = V::N;
-  const unsigned fwidth = filter.width;
+  const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
   I taps[kMaxFilterWidth];
   for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
   const I round_mu = V::set32(rd.round_mu);
-  const I low16 = V::set32(0xFFFF);
   unsigned j = 0;
   if constexpr (sizeof(Sample) == 1) {
     if (rd.round_sq == 0 && rd.shift_sq == 0) {
-      for (; j + N <= w; j += N) {
-        I mu1 = V::zero(), mu2 = V::zero(), xx = V::zero(), yy = V::zero(), xy = V::zero();
+      // kBlock vectors side by side: each tap's row pointers are read once for all.
+      // One vector a step, the tap loop not unrolled: unrolled (or two vectors a
+      // step) GCC hoists the taps' loads and spills them; fewer instructions,
+      // but half again as slow on the fixtures (perf, same process).
+      constexpr unsigned kBlock = 1;
+      auto block = [&]<unsigned kCount>(std::integral_constant<unsigned, kCount>)
+          __attribute__((always_inline)) {
+        I mu1[kCount], mu2[kCount], xx[kCount], yy[kCount], xy[kCount];
+        for (unsigned b = 0; b < kCount; ++b) mu1[b] = mu2[b] = xx[b] = yy[b] = xy[b] = V::zero();
+#pragma GCC unroll 1
         for (unsigned k = 0; k < fwidth; ++k) {
-          const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
-          const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
-          mu1 = V::add32(mu1, cr);
-          mu2 = V::add32(mu2, cd);
-          xx = V::add32(xx, V::mullo32(cr, r));
-          yy = V::add32(yy, V::mullo32(cd, d));
-          xy = V::add32(xy, V::mullo32(cr, d));
+          const Sample* ref_row = ref[k] + j;
+          const Sample* dis_row = dis[k] + j;
+          for (unsigned b = 0; b < kCount; ++b) {
+            const I r = V::load(ref_row + b * N), d = V::load(dis_row + b * N);
+            const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
+            mu1[b] = V::add32(mu1[b], cr);
+            mu2[b] = V::add32(mu2[b], cd);
+            xx[b] = V::add32(xx[b], V::mullo32(cr, r));
+            yy[b] = V::add32(yy[b], V::mullo32(cd, d));
+            xy[b] = V::add32(xy[b], V::mullo32(cr, d));
+          }
         }
-        V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
-        V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
-        V::store(out.xx + j, xx);
-        V::store(out.yy + j, yy);
-        V::store(out.xy + j, xy);
-      }
+        for (unsigned b = 0; b < kCount; ++b) {
+          const unsigned at = j + b * N;
+          store_biased<V>(out.mu1 + at, V::srl32(V::add32(mu1[b], round_mu), rd.shift_mu));
+          store_biased<V>(out.mu2 + at, V::srl32(V::add32(mu2[b], round_mu), rd.shift_mu));
+          store_split_lanes<V>(out.xx_lo, out.xx_hi, at, xx[b]);
+          store_split_lanes<V>(out.yy_lo, out.yy_hi, at, yy[b]);
+          store_split_lanes<V>(out.xy_lo, out.xy_hi, at, xy[b]);
+        }
+      };
+      for (; j + kBlock * N <= w; j += kBlock * N)
+        block(std::integral_constant<unsigned, kBlock>{});
+      for (; j + N <= w; j += N) block(std::integral_constant<unsigned, 1>{});
     }
   } else {
     const I round_sq = V::set64(rd.round_sq);
@@ -60,6 +93,7 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
       I mu1 = V::zero(), mu2 = V::zero();
       I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
       I xy_e = V::zero(), xy_o = V::zero();
+#pragma GCC unroll 1
       for (unsigned k = 0; k < fwidth; ++k) {
         const I r = V::load(ref[k] + j), d = V::load(dis[k] + j);
         const I cr = V::mullo32(taps[k], r), cd = V::mullo32(taps[k], d);
@@ -73,18 +107,44 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
         xy_e = V::add64(xy_e, V::mulu32x32(cr, d));
         xy_o = V::add64(xy_o, V::mulu32x32(cr_o, d_o));
       }
-      V::store(out.mu1 + j, V::and_(V::srl32(V::add32(mu1, round_mu), rd.shift_mu), low16));
-      V::store(out.mu2 + j, V::and_(V::srl32(V::add32(mu2, round_mu), rd.shift_mu), low16));
+      store_biased<V>(out.mu1 + j, V::srl32(V::add32(mu1, round_mu), rd.shift_mu));
+      store_biased<V>(out.mu2 + j, V::srl32(V::add32(mu2, round_mu), rd.shift_mu));
       auto finish = [&](I even, I odd) {
         return V::join(V::srl64(V::add64(even, round_sq), rd.shift_sq),
                        V::srl64(V::add64(odd, round_sq), rd.shift_sq));
       };
-      V::store(out.xx + j, finish(xx_e, xx_o));
-      V::store(out.yy + j, finish(yy_e, yy_o));
-      V::store(out.xy + j, finish(xy_e, xy_o));
+      store_split_lanes<V>(out.xx_lo, out.xx_hi, j, finish(xx_e, xx_o));
+      store_split_lanes<V>(out.yy_lo, out.yy_hi, j, finish(yy_e, yy_o));
+      store_split_lanes<V>(out.xy_lo, out.xy_hi, j, finish(xy_e, xy_o));
     }
   }
-  scalar::stat_vertical(ref, dis, filter, rd, j, w, out);
+  scalar::stat_vertical<Sample, kWidth>(ref, dis, filter, rd, j, w, out);
+}
+
+// Calls body(std::integral_constant<unsigned, width>) for VIF's four filter
+// widths, body(integral_constant<unsigned, 0>) for any other.
+template <typename Body>
+[[gnu::always_inline]] inline void with_filter_width(const Filter& filter, Body body) {
+  switch (filter.width) {
+    case 17:
+      return body(std::integral_constant<unsigned, 17>{});
+    case 9:
+      return body(std::integral_constant<unsigned, 9>{});
+    case 5:
+      return body(std::integral_constant<unsigned, 5>{});
+    case 3:
+      return body(std::integral_constant<unsigned, 3>{});
+    default:
+      return body(std::integral_constant<unsigned, 0>{});
+  }
+}
+
+template <class V, typename Sample>
+void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                   const VerticalRounding& rd, unsigned w, const StatRows& out) {
+  with_filter_width(filter, [&](auto width) {
+    stat_vertical_width<V, Sample, width()>(ref, dis, filter, rd, w, out);
+  });
 }
 
 // (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu products).
@@ -116,93 +176,187 @@ inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D
   return V::sub32h(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
 }
 
+// The horizontal filter of a StatRows row, N outputs at a time, in 32-bit
+// lanes modulo 2^32 as the scalar's uint32 sums: each entry holds x - 32768
+// (x < 2^16), so the lanes sum taps * x - 32768 * (sum of the taps), and
+// `unbias` (32768 times the taps' sum) restores taps * x. The sums of a row of
+// 16-bit values fit in 32 bits (the taps sum to 65536), so they are exact.
+//
+// paired_filter: taps below 2^15, two per int16 multiply-add (pmaddwd): lane
+// m of a load at column c holds entries c + 2m and c + 2m + 1, so the N lanes
+// are every other output from the first: `first` and first + 1 give the even
+// and the odd outputs of 2N columns. tap_pairs[p] holds taps 2p and 2p + 1
+// (0 past the last).
+template <class V, unsigned kWidth>
+[[gnu::always_inline]] inline typename V::I paired_filter(const std::int16_t* row, int first,
+                                                          const typename V::I* tap_pairs,
+                                                          typename V::I unbias) {
+  constexpr unsigned pairs = (kWidth + 1) / 2;
+  const auto load_pairs = [&](unsigned p) __attribute__((always_inline)) {
+    return V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p)));
+  };
+  typename V::I acc = V::add32(unbias, V::madd16(load_pairs(0), tap_pairs[0]));
+#pragma GCC unroll 16
+  for (unsigned p = 1; p < pairs; ++p) acc = V::add32(acc, V::madd16(load_pairs(p), tap_pairs[p]));
+  return acc;
+}
+
+// symmetric_filter: any taps (VIF's 3-tap filter has one of 43690), for a
+// filter of kWidth symmetric taps (taps[k] == taps[kWidth - 1 - k]): the two
+// columns of a tap pair are added before the multiply; N consecutive outputs.
+template <class V, unsigned kWidth>
+[[gnu::always_inline]] inline typename V::I symmetric_filter(const std::int16_t* row, int first,
+                                                             const typename V::I* taps,
+                                                             typename V::I unbias) {
+  constexpr unsigned half = kWidth / 2;
+  typename V::I acc = V::add32(unbias, V::mullo32(taps[half], V::load(row + first + half)));
+#pragma GCC unroll 16
+  for (unsigned k = 0; k < half; ++k)
+    acc = V::add32(acc, V::mullo32(taps[k], V::add32(V::load(row + first + k),
+                                                     V::load(row + first + (kWidth - 1 - k)))));
+  return acc;
+}
+
+// (xx + 32768) >> 16 cut to 32 bits, for xx = (hi << 16) + lo given its
+// filtered halves: hi + (lo + 32768) >> 16, with lo's carry taken in two
+// steps so that nothing leaves 32 bits.
 template <class V>
-void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
-                     const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+[[gnu::always_inline]] inline typename V::I round_joined(typename V::I lo, typename V::I hi) {
+  const typename V::I low_round =
+      V::template srli32<16>(V::add32(V::and_(lo, V::set32(0xFFFF)), V::set32(32768)));
+  return V::add32(V::add32(hi, V::template srli32<16>(lo)), low_round);
+}
+
+// kPaired: the taps fit int16 (paired_filter, 2N outputs a step), else
+// symmetric_filter (N outputs a step).
+template <class V, unsigned kWidth, bool kPaired>
+void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
+                           const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
   using I = typename V::I;
   using M = typename V::M;
   constexpr unsigned N = V::N;
-  const unsigned fwidth = filter.width;
-  const int half = static_cast<int>(filter.half());
-  I taps[kMaxFilterWidth];
-  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
-  const I round16 = V::set64(32768);
+  constexpr unsigned kStep = kPaired ? 2 * N : N;
+  constexpr int half = static_cast<int>(kWidth / 2);
+  I taps[kWidth];
+  std::uint32_t tap_sum = 0;
+  for (unsigned k = 0; k < kWidth; ++k) {
+    tap_sum += filter.taps[k];
+    if constexpr (kPaired) {
+      const std::uint32_t next = k + 1 < kWidth ? filter.taps[k + 1] : 0;
+      if (k % 2 == 0) taps[k / 2] = V::set32(next << 16 | filter.taps[k]);
+    } else {
+      taps[k] = V::set32(filter.taps[k]);
+    }
+  }
+  const I unbias = V::set32(32768u * tap_sum);
   const I nsq = V::set32(kSigmaNsq);
   const I one = V::set32(1);
   const I den_log_offset = V::set32(2048 * 17);
   const I low32 = V::set64(0xFFFFFFFFu);
 
   I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
-  unsigned j = 0;
   // 32-bit lane sums, moved to the int64 sums every kChunk pixels: each lane
   // adds at most kChunk / N terms below 2^17.
   constexpr unsigned kChunk = 4096;
-  while (j + N <= w) {
+  I den_non_log, den_log, num_log;
+
+  // accumulate_pixel, N pixels at a time (in any order: the sums are exact).
+  const auto accumulate = [&](int first) __attribute__((always_inline)) {
+    auto filtered = [&](const std::int16_t* row) __attribute__((always_inline)) {
+      if constexpr (kPaired)
+        return paired_filter<V, kWidth>(row, first, taps, unbias);
+      else
+        return symmetric_filter<V, kWidth>(row, first, taps, unbias);
+    };
+    const I mu1 = filtered(in.mu1);
+    const I mu2 = filtered(in.mu2);
+    const I mu1_sq = mul_round_high<V>(mu1, mu1);
+    const I mu2_sq = mul_round_high<V>(mu2, mu2);
+    const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
+    const I xx_filt = round_joined<V>(filtered(in.xx_lo), filtered(in.xx_hi));
+    const I yy_filt = round_joined<V>(filtered(in.yy_lo), filtered(in.yy_hi));
+    const I xy_filt = round_joined<V>(filtered(in.xy_lo), filtered(in.xy_hi));
+    const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
+    const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
+    const I sigma12 = V::sub32(xy_filt, mu1_mu2);
+
+    const M non_log = V::lt32(sigma1_sq, nsq);
+    den_non_log = V::add_count(den_non_log, non_log);
+    const I nl = V::maskz(non_log, sigma2_sq);
+    num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
+    num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
+    if (V::all(non_log)) return;
+
+    // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
+    const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
+    den_log =
+        V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
+
+    const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
+    if (!V::any(gain)) return;
+    const I s1 = V::select(gain, sigma1_sq, nsq);
+    const I s12 = V::select(gain, sigma12, one);
+    const I s2 = V::select(gain, sigma2_sq, one);
+    // The gain in doubles, N/2 lanes at a time.
+    const auto low = [](I x) __attribute__((always_inline)) {
+      return V::cvt_i32_f64(V::low_half(x));
+    };
+    const auto high = [](I x) __attribute__((always_inline)) {
+      return V::cvt_i32_f64(V::high_half(x));
+    };
+    const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
+    const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
+    num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+  };
+
+  unsigned j = 0;
+  while (j + kStep <= w) {
     const unsigned chunk_end = std::min(w, j + kChunk);
-    I den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
-    for (; j + N <= chunk_end; j += N) {
+    den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
+    for (; j + kStep <= chunk_end; j += kStep) {
       const int first = static_cast<int>(j) - half;
-      I mu1 = V::zero(), mu2 = V::zero();
-      I xx_e = V::zero(), xx_o = V::zero(), yy_e = V::zero(), yy_o = V::zero();
-      I xy_e = V::zero(), xy_o = V::zero();
-      for (unsigned k = 0; k < fwidth; ++k) {
-        const int c = first + static_cast<int>(k);
-        const I t = taps[k];
-        mu1 = V::add32(mu1, V::mullo32(t, V::load(in.mu1 + c)));
-        mu2 = V::add32(mu2, V::mullo32(t, V::load(in.mu2 + c)));
-        const I x = V::load(in.xx + c), y = V::load(in.yy + c), z = V::load(in.xy + c);
-        xx_e = V::add64(xx_e, V::mulu32x32(t, x));
-        xx_o = V::add64(xx_o, V::mulu32x32(t, V::odd(x)));
-        yy_e = V::add64(yy_e, V::mulu32x32(t, y));
-        yy_o = V::add64(yy_o, V::mulu32x32(t, V::odd(y)));
-        xy_e = V::add64(xy_e, V::mulu32x32(t, z));
-        xy_o = V::add64(xy_o, V::mulu32x32(t, V::odd(z)));
-      }
-      // accumulate_pixel, N pixels at a time.
-      const I mu1_sq = mul_round_high<V>(mu1, mu1);
-      const I mu2_sq = mul_round_high<V>(mu2, mu2);
-      const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
-      auto filt = [&](I even, I odd) {
-        return V::join(V::template srli64<16>(V::add64(even, round16)),
-                       V::template srli64<16>(V::add64(odd, round16)));
-      };
-      const I sigma1_sq = V::sub32(filt(xx_e, xx_o), mu1_sq);
-      const I sigma2_sq = V::max0_32(V::sub32(filt(yy_e, yy_o), mu2_sq));
-      const I sigma12 = V::sub32(filt(xy_e, xy_o), mu1_mu2);
-
-      const M non_log = V::lt32(sigma1_sq, nsq);
-      den_non_log = V::add_count(den_non_log, non_log);
-      const I nl = V::maskz(non_log, sigma2_sq);
-      num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
-      num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
-      if (V::all(non_log)) continue;
-
-      // den_log: log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (other lanes: a safe value).
-      const I v = V::select(non_log, nsq, V::add32(nsq, sigma1_sq));
-      den_log = V::add32(den_log, V::maskz_not(non_log, V::sub32(V::log2_32(table, v), den_log_offset)));
-
-      const M gain = V::mask_andnot(non_log, V::mask_and(V::gt0_32(sigma12), V::gt0_32(sigma2_sq)));
-      if (!V::any(gain)) continue;
-      const I s1 = V::select(gain, sigma1_sq, nsq);
-      const I s12 = V::select(gain, sigma12, one);
-      const I s2 = V::select(gain, sigma2_sq, one);
-      // The gain in doubles, N/2 lanes at a time.
-      const auto low = [](I x) __attribute__((always_inline)) {
-        return V::cvt_i32_f64(V::low_half(x));
-      };
-      const auto high = [](I x) __attribute__((always_inline)) {
-        return V::cvt_i32_f64(V::high_half(x));
-      };
-      const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
-      const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
-      num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+      accumulate(first);
+      if constexpr (kPaired) accumulate(first + 1);
     }
     sums.den_non_log += V::sum32_signed_wide(den_non_log);
     sums.den_log += V::sum32_signed_wide(den_log);
     sums.num_log += V::sum32_signed_wide(num_log);
   }
   sums.num_non_log += static_cast<std::int64_t>(V::sum64(V::add64(num_non_log_e, num_non_log_o)));
-  scalar::stat_horizontal(in, filter, j, w, table, enhn_gain_limit, sums);
+  scalar::stat_horizontal<kWidth>(in, filter, j, w, table, enhn_gain_limit, sums);
+}
+
+inline bool is_symmetric(const Filter& filter) {
+  for (unsigned k = 0; k < filter.half(); ++k)
+    if (filter.taps[k] != filter.taps[filter.width - 1 - k]) return false;
+  return true;
+}
+
+inline bool taps_fit_int16(const Filter& filter) {
+  for (unsigned k = 0; k < filter.width; ++k)
+    if (filter.taps[k] >= 32768) return false;
+  return true;
+}
+
+// VIF's four filters (17, 9, 5 and 3 taps, symmetric) with their width known
+// at compile time; any other filter goes to the scalar reference.
+template <class V>
+void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
+                     const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  const bool paired = taps_fit_int16(filter);
+  bool done = false;
+  with_filter_width(filter, [&](auto width) {
+    if constexpr (width() != 0) {
+      if (paired) {
+        stat_horizontal_width<V, width(), true>(in, filter, w, table, enhn_gain_limit, sums);
+        done = true;
+      } else if (is_symmetric(filter)) {
+        stat_horizontal_width<V, width(), false>(in, filter, w, table, enhn_gain_limit, sums);
+        done = true;
+      }
+    }
+  });
+  if (!done) scalar::stat_horizontal(in, filter, 0, w, table, enhn_gain_limit, sums);
 }
 
 template <class V, typename Sample>

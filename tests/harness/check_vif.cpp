@@ -28,14 +28,14 @@ HARNESS_DSP_FIXTURE(VifTwin, VifDsp, vif_dsp_scalar, vif_dsp_isa, 0x5eed);
 
 struct RowSet {
   explicit RowSet(unsigned w) {
-    for (auto& b : buffers) b.assign(w + 2 * kGuard, 0xDEADBEEFu);
+    for (auto& b : buffers) b.assign(w + 2 * kGuard, static_cast<std::int16_t>(0xBEEF));
   }
   StatRows rows() {
-    return {buffers[0].data() + kGuard, buffers[1].data() + kGuard, buffers[2].data() + kGuard,
-            buffers[3].data() + kGuard, buffers[4].data() + kGuard};
+    auto row = [&](unsigned r) { return buffers[r].data() + kGuard; };
+    return {row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)};
   }
   bool operator==(const RowSet&) const = default;
-  std::vector<std::uint32_t> buffers[5];
+  std::vector<std::int16_t> buffers[StatRows::kCount];
 };
 
 // libvmaf's vertical roundings of the statistic: scale 0 at each depth, or above.
@@ -64,7 +64,8 @@ void check_stat_vertical(const VifDsp& ref, const VifDsp& twin, std::mt19937_64&
       const VerticalRounding rounding = rounding_for(scale, bpc);
       for (Fill fill : kFills)
         for (unsigned w : kWidths) {
-          const Window<Sample> a(rng, filter.width, w, bpc, fill), b(rng, filter.width, w, bpc, fill);
+          const Window<Sample> a(rng, filter.width, w, bpc, fill),
+              b(rng, filter.width, w, bpc, fill);
           RowSet out_ref(w), out_twin(w);
           (ref.*fn)(a.pointers.data(), b.pointers.data(), filter, rounding, w, out_ref.rows());
           (twin.*fn)(a.pointers.data(), b.pointers.data(), filter, rounding, w, out_twin.rows());
@@ -88,8 +89,10 @@ TEST_P(VifTwin, StatVertical8OtherRounding) {
     const Window<std::uint8_t> a(rng_, 17, w, 8, Fill::kRandom), b(rng_, 17, w, 8, Fill::kRandom);
     RowSet out_ref(w), out_twin(w);
     const VerticalRounding rounding = rounding_for(1, 16);
-    ref().stat_vertical_8(a.pointers.data(), b.pointers.data(), filter, rounding, w, out_ref.rows());
-    twin().stat_vertical_8(a.pointers.data(), b.pointers.data(), filter, rounding, w, out_twin.rows());
+    ref().stat_vertical_8(a.pointers.data(), b.pointers.data(), filter, rounding, w,
+                          out_ref.rows());
+    twin().stat_vertical_8(a.pointers.data(), b.pointers.data(), filter, rounding, w,
+                           out_twin.rows());
     ASSERT_TRUE(out_ref == out_twin) << "w " << w;
   }
 }
@@ -121,26 +124,36 @@ void fill_horizontal(std::mt19937_64& rng, RowSet& set, unsigned w, unsigned sca
         const std::uint32_t x = static_cast<std::uint32_t>((base + rng() % spread) % (max + 1));
         const int noise = static_cast<int>(rng() % 33) - 16;
         a[k].push_back(static_cast<std::uint16_t>(x));
-        b[k].push_back(static_cast<std::uint16_t>(
-            std::clamp<long>(static_cast<long>(rng() % 4 == 0 ? max - x : x) + noise * (max / 255 + 1), 0, max)));
+        b[k].push_back(static_cast<std::uint16_t>(std::clamp<long>(
+            static_cast<long>(rng() % 4 == 0 ? max - x : x) + noise * (max / 255 + 1), 0, max)));
       }
       pa.push_back(a[k].data());
       pb.push_back(b[k].data());
     }
     vif_dsp_scalar().stat_vertical_16(pa.data(), pb.data(), filter, rounding, w, rows);
   } else {
-    for (std::uint32_t* r : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
-      for (unsigned j = 0; j < w; ++j) {
-        const std::uint64_t x = rng();
-        switch (fill) {
-          case HFill::kRandom32: r[j] = static_cast<std::uint32_t>(x); break;
-          case HFill::kMaxima: r[j] = (x & 1) ? 0xFFFFFFFFu : static_cast<std::uint32_t>(x >> 48); break;
-          case HFill::kSmall: r[j] = static_cast<std::uint32_t>(x % 70000); break;
-          default: break;
-        }
+    auto value = [&]() -> std::uint32_t {
+      const std::uint64_t x = rng();
+      switch (fill) {
+        case HFill::kRandom32:
+          return static_cast<std::uint32_t>(x);
+        case HFill::kMaxima:
+          return (x & 1) ? 0xFFFFFFFFu : static_cast<std::uint32_t>(x >> 48);
+        case HFill::kSmall:
+          return static_cast<std::uint32_t>(x % 70000);
+        default:
+          return 0;
       }
+    };
+    for (unsigned j = 0; j < w; ++j) {
+      rows.mu1[j] = biased(value() & 0xFFFF);  // means are 16-bit
+      rows.mu2[j] = biased(value() & 0xFFFF);
+      store_split(rows.xx_lo, rows.xx_hi, j, value());  // as the vertical pass stores them
+      store_split(rows.yy_lo, rows.yy_hi, j, value());
+      store_split(rows.xy_lo, rows.xy_hi, j, value());
+    }
   }
-  for (std::uint32_t* r : {rows.mu1, rows.mu2, rows.xx, rows.yy, rows.xy})
+  for (std::int16_t* r : rows.all())
     for (int f = 1; f <= half; ++f) {  // as pad_mirror, for w > half
       r[-f] = r[std::min(f, static_cast<int>(w) - 1)];
       r[static_cast<int>(w) - 1 + f] = r[std::max(static_cast<int>(w) - 1 - f, 0)];
@@ -162,17 +175,18 @@ TEST_P(VifTwin, StatHorizontal) {
             ref().stat_horizontal(in.rows(), vif_filter(scale), w, table, egl, a);
             twin().stat_horizontal(in.rows(), vif_filter(scale), w, table, egl, b);
             ASSERT_EQ(a, b) << twin().isa << " stat_horizontal scale " << scale << " w " << w
-                            << " egl " << egl << " fill " << static_cast<int>(fill) << " bpc " << bpc
-                            << ": num_log " << a.num_log << " / " << b.num_log << ", den_log "
-                            << a.den_log << " / " << b.den_log << ", num_non_log " << a.num_non_log
-                            << " / " << b.num_non_log << ", den_non_log " << a.den_non_log << " / "
-                            << b.den_non_log;
+                            << " egl " << egl << " fill " << static_cast<int>(fill) << " bpc "
+                            << bpc << ": num_log " << a.num_log << " / " << b.num_log
+                            << ", den_log " << a.den_log << " / " << b.den_log << ", num_non_log "
+                            << a.num_non_log << " / " << b.num_non_log << ", den_non_log "
+                            << a.den_non_log << " / " << b.den_non_log;
           }
 }
 
 template <typename Sample>
 void check_lowpass_vertical(const VifDsp& ref, const VifDsp& twin, std::mt19937_64& rng,
-                            LowpassVerticalFn<Sample> VifDsp::*fn, const std::vector<unsigned>& bpcs) {
+                            LowpassVerticalFn<Sample> VifDsp::*fn,
+                            const std::vector<unsigned>& bpcs) {
   for (unsigned bpc : bpcs)
     for (unsigned scale = 0; scale + 1 < kScaleCount; ++scale) {
       if (sizeof(Sample) == 1 && scale > 0) continue;
@@ -181,21 +195,24 @@ void check_lowpass_vertical(const VifDsp& ref, const VifDsp& twin, std::mt19937_
       const unsigned shift = scale == 0 ? bpc : 16;
       for (Fill fill : kFills)
         for (unsigned w : kWidths) {
-          const Window<Sample> a(rng, filter.width, w, bpc, fill), b(rng, filter.width, w, bpc, fill);
-          RowSet out_ref(w), out_twin(w);
+          const Window<Sample> a(rng, filter.width, w, bpc, fill),
+              b(rng, filter.width, w, bpc, fill);
+          std::vector<std::uint32_t> ref_a(w + 2 * kGuard, 0xDEADBEEFu),
+              ref_b = ref_a, twin_a = ref_a, twin_b = ref_a;
           (ref.*fn)(a.pointers.data(), b.pointers.data(), filter, round, shift, w,
-                    out_ref.rows().mu1, out_ref.rows().mu2);
+                    ref_a.data() + kGuard, ref_b.data() + kGuard);
           (twin.*fn)(a.pointers.data(), b.pointers.data(), filter, round, shift, w,
-                     out_twin.rows().mu1, out_twin.rows().mu2);
-          ASSERT_TRUE(out_ref == out_twin) << twin.isa << " lowpass_vertical bpc " << bpc
-                                           << " scale " << scale << " w " << w;
+                     twin_a.data() + kGuard, twin_b.data() + kGuard);
+          ASSERT_TRUE(ref_a == twin_a && ref_b == twin_b)
+              << twin.isa << " lowpass_vertical bpc " << bpc << " scale " << scale << " w " << w;
         }
     }
 }
 
 TEST_P(VifTwin, LowpassVertical) {
   check_lowpass_vertical<std::uint8_t>(ref(), twin(), rng_, &VifDsp::lowpass_vertical_8, {8});
-  check_lowpass_vertical<std::uint16_t>(ref(), twin(), rng_, &VifDsp::lowpass_vertical_16, {10, 12, 16});
+  check_lowpass_vertical<std::uint16_t>(ref(), twin(), rng_, &VifDsp::lowpass_vertical_16,
+                                        {10, 12, 16});
 }
 
 TEST_P(VifTwin, LowpassHorizontal) {
@@ -208,8 +225,10 @@ TEST_P(VifTwin, LowpassHorizontal) {
           for (auto& x : *v) x = full_range ? static_cast<std::uint32_t>(rng_()) : rng_() % 65536;
         const unsigned out_w = w / 2;
         std::vector<std::uint16_t> ra(out_w + kGuard, 0xBEEF), rb = ra, ta = ra, tb = ra;
-        ref().lowpass_horizontal(a.data() + kGuard, b.data() + kGuard, filter, out_w, ra.data(), rb.data());
-        twin().lowpass_horizontal(a.data() + kGuard, b.data() + kGuard, filter, out_w, ta.data(), tb.data());
+        ref().lowpass_horizontal(a.data() + kGuard, b.data() + kGuard, filter, out_w, ra.data(),
+                                 rb.data());
+        twin().lowpass_horizontal(a.data() + kGuard, b.data() + kGuard, filter, out_w, ta.data(),
+                                  tb.data());
         ASSERT_EQ(ra, ta) << twin().isa << " lowpass_horizontal scale " << scale << " w " << w;
         ASSERT_EQ(rb, tb) << twin().isa << " lowpass_horizontal scale " << scale << " w " << w;
       }
@@ -220,8 +239,8 @@ TEST_P(VifTwin, StageEndToEnd) {
   struct Size {
     unsigned w, h;
   };
-  std::vector<Size> sizes = {{8, 8},   {9, 13},  {15, 8},  {16, 16}, {17, 17}, {33, 31},
-                        {64, 40}, {100, 8}, {8, 100}, {131, 67}, {257, 131}};
+  std::vector<Size> sizes = {{8, 8},   {9, 13},  {15, 8},  {16, 16},  {17, 17},  {33, 31},
+                             {64, 40}, {100, 8}, {8, 100}, {131, 67}, {257, 131}};
   if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1277, 719}});  // --full
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
@@ -229,12 +248,14 @@ TEST_P(VifTwin, StageEndToEnd) {
         for (int variant = 0; variant < 3; ++variant) {
           const unsigned bytes = bpc > 8 ? 2 : 1;
           test::TestPlane ref_pic(size.w, size.h, bpc, 3), dis_pic(size.w, size.h, bpc, 5);
-          const std::uint32_t max = fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
+          const std::uint32_t max =
+              fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
           for (unsigned y = 0; y < size.h; ++y)
             for (unsigned x = 0; x < size.w; ++x) {
               // Smooth content plus noise, and a distorted copy (noise, inversions).
               std::uint32_t v = (x * 5 + y * 3) * (max / 64 + 1) % (max + 1);
-              if (fill != Fill::kRandom || rng_() % 3 == 0) v = static_cast<std::uint32_t>(rng_() % (max + 1));
+              if (fill != Fill::kRandom || rng_() % 3 == 0)
+                v = static_cast<std::uint32_t>(rng_() % (max + 1));
               if (fill == Fill::kExtremes) v = (rng_() & 1) ? max : 0;
               std::uint32_t d = v;
               if (rng_() % 4 == 0) d = static_cast<std::uint32_t>(rng_() % (max + 1));
