@@ -54,8 +54,10 @@ struct PairerSettings {
   // Live: how long a lone frame whose deadline passed still waits for its
   // partner (at least), unless the other input is known to have stalled.
   Nanoseconds partner_grace = 100'000'000;
-  // Live: at most one skipped-pairs warning per this much running time.
-  Nanoseconds skip_warning_interval = 10'000'000'000;
+  // Live: at most one skipped-pairs warning per this much running time (a
+  // station overloaded for days would otherwise flood the bus; the windows
+  // and the summary count every skip).
+  Nanoseconds skip_warning_interval = 60'000'000'000;
 };
 
 struct PairStep {
