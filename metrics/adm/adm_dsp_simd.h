@@ -118,6 +118,10 @@ template <typename V>
   return v < 0 ? -v : v;
 }
 
+// |v| per lane in the unsigned type: defined for INT32_MIN too (2^31), where
+// negating the signed lane would overflow.
+[[gnu::always_inline]] inline VU32 magnitude_lanes(VI32 v) { return v < 0 ? 0u - u32(v) : u32(v); }
+
 // The lanes' sum, formed modulo 2^bits (in the unsigned type of the lanes'
 // width), as the scalar reference does: defined even for the harness's
 // extreme bands.
@@ -458,8 +462,8 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
             // columns (no real picture's: its bands stay far below) take the
             // scalar reference.
             const VU32 magnitude =
-                u32(abs_lanes(load(rows.ref[0] + j))) | u32(abs_lanes(load(rows.ref[1] + j))) |
-                u32(abs_lanes(load(rows.dist[0] + j))) | u32(abs_lanes(load(rows.dist[1] + j)));
+                magnitude_lanes(load(rows.ref[0] + j)) | magnitude_lanes(load(rows.ref[1] + j)) |
+                magnitude_lanes(load(rows.dist[0] + j)) | magnitude_lanes(load(rows.dist[1] + j));
             bool small = true;
             for (int l = 0; l < N; ++l) small &= magnitude[l] < (1u << 26);
             if (!small) {

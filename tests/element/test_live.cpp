@@ -534,7 +534,10 @@ TEST(Overload, AScorerSlowerThanRealTimeSkipsWholePairsAndKeepsScoring) {
               " scored, %" G_GUINT64_FORMAT " skipped late, %" G_GUINT64_FORMAT " unpaired\n",
               run.passed, run.scored, run.skipped, run.unpaired);
   EXPECT_GT(run.skipped, 0u) << "the scorer kept up with 1000 fps: no overload to test";
-  EXPECT_GT(run.scored, 100u);
+  // A share of the pairs, whatever the machine's speed (under ASan 78 of
+  // 244); the bug this guards against scored 3 of 900.
+  EXPECT_GE(run.scored, 10u);
+  EXPECT_GT(run.scored * 20, run.passed) << "under 5 % of the pairs scored";
   // A frame now and then may still miss its partner (a grace is 100 ms), but
   // no longer one side after the other.
   EXPECT_LE(run.unpaired, run.passed / 100);
