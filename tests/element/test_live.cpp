@@ -427,6 +427,68 @@ TEST(Rotation, NeedsANamePatternAndAValidPeriod) {
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
 }
 
+// ---- Live pipelines -----------------------------------------------------------
+
+// One live videotestsrc (I420, `caps` such as "width=64,height=48,framerate=
+// 1000/1") teed into both inputs, the distorted branch through videobalance,
+// each branch behind a queue of `queue_buffers` buffers, into vmafexact with
+// `element_properties` and a fakesink; playing from construction, counting the
+// distorted frames the element passes downstream, torn down on destruction.
+class TeedLivePipeline {
+ public:
+  TeedLivePipeline(const std::string& caps, unsigned queue_buffers,
+                   const std::string& element_properties) {
+    const std::string queue = "queue max-size-buffers=" + std::to_string(queue_buffers) +
+                              " max-size-bytes=0 max-size-time=0";
+    const std::string description =
+        "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420," + caps +
+        " ! tee name=t t. ! " + queue + " ! v.ref_sink t. ! " + queue +
+        " ! videobalance brightness=0.05 ! v.dist_sink vmafexact name=v " + element_properties +
+        " ! fakesink";
+    GError* failure = nullptr;
+    pipeline_ = gst_parse_launch(description.c_str(), &failure);
+    if (!pipeline_) {
+      error = failure ? failure->message : "the pipeline did not parse";
+      g_clear_error(&failure);
+      return;
+    }
+    g_clear_error(&failure);
+    GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline_), "v");
+    GstPad* src = gst_element_get_static_pad(element, "src");
+    gst_pad_add_probe(
+        src, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad*, GstPadProbeInfo*, gpointer counter) {
+          ++*static_cast<std::atomic<guint64>*>(counter);
+          return GST_PAD_PROBE_OK;
+        },
+        &passed_, nullptr);
+    gst_object_unref(src);
+    gst_object_unref(element);
+    bus_ = gst_element_get_bus(pipeline_);
+    gst_element_set_state(pipeline_, GST_STATE_PLAYING);
+  }
+  ~TeedLivePipeline() {
+    if (!pipeline_) return;
+    gst_element_set_state(pipeline_, GST_STATE_NULL);
+    gst_object_unref(bus_);
+    gst_object_unref(pipeline_);
+  }
+  TeedLivePipeline(const TeedLivePipeline&) = delete;
+  TeedLivePipeline& operator=(const TeedLivePipeline&) = delete;
+
+  GstBus* bus() const { return bus_; }
+  void send_eos() const { gst_element_send_event(pipeline_, gst_event_new_eos()); }
+  // Distorted frames the element passed downstream so far.
+  guint64 passed() const { return passed_.load(); }
+
+  std::string error;  // the pipeline did not parse
+
+ private:
+  GstElement* pipeline_ = nullptr;
+  GstBus* bus_ = nullptr;
+  std::atomic<guint64> passed_{0};
+};
+
 // ---- Overload -----------------------------------------------------------------
 
 struct OverloadRun {
@@ -440,34 +502,13 @@ struct OverloadRun {
 // A live 640x360 source at 1000 fps teed into both inputs with VMAF: far more
 // frames than two cores score, so the element is what holds them back.
 OverloadRun run_overloaded(const std::string& properties, double seconds) {
-  const std::string description =
-      "videotestsrc is-live=true pattern=ball "
-      "! video/x-raw,format=I420,width=640,height=360,framerate=1000/1 ! tee name=t "
-      "t. ! queue max-size-buffers=4 max-size-bytes=0 max-size-time=0 ! v.ref_sink "
-      "t. ! queue max-size-buffers=4 max-size-bytes=0 max-size-time=0 "
-      "! videobalance brightness=0.05 ! v.dist_sink "
-      "vmafexact name=v frame-message=false window=500ms " +
-      properties + " ! fakesink";
   OverloadRun run;
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
-  if (!pipeline) {
-    run.error = error ? error->message : "parse failed";
-    g_clear_error(&error);
+  TeedLivePipeline pipeline("width=640,height=360,framerate=1000/1", 4,
+                            "frame-message=false window=500ms " + properties);
+  if (!pipeline.error.empty()) {
+    run.error = pipeline.error;
     return run;
   }
-  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
-  GstPad* src = gst_element_get_static_pad(element, "src");
-  std::atomic<guint64> passed{0};
-  gst_pad_add_probe(
-      src, GST_PAD_PROBE_TYPE_BUFFER,
-      [](GstPad*, GstPadProbeInfo*, gpointer counter) {
-        ++*static_cast<std::atomic<guint64>*>(counter);
-        return GST_PAD_PROBE_OK;
-      },
-      &passed, nullptr);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
   const auto take = [&](GstMessage* message) {
     const GstStructure* s = gst_message_get_structure(message);
     if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
@@ -502,25 +543,20 @@ OverloadRun run_overloaded(const std::string& properties, double seconds) {
   while (run.error.empty() &&
          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
              seconds) {
-    if (GstMessage* message = gst_bus_timed_pop_filtered(bus, GST_SECOND / 10, types)) {
+    if (GstMessage* message = gst_bus_timed_pop_filtered(pipeline.bus(), GST_SECOND / 10, types)) {
       take(message);
       gst_message_unref(message);
     }
   }
-  gst_element_send_event(pipeline, gst_event_new_eos());
-  while (GstMessage* message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, types)) {
+  pipeline.send_eos();
+  while (GstMessage* message = gst_bus_timed_pop_filtered(pipeline.bus(), 60 * GST_SECOND, types)) {
     const bool end = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS ||
                      GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR;
     take(message);
     gst_message_unref(message);
     if (end) break;
   }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  run.passed = passed.load();
-  gst_object_unref(src);
-  gst_object_unref(element);
-  gst_object_unref(bus);
-  gst_object_unref(pipeline);
+  run.passed = pipeline.passed();
   return run;
 }
 
@@ -585,34 +621,11 @@ void expect_flat_memory(const std::string& log_properties) {
   // leak per frame. VMAFEXACT_MEMORY_TEST_CAPS picks others (e.g. 320x240, 240/1).
   const char* caps_env = std::getenv("VMAFEXACT_MEMORY_TEST_CAPS");
   const std::string caps = caps_env ? caps_env : "width=64,height=48,framerate=1000/1";
-  const std::string description =
-      "videotestsrc is-live=true pattern=ball "
-      "! video/x-raw,format=I420," +
-      caps +
-      " ! tee name=t "
-      // Short queues: a backlog while the (shared) CPU falls behind is not
-      // the element's memory.
-      "t. ! queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 ! v.ref_sink "
-      "t. ! queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
-      "! videobalance brightness=0.05 ! v.dist_sink "
-      "vmafexact name=v frame-message=false latency=200000000 " +
-      log_properties + " ! fakesink";
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
-  ASSERT_NE(pipeline, nullptr) << (error ? error->message : "");
-  g_clear_error(&error);
-  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
-  GstPad* src = gst_element_get_static_pad(element, "src");
-  std::atomic<guint64> frames{0};
-  gst_pad_add_probe(
-      src, GST_PAD_PROBE_TYPE_BUFFER,
-      [](GstPad*, GstPadProbeInfo*, gpointer counter) {
-        ++*static_cast<std::atomic<guint64>*>(counter);
-        return GST_PAD_PROBE_OK;
-      },
-      &frames, nullptr);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  // Short queues: a backlog while the (shared) CPU falls behind is not the
+  // element's memory.
+  TeedLivePipeline pipeline(caps, 2, "frame-message=false latency=200000000 " + log_properties);
+  ASSERT_EQ(pipeline.error, "");
+  GstBus* bus = pipeline.bus();
   std::vector<std::pair<double, double>> samples;  // frames, resident bytes
   const auto start = std::chrono::steady_clock::now();
   std::string failure;
@@ -625,10 +638,10 @@ void expect_flat_memory(const std::string& log_properties) {
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
         seconds * 0.35)  // after the warm-up: pools, arenas and queues filled
-      samples.emplace_back(static_cast<double>(frames.load()),
+      samples.emplace_back(static_cast<double>(pipeline.passed()),
                            static_cast<double>(resident_bytes()));
   }
-  gst_element_send_event(pipeline, gst_event_new_eos());
+  pipeline.send_eos();
   guint64 scored = 0, unpaired = 0;
   unsigned pooled_scores = 0, windows_at_end = 0;
   while (
@@ -650,11 +663,7 @@ void expect_flat_memory(const std::string& log_properties) {
     gst_message_unref(end);
     if (type != GST_MESSAGE_ELEMENT) break;
   }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(src);
-  gst_object_unref(element);
-  gst_object_unref(bus);
-  gst_object_unref(pipeline);
+  const guint64 frames = pipeline.passed();
   ASSERT_EQ(failure, "");
   ASSERT_GT(samples.size(), 10u);
   // (Windows and alerts posted while running are dropped by the bus loop above;
@@ -676,14 +685,14 @@ void expect_flat_memory(const std::string& log_properties) {
   ASSERT_GT(frames_measured, 500) << "too few frames scored to measure";
   // Per frame scored: the counter also counts frames passed on unpaired.
   const double scored_share =
-      frames.load() > 0 ? static_cast<double>(scored) / (scored + unpaired) : 1.0;
+      frames > 0 ? static_cast<double>(scored) / (scored + unpaired) : 1.0;
   ASSERT_GT(scored_share, 0.5) << scored << " frames scored, " << unpaired << " unpaired";
   const double slope = slopes[slopes.size() / 2] / scored_share;
   const double overall = (samples.back().second - samples.front().second) / frames_measured;
   std::printf(
       "memory: %.0f frames measured (%.0f fps, %.0f%% scored), %.1f bytes per frame "
       "scored (median slope; first to last sample %.1f), resident %.2f -> %.2f MiB\n",
-      frames_measured, frames.load() / seconds, 100 * scored_share, slope, overall / scored_share,
+      frames_measured, frames / seconds, 100 * scored_share, slope, overall / scored_share,
       samples.front().second / 1048576.0, samples.back().second / 1048576.0);
   ::testing::Test::RecordProperty("bytes_per_frame", std::to_string(slope));
   // In a live run the summary's percentiles are exact for the first 4,096
