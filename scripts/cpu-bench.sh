@@ -27,7 +27,7 @@ threads_list=("$@")
 ((${#threads_list[@]})) || threads_list=(1 2)
 frames=${FRAMES:-100} repeat=${REPEAT:-3} model=${MODEL:-vmaf_v0.6.1} size=${SIZE:-1920x1080}
 width=${size%x*} height=${size#*x}
-fixtures="${VMAFEXACT_FIXTURE_CACHE:-$HOME/.cache/vmafexact/fixtures}/yuv"
+fixtures="${VMAFEXACT_FIXTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmafexact/fixtures}/yuv"
 ref=${REF:-$fixtures/b_1920x1080_420p8_ref.yuv}
 dist=${DIST:-$fixtures/b_1920x1080_420p8_dis_x264crf28.yuv}
 bench="$build_dir/tests/vmafexact-bench"
@@ -60,6 +60,7 @@ seconds_of() {  # runs the command, prints its wall time in seconds
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median_of_runs() { for ((r = 0; r < repeat; ++r)); do "$@"; done | median; }
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
 
 element() {
@@ -88,11 +89,11 @@ else
   echo "| --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
-  element_fps=$(for ((r = 0; r < repeat; ++r)); do seconds_of element "$t"; done | median | fps_of_seconds)
-  scorer=$(for ((r = 0; r < repeat; ++r)); do scorer_fps "$t"; done | median)
+  element_fps=$(median_of_runs seconds_of element "$t" | fps_of_seconds)
+  scorer=$(median_of_runs scorer_fps "$t")
   to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
   if [[ -n ${VMAF:-} ]]; then
-    vmaf_fps=$(for ((r = 0; r < repeat; ++r)); do seconds_of libvmaf "$t"; done | median | fps_of_seconds)
+    vmaf_fps=$(median_of_runs seconds_of libvmaf "$t" | fps_of_seconds)
     to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
     echo "| $t | $vmaf_fps | $element_fps | $scorer | **$to_vmaf** | $to_scorer |"
   else
