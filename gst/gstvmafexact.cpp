@@ -654,6 +654,7 @@ GstFlowReturn flush_unguarded(GstAggregator* agg) {
   priv->run.scoring.reset();  // drains any frames in flight before freeing what they read
   priv->run.pairer = priv->run.plan ? pairer_for(priv->run.plan->settings) : FramePairer{};
   priv->run.grace_next_time.reset();
+  priv->run.backlog = false;
   priv->run.finished = false;
   priv->monitor.flush();
   for (Input& input : priv->inputs) input.reset_counters();
