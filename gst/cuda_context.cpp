@@ -54,14 +54,31 @@ void CudaContextHandler::set_context(GstElement* element, GstContext* context, i
   // gst_cuda_load_library() first: without a driver every gst_cuda call aborts.
   if (!gst_cuda_load_library()) return;
   std::lock_guard<std::mutex> guard(lock_);
-  gst_cuda_handle_set_context(element, context, device_id, &context_);
+  GstCudaContext** target =
+      ensuring_into_ && ensuring_thread_ == std::this_thread::get_id() ? ensuring_into_ : &context_;
+  gst_cuda_handle_set_context(element, context, device_id, target);
 }
 
 bool CudaContextHandler::ensure(GstElement* element, int device_id) {
-  const bool ok = gst_cuda_load_library() &&
-                  gst_cuda_ensure_element_context(element, device_id, &context_);
+  const std::lock_guard<std::mutex> serial(ensure_lock_);
+  if (has_context()) return true;
+  if (!gst_cuda_load_library()) return false;
+  GstCudaContext* found = nullptr;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    ensuring_thread_ = std::this_thread::get_id();
+    ensuring_into_ = &found;
+  }
+  gst_cuda_ensure_element_context(element, device_id, &found);
+  std::lock_guard<std::mutex> guard(lock_);
+  ensuring_into_ = nullptr;
+  // A context set from elsewhere meanwhile (the application) stays.
+  if (!context_)
+    context_ = found;
+  else
+    gst_clear_object(&found);
   GST_INFO_OBJECT(element, "CUDA context: %" GST_PTR_FORMAT, static_cast<void*>(context_));
-  return ok;
+  return context_ != nullptr;
 }
 
 void CudaContextHandler::clear() {

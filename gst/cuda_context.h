@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "frame_source.h"
 
@@ -38,8 +39,11 @@ class CudaContextHandler {
 
   // GstElement::set_context.
   void set_context(GstElement* element, GstContext* context, int device_id);
-  // At start: the neighbours' context or a new one; false when there is no
-  // usable device.
+  // The neighbours' context or a new one; false when there is no usable
+  // device. At start for backend=cuda; for backend=auto only once an input
+  // brings CUDA-memory caps, so that a CPU pipeline on a GPU machine never
+  // initialises CUDA (a context costs hundreds of ms and device memory).
+  // Safe while data flows on the other input.
   bool ensure(GstElement* element, int device_id);
   // At stop.
   void clear();
@@ -62,10 +66,16 @@ class CudaContextHandler {
   GstCudaContext* ref_context() const;
 
   // Queries come from upstream threads while the src thread may adopt
-  // another context: both hold the lock (start and stop run with no data
-  // flowing; ensure() cannot hold it, a NEED_CONTEXT may call set_context()).
+  // another context and an input's caps may ensure one: all hold the lock.
+  // ensure() cannot hold it while GStreamer searches the neighbours (their
+  // own searches query this element under GStreamer's lock), so it searches
+  // into a context of its own, which set_context() fills when called from
+  // that search (same thread), and then publishes it.
   mutable std::mutex lock_;
   GstCudaContext* context_ = nullptr;  // owned reference
+  std::mutex ensure_lock_;             // one ensure() at a time
+  std::thread::id ensuring_thread_;
+  GstCudaContext** ensuring_into_ = nullptr;
 };
 
 }  // namespace vmafexact::gst

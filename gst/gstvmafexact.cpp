@@ -463,6 +463,16 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
   return GST_FLOW_OK;
 }
 
+// backend=auto: the CUDA context (the neighbours', else a new one) once an
+// input's caps are CUDA memory, before its allocation query asks for a pool.
+void ensure_cuda_for_caps(GstVmafExact* self, const GstCaps* caps) {
+  GstVmafExactPrivate* priv = priv_of(self);
+  if (!CudaContextHandler::is_cuda_memory_caps(caps) || priv->cuda.has_context()) return;
+  const Settings settings = settings_snapshot(self);
+  if (settings.backend == Backend::kAuto)
+    priv->cuda.ensure(GST_ELEMENT(self), settings.cuda_device_id);
+}
+
 gboolean sink_event_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   GstVmafExactPrivate* priv = priv_of(agg);
   Input& input = input_of(priv, pad);
@@ -482,6 +492,7 @@ gboolean sink_event_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstEven
     }
     input.info = info;
     input.caps.reset(gst_caps_ref(caps));
+    ensure_cuda_for_caps(GST_VMAF_EXACT(agg), caps);
     GST_DEBUG_OBJECT(pad, "caps %" GST_PTR_FORMAT, static_cast<void*>(caps));
     // The distorted caps become the output caps, through update_src_caps().
     if (is_dist) gst_pad_mark_reconfigure(GST_AGGREGATOR_SRC_PAD(agg));
@@ -537,6 +548,9 @@ gboolean propose_allocation_unguarded(GstAggregator* agg, GstAggregatorPad*, Gst
                                       GstQuery* query) {
   // Frames are read through GstVideoMeta, so upstream may use any strides.
   gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstCaps* caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  ensure_cuda_for_caps(GST_VMAF_EXACT(agg), caps);
   priv_of(agg)->cuda.propose_pool(GST_ELEMENT(agg), query);
   return TRUE;
 }
@@ -596,9 +610,10 @@ gboolean start_unguarded(GstAggregator* agg) {
                          CudaContextHandler::in_build());
   if (!plan) return FALSE;
   const Settings& settings = plan->settings;
-  if (settings.backend != Backend::kCpu &&
-      !priv->cuda.ensure(GST_ELEMENT(self), settings.cuda_device_id) &&
-      settings.backend == Backend::kCuda) {
+  // backend=auto looks for a context only when an input brings CUDA memory
+  // (ensure_cuda_for_caps()): a CPU pipeline never initialises CUDA.
+  if (settings.backend == Backend::kCuda &&
+      !priv->cuda.ensure(GST_ELEMENT(self), settings.cuda_device_id)) {
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
                       ("backend=cuda, but no usable CUDA device (cuda-device-id=%d).",
                        settings.cuda_device_id),

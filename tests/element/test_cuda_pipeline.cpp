@@ -364,6 +364,51 @@ TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
 // Two elements in one process, each on its own device (0 and 1 where the
 // machine has two GPUs, else both on 0), run at the same time: each keeps its
 // context and its streams, and each writes the CPU's log.
+// The element's INFO lines of one pipeline run to EOS.
+std::vector<std::string> info_lines_of_run(const std::string& description) {
+  GstElement* pipeline = gst_parse_launch(description.c_str(), nullptr);
+  EXPECT_NE(pipeline, nullptr) << description;
+  if (!pipeline) return {};
+  LogLines log_lines;
+  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
+  (gst_debug_add_log_function)(collect_log, &log_lines, nullptr);
+  EXPECT_EQ(test::run_to_eos(pipeline), "") << description;
+  (gst_debug_remove_log_function)(collect_log);
+  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
+  gst_object_unref(pipeline);
+  return log_lines.lines;
+}
+
+bool any_line_has(const std::vector<std::string>& lines, const std::string& text) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
+}
+
+// backend=auto looks for a CUDA context only when an input brings CUDA
+// memory: a system-memory pipeline on a GPU machine never initialises CUDA
+// (a context takes a fraction of a second and device memory), and CUDA
+// memory is still scored on the GPU, in place, with the uploads' context.
+TEST(CudaContext, AutoInitialisesCudaOnlyForCudaMemory) {
+  if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  const std::string source =
+      "videotestsrc num-buffers=4 pattern=ball ! video/x-raw,format=I420,width=64,height=48,"
+      "framerate=24/1";
+  const auto run = [&](bool cuda_memory) {
+    const std::string upload = cuda_memory ? " ! cudaupload ! " + kCudaCaps : "";
+    return info_lines_of_run("vmafexact name=v backend=auto model=\"\" features=psnr ! fakesink " +
+                             source + upload + " ! v.ref_sink " + source + upload +
+                             " ! v.dist_sink");
+  };
+  const auto system = run(false);
+  EXPECT_TRUE(any_line_has(system, "scoring on the CPU"));
+  EXPECT_FALSE(any_line_has(system, "CUDA context")) << "a system-memory run looked for CUDA";
+  const auto cuda = run(true);
+  EXPECT_TRUE(any_line_has(cuda, "CUDA context")) << "no context was looked for";
+  EXPECT_TRUE(any_line_has(cuda, "scoring on the GPU (CUDA)"));
+  EXPECT_FALSE(any_line_has(cuda, "CUDA memory of another context"))
+      << "the element made a context of its own instead of taking the uploads'";
+}
+
 TEST(CudaContext, TwoElementsOnTheirOwnDevicesInOneProcess) {
   if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
   const auto pair = context_test_pair();
