@@ -82,10 +82,13 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
 }
 
 // A new extractor of the backend's, initialised for the format.
+std::unique_ptr<FeatureExtractor> Scorer::new_extractor(const FeatureRequest& request) const {
+  return options_.make_extractor ? options_.make_extractor(request.name, request.options)
+                                 : make_feature_extractor(request.name, request.options);
+}
+
 std::unique_ptr<FeatureExtractor> Scorer::create_extractor(const FeatureRequest& request) const {
-  auto extractor = options_.make_extractor
-                       ? options_.make_extractor(request.name, request.options)
-                       : make_feature_extractor(request.name, request.options);
+  auto extractor = new_extractor(request);
   extractor->init(format_);
   return extractor;
 }
@@ -138,12 +141,20 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
   for (auto& lane : lanes_) {
     lane_runners_.push_back(std::make_unique<PoolBandRunner>(*pool_, threads));
     lane.resize(extractors_.size());
-    for (std::size_t p = 0; p < extractors_.size(); ++p) {
-      if (extractors_[p]->keeps_state()) continue;  // stays on extractors_, in order
-      lane[p] = create_extractor(requests_[p]);
-      lane[p]->set_band_runner(*lane_runners_.back());
-    }
+    for (std::size_t p = 0; p < extractors_.size(); ++p)
+      if (!extractors_[p]->keeps_state())  // else it stays on extractors_, in order
+        lane[p] = new_extractor(requests_[p]);
   }
+  // init() allocates and clears each extractor's planes (ADM's take tens of
+  // MiB at 1080p): a lane each on the workers, so that the page faults of
+  // sixteen lanes are not taken one after the other before the first frame.
+  pool_->parallel_for(0, frames, [this](unsigned l) {
+    for (auto& extractor : lanes_[l])
+      if (extractor) {
+        extractor->init(format_);
+        extractor->set_band_runner(*lane_runners_[l]);
+      }
+  });
 }
 
 Scorer::Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format)
