@@ -18,6 +18,7 @@ unsigned detect() {
       __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     flags |= kAvx512;
+  if ((flags & kAvx512) && __builtin_cpu_supports("avx512vnni")) flags |= kAvx512Vnni;
 #endif
   return flags;
 }

@@ -14,7 +14,11 @@ namespace vmafexact::cpu {
 enum CpuFlag : unsigned {
   kAvx2 = 1u << 0,    // AVX2 (and what it implies: AVX, SSE4.2, ...)
   kAvx512 = 1u << 1,  // AVX-512 F, CD, BW, DQ, VL (Skylake-X, Ice Lake, Zen 4 ...)
-  kAllFlags = kAvx2 | kAvx512,
+  // AVX-512 VNNI beside kAvx512 (Cascade Lake, Ice Lake, Sapphire Rapids, Zen 4):
+  // not a tier of its own but a variant of some AVX-512 twins (VIF's filters
+  // fuse their int16 multiply-adds with the sum, vpdpwssd), same bits.
+  kAvx512Vnni = 1u << 2,
+  kAllFlags = kAvx2 | kAvx512 | kAvx512Vnni,
 };
 
 // The ISAs the CPU (and operating system) supports; 0 on other architectures.

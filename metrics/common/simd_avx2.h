@@ -121,6 +121,10 @@ struct V {
   VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm256_sub_epi16(a, b); }
   // Per 32-bit lane, the sum of the products of its two int16 pairs (pmaddwd).
   VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm256_madd_epi16(a, b); }
+  // acc + madd16(a, b) (modulo 2^32, as AVX-512 VNNI's vpdpwssd).
+  VMAFEXACT_SIMD_INLINE I add_madd16(I acc, I a, I b) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
+  }
 
   // --- 64-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm256_add_epi64(a, b); }

@@ -17,7 +17,14 @@
 #define VMAFEXACT_SIMD_INLINE [[gnu::always_inline]] static inline
 #endif
 
-namespace vmafexact::simd::avx512 {
+// A translation unit built with AVX-512 VNNI as well (vif_dsp_avx512vnni.cpp)
+// defines this first: its V, whose add_madd16 differs, is then another type,
+// not a second definition of this one.
+#ifndef VMAFEXACT_AVX512_NAMESPACE
+#define VMAFEXACT_AVX512_NAMESPACE avx512
+#endif
+
+namespace vmafexact::simd::VMAFEXACT_AVX512_NAMESPACE {
 
 struct V {
   static constexpr int N = 16;  // 32-bit lanes per I
@@ -99,6 +106,14 @@ struct V {
   // --- 16-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm512_sub_epi16(a, b); }
   VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm512_madd_epi16(a, b); }
+  // acc + madd16(a, b), modulo 2^32 either way.
+  VMAFEXACT_SIMD_INLINE I add_madd16(I acc, I a, I b) {
+#ifdef __AVX512VNNI__
+    return _mm512_dpwssd_epi32(acc, a, b);
+#else
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
+#endif
+  }
 
   // --- 64-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm512_add_epi64(a, b); }
@@ -221,4 +236,4 @@ struct V {
   VMAFEXACT_SIMD_INLINE std::int32_t or_all32(I v) { return _mm512_reduce_or_epi32(v); }
 };
 
-}  // namespace vmafexact::simd::avx512
+}  // namespace vmafexact::simd::VMAFEXACT_AVX512_NAMESPACE

@@ -118,6 +118,7 @@ const VifDsp& vif_dsp(unsigned cpu_flags);
 #if defined(VMAFEXACT_X86_64_SIMD)
 const VifDsp& vif_dsp_avx2();
 const VifDsp& vif_dsp_avx512();
+const VifDsp& vif_dsp_avx512vnni();  // needs cpu::kAvx512Vnni too
 #endif
 
 }  // namespace vmafexact::vif
