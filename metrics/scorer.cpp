@@ -148,6 +148,8 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
   // init() allocates and clears each extractor's planes (ADM's take tens of
   // MiB at 1080p): a lane each on the workers, so that the page faults of
   // sixteen lanes are not taken one after the other before the first frame.
+  for (unsigned l = 0; l < frames; ++l) free_lanes_.push_back(l);
+  max_in_flight_ = frames == pool_->size() ? frames + 1 : frames;
   pool_->parallel_for(0, frames, [this](unsigned l) {
     for (auto& extractor : lanes_[l])
       if (extractor) {
@@ -257,20 +259,35 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
     job->index = index;
     job->writes.resize(extractors_.size());
     FrameJob* work = job.get();
-    // Frame i - lanes, the last on this lane, has been merged: the lane is free.
-    auto& lane = lanes_[index % lane_count()];
-    lane_runners_[index % lane_count()]->set_frame(index);
-    job->done = pool_->post(index, [this, work, &lane] {
+    job->done = pool_->post(index, [this, work] {
+      // At most one job a worker runs at once, and there are no more workers
+      // than lanes when jobs queue up (max_in_flight_): a lane is free.
+      const unsigned l = [this] {
+        const std::lock_guard lock(lanes_mutex_);
+        const unsigned free_lane = free_lanes_.back();
+        free_lanes_.pop_back();
+        return free_lane;
+      }();
+      struct GiveBack {
+        Scorer* scorer;
+        unsigned lane;
+        ~GiveBack() {
+          const std::lock_guard lock(scorer->lanes_mutex_);
+          scorer->free_lanes_.push_back(lane);
+        }
+      } give_back{this, l};
+      lane_runners_[l]->set_frame(work->index);
+      auto& lane = lanes_[l];
       for (std::size_t p = 0; p < lane.size(); ++p)
         if (lane[p] && (on_grid(work->index) || lane[p]->sees_every_frame()))
           lane[p]->extract(work->ref, work->dist, work->index, work->writes[p]);
     });
     in_flight_.push_back(std::move(job));
-    // Scores come out as soon as they are ready; a full set of lanes waits
-    // for the oldest frame (which bounds memory and queued work).
+    // Scores come out as soon as they are ready; a full set of frames in
+    // flight waits for the oldest (which bounds memory and queued work).
     std::vector<unsigned> finished;
     merge_ready(finished);
-    while (in_flight_.size() >= lane_count()) merge_oldest(finished);
+    while (in_flight_.size() >= max_in_flight_) merge_oldest(finished);
     return finished;
   }
   if (!options_.overlap_frames) {

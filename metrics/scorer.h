@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -135,14 +136,17 @@ class Scorer {
   // CPU threads that score (1 without a pool: one thread, or a device).
   unsigned threads() const { return threads_; }
   // Frames that can be in flight at once (each needs its pictures kept).
+  // (Frames scored side by side; one more may wait in the queue, see max_in_flight_.)
   unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
   // How many later frames a frame's scores wait for (1 with motion, one more
   // when frames overlap, frames in flight - 1 more when frames are scored side
-  // by side: at most; a frame whose score is ready sooner is returned sooner).
+  // by side, and one more when a frame waits queued behind them: at most; a
+  // frame whose score is ready sooner is returned sooner).
   unsigned latency_frames() const {
-    return latency_frames_ + (options_.overlap_frames ? 1 : 0) + (lanes_.empty() ? 0 : lane_count() - 1);
+    return latency_frames_ + (options_.overlap_frames ? 1 : 0) +
+           (lanes_.empty() ? 0 : max_in_flight_ - 1);
   }
   const FeatureCollector& scores() const { return scores_; }
   // Every score pooled over the frames final so far (libvmaf's pooling, kept
@@ -187,6 +191,13 @@ class Scorer {
   void merge_oldest(std::vector<unsigned>& finished);
   void merge_ready(std::vector<unsigned>& finished);
   std::vector<std::vector<std::unique_ptr<FeatureExtractor>>> lanes_;
+  // A frame job takes a free lane when it starts and gives it back when it
+  // ends. With a worker per lane one more frame than lanes is queued, so a
+  // worker that ends a frame starts the next one at once instead of waiting
+  // for the caller to push it.
+  std::mutex lanes_mutex_;
+  std::vector<unsigned> free_lanes_;
+  unsigned max_in_flight_ = 1;
   std::deque<std::unique_ptr<FrameJob>> in_flight_;
   // The workers (threads > 1) and the band runners: one per lane, one for the
   // extractors that run on the caller's thread (extractors_).
