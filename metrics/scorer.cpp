@@ -81,16 +81,10 @@ std::vector<FeatureRequest> parse_feature_list(std::string_view list) {
   return requests;
 }
 
-// A new extractor of the backend's, initialised for the format.
+// A new extractor of the backend's, not yet initialised (init()).
 std::unique_ptr<FeatureExtractor> Scorer::new_extractor(const FeatureRequest& request) const {
   return options_.make_extractor ? options_.make_extractor(request.name, request.options)
                                  : make_feature_extractor(request.name, request.options);
-}
-
-std::unique_ptr<FeatureExtractor> Scorer::create_extractor(const FeatureRequest& request) const {
-  auto extractor = new_extractor(request);
-  extractor->init(format_);
-  return extractor;
 }
 
 // libvmaf's sharing rule: the first extractor with an identity serves every
@@ -99,7 +93,7 @@ FeatureExtractor& Scorer::extractor_for(const FeatureRequest& request) {
   const std::string identity = identity_of(request);
   for (std::size_t i = 0; i < identities_.size(); ++i)
     if (identities_[i] == identity) return *extractors_[i];
-  auto extractor = create_extractor(request);
+  auto extractor = new_extractor(request);  // init() in the constructor
   identities_.push_back(identity);
   latency_frames_ = std::max(latency_frames_, extractor->latency_frames());
   requests_.push_back(request);
@@ -127,10 +121,15 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
 
   const unsigned threads =
       options_.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options_.threads;
-  if (threads <= 1 || options_.overlap_frames) return;  // one thread (or a device's stream)
-  threads_ = threads;
   const unsigned frames = std::min(options_.frames_in_flight == 0 ? threads : options_.frames_in_flight,
                                    threads);
+  // Frames side by side: the stateless extractors score on the lanes' copies,
+  // so these are never initialised (no planes allocated and cleared for them).
+  const bool lanes = threads > 1 && !options_.overlap_frames && frames > 1;
+  for (auto& extractor : extractors_)
+    if (!lanes || extractor->keeps_state()) extractor->init(format_);
+  if (threads <= 1 || options_.overlap_frames) return;  // one thread (or a device's stream)
+  threads_ = threads;
   // One frame at a time: the caller scores it and takes bands too, so the pool
   // needs one worker fewer; frames side by side: the caller mostly waits.
   pool_ = std::make_unique<ThreadPool>(frames == 1 ? threads - 1 : threads);

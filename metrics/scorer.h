@@ -169,9 +169,8 @@ class Scorer {
 
   FeatureExtractor& extractor_for(const FeatureRequest& request);
   std::vector<std::string> identities_;   // parallel to extractors_
-  // An extractor for `request`, before its init() (new_extractor) or after.
+  // An extractor for `request`, before its init().
   std::unique_ptr<FeatureExtractor> new_extractor(const FeatureRequest& request) const;
-  std::unique_ptr<FeatureExtractor> create_extractor(const FeatureRequest& request) const;
   void predict(unsigned index);
   void extract_all(const PictureView& ref, const PictureView& dist, unsigned index);
   std::vector<unsigned> finalize(unsigned extracted);
