@@ -120,6 +120,23 @@ TEST(Scorer, RejectsUnsupportedBitDepth) {
   EXPECT_THROW(Scorer({{"psnr", {}}}, {4, 4, 14, ChromaFormat::k420}), Error);
 }
 
+// With frames side by side the extractors are initialised on the lanes, on
+// the workers: a format one of them refuses still fails the constructor with
+// its message, as on one thread.
+TEST(Scorer, AFormatAnExtractorRefusesFailsTheConstructorAtAnyThreadCount) {
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    ScorerOptions options;
+    options.threads = threads;
+    try {
+      Scorer scorer({}, {{"psnr", {}}, {"adm", {}}}, {8, 8, 8, ChromaFormat::k420}, options);
+      ADD_FAILURE() << "an 8x8 picture was taken for adm on " << threads << " threads";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("adm: pictures must be at least"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(ModelList, ParsesBuiltInsPathsAndOptions) {
   const auto specs = parse_model_list(
       "vmaf_v0.6.1, version=vmaf_v0.6.1neg:name=vmaf_neg, /models/mine.json:disable_clip,"
