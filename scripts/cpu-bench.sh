@@ -7,7 +7,7 @@
 #     messages) and fakesink;
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, steady state);
 # and the ratios element / vmaf and element / scorer. Each figure is the median
-# of REPEAT runs. Prints a Markdown table.
+# of REPEAT runs, the tools taking turns. Prints a Markdown table.
 #
 # Usage: scripts/cpu-bench.sh [THREADS ...]          (default: 1 2)
 # Environment:
@@ -60,7 +60,6 @@ seconds_of() {  # runs the command, prints its wall time in seconds
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-median_of_runs() { for ((r = 0; r < repeat; ++r)); do "$@"; done | median; }
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
 
 element() {
@@ -89,11 +88,19 @@ else
   echo "| --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
-  element_fps=$(median_of_runs seconds_of element "$t" | fps_of_seconds)
-  scorer=$(median_of_runs scorer_fps "$t")
+  # The tools take turns, run after run, so that a host whose speed drifts
+  # (shared machines) slows all of them alike.
+  element_runs=() scorer_runs=() vmaf_runs=()
+  for ((r = 0; r < repeat; ++r)); do
+    element_runs+=("$(seconds_of element "$t" | fps_of_seconds)")
+    scorer_runs+=("$(scorer_fps "$t")")
+    [[ -z ${VMAF:-} ]] || vmaf_runs+=("$(seconds_of libvmaf "$t" | fps_of_seconds)")
+  done
+  element_fps=$(printf '%s\n' "${element_runs[@]}" | median)
+  scorer=$(printf '%s\n' "${scorer_runs[@]}" | median)
   to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
   if [[ -n ${VMAF:-} ]]; then
-    vmaf_fps=$(median_of_runs seconds_of libvmaf "$t" | fps_of_seconds)
+    vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
     to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
     echo "| $t | $vmaf_fps | $element_fps | $scorer | **$to_vmaf** | $to_scorer |"
   else
