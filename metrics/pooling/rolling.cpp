@@ -360,11 +360,11 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
     return close_time_windows(known);
   }
   // Frame windows: unpaired frames before this one (by running time) count with it.
-  while (!unpaired_.empty() &&
-         (!running_time || !unpaired_.front().running_time ||
-          *unpaired_.front().running_time < *running_time)) {
-    ++frame.unscored_before[static_cast<unsigned>(unpaired_.front().kind)];
-    unpaired_.pop_front();
+  while (!unscored_.empty() &&
+         (!running_time || !unscored_.front().running_time ||
+          *unscored_.front().running_time < *running_time)) {
+    ++frame.unscored_before[static_cast<unsigned>(unscored_.front().kind)];
+    unscored_.pop_front();
   }
   const std::uint64_t index = next_index_++;
   // Frames between windows (a step longer than the window) belong to none.
@@ -383,14 +383,14 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
 std::vector<WindowReport> RollingWindows::add_unscored(Unscored kind,
                                                        std::optional<Nanoseconds> running_time,
                                                        std::optional<Nanoseconds> duration) {
-  unpaired_.push_back({kind, running_time, end_of(running_time, duration)});
+  unscored_.push_back({kind, running_time, end_of(running_time, duration)});
   if (window_.unit != Span::Unit::kTime) return {};
   if (!running_time) {
-    unpaired_.pop_back();  // untimed frames have no place in time windows
+    unscored_.pop_back();  // untimed frames have no place in time windows
     return {};
   }
   note_time(running_time);
-  last_end_ = std::max(last_end_, *unpaired_.back().end);
+  last_end_ = std::max(last_end_, *unscored_.back().end);
   Nanoseconds known = seen_until_;
   if (!pending_.empty()) known = std::min(known, pending_.front());
   return close_time_windows(known);
@@ -406,7 +406,7 @@ WindowReport RollingWindows::time_window(Nanoseconds start, Nanoseconds end, boo
       ++report.frames;
       widen(report, frame.running_time, frame.end);
     }
-  for (const Unpaired& mark : unpaired_)
+  for (const UnscoredMark& mark : unscored_)
     if (*mark.running_time >= start && *mark.running_time < end) {
       ++report.count(mark.kind);
       widen(report, mark.running_time, mark.end);
@@ -424,10 +424,10 @@ std::vector<WindowReport> RollingWindows::close_time_windows(Nanoseconds known_u
     Nanoseconds next = start + step_.amount;
     // Drop what no later window holds, then skip windows that would be empty.
     while (!frames_.empty() && *frames_.front().running_time < next) frames_.pop_front();
-    while (!unpaired_.empty() && *unpaired_.front().running_time < next) unpaired_.pop_front();
+    while (!unscored_.empty() && *unscored_.front().running_time < next) unscored_.pop_front();
     std::optional<Nanoseconds> earliest;
     for (const Frame& frame : frames_) earliest = std::min(earliest.value_or(*frame.running_time), *frame.running_time);
-    for (const Unpaired& mark : unpaired_) earliest = std::min(earliest.value_or(*mark.running_time), *mark.running_time);
+    for (const UnscoredMark& mark : unscored_) earliest = std::min(earliest.value_or(*mark.running_time), *mark.running_time);
     if (!earliest) {
       // Nothing held: the next event starts the windows again on this grid.
       if (known_until >= next + window_.amount)
@@ -466,20 +466,20 @@ std::vector<WindowReport> RollingWindows::finish() {
       if (!last.empty()) reports.push_back(std::move(last));
     }
     frames_.clear();
-    unpaired_.clear();
+    unscored_.clear();
     next_start_.reset();
     return reports;
   }
   // Frame windows: unpaired frames after the last scored frame count in the partial window.
   WindowReport last = frame_window(true);
-  for (const Unpaired& mark : unpaired_) {
+  for (const UnscoredMark& mark : unscored_) {
     ++last.count(mark.kind);
     widen(last, mark.running_time, mark.end);
   }
   const bool has_new_frames = next_index_ > first_index_ && !frames_.empty();
-  if (has_new_frames || !unpaired_.empty()) reports.push_back(std::move(last));
+  if (has_new_frames || !unscored_.empty()) reports.push_back(std::move(last));
   frames_.clear();
-  unpaired_.clear();
+  unscored_.clear();
   return reports;
 }
 

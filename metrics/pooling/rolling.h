@@ -164,7 +164,7 @@ class RollingWindows {
     // Frame windows: unscored frames just before it, by Unscored kind.
     std::array<std::uint64_t, 3> unscored_before{};
   };
-  struct Unpaired {
+  struct UnscoredMark {  // an unpaired frame or a skipped pair
     Unscored kind = Unscored::kRef;
     std::optional<Nanoseconds> running_time, end;
   };
@@ -175,7 +175,7 @@ class RollingWindows {
 
   Span window_, step_;
   std::deque<Frame> frames_;
-  std::deque<Unpaired> unpaired_;
+  std::deque<UnscoredMark> unscored_;
   // Time windows: the next window's nominal start, the latest running time seen,
   // the pairs pushed and not yet scored.
   std::optional<Nanoseconds> next_start_;
