@@ -135,8 +135,9 @@ class Scorer {
   unsigned frames_pushed() const { return frames_pushed_; }
   // CPU threads that score (1 without a pool: one thread, or a device).
   unsigned threads() const { return threads_; }
-  // Frames that can be in flight at once (each needs its pictures kept).
-  // (Frames scored side by side; one more may wait in the queue, see max_in_flight_.)
+  // Frames scored side by side (1: one at a time, in bands). Each frame in
+  // flight needs its pictures kept; with a worker per frame one more waits
+  // queued behind them (max_in_flight_).
   unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
