@@ -423,6 +423,14 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
   }
   const LiveClock clock = live_clock(agg, timeout, priv->run.backlog);
   const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], clock);
+  // The waiting frame of input i's running time and duration, for messages
+  // (GST_CLOCK_TIME_NONE where it has none).
+  const auto running_time_of = [&](unsigned i) {
+    return static_cast<GstClockTime>(states[i].frame->running_time.value_or(GST_CLOCK_TIME_NONE));
+  };
+  const auto duration_of = [&](unsigned i) {
+    return static_cast<GstClockTime>(states[i].frame->duration.value_or(GST_CLOCK_TIME_NONE));
+  };
   priv->run.grace_next_time.reset();
   if (step.wake_at)
     priv->run.grace_next_time = *step.wake_at > clock.latency ? *step.wake_at - clock.latency : 0;
@@ -438,8 +446,7 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
       if (step.warn_skipped)
         priv->reporter.warn_skipped_late(step.late_by, priv->run.pairer.skipped(),
                                          static_cast<GstClockTime>(priv->run.plan->settings.max_lateness));
-      priv->monitor.skipped(states[kDist].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
-                            states[kDist].frame->duration.value_or(GST_CLOCK_TIME_NONE));
+      priv->monitor.skipped(running_time_of(kDist), duration_of(kDist));
       pass_on(self, priv->inputs[kRef]);
       return pass_on(self, priv->inputs[kDist]);
     }
@@ -448,11 +455,8 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
       const unsigned i = step.action == PairAction::kDropRef ? kRef : kDist;
       if (step.warn)
         priv->reporter.warn_unpaired(priv->inputs[i].role, priv->inputs[1 - i].role,
-                                     states[i].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
-                                     step.other_time, step.last_warning);
-      priv->monitor.unpaired(i == kDist,
-                             states[i].frame->running_time.value_or(GST_CLOCK_TIME_NONE),
-                             states[i].frame->duration.value_or(GST_CLOCK_TIME_NONE),
+                                     running_time_of(i), step.other_time, step.last_warning);
+      priv->monitor.unpaired(i == kDist, running_time_of(i), duration_of(i),
                              priv->run.pairer.unpaired(Side::kRef),
                              priv->run.pairer.unpaired(Side::kDist));
       return pass_on(self, priv->inputs[i]);
