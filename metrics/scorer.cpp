@@ -135,7 +135,7 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
   pool_ = std::make_unique<ThreadPool>(frames == 1 ? threads - 1 : threads);
   caller_runner_ = std::make_unique<PoolBandRunner>(*pool_, threads);
   for (auto& extractor : extractors_) extractor->set_band_runner(*caller_runner_);
-  if (frames == 1) return;
+  if (!lanes) return;  // one frame at a time, in bands
   lanes_.resize(frames);
   for (auto& lane : lanes_) {
     lane_runners_.push_back(std::make_unique<PoolBandRunner>(*pool_, threads));
@@ -144,11 +144,12 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
       if (!extractors_[p]->keeps_state())  // else it stays on extractors_, in order
         lane[p] = new_extractor(requests_[p]);
   }
+  for (unsigned l = 0; l < frames; ++l) free_lanes_.push_back(l);
+  // A worker per lane: one more frame waits queued (see lanes_mutex_).
+  max_in_flight_ = frames == threads ? frames + 1 : frames;
   // init() allocates and clears each extractor's planes (ADM's take tens of
   // MiB at 1080p): a lane each on the workers, so that the page faults of
   // sixteen lanes are not taken one after the other before the first frame.
-  for (unsigned l = 0; l < frames; ++l) free_lanes_.push_back(l);
-  max_in_flight_ = frames == pool_->size() ? frames + 1 : frames;
   pool_->parallel_for(0, frames, [this](unsigned l) {
     for (auto& extractor : lanes_[l])
       if (extractor) {
