@@ -267,20 +267,43 @@ TEST(CudaContext, CudaBufferPoolOfferedForCudaMemoryCaps) {
   gst_harness_teardown(harness);
 }
 
-// Collects the element's INFO lines.
-// The element's log lines; streaming threads of several pipelines add to it.
-struct LogLines {
-  std::mutex mutex;
-  std::vector<std::string> lines;
-};
+// The element's INFO lines from construction until finish() (or the end of
+// its scope); streaming threads of several pipelines add to them.
+class ElementInfoLog {
+ public:
+  ElementInfoLog() {
+    gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
+    // Parenthesised: the macro compares function and data pointers (-Wpedantic).
+    (gst_debug_add_log_function)(collect, this, nullptr);
+  }
+  ~ElementInfoLog() { finish(); }
+  ElementInfoLog(const ElementInfoLog&) = delete;
+  ElementInfoLog& operator=(const ElementInfoLog&) = delete;
 
-void collect_log(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar*, gint,
-                 GObject*, GstDebugMessage* message, gpointer data) {
-  if (std::string(gst_debug_category_get_name(category)) != "vmafexact") return;
-  auto* log = static_cast<LogLines*>(data);
-  const std::lock_guard lock(log->mutex);
-  log->lines.push_back(gst_debug_message_get(message));
-}
+  // Stops collecting and returns the lines collected.
+  std::vector<std::string> finish() {
+    if (collecting_) {
+      (gst_debug_remove_log_function)(collect);
+      gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
+      collecting_ = false;
+    }
+    const std::lock_guard lock(mutex_);
+    return std::move(lines_);
+  }
+
+ private:
+  static void collect(GstDebugCategory* category, GstDebugLevel, const gchar*, const gchar*, gint,
+                      GObject*, GstDebugMessage* message, gpointer data) {
+    if (std::string(gst_debug_category_get_name(category)) != "vmafexact") return;
+    auto* log = static_cast<ElementInfoLog*>(data);
+    const std::lock_guard lock(log->mutex_);
+    log->lines_.push_back(gst_debug_message_get(message));
+  }
+
+  bool collecting_ = true;
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
 
 // The pair the context tests score (g, 640x360 8-bit); a failure where the
 // fixture list lacks it, nullopt where this slice of the fixtures lacks its files.
@@ -331,13 +354,9 @@ TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
   GstElement* vmaf = gst_bin_get_by_name(GST_BIN(pipeline), "v");
   gst_element_set_context(vmaf, own);
   gst_object_unref(vmaf);
-  LogLines log_lines;
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
-  // Parenthesised: the macro compares function and data pointers (-Wpedantic).
-  (gst_debug_add_log_function)(collect_log, &log_lines, nullptr);
+  ElementInfoLog log;
   EXPECT_EQ(test::run_to_eos(pipeline), "");
-  (gst_debug_remove_log_function)(collect_log);
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
+  const std::vector<std::string> lines = log.finish();
   gst_object_unref(pipeline);
   gst_context_unref(upstream);
   gst_context_unref(own);
@@ -347,7 +366,7 @@ TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
   EXPECT_EQ(test::read_file(gpu_log), test::read_file(cpu_log));
   bool adopted = false, on_gpu = false;
   unsigned in_place = 0;
-  for (const auto& line : log_lines.lines) {
+  for (const auto& line : lines) {
     adopted |= line.find("CUDA memory of another context") != std::string::npos;
     on_gpu |= line.find("scoring on the GPU (CUDA)") != std::string::npos;
     in_place += line.find("CUDA memory read in place") != std::string::npos;
@@ -361,22 +380,16 @@ TEST(CudaContext, CudaMemoryOfAnotherContextIsScoredInPlace) {
   std::filesystem::remove(gpu_log);
 }
 
-// Two elements in one process, each on its own device (0 and 1 where the
-// machine has two GPUs, else both on 0), run at the same time: each keeps its
-// context and its streams, and each writes the CPU's log.
 // The element's INFO lines of one pipeline run to EOS.
 std::vector<std::string> info_lines_of_run(const std::string& description) {
   GstElement* pipeline = gst_parse_launch(description.c_str(), nullptr);
   EXPECT_NE(pipeline, nullptr) << description;
   if (!pipeline) return {};
-  LogLines log_lines;
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
-  (gst_debug_add_log_function)(collect_log, &log_lines, nullptr);
+  ElementInfoLog log;
   EXPECT_EQ(test::run_to_eos(pipeline), "") << description;
-  (gst_debug_remove_log_function)(collect_log);
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
+  std::vector<std::string> lines = log.finish();
   gst_object_unref(pipeline);
-  return log_lines.lines;
+  return lines;
 }
 
 bool any_line_has(const std::vector<std::string>& lines, const std::string& text) {
@@ -409,6 +422,9 @@ TEST(CudaContext, AutoInitialisesCudaOnlyForCudaMemory) {
       << "the element made a context of its own instead of taking the uploads'";
 }
 
+// Two elements in one process, each on its own device (0 and 1 where the
+// machine has two GPUs, else both on 0), run at the same time: each keeps its
+// context and its streams, and each writes the CPU's log.
 TEST(CudaContext, TwoElementsOnTheirOwnDevicesInOneProcess) {
   if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
   const auto pair = context_test_pair();
@@ -451,18 +467,14 @@ TEST(CudaContext, TwoElementsOnTheirOwnDevicesInOneProcess) {
                                     nullptr);
     ASSERT_NE(run.pipeline, nullptr);
   }
-  LogLines log_lines;
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_INFO);
-  (gst_debug_add_log_function)(collect_log, &log_lines, nullptr);
+  ElementInfoLog log;
   {
     std::vector<std::thread> threads;
     for (auto& run : runs) threads.emplace_back([&run] { run.error = test::run_to_eos(run.pipeline); });
     for (auto& thread : threads) thread.join();
   }
-  (gst_debug_remove_log_function)(collect_log);
-  gst_debug_set_threshold_for_name("vmafexact", GST_LEVEL_ERROR);
   unsigned on_gpu = 0;
-  for (const auto& line : log_lines.lines) on_gpu += line.find("scoring on the GPU (CUDA)") != std::string::npos;
+  for (const auto& line : log.finish()) on_gpu += line.find("scoring on the GPU (CUDA)") != std::string::npos;
   EXPECT_EQ(on_gpu, 2u) << "each element must score on its device, not fall back to the CPU";
   const std::string expected = test::read_file(cpu_log);
   for (auto& run : runs) {
