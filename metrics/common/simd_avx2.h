@@ -115,7 +115,6 @@ struct V {
   VMAFEXACT_SIMD_INLINE H low_half(I v) { return _mm256_castsi256_si128(v); }
   VMAFEXACT_SIMD_INLINE H high_half(I v) { return _mm256_extracti128_si256(v, 1); }
   VMAFEXACT_SIMD_INLINE I combine(H lo, H hi) { return _mm256_set_m128i(hi, lo); }
-  VMAFEXACT_SIMD_INLINE H sub32h(H a, H b) { return _mm_sub_epi32(a, b); }
 
   // --- 16-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm256_sub_epi16(a, b); }
@@ -219,11 +218,6 @@ struct V {
     const I offset = _mm256_sub_epi32(index, _mm256_set1_epi32(32768));
     return _mm256_srli_epi32(_mm256_i32gather_epi32(base, offset, 2), 16);
   }
-  VMAFEXACT_SIMD_INLINE H lookup(const std::uint16_t* table, H index) {
-    const int* base = reinterpret_cast<const int*>(table + 32767);
-    const __m128i offset = _mm_sub_epi32(index, _mm_set1_epi32(32768));
-    return _mm_srli_epi32(_mm_i32gather_epi32(base, offset, 2), 16);
-  }
   // libvmaf's log2_32 of lanes >= 2^16: floor(log2 v) from the exponent of
   // float(v >> 8) (exact: below 2^24), the top 16 bits looked up.
   VMAFEXACT_SIMD_INLINE I log2_32(const std::uint16_t* table, I v) {
@@ -233,19 +227,25 @@ struct V {
     const I index = _mm256_srlv_epi32(v, shift);  // 32768 .. 65535
     return _mm256_add_epi32(lookup(table, index), _mm256_slli_epi32(shift, 11));
   }
-  // libvmaf's log2_64 of integer-valued doubles in [2^17, 2^53): the exponent
-  // gives floor(log2 x), the mantissa times 2^15 truncated gives x >> (floor - 15).
-  VMAFEXACT_SIMD_INLINE H log2_64(const std::uint16_t* table, D x) {
-    const I bits = _mm256_castpd_si256(x);
-    const D mantissa = _mm256_castsi256_pd(
-        _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll)),
-                        _mm256_set1_epi64x(0x3FF0000000000000ll)));
-    const __m128i index = _mm256_cvttpd_epi32(_mm256_mul_pd(mantissa, _mm256_set1_pd(32768.0)));
-    const I exponent64 = _mm256_srli_epi64(bits, 52);
-    const __m128i exponent = _mm256_castsi256_si128(
-        _mm256_permutevar8x32_epi32(exponent64, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-    const __m128i shift = _mm_sub_epi32(exponent, _mm_set1_epi32(1023 + 15));
-    return _mm_add_epi32(lookup(table, index), _mm_slli_epi32(shift, 11));
+  // libvmaf's log2_64 of integer-valued doubles in [2^17, 2^53), N/2 lanes of
+  // `lo` then N/2 of `hi` (one gather for both): the exponent gives
+  // floor(log2 x), the mantissa times 2^15 truncated gives x >> (floor - 15).
+  VMAFEXACT_SIMD_INLINE I log2_64x2(const std::uint16_t* table, D lo, D hi) {
+    const auto index_of = [](D x) __attribute__((always_inline)) {
+      const D mantissa = _mm256_castsi256_pd(
+          _mm256_or_si256(_mm256_and_si256(_mm256_castpd_si256(x),
+                                           _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll)),
+                          _mm256_set1_epi64x(0x3FF0000000000000ll)));
+      return _mm256_cvttpd_epi32(_mm256_mul_pd(mantissa, _mm256_set1_pd(32768.0)));
+    };
+    // The exponents: the high 32 bits of each double shifted down by 20, the
+    // odd 32-bit lanes of lo and hi gathered in order.
+    const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), 0xDD);
+    const I exponent = _mm256_srli_epi32(
+        _mm256_permute4x64_epi64(_mm256_castps_si256(odd), 0xD8), 20);
+    const I shift = _mm256_sub_epi32(exponent, _mm256_set1_epi32(1023 + 15));
+    return _mm256_add_epi32(lookup(table, combine(index_of(lo), index_of(hi))),
+                            _mm256_slli_epi32(shift, 11));
   }
 
   // --- Reductions ----------------------------------------------------------------

@@ -155,25 +155,40 @@ inline typename V::I mul_round_high(typename V::I a, typename V::I b) {
                  V::template srli64<32>(V::add64(V::mulu32x32(V::odd(a), V::odd(b)), half)));
 }
 
-// libvmaf's log2 ratio of the gain, for N/2 lanes where sigma1_sq >= sigma_nsq,
-// sigma12 > 0 and sigma2_sq > 0 (as doubles; the integers are exact in double):
-// log2_64(g*g*sigma1_sq + numer1) - log2_64(numer1) in accumulate_pixel's order.
+// libvmaf's log2 ratio of the gain, for N lanes where sigma1_sq >= sigma_nsq,
+// sigma12 > 0 and sigma2_sq > 0: log2_64(g*g*sigma1_sq + numer1) -
+// log2_64(numer1) in accumulate_pixel's order. The gain is formed in doubles,
+// N/2 lanes at a time (the integers are exact in double); the two logs are
+// looked up N lanes at once, numer1's as log2_32 (it is below 2^32, where
+// log2_64 and log2_32 agree).
 template <class V>
-inline typename V::H gain_log(typename V::D s1, typename V::D s12, typename V::D s2,
+inline typename V::I gain_log(typename V::I s1, typename V::I s12, typename V::I s2,
                               const std::uint16_t* table, double enhn_gain_limit) {
   using D = typename V::D;
-  const double eps = 65536 * 1.0e-10;  // as accumulate_pixel writes it
-  D g = V::divd(s12, V::addd(s1, V::set1d(eps)));
-  const D sv = V::subd(s2, V::muld(g, s12));
-  // sv_sq = sv > 0 ? (int32)sv : 0; sv <= sigma2_sq < 2^31, so the truncated
-  // double is that integer exactly.
-  const D sv_sq = V::truncd(V::positive_or_zero(sv));
-  g = V::mind(g, V::set1d(enhn_gain_limit));  // g < limit ? g : limit
-  const D numer1 = V::addd(sv_sq, V::set1d(static_cast<double>(kSigmaNsq)));
-  // (int64)(g * g * sigma1_sq) + numer1: the truncation is exact and so is the
-  // sum (both below 2^53; g <= 100, sigma1_sq < 2^31).
-  const D numer1_tmp = V::addd(V::truncd(V::muld(V::muld(g, g), s1)), numer1);
-  return V::sub32h(V::log2_64(table, numer1_tmp), V::log2_64(table, numer1));
+  using H = typename V::H;
+  struct Half {
+    D numer1_tmp;
+    H sv_sq;
+  };
+  const auto half = [&](H s1_h, H s12_h, H s2_h) __attribute__((always_inline)) {
+    const D s1 = V::cvt_i32_f64(s1_h), s12 = V::cvt_i32_f64(s12_h), s2 = V::cvt_i32_f64(s2_h);
+    const double eps = 65536 * 1.0e-10;  // as accumulate_pixel writes it
+    D g = V::divd(s12, V::addd(s1, V::set1d(eps)));
+    const D sv = V::subd(s2, V::muld(g, s12));
+    // sv_sq = sv > 0 ? (int32)sv : 0; sv <= sigma2_sq < 2^31, so the truncated
+    // double is that integer exactly.
+    const D sv_sq = V::truncd(V::positive_or_zero(sv));
+    g = V::mind(g, V::set1d(enhn_gain_limit));  // g < limit ? g : limit
+    const D numer1 = V::addd(sv_sq, V::set1d(static_cast<double>(kSigmaNsq)));
+    // (int64)(g * g * sigma1_sq) + numer1: the truncation is exact and so is the
+    // sum (both below 2^53; g <= 100, sigma1_sq < 2^31).
+    return Half{V::addd(V::truncd(V::muld(V::muld(g, g), s1)), numer1), V::cvtt_f64_i32(sv_sq)};
+  };
+  const Half lo = half(V::low_half(s1), V::low_half(s12), V::low_half(s2));
+  const Half hi = half(V::high_half(s1), V::high_half(s12), V::high_half(s2));
+  // numer1 = sv_sq + sigma_nsq < 2^31 + 2^17: unsigned 32 bits, as libvmaf's.
+  const typename V::I numer1 = V::add32(V::combine(lo.sv_sq, hi.sv_sq), V::set32(kSigmaNsq));
+  return V::sub32(V::log2_64x2(table, lo.numer1_tmp, hi.numer1_tmp), V::log2_32(table, numer1));
 }
 
 // The horizontal filter of a StatRows row, N outputs at a time, in 32-bit
@@ -297,16 +312,7 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
     const I s1 = V::select(gain, sigma1_sq, nsq);
     const I s12 = V::select(gain, sigma12, one);
     const I s2 = V::select(gain, sigma2_sq, one);
-    // The gain in doubles, N/2 lanes at a time.
-    const auto low = [](I x) __attribute__((always_inline)) {
-      return V::cvt_i32_f64(V::low_half(x));
-    };
-    const auto high = [](I x) __attribute__((always_inline)) {
-      return V::cvt_i32_f64(V::high_half(x));
-    };
-    const typename V::H lo = gain_log<V>(low(s1), low(s12), low(s2), table, enhn_gain_limit);
-    const typename V::H hi = gain_log<V>(high(s1), high(s12), high(s2), table, enhn_gain_limit);
-    num_log = V::add32(num_log, V::maskz(gain, V::combine(lo, hi)));
+    num_log = V::add32(num_log, V::maskz(gain, gain_log<V>(s1, s12, s2, table, enhn_gain_limit)));
   };
 
   unsigned j = 0;
