@@ -210,9 +210,9 @@ template <class V, unsigned kWidth>
   const auto load_pairs = [&](unsigned p) __attribute__((always_inline)) {
     return V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p)));
   };
-  typename V::I acc = V::add_madd16(unbias, load_pairs(0), tap_pairs[0]);
+  typename V::I acc = V::add_madd16(unbias, tap_pairs[0], load_pairs(0));
 #pragma GCC unroll 16
-  for (unsigned p = 1; p < pairs; ++p) acc = V::add_madd16(acc, load_pairs(p), tap_pairs[p]);
+  for (unsigned p = 1; p < pairs; ++p) acc = V::add_madd16(acc, tap_pairs[p], load_pairs(p));
   return acc;
 }
 
