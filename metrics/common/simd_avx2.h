@@ -92,6 +92,10 @@ struct V {
     return _mm256_srli_epi32(v, n);
   }
   template <int n>
+  VMAFEXACT_SIMD_INLINE I slli32(I v) {
+    return _mm256_slli_epi32(v, n);
+  }
+  template <int n>
   VMAFEXACT_SIMD_INLINE I srai32(I v) {
     return _mm256_srai_epi32(v, n);
   }
@@ -117,6 +121,8 @@ struct V {
   VMAFEXACT_SIMD_INLINE I combine(H lo, H hi) { return _mm256_set_m128i(hi, lo); }
 
   // --- 16-bit lanes -------------------------------------------------------------
+  // The low 16 bits of each 16-bit lane's product (vpmullw).
+  VMAFEXACT_SIMD_INLINE I mullo16(I a, I b) { return _mm256_mullo_epi16(a, b); }
   VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm256_sub_epi16(a, b); }
   // Per 32-bit lane, the sum of the products of its two int16 pairs (pmaddwd).
   VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm256_madd_epi16(a, b); }

@@ -78,6 +78,10 @@ struct V {
     return _mm512_srli_epi32(v, n);
   }
   template <int n>
+  VMAFEXACT_SIMD_INLINE I slli32(I v) {
+    return _mm512_slli_epi32(v, n);
+  }
+  template <int n>
   VMAFEXACT_SIMD_INLINE I srai32(I v) {
     return _mm512_srai_epi32(v, n);
   }
@@ -103,6 +107,8 @@ struct V {
   VMAFEXACT_SIMD_INLINE I lzcnt32(I v) { return _mm512_lzcnt_epi32(v); }
 
   // --- 16-bit lanes -------------------------------------------------------------
+  // The low 16 bits of each 16-bit lane's product (vpmullw).
+  VMAFEXACT_SIMD_INLINE I mullo16(I a, I b) { return _mm512_mullo_epi16(a, b); }
   VMAFEXACT_SIMD_INLINE I sub16(I a, I b) { return _mm512_sub_epi16(a, b); }
   VMAFEXACT_SIMD_INLINE I madd16(I a, I b) { return _mm512_madd_epi16(a, b); }
   // acc + madd16(a, b), modulo 2^32 either way.

@@ -48,9 +48,15 @@ VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const Vi
 }
 
 VifCpuStage::RowScratch::RowScratch(unsigned width) {
-  static_assert(std::tuple_size_v<decltype(stat)> == StatRows::kCount);
-  for (auto& buffer : stat) buffer.assign(width + 2 * kPadColumns + 1, 0);  // StatRows
+  static_assert(std::tuple_size_v<StatSet> == StatRows::kCount);
+  for (StatSet& set : stat)
+    for (auto& buffer : set) buffer.assign(width + 2 * kPadColumns + 1, 0);  // StatRows
   for (auto* buffer : {&ref_convol, &dis_convol}) buffer->assign(width + 2 * kPadColumns, 0);
+}
+
+StatRows VifCpuStage::RowScratch::rows(unsigned set) {
+  auto row = [&](unsigned r) { return stat[set][r].data() + kPadColumns; };
+  return StatRows{row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)};
 }
 
 // A row one sample wide is the one case where pad_mirror() reads columns it has
@@ -65,9 +71,9 @@ void VifCpuStage::seed_one_wide_row(unsigned half) {
   for (unsigned set = 0; set < scratch_.size(); ++set) {
     if (set == last_statistic_set_) continue;
     RowScratch& to = scratch_[set];
-    for (unsigned row = 0; row < to.stat.size(); ++row)
-      std::copy_n(last.stat[row].begin() + kPadColumns + 1, half,
-                  to.stat[row].begin() + kPadColumns + 1);
+    for (unsigned row = 0; row < StatRows::kCount; ++row)
+      std::copy_n(last.stat[0][row].begin() + kPadColumns + 1, half,
+                  to.stat[0][row].begin() + kPadColumns + 1);
   }
 }
 
@@ -105,22 +111,38 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
   return sum_row_bands<ScaleSums>(
       runner, 0, static_cast<int>(h), w, [&](unsigned band, int begin, int end) {
         RowScratch& scratch = scratch_[band];
-        auto row = [&](unsigned r) { return scratch.stat[r].data() + kPadColumns; };
-        const StatRows rows{row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)};
-        const Sample* ref_window[kMaxFilterWidth];
-        const Sample* dis_window[kMaxFilterWidth];
-        ScaleSums sums;
-        for (int i = begin; i < end; ++i) {
-          for (unsigned k = 0; k < fwidth; ++k) {
-            ref_window[k] = ref[i + k - half + kPadRows];
-            dis_window[k] = dis[i + k - half + kPadRows];
+        std::array<StatRows, kStatBlock> rows;
+        for (unsigned set = 0; set < kStatBlock; ++set) rows[set] = scratch.rows(set);
+        const Sample* ref_window[kMaxFilterWidth + kStatBlock - 1];
+        const Sample* dis_window[kMaxFilterWidth + kStatBlock - 1];
+        // The window of `count` rows from row i on.
+        const auto window = [&](int i, unsigned count) {
+          for (unsigned k = 0; k < fwidth + count - 1; ++k) {
+            ref_window[k] = ref[i + static_cast<int>(k) - half + kPadRows];
+            dis_window[k] = dis[i + static_cast<int>(k) - half + kPadRows];
           }
+        };
+        ScaleSums sums;
+        const auto horizontal = [&](const StatRows& stat) {
+          for (std::int16_t* buffer : stat.all()) pad_mirror(buffer, w, filter.half());
+          dsp_->stat_horizontal(stat, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
+        };
+        int i = begin;
+        if constexpr (sizeof(Sample) == 1) {
+          // 8-bit rows kStatBlock at a time (their vertical pass shares its loads).
+          for (; i + static_cast<int>(kStatBlock) <= end; i += kStatBlock) {
+            window(i, kStatBlock);
+            dsp_->stat_vertical_8_block(ref_window, dis_window, filter, rounding, w, rows.data());
+            for (const StatRows& stat : rows) horizontal(stat);
+          }
+        }
+        for (; i < end; ++i) {
+          window(i, 1);
           if constexpr (sizeof(Sample) == 1)
-            dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows);
+            dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows[0]);
           else
-            dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows);
-          for (std::int16_t* buffer : rows.all()) pad_mirror(buffer, w, filter.half());
-          dsp_->stat_horizontal(rows, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
+            dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows[0]);
+          horizontal(rows[0]);
         }
         if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
         return sums;

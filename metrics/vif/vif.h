@@ -64,6 +64,10 @@ struct VifParams {
 };
 
 struct VifDsp;
+struct StatRows;
+
+// Rows of an 8-bit vertical block (VifDsp::stat_vertical_8_block).
+inline constexpr unsigned kStatBlock = 4;
 
 // The per-pixel stage for pictures of one size and bit depth. Holds libvmaf's
 // working buffers (allocated once, the per-row ones once per band); compute()
@@ -109,8 +113,11 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
   // libvmaf's per-row buffers, indexed from -kPadColumns; one set per band.
   struct RowScratch {
     explicit RowScratch(unsigned width);
-    // The statistic's rows, in StatRows::all()'s order (vif_dsp.h).
-    std::array<std::vector<std::int16_t>, 8> stat;
+    // The statistic's rows, in StatRows::all()'s order (vif_dsp.h): one set per
+    // row of an 8-bit block (kStatBlock); a single row uses the first.
+    using StatSet = std::array<std::vector<std::int16_t>, 8>;
+    std::array<StatSet, kStatBlock> stat;
+    StatRows rows(unsigned set);
     std::vector<std::uint32_t> ref_convol, dis_convol;  // the subsample's
   };
 

@@ -30,6 +30,13 @@ void stat_vertical_c(const Sample* const* ref, const Sample* const* dis, const F
   });
 }
 
+void stat_vertical_8_block_c(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
+                             const Filter& filter, const VerticalRounding& rounding, unsigned w,
+                             const StatRows* out) {
+  for (unsigned n = 0; n < kStatBlock; ++n)
+    stat_vertical_c<std::uint8_t>(ref + n, dis + n, filter, rounding, w, out[n]);
+}
+
 void stat_horizontal_c(const StatRows& in, const Filter& filter, unsigned w,
                        const std::uint16_t* log2_table, double enhn_gain_limit, ScaleSums& sums) {
   with_width(filter, [&](auto width) {
@@ -61,6 +68,7 @@ const VifDsp& vif_dsp_scalar() {
       "scalar",
       stat_vertical_c<std::uint8_t>,
       stat_vertical_c<std::uint16_t>,
+      stat_vertical_8_block_c,
       stat_horizontal_c,
       lowpass_vertical_c<std::uint8_t>,
       lowpass_vertical_c<std::uint16_t>,

@@ -78,6 +78,15 @@ using StatVerticalFn = void (*)(const Sample* const* ref, const Sample* const* d
                                 const Filter& filter, const VerticalRounding& rounding, unsigned w,
                                 const StatRows& out);
 
+// The 8-bit vertical pass for kStatBlock consecutive rows at once: `ref[k]`,
+// `dis[k]` (k < fwidth + kStatBlock - 1) are the rows of the block's window and
+// output row n (n < kStatBlock) is the StatVerticalFn of rows n .. n + fwidth - 1,
+// written to out[n] (kStatBlock: vif.h). The SIMD twins read each window row
+// once for the block.
+using StatVerticalBlockFn = void (*)(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
+                                     const Filter& filter, const VerticalRounding& rounding,
+                                     unsigned w, const StatRows* out);
+
 // Horizontal pass of the statistic at one row and accumulate_pixel() per pixel,
 // for columns 0 .. w-1, added to `sums`.
 using StatHorizontalFn = void (*)(const StatRows& in, const Filter& filter, unsigned w,
@@ -101,6 +110,7 @@ struct VifDsp {
   const char* isa;
   StatVerticalFn<std::uint8_t> stat_vertical_8;
   StatVerticalFn<std::uint16_t> stat_vertical_16;
+  StatVerticalBlockFn stat_vertical_8_block;
   StatHorizontalFn stat_horizontal;
   LowpassVerticalFn<std::uint8_t> lowpass_vertical_8;
   LowpassVerticalFn<std::uint16_t> lowpass_vertical_16;

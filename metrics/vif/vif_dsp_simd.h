@@ -147,6 +147,108 @@ void stat_vertical(const Sample* const* ref, const Sample* const* dis, const Fil
   });
 }
 
+inline bool is_symmetric(const Filter& filter) {
+  for (unsigned k = 0; k < filter.half(); ++k)
+    if (filter.taps[k] != filter.taps[filter.width - 1 - k]) return false;
+  return true;
+}
+
+inline bool taps_fit_int16(const Filter& filter) {
+  for (unsigned k = 0; k < filter.width; ++k)
+    if (filter.taps[k] >= 32768) return false;
+  return true;
+}
+
+// kRows rows of the 8-bit vertical pass with libvmaf's 8-bit rounding (the
+// squares kept whole) and taps below 2^15: the window's rows are read in pairs
+// (2p, 2p + 1), each pair once for all kRows outputs, as int16 pairs in 32-bit
+// lanes (row 2p low) for pmaddwd: output n takes the pair with its taps
+// 2p - n and 2p + 1 - n (0 outside the filter). The squares and the product
+// (below 2^16) are formed once per pair in 16 bits and biased by -32768 to fit
+// int16; the outputs start from 32768 times the taps' sum, which removes the
+// bias. Every sum is taken modulo 2^32 and the true sums are below 2^32
+// (taps summing to 65536, squares below 2^16), so they are the scalar's.
+template <class V, unsigned kWidth, unsigned kRows>
+void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
+                          const Filter& filter, const VerticalRounding& rd, unsigned w,
+                          const StatRows* out) {
+  using I = typename V::I;
+  constexpr unsigned N = V::N;
+  constexpr unsigned kPairs = (kWidth + kRows - 1) / 2;
+  static_assert((kWidth + kRows - 1) % 2 == 0, "the window is read in whole pairs");
+  // Whether output n's taps reach pair p (known at compile time).
+  constexpr auto reaches = [](unsigned n, unsigned p) {
+    return 2 * p + 1 >= n && 2 * p < n + kWidth;
+  };
+  const auto tap = [&](int k) -> std::uint32_t {
+    return k >= 0 && k < static_cast<int>(kWidth) ? filter.taps[k] : 0;
+  };
+  std::uint32_t tap_pairs[kRows][kPairs];
+  for (unsigned n = 0; n < kRows; ++n)
+    for (unsigned p = 0; p < kPairs; ++p) {
+      const int low = static_cast<int>(2 * p) - static_cast<int>(n);
+      tap_pairs[n][p] = tap(low + 1) << 16 | tap(low);
+    }
+  std::uint32_t tap_sum = 0;
+  for (unsigned k = 0; k < kWidth; ++k) tap_sum += filter.taps[k];
+  const I unbias = V::set32(32768u * tap_sum);
+  const I bias16 = V::set32(0x80008000u);
+  const I round_mu = V::set32(rd.round_mu);
+  unsigned j = 0;
+  for (; j + N <= w; j += N) {
+    I mu1[kRows], mu2[kRows], xx[kRows], yy[kRows], xy[kRows];
+    for (unsigned n = 0; n < kRows; ++n) {
+      mu1[n] = mu2[n] = V::zero();
+      xx[n] = yy[n] = xy[n] = unbias;
+    }
+#pragma GCC unroll 16
+    for (unsigned p = 0; p < kPairs; ++p) {
+      const I r = V::or_(V::load(ref[2 * p] + j), V::template slli32<16>(V::load(ref[2 * p + 1] + j)));
+      const I d = V::or_(V::load(dis[2 * p] + j), V::template slli32<16>(V::load(dis[2 * p + 1] + j)));
+      const I rr = V::sub16(V::mullo16(r, r), bias16);
+      const I dd = V::sub16(V::mullo16(d, d), bias16);
+      const I rdp = V::sub16(V::mullo16(r, d), bias16);
+#pragma GCC unroll 16
+      for (unsigned n = 0; n < kRows; ++n) {
+        if (!reaches(n, p)) continue;
+        const I t = V::set32(tap_pairs[n][p]);
+        mu1[n] = V::add_madd16(mu1[n], r, t);
+        mu2[n] = V::add_madd16(mu2[n], d, t);
+        xx[n] = V::add_madd16(xx[n], rr, t);
+        yy[n] = V::add_madd16(yy[n], dd, t);
+        xy[n] = V::add_madd16(xy[n], rdp, t);
+      }
+    }
+    for (unsigned n = 0; n < kRows; ++n) {
+      store_biased<V>(out[n].mu1 + j, V::srl32(V::add32(mu1[n], round_mu), rd.shift_mu));
+      store_biased<V>(out[n].mu2 + j, V::srl32(V::add32(mu2[n], round_mu), rd.shift_mu));
+      store_split_lanes<V>(out[n].xx_lo, out[n].xx_hi, j, xx[n]);
+      store_split_lanes<V>(out[n].yy_lo, out[n].yy_hi, j, yy[n]);
+      store_split_lanes<V>(out[n].xy_lo, out[n].xy_hi, j, xy[n]);
+    }
+  }
+  for (unsigned n = 0; n < kRows; ++n)
+    scalar::stat_vertical<std::uint8_t, kWidth>(ref + n, dis + n, filter, rd, j, w, out[n]);
+}
+
+// kStatBlock rows of the 8-bit vertical pass: VIF's 17-tap filter at libvmaf's
+// 8-bit rounding in pairs of window rows (4 outputs a step with 32 vector
+// registers, 2 with 16), anything else a row at a time.
+template <class V>
+void stat_vertical_8_block(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
+                           const Filter& filter, const VerticalRounding& rd, unsigned w,
+                           const StatRows* out) {
+  constexpr unsigned kRows = V::N >= 16 ? 4 : 2;
+  static_assert(kStatBlock % kRows == 0);
+  if (filter.width == 17 && rd.round_sq == 0 && rd.shift_sq == 0 && taps_fit_int16(filter)) {
+    for (unsigned n = 0; n < kStatBlock; n += kRows)
+      stat_vertical_8_rows<V, 17, kRows>(ref + n, dis + n, filter, rd, w, out + n);
+    return;
+  }
+  for (unsigned n = 0; n < kStatBlock; ++n)
+    stat_vertical<V, std::uint8_t>(ref + n, dis + n, filter, rd, w, out[n]);
+}
+
 // (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu products).
 template <class V>
 inline typename V::I mul_round_high(typename V::I a, typename V::I b) {
@@ -332,18 +434,6 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
   scalar::stat_horizontal<kWidth>(in, filter, j, w, table, enhn_gain_limit, sums);
 }
 
-inline bool is_symmetric(const Filter& filter) {
-  for (unsigned k = 0; k < filter.half(); ++k)
-    if (filter.taps[k] != filter.taps[filter.width - 1 - k]) return false;
-  return true;
-}
-
-inline bool taps_fit_int16(const Filter& filter) {
-  for (unsigned k = 0; k < filter.width; ++k)
-    if (filter.taps[k] >= 32768) return false;
-  return true;
-}
-
 // VIF's four filters (17, 9, 5 and 3 taps, symmetric) with their width known
 // at compile time; any other filter goes to the scalar reference.
 template <class V>
@@ -426,6 +516,7 @@ constexpr VifDsp make_dsp(const char* isa) {
       isa,
       stat_vertical<V, std::uint8_t>,
       stat_vertical<V, std::uint16_t>,
+      stat_vertical_8_block<V>,
       stat_horizontal<V>,
       lowpass_vertical<V, std::uint8_t>,
       lowpass_vertical<V, std::uint16_t>,

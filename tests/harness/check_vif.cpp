@@ -81,6 +81,58 @@ TEST_P(VifTwin, StatVertical) {
   check_stat_vertical<std::uint16_t>(ref(), twin(), rng_, &VifDsp::stat_vertical_16, {10, 12, 16});
 }
 
+// The 8-bit vertical pass kStatBlock rows at a time, against the reference's
+// rows one by one: libvmaf's 8-bit rounding with the 17-tap filter (the twins'
+// paired path), over windows of distinct rows and of mirrored ones (the top of
+// a picture, where window rows repeat), and the fallbacks (the other filters,
+// another rounding).
+TEST_P(VifTwin, StatVertical8Block) {
+  struct Case {
+    unsigned scale;
+    VerticalRounding rounding;
+  };
+  const std::vector<Case> cases = {{0, rounding_for(0, 8)}, {1, rounding_for(0, 8)},
+                                   {3, rounding_for(0, 8)}, {0, rounding_for(1, 16)}};
+  for (const Case& c : cases) {
+    const Filter& filter = vif_filter(c.scale);
+    const unsigned rows = filter.width + kStatBlock - 1;
+    for (bool mirrored : {false, true})
+      for (Fill fill : kFills)
+        for (unsigned w : kWidths) {
+          const Window<std::uint8_t> a(rng_, rows, w, 8, fill), b(rng_, rows, w, 8, fill);
+          std::vector<const std::uint8_t*> ref_rows = a.pointers, dis_rows = b.pointers;
+          if (mirrored)  // picture rows 0, 1, 2, ... with the rows above mirrored
+            for (unsigned k = 0; k < rows; ++k) {
+              const int row = static_cast<int>(k) - static_cast<int>(filter.half());
+              ref_rows[k] = a.pointers[static_cast<unsigned>(std::abs(row))];
+              dis_rows[k] = b.pointers[static_cast<unsigned>(std::abs(row))];
+            }
+          std::vector<RowSet> out_ref(kStatBlock, RowSet(w)), out_twin(kStatBlock, RowSet(w));
+          std::vector<StatRows> ref_out, twin_out;
+          for (unsigned n = 0; n < kStatBlock; ++n) {
+            ref_out.push_back(out_ref[n].rows());
+            twin_out.push_back(out_twin[n].rows());
+          }
+          ref().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
+                                      ref_out.data());
+          twin().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
+                                       twin_out.data());
+          for (unsigned n = 0; n < kStatBlock; ++n)
+            ASSERT_TRUE(out_ref[n] == out_twin[n])
+                << twin().isa << " stat_vertical_8_block scale " << c.scale << " shift_mu "
+                << c.rounding.shift_mu << " w " << w << " fill " << static_cast<int>(fill)
+                << (mirrored ? " mirrored" : "") << ": row " << n;
+          // The reference block is the one-row routine, row after row.
+          for (unsigned n = 0; n < kStatBlock; ++n) {
+            RowSet single(w);
+            ref().stat_vertical_8(ref_rows.data() + n, dis_rows.data() + n, filter, c.rounding, w,
+                                  single.rows());
+            ASSERT_TRUE(single == out_ref[n]) << "scalar block row " << n << " w " << w;
+          }
+        }
+  }
+}
+
 // The 8-bit vertical pass with another rounding (not one libvmaf uses) takes
 // the twin's fallback; it must still agree.
 TEST_P(VifTwin, StatVertical8OtherRounding) {
