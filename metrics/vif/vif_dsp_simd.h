@@ -335,13 +335,13 @@ template <class V, unsigned kWidth>
 }
 
 // (xx + 32768) >> 16 cut to 32 bits, for xx = (hi << 16) + lo given its
-// filtered halves: hi + (lo + 32768) >> 16, with lo's carry taken in two
-// steps so that nothing leaves 32 bits.
+// filtered halves, the low one with 32768 added (`round_lo`, stat_horizontal):
+// hi + (lo + 32768) >> 16. lo + 32768 stays below 2^32 where the taps sum to at
+// most 65536 (65535 * 65536 + 32768 < 2^32), which stat_horizontal checks.
 template <class V>
-[[gnu::always_inline]] inline typename V::I round_joined(typename V::I lo, typename V::I hi) {
-  const typename V::I low_round =
-      V::template srli32<16>(V::add32(V::and_(lo, V::set32(0xFFFF)), V::set32(32768)));
-  return V::add32(V::add32(hi, V::template srli32<16>(lo)), low_round);
+[[gnu::always_inline]] inline typename V::I round_joined(typename V::I lo_rounded,
+                                                         typename V::I hi) {
+  return V::add32(hi, V::template srli32<16>(lo_rounded));
 }
 
 // kPaired: the taps fit int16 (paired_filter, 2N outputs a step), else
@@ -366,6 +366,7 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
     }
   }
   const I unbias = V::set32(32768u * tap_sum);
+  const I round_lo = V::set32(32768u * tap_sum + 32768u);  // unbias and round (round_joined)
   const I nsq = V::set32(kSigmaNsq);
   const I one = V::set32(1);
   const I den_log_offset = V::set32(2048 * 17);
@@ -379,20 +380,20 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
 
   // accumulate_pixel, N pixels at a time (in any order: the sums are exact).
   const auto accumulate = [&](int first) __attribute__((always_inline)) {
-    auto filtered = [&](const std::int16_t* row) __attribute__((always_inline)) {
+    auto filtered = [&](const std::int16_t* row, I start) __attribute__((always_inline)) {
       if constexpr (kPaired)
-        return paired_filter<V, kWidth>(row, first, taps, unbias);
+        return paired_filter<V, kWidth>(row, first, taps, start);
       else
-        return symmetric_filter<V, kWidth>(row, first, taps, unbias);
+        return symmetric_filter<V, kWidth>(row, first, taps, start);
     };
-    const I mu1 = filtered(in.mu1);
-    const I mu2 = filtered(in.mu2);
+    const I mu1 = filtered(in.mu1, unbias);
+    const I mu2 = filtered(in.mu2, unbias);
     const I mu1_sq = mul_round_high<V>(mu1, mu1);
     const I mu2_sq = mul_round_high<V>(mu2, mu2);
     const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
-    const I xx_filt = round_joined<V>(filtered(in.xx_lo), filtered(in.xx_hi));
-    const I yy_filt = round_joined<V>(filtered(in.yy_lo), filtered(in.yy_hi));
-    const I xy_filt = round_joined<V>(filtered(in.xy_lo), filtered(in.xy_hi));
+    const I xx_filt = round_joined<V>(filtered(in.xx_lo, round_lo), filtered(in.xx_hi, unbias));
+    const I yy_filt = round_joined<V>(filtered(in.yy_lo, round_lo), filtered(in.yy_hi, unbias));
+    const I xy_filt = round_joined<V>(filtered(in.xy_lo, round_lo), filtered(in.xy_hi, unbias));
     const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
     const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
     const I sigma12 = V::sub32(xy_filt, mu1_mu2);
@@ -439,10 +440,13 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
 template <class V>
 void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
                      const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  std::uint32_t tap_sum = 0;
+  for (unsigned k = 0; k < filter.width; ++k) tap_sum += filter.taps[k];
   const bool paired = taps_fit_int16(filter);
   bool done = false;
   with_filter_width(filter, [&](auto width) {
     if constexpr (width() != 0) {
+      if (tap_sum > 65536) return;  // round_joined needs lo + 32768 below 2^32
       if (paired) {
         stat_horizontal_width<V, width(), true>(in, filter, w, table, enhn_gain_limit, sums);
         done = true;
