@@ -300,22 +300,42 @@ inline typename V::I gain_log(typename V::I s1, typename V::I s12, typename V::I
 // 16-bit values fit in 32 bits (the taps sum to 65536), so they are exact.
 //
 // paired_filter: taps below 2^15, two per int16 multiply-add (pmaddwd): lane
-// m of a load at column c holds entries c + 2m and c + 2m + 1, so the N lanes
-// are every other output from the first: `first` and first + 1 give the even
-// and the odd outputs of 2N columns. tap_pairs[p] holds taps 2p and 2p + 1
-// (0 past the last).
+// m of a load at column first + 2p holds entries first + 2m + 2p and
+// first + 2m + 2p + 1, which are taps 2p and 2p + 1 of output first + 2m + half
+// (the even outputs) and taps 2p - 1 and 2p of the next one (the odd outputs):
+// each load serves both, with tap pairs even_taps[p] and odd_taps[p] (0 outside
+// the filter), so 2N outputs of a row take (kWidth + 1) / 2 loads. With 16
+// vector registers (AVX2) the sixteen sums of eight rows do not fit, so the
+// even and the odd outputs are filtered one after the other, each load taken
+// as the multiply-add's memory operand (the first overload).
 template <class V, unsigned kWidth>
 [[gnu::always_inline]] inline typename V::I paired_filter(const std::int16_t* row, int first,
                                                           const typename V::I* tap_pairs,
-                                                          typename V::I unbias) {
-  constexpr unsigned pairs = (kWidth + 1) / 2;
-  const auto load_pairs = [&](unsigned p) __attribute__((always_inline)) {
-    return V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p)));
-  };
-  typename V::I acc = V::add_madd16(unbias, tap_pairs[0], load_pairs(0));
+                                                          typename V::I start) {
+  typename V::I acc = start;
 #pragma GCC unroll 16
-  for (unsigned p = 1; p < pairs; ++p) acc = V::add_madd16(acc, tap_pairs[p], load_pairs(p));
+  for (unsigned p = 0; p < (kWidth + 1) / 2; ++p)
+    acc = V::add_madd16(
+        acc, tap_pairs[p],
+        V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p))));
   return acc;
+}
+template <class V, unsigned kWidth>
+[[gnu::always_inline]] inline void paired_filter(const std::int16_t* row, int first,
+                                                 const typename V::I* even_taps,
+                                                 const typename V::I* odd_taps,
+                                                 typename V::I start, typename V::I& even,
+                                                 typename V::I& odd) {
+  constexpr unsigned pairs = (kWidth + 1) / 2;
+  static_assert(kWidth % 2 == 1, "odd outputs take the even outputs' pairs");
+  even = odd = start;
+#pragma GCC unroll 16
+  for (unsigned p = 0; p < pairs; ++p) {
+    const typename V::I entries =
+        V::load(reinterpret_cast<const std::uint32_t*>(row + first + 2 * static_cast<int>(p)));
+    even = V::add_madd16(even, entries, even_taps[p]);
+    odd = V::add_madd16(odd, entries, odd_taps[p]);
+  }
 }
 
 // symmetric_filter: any taps (VIF's 3-tap filter has one of 43690), for a
@@ -354,13 +374,20 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
   constexpr unsigned N = V::N;
   constexpr unsigned kStep = kPaired ? 2 * N : N;
   constexpr int half = static_cast<int>(kWidth / 2);
-  I taps[kWidth];
+  // kPaired: the even and the odd outputs' tap pairs (paired_filter); else the taps.
+  I taps[kWidth], odd_taps[(kWidth + 1) / 2];
   std::uint32_t tap_sum = 0;
+  const auto tap = [&](int k) -> std::uint32_t {
+    return k >= 0 && k < static_cast<int>(kWidth) ? filter.taps[k] : 0;
+  };
   for (unsigned k = 0; k < kWidth; ++k) {
     tap_sum += filter.taps[k];
     if constexpr (kPaired) {
-      const std::uint32_t next = k + 1 < kWidth ? filter.taps[k + 1] : 0;
-      if (k % 2 == 0) taps[k / 2] = V::set32(next << 16 | filter.taps[k]);
+      if (k % 2 == 0) {
+        const int low = static_cast<int>(k);
+        taps[k / 2] = V::set32(tap(low + 1) << 16 | tap(low));
+        odd_taps[k / 2] = V::set32(tap(low) << 16 | tap(low - 1));
+      }
     } else {
       taps[k] = V::set32(filter.taps[k]);
     }
@@ -379,21 +406,18 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
   I den_non_log, den_log, num_log;
 
   // accumulate_pixel, N pixels at a time (in any order: the sums are exact).
-  const auto accumulate = [&](int first) __attribute__((always_inline)) {
-    auto filtered = [&](const std::int16_t* row, I start) __attribute__((always_inline)) {
-      if constexpr (kPaired)
-        return paired_filter<V, kWidth>(row, first, taps, start);
-      else
-        return symmetric_filter<V, kWidth>(row, first, taps, start);
-    };
-    const I mu1 = filtered(in.mu1, unbias);
-    const I mu2 = filtered(in.mu2, unbias);
+  // filtered(r, start): StatRows row r (mu1, mu2, xx_lo, xx_hi, ...) filtered
+  // for the N pixels, its sum started at `start`, on demand (the low halves
+  // start at round_lo for round_joined, the others at unbias).
+  const auto accumulate = [&](auto&& filtered) __attribute__((always_inline)) {
+    const I mu1 = filtered(0, unbias);
+    const I mu2 = filtered(1, unbias);
     const I mu1_sq = mul_round_high<V>(mu1, mu1);
     const I mu2_sq = mul_round_high<V>(mu2, mu2);
     const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
-    const I xx_filt = round_joined<V>(filtered(in.xx_lo, round_lo), filtered(in.xx_hi, unbias));
-    const I yy_filt = round_joined<V>(filtered(in.yy_lo, round_lo), filtered(in.yy_hi, unbias));
-    const I xy_filt = round_joined<V>(filtered(in.xy_lo, round_lo), filtered(in.xy_hi, unbias));
+    const I xx_filt = round_joined<V>(filtered(2, round_lo), filtered(3, unbias));
+    const I yy_filt = round_joined<V>(filtered(4, round_lo), filtered(5, unbias));
+    const I xy_filt = round_joined<V>(filtered(6, round_lo), filtered(7, unbias));
     const I sigma1_sq = V::sub32(xx_filt, mu1_sq);
     const I sigma2_sq = V::max0_32(V::sub32(yy_filt, mu2_sq));
     const I sigma12 = V::sub32(xy_filt, mu1_mu2);
@@ -418,14 +442,45 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
     num_log = V::add32(num_log, V::maskz(gain, gain_log<V>(s1, s12, s2, table, enhn_gain_limit)));
   };
 
+  const std::array<std::int16_t*, StatRows::kCount> rows = in.all();
   unsigned j = 0;
   while (j + kStep <= w) {
     const unsigned chunk_end = std::min(w, j + kChunk);
     den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
     for (; j + kStep <= chunk_end; j += kStep) {
       const int first = static_cast<int>(j) - half;
-      accumulate(first);
-      if constexpr (kPaired) accumulate(first + 1);
+      if constexpr (kPaired && V::N >= 16) {
+        // Every row's even and odd outputs from one set of loads, then the
+        // pixels of each.
+        I even[StatRows::kCount], odd[StatRows::kCount];
+        const auto filter_row = [&](unsigned r, I start) __attribute__((always_inline)) {
+          paired_filter<V, kWidth>(rows[r], first, taps, odd_taps, start, even[r], odd[r]);
+        };
+        filter_row(0, unbias);
+        filter_row(1, unbias);
+        filter_row(2, round_lo);
+        filter_row(3, unbias);
+        filter_row(4, round_lo);
+        filter_row(5, unbias);
+        filter_row(6, round_lo);
+        filter_row(7, unbias);
+        accumulate([&](unsigned r, I) __attribute__((always_inline)) { return even[r]; });
+        accumulate([&](unsigned r, I) __attribute__((always_inline)) { return odd[r]; });
+      } else if constexpr (kPaired) {
+        // The even outputs, then the odd ones as the even outputs of the
+        // columns one further on.
+        const auto at = [&](int column) __attribute__((always_inline)) {
+          return [&, column](unsigned r, I start) __attribute__((always_inline)) {
+            return paired_filter<V, kWidth>(rows[r], column, taps, start);
+          };
+        };
+        accumulate(at(first));
+        accumulate(at(first + 1));
+      } else {
+        accumulate([&](unsigned r, I start) __attribute__((always_inline)) {
+          return symmetric_filter<V, kWidth>(rows[r], first, taps, start);
+        });
+      }
     }
     sums.den_non_log += V::sum32_signed_wide(den_non_log);
     sums.den_log += V::sum32_signed_wide(den_log);
