@@ -234,24 +234,19 @@ struct V {
     return _mm256_add_epi32(lookup(table, index), _mm256_slli_epi32(shift, 11));
   }
   // libvmaf's log2_64 of integer-valued doubles in [2^17, 2^53), N/2 lanes of
-  // `lo` then N/2 of `hi` (one gather for both): the exponent gives
-  // floor(log2 x), the mantissa times 2^15 truncated gives x >> (floor - 15).
+  // `lo` then N/2 of `hi`, from the doubles' high words (one gather for both):
+  // x = (2^52 + f) * 2^(e - 52) with e = floor(log2 x) >= 17, so the shift is
+  // e - 15 and x >> (e - 15) = 2^15 + (f >> 37), the fraction's top 15 bits
+  // (bits 5..19 of the high word).
   VMAFEXACT_SIMD_INLINE I log2_64x2(const std::uint16_t* table, D lo, D hi) {
-    const auto index_of = [](D x) __attribute__((always_inline)) {
-      const D mantissa = _mm256_castsi256_pd(
-          _mm256_or_si256(_mm256_and_si256(_mm256_castpd_si256(x),
-                                           _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll)),
-                          _mm256_set1_epi64x(0x3FF0000000000000ll)));
-      return _mm256_cvttpd_epi32(_mm256_mul_pd(mantissa, _mm256_set1_pd(32768.0)));
-    };
-    // The exponents: the high 32 bits of each double shifted down by 20, the
-    // odd 32-bit lanes of lo and hi gathered in order.
+    // The odd 32-bit words of lo and hi, in order.
     const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), 0xDD);
-    const I exponent = _mm256_srli_epi32(
-        _mm256_permute4x64_epi64(_mm256_castps_si256(odd), 0xD8), 20);
-    const I shift = _mm256_sub_epi32(exponent, _mm256_set1_epi32(1023 + 15));
-    return _mm256_add_epi32(lookup(table, combine(index_of(lo), index_of(hi))),
-                            _mm256_slli_epi32(shift, 11));
+    const I high = _mm256_permute4x64_epi64(_mm256_castps_si256(odd), 0xD8);
+    const I index = _mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi32(high, 5), _mm256_set1_epi32(0x7FFF)),
+        _mm256_set1_epi32(0x8000));
+    const I shift = _mm256_sub_epi32(_mm256_srli_epi32(high, 20), _mm256_set1_epi32(1023 + 15));
+    return _mm256_add_epi32(lookup(table, index), _mm256_slli_epi32(shift, 11));
   }
 
   // --- Reductions ----------------------------------------------------------------

@@ -211,21 +211,19 @@ struct V {
     const I index = _mm512_srlv_epi32(v, shift);  // 32768 .. 65535
     return _mm512_add_epi32(lookup(table, index), _mm512_slli_epi32(shift, 11));
   }
-  // log2_64 of integer-valued doubles in [2^17, 2^53) (exact conversion to
-  // uint64, vplzcntq), N/2 lanes of `lo` then N/2 of `hi`: one 16-lane gather
-  // costs less than two 8-lane ones.
+  // log2_64 of integer-valued doubles in [2^17, 2^53), N/2 lanes of `lo` then
+  // N/2 of `hi`, from the doubles' high words (one 16-lane gather for both):
+  // x = (2^52 + f) * 2^(e - 52) with e = floor(log2 x) >= 17, so the shift is
+  // e - 15 and x >> (e - 15) = 2^15 + (f >> 37), the fraction's top 15 bits
+  // (bits 5..19 of the high word).
   VMAFEXACT_SIMD_INLINE I log2_64x2(const std::uint16_t* table, D lo, D hi) {
-    H index_lo, index_hi, shift_lo, shift_hi;
-    const auto index_of = [](D x, H& index, H& shift) __attribute__((always_inline)) {
-      const I value = _mm512_cvttpd_epu64(x);
-      const I shift64 = _mm512_sub_epi64(set64(48), _mm512_lzcnt_epi64(value));
-      index = _mm512_cvtepi64_epi32(_mm512_srlv_epi64(value, shift64));  // 32768 .. 65535
-      shift = _mm512_cvtepi64_epi32(shift64);
-    };
-    index_of(lo, index_lo, shift_lo);
-    index_of(hi, index_hi, shift_hi);
-    return _mm512_add_epi32(lookup(table, combine(index_lo, index_hi)),
-                            _mm512_slli_epi32(combine(shift_lo, shift_hi), 11));
+    const I odd_words = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const I high = _mm512_permutex2var_epi32(_mm512_castpd_si512(lo), odd_words,
+                                             _mm512_castpd_si512(hi));
+    const I index = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(high, 5), set32(0x7FFF)),
+                                    set32(0x8000));
+    const I shift = _mm512_sub_epi32(_mm512_srli_epi32(high, 20), set32(1023 + 15));
+    return _mm512_add_epi32(lookup(table, index), _mm512_slli_epi32(shift, 11));
   }
 
   // --- Reductions ----------------------------------------------------------------
