@@ -167,8 +167,8 @@ void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const R
   // Bands of output rows: each writes its own rows of the decimated pictures.
   for_each_row_band(runner, 0, static_cast<int>(out_h), w, [&](unsigned band, int begin, int end) {
     RowScratch& scratch = scratch_[band];
-    std::uint32_t* ref_convol = scratch.ref_convol.data() + kPadColumns;
-    std::uint32_t* dis_convol = scratch.dis_convol.data() + kPadColumns;
+    std::int16_t* ref_convol = scratch.ref_convol.data() + kPadColumns;
+    std::int16_t* dis_convol = scratch.dis_convol.data() + kPadColumns;
     const Sample* ref_window[kMaxFilterWidth];
     const Sample* dis_window[kMaxFilterWidth];
     for (int oi = begin; oi < end; ++oi) {

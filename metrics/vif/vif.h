@@ -118,7 +118,7 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
     using StatSet = std::array<std::vector<std::int16_t>, 8>;
     std::array<StatSet, kStatBlock> stat;
     StatRows rows(unsigned set);
-    std::vector<std::uint32_t> ref_convol, dis_convol;  // the subsample's
+    std::vector<std::int16_t> ref_convol, dis_convol;  // the subsample's, biased
   };
 
   template <typename Sample>

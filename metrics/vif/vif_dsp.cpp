@@ -46,14 +46,14 @@ void stat_horizontal_c(const StatRows& in, const Filter& filter, unsigned w,
 
 template <typename Sample>
 void lowpass_vertical_c(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
-                        std::uint32_t round, unsigned shift, unsigned w, std::uint32_t* ref_out,
-                        std::uint32_t* dis_out) {
+                        std::uint32_t round, unsigned shift, unsigned w, std::int16_t* ref_out,
+                        std::int16_t* dis_out) {
   with_width(filter, [&](auto width) {
     scalar::lowpass_vertical<Sample, width()>(ref, dis, filter, round, shift, 0, w, ref_out, dis_out);
   });
 }
 
-void lowpass_horizontal_c(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+void lowpass_horizontal_c(const std::int16_t* ref_in, const std::int16_t* dis_in,
                           const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
                           std::uint16_t* dis_out) {
   with_width(filter, [&](auto width) {

@@ -94,15 +94,17 @@ using StatHorizontalFn = void (*)(const StatRows& in, const Filter& filter, unsi
                                   ScaleSums& sums);
 
 // Vertical low-pass before decimation at one row: (acc + round) >> shift cut to
-// 16 bits, columns 0 .. w-1, for both pictures.
+// 16 bits, columns 0 .. w-1, for both pictures, stored biased (biased(): the
+// horizontal pass filters int16 pairs, as the statistic's does).
 template <typename Sample>
 using LowpassVerticalFn = void (*)(const Sample* const* ref, const Sample* const* dis,
                                    const Filter& filter, std::uint32_t round, unsigned shift,
-                                   unsigned w, std::uint32_t* ref_out, std::uint32_t* dis_out);
+                                   unsigned w, std::int16_t* ref_out, std::int16_t* dis_out);
 
-// Horizontal low-pass at the even columns: output oj (0 .. out_w-1) filters
-// the (mirrored) row around column 2*oj, (acc + 32768) >> 16 cut to 16 bits.
-using LowpassHorizontalFn = void (*)(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+// Horizontal low-pass at the even columns of a biased row: output oj
+// (0 .. out_w-1) filters the (mirrored) row around column 2*oj,
+// (acc + 32768) >> 16 cut to 16 bits.
+using LowpassHorizontalFn = void (*)(const std::int16_t* ref_in, const std::int16_t* dis_in,
                                      const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
                                      std::uint16_t* dis_out);
 

@@ -100,8 +100,8 @@ inline void stat_horizontal(const StatRows& in, const Filter& filter, unsigned b
 template <typename Sample, unsigned kWidth = 0>
 inline void lowpass_vertical(const Sample* const* ref, const Sample* const* dis,
                              const Filter& filter, std::uint32_t round, unsigned shift,
-                             unsigned begin, unsigned end, std::uint32_t* ref_out,
-                             std::uint32_t* dis_out) {
+                             unsigned begin, unsigned end, std::int16_t* ref_out,
+                             std::int16_t* dis_out) {
   const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
   for (unsigned j = begin; j < end; ++j) {
     std::uint32_t acc_ref = 0, acc_dis = 0;
@@ -109,13 +109,13 @@ inline void lowpass_vertical(const Sample* const* ref, const Sample* const* dis,
       acc_ref += filter.taps[k] * static_cast<std::uint32_t>(ref[k][j]);
       acc_dis += filter.taps[k] * static_cast<std::uint32_t>(dis[k][j]);
     }
-    ref_out[j] = static_cast<std::uint16_t>((acc_ref + round) >> shift);
-    dis_out[j] = static_cast<std::uint16_t>((acc_dis + round) >> shift);
+    ref_out[j] = biased(static_cast<std::uint16_t>((acc_ref + round) >> shift));
+    dis_out[j] = biased(static_cast<std::uint16_t>((acc_dis + round) >> shift));
   }
 }
 
 template <unsigned kWidth = 0>
-inline void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+inline void lowpass_horizontal(const std::int16_t* ref_in, const std::int16_t* dis_in,
                                const Filter& filter, unsigned begin, unsigned end,
                                std::uint16_t* ref_out, std::uint16_t* dis_out) {
   const unsigned fwidth = kWidth != 0 ? kWidth : filter.width;
@@ -124,8 +124,8 @@ inline void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t*
     const int first = static_cast<int>(2 * oj) - half;
     std::uint32_t acc_ref = 0, acc_dis = 0;
     for (unsigned k = 0; k < fwidth; ++k) {
-      acc_ref += filter.taps[k] * ref_in[first + static_cast<int>(k)];
-      acc_dis += filter.taps[k] * dis_in[first + static_cast<int>(k)];
+      acc_ref += filter.taps[k] * unbiased(ref_in[first + static_cast<int>(k)]);
+      acc_dis += filter.taps[k] * unbiased(dis_in[first + static_cast<int>(k)]);
     }
     ref_out[oj] = static_cast<std::uint16_t>((acc_ref + 32768) >> 16);
     dis_out[oj] = static_cast<std::uint16_t>((acc_dis + 32768) >> 16);

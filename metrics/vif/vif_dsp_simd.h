@@ -516,15 +516,14 @@ void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
 
 template <class V, typename Sample>
 void lowpass_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
-                      std::uint32_t round, unsigned shift, unsigned w, std::uint32_t* ref_out,
-                      std::uint32_t* dis_out) {
+                      std::uint32_t round, unsigned shift, unsigned w, std::int16_t* ref_out,
+                      std::int16_t* dis_out) {
   using I = typename V::I;
   constexpr unsigned N = V::N;
   const unsigned fwidth = filter.width;
   I taps[kMaxFilterWidth];
   for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
   const I round_v = V::set32(round);
-  const I low16 = V::set32(0xFFFF);
   unsigned j = 0;
   for (; j + N <= w; j += N) {
     I acc_ref = V::zero(), acc_dis = V::zero();
@@ -532,39 +531,73 @@ void lowpass_vertical(const Sample* const* ref, const Sample* const* dis, const 
       acc_ref = V::add32(acc_ref, V::mullo32(taps[k], V::load(ref[k] + j)));
       acc_dis = V::add32(acc_dis, V::mullo32(taps[k], V::load(dis[k] + j)));
     }
-    V::store(ref_out + j, V::and_(V::srl32(V::add32(acc_ref, round_v), shift), low16));
-    V::store(dis_out + j, V::and_(V::srl32(V::add32(acc_dis, round_v), shift), low16));
+    // store_biased keeps the low 16 bits: the scalar's cut to 16 bits.
+    store_biased<V>(ref_out + j, V::srl32(V::add32(acc_ref, round_v), shift));
+    store_biased<V>(dis_out + j, V::srl32(V::add32(acc_dis, round_v), shift));
   }
   scalar::lowpass_vertical(ref, dis, filter, round, shift, j, w, ref_out, dis_out);
 }
 
+// The decimating horizontal low-pass over biased rows: each lane sums
+// taps * (x - 32768) modulo 2^32 from a start of 32768 times the taps' sum
+// (the bias) plus 32768 (the rounding); the true sum is below 2^32 while the
+// taps sum to at most 65536, so (sum) >> 16 is the scalar's. Taps below 2^15
+// go two per pmaddwd: lane m of a load at column 2 * oj - half + 2p holds the
+// entries of taps 2p and 2p + 1 of output oj + m, so N outputs take
+// (fwidth + 1) / 2 loads a picture. Other taps (the 3-tap filter's 43690)
+// filter 2N columns and keep the even ones. Reads columns up to
+// 2 * out_w - 1 + half, inside the mirrored row.
 template <class V>
-void lowpass_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+void lowpass_horizontal(const std::int16_t* ref_in, const std::int16_t* dis_in,
                         const Filter& filter, unsigned out_w, std::uint16_t* ref_out,
                         std::uint16_t* dis_out) {
   using I = typename V::I;
   constexpr unsigned N = V::N;
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
-  I taps[kMaxFilterWidth];
-  for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
-  const I round_h = V::set32(32768);
+  std::uint32_t tap_sum = 0;
+  for (unsigned k = 0; k < fwidth; ++k) tap_sum += filter.taps[k];
   unsigned oj = 0;
-  // N outputs from 2N columns filtered at full resolution (the even ones kept):
-  // reads columns up to 2 * out_w - 1 + half, inside the mirrored row.
-  for (; oj + N <= out_w; oj += N) {
-    const int first = static_cast<int>(2 * oj) - half;
-    I ref_a = V::zero(), ref_b = V::zero(), dis_a = V::zero(), dis_b = V::zero();
-    for (unsigned k = 0; k < fwidth; ++k) {
-      const int c = first + static_cast<int>(k);
-      ref_a = V::add32(ref_a, V::mullo32(taps[k], V::load(ref_in + c)));
-      ref_b = V::add32(ref_b, V::mullo32(taps[k], V::load(ref_in + c + N)));
-      dis_a = V::add32(dis_a, V::mullo32(taps[k], V::load(dis_in + c)));
-      dis_b = V::add32(dis_b, V::mullo32(taps[k], V::load(dis_in + c + N)));
+  if (tap_sum <= 65536 && fwidth % 2 == 1) {
+    const I start = V::set32(32768u * tap_sum + 32768u);
+    if (taps_fit_int16(filter)) {
+      const unsigned pairs = (fwidth + 1) / 2;
+      I tap_pairs[(kMaxFilterWidth + 1) / 2];
+      for (unsigned p = 0; p < pairs; ++p) {
+        const std::uint32_t high = 2 * p + 1 < fwidth ? filter.taps[2 * p + 1] : 0;
+        tap_pairs[p] = V::set32(high << 16 | filter.taps[2 * p]);
+      }
+      const auto pair_at = [](const std::int16_t* row, int column) {
+        return V::load(reinterpret_cast<const std::uint32_t*>(row + column));
+      };
+      for (; oj + N <= out_w; oj += N) {
+        const int first = static_cast<int>(2 * oj) - half;
+        I ref_acc = start, dis_acc = start;
+        for (unsigned p = 0; p < pairs; ++p) {
+          const int column = first + 2 * static_cast<int>(p);
+          ref_acc = V::add_madd16(ref_acc, tap_pairs[p], pair_at(ref_in, column));
+          dis_acc = V::add_madd16(dis_acc, tap_pairs[p], pair_at(dis_in, column));
+        }
+        V::store_u16_of_small(ref_out + oj, V::template srli32<16>(ref_acc));
+        V::store_u16_of_small(dis_out + oj, V::template srli32<16>(dis_acc));
+      }
+    } else {
+      I taps[kMaxFilterWidth];
+      for (unsigned k = 0; k < fwidth; ++k) taps[k] = V::set32(filter.taps[k]);
+      for (; oj + N <= out_w; oj += N) {
+        const int first = static_cast<int>(2 * oj) - half;
+        I ref_a = start, ref_b = start, dis_a = start, dis_b = start;
+        for (unsigned k = 0; k < fwidth; ++k) {
+          const int c = first + static_cast<int>(k);
+          ref_a = V::add32(ref_a, V::mullo32(taps[k], V::load(ref_in + c)));
+          ref_b = V::add32(ref_b, V::mullo32(taps[k], V::load(ref_in + c + N)));
+          dis_a = V::add32(dis_a, V::mullo32(taps[k], V::load(dis_in + c)));
+          dis_b = V::add32(dis_b, V::mullo32(taps[k], V::load(dis_in + c + N)));
+        }
+        V::store_u16_of_small(ref_out + oj, V::template srli32<16>(V::evens(ref_a, ref_b)));
+        V::store_u16_of_small(dis_out + oj, V::template srli32<16>(V::evens(dis_a, dis_b)));
+      }
     }
-    const I ref_even = V::evens(ref_a, ref_b), dis_even = V::evens(dis_a, dis_b);
-    V::store_u16_of_small(ref_out + oj, V::template srli32<16>(V::add32(ref_even, round_h)));
-    V::store_u16_of_small(dis_out + oj, V::template srli32<16>(V::add32(dis_even, round_h)));
   }
   scalar::lowpass_horizontal(ref_in, dis_in, filter, oj, out_w, ref_out, dis_out);
 }
