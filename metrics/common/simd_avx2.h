@@ -107,6 +107,8 @@ struct V {
   }
   // 32-bit lanes from the low halves of 64-bit lanes: even lanes from `even`,
   // odd lanes from `odd`.
+  // The even 32-bit lanes of a, the odd ones of b.
+  VMAFEXACT_SIMD_INLINE I blend_odd(I a, I b) { return _mm256_blend_epi32(a, b, 0xAA); }
   VMAFEXACT_SIMD_INLINE I join(I even, I odd) {
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
   }

@@ -91,6 +91,8 @@ struct V {
   VMAFEXACT_SIMD_INLINE I sra32(I v, unsigned n) {
     return _mm512_sra_epi32(v, _mm_cvtsi32_si128(static_cast<int>(n)));
   }
+  // The even 32-bit lanes of a, the odd ones of b.
+  VMAFEXACT_SIMD_INLINE I blend_odd(I a, I b) { return _mm512_mask_blend_epi32(0xAAAA, a, b); }
   VMAFEXACT_SIMD_INLINE I join(I even, I odd) {
     return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
   }

@@ -249,12 +249,14 @@ void stat_vertical_8_block(const std::uint8_t* const* ref, const std::uint8_t* c
     stat_vertical<V, std::uint8_t>(ref + n, dis + n, filter, rd, w, out[n]);
 }
 
-// (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu products).
+// (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu
+// products): the even lanes' results shifted down into place, the odd lanes'
+// already in the high halves of their 64-bit lanes.
 template <class V>
 inline typename V::I mul_round_high(typename V::I a, typename V::I b) {
   const typename V::I half = V::set64(0x80000000u);
-  return V::join(V::template srli64<32>(V::add64(V::mulu32x32(a, b), half)),
-                 V::template srli64<32>(V::add64(V::mulu32x32(V::odd(a), V::odd(b)), half)));
+  return V::blend_odd(V::template srli64<32>(V::add64(V::mulu32x32(a, b), half)),
+                      V::add64(V::mulu32x32(V::odd(a), V::odd(b)), half));
 }
 
 // libvmaf's log2 ratio of the gain, for N lanes where sigma1_sq >= sigma_nsq,
