@@ -185,9 +185,9 @@ struct V {
   VMAFEXACT_SIMD_INLINE D truncd(D a) {
     return _mm256_round_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   }
-  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) {
-    return _mm256_and_pd(a, _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GT_OQ));
-  }
+  // a > 0 ? a : +0 for non-NaN a (vmaxpd returns its second operand, +0, when
+  // a is -0 or +0).
+  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) { return _mm256_max_pd(a, _mm256_setzero_pd()); }
 
   // --- Float lanes, one per double lane (N/2 of each) -----------------------------
   // For float code whose sums are doubles: a float result widens lane for lane
@@ -222,8 +222,11 @@ struct V {
   // table[index] for index in 32768 .. 65535: the 32 bits at entries
   // index - 1 and index (inside the table), high half.
   VMAFEXACT_SIMD_INLINE I lookup(const std::uint16_t* table, I index) {
+    return lookup_offset(table, _mm256_sub_epi32(index, _mm256_set1_epi32(32768)));
+  }
+  // The same for offset = index - 32768 (0 .. 32767).
+  VMAFEXACT_SIMD_INLINE I lookup_offset(const std::uint16_t* table, I offset) {
     const int* base = reinterpret_cast<const int*>(table + 32767);
-    const I offset = _mm256_sub_epi32(index, _mm256_set1_epi32(32768));
     return _mm256_srli_epi32(_mm256_i32gather_epi32(base, offset, 2), 16);
   }
   // libvmaf's log2_32 of lanes >= 2^16: floor(log2 v) from the exponent of
@@ -244,11 +247,9 @@ struct V {
     // The odd 32-bit words of lo and hi, in order.
     const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), 0xDD);
     const I high = _mm256_permute4x64_epi64(_mm256_castps_si256(odd), 0xD8);
-    const I index = _mm256_or_si256(
-        _mm256_and_si256(_mm256_srli_epi32(high, 5), _mm256_set1_epi32(0x7FFF)),
-        _mm256_set1_epi32(0x8000));
+    const I offset = _mm256_and_si256(_mm256_srli_epi32(high, 5), _mm256_set1_epi32(0x7FFF));
     const I shift = _mm256_sub_epi32(_mm256_srli_epi32(high, 20), _mm256_set1_epi32(1023 + 15));
-    return _mm256_add_epi32(lookup(table, index), _mm256_slli_epi32(shift, 11));
+    return _mm256_add_epi32(lookup_offset(table, offset), _mm256_slli_epi32(shift, 11));
   }
 
   // --- Reductions ----------------------------------------------------------------

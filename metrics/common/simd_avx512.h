@@ -171,9 +171,9 @@ struct V {
   VMAFEXACT_SIMD_INLINE D truncd(D a) {
     return _mm512_roundscale_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   }
-  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) {
-    return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_GT_OQ), a);
-  }
+  // a > 0 ? a : +0 for non-NaN a (vmaxpd returns its second operand, +0, when
+  // a is -0 or +0).
+  VMAFEXACT_SIMD_INLINE D positive_or_zero(D a) { return _mm512_max_pd(a, _mm512_setzero_pd()); }
 
   // --- Float lanes, one per double lane (N/2 of each) -----------------------------
   using MF = __mmask8;
@@ -203,7 +203,10 @@ struct V {
   // table[index] for index in 32768 .. 65535: the 32 bits at entries index - 1
   // and index (inside the table), high half.
   VMAFEXACT_SIMD_INLINE I lookup(const std::uint16_t* table, I index) {
-    const I offset = _mm512_sub_epi32(index, set32(32768));
+    return lookup_offset(table, _mm512_sub_epi32(index, set32(32768)));
+  }
+  // The same for offset = index - 32768 (0 .. 32767).
+  VMAFEXACT_SIMD_INLINE I lookup_offset(const std::uint16_t* table, I offset) {
     const I pair = _mm512_i32gather_epi32(offset, static_cast<const void*>(table + 32767), 2);
     return _mm512_srli_epi32(pair, 16);
   }
@@ -222,10 +225,9 @@ struct V {
     const I odd_words = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const I high = _mm512_permutex2var_epi32(_mm512_castpd_si512(lo), odd_words,
                                              _mm512_castpd_si512(hi));
-    const I index = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(high, 5), set32(0x7FFF)),
-                                    set32(0x8000));
+    const I offset = _mm512_and_si512(_mm512_srli_epi32(high, 5), set32(0x7FFF));  // index - 2^15
     const I shift = _mm512_sub_epi32(_mm512_srli_epi32(high, 20), set32(1023 + 15));
-    return _mm512_add_epi32(lookup(table, index), _mm512_slli_epi32(shift, 11));
+    return _mm512_add_epi32(lookup_offset(table, offset), _mm512_slli_epi32(shift, 11));
   }
 
   // --- Reductions ----------------------------------------------------------------
