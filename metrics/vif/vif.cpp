@@ -51,7 +51,11 @@ VifCpuStage::RowScratch::RowScratch(unsigned width) {
   static_assert(std::tuple_size_v<StatSet> == StatRows::kCount);
   for (StatSet& set : stat)
     for (auto& buffer : set) buffer.assign(width + 2 * kPadColumns + 1, 0);  // StatRows
-  for (auto* buffer : {&ref_convol, &dis_convol}) buffer->assign(width + 2 * kPadColumns, 0);
+  for (auto* buffer : {&ref_convol, &dis_convol}) buffer->assign(2 * (width + 2 * kPadColumns), 0);
+}
+
+std::int16_t* VifCpuStage::RowScratch::convol(std::vector<std::int16_t>& rows, unsigned m) {
+  return rows.data() + m * (rows.size() / 2) + kPadColumns;
 }
 
 StatRows VifCpuStage::RowScratch::rows(unsigned set) {
@@ -82,7 +86,8 @@ void VifCpuStage::seed_one_wide_row(unsigned half) {
 // product of both pictures, and the per-pixel terms of accumulate().
 template <typename Sample>
 ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
-                                 const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale) {
+                                 const Rows<Sample>& dis, unsigned w, unsigned h, unsigned scale,
+                                 bool decimate) {
   const Filter& filter = vif_filter(scale);
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
@@ -127,23 +132,54 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
           for (std::int16_t* buffer : stat.all()) pad_mirror(buffer, w, filter.half());
           dsp_->stat_horizontal(stat, filter, w, log2_.data(), params_.enhn_gain_limit, sums);
         };
-        int i = begin;
-        if constexpr (sizeof(Sample) == 1) {
-          // 8-bit rows kStatBlock at a time (their vertical pass shares its loads).
-          for (; i + static_cast<int>(kStatBlock) <= end; i += kStatBlock) {
-            window(i, kStatBlock);
-            dsp_->stat_vertical_8_block(ref_window, dis_window, filter, rounding, w, rows.data());
-            for (const StatRows& stat : rows) horizontal(stat);
-          }
-        }
-        for (; i < end; ++i) {
+        // The decimation (8-bit only): rows 2 * oi, oi < h / 2, with the next
+        // scale's filter and subsample()'s rounding at scale 0.
+        const Filter& low_filter = vif_filter(std::min(scale + 1, kScaleCount - 1));
+        const auto decimates = [&](int i) { return decimate && i % 2 == 0 && i / 2 < static_cast<int>(h / 2); };
+        const auto single_row = [&](int i) {
           window(i, 1);
           if constexpr (sizeof(Sample) == 1)
             dsp_->stat_vertical_8(ref_window, dis_window, filter, rounding, w, rows[0]);
           else
             dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows[0]);
           horizontal(rows[0]);
+          if constexpr (sizeof(Sample) == 1) {
+            if (!decimates(i)) return;
+            const int low_half = static_cast<int>(low_filter.half());
+            for (unsigned k = 0; k < low_filter.width; ++k) {
+              ref_window[k] = ref[i + static_cast<int>(k) - low_half + kPadRows];
+              dis_window[k] = dis[i + static_cast<int>(k) - low_half + kPadRows];
+            }
+            dsp_->lowpass_vertical_8(ref_window, dis_window, low_filter, 1u << (bpc_ - 1), bpc_,
+                                     w, scratch.convol(scratch.ref_convol, 0),
+                                     scratch.convol(scratch.dis_convol, 0));
+            decimate_row(scratch, 0, w, scale, static_cast<unsigned>(i / 2));
+          }
+        };
+        int i = begin;
+        if constexpr (sizeof(Sample) == 1) {
+          // Blocks start on even rows when decimating: their rows 0 and 2 are
+          // the ones the decimation keeps.
+          if (decimate && i % 2 != 0 && i < end) single_row(i++);
+          LowpassRows lowpass{&low_filter,
+                              1u << (bpc_ - 1),
+                              bpc_,
+                              {scratch.convol(scratch.ref_convol, 0),
+                               scratch.convol(scratch.ref_convol, 1)},
+                              {scratch.convol(scratch.dis_convol, 0),
+                               scratch.convol(scratch.dis_convol, 1)}};
+          // 8-bit rows kStatBlock at a time (their vertical pass shares its loads).
+          for (; i + static_cast<int>(kStatBlock) <= end; i += kStatBlock) {
+            window(i, kStatBlock);
+            dsp_->stat_vertical_8_block(ref_window, dis_window, filter, rounding, w, rows.data(),
+                                        decimate ? &lowpass : nullptr);
+            for (const StatRows& stat : rows) horizontal(stat);
+            for (unsigned m = 0; m < 2; ++m)
+              if (decimates(i + 2 * static_cast<int>(m)))
+                decimate_row(scratch, m, w, scale, static_cast<unsigned>(i / 2) + m);
+          }
         }
+        for (; i < end; ++i) single_row(i);
         if (end == static_cast<int>(h)) last_statistic_set_ = band;  // one band only
         return sums;
       });
@@ -167,8 +203,8 @@ void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const R
   // Bands of output rows: each writes its own rows of the decimated pictures.
   for_each_row_band(runner, 0, static_cast<int>(out_h), w, [&](unsigned band, int begin, int end) {
     RowScratch& scratch = scratch_[band];
-    std::int16_t* ref_convol = scratch.ref_convol.data() + kPadColumns;
-    std::int16_t* dis_convol = scratch.dis_convol.data() + kPadColumns;
+    std::int16_t* ref_convol = scratch.convol(scratch.ref_convol, 0);
+    std::int16_t* dis_convol = scratch.convol(scratch.dis_convol, 0);
     const Sample* ref_window[kMaxFilterWidth];
     const Sample* dis_window[kMaxFilterWidth];
     for (int oi = begin; oi < end; ++oi) {
@@ -183,16 +219,29 @@ void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const R
       else
         dsp_->lowpass_vertical_16(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
                                   dis_convol);
-      pad_mirror(ref_convol, w, filter.half());
-      pad_mirror(dis_convol, w, filter.half());
-      const std::size_t out = static_cast<std::size_t>(oi) * out_w;
-      dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_decimated_.data() + out,
-                               dis_decimated_.data() + out);
+      decimate_row(scratch, 0, w, scale, static_cast<unsigned>(oi));
     }
   });
+  place_decimated(w, h, scale);
+}
 
-  // Once every band is done, written in place like libvmaf's decimate_and_pad:
-  // rows and columns beyond the new size keep what the previous scale left there.
+void VifCpuStage::decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsigned scale,
+                               unsigned oi) {
+  const Filter& filter = vif_filter(scale + 1);
+  std::int16_t* ref_convol = scratch.convol(scratch.ref_convol, m);
+  std::int16_t* dis_convol = scratch.convol(scratch.dis_convol, m);
+  pad_mirror(ref_convol, w, filter.half());
+  pad_mirror(dis_convol, w, filter.half());
+  const unsigned out_w = w / 2;
+  const std::size_t out = static_cast<std::size_t>(oi) * out_w;
+  dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_decimated_.data() + out,
+                           dis_decimated_.data() + out);
+}
+
+// Once every band is done, written in place like libvmaf's decimate_and_pad:
+// rows and columns beyond the new size keep what the previous scale left there.
+void VifCpuStage::place_decimated(unsigned w, unsigned h, unsigned scale) {
+  const unsigned out_w = w / 2, out_h = h / 2;
   for (auto [image, decimated] :
        {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
     for (unsigned oi = 0; oi < out_h; ++oi)
@@ -224,8 +273,13 @@ FrameSums VifCpuStage::compute_from(BandRunner& runner, const PlaneView& ref,
   Rows<Sample> ref0, dis0;
   scale0_rows(ref, ref0);
   scale0_rows(dist, dis0);
-  if (!params_.skip_scale0) sums[0] = statistic(runner, ref0, dis0, width_, height_, 0);
-  subsample(runner, ref0, dis0, width_, height_, 0);
+  // 8-bit pictures decimate with scale 0's statistic (its window rows serve both).
+  const bool decimate = sizeof(Sample) == 1 && !params_.skip_scale0;
+  if (!params_.skip_scale0) sums[0] = statistic(runner, ref0, dis0, width_, height_, 0, decimate);
+  if (decimate)
+    place_decimated(width_, height_, 0);
+  else
+    subsample(runner, ref0, dis0, width_, height_, 0);
 
   unsigned w = width_ / 2, h = height_ / 2;
   for (unsigned scale = 1; scale < kScaleCount; ++scale) {

@@ -118,15 +118,27 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
     using StatSet = std::array<std::vector<std::int16_t>, 8>;
     std::array<StatSet, kStatBlock> stat;
     StatRows rows(unsigned set);
-    std::vector<std::int16_t> ref_convol, dis_convol;  // the subsample's, biased
+    // The decimation's low-passed rows, biased: two (an 8-bit block's rows 0
+    // and 2), each width + 2 * kPadColumns long.
+    std::vector<std::int16_t> ref_convol, dis_convol;
+    std::int16_t* convol(std::vector<std::int16_t>& rows, unsigned m);
   };
 
+  // decimate: also low-pass and decimate the scale's pictures for the next one,
+  // row by row with the statistic (8-bit pictures at scale 0: subsample()'s
+  // first pass from the statistic's window rows); place_decimated() remains.
   template <typename Sample>
   ScaleSums statistic(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
-                      unsigned w, unsigned h, unsigned scale);
+                      unsigned w, unsigned h, unsigned scale, bool decimate = false);
   template <typename Sample>
   void subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w,
                  unsigned h, unsigned scale);
+  // Decimated row oi of both pictures from their low-passed rows (biased,
+  // unpadded): subsample()'s horizontal pass.
+  void decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsigned scale, unsigned oi);
+  // The decimated pictures into the next scale's buffers (libvmaf's
+  // decimate_and_pad), once every row is done.
+  void place_decimated(unsigned w, unsigned h, unsigned scale);
   template <typename Sample>
   FrameSums compute_from(BandRunner& runner, const PlaneView& ref, const PlaneView& dist);
   void seed_one_wide_row(unsigned half);

@@ -30,12 +30,6 @@ void stat_vertical_c(const Sample* const* ref, const Sample* const* dis, const F
   });
 }
 
-void stat_vertical_8_block_c(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
-                             const Filter& filter, const VerticalRounding& rounding, unsigned w,
-                             const StatRows* out) {
-  for (unsigned n = 0; n < kStatBlock; ++n)
-    stat_vertical_c<std::uint8_t>(ref + n, dis + n, filter, rounding, w, out[n]);
-}
 
 void stat_horizontal_c(const StatRows& in, const Filter& filter, unsigned w,
                        const std::uint16_t* log2_table, double enhn_gain_limit, ScaleSums& sums) {
@@ -51,6 +45,19 @@ void lowpass_vertical_c(const Sample* const* ref, const Sample* const* dis, cons
   with_width(filter, [&](auto width) {
     scalar::lowpass_vertical<Sample, width()>(ref, dis, filter, round, shift, 0, w, ref_out, dis_out);
   });
+}
+
+void stat_vertical_8_block_c(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
+                             const Filter& filter, const VerticalRounding& rounding, unsigned w,
+                             const StatRows* out, const LowpassRows* lowpass) {
+  for (unsigned n = 0; n < kStatBlock; ++n)
+    stat_vertical_c<std::uint8_t>(ref + n, dis + n, filter, rounding, w, out[n]);
+  if (lowpass == nullptr) return;
+  const unsigned offset = filter.half() - lowpass->filter->half();
+  for (unsigned m = 0; m < 2; ++m)
+    lowpass_vertical_c<std::uint8_t>(ref + offset + 2 * m, dis + offset + 2 * m, *lowpass->filter,
+                                     lowpass->round, lowpass->shift, w, lowpass->ref_out[m],
+                                     lowpass->dis_out[m]);
 }
 
 void lowpass_horizontal_c(const std::int16_t* ref_in, const std::int16_t* dis_in,

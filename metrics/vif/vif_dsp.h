@@ -82,10 +82,20 @@ using StatVerticalFn = void (*)(const Sample* const* ref, const Sample* const* d
 // `dis[k]` (k < fwidth + kStatBlock - 1) are the rows of the block's window and
 // output row n (n < kStatBlock) is the StatVerticalFn of rows n .. n + fwidth - 1,
 // written to out[n] (kStatBlock: vif.h). The SIMD twins read each window row
-// once for the block.
+// once for the block. With `lowpass`, the block also gives the decimation's
+// vertical low-pass (LowpassVerticalFn) of its rows 0 and 2 (the even picture
+// rows of a block that starts on one), centred on the same rows: row n's
+// window is rows n + half - lowpass.filter->half() on.
+struct LowpassRows {
+  const Filter* filter;
+  std::uint32_t round;
+  unsigned shift;
+  std::int16_t* ref_out[2];  // block rows 0 and 2
+  std::int16_t* dis_out[2];
+};
 using StatVerticalBlockFn = void (*)(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
                                      const Filter& filter, const VerticalRounding& rounding,
-                                     unsigned w, const StatRows* out);
+                                     unsigned w, const StatRows* out, const LowpassRows* lowpass);
 
 // Horizontal pass of the statistic at one row and accumulate_pixel() per pixel,
 // for columns 0 .. w-1, added to `sums`.

@@ -168,10 +168,15 @@ inline bool taps_fit_int16(const Filter& filter) {
 // int16; the outputs start from 32768 times the taps' sum, which removes the
 // bias. Every sum is taken modulo 2^32 and the true sums are below 2^32
 // (taps summing to 65536, squares below 2^16), so they are the scalar's.
-template <class V, unsigned kWidth, unsigned kRows>
+//
+// kLowpass: the rows' window pairs also give the decimation's vertical
+// low-pass (9 taps, LowpassRows) of the even outputs n, whose window (rows
+// n + 4 .. n + 12, centred with the 17-tap one) is pairs (n + 4) / 2 on, taps
+// 2p - n - 4 and 2p - n - 3; their sums (below 2^24) stay exact.
+template <class V, unsigned kWidth, unsigned kRows, bool kLowpass>
 void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
                           const Filter& filter, const VerticalRounding& rd, unsigned w,
-                          const StatRows* out) {
+                          const StatRows* out, const LowpassRows* lowpass) {
   using I = typename V::I;
   constexpr unsigned N = V::N;
   constexpr unsigned kPairs = (kWidth + kRows - 1) / 2;
@@ -194,13 +199,35 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
   const I unbias = V::set32(32768u * tap_sum);
   const I bias16 = V::set32(0x80008000u);
   const I round_mu = V::set32(rd.round_mu);
+  // The low-pass outputs: m = 0, 1 for block rows 0 and 2 (m = n / 2).
+  constexpr unsigned kLowpassRows = kLowpass ? (kRows + 1) / 2 : 0;
+  constexpr unsigned kLowpassWidth = 9, kLowpassOffset = (kWidth - kLowpassWidth) / 2;
+  static_assert(kLowpassOffset % 2 == 0, "the low-pass window starts on a pair");
+  constexpr auto lowpass_reaches = [](unsigned m, unsigned p) {
+    return 2 * p + 1 >= 2 * m + kLowpassOffset && 2 * p < 2 * m + kLowpassOffset + kLowpassWidth;
+  };
+  std::uint32_t lowpass_pairs[kLowpassRows + 1][kPairs] = {};
+  I lowpass_round = V::zero();
+  if constexpr (kLowpass) {
+    const auto lowpass_tap = [&](int k) -> std::uint32_t {
+      return k >= 0 && k < static_cast<int>(kLowpassWidth) ? lowpass->filter->taps[k] : 0;
+    };
+    for (unsigned m = 0; m < kLowpassRows; ++m)
+      for (unsigned p = 0; p < kPairs; ++p) {
+        const int low = static_cast<int>(2 * p) - static_cast<int>(2 * m + kLowpassOffset);
+        lowpass_pairs[m][p] = lowpass_tap(low + 1) << 16 | lowpass_tap(low);
+      }
+    lowpass_round = V::set32(lowpass->round);
+  }
   unsigned j = 0;
   for (; j + N <= w; j += N) {
     I mu1[kRows], mu2[kRows], xx[kRows], yy[kRows], xy[kRows];
+    I low_ref[kLowpassRows + 1], low_dis[kLowpassRows + 1];
     for (unsigned n = 0; n < kRows; ++n) {
       mu1[n] = mu2[n] = V::zero();
       xx[n] = yy[n] = xy[n] = unbias;
     }
+    for (unsigned m = 0; m < kLowpassRows; ++m) low_ref[m] = low_dis[m] = lowpass_round;
 #pragma GCC unroll 16
     for (unsigned p = 0; p < kPairs; ++p) {
       const I r = V::or_(V::load(ref[2 * p] + j), V::template slli32<16>(V::load(ref[2 * p + 1] + j)));
@@ -218,6 +245,18 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
         yy[n] = V::add_madd16(yy[n], dd, t);
         xy[n] = V::add_madd16(xy[n], rdp, t);
       }
+#pragma GCC unroll 16
+      for (unsigned m = 0; m < kLowpassRows; ++m) {
+        if (!lowpass_reaches(m, p)) continue;
+        const I t = V::set32(lowpass_pairs[m][p]);
+        low_ref[m] = V::add_madd16(low_ref[m], r, t);
+        low_dis[m] = V::add_madd16(low_dis[m], d, t);
+      }
+    }
+    for (unsigned m = 0; m < kLowpassRows; ++m) {
+      // store_biased keeps the low 16 bits: the scalar's cut to 16 bits.
+      store_biased<V>(lowpass->ref_out[m] + j, V::srl32(low_ref[m], lowpass->shift));
+      store_biased<V>(lowpass->dis_out[m] + j, V::srl32(low_dis[m], lowpass->shift));
     }
     for (unsigned n = 0; n < kRows; ++n) {
       store_biased<V>(out[n].mu1 + j, V::srl32(V::add32(mu1[n], round_mu), rd.shift_mu));
@@ -229,24 +268,56 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
   }
   for (unsigned n = 0; n < kRows; ++n)
     scalar::stat_vertical<std::uint8_t, kWidth>(ref + n, dis + n, filter, rd, j, w, out[n]);
+  for (unsigned m = 0; m < kLowpassRows; ++m)
+    scalar::lowpass_vertical<std::uint8_t, kLowpassWidth>(
+        ref + kLowpassOffset + 2 * m, dis + kLowpassOffset + 2 * m, *lowpass->filter,
+        lowpass->round, lowpass->shift, j, w, lowpass->ref_out[m], lowpass->dis_out[m]);
 }
+
+template <class V, typename Sample>
+void lowpass_vertical(const Sample* const* ref, const Sample* const* dis, const Filter& filter,
+                      std::uint32_t round, unsigned shift, unsigned w, std::int16_t* ref_out,
+                      std::int16_t* dis_out);
 
 // kStatBlock rows of the 8-bit vertical pass: VIF's 17-tap filter at libvmaf's
 // 8-bit rounding in pairs of window rows (4 outputs a step with 32 vector
-// registers, 2 with 16), anything else a row at a time.
+// registers, 2 with 16; the low-pass rows with them where its filter has 9
+// taps below 2^15), anything else a row at a time.
 template <class V>
 void stat_vertical_8_block(const std::uint8_t* const* ref, const std::uint8_t* const* dis,
                            const Filter& filter, const VerticalRounding& rd, unsigned w,
-                           const StatRows* out) {
+                           const StatRows* out, const LowpassRows* lowpass) {
   constexpr unsigned kRows = V::N >= 16 ? 4 : 2;
-  static_assert(kStatBlock % kRows == 0);
-  if (filter.width == 17 && rd.round_sq == 0 && rd.shift_sq == 0 && taps_fit_int16(filter)) {
-    for (unsigned n = 0; n < kStatBlock; n += kRows)
-      stat_vertical_8_rows<V, 17, kRows>(ref + n, dis + n, filter, rd, w, out + n);
+  static_assert(kStatBlock % kRows == 0 && kStatBlock / kRows * ((kRows + 1) / 2) == 2);
+  const bool paired =
+      filter.width == 17 && rd.round_sq == 0 && rd.shift_sq == 0 && taps_fit_int16(filter);
+  const bool fused = lowpass != nullptr && lowpass->filter->width == 9 &&
+                     taps_fit_int16(*lowpass->filter);
+  if (paired && (fused || lowpass == nullptr)) {
+    for (unsigned n = 0; n < kStatBlock; n += kRows) {
+      if (fused) {
+        // This call's low-pass rows: block rows n and n + 2 inside it.
+        LowpassRows part = *lowpass;
+        for (unsigned m = 0; m < (kRows + 1) / 2; ++m) {
+          part.ref_out[m] = lowpass->ref_out[n / 2 + m];
+          part.dis_out[m] = lowpass->dis_out[n / 2 + m];
+        }
+        stat_vertical_8_rows<V, 17, kRows, true>(ref + n, dis + n, filter, rd, w, out + n, &part);
+      } else {
+        stat_vertical_8_rows<V, 17, kRows, false>(ref + n, dis + n, filter, rd, w, out + n,
+                                                  nullptr);
+      }
+    }
     return;
   }
   for (unsigned n = 0; n < kStatBlock; ++n)
     stat_vertical<V, std::uint8_t>(ref + n, dis + n, filter, rd, w, out[n]);
+  if (lowpass == nullptr) return;
+  const unsigned offset = filter.half() - lowpass->filter->half();
+  for (unsigned m = 0; m < 2; ++m)
+    lowpass_vertical<V, std::uint8_t>(ref + offset + 2 * m, dis + offset + 2 * m,
+                                      *lowpass->filter, lowpass->round, lowpass->shift, w,
+                                      lowpass->ref_out[m], lowpass->dis_out[m]);
 }
 
 // (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu

@@ -85,7 +85,8 @@ TEST_P(VifTwin, StatVertical) {
 // rows one by one: libvmaf's 8-bit rounding with the 17-tap filter (the twins'
 // paired path), over windows of distinct rows and of mirrored ones (the top of
 // a picture, where window rows repeat), and the fallbacks (the other filters,
-// another rounding).
+// another rounding); each without and with the decimation's low-pass rows
+// (the 9-tap filter the twins fuse, and the 5-tap one they do not).
 TEST_P(VifTwin, StatVertical8Block) {
   struct Case {
     unsigned scale;
@@ -93,44 +94,77 @@ TEST_P(VifTwin, StatVertical8Block) {
   };
   const std::vector<Case> cases = {{0, rounding_for(0, 8)}, {1, rounding_for(0, 8)},
                                    {3, rounding_for(0, 8)}, {0, rounding_for(1, 16)}};
-  for (const Case& c : cases) {
-    const Filter& filter = vif_filter(c.scale);
-    const unsigned rows = filter.width + kStatBlock - 1;
-    for (bool mirrored : {false, true})
-      for (Fill fill : kFills)
-        for (unsigned w : kWidths) {
-          const Window<std::uint8_t> a(rng_, rows, w, 8, fill), b(rng_, rows, w, 8, fill);
-          std::vector<const std::uint8_t*> ref_rows = a.pointers, dis_rows = b.pointers;
-          if (mirrored)  // picture rows 0, 1, 2, ... with the rows above mirrored
-            for (unsigned k = 0; k < rows; ++k) {
-              const int row = static_cast<int>(k) - static_cast<int>(filter.half());
-              ref_rows[k] = a.pointers[static_cast<unsigned>(std::abs(row))];
-              dis_rows[k] = b.pointers[static_cast<unsigned>(std::abs(row))];
+  for (const Case& c : cases)
+    for (int lowpass_scale : {-1, 1, 2}) {
+      const Filter& filter = vif_filter(c.scale);
+      if (lowpass_scale >= 0 && vif_filter(lowpass_scale).half() > filter.half()) continue;
+      const unsigned rows = filter.width + kStatBlock - 1;
+      for (bool mirrored : {false, true})
+        for (Fill fill : kFills)
+          for (unsigned w : kWidths) {
+            const Window<std::uint8_t> a(rng_, rows, w, 8, fill), b(rng_, rows, w, 8, fill);
+            std::vector<const std::uint8_t*> ref_rows = a.pointers, dis_rows = b.pointers;
+            if (mirrored)  // picture rows 0, 1, 2, ... with the rows above mirrored
+              for (unsigned k = 0; k < rows; ++k) {
+                const int row = static_cast<int>(k) - static_cast<int>(filter.half());
+                ref_rows[k] = a.pointers[static_cast<unsigned>(std::abs(row))];
+                dis_rows[k] = b.pointers[static_cast<unsigned>(std::abs(row))];
+              }
+            std::vector<RowSet> out_ref(kStatBlock, RowSet(w)), out_twin(kStatBlock, RowSet(w));
+            std::vector<StatRows> ref_out, twin_out;
+            for (unsigned n = 0; n < kStatBlock; ++n) {
+              ref_out.push_back(out_ref[n].rows());
+              twin_out.push_back(out_twin[n].rows());
             }
-          std::vector<RowSet> out_ref(kStatBlock, RowSet(w)), out_twin(kStatBlock, RowSet(w));
-          std::vector<StatRows> ref_out, twin_out;
-          for (unsigned n = 0; n < kStatBlock; ++n) {
-            ref_out.push_back(out_ref[n].rows());
-            twin_out.push_back(out_twin[n].rows());
+            // Low-pass rows 0 and 2, both pictures: [m][picture].
+            using LowRow = std::vector<std::int16_t>;
+            const LowRow guard(w + 2 * kGuard, static_cast<std::int16_t>(0xBEEF));
+            LowRow low_ref[2][2] = {{guard, guard}, {guard, guard}};
+            LowRow low_twin[2][2] = {{guard, guard}, {guard, guard}};
+            const auto lowpass_of = [&](LowRow (&out)[2][2]) {
+              return LowpassRows{&vif_filter(static_cast<unsigned>(std::max(lowpass_scale, 0))),
+                                 128,
+                                 8,
+                                 {out[0][0].data() + kGuard, out[1][0].data() + kGuard},
+                                 {out[0][1].data() + kGuard, out[1][1].data() + kGuard}};
+            };
+            const LowpassRows lowpass_ref = lowpass_of(low_ref), lowpass_twin = lowpass_of(low_twin);
+            const bool with_lowpass = lowpass_scale >= 0;
+            ref().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
+                                        ref_out.data(), with_lowpass ? &lowpass_ref : nullptr);
+            twin().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
+                                         twin_out.data(), with_lowpass ? &lowpass_twin : nullptr);
+            const std::string where = std::string(twin().isa) + " stat_vertical_8_block scale " +
+                                      std::to_string(c.scale) + " shift_mu " +
+                                      std::to_string(c.rounding.shift_mu) + " lowpass scale " +
+                                      std::to_string(lowpass_scale) + " w " + std::to_string(w) +
+                                      " fill " + std::to_string(static_cast<int>(fill)) +
+                                      (mirrored ? " mirrored" : "");
+            for (unsigned n = 0; n < kStatBlock; ++n)
+              ASSERT_TRUE(out_ref[n] == out_twin[n]) << where << ": row " << n;
+            for (unsigned m = 0; m < 2; ++m)
+              for (unsigned picture = 0; picture < 2; ++picture)
+                ASSERT_EQ(low_ref[m][picture], low_twin[m][picture])
+                    << where << ": low-pass row " << 2 * m << " picture " << picture;
+            // The reference block is the one-row routines, row after row.
+            for (unsigned n = 0; n < kStatBlock; ++n) {
+              RowSet single(w);
+              ref().stat_vertical_8(ref_rows.data() + n, dis_rows.data() + n, filter, c.rounding,
+                                    w, single.rows());
+              ASSERT_TRUE(single == out_ref[n]) << "scalar block row " << n << " w " << w;
+            }
+            if (!with_lowpass) continue;
+            const unsigned offset = filter.half() - lowpass_ref.filter->half();
+            for (unsigned m = 0; m < 2; ++m) {
+              LowRow r = guard, d = guard;
+              ref().lowpass_vertical_8(ref_rows.data() + offset + 2 * m,
+                                       dis_rows.data() + offset + 2 * m, *lowpass_ref.filter, 128,
+                                       8, w, r.data() + kGuard, d.data() + kGuard);
+              ASSERT_TRUE(r == low_ref[m][0] && d == low_ref[m][1])
+                  << "scalar block low-pass row " << 2 * m << " w " << w;
+            }
           }
-          ref().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
-                                      ref_out.data());
-          twin().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
-                                       twin_out.data());
-          for (unsigned n = 0; n < kStatBlock; ++n)
-            ASSERT_TRUE(out_ref[n] == out_twin[n])
-                << twin().isa << " stat_vertical_8_block scale " << c.scale << " shift_mu "
-                << c.rounding.shift_mu << " w " << w << " fill " << static_cast<int>(fill)
-                << (mirrored ? " mirrored" : "") << ": row " << n;
-          // The reference block is the one-row routine, row after row.
-          for (unsigned n = 0; n < kStatBlock; ++n) {
-            RowSet single(w);
-            ref().stat_vertical_8(ref_rows.data() + n, dis_rows.data() + n, filter, c.rounding, w,
-                                  single.rows());
-            ASSERT_TRUE(single == out_ref[n]) << "scalar block row " << n << " w " << w;
-          }
-        }
-  }
+    }
 }
 
 // The 8-bit vertical pass with another rounding (not one libvmaf uses) takes
