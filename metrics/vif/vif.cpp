@@ -42,7 +42,8 @@ VifCpuStage::VifCpuStage(unsigned width, unsigned height, unsigned bpc, const Vi
     image->stride = width / 2;
     image->samples.assign(static_cast<std::size_t>(image->stride) * (height / 2 + 2 * kPadRows), 0);
   }
-  ref_decimated_.assign(static_cast<std::size_t>(width / 2) * (height / 2), 0);
+  // Scales 1..2 decimate through these (scale 0 writes its images directly).
+  ref_decimated_.assign(static_cast<std::size_t>(width / 4) * (height / 4), 0);
   dis_decimated_.assign(ref_decimated_.size(), 0);
   scratch_.emplace_back(width);
 }
@@ -233,9 +234,12 @@ void VifCpuStage::decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsi
   pad_mirror(ref_convol, w, filter.half());
   pad_mirror(dis_convol, w, filter.half());
   const unsigned out_w = w / 2;
+  // Scale 0 reads the pictures, so its rows go straight to the images; above,
+  // the images are what is read, so the rows wait in the decimated buffers.
   const std::size_t out = static_cast<std::size_t>(oi) * out_w;
-  dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_decimated_.data() + out,
-                           dis_decimated_.data() + out);
+  std::uint16_t* ref_out = scale == 0 ? ref_image_.row(static_cast<int>(oi)) : ref_decimated_.data() + out;
+  std::uint16_t* dis_out = scale == 0 ? dis_image_.row(static_cast<int>(oi)) : dis_decimated_.data() + out;
+  dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_out, dis_out);
 }
 
 // Once every band is done, written in place like libvmaf's decimate_and_pad:
@@ -244,8 +248,9 @@ void VifCpuStage::place_decimated(unsigned w, unsigned h, unsigned scale) {
   const unsigned out_w = w / 2, out_h = h / 2;
   for (auto [image, decimated] :
        {std::pair{&ref_image_, &ref_decimated_}, std::pair{&dis_image_, &dis_decimated_}}) {
-    for (unsigned oi = 0; oi < out_h; ++oi)
-      std::copy_n(decimated->data() + oi * out_w, out_w, image->row(static_cast<int>(oi)));
+    if (scale > 0)  // (scale 0's rows are in place already: decimate_row)
+      for (unsigned oi = 0; oi < out_h; ++oi)
+        std::copy_n(decimated->data() + oi * out_w, out_w, image->row(static_cast<int>(oi)));
     for (int f = 1; f <= static_cast<int>(vif_filter(scale).half()); ++f) {
       std::copy_n(image->row(f), image->stride, image->row(-f));
       std::copy_n(image->row(static_cast<int>(out_h) - 1 - f), image->stride,
