@@ -222,9 +222,10 @@ struct V {
   // e - 15 and x >> (e - 15) = 2^15 + (f >> 37), the fraction's top 15 bits
   // (bits 5..19 of the high word).
   VMAFEXACT_SIMD_INLINE I log2_64x2(const std::uint16_t* table, D lo, D hi) {
-    const I odd_words = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const I high = _mm512_permutex2var_epi32(_mm512_castpd_si512(lo), odd_words,
-                                             _mm512_castpd_si512(hi));
+    const I odd_words =
+        _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const I high =
+        _mm512_permutex2var_epi32(_mm512_castpd_si512(lo), odd_words, _mm512_castpd_si512(hi));
     const I offset = _mm512_and_si512(_mm512_srli_epi32(high, 5), set32(0x7FFF));  // index - 2^15
     const I shift = _mm512_sub_epi32(_mm512_srli_epi32(high, 20), set32(1023 + 15));
     return _mm512_add_epi32(lookup_offset(table, offset), _mm512_slli_epi32(shift, 11));

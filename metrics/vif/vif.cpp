@@ -136,7 +136,9 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
         // The decimation (8-bit only): rows 2 * oi, oi < h / 2, with the next
         // scale's filter and subsample()'s rounding at scale 0.
         const Filter& low_filter = vif_filter(std::min(scale + 1, kScaleCount - 1));
-        const auto decimates = [&](int i) { return decimate && i % 2 == 0 && i / 2 < static_cast<int>(h / 2); };
+        const auto decimates = [&](int i) {
+          return decimate && i % 2 == 0 && i / 2 < static_cast<int>(h / 2);
+        };
         const auto single_row = [&](int i) {
           window(i, 1);
           if constexpr (sizeof(Sample) == 1)
@@ -151,8 +153,8 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
               ref_window[k] = ref[i + static_cast<int>(k) - low_half + kPadRows];
               dis_window[k] = dis[i + static_cast<int>(k) - low_half + kPadRows];
             }
-            dsp_->lowpass_vertical_8(ref_window, dis_window, low_filter, 1u << (bpc_ - 1), bpc_,
-                                     w, scratch.convol(scratch.ref_convol, 0),
+            dsp_->lowpass_vertical_8(ref_window, dis_window, low_filter, 1u << (bpc_ - 1), bpc_, w,
+                                     scratch.convol(scratch.ref_convol, 0),
                                      scratch.convol(scratch.dis_convol, 0));
             decimate_row(scratch, 0, w, scale, static_cast<unsigned>(i / 2));
           }
@@ -162,13 +164,12 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
           // Blocks start on even rows when decimating: their rows 0 and 2 are
           // the ones the decimation keeps.
           if (decimate && i % 2 != 0 && i < end) single_row(i++);
-          LowpassRows lowpass{&low_filter,
-                              1u << (bpc_ - 1),
-                              bpc_,
-                              {scratch.convol(scratch.ref_convol, 0),
-                               scratch.convol(scratch.ref_convol, 1)},
-                              {scratch.convol(scratch.dis_convol, 0),
-                               scratch.convol(scratch.dis_convol, 1)}};
+          LowpassRows lowpass{
+              &low_filter,
+              1u << (bpc_ - 1),
+              bpc_,
+              {scratch.convol(scratch.ref_convol, 0), scratch.convol(scratch.ref_convol, 1)},
+              {scratch.convol(scratch.dis_convol, 0), scratch.convol(scratch.dis_convol, 1)}};
           // 8-bit rows kStatBlock at a time (their vertical pass shares its loads).
           for (; i + static_cast<int>(kStatBlock) <= end; i += kStatBlock) {
             window(i, kStatBlock);
@@ -199,7 +200,7 @@ void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const R
   const std::uint32_t round_v = scale == 0 ? 1u << (bpc_ - 1) : 32768;
   const unsigned shift_v = scale == 0 ? bpc_ : 16;
 
-  const unsigned out_w = w / 2, out_h = h / 2;
+  const unsigned out_h = h / 2;
 
   // Bands of output rows: each writes its own rows of the decimated pictures.
   for_each_row_band(runner, 0, static_cast<int>(out_h), w, [&](unsigned band, int begin, int end) {
@@ -237,8 +238,10 @@ void VifCpuStage::decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsi
   // Scale 0 reads the pictures, so its rows go straight to the images; above,
   // the images are what is read, so the rows wait in the decimated buffers.
   const std::size_t out = static_cast<std::size_t>(oi) * out_w;
-  std::uint16_t* ref_out = scale == 0 ? ref_image_.row(static_cast<int>(oi)) : ref_decimated_.data() + out;
-  std::uint16_t* dis_out = scale == 0 ? dis_image_.row(static_cast<int>(oi)) : dis_decimated_.data() + out;
+  std::uint16_t* ref_out =
+      scale == 0 ? ref_image_.row(static_cast<int>(oi)) : ref_decimated_.data() + out;
+  std::uint16_t* dis_out =
+      scale == 0 ? dis_image_.row(static_cast<int>(oi)) : dis_decimated_.data() + out;
   dsp_->lowpass_horizontal(ref_convol, dis_convol, filter, out_w, ref_out, dis_out);
 }
 

@@ -30,7 +30,6 @@ void stat_vertical_c(const Sample* const* ref, const Sample* const* dis, const F
   });
 }
 
-
 void stat_horizontal_c(const StatRows& in, const Filter& filter, unsigned w,
                        const std::uint16_t* log2_table, double enhn_gain_limit, ScaleSums& sums) {
   with_width(filter, [&](auto width) {

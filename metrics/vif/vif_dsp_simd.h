@@ -230,8 +230,10 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
     for (unsigned m = 0; m < kLowpassRows; ++m) low_ref[m] = low_dis[m] = lowpass_round;
 #pragma GCC unroll 16
     for (unsigned p = 0; p < kPairs; ++p) {
-      const I r = V::or_(V::load(ref[2 * p] + j), V::template slli32<16>(V::load(ref[2 * p + 1] + j)));
-      const I d = V::or_(V::load(dis[2 * p] + j), V::template slli32<16>(V::load(dis[2 * p + 1] + j)));
+      const I r =
+          V::or_(V::load(ref[2 * p] + j), V::template slli32<16>(V::load(ref[2 * p + 1] + j)));
+      const I d =
+          V::or_(V::load(dis[2 * p] + j), V::template slli32<16>(V::load(dis[2 * p + 1] + j)));
       const I rr = V::sub16(V::mullo16(r, r), bias16);
       const I dd = V::sub16(V::mullo16(d, d), bias16);
       const I rdp = V::sub16(V::mullo16(r, d), bias16);
@@ -291,8 +293,8 @@ void stat_vertical_8_block(const std::uint8_t* const* ref, const std::uint8_t* c
   static_assert(kStatBlock % kRows == 0 && kStatBlock / kRows * ((kRows + 1) / 2) == 2);
   const bool paired =
       filter.width == 17 && rd.round_sq == 0 && rd.shift_sq == 0 && taps_fit_int16(filter);
-  const bool fused = lowpass != nullptr && lowpass->filter->width == 9 &&
-                     taps_fit_int16(*lowpass->filter);
+  const bool fused =
+      lowpass != nullptr && lowpass->filter->width == 9 && taps_fit_int16(*lowpass->filter);
   if (paired && (fused || lowpass == nullptr)) {
     for (unsigned n = 0; n < kStatBlock; n += kRows) {
       if (fused) {
@@ -315,9 +317,9 @@ void stat_vertical_8_block(const std::uint8_t* const* ref, const std::uint8_t* c
   if (lowpass == nullptr) return;
   const unsigned offset = filter.half() - lowpass->filter->half();
   for (unsigned m = 0; m < 2; ++m)
-    lowpass_vertical<V, std::uint8_t>(ref + offset + 2 * m, dis + offset + 2 * m,
-                                      *lowpass->filter, lowpass->round, lowpass->shift, w,
-                                      lowpass->ref_out[m], lowpass->dis_out[m]);
+    lowpass_vertical<V, std::uint8_t>(ref + offset + 2 * m, dis + offset + 2 * m, *lowpass->filter,
+                                      lowpass->round, lowpass->shift, w, lowpass->ref_out[m],
+                                      lowpass->dis_out[m]);
 }
 
 // (a * b + 2^31) >> 32 per 32-bit lane, in 64 bits (accumulate_pixel's mu
@@ -396,9 +398,8 @@ template <class V, unsigned kWidth>
 template <class V, unsigned kWidth>
 [[gnu::always_inline]] inline void paired_filter(const std::int16_t* row, int first,
                                                  const typename V::I* even_taps,
-                                                 const typename V::I* odd_taps,
-                                                 typename V::I start, typename V::I& even,
-                                                 typename V::I& odd) {
+                                                 const typename V::I* odd_taps, typename V::I start,
+                                                 typename V::I& even, typename V::I& odd) {
   constexpr unsigned pairs = (kWidth + 1) / 2;
   static_assert(kWidth % 2 == 1, "odd outputs take the even outputs' pairs");
   even = odd = start;

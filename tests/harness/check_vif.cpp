@@ -92,8 +92,10 @@ TEST_P(VifTwin, StatVertical8Block) {
     unsigned scale;
     VerticalRounding rounding;
   };
-  const std::vector<Case> cases = {{0, rounding_for(0, 8)}, {1, rounding_for(0, 8)},
-                                   {3, rounding_for(0, 8)}, {0, rounding_for(1, 16)}};
+  const std::vector<Case> cases = {{0, rounding_for(0, 8)},
+                                   {1, rounding_for(0, 8)},
+                                   {3, rounding_for(0, 8)},
+                                   {0, rounding_for(1, 16)}};
   for (const Case& c : cases)
     for (int lowpass_scale : {-1, 1, 2}) {
       const Filter& filter = vif_filter(c.scale);
@@ -121,25 +123,25 @@ TEST_P(VifTwin, StatVertical8Block) {
             const LowRow guard(w + 2 * kGuard, static_cast<std::int16_t>(0xBEEF));
             LowRow low_ref[2][2] = {{guard, guard}, {guard, guard}};
             LowRow low_twin[2][2] = {{guard, guard}, {guard, guard}};
-            const auto lowpass_of = [&](LowRow (&out)[2][2]) {
+            const auto lowpass_of = [&](LowRow(&out)[2][2]) {
               return LowpassRows{&vif_filter(static_cast<unsigned>(std::max(lowpass_scale, 0))),
                                  128,
                                  8,
                                  {out[0][0].data() + kGuard, out[1][0].data() + kGuard},
                                  {out[0][1].data() + kGuard, out[1][1].data() + kGuard}};
             };
-            const LowpassRows lowpass_ref = lowpass_of(low_ref), lowpass_twin = lowpass_of(low_twin);
+            const LowpassRows lowpass_ref = lowpass_of(low_ref),
+                              lowpass_twin = lowpass_of(low_twin);
             const bool with_lowpass = lowpass_scale >= 0;
             ref().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
                                         ref_out.data(), with_lowpass ? &lowpass_ref : nullptr);
             twin().stat_vertical_8_block(ref_rows.data(), dis_rows.data(), filter, c.rounding, w,
                                          twin_out.data(), with_lowpass ? &lowpass_twin : nullptr);
-            const std::string where = std::string(twin().isa) + " stat_vertical_8_block scale " +
-                                      std::to_string(c.scale) + " shift_mu " +
-                                      std::to_string(c.rounding.shift_mu) + " lowpass scale " +
-                                      std::to_string(lowpass_scale) + " w " + std::to_string(w) +
-                                      " fill " + std::to_string(static_cast<int>(fill)) +
-                                      (mirrored ? " mirrored" : "");
+            const std::string where =
+                std::string(twin().isa) + " stat_vertical_8_block scale " +
+                std::to_string(c.scale) + " shift_mu " + std::to_string(c.rounding.shift_mu) +
+                " lowpass scale " + std::to_string(lowpass_scale) + " w " + std::to_string(w) +
+                " fill " + std::to_string(static_cast<int>(fill)) + (mirrored ? " mirrored" : "");
             for (unsigned n = 0; n < kStatBlock; ++n)
               ASSERT_TRUE(out_ref[n] == out_twin[n]) << where << ": row " << n;
             for (unsigned m = 0; m < 2; ++m)
@@ -149,8 +151,8 @@ TEST_P(VifTwin, StatVertical8Block) {
             // The reference block is the one-row routines, row after row.
             for (unsigned n = 0; n < kStatBlock; ++n) {
               RowSet single(w);
-              ref().stat_vertical_8(ref_rows.data() + n, dis_rows.data() + n, filter, c.rounding,
-                                    w, single.rows());
+              ref().stat_vertical_8(ref_rows.data() + n, dis_rows.data() + n, filter, c.rounding, w,
+                                    single.rows());
               ASSERT_TRUE(single == out_ref[n]) << "scalar block row " << n << " w " << w;
             }
             if (!with_lowpass) continue;
@@ -312,8 +314,9 @@ TEST_P(VifTwin, LowpassHorizontal) {
         std::vector<std::int16_t> a(w + 2 * kGuard), b(w + 2 * kGuard);
         for (auto* v : {&a, &b})
           for (auto& x : *v)
-            x = biased(fill == 0 ? static_cast<std::uint32_t>(rng_() % 65536)
-                                 : fill == 1 ? 65535u : 0u);
+            x = biased(fill == 0   ? static_cast<std::uint32_t>(rng_() % 65536)
+                       : fill == 1 ? 65535u
+                                   : 0u);
         const unsigned out_w = w / 2;
         std::vector<std::uint16_t> ra(out_w + kGuard, 0xBEEF), rb = ra, ta = ra, tb = ra;
         ref().lowpass_horizontal(a.data() + kGuard, b.data() + kGuard, filter, out_w, ra.data(),
