@@ -151,15 +151,15 @@ inline void prefetch_row(const T* row, int count) {
 // Scale 0 from the picture, output rows [begin, end): the vertical pass removes
 // the DC offset and shifts by bpc (libvmaf's 8-bit and high-bit-depth code
 // differ only in that shift); the horizontal pass shifts by 16. Bands are
-// int16. `tmp` holds 2 * w ints.
+// int16. `tmp` holds 2 * w int16 (the vertical results, int16 values).
 template <typename Sample>
 void dwt_picture(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w, int h,
                  bool lowpass_only, std::int16_t* band_a, std::int16_t* band_h,
-                 std::int16_t* band_v, std::int16_t* band_d, std::int32_t* tmp, int begin,
+                 std::int16_t* band_v, std::int16_t* band_d, std::int16_t* tmp, int begin,
                  int end) {
   const int out_w = (w + 1) / 2;
-  std::int32_t* tmp_lo = tmp;
-  std::int32_t* tmp_hi = tmp + w;
+  std::int16_t* tmp_lo = tmp;
+  std::int16_t* tmp_hi = tmp + w;
   for (int i = begin; i < end; ++i) {
     const Sample* rows[4];
     for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
@@ -631,6 +631,7 @@ AdmCpuStage::AdmCpuStage(unsigned width, unsigned height, const AdmOptions& opti
   dist32_.assign(size0 + 4 * size1, 0);
   work32_.assign(12 * size1, 0);
   rows32_.assign(2 * static_cast<std::size_t>(width), 0);  // one band; compute() adds more
+  rows16_.assign(2 * static_cast<std::size_t>(width), 0);
 }
 
 FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
@@ -642,6 +643,8 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   const std::size_t tmp_size = 2 * static_cast<std::size_t>(width_);
   if (rows32_.size() < tmp_size * runner.max_bands()) rows32_.resize(tmp_size * runner.max_bands());
   const auto tmp = [&](unsigned band) { return rows32_.data() + band * tmp_size; };
+  if (rows16_.size() < tmp_size * runner.max_bands()) rows16_.resize(tmp_size * runner.max_bands());
+  const auto tmp16 = [&](unsigned band) { return rows16_.data() + band * tmp_size; };
 
   // int32 approximation bands (ref32_, dist32_): two slots, slot 0 of scale-0
   // size and slot 1 of scale-1 size (followed by h, v, d). Scale 0's band goes
@@ -656,7 +659,7 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   // to int32 as soon as they are written.
   const int out_w = geometry_[0].width;
   const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands,
-                               std::vector<std::int32_t>& approx, std::int32_t* rows, int begin,
+                               std::vector<std::int32_t>& approx, std::int16_t* rows, int begin,
                                int end) {
     std::int16_t* b = bands.data();
     if (bpc == 8)
@@ -670,8 +673,8 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   };
   for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
                     [&](unsigned band, int begin, int end) {
-                      picture_dwt(ref, ref16_, ref32_, tmp(band), begin, end);
-                      picture_dwt(dist, dist16_, dist32_, tmp(band), begin, end);
+                      picture_dwt(ref, ref16_, ref32_, tmp16(band), begin, end);
+                      picture_dwt(dist, dist16_, dist32_, tmp16(band), begin, end);
                     });
   if (!options_.skip_scale0) {
     const auto hvd = [&](std::vector<std::int16_t>& bands) {

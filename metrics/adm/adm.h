@@ -159,6 +159,7 @@ class AdmCpuStage final : public FeatureStage<FrameSums> {
   std::vector<std::int16_t> work16_;              // restored, additive, csf, csf/30
   std::vector<std::int32_t> work32_;
   std::vector<std::int32_t> rows32_;              // DWT intermediate rows, per band
+  std::vector<std::int16_t> rows16_;              // the same at scale 0 (int16 values)
   BandRunner* runner_ = &serial_band_runner();
 };
 

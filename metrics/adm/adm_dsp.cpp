@@ -8,12 +8,12 @@ namespace vmafexact::adm {
 namespace {
 
 template <typename Sample>
-void dwt0_vertical_c(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
-                     std::int32_t* hi) {
+void dwt0_vertical_c(const Sample* const* rows, unsigned bpc, int w, std::int16_t* lo,
+                     std::int16_t* hi) {
   scalar::dwt0_vertical(rows, bpc, 0, w, lo, hi);
 }
 
-void dwt0_horizontal_c(const std::int32_t* lo, const std::int32_t* hi, int w, std::int16_t* a,
+void dwt0_horizontal_c(const std::int16_t* lo, const std::int16_t* hi, int w, std::int16_t* a,
                        std::int16_t* v, std::int16_t* h, std::int16_t* d) {
   scalar::dwt0_horizontal(lo, hi, w, 0, (w + 1) / 2, a, v, h, d);
 }

@@ -40,11 +40,11 @@ struct DecoupleRows {
 // Scale 0, vertical pass of one output row: rows[k] is picture row 2i-1+k
 // (mirrored); columns 0 .. w-1 of lo and hi (int16 values) are written.
 template <typename Sample>
-using Dwt0VerticalFn = void (*)(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
-                                std::int32_t* hi);
+using Dwt0VerticalFn = void (*)(const Sample* const* rows, unsigned bpc, int w, std::int16_t* lo,
+                                std::int16_t* hi);
 // Scale 0, horizontal pass of one output row: (w + 1) / 2 values of the bands
 // a, v, h, d from the vertical results (v, h, d may be null: a only).
-using Dwt0HorizontalFn = void (*)(const std::int32_t* lo, const std::int32_t* hi, int w,
+using Dwt0HorizontalFn = void (*)(const std::int16_t* lo, const std::int16_t* hi, int w,
                                   std::int16_t* a, std::int16_t* v, std::int16_t* h,
                                   std::int16_t* d);
 // Scales 1..3, the same passes over int32 bands with the scale's shifts.

@@ -14,18 +14,21 @@ namespace vmafexact::adm::scalar {
 
 template <typename Sample>
 inline void dwt0_vertical(const Sample* const* rows, unsigned bpc, int begin, int end,
-                          std::int32_t* lo, std::int32_t* hi) {
+                          std::int16_t* lo, std::int16_t* hi) {
   const pixel::Db2Taps f = db2_taps();
   for (int j = begin; j < end; ++j) {
     const std::int32_t s[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
-    pixel::dwt0_vertical(f, s, bpc, lo[j], hi[j]);
+    std::int32_t lo_value, hi_value;  // int16 values (pixel::dwt0_vertical)
+    pixel::dwt0_vertical(f, s, bpc, lo_value, hi_value);
+    lo[j] = static_cast<std::int16_t>(lo_value);
+    hi[j] = static_cast<std::int16_t>(hi_value);
   }
 }
 
 // Outputs [begin, end) of a row of w vertical results.
-inline void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w,
-                            int begin, int end, std::int16_t* a, std::int16_t* v,
-                            std::int16_t* h, std::int16_t* d) {
+inline void dwt0_horizontal(const std::int16_t* tmp_lo, const std::int16_t* tmp_hi, int w,
+                            int begin, int end, std::int16_t* a, std::int16_t* v, std::int16_t* h,
+                            std::int16_t* d) {
   const pixel::Db2Taps f = db2_taps();
   for (int j = begin; j < end; ++j) {
     int cols[4];

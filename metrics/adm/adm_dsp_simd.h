@@ -238,8 +238,8 @@ template <typename Sample>
 }
 
 template <typename Sample>
-void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t* lo,
-                   std::int32_t* hi) {
+void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int16_t* lo,
+                   std::int16_t* hi) {
   const pixel::Db2Taps f = db2_taps();
   const std::uint32_t vp_round = 1u << (bpc - 1);
   const std::uint32_t dc = static_cast<std::uint32_t>(f.lo_sum) * vp_round;  // modulo 2^32
@@ -252,36 +252,47 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int32_t*
           sum_lo += static_cast<std::uint32_t>(f.lo[k]) * s;
           sum_hi += static_cast<std::uint32_t>(f.hi[k]) * s;
         }
-        // (int16) of the arithmetic shift: shift up, then arithmetic back down.
-        store(lo + j, (i32(sum_lo) >> shift << 16) >> 16);
-        store(hi + j, (i32(sum_hi) >> shift << 16) >> 16);
+        // (int16) of the arithmetic shift: store16 keeps the low 16 bits.
+        store16(lo + j, i32(sum_lo) >> shift);
+        store16(hi + j, i32(sum_hi) >> shift);
       });
   scalar::dwt0_vertical(rows, bpc, done, w, lo, hi);
 }
 
-// One band of N outputs: (sum of taps * x + 2^15) >> 16 in int32, cut to int16.
-[[gnu::always_inline]] inline VI16 dwt0_one(const std::int32_t (&taps)[4], const VI32 (&x)[4]) {
-  VU32 sum = VU32{} + 32768u;
-  for (int k = 0; k < 4; ++k) sum += static_cast<std::uint32_t>(taps[k]) * u32(x[k]);
-  return cvt<VI16>(i32(sum) >> 16);
-}
-
-void dwt0_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int w, std::int16_t* a,
+// Scale 0's horizontal pass over int16 vertical results, two taps per
+// pmaddwd: lane m of a 32-bit load at column 2j - 1 holds columns 2(j + m) - 1
+// and 2(j + m), taps 0 and 1 of output j + m; one at 2j + 1 holds its taps 2
+// and 3. The taps (db2 in Q15) fit int16 and the values are int16, so each sum
+// is the scalar's int32 sum (below 2^31 in magnitude); (sum + 2^15) >> 16 cut
+// to int16 as the scalar's.
+void dwt0_horizontal(const std::int16_t* tmp_lo, const std::int16_t* tmp_hi, int w, std::int16_t* a,
                      std::int16_t* v, std::int16_t* h, std::int16_t* d) {
   const pixel::Db2Taps f = db2_taps();
   const int out_w = (w + 1) / 2;
   scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, 0, std::min(1, out_w), a, v, h, d);
+  const auto pair = [](const std::int32_t(&taps)[4], int k) {
+    return V::set32(static_cast<std::uint32_t>(taps[k + 1]) << 16 |
+                    static_cast<std::uint16_t>(taps[k]));
+  };
+  const V::I lo01 = pair(f.lo, 0), lo23 = pair(f.lo, 2), hi01 = pair(f.hi, 0), hi23 = pair(f.hi, 2);
+  const V::I round = V::set32(32768);
+  const auto band = [&](const std::int16_t* row, int j, V::I taps01, V::I taps23)
+      __attribute__((always_inline)) {
+    const auto pairs_at = [&](int column) __attribute__((always_inline)) {
+      return V::load(reinterpret_cast<const std::uint32_t*>(row + column));
+    };
+    const V::I sum = V::add_madd16(V::add_madd16(round, taps01, pairs_at(2 * j - 1)), taps23,
+                                   pairs_at(2 * j + 1));
+    return (VI32)V::template srai32<16>(sum);
+  };
   int j = 1;
+  // Reads columns 2j - 1 .. 2j + 2N: inside the row while 2j + 2N <= w - 1.
   for (; 2 * j + 2 * N <= w - 1; j += N) {
-    VI32 lo[4];
-    taps_of(tmp_lo, j, lo);
-    store(a + j, dwt0_one(f.lo, lo));
+    store16(a + j, band(tmp_lo, j, lo01, lo23));
     if (!v) continue;
-    VI32 hi[4];
-    taps_of(tmp_hi, j, hi);
-    store(v + j, dwt0_one(f.hi, lo));
-    store(h + j, dwt0_one(f.lo, hi));
-    store(d + j, dwt0_one(f.hi, hi));
+    store16(v + j, band(tmp_lo, j, hi01, hi23));
+    store16(h + j, band(tmp_hi, j, lo01, lo23));
+    store16(d + j, band(tmp_hi, j, hi01, hi23));
   }
   scalar::dwt0_horizontal(tmp_lo, tmp_hi, w, std::min(j, out_w), out_w, a, v, h, d);
 }

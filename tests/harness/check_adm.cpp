@@ -72,8 +72,8 @@ void check_dwt0_vertical(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::m
     for (Fill fill : kFills)
       for (unsigned w : kWidths) {
         const Window<Sample> window(rng, 4, w, bpc, fill);
-        std::vector<std::int32_t> lo_ref(w + kGuard, 0x5A5A5A5A), hi_ref = lo_ref, lo_twin = lo_ref,
-                                                                  hi_twin = lo_ref;
+        std::vector<std::int16_t> lo_ref(w + kGuard, 0x5A5A), hi_ref = lo_ref, lo_twin = lo_ref,
+                                                              hi_twin = lo_ref;
         (ref.*fn)(window.pointers.data(), bpc, static_cast<int>(w), lo_ref.data(), hi_ref.data());
         (twin.*fn)(window.pointers.data(), bpc, static_cast<int>(w), lo_twin.data(),
                    hi_twin.data());
@@ -93,7 +93,7 @@ TEST_P(AdmTwin, Dwt0Horizontal) {
     for (int lowpass_only = 0; lowpass_only < 2; ++lowpass_only)
       for (int w : kBandWidths) {
         // The vertical pass's results are int16 values.
-        std::vector<std::int32_t> lo(w), hi(w);
+        std::vector<std::int16_t> lo(w), hi(w);
         for (auto* v : {&lo, &hi}) {
           const auto values = band_values<std::int16_t>(rng_, w, fill);
           std::copy(values.begin(), values.end(), v->begin());
