@@ -159,6 +159,21 @@ inline bool taps_fit_int16(const Filter& filter) {
   return true;
 }
 
+inline std::uint32_t tap_sum(const Filter& filter) {
+  std::uint32_t sum = 0;
+  for (unsigned k = 0; k < filter.width; ++k) sum += filter.taps[k];
+  return sum;
+}
+
+// Taps `low` and `low + 1` as one pmaddwd operand: two int16 lanes, tap `low`
+// in the low half; taps outside the filter are 0.
+inline std::uint32_t tap_pair(const Filter& filter, int low) {
+  const auto tap = [&](int k) -> std::uint32_t {
+    return k >= 0 && k < static_cast<int>(filter.width) ? filter.taps[k] : 0;
+  };
+  return tap(low + 1) << 16 | tap(low);
+}
+
 // kRows rows of the 8-bit vertical pass with libvmaf's 8-bit rounding (the
 // squares kept whole) and taps below 2^15: the window's rows are read in pairs
 // (2p, 2p + 1), each pair once for all kRows outputs, as int16 pairs in 32-bit
@@ -185,18 +200,11 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
   constexpr auto reaches = [](unsigned n, unsigned p) {
     return 2 * p + 1 >= n && 2 * p < n + kWidth;
   };
-  const auto tap = [&](int k) -> std::uint32_t {
-    return k >= 0 && k < static_cast<int>(kWidth) ? filter.taps[k] : 0;
-  };
   std::uint32_t tap_pairs[kRows][kPairs];
   for (unsigned n = 0; n < kRows; ++n)
-    for (unsigned p = 0; p < kPairs; ++p) {
-      const int low = static_cast<int>(2 * p) - static_cast<int>(n);
-      tap_pairs[n][p] = tap(low + 1) << 16 | tap(low);
-    }
-  std::uint32_t tap_sum = 0;
-  for (unsigned k = 0; k < kWidth; ++k) tap_sum += filter.taps[k];
-  const I unbias = V::set32(32768u * tap_sum);
+    for (unsigned p = 0; p < kPairs; ++p)
+      tap_pairs[n][p] = tap_pair(filter, static_cast<int>(2 * p) - static_cast<int>(n));
+  const I unbias = V::set32(32768u * tap_sum(filter));
   const I bias16 = V::set32(0x80008000u);
   const I round_mu = V::set32(rd.round_mu);
   // The low-pass outputs: m = 0, 1 for block rows 0 and 2 (m = n / 2).
@@ -209,14 +217,10 @@ void stat_vertical_8_rows(const std::uint8_t* const* ref, const std::uint8_t* co
   std::uint32_t lowpass_pairs[kLowpassRows + 1][kPairs] = {};
   I lowpass_round = V::zero();
   if constexpr (kLowpass) {
-    const auto lowpass_tap = [&](int k) -> std::uint32_t {
-      return k >= 0 && k < static_cast<int>(kLowpassWidth) ? lowpass->filter->taps[k] : 0;
-    };
     for (unsigned m = 0; m < kLowpassRows; ++m)
-      for (unsigned p = 0; p < kPairs; ++p) {
-        const int low = static_cast<int>(2 * p) - static_cast<int>(2 * m + kLowpassOffset);
-        lowpass_pairs[m][p] = lowpass_tap(low + 1) << 16 | lowpass_tap(low);
-      }
+      for (unsigned p = 0; p < kPairs; ++p)
+        lowpass_pairs[m][p] = tap_pair(
+            *lowpass->filter, static_cast<int>(2 * p) - static_cast<int>(2 * m + kLowpassOffset));
     lowpass_round = V::set32(lowpass->round);
   }
   unsigned j = 0;
@@ -450,24 +454,19 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
   constexpr int half = static_cast<int>(kWidth / 2);
   // kPaired: the even and the odd outputs' tap pairs (paired_filter); else the taps.
   I taps[kWidth], odd_taps[(kWidth + 1) / 2];
-  std::uint32_t tap_sum = 0;
-  const auto tap = [&](int k) -> std::uint32_t {
-    return k >= 0 && k < static_cast<int>(kWidth) ? filter.taps[k] : 0;
-  };
   for (unsigned k = 0; k < kWidth; ++k) {
-    tap_sum += filter.taps[k];
     if constexpr (kPaired) {
       if (k % 2 == 0) {
-        const int low = static_cast<int>(k);
-        taps[k / 2] = V::set32(tap(low + 1) << 16 | tap(low));
-        odd_taps[k / 2] = V::set32(tap(low) << 16 | tap(low - 1));
+        taps[k / 2] = V::set32(tap_pair(filter, static_cast<int>(k)));
+        odd_taps[k / 2] = V::set32(tap_pair(filter, static_cast<int>(k) - 1));
       }
     } else {
       taps[k] = V::set32(filter.taps[k]);
     }
   }
-  const I unbias = V::set32(32768u * tap_sum);
-  const I round_lo = V::set32(32768u * tap_sum + 32768u);  // unbias and round (round_joined)
+  const std::uint32_t sum = tap_sum(filter);
+  const I unbias = V::set32(32768u * sum);
+  const I round_lo = V::set32(32768u * sum + 32768u);  // unbias and round (round_joined)
   const I nsq = V::set32(kSigmaNsq);
   const I one = V::set32(1);
   const I den_log_offset = V::set32(2048 * 17);
@@ -569,13 +568,11 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
 template <class V>
 void stat_horizontal(const StatRows& in, const Filter& filter, unsigned w,
                      const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
-  std::uint32_t tap_sum = 0;
-  for (unsigned k = 0; k < filter.width; ++k) tap_sum += filter.taps[k];
   const bool paired = taps_fit_int16(filter);
   bool done = false;
   with_filter_width(filter, [&](auto width) {
     if constexpr (width() != 0) {
-      if (tap_sum > 65536) return;  // round_joined needs lo + 32768 below 2^32
+      if (tap_sum(filter) > 65536) return;  // round_joined needs lo + 32768 below 2^32
       if (paired) {
         stat_horizontal_width<V, width(), true>(in, filter, w, table, enhn_gain_limit, sums);
         done = true;
@@ -629,18 +626,15 @@ void lowpass_horizontal(const std::int16_t* ref_in, const std::int16_t* dis_in,
   constexpr unsigned N = V::N;
   const unsigned fwidth = filter.width;
   const int half = static_cast<int>(filter.half());
-  std::uint32_t tap_sum = 0;
-  for (unsigned k = 0; k < fwidth; ++k) tap_sum += filter.taps[k];
+  const std::uint32_t sum = tap_sum(filter);
   unsigned oj = 0;
-  if (tap_sum <= 65536 && fwidth % 2 == 1) {
-    const I start = V::set32(32768u * tap_sum + 32768u);
+  if (sum <= 65536 && fwidth % 2 == 1) {
+    const I start = V::set32(32768u * sum + 32768u);
     if (taps_fit_int16(filter)) {
       const unsigned pairs = (fwidth + 1) / 2;
       I tap_pairs[(kMaxFilterWidth + 1) / 2];
-      for (unsigned p = 0; p < pairs; ++p) {
-        const std::uint32_t high = 2 * p + 1 < fwidth ? filter.taps[2 * p + 1] : 0;
-        tap_pairs[p] = V::set32(high << 16 | filter.taps[2 * p]);
-      }
+      for (unsigned p = 0; p < pairs; ++p)
+        tap_pairs[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p)));
       const auto pair_at = [](const std::int16_t* row, int column) {
         return V::load(reinterpret_cast<const std::uint32_t*>(row + column));
       };
