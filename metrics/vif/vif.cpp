@@ -146,28 +146,18 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
           else
             dsp_->stat_vertical_16(ref_window, dis_window, filter, rounding, w, rows[0]);
           horizontal(rows[0]);
-          if constexpr (sizeof(Sample) == 1) {
-            if (!decimates(i)) return;
-            const int low_half = static_cast<int>(low_filter.half());
-            for (unsigned k = 0; k < low_filter.width; ++k) {
-              ref_window[k] = ref[i + static_cast<int>(k) - low_half + kPadRows];
-              dis_window[k] = dis[i + static_cast<int>(k) - low_half + kPadRows];
-            }
-            dsp_->lowpass_vertical_8(ref_window, dis_window, low_filter, 1u << (bpc_ - 1), bpc_, w,
-                                     scratch.convol(scratch.ref_convol, 0),
-                                     scratch.convol(scratch.dis_convol, 0));
-            decimate_row(scratch, 0, w, scale, static_cast<unsigned>(i / 2));
-          }
+          if (decimates(i)) subsample_row(scratch, ref, dis, w, scale, i);
         };
         int i = begin;
         if constexpr (sizeof(Sample) == 1) {
           // Blocks start on even rows when decimating: their rows 0 and 2 are
           // the ones the decimation keeps.
           if (decimate && i % 2 != 0 && i < end) single_row(i++);
+          const LowpassRounding low_rounding = lowpass_rounding(scale);
           LowpassRows lowpass{
               &low_filter,
-              1u << (bpc_ - 1),
-              bpc_,
+              low_rounding.round,
+              low_rounding.shift,
               {scratch.convol(scratch.ref_convol, 0), scratch.convol(scratch.ref_convol, 1)},
               {scratch.convol(scratch.dis_convol, 0), scratch.convol(scratch.dis_convol, 1)}};
           // 8-bit rows kStatBlock at a time (their vertical pass shares its loads).
@@ -194,37 +184,38 @@ ScaleSums VifCpuStage::statistic(BandRunner& runner, const Rows<Sample>& ref,
 template <typename Sample>
 void VifCpuStage::subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis,
                             unsigned w, unsigned h, unsigned scale) {
-  const Filter& filter = vif_filter(scale + 1);
-  const unsigned fwidth = filter.width;
-  const int half = static_cast<int>(filter.half());
-  const std::uint32_t round_v = scale == 0 ? 1u << (bpc_ - 1) : 32768;
-  const unsigned shift_v = scale == 0 ? bpc_ : 16;
-
-  const unsigned out_h = h / 2;
-
   // Bands of output rows: each writes its own rows of the decimated pictures.
-  for_each_row_band(runner, 0, static_cast<int>(out_h), w, [&](unsigned band, int begin, int end) {
-    RowScratch& scratch = scratch_[band];
-    std::int16_t* ref_convol = scratch.convol(scratch.ref_convol, 0);
-    std::int16_t* dis_convol = scratch.convol(scratch.dis_convol, 0);
-    const Sample* ref_window[kMaxFilterWidth];
-    const Sample* dis_window[kMaxFilterWidth];
-    for (int oi = begin; oi < end; ++oi) {
-      const int i = 2 * oi;
-      for (unsigned k = 0; k < fwidth; ++k) {
-        ref_window[k] = ref[i + k - half + kPadRows];
-        dis_window[k] = dis[i + k - half + kPadRows];
-      }
-      if constexpr (sizeof(Sample) == 1)
-        dsp_->lowpass_vertical_8(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
-                                 dis_convol);
-      else
-        dsp_->lowpass_vertical_16(ref_window, dis_window, filter, round_v, shift_v, w, ref_convol,
-                                  dis_convol);
-      decimate_row(scratch, 0, w, scale, static_cast<unsigned>(oi));
-    }
+  for_each_row_band(runner, 0, static_cast<int>(h / 2), w, [&](unsigned band, int begin, int end) {
+    for (int oi = begin; oi < end; ++oi) subsample_row(scratch_[band], ref, dis, w, scale, 2 * oi);
   });
   place_decimated(w, h, scale);
+}
+
+VifCpuStage::LowpassRounding VifCpuStage::lowpass_rounding(unsigned scale) const {
+  return scale == 0 ? LowpassRounding{1u << (bpc_ - 1), bpc_} : LowpassRounding{32768, 16};
+}
+
+template <typename Sample>
+void VifCpuStage::subsample_row(RowScratch& scratch, const Rows<Sample>& ref,
+                                const Rows<Sample>& dis, unsigned w, unsigned scale, int i) {
+  const Filter& filter = vif_filter(scale + 1);
+  const int half = static_cast<int>(filter.half());
+  const Sample* ref_window[kMaxFilterWidth];
+  const Sample* dis_window[kMaxFilterWidth];
+  for (unsigned k = 0; k < filter.width; ++k) {
+    ref_window[k] = ref[i + static_cast<int>(k) - half + kPadRows];
+    dis_window[k] = dis[i + static_cast<int>(k) - half + kPadRows];
+  }
+  const LowpassRounding rounding = lowpass_rounding(scale);
+  std::int16_t* ref_convol = scratch.convol(scratch.ref_convol, 0);
+  std::int16_t* dis_convol = scratch.convol(scratch.dis_convol, 0);
+  if constexpr (sizeof(Sample) == 1)
+    dsp_->lowpass_vertical_8(ref_window, dis_window, filter, rounding.round, rounding.shift, w,
+                             ref_convol, dis_convol);
+  else
+    dsp_->lowpass_vertical_16(ref_window, dis_window, filter, rounding.round, rounding.shift, w,
+                              ref_convol, dis_convol);
+  decimate_row(scratch, 0, w, scale, static_cast<unsigned>(i / 2));
 }
 
 void VifCpuStage::decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsigned scale,

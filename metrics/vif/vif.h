@@ -133,6 +133,17 @@ class VifCpuStage final : public FeatureStage<FrameSums> {
   template <typename Sample>
   void subsample(BandRunner& runner, const Rows<Sample>& ref, const Rows<Sample>& dis, unsigned w,
                  unsigned h, unsigned scale);
+  // The decimation's vertical rounding at `scale`: (sum + round) >> shift.
+  struct LowpassRounding {
+    std::uint32_t round;
+    unsigned shift;
+  };
+  LowpassRounding lowpass_rounding(unsigned scale) const;
+  // Picture row i (even) of both pictures low-passed and decimated into row
+  // i / 2: subsample()'s work for one row.
+  template <typename Sample>
+  void subsample_row(RowScratch& scratch, const Rows<Sample>& ref, const Rows<Sample>& dis,
+                     unsigned w, unsigned scale, int i);
   // Decimated row oi of both pictures from their low-passed rows (biased,
   // unpadded): subsample()'s horizontal pass.
   void decimate_row(RowScratch& scratch, unsigned m, unsigned w, unsigned scale, unsigned oi);
