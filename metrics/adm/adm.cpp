@@ -252,82 +252,7 @@ struct Span {
 };
 inline Span widen(int begin, int end, int size) { return {std::max(begin - 1, 0), std::min(end + 1, size)}; }
 
-// Splits rows [begin, end) of the distorted bands into restored (r) and
-// additive (a) parts (libvmaf's adm_decouple / adm_decouple_s123), over the
-// columns read later.
-template <class Arith>
-void decouple(const AdmDsp& dsp, const ScaleGeometry& g, const Hvd<typename Arith::Band>& ref,
-              const Hvd<typename Arith::Band>& dist, double egl, Hvd<typename Arith::Band>& r,
-              Hvd<typename Arith::Band>& a, int begin, int end) {
-  const auto split = ScaleDsp<Arith>::decouple(dsp);
-  const Span cols = widen(g.left, g.right, g.width);
-  for (int i = begin; i < end; ++i) {
-    const std::size_t base = static_cast<std::size_t>(i) * g.width;
-    DecoupleRows<typename Arith::Band> row{};
-    for (int theta = 0; theta < 3; ++theta) {
-      row.ref[theta] = ref.band[theta] + base;
-      row.dist[theta] = dist.band[theta] + base;
-      row.restored[theta] = r.band[theta] + base;
-      row.additive[theta] = a.band[theta] + base;
-    }
-    split(row, cols.begin, cols.end, egl);
-  }
-}
-
-// Rows [begin, end) of the CSF-weighted masking image and its 1/30 shares
-// (libvmaf's adm_csf / i4_adm_csf), over the columns the masking stage reads.
-template <class Arith>
-void contrast_sensitivity(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
-                          const Hvd<typename Arith::Band>& src, Hvd<typename Arith::Band>& csf,
-                          Hvd<typename Arith::Band>& share, int begin, int end) {
-  const auto weigh = ScaleDsp<Arith>::csf(dsp);
-  const Span cols = widen(g.left, g.right, g.width);
-  for (int theta = 0; theta < 3; ++theta) {
-    for (int i = begin; i < end; ++i) {
-      const std::size_t base = static_cast<std::size_t>(i) * g.width;
-      weigh(arith, theta, src.band[theta] + base, cols.begin, cols.end, csf.band[theta] + base,
-            share.band[theta] + base);
-    }
-  }
-}
-
-// Contrast masking and cube sums (libvmaf's adm_cm / i4_adm_cm) of rows
-// [begin, end) of the scored region: each value of `signal`, weighted by the
-// CSF, is reduced by the masking threshold of its 3x3 neighbourhood in the
-// masking image (1/30 of the 8 neighbours plus 1/15 of the centre, summed over
-// the three orientations), clipped at 0 and cubed with libvmaf's intermediate
-// shifts. Rows are summed, rounded and shifted, then added to `sums`. Outside
-// the band, a neighbour above/left is mirrored (row/column 1), one below/right
-// repeats the edge. Reads the shares of the rows above and below [begin, end).
-template <class Arith>
-void masked_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
-                      const Hvd<typename Arith::Band>& signal, const Hvd<typename Arith::Band>& csf,
-                      const Hvd<typename Arith::Band>& share, int begin, int end,
-                      std::array<std::int64_t, 3>& sums) {
-  const auto cubes = ScaleDsp<Arith>::masked_cubes(dsp);
-  const std::int64_t row_round = round_offset(g.num_row_shift);
-  const int w = g.width, h = g.height;
-  for (int i = begin; i < end; ++i) {
-    const std::size_t row_above = static_cast<std::size_t>(pixel::mask_neighbour_index(i - 1, h)) * w;
-    const std::size_t row_here = static_cast<std::size_t>(i) * w;
-    const std::size_t row_below = static_cast<std::size_t>(pixel::mask_neighbour_index(i + 1, h)) * w;
-    MaskRows<typename Arith::Band> rows{};
-    for (int theta = 0; theta < 3; ++theta) {
-      rows.share[theta][0] = share.band[theta] + row_above;
-      rows.share[theta][1] = share.band[theta] + row_here;
-      rows.share[theta][2] = share.band[theta] + row_below;
-      rows.csf[theta] = csf.band[theta] + row_here;
-      rows.signal[theta] = signal.band[theta] + row_here;
-    }
-    std::int64_t row_sum[3] = {0, 0, 0};
-    cubes(arith, rows, w, g.left, g.right, g.num_cube_shift.data(), row_sum);
-    for (int theta = 0; theta < 3; ++theta)
-      sums[theta] = wrapping_add(sums[theta], wrapping_add(row_sum[theta], row_round) >> g.num_row_shift);
-  }
-}
-
-// Adds two bands' sums per orientation modulo 2^64, as one pass forms them
-// (the `add` of sum_row_bands()).
+// Adds two bands' sums per orientation modulo 2^64, as one pass forms them.
 struct AddModulo {
   template <typename Sum>
   std::array<Sum, 3> operator()(std::array<Sum, 3> total, const std::array<Sum, 3>& part) const {
@@ -341,70 +266,140 @@ struct AddModulo {
   }
 };
 
-// Working bands of one scale: restored, additive, CSF image and its shares.
+// The rows one band of a scale's masking pass keeps: a window of three band
+// rows (a ring, row r in slot r % 3) of the restored and additive images and
+// of both masking images (the CSF image and its 1/30 shares, of the additive
+// image for DLM and of the restored image for AIM), per orientation. A row
+// enters once, when the masking of a row next to it first reads it, so each
+// band works in a few hundred kilobytes instead of twelve full-size bands.
 template <typename Band>
-struct ScaleWork {
-  Hvd<Band> restored, additive, csf, share;
+class MaskingWindow {
+ public:
+  // The samples one window holds for bands `width` wide.
+  static std::size_t samples(int width) {
+    return static_cast<std::size_t>(kSlots) * kImages * 3 * static_cast<std::size_t>(width);
+  }
+  // `storage` holds samples(width) samples.
+  MaskingWindow(Band* storage, int width) : storage_(storage), width_(width) {}
+
+  // One band row of every image the window holds.
+  struct Row {
+    Hvd<Band> restored, additive, csf_additive, share_additive, csf_restored, share_restored;
+  };
+  // The window's slot of band row `row`, and whether it holds that row already.
+  // The caller fills a slot that does not (fill()).
+  Row row(int row, bool& present) {
+    const int slot = row % kSlots;
+    present = held_[slot] == row;
+    held_[slot] = row;
+    Band* p = storage_ + static_cast<std::size_t>(slot) * kImages * 3 * width_;
+    Row images;
+    for (auto* hvd : {&images.restored, &images.additive, &images.csf_additive,
+                      &images.share_additive, &images.csf_restored, &images.share_restored})
+      for (int theta = 0; theta < 3; ++theta, p += width_) hvd->band[theta] = p;
+    return images;
+  }
+
+ private:
+  static constexpr int kSlots = 3;   // the rows above, here and below
+  static constexpr int kImages = 6;  // images per orientation in a Row
+  Band* storage_;
+  int width_;
+  std::array<int, kSlots> held_{-1, -1, -1};
 };
 
-template <typename Band>
-ScaleWork<Band> carve_work(std::vector<Band>& storage, std::size_t band_size) {
-  ScaleWork<Band> work;
-  Band* p = storage.data();
-  for (auto* hvd : {&work.restored, &work.additive, &work.csf, &work.share})
-    for (int theta = 0; theta < 3; ++theta, p += band_size) hvd->band[theta] = p;
-  return work;
-}
-
-// The masked cube sums of the scored region, in bands, once the CSF image and
-// its shares are complete.
-template <class Arith>
-std::array<std::int64_t, 3> masked_cube_pass(BandRunner& runner, const AdmDsp& dsp,
-                                             const Arith& arith, const ScaleGeometry& g,
-                                             const Hvd<typename Arith::Band>& signal,
-                                             const ScaleWork<typename Arith::Band>& work) {
-  return sum_row_bands<std::array<std::int64_t, 3>>(
-      runner, g.top, g.bottom, 3 * static_cast<std::size_t>(g.width),
-      [&](unsigned, int begin, int end) {
-        std::array<std::int64_t, 3> sums{};
-        masked_cube_sums(dsp, arith, g, signal, work.csf, work.share, begin, end, sums);
-        return sums;
-      },
-      AddModulo{});
-}
-
-// Everything one scale contributes, given its DWT bands, in four passes: a
-// pass ends when all its bands have (the runner's return), before the next
-// pass reads what its bands wrote.
+// A scale's integer sums from its DWT bands, in one pass over the rows of the
+// scored region cut into bands: per row the reference cube sums, then the
+// masked cube sums of DLM (the restored image masked by the additive
+// impairment) and of AIM (the additive impairment masked by the restored
+// image). Each band row is decoupled and weighed by the CSF once per band that
+// reads it (libvmaf's adm_decouple, adm_csf), when it enters the band's
+// window; the masking (libvmaf's adm_cm) of row i reads rows i - 1, i and i + 1
+// of the masking image: outside the band, a neighbour above is mirrored (row
+// 1) and one below repeats the edge, as for the columns. Each row's sums are
+// rounded and shifted before they are added, so the cut and the order of the
+// bands do not change them. `windows` holds a MaskingWindow per band.
 template <class Arith>
 void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
                  const Hvd<typename Arith::Band>& ref, const Hvd<typename Arith::Band>& dist,
-                 ScaleWork<typename Arith::Band>& work, const AdmOptions& options, ScaleSums& out) {
-  const Span rows = widen(g.top, g.bottom, g.height);
-  const std::size_t row_samples = 3 * static_cast<std::size_t>(g.width);
-  // The decoupling, the reference cube sums and the DLM's masking image: each
-  // row reads only rows of its own index, so one pass does all three.
-  out.den = sum_row_bands<std::array<std::uint64_t, 3>>(
-      runner, rows.begin, rows.end, row_samples,
-      [&](unsigned, int begin, int end) {
-        decouple<Arith>(dsp, g, ref, dist, options.enhn_gain_limit, work.restored, work.additive,
-                        begin, end);
-        std::array<std::uint64_t, 3> sums{};
-        reference_cube_sums(dsp, arith, g, ref, std::max(begin, g.top), std::min(end, g.bottom),
-                            sums);
-        // DLM: the restored image, masked by the additive impairment.
-        contrast_sensitivity(dsp, arith, g, work.additive, work.csf, work.share, begin, end);
-        return sums;
+                 std::vector<typename Arith::Band>& windows, const AdmOptions& options,
+                 ScaleSums& out) {
+  using Band = typename Arith::Band;
+  const std::size_t window_samples = MaskingWindow<Band>::samples(g.width);
+  if (windows.size() < window_samples * runner.max_bands())
+    windows.resize(window_samples * runner.max_bands());
+  const auto split = ScaleDsp<Arith>::decouple(dsp);
+  const auto weigh = ScaleDsp<Arith>::csf(dsp);
+  const auto cubes = ScaleDsp<Arith>::masked_cubes(dsp);
+  // The columns the masking reads: the scored ones and one more on each side.
+  const Span cols = widen(g.left, g.right, g.width);
+  const std::int64_t row_round = round_offset(g.num_row_shift);
+  const int w = g.width, h = g.height;
+
+  // The masked cube sums of one row, rounded and shifted, added to `sums`.
+  const auto add_masked_row = [&](const std::array<Hvd<Band>, 3>& share, const Hvd<Band>& csf,
+                                  const Hvd<Band>& signal, std::array<std::int64_t, 3>& sums) {
+    MaskRows<Band> rows{};
+    for (int theta = 0; theta < 3; ++theta) {
+      for (int k = 0; k < 3; ++k) rows.share[theta][k] = share[k].band[theta];
+      rows.csf[theta] = csf.band[theta];
+      rows.signal[theta] = signal.band[theta];
+    }
+    std::int64_t row_sum[3] = {0, 0, 0};
+    cubes(arith, rows, w, g.left, g.right, g.num_cube_shift.data(), row_sum);
+    for (int theta = 0; theta < 3; ++theta)
+      sums[theta] = wrapping_add(sums[theta], wrapping_add(row_sum[theta], row_round) >> g.num_row_shift);
+  };
+
+  const ScaleSums sums = sum_row_bands<ScaleSums>(
+      runner, g.top, g.bottom, 3 * static_cast<std::size_t>(w),
+      [&](unsigned band, int begin, int end) {
+        ScaleSums part;
+        reference_cube_sums(dsp, arith, g, ref, begin, end, part.den);
+        MaskingWindow<Band> window(windows.data() + band * window_samples, w);
+        // Band row `i` of every image, decoupled and weighed when it enters.
+        const auto enter = [&](int i) {
+          bool present = false;
+          auto images = window.row(i, present);
+          if (present) return images;
+          const std::size_t base = static_cast<std::size_t>(i) * w;
+          DecoupleRows<Band> row{};
+          for (int theta = 0; theta < 3; ++theta) {
+            row.ref[theta] = ref.band[theta] + base;
+            row.dist[theta] = dist.band[theta] + base;
+            row.restored[theta] = images.restored.band[theta];
+            row.additive[theta] = images.additive.band[theta];
+          }
+          split(row, cols.begin, cols.end, options.enhn_gain_limit);
+          for (int theta = 0; theta < 3; ++theta) {
+            weigh(arith, theta, images.additive.band[theta], cols.begin, cols.end,
+                  images.csf_additive.band[theta], images.share_additive.band[theta]);
+            if (!options.skip_aim)
+              weigh(arith, theta, images.restored.band[theta], cols.begin, cols.end,
+                    images.csf_restored.band[theta], images.share_restored.band[theta]);
+          }
+          return images;
+        };
+        for (int i = begin; i < end; ++i) {
+          const auto above = enter(pixel::mask_neighbour_index(i - 1, h));
+          const auto here = enter(i);
+          const auto below = enter(pixel::mask_neighbour_index(i + 1, h));
+          add_masked_row({above.share_additive, here.share_additive, below.share_additive},
+                         here.csf_additive, here.restored, part.num);
+          if (!options.skip_aim)
+            add_masked_row({above.share_restored, here.share_restored, below.share_restored},
+                           here.csf_restored, here.additive, part.aim);
+        }
+        return part;
       },
-      AddModulo{});
-  out.num = masked_cube_pass(runner, dsp, arith, g, work.restored, work);
-  if (options.skip_aim) return;
-  // AIM: the additive impairment, masked by the restored image. Its masking
-  // image replaces the DLM's, which the pass above has finished reading.
-  for_each_row_band(runner, rows.begin, rows.end, row_samples, [&](unsigned, int begin, int end) {
-    contrast_sensitivity(dsp, arith, g, work.restored, work.csf, work.share, begin, end);
-  });
-  out.aim = masked_cube_pass(runner, dsp, arith, g, work.additive, work);
+      [](ScaleSums total, const ScaleSums& part) {
+        const AddModulo add;
+        total.den = add(total.den, part.den);
+        total.num = add(total.num, part.num);
+        total.aim = add(total.aim, part.aim);
+        return total;
+      });
+  out = sums;
 }
 
 // One scale's numerator or denominator from three floats, as libvmaf adds them.
@@ -623,13 +618,10 @@ AdmCpuStage::AdmCpuStage(unsigned width, unsigned height, const AdmOptions& opti
   const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
   ref16_.assign(4 * size0, 0);
   dist16_.assign(4 * size0, 0);
-  work16_.assign(12 * size0, 0);
   // int32: per picture two approximation slots (scale-0 and scale-1 sized, see
-  // compute()) and the h, v, d bands (scale-1 sized); the working bands of
-  // scales 1..3.
+  // compute()) and the h, v, d bands (scale-1 sized).
   ref32_.assign(size0 + 4 * size1, 0);
   dist32_.assign(size0 + 4 * size1, 0);
-  work32_.assign(12 * size1, 0);
   rows32_.assign(2 * static_cast<std::size_t>(width), 0);  // one band; compute() adds more
   rows16_.assign(2 * static_cast<std::size_t>(width), 0);
 }
@@ -683,9 +675,8 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
     };
     const Scale0Arith arith{{weights_.scale0_fixed[0], weights_.scale0_fixed[1],
                              weights_.scale0_fixed[2]}};
-    auto work = carve_work(work16_, size0);
-    score_scale(runner, *dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), work, options_,
-                sums.scales[0]);
+    score_scale(runner, *dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), windows16_,
+                options_, sums.scales[0]);
   }
 
   // Scales 1..3, each from the previous approximation band.
@@ -697,7 +688,6 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   for (int s = 1; s < 4; ++s) {
     const ScaleGeometry& in = geometry_[s - 1];
     const ScaleGeometry& g = geometry_[s];
-    const std::size_t size = static_cast<std::size_t>(g.width) * g.height;
     const auto transform = [&](std::vector<std::int32_t>& buffer, std::int32_t* rows, int begin,
                                int end) {
       const Hvd<std::int32_t> out = hvd(buffer);
@@ -710,8 +700,8 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
                         transform(dist32_, tmp(band), begin, end);
                       });
     const ScaleNArith arith{{weights_.fixed[s][0], weights_.fixed[s][1], weights_.fixed[s][2]}, s};
-    auto work = carve_work(work32_, size);
-    score_scale(runner, *dsp_, arith, g, hvd(ref32_), hvd(dist32_), work, options_, sums.scales[s]);
+    score_scale(runner, *dsp_, arith, g, hvd(ref32_), hvd(dist32_), windows32_, options_,
+                sums.scales[s]);
   }
   return sums;
 }

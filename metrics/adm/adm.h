@@ -156,8 +156,9 @@ class AdmCpuStage final : public FeatureStage<FrameSums> {
   // Scale 0 works on int16 bands, scales 1..3 on int32 bands, as libvmaf does.
   std::vector<std::int16_t> ref16_, dist16_;      // 4 bands each: a, h, v, d
   std::vector<std::int32_t> ref32_, dist32_;
-  std::vector<std::int16_t> work16_;              // restored, additive, csf, csf/30
-  std::vector<std::int32_t> work32_;
+  // The masking pass's row windows, one per band (adm.cpp's MaskingWindow).
+  std::vector<std::int16_t> windows16_;
+  std::vector<std::int32_t> windows32_;
   std::vector<std::int32_t> rows32_;              // DWT intermediate rows, per band
   std::vector<std::int16_t> rows16_;              // the same at scale 0 (int16 values)
   BandRunner* runner_ = &serial_band_runner();
