@@ -5,7 +5,8 @@
 #   - the vmafexact element, the whole process: gst-launch-1.0 with
 #     filesrc ! rawvideoparse on both inputs into vmafexact (no log, no frame
 #     messages) and fakesink;
-#   - the scorer alone (vmafexact-bench --yuv on the same frames, steady state);
+#   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
+#     held in memory, steady state);
 # and the ratios element / vmaf and element / scorer. Each figure is the median
 # of REPEAT runs, the tools taking turns. Prints a Markdown table.
 #
@@ -74,7 +75,7 @@ libvmaf() {
 }
 scorer_fps() {
   "$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --warmup 0 --threads "$1" --model "$model" | awk '/ fps,/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps,") print $i }'
+    --distinct "$frames" --warmup 0 --threads "$1" --model "$model" | awk '/ fps,/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps,") print $i }'
 }
 
 echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc) CPUs:" \

@@ -4,10 +4,12 @@
 //                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
 //                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
 //                   [--cpu-masks M1,M2,..] [--frames-in-flight N] [--pace FPS]
-//                   [--devices D1,D2,..]
+//                   [--devices D1,D2,..] [--distinct N]
 //
 // Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
-// noisier distorted copy) unless --yuv names two raw files. With cuda, the
+// noisier distorted copy) unless --yuv names two raw files. --distinct N frames
+// (default 8) are made or read, held in memory and cycled through; with
+// --distinct equal to --frames every frame scored is another frame of the files. With cuda, the
 // frames are uploaded once and stay in device memory: the figure is the
 // scoring itself, as in a pipeline whose decoder delivers CUDA memory. With
 // --libvmaf, the libvmaf `vmaf` tool scores the same frames (written to a
@@ -99,6 +101,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
     else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
     else if (arg == "--pace") options.pace = std::stod(value());
+    else if (arg == "--distinct") options.distinct = std::max(1u, static_cast<unsigned>(std::stoul(value())));
     else if (arg == "--devices") {
       const std::string list = value();
       for (std::size_t start = 0; start <= list.size();) {
