@@ -148,35 +148,27 @@ inline void prefetch_row(const T* row, int count) {
 
 // The DWT (per row: adm_dsp.h).
 
-// Scale 0 from the picture, output rows [begin, end): the vertical pass removes
-// the DC offset and shifts by bpc (libvmaf's 8-bit and high-bit-depth code
-// differ only in that shift); the horizontal pass shifts by 16. Bands are
-// int16. `tmp` holds 2 * w int16 (the vertical results, int16 values).
+// Scale 0 from the picture, output row i: the vertical pass removes the DC
+// offset and shifts by bpc (libvmaf's 8-bit and high-bit-depth code differ
+// only in that shift); the horizontal pass shifts by 16. Bands are int16, and
+// band_h, band_v, band_d may be null (the approximation only). `tmp` holds
+// 2 * w int16 (the vertical results, int16 values).
 template <typename Sample>
-void dwt_picture(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w, int h,
-                 bool lowpass_only, std::int16_t* band_a, std::int16_t* band_h,
-                 std::int16_t* band_v, std::int16_t* band_d, std::int16_t* tmp, int begin,
-                 int end) {
-  const int out_w = (w + 1) / 2;
+void dwt_picture_row(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, int w, int h, int i,
+                     std::int16_t* band_a, std::int16_t* band_h, std::int16_t* band_v,
+                     std::int16_t* band_d, std::int16_t* tmp) {
   std::int16_t* tmp_lo = tmp;
   std::int16_t* tmp_hi = tmp + w;
-  for (int i = begin; i < end; ++i) {
-    const Sample* rows[4];
-    for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
-    // The next output row's two new picture rows, fetched while this one runs.
-    if (i + 1 < end)
-      for (int k = 2; k < 4; ++k)
-        prefetch_row(plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h)), w);
-    if constexpr (sizeof(Sample) == 1)
-      dsp.dwt0_vertical_8(rows, bpc, w, tmp_lo, tmp_hi);
-    else
-      dsp.dwt0_vertical_16(rows, bpc, w, tmp_lo, tmp_hi);
-    const std::size_t at = static_cast<std::size_t>(i) * out_w;
-    if (lowpass_only)
-      dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a + at, nullptr, nullptr, nullptr);
-    else
-      dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a + at, band_v + at, band_h + at, band_d + at);
-  }
+  const Sample* rows[4];
+  for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
+  // The next output row's two new picture rows, fetched while this one runs.
+  if (2 * i + 3 < h)
+    for (int k = 2; k < 4; ++k) prefetch_row(plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h)), w);
+  if constexpr (sizeof(Sample) == 1)
+    dsp.dwt0_vertical_8(rows, bpc, w, tmp_lo, tmp_hi);
+  else
+    dsp.dwt0_vertical_16(rows, bpc, w, tmp_lo, tmp_hi);
+  dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a, band_v, band_h, band_d);
 }
 
 // Scales 1..3 from the previous scale's int32 approximation band (w x h),
@@ -226,31 +218,78 @@ struct ScaleDsp<ScaleNArith> {
   static auto reference_cubes(const AdmDsp& dsp) { return dsp.reference_cubes_n; }
 };
 
-// The cube sums of the reference over rows [begin, end) of the scored region,
-// per row rounded and shifted, added to `sums` (libvmaf's adm_csf_den_scale /
-// adm_csf_den_s123).
-template <class Arith>
-void reference_cube_sums(const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
-                         const Hvd<typename Arith::Band>& ref, int begin, int end,
-                         std::array<std::uint64_t, 3>& sums) {
-  const auto cubes = ScaleDsp<Arith>::reference_cubes(dsp);
-  const std::uint64_t row_round =
-      g.den_row_shift == 0 ? 0 : (std::uint64_t{1} << (g.den_row_shift - 1));
-  for (int i = begin; i < end; ++i) {
-    for (int theta = 0; theta < 3; ++theta) {
-      const auto* row = ref.band[theta] + static_cast<std::size_t>(i) * g.width;
-      const std::uint64_t row_sum = cubes(arith, row, g.left, g.right, g.den_cube_shift);
-      sums[theta] += (row_sum + row_round) >> g.den_row_shift;
-    }
-  }
-}
-
 // The rows and columns the masking stage reads: the scored region and one
 // more on each side, within the band.
 struct Span {
   int begin, end;
 };
 inline Span widen(int begin, int end, int size) { return {std::max(begin - 1, 0), std::min(end + 1, size)}; }
+
+// The rows one band of a scale's masking pass keeps: a window of three band
+// rows (a ring, row r in slot r % 3) of the reference and distorted DWT bands,
+// of the restored and additive images and of both masking images (the CSF
+// image and its 1/30 shares, of the additive image for DLM and of the restored
+// image for AIM), per orientation. A row enters once, when the band first
+// reads it, so each band works in a few hundred kilobytes instead of full-size
+// bands.
+template <typename Band>
+class MaskingWindow {
+ public:
+  // The samples one window holds for bands `width` wide.
+  static std::size_t samples(int width) {
+    return static_cast<std::size_t>(kSlots) * kImages * 3 * static_cast<std::size_t>(width);
+  }
+  // `storage` holds samples(width) samples.
+  MaskingWindow(Band* storage, int width) : storage_(storage), width_(width) {}
+
+  // One band row of every image the window holds. The source (ScaleSource)
+  // points ref and dist at its own rows or fills the window's.
+  struct Row {
+    Hvd<const Band> ref, dist;
+    Hvd<Band> ref_rows, dist_rows;  // the window's rows for them
+    Hvd<Band> restored, additive, csf_additive, share_additive, csf_restored, share_restored;
+  };
+  // The window's slot of band row `row`, and whether it holds that row already.
+  // The caller fills a slot that does not.
+  Row& row(int row, bool& present) {
+    const int slot = row % kSlots;
+    present = held_[slot] == row;
+    held_[slot] = row;
+    Row& images = rows_[slot];
+    if (!present) {
+      Band* p = storage_ + static_cast<std::size_t>(slot) * kImages * 3 * width_;
+      for (auto* hvd : {&images.ref_rows, &images.dist_rows, &images.restored, &images.additive,
+                        &images.csf_additive, &images.share_additive, &images.csf_restored,
+                        &images.share_restored})
+        for (int theta = 0; theta < 3; ++theta, p += width_) hvd->band[theta] = p;
+    }
+    return images;
+  }
+
+ private:
+  static constexpr int kSlots = 3;   // the rows above, here and below
+  static constexpr int kImages = 8;  // images per orientation in a Row
+  Band* storage_;
+  int width_;
+  std::array<int, kSlots> held_{-1, -1, -1};
+  std::array<Row, kSlots> rows_{};
+};
+
+// Where a scale's DWT rows come from: full bands already transformed (scales
+// 1..3), read in place.
+template <typename Band>
+struct BandSource {
+  Hvd<Band> ref, dist;
+  int width;
+  // Points `row`'s ref and dist at band row i (`owned`: unused here).
+  void load(unsigned, int i, bool, typename MaskingWindow<Band>::Row& row) const {
+    const std::size_t base = static_cast<std::size_t>(i) * width;
+    for (int theta = 0; theta < 3; ++theta) {
+      row.ref.band[theta] = ref.band[theta] + base;
+      row.dist.band[theta] = dist.band[theta] + base;
+    }
+  }
+};
 
 // Adds two bands' sums per orientation modulo 2^64, as one pass forms them.
 struct AddModulo {
@@ -266,62 +305,21 @@ struct AddModulo {
   }
 };
 
-// The rows one band of a scale's masking pass keeps: a window of three band
-// rows (a ring, row r in slot r % 3) of the restored and additive images and
-// of both masking images (the CSF image and its 1/30 shares, of the additive
-// image for DLM and of the restored image for AIM), per orientation. A row
-// enters once, when the masking of a row next to it first reads it, so each
-// band works in a few hundred kilobytes instead of twelve full-size bands.
-template <typename Band>
-class MaskingWindow {
- public:
-  // The samples one window holds for bands `width` wide.
-  static std::size_t samples(int width) {
-    return static_cast<std::size_t>(kSlots) * kImages * 3 * static_cast<std::size_t>(width);
-  }
-  // `storage` holds samples(width) samples.
-  MaskingWindow(Band* storage, int width) : storage_(storage), width_(width) {}
-
-  // One band row of every image the window holds.
-  struct Row {
-    Hvd<Band> restored, additive, csf_additive, share_additive, csf_restored, share_restored;
-  };
-  // The window's slot of band row `row`, and whether it holds that row already.
-  // The caller fills a slot that does not (fill()).
-  Row row(int row, bool& present) {
-    const int slot = row % kSlots;
-    present = held_[slot] == row;
-    held_[slot] = row;
-    Band* p = storage_ + static_cast<std::size_t>(slot) * kImages * 3 * width_;
-    Row images;
-    for (auto* hvd : {&images.restored, &images.additive, &images.csf_additive,
-                      &images.share_additive, &images.csf_restored, &images.share_restored})
-      for (int theta = 0; theta < 3; ++theta, p += width_) hvd->band[theta] = p;
-    return images;
-  }
-
- private:
-  static constexpr int kSlots = 3;   // the rows above, here and below
-  static constexpr int kImages = 6;  // images per orientation in a Row
-  Band* storage_;
-  int width_;
-  std::array<int, kSlots> held_{-1, -1, -1};
-};
-
-// A scale's integer sums from its DWT bands, in one pass over the rows of the
-// scored region cut into bands: per row the reference cube sums, then the
+// A scale's integer sums, in one pass over band rows [first_row, end_row) cut
+// into bands: per row of the scored region the reference cube sums, then the
 // masked cube sums of DLM (the restored image masked by the additive
 // impairment) and of AIM (the additive impairment masked by the restored
-// image). Each band row is decoupled and weighed by the CSF once per band that
-// reads it (libvmaf's adm_decouple, adm_csf), when it enters the band's
-// window; the masking (libvmaf's adm_cm) of row i reads rows i - 1, i and i + 1
-// of the masking image: outside the band, a neighbour above is mirrored (row
-// 1) and one below repeats the edge, as for the columns. Each row's sums are
-// rounded and shifted before they are added, so the cut and the order of the
-// bands do not change them. `windows` holds a MaskingWindow per band.
-template <class Arith>
+// image). Each band row enters the band's window once (its DWT rows from
+// `source`, then libvmaf's adm_decouple and adm_csf); rows of the range outside
+// the scored region only enter (the source may have work to do for them). The
+// masking (libvmaf's adm_cm) of row i reads rows i - 1, i and i + 1 of the
+// masking image: outside the band, a neighbour above is mirrored (row 1) and
+// one below repeats the edge, as for the columns. Each row's sums are rounded
+// and shifted before they are added, so the cut and the order of the bands do
+// not change them. `windows` holds a MaskingWindow per band.
+template <class Arith, class Source>
 void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, const ScaleGeometry& g,
-                 const Hvd<typename Arith::Band>& ref, const Hvd<typename Arith::Band>& dist,
+                 int first_row, int end_row, std::size_t samples_per_row, const Source& source,
                  std::vector<typename Arith::Band>& windows, const AdmOptions& options,
                  ScaleSums& out) {
   using Band = typename Arith::Band;
@@ -331,9 +329,12 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
   const auto split = ScaleDsp<Arith>::decouple(dsp);
   const auto weigh = ScaleDsp<Arith>::csf(dsp);
   const auto cubes = ScaleDsp<Arith>::masked_cubes(dsp);
+  const auto reference_cubes = ScaleDsp<Arith>::reference_cubes(dsp);
   // The columns the masking reads: the scored ones and one more on each side.
   const Span cols = widen(g.left, g.right, g.width);
   const std::int64_t row_round = round_offset(g.num_row_shift);
+  const std::uint64_t den_row_round =
+      g.den_row_shift == 0 ? 0 : (std::uint64_t{1} << (g.den_row_shift - 1));
   const int w = g.width, h = g.height;
 
   // The masked cube sums of one row, rounded and shifted, added to `sums`.
@@ -352,21 +353,20 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
   };
 
   const ScaleSums sums = sum_row_bands<ScaleSums>(
-      runner, g.top, g.bottom, 3 * static_cast<std::size_t>(w),
-      [&](unsigned band, int begin, int end) {
+      runner, first_row, end_row, samples_per_row, [&](unsigned band, int begin, int end) {
         ScaleSums part;
-        reference_cube_sums(dsp, arith, g, ref, begin, end, part.den);
         MaskingWindow<Band> window(windows.data() + band * window_samples, w);
-        // Band row `i` of every image, decoupled and weighed when it enters.
-        const auto enter = [&](int i) {
+        // Band row `i` of every image, loaded, decoupled and weighed when it
+        // enters.
+        const auto enter = [&](int i) -> const typename MaskingWindow<Band>::Row& {
           bool present = false;
-          auto images = window.row(i, present);
+          auto& images = window.row(i, present);
           if (present) return images;
-          const std::size_t base = static_cast<std::size_t>(i) * w;
+          source.load(band, i, i >= begin && i < end, images);
           DecoupleRows<Band> row{};
           for (int theta = 0; theta < 3; ++theta) {
-            row.ref[theta] = ref.band[theta] + base;
-            row.dist[theta] = dist.band[theta] + base;
+            row.ref[theta] = images.ref.band[theta];
+            row.dist[theta] = images.dist.band[theta];
             row.restored[theta] = images.restored.band[theta];
             row.additive[theta] = images.additive.band[theta];
           }
@@ -381,9 +381,20 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
           return images;
         };
         for (int i = begin; i < end; ++i) {
-          const auto above = enter(pixel::mask_neighbour_index(i - 1, h));
-          const auto here = enter(i);
-          const auto below = enter(pixel::mask_neighbour_index(i + 1, h));
+          if (i < g.top || i >= g.bottom) {
+            enter(i);
+            continue;
+          }
+          const auto& above = enter(pixel::mask_neighbour_index(i - 1, h));
+          const auto& here = enter(i);
+          const auto& below = enter(pixel::mask_neighbour_index(i + 1, h));
+          // libvmaf's adm_csf_den_scale / adm_csf_den_s123: per row rounded
+          // and shifted.
+          for (int theta = 0; theta < 3; ++theta) {
+            const std::uint64_t row_sum =
+                reference_cubes(arith, here.ref.band[theta], g.left, g.right, g.den_cube_shift);
+            part.den[theta] += (row_sum + den_row_round) >> g.den_row_shift;
+          }
           add_masked_row({above.share_additive, here.share_additive, below.share_additive},
                          here.csf_additive, here.restored, part.num);
           if (!options.skip_aim)
@@ -401,6 +412,49 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
       });
   out = sums;
 }
+
+// Scale 0's DWT rows, transformed from the pictures as the masking pass reads
+// them (no full-size scale-0 bands): h, v and d go to the window's rows; the
+// approximation row is widened to int32 into the scale-1 input of its picture
+// by the one band that owns the row, so every row is written once.
+struct PictureSource {
+  const AdmDsp& dsp;
+  const PlaneView &ref_plane, &dist_plane;
+  unsigned bpc;
+  int w, h;                                   // picture size
+  int out_w;                                  // scale-0 band width
+  std::int32_t *ref_approx, *dist_approx;     // scale-0 approximation bands, int32
+  std::int16_t* scratch;                      // per band: scratch_size int16
+  std::size_t scratch_size;
+
+  static std::size_t scratch_for(int w) { return 2 * static_cast<std::size_t>(w) + (w + 1) / 2; }
+
+  // Row i of one picture: h, v, d to `hvd` (or none), its approximation to
+  // `approx` when non-null.
+  void transform(unsigned band, const PlaneView& plane, int i, Hvd<std::int16_t>* hvd,
+                 std::int32_t* approx) const {
+    std::int16_t* tmp = scratch + band * scratch_size;
+    std::int16_t* a = tmp + 2 * static_cast<std::size_t>(w);
+    std::int16_t* no_band = nullptr;
+    auto* band_h = hvd ? hvd->band[0] : no_band;
+    auto* band_v = hvd ? hvd->band[1] : no_band;
+    auto* band_d = hvd ? hvd->band[2] : no_band;
+    if (bpc == 8)
+      dwt_picture_row<std::uint8_t>(dsp, plane, bpc, w, h, i, a, band_h, band_v, band_d, tmp);
+    else
+      dwt_picture_row<std::uint16_t>(dsp, plane, bpc, w, h, i, a, band_h, band_v, band_d, tmp);
+    if (approx) std::copy(a, a + out_w, approx + static_cast<std::size_t>(i) * out_w);
+  }
+  void load(unsigned band, int i, bool owned,
+            MaskingWindow<std::int16_t>::Row& row) const {
+    transform(band, ref_plane, i, &row.ref_rows, owned ? ref_approx : nullptr);
+    transform(band, dist_plane, i, &row.dist_rows, owned ? dist_approx : nullptr);
+    for (int theta = 0; theta < 3; ++theta) {
+      row.ref.band[theta] = row.ref_rows.band[theta];
+      row.dist.band[theta] = row.dist_rows.band[theta];
+    }
+  }
+};
 
 // One scale's numerator or denominator from three floats, as libvmaf adds them.
 float add_orientations(const std::array<float, 3>& values) {
@@ -616,8 +670,6 @@ AdmCpuStage::AdmCpuStage(unsigned width, unsigned height, const AdmOptions& opti
   geometry_ = scale_geometry(width, height);
   const std::size_t size0 = static_cast<std::size_t>(geometry_[0].width) * geometry_[0].height;
   const std::size_t size1 = static_cast<std::size_t>(geometry_[1].width) * geometry_[1].height;
-  ref16_.assign(4 * size0, 0);
-  dist16_.assign(4 * size0, 0);
   // int32: per picture two approximation slots (scale-0 and scale-1 sized, see
   // compute()) and the h, v, d bands (scale-1 sized).
   ref32_.assign(size0 + 4 * size1, 0);
@@ -635,8 +687,6 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   const std::size_t tmp_size = 2 * static_cast<std::size_t>(width_);
   if (rows32_.size() < tmp_size * runner.max_bands()) rows32_.resize(tmp_size * runner.max_bands());
   const auto tmp = [&](unsigned band) { return rows32_.data() + band * tmp_size; };
-  if (rows16_.size() < tmp_size * runner.max_bands()) rows16_.resize(tmp_size * runner.max_bands());
-  const auto tmp16 = [&](unsigned band) { return rows16_.data() + band * tmp_size; };
 
   // int32 approximation bands (ref32_, dist32_): two slots, slot 0 of scale-0
   // size and slot 1 of scale-1 size (followed by h, v, d). Scale 0's band goes
@@ -646,37 +696,30 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
     return buffer.data() + index * size0;
   };
 
-  // Scale 0 from the pictures, reference and distorted in one pass (each
-  // output row reads only the pictures), with its approximation rows widened
-  // to int32 as soon as they are written.
-  const int out_w = geometry_[0].width;
-  const auto picture_dwt = [&](const PlaneView& plane, std::vector<std::int16_t>& bands,
-                               std::vector<std::int32_t>& approx, std::int16_t* rows, int begin,
-                               int end) {
-    std::int16_t* b = bands.data();
-    if (bpc == 8)
-      dwt_picture<std::uint8_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
-                                b + 2 * size0, b + 3 * size0, rows, begin, end);
-    else
-      dwt_picture<std::uint16_t>(*dsp_, plane, bpc, w, h, options_.skip_scale0, b, b + size0,
-                                 b + 2 * size0, b + 3 * size0, rows, begin, end);
-    std::copy(b + static_cast<std::size_t>(begin) * out_w, b + static_cast<std::size_t>(end) * out_w,
-              slot(approx, 0) + static_cast<std::size_t>(begin) * out_w);
-  };
-  for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
-                    [&](unsigned band, int begin, int end) {
-                      picture_dwt(ref, ref16_, ref32_, tmp16(band), begin, end);
-                      picture_dwt(dist, dist16_, dist32_, tmp16(band), begin, end);
-                    });
-  if (!options_.skip_scale0) {
-    const auto hvd = [&](std::vector<std::int16_t>& bands) {
-      return Hvd<std::int16_t>{{bands.data() + size0, bands.data() + 2 * size0,
-                                bands.data() + 3 * size0}};
-    };
+  // Scale 0 from the pictures, row by row as its masking pass reads them, its
+  // approximation rows widened to int32 into slot 0.
+  const std::size_t scratch_size = PictureSource::scratch_for(w);
+  if (rows16_.size() < scratch_size * runner.max_bands())
+    rows16_.resize(scratch_size * runner.max_bands());
+  const PictureSource source0{*dsp_,        ref,           dist,        bpc,
+                              w,            h,             geometry_[0].width,
+                              slot(ref32_, 0), slot(dist32_, 0), rows16_.data(), scratch_size};
+  if (options_.skip_scale0) {
+    for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
+                      [&](unsigned band, int begin, int end) {
+                        for (int i = begin; i < end; ++i) {
+                          source0.transform(band, ref, i, nullptr, source0.ref_approx);
+                          source0.transform(band, dist, i, nullptr, source0.dist_approx);
+                        }
+                      });
+  } else {
     const Scale0Arith arith{{weights_.scale0_fixed[0], weights_.scale0_fixed[1],
                              weights_.scale0_fixed[2]}};
-    score_scale(runner, *dsp_, arith, geometry_[0], hvd(ref16_), hvd(dist16_), windows16_,
-                options_, sums.scales[0]);
+    // A row's work: its DWT (four picture rows' worth) and its masking.
+    const std::size_t samples_per_row =
+        4 * static_cast<std::size_t>(w) + 3 * static_cast<std::size_t>(geometry_[0].width);
+    score_scale(runner, *dsp_, arith, geometry_[0], 0, geometry_[0].height, samples_per_row,
+                source0, windows16_, options_, sums.scales[0]);
   }
 
   // Scales 1..3, each from the previous approximation band.
@@ -700,8 +743,9 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
                         transform(dist32_, tmp(band), begin, end);
                       });
     const ScaleNArith arith{{weights_.fixed[s][0], weights_.fixed[s][1], weights_.fixed[s][2]}, s};
-    score_scale(runner, *dsp_, arith, g, hvd(ref32_), hvd(dist32_), windows32_, options_,
-                sums.scales[s]);
+    const BandSource<std::int32_t> source{hvd(ref32_), hvd(dist32_), g.width};
+    score_scale(runner, *dsp_, arith, g, g.top, g.bottom, 3 * static_cast<std::size_t>(g.width),
+                source, windows32_, options_, sums.scales[s]);
   }
   return sums;
 }

@@ -153,14 +153,14 @@ class AdmCpuStage final : public FeatureStage<FrameSums> {
   CsfWeights weights_;
   std::array<ScaleGeometry, 4> geometry_;
   const AdmDsp* dsp_;
-  // Scale 0 works on int16 bands, scales 1..3 on int32 bands, as libvmaf does.
-  std::vector<std::int16_t> ref16_, dist16_;      // 4 bands each: a, h, v, d
+  // Scale 0 works on int16 bands (rows of them, transformed as the masking
+  // pass reads them), scales 1..3 on int32 bands, as libvmaf does.
   std::vector<std::int32_t> ref32_, dist32_;
   // The masking pass's row windows, one per band (adm.cpp's MaskingWindow).
   std::vector<std::int16_t> windows16_;
   std::vector<std::int32_t> windows32_;
   std::vector<std::int32_t> rows32_;              // DWT intermediate rows, per band
-  std::vector<std::int16_t> rows16_;              // the same at scale 0 (int16 values)
+  std::vector<std::int16_t> rows16_;              // the same at scale 0, with its approximation row
   BandRunner* runner_ = &serial_band_runner();
 };
 
