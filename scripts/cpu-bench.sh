@@ -5,9 +5,14 @@
 #   - the vmafexact element, the whole process: gst-launch-1.0 with
 #     filesrc ! rawvideoparse on both inputs into vmafexact (no log, no frame
 #     messages) and fakesink;
+#   - the same without a parser: filesrc blocksize=<one frame> and the caps
+#     (no timestamps: the element pairs in arrival order). rawvideoparse copies
+#     every frame into a new buffer; this column shows the element's cost
+#     without that copy;
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
 #     held in memory, steady state);
-# and the ratios element / vmaf and element / scorer. Each figure is the median
+# and the ratios element / vmaf, element / scorer and element without a parser /
+# scorer. Each figure is the median
 # of REPEAT runs, the tools taking turns. Prints a Markdown table.
 #
 # Usage: scripts/cpu-bench.sh [THREADS ...]          (default: 1 2)
@@ -69,6 +74,12 @@ element() {
     filesrc location="$work/dist.yuv" ! $parse ! v.dist_sink \
     vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
 }
+element_no_parser() {
+  local t=$1 caps="video/x-raw,format=I420,width=$width,height=$height,framerate=25/1"
+  gst-launch-1.0 -q filesrc location="$work/ref.yuv" blocksize=$frame_bytes ! "$caps" ! v.ref_sink \
+    filesrc location="$work/dist.yuv" blocksize=$frame_bytes ! "$caps" ! v.dist_sink \
+    vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
+}
 libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
     --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
@@ -82,29 +93,32 @@ echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc)
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo
 if [[ -n ${VMAF:-} ]]; then
-  echo "| threads | vmaf tool fps | element fps | scorer alone fps | element / vmaf | element / scorer |"
-  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "| threads | vmaf tool fps | element fps | element, no parser fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 else
-  echo "| threads | element fps | scorer alone fps | element / scorer |"
-  echo "| --- | --- | --- | --- |"
+  echo "| threads | element fps | element, no parser fps | scorer alone fps | element / scorer | no parser / scorer |"
+  echo "| --- | --- | --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
   # The tools take turns, run after run, so that a host whose speed drifts
   # (shared machines) slows all of them alike.
-  element_runs=() scorer_runs=() vmaf_runs=()
+  element_runs=() bare_runs=() scorer_runs=() vmaf_runs=()
   for ((r = 0; r < repeat; ++r)); do
     element_runs+=("$(seconds_of element "$t" | fps_of_seconds)")
+    bare_runs+=("$(seconds_of element_no_parser "$t" | fps_of_seconds)")
     scorer_runs+=("$(scorer_fps "$t")")
     [[ -z ${VMAF:-} ]] || vmaf_runs+=("$(seconds_of libvmaf "$t" | fps_of_seconds)")
   done
   element_fps=$(printf '%s\n' "${element_runs[@]}" | median)
+  bare_fps=$(printf '%s\n' "${bare_runs[@]}" | median)
   scorer=$(printf '%s\n' "${scorer_runs[@]}" | median)
   to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
+  bare_to_scorer=$(awk -v a="$bare_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
   if [[ -n ${VMAF:-} ]]; then
     vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
     to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $t | $vmaf_fps | $element_fps | $scorer | **$to_vmaf** | $to_scorer |"
+    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer |"
   else
-    echo "| $t | $element_fps | $scorer | $to_scorer |"
+    echo "| $t | $element_fps | $bare_fps | $scorer | $to_scorer | $bare_to_scorer |"
   fi
 done
