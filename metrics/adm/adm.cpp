@@ -289,6 +289,8 @@ struct BandSource {
       row.dist.band[theta] = dist.band[theta] + base;
     }
   }
+  // Rows outside the scored region are not visited here.
+  void approximation_only(unsigned, int) const {}
 };
 
 // Adds two bands' sums per orientation modulo 2^64, as one pass forms them.
@@ -310,8 +312,9 @@ struct AddModulo {
 // masked cube sums of DLM (the restored image masked by the additive
 // impairment) and of AIM (the additive impairment masked by the restored
 // image). Each band row enters the band's window once (its DWT rows from
-// `source`, then libvmaf's adm_decouple and adm_csf); rows of the range outside
-// the scored region only enter (the source may have work to do for them). The
+// `source`, then libvmaf's adm_decouple and adm_csf); of the rows of the range
+// outside the scored region only the two next to it enter, the others only give
+// the source its work (approximation_only()). The
 // masking (libvmaf's adm_cm) of row i reads rows i - 1, i and i + 1 of the
 // masking image: outside the band, a neighbour above is mirrored (row 1) and
 // one below repeats the edge, as for the columns. Each row's sums are rounded
@@ -382,7 +385,13 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
         };
         for (int i = begin; i < end; ++i) {
           if (i < g.top || i >= g.bottom) {
-            enter(i);
+            // A border row: only the rows next to the scored region are read
+            // by its masking; the others only give the source its work (scale
+            // 0: the approximation row for scale 1).
+            if (i >= g.top - 1 && i <= g.bottom)
+              enter(i);
+            else
+              source.approximation_only(band, i);
             continue;
           }
           const auto& above = enter(pixel::mask_neighbour_index(i - 1, h));
@@ -444,6 +453,11 @@ struct PictureSource {
     else
       dwt_picture_row<std::uint16_t>(dsp, plane, bpc, w, h, i, a, band_h, band_v, band_d, tmp);
     if (approx) std::copy(a, a + out_w, approx + static_cast<std::size_t>(i) * out_w);
+  }
+  // The approximation row only (a border row the masking does not read).
+  void approximation_only(unsigned band, int i) const {
+    transform(band, ref_plane, i, nullptr, ref_approx);
+    transform(band, dist_plane, i, nullptr, dist_approx);
   }
   void load(unsigned band, int i, bool owned,
             MaskingWindow<std::int16_t>::Row& row) const {
