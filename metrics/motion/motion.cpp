@@ -1,5 +1,6 @@
 #include "motion/motion.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/cpu.h"
@@ -101,8 +102,8 @@ double motion_blend(double score, double factor, double offset) {
 }
 
 bool MotionSequence::ready(unsigned index) const {
-  if (ended_) return index < sads_.size();
-  const std::size_t known = sads_.size();
+  if (ended_) return index < sads_given();
+  const std::size_t known = sads_given();
   // motion2 needs the next frame's sad; the frames below the first scored one
   // need that frame's sad for motion3 (its "stamp").
   const std::size_t needed_next = std::size_t{index} + 2;
@@ -114,11 +115,11 @@ double MotionSequence::motion2(unsigned index) const {
   const unsigned first = params_.first_scored_index();
   if (index < first) return 0.0;
   const std::size_t next = std::size_t{index} + 1;
-  if (next >= sads_.size()) return sads_[index];  // the last frame keeps its own
-  const double later = sads_[next];
+  if (next >= sads_given()) return sad(index);  // the last frame keeps its own
+  const double later = sad(next);
   const long earlier_index = static_cast<long>(index) - static_cast<long>(params_.frame_distance() - 1);
   if (earlier_index >= static_cast<long>(first)) {
-    const double earlier = sads_[static_cast<std::size_t>(earlier_index)];
+    const double earlier = sad(static_cast<std::size_t>(earlier_index));
     return earlier < later ? earlier : later;
   }
   return later;
@@ -127,15 +128,15 @@ double MotionSequence::motion2(unsigned index) const {
 std::vector<FrameMotion> MotionSequence::take_ready() {
   std::vector<FrameMotion> out;
   const unsigned first = params_.first_scored_index();
-  while (next_ < sads_.size() && ready(next_)) {
+  while (next_ < sads_given() && ready(next_)) {
     const unsigned i = next_++;
     if (i == 0) {
       // Decided once, on what libvmaf's flush sees: sad[first] if the stream
       // has more than `first` frames, else nothing.
       stamp_ = 0.0;
-      if (sads_.size() > first) {
+      if (sads_given() > first) {
         const double blended =
-            motion_blend(sads_[first], params_.blend_factor, params_.blend_offset);
+            motion_blend(sad(first), params_.blend_factor, params_.blend_offset);
         stamp_ = blended < params_.max_val ? blended : params_.max_val;
       }
     }
@@ -153,6 +154,15 @@ std::vector<FrameMotion> MotionSequence::take_ready() {
       previous_processed_ = processed;
     }
     out.push_back(frame);
+  }
+  // The oldest score a later frame reads is frame next_ - d + 1's (motion2);
+  // the stamp was taken with frame 0. Older ones go, so nothing grows with the run.
+  if (next_ > 0) {
+    const std::size_t keep_from = next_ - std::min(next_, params_.frame_distance() - 1);
+    while (first_held_ < keep_from && !sads_.empty()) {
+      sads_.pop_front();
+      ++first_held_;
+    }
   }
   return out;
 }

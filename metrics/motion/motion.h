@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "common/bands.h"
@@ -110,12 +111,21 @@ class MotionSequence {
   // with the five-frame window frames 0 and 1 need frame 2's.
   unsigned latency_frames() const { return params_.five_frame_window ? 2u : 1u; }
 
+  // The sad scores held: only those a frame not yet handed out can still read
+  // (frame_distance() + 1 when take_ready() follows each add_sad()), so that a
+  // run of months holds no more than its first frames did.
+  std::size_t sads_held() const { return sads_.size(); }
+
  private:
   bool ready(unsigned index) const;
   double motion2(unsigned index) const;
+  // Sad scores given so far, and the one of frame `index` (not yet dropped).
+  std::size_t sads_given() const { return first_held_ + sads_.size(); }
+  double sad(std::size_t index) const { return sads_[index - first_held_]; }
 
   MotionParams params_;
-  std::vector<double> sads_;
+  std::deque<double> sads_;  // of frames first_held_, first_held_ + 1, ...
+  std::size_t first_held_ = 0;
   unsigned next_ = 0;  // the first frame not handed out yet
   bool ended_ = false;
   double stamp_ = 0.0;            // motion3 of the frames below first_scored_index()

@@ -372,6 +372,57 @@ TEST(MotionSequenceTest, FiveFrameWindowShortStreams) {
   }
 }
 
+// A long run, handed out frame by frame, equals the formulas of motion.h over
+// the whole sequence, and holds only the few sad scores it still needs.
+TEST(MotionSequenceTest, LongRunHoldsFewScoresAndEqualsTheWholeSequence) {
+  for (const bool five : {false, true})
+    for (const bool average : {false, true}) {
+      MotionParams p;
+      p.five_frame_window = five;
+      p.moving_average = average;
+      p.blend_factor = 0.75;
+      p.blend_offset = 3.0;
+      p.max_val = 9.0;
+      const unsigned first = p.first_scored_index(), d = p.frame_distance();
+      std::vector<double> sads(50000);
+      std::uint32_t state = 12345;
+      for (unsigned i = 0; i < sads.size(); ++i) {
+        state = state * 1664525u + 1013904223u;
+        sads[i] = i < first ? 0.0 : static_cast<double>(state >> 8) / (1u << 21);
+      }
+      MotionSequence s(p);
+      std::vector<FrameMotion> got;
+      for (const double sad : sads) {
+        s.add_sad(sad);
+        for (const auto& f : s.take_ready()) got.push_back(f);
+        ASSERT_LE(s.sads_held(), d + 1u) << five << average;
+      }
+      s.end_of_stream();
+      for (const auto& f : s.take_ready()) got.push_back(f);
+      ASSERT_EQ(got.size(), sads.size());
+      const auto processed = [&](double m) {
+        const double blended = motion_blend(m, p.blend_factor, p.blend_offset);
+        return blended < p.max_val ? blended : p.max_val;
+      };
+      const double stamp = processed(sads[first]);
+      double previous = stamp;
+      for (std::size_t i = 0; i < sads.size(); ++i) {
+        double motion2 = 0.0, motion3 = stamp;
+        if (i >= first) {
+          if (i + 1 == sads.size()) motion2 = sads[i];
+          else if (i + 1 >= first + d) motion2 = std::min(sads[i + 1 - d], sads[i + 1]);
+          else motion2 = sads[i + 1];
+          const double now = processed(motion2);
+          motion3 = average ? (now + previous) / 2.0 : now;
+          previous = now;
+        }
+        ASSERT_EQ(got[i].index, i);
+        ASSERT_EQ(got[i].motion2, motion2) << i << " five=" << five;
+        ASSERT_EQ(got[i].motion3, motion3) << i << " five=" << five << " average=" << average;
+      }
+    }
+}
+
 // ---------------------------------------------------------------- the extractor vs libvmaf
 
 TEST(MotionExtractor, MatchesLibvmafAtEveryBitDepth) {
