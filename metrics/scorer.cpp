@@ -180,9 +180,11 @@ void Scorer::predict(unsigned index) {
 
 void Scorer::extract_all(const PictureView& ref, const PictureView& dist, unsigned index) {
   if (caller_runner_) caller_runner_->set_frame(index);
-  for (auto& extractor : extractors_)
-    if (on_grid(index) || extractor->sees_every_frame())
-      extractor->extract(ref, dist, index, scores_);
+  for (std::size_t p = 0; p < extractors_.size(); ++p)
+    if (on_grid(index) || extractors_[p]->sees_every_frame()) {
+      scores_.set_writer(static_cast<unsigned>(p));
+      extractors_[p]->extract(ref, dist, index, scores_);
+    }
   frames_extracted_ = index + 1;
 }
 
@@ -209,6 +211,7 @@ void Scorer::merge_oldest(std::vector<unsigned>& finished) {
   const auto& lane = lanes_[0];
   for (std::size_t p = 0; p < extractors_.size(); ++p) {
     if (!(on_grid(job->index) || extractors_[p]->sees_every_frame())) continue;
+    scores_.set_writer(static_cast<unsigned>(p));
     if (lane[p]) {
       // A stateless extractor writes its own frame only.
       const FeatureCollector& writes = job->writes[p];
@@ -310,7 +313,10 @@ std::vector<unsigned> Scorer::finish() {
     extract_all(pending_->ref, pending_->dist, pending_->index);
     pending_.reset();
   }
-  for (auto& extractor : extractors_) extractor->flush(scores_);
+  for (std::size_t p = 0; p < extractors_.size(); ++p) {
+    scores_.set_writer(static_cast<unsigned>(p));
+    extractors_[p]->flush(scores_);
+  }
   finalize_below(frames_pushed_, merged);
   return merged;
 }

@@ -14,12 +14,18 @@ void FeatureCollector::append(std::string_view name, unsigned index, double valu
                               WritePhase phase) {
   std::size_t key = find(name);
   if (key == names_.size()) {
-    // After every name of this phase or an earlier one.
+    // After every name of an earlier phase and of this one (at flush: of the
+    // writers up to this one).
+    const auto goes_before = [&](std::size_t other) {
+      if (phases_[other] != phase) return phases_[other] > phase;
+      return phase == WritePhase::kFlush && writers_[other] > writer_;
+    };
     key = 0;
-    while (key < names_.size() && phases_[key] <= phase) ++key;
+    while (key < names_.size() && !goes_before(key)) ++key;
     const auto at = static_cast<std::ptrdiff_t>(key);
     names_.emplace(names_.begin() + at, name);
     phases_.insert(phases_.begin() + at, phase);
+    writers_.insert(writers_.begin() + at, writer_);
     columns_.emplace(columns_.begin() + at);
   }
   if (index < dropped_below_)
@@ -98,6 +104,8 @@ void FeatureCollector::set_aggregate(std::string_view name, double value) {
 void FeatureCollector::clear() {
   names_.clear();
   phases_.clear();
+  writers_.clear();
+  writer_ = 0;
   aggregates_.clear();
   columns_.clear();
   frame_count_ = 0;

@@ -23,9 +23,17 @@ class FeatureCollector {
  public:
   // Records one score. Writing the same name twice for one frame is a bug in an
   // extractor and throws vmafexact::Error. A new name goes after every name of
-  // its phase or an earlier one, before the names of later phases.
+  // its phase or an earlier one, before the names of later phases; among the
+  // names of the flush phase, also after those of the writers up to its own
+  // and before those of later writers (set_writer()).
   void append(std::string_view name, unsigned index, double value,
               WritePhase phase = WritePhase::kExtract);
+  // The position, in libvmaf's order of registration, of the extractor that
+  // writes next. libvmaf flushes its extractors one after the other in that
+  // order, so the names it first writes at flush are ordered by extractor;
+  // vmafexact writes them earlier and in any order between extractors (one
+  // motion with motion_five_frame_window waits a frame longer than another).
+  void set_writer(unsigned position) { writer_ = position; }
   // The phase a name was first written with (kExtract for unknown names).
   WritePhase phase(std::string_view name) const;
 
@@ -66,6 +74,8 @@ class FeatureCollector {
 
   std::vector<std::string> names_;
   std::vector<WritePhase> phases_;  // parallel to names_, never decreasing
+  std::vector<unsigned> writers_;   // parallel to names_: set_writer() at the first write
+  unsigned writer_ = 0;
   // One name's scores from frame `first` on: frames below it are unwritten
   // or dropped, so a collector holds only the frames it was given since the
   // last drop, not every frame since 0.

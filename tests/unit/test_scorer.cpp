@@ -47,6 +47,51 @@ TEST(FeatureCollector, RejectsASecondWrite) {
   EXPECT_THROW(scores.append("a", 0, 1.0), Error);
 }
 
+// libvmaf flushes its extractors in the order it registered them, so the
+// names first written at flush follow that order whenever they were written.
+TEST(FeatureCollector, FlushNamesFollowTheWritersOrder) {
+  FeatureCollector scores;
+  scores.set_writer(0);
+  scores.append("sad_a", 0, 1.0);
+  scores.set_writer(1);
+  scores.append("sad_b", 0, 1.0);
+  scores.append("motion2_b", 0, 2.0, WritePhase::kFlush);  // b's first: it waits less
+  scores.append("model", 0, 3.0, WritePhase::kModel);
+  scores.set_writer(0);
+  scores.append("motion2_a", 0, 2.0, WritePhase::kFlush);
+  scores.append("motion3_a", 0, 2.0, WritePhase::kFlush);
+  scores.set_writer(1);
+  scores.append("motion3_b", 0, 2.0, WritePhase::kFlush);
+  scores.set_writer(0);
+  scores.append("late_a", 1, 4.0);  // a name first written later goes last of its phase
+  EXPECT_EQ(scores.names(), (std::vector<std::string>{"sad_a", "sad_b", "late_a", "motion2_a",
+                                                      "motion3_a", "motion2_b", "motion3_b",
+                                                      "model"}));
+}
+
+// Found by tests/fixtures/tools/differential.py: vmaf_v1.0.16_hfr_3d0h's motion
+// (motion_five_frame_window, a frame more latency) and a plain motion as an
+// extra feature; vmafexact wrote the plain one's motion2/motion3 first, as its
+// scores came first, where libvmaf's flush writes the model's first.
+TEST(Scorer, FlushPhaseScoresFollowTheExtractorsOrderAtAnyThreadCount) {
+  const auto clip = test::make_clip({64, 48, 8, ChromaFormat::k420}, 6, 3);
+  for (const auto& [threads, in_flight] : {std::pair{1u, 1u}, {3u, 0u}, {2u, 1u}}) {
+    ScorerOptions options;
+    options.threads = threads;
+    options.frames_in_flight = in_flight;
+    Scorer scorer({}, parse_feature_list("motion=motion_five_frame_window=true,motion"),
+                  clip.format, options);
+    for (unsigned f = 0; f < clip.frames(); ++f) scorer.push(clip.ref_view(f), clip.dist_view(f));
+    scorer.finish();
+    EXPECT_EQ(scorer.scores().names(),
+              (std::vector<std::string>{"VMAF_integer_feature_motion_sad_score_mffw",
+                                        "VMAF_integer_feature_motion_sad_score",
+                                        "integer_motion2_mffw", "integer_motion3_mffw",
+                                        "integer_motion2", "integer_motion3"}))
+        << threads << " threads";
+  }
+}
+
 TEST(FeatureList, ParsesAndDeduplicates) {
   const std::vector<FeatureRequest> psnr = {{"psnr", {}}};
   EXPECT_EQ(parse_feature_list("psnr"), psnr);
