@@ -721,10 +721,7 @@ FrameSums AdmCpuStage::compute(const PlaneView& ref, const PlaneView& dist, unsi
   if (options_.skip_scale0) {
     for_each_row_band(runner, 0, geometry_[0].height, 4 * static_cast<std::size_t>(w),
                       [&](unsigned band, int begin, int end) {
-                        for (int i = begin; i < end; ++i) {
-                          source0.transform(band, ref, i, nullptr, source0.ref_approx);
-                          source0.transform(band, dist, i, nullptr, source0.dist_approx);
-                        }
+                        for (int i = begin; i < end; ++i) source0.approximation_only(band, i);
                       });
   } else {
     const Scale0Arith arith{{weights_.scale0_fixed[0], weights_.scale0_fixed[1],
