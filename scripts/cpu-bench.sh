@@ -9,10 +9,13 @@
 #     (no timestamps: the element pairs in arrival order). rawvideoparse copies
 #     every frame into a new buffer; this column shows the element's cost
 #     without that copy;
+#   - the element over frames held in memory (vmafexact-gst-bench --yuv: two
+#     appsrcs replay the same frames, timed from PLAYING to EOS): the element's
+#     own cost, without the files' reading, the parser or the process's start;
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
 #     held in memory, steady state);
-# and the ratios element / vmaf, element / scorer and element without a parser /
-# scorer. Each figure is the median
+# and the ratios element / vmaf, element / scorer, element without a parser /
+# scorer and element in memory / scorer. Each figure is the median
 # of REPEAT runs, the tools taking turns. Prints a Markdown table.
 #
 # Usage: scripts/cpu-bench.sh [THREADS ...]          (default: 1 2)
@@ -37,7 +40,8 @@ fixtures="${VMAFEXACT_FIXTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmafexact/f
 ref=${REF:-$fixtures/b_1920x1080_420p8_ref.yuv}
 dist=${DIST:-$fixtures/b_1920x1080_420p8_dis_x264crf28.yuv}
 bench="$build_dir/tests/vmafexact-bench"
-for file in "$ref" "$dist" "$bench"; do
+gst_bench="$build_dir/tests/vmafexact-gst-bench"
+for file in "$ref" "$dist" "$bench" "$gst_bench"; do
   [[ -f $file ]] || { echo "cpu-bench: $file not found (see the usage at the top of this script)" >&2; exit 1; }
 done
 [[ -z ${VMAF:-} || -x $VMAF ]] || { echo "cpu-bench: VMAF=$VMAF is not an executable" >&2; exit 1; }
@@ -80,6 +84,10 @@ element_no_parser() {
     filesrc location="$work/dist.yuv" blocksize=$frame_bytes ! "$caps" ! v.dist_sink \
     vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
 }
+element_in_memory_fps() {
+  "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --threads "$1" --model "$model" | awk '/ fps / { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps") print $i }'
+}
 libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
     --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
@@ -93,32 +101,35 @@ echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc)
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo
 if [[ -n ${VMAF:-} ]]; then
-  echo "| threads | vmaf tool fps | element fps | element, no parser fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| threads | vmaf tool fps | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer | in memory / scorer |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 else
-  echo "| threads | element fps | element, no parser fps | scorer alone fps | element / scorer | no parser / scorer |"
-  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "| threads | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / scorer | no parser / scorer | in memory / scorer |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
   # The tools take turns, run after run, so that a host whose speed drifts
   # (shared machines) slows all of them alike.
-  element_runs=() bare_runs=() scorer_runs=() vmaf_runs=()
+  element_runs=() bare_runs=() memory_runs=() scorer_runs=() vmaf_runs=()
   for ((r = 0; r < repeat; ++r)); do
     element_runs+=("$(seconds_of element "$t" | fps_of_seconds)")
     bare_runs+=("$(seconds_of element_no_parser "$t" | fps_of_seconds)")
+    memory_runs+=("$(element_in_memory_fps "$t")")
     scorer_runs+=("$(scorer_fps "$t")")
     [[ -z ${VMAF:-} ]] || vmaf_runs+=("$(seconds_of libvmaf "$t" | fps_of_seconds)")
   done
   element_fps=$(printf '%s\n' "${element_runs[@]}" | median)
   bare_fps=$(printf '%s\n' "${bare_runs[@]}" | median)
+  memory_fps=$(printf '%s\n' "${memory_runs[@]}" | median)
   scorer=$(printf '%s\n' "${scorer_runs[@]}" | median)
   to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
   bare_to_scorer=$(awk -v a="$bare_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
+  memory_to_scorer=$(awk -v a="$memory_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
   if [[ -n ${VMAF:-} ]]; then
     vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
     to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer |"
+    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
   else
-    echo "| $t | $element_fps | $bare_fps | $scorer | $to_scorer | $bare_to_scorer |"
+    echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
   fi
 done
