@@ -28,6 +28,8 @@
 #endif
 
 #include <chrono>
+#include <cstdlib>
+#include <exception>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -63,6 +65,16 @@ struct Frames {
   std::exit(1);
 }
 
+unsigned count_of(const std::string& arg, const std::string& value) {
+  try {
+    std::size_t used = 0;
+    const unsigned long count = std::stoul(value, &used);
+    if (used == value.size() && count <= 1000000000ul) return static_cast<unsigned>(count);
+  } catch (const std::exception&) {
+  }
+  fail(arg + " takes a count, not " + value);
+}
+
 std::optional<Options> parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -78,11 +90,11 @@ std::optional<Options> parse_options(int argc, char** argv) {
     } else if (arg == "--format") {
       options.format = value();
     } else if (arg == "--frames") {
-      options.frames = static_cast<unsigned>(std::stoul(value()));
+      options.frames = count_of(arg, value());
     } else if (arg == "--distinct") {
-      options.distinct = static_cast<unsigned>(std::stoul(value()));
+      options.distinct = count_of(arg, value());
     } else if (arg == "--threads") {
-      options.threads = static_cast<unsigned>(std::stoul(value()));
+      options.threads = count_of(arg, value());
     } else if (arg == "--backend") {
       options.backend = value();
     } else if (arg == "--model") {
