@@ -8,8 +8,8 @@
 # picks. CHECKS=cpu, in the bundle scripts/device-cpu-bundle.sh made, runs the
 # host CPU's figures instead: vmafexact-bench against libvmaf's vmaf tool at 1 to
 # CPU_THREADS threads (default "1 2 4 8 16") on synthetic 1080p, and
-# cpu-bench.sh (the element as a whole process, the scorer alone, the vmaf
-# tool) on fixture b.
+# cpu-bench.sh (the element as a whole process and over frames in memory, the
+# scorer alone, the vmaf tool) on fixture b.
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
