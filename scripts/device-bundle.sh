@@ -3,7 +3,7 @@
 # checks (it has no compiler, GStreamer or ffmpeg) into BUNDLE (default
 # .devbundle, git-ignored): the stripped CUDA test programs, benches and plugin
 # of the build, a slice of the fixtures (scripts/device-fixtures.sh, xz), and
-# scripts/device-check.sh. Then, with GStreamer carried as /work/shared/device's
+# scripts/device-check.sh. Then, with GStreamer carried as the workplace's device
 # README says (.devicegst), run on the device from the repository root:
 #   bash BUNDLE/device-check.sh        (carry: BUNDLE and .devicegst)
 # Everything it prints is also written under $OUT (parity.log, pipeline.log,
