@@ -47,24 +47,38 @@ extern const std::array<float, kReciprocalSize> kReciprocal;
 
 enum class Eotf { kBt1886, kPq };
 
+// libvmaf's numeric defaults of the options, as constants for the option table
+// (CambiParams, which holds strings, cannot be a constant for every compiler).
+struct CambiDefaults {
+  static constexpr double max_val = 1000.0;
+  static constexpr int window_size = 65;
+  static constexpr double topk = 0.6;
+  static constexpr double cambi_topk = 0.6;
+  static constexpr double tvi_threshold = 0.019;
+  static constexpr double vis_lum_threshold = 0.0;
+  static constexpr int max_log_contrast = 2;
+  static constexpr bool full_ref = false;
+  static constexpr int high_res_speedup = 0;
+};
+
 // The options, as libvmaf names them (cambi.c's option table), with its defaults.
 struct CambiParams {
-  double max_val = 1000.0;        // cambi_max_val
-  int enc_width = 0;              // 0: the picture's
+  double max_val = CambiDefaults::max_val;  // cambi_max_val
+  int enc_width = 0;                        // 0: the picture's
   int enc_height = 0;
-  int enc_bitdepth = 0;           // 0: the picture's
-  int src_width = 0;              // full_ref only; 0: the picture's
+  int enc_bitdepth = 0;                     // 0: the picture's
+  int src_width = 0;                        // full_ref only; 0: the picture's
   int src_height = 0;
-  int window_size = 65;
-  double topk = 0.6;              // used when not 0.6, else cambi_topk
-  double cambi_topk = 0.6;
-  double tvi_threshold = 0.019;
-  double vis_lum_threshold = 0.0;  // cambi_vis_lum_threshold
-  int max_log_contrast = 2;
-  bool full_ref = false;
+  int window_size = CambiDefaults::window_size;
+  double topk = CambiDefaults::topk;        // used when not 0.6, else cambi_topk
+  double cambi_topk = CambiDefaults::cambi_topk;
+  double tvi_threshold = CambiDefaults::tvi_threshold;
+  double vis_lum_threshold = CambiDefaults::vis_lum_threshold;  // cambi_vis_lum_threshold
+  int max_log_contrast = CambiDefaults::max_log_contrast;
+  bool full_ref = CambiDefaults::full_ref;
   std::string eotf = "bt1886";
-  std::string cambi_eotf = "bt1886";  // used when not "bt1886", else eotf
-  int high_res_speedup = 0;       // cambi_high_res_speedup: 0, 1080, 1440 or 2160
+  std::string cambi_eotf = "bt1886";        // used when not "bt1886", else eotf
+  int high_res_speedup = CambiDefaults::high_res_speedup;  // cambi_high_res_speedup: 0, 1080, 1440 or 2160
 };
 
 // --- libvmaf's tables and sizes (exposed for the tests) -----------------------

@@ -12,11 +12,9 @@ constexpr std::string_view kProvided[] = {"Cambi_feature_cambi_score"};
 constexpr std::string_view kSourceKey = "cambi_source";
 constexpr std::string_view kFullReferenceKey = "cambi_full_reference";
 
-constexpr CambiParams kDefaults{};
-
 // libvmaf's option table (cambi.c), in its order.
 constexpr OptionSpec kOptions[] = {
-    {.name = "cambi_max_val", .type = OptionType::kDouble, .default_value = kDefaults.max_val,
+    {.name = "cambi_max_val", .type = OptionType::kDouble, .default_value = CambiDefaults::max_val,
      .min = 0.0, .max = 1000.0, .feature_param = true, .alias = "cmxv",
      .help = "upper bound of the scores"},
     {.name = "enc_width", .type = OptionType::kInt, .default_value = 0, .min = 180, .max = 7680,
@@ -33,28 +31,28 @@ constexpr OptionSpec kOptions[] = {
     {.name = "src_height", .type = OptionType::kInt, .default_value = 0, .min = 200, .max = 4320,
      .feature_param = true, .alias = "srch",
      .help = "source height (0: the picture's), used with full_ref"},
-    {.name = "window_size", .type = OptionType::kInt, .default_value = kDefaults.window_size,
+    {.name = "window_size", .type = OptionType::kInt, .default_value = CambiDefaults::window_size,
      .min = 15, .max = 127, .feature_param = true, .alias = "ws",
      .help = "window at 4K (65: about one degree), scaled to the picture"},
-    {.name = "topk", .type = OptionType::kDouble, .default_value = kDefaults.topk, .min = 0.0001,
+    {.name = "topk", .type = OptionType::kDouble, .default_value = CambiDefaults::topk, .min = 0.0001,
      .max = 1.0, .feature_param = true,
      .help = "ratio of the c-values pooled (wins over cambi_topk when not 0.6)"},
-    {.name = "cambi_topk", .type = OptionType::kDouble, .default_value = kDefaults.cambi_topk,
+    {.name = "cambi_topk", .type = OptionType::kDouble, .default_value = CambiDefaults::cambi_topk,
      .min = 0.0001, .max = 1.0, .feature_param = true, .alias = "ctpk",
      .help = "ratio of the c-values pooled"},
     {.name = "tvi_threshold", .type = OptionType::kDouble,
-     .default_value = kDefaults.tvi_threshold, .min = 0.0001, .max = 1.0, .feature_param = true,
+     .default_value = CambiDefaults::tvi_threshold, .min = 0.0001, .max = 1.0, .feature_param = true,
      .alias = "tvit", .help = "visibility threshold of a luminance step, relative to the mean"},
     {.name = "cambi_vis_lum_threshold", .type = OptionType::kDouble,
-     .default_value = kDefaults.vis_lum_threshold, .min = 0.0, .max = 300.0,
+     .default_value = CambiDefaults::vis_lum_threshold, .min = 0.0, .max = 300.0,
      .feature_param = true, .alias = "vlt",
      .help = "luminance (nits) below which banding is taken as invisible"},
     {.name = "max_log_contrast", .type = OptionType::kInt,
-     .default_value = kDefaults.max_log_contrast, .min = 0, .max = 5, .feature_param = true,
+     .default_value = CambiDefaults::max_log_contrast, .min = 0, .max = 5, .feature_param = true,
      .alias = "mlc", .help = "largest contrast considered: 2^max_log_contrast 10-bit levels"},
     {.name = "heatmaps_path", .type = OptionType::kString,
      .help = "folder for libvmaf's debug heatmaps: not supported (an error when given)"},
-    {.name = "full_ref", .type = OptionType::kBool, .default_value = kDefaults.full_ref,
+    {.name = "full_ref", .type = OptionType::kBool, .default_value = CambiDefaults::full_ref,
      .help = "also score the reference: cambi_source and cambi_full_reference"},
     {.name = "eotf", .type = OptionType::kString, .feature_param = true,
      .help = "EOTF of the visibility thresholds: bt1886 or pq", .default_text = "bt1886"},
@@ -62,7 +60,7 @@ constexpr OptionSpec kOptions[] = {
      .help = "EOTF of the visibility thresholds, wins over eotf when not bt1886",
      .default_text = "bt1886"},
     {.name = "cambi_high_res_speedup", .type = OptionType::kInt,
-     .default_value = kDefaults.high_res_speedup, .min = 0, .max = 2160, .feature_param = true,
+     .default_value = CambiDefaults::high_res_speedup, .min = 0, .max = 2160, .feature_param = true,
      .alias = "hrs",
      .help = "from this height's pixel count on (1080, 1440, 2160), score at half size"},
 };

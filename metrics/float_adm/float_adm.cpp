@@ -354,7 +354,10 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  const auto [left, top, right, bottom] = inner_region(w, h);
+  // Named variables, not a structured binding: the lambdas below capture them,
+  // which clang before 16 (the fuzz build's) rejects for bindings.
+  const Region region = inner_region(w, h);
+  const int left = region.left, top = region.top, right = region.right, bottom = region.bottom;
   const int start_col = left > 1 ? left : 1;
   const int end_col = right < w - 1 ? right : w - 1;
   const int start_row = top > 1 ? top : 1;
