@@ -10,8 +10,8 @@
 //       [--backend cpu|cuda|auto] [--model NAME]
 //
 // --yuv: system memory; the first --distinct frames (default: all of --frames
-// that the files hold) of two raw files of --format (default I420), read once
-// and cycled. Without it (CUDA builds): frames already in CUDA memory, as
+// that the files hold) of two raw, tightly packed files of --format (default
+// I420; GStreamer's or ffmpeg's names), read once and cycled. Without it (CUDA builds): frames already in CUDA memory, as
 // behind a hardware decoder: 8 frames of videotestsrc uploaded once with
 // cudaupload. The time runs from PLAYING to the EOS message: the session's
 // construction at the first caps is in it, gst_init and the reading of the
@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "gst_handles.h"
+#include "support/raw_video.h"
 
 namespace {
 
@@ -111,8 +112,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
 }
 
 GstVideoInfo video_info_of(const Options& options) {
-  const GstVideoFormat format = gst_video_format_from_string(options.format.c_str());
-  if (format == GST_VIDEO_FORMAT_UNKNOWN) fail("unknown --format " + options.format);
+  const GstVideoFormat format = vmafexact::examples::raw_format_from_name(options.format);
+  if (format == GST_VIDEO_FORMAT_UNKNOWN)
+    fail("unknown --format " + options.format + " (formats: " +
+         vmafexact::examples::raw_format_names() + ")");
   GstVideoInfo info;
   gst_video_info_set_format(&info, format, options.width, options.height);
   GST_VIDEO_INFO_FPS_N(&info) = 25;
@@ -120,14 +123,24 @@ GstVideoInfo video_info_of(const Options& options) {
   return info;
 }
 
-// Up to `count` frames of a raw file laid out as `info` (packed planes, which
-// is how GstVideoInfo lays out the formats such files hold).
+// Up to `count` frames of a raw file, tightly packed as ffmpeg and libvmaf's
+// tools write them; each buffer carries that layout as its video meta (as
+// rawvideoparse given the layout does), since GStreamer's default pads rows.
 std::vector<BufferPtr> read_frames(const std::string& path, const GstVideoInfo& info,
                                    unsigned count) {
+  const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
+  const auto layout = vmafexact::examples::packed_layout(format, GST_VIDEO_INFO_WIDTH(&info),
+                                                         GST_VIDEO_INFO_HEIGHT(&info));
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  for (std::size_t p = 0; p < layout.strides.size(); ++p) {
+    offsets[p] = layout.offsets[p];
+    strides[p] = static_cast<gint>(layout.strides[p]);
+  }
   std::ifstream file(path, std::ios::binary);
   if (!file) fail("cannot open " + path);
   std::vector<BufferPtr> frames;
-  const gsize size = GST_VIDEO_INFO_SIZE(&info);
+  const gsize size = layout.frame_size;
   while (frames.size() < count) {
     BufferPtr buffer(gst_buffer_new_allocate(nullptr, size, nullptr));
     GstMapInfo map;
@@ -136,6 +149,9 @@ std::vector<BufferPtr> read_frames(const std::string& path, const GstVideoInfo& 
     const bool whole = file.gcount() == static_cast<std::streamsize>(size);
     gst_buffer_unmap(buffer.get(), &map);
     if (!whole) break;
+    gst_buffer_add_video_meta_full(buffer.get(), GST_VIDEO_FRAME_FLAG_NONE, format,
+                                   GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+                                   static_cast<guint>(layout.strides.size()), offsets, strides);
     frames.push_back(std::move(buffer));
   }
   if (frames.empty()) fail(path + " holds no whole frame of " + std::to_string(size) + " bytes");
