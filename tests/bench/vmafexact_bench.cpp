@@ -78,14 +78,48 @@ struct Options {
   std::exit(2);
 }
 
-void parse_argument(Options& options, int argc, char** argv, int& i);
-
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+      return argv[++i];
+    };
     try {
-      parse_argument(options, argc, argv, i);
+      if (arg == "--backend") options.backend = value();
+      else if (arg == "--size") {
+        const std::string size = value();
+        if (std::sscanf(size.c_str(), "%ux%u", &options.width, &options.height) != 2) usage("bad --size");
+      } else if (arg == "--bpc") options.bpc = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--frames") options.frames = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--warmup") options.warmup = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--model") options.model = value();
+      else if (arg == "--features") options.features = value();
+      else if (arg == "--yuv") {
+        options.ref_yuv = value();
+        options.dist_yuv = value();
+      } else if (arg == "--libvmaf") options.libvmaf = value();
+      else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--pace") options.pace = std::stod(value());
+      else if (arg == "--distinct") options.distinct = std::max(1u, static_cast<unsigned>(std::stoul(value())));
+      else if (arg == "--devices") {
+        const std::string list = value();
+        for (std::size_t start = 0; start <= list.size();) {
+          const std::size_t comma = std::min(list.find(',', start), list.size());
+          options.devices.push_back(std::stoi(list.substr(start, comma - start)));
+          start = comma + 1;
+        }
+      } else if (arg == "--cpu-masks") {
+        const std::string list = value();
+        for (std::size_t start = 0; start <= list.size();) {
+          const std::size_t comma = std::min(list.find(',', start), list.size());
+          options.cpu_masks.push_back(static_cast<unsigned>(std::stoul(list.substr(start, comma - start), nullptr, 0)));
+          start = comma + 1;
+        }
+      }
+      else usage(("unknown argument " + arg).c_str());
     } catch (const std::logic_error&) {  // std::stoul and its kin: not a number, or out of range
       usage(("bad value after " + arg).c_str());
     }
@@ -93,48 +127,6 @@ Options parse(int argc, char** argv) {
   if (options.frames == 0) options.frames = options.backend == "cuda" ? 400 : 20;
   if (options.warmup == 0) options.warmup = options.backend == "cuda" ? 20 : 2;
   return options;
-}
-
-// Takes argv[i] and its value (advancing i past it) into `options`.
-void parse_argument(Options& options, int argc, char** argv, int& i) {
-  const std::string arg = argv[i];
-  auto value = [&]() -> std::string {
-    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
-    return argv[++i];
-  };
-  if (arg == "--backend") options.backend = value();
-  else if (arg == "--size") {
-    const std::string size = value();
-    if (std::sscanf(size.c_str(), "%ux%u", &options.width, &options.height) != 2) usage("bad --size");
-  } else if (arg == "--bpc") options.bpc = static_cast<unsigned>(std::stoul(value()));
-  else if (arg == "--frames") options.frames = static_cast<unsigned>(std::stoul(value()));
-  else if (arg == "--warmup") options.warmup = static_cast<unsigned>(std::stoul(value()));
-  else if (arg == "--model") options.model = value();
-  else if (arg == "--features") options.features = value();
-  else if (arg == "--yuv") {
-    options.ref_yuv = value();
-    options.dist_yuv = value();
-  } else if (arg == "--libvmaf") options.libvmaf = value();
-  else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
-  else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
-  else if (arg == "--pace") options.pace = std::stod(value());
-  else if (arg == "--distinct") options.distinct = std::max(1u, static_cast<unsigned>(std::stoul(value())));
-  else if (arg == "--devices") {
-    const std::string list = value();
-    for (std::size_t start = 0; start <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', start), list.size());
-      options.devices.push_back(std::stoi(list.substr(start, comma - start)));
-      start = comma + 1;
-    }
-  } else if (arg == "--cpu-masks") {
-    const std::string list = value();
-    for (std::size_t start = 0; start <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', start), list.size());
-      options.cpu_masks.push_back(static_cast<unsigned>(std::stoul(list.substr(start, comma - start), nullptr, 0)));
-      start = comma + 1;
-    }
-  }
-  else usage(("unknown argument " + arg).c_str());
 }
 
 // Planar 4:2:0 frames in libvmaf's layout (chroma rounded down), tightly packed.
