@@ -71,6 +71,8 @@ seconds_of() {  # runs the command, prints its wall time in seconds
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
+# The number before "fps" in a bench's output ("...: 105.5 fps, ..." or "...: 111.0 fps (...)").
+fps_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($(i+1) ~ /^fps,?$/) { print $i; exit } }'; }
 
 element() {
   local t=$1 parse="rawvideoparse width=$width height=$height format=i420 framerate=25/1"
@@ -86,7 +88,7 @@ element_no_parser() {
 }
 element_in_memory_fps() {
   "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --threads "$1" --model "$model" | awk '/ fps / { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps") print $i }'
+    --threads "$1" --model "$model" | fps_in_output
 }
 libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
@@ -94,7 +96,7 @@ libvmaf() {
 }
 scorer_fps() {
   "$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --distinct "$frames" --warmup 0 --threads "$1" --model "$model" | awk '/ fps,/ { for (i = 1; i <= NF; ++i) if ($(i+1) == "fps,") print $i }'
+    --distinct "$frames" --warmup 0 --threads "$1" --model "$model" | fps_in_output
 }
 
 echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc) CPUs:" \

@@ -11,9 +11,9 @@
 //
 // --yuv: system memory; the first --distinct frames (default: all of --frames
 // that the files hold) of two raw, tightly packed files of --format (default
-// I420; GStreamer's or ffmpeg's names), read once and cycled. Without it (CUDA builds): frames already in CUDA memory, as
-// behind a hardware decoder: 8 frames of videotestsrc uploaded once with
-// cudaupload. The time runs from PLAYING to the EOS message: the session's
+// I420; GStreamer's or ffmpeg's names), read once and cycled. Without it (CUDA
+// builds): frames already in CUDA memory, as behind a hardware decoder: 8
+// frames of videotestsrc uploaded once with cudaupload. The time runs from PLAYING to the EOS message: the session's
 // construction at the first caps is in it, gst_init and the reading of the
 // files are not. Defaults: 1920x1080, 2000 frames, backend cuda without --yuv
 // and cpu with it, threads 0 (the element's default), model vmaf_v0.6.1.
@@ -28,9 +28,9 @@
 #endif
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <optional>
