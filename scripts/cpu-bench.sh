@@ -15,8 +15,10 @@
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
 #     held in memory, steady state);
 # and the ratios element / vmaf, element / scorer, element without a parser /
-# scorer and element in memory / scorer. Each figure is the median
-# of REPEAT runs, the tools taking turns. Prints a Markdown table.
+# scorer and element in memory / scorer. The tools take turns, REPEAT turns:
+# each fps figure is the median of its REPEAT runs, each ratio the median of
+# the REPEAT ratios of one turn's runs, their range beside it (a host whose
+# speed drifts moves the runs of one turn alike). Prints a Markdown table.
 #
 # Usage: scripts/cpu-bench.sh [THREADS ...]          (default: 1 2)
 # Environment:
@@ -70,6 +72,18 @@ seconds_of() {  # runs the command, prints its wall time in seconds
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# The ratios of two arrays' runs of the same turn (the arrays named): their
+# median, then their range when there are several ("0.93 (0.90-0.95)").
+turn_ratios() {
+  local -n over=$1 under=$2
+  local r ratios
+  ratios=$(for r in "${!over[@]}"; do
+    awk -v a="${over[r]}" -v b="${under[r]}" 'BEGIN { printf "%.6f\n", a / b }'
+  done | sort -g)
+  printf '%s\n' "$ratios" | median | awk '{ printf "%.2f", $1 }'
+  ((${#over[@]} < 2)) ||
+    printf ' (%.2f-%.2f)' "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")"
+}
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
 # The number before "fps" in a bench's output ("...: 105.5 fps, ..." or "...: 111.0 fps (...)").
 fps_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($(i+1) ~ /^fps,?$/) { print $i; exit } }'; }
@@ -124,12 +138,12 @@ for t in "${threads_list[@]}"; do
   bare_fps=$(printf '%s\n' "${bare_runs[@]}" | median)
   memory_fps=$(printf '%s\n' "${memory_runs[@]}" | median)
   scorer=$(printf '%s\n' "${scorer_runs[@]}" | median)
-  to_scorer=$(awk -v a="$element_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
-  bare_to_scorer=$(awk -v a="$bare_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
-  memory_to_scorer=$(awk -v a="$memory_fps" -v b="$scorer" 'BEGIN { printf "%.2f", a / b }')
+  to_scorer=$(turn_ratios element_runs scorer_runs)
+  bare_to_scorer=$(turn_ratios bare_runs scorer_runs)
+  memory_to_scorer=$(turn_ratios memory_runs scorer_runs)
   if [[ -n ${VMAF:-} ]]; then
     vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
-    to_vmaf=$(awk -v a="$element_fps" -v b="$vmaf_fps" 'BEGIN { printf "%.2f", a / b }')
+    to_vmaf=$(turn_ratios element_runs vmaf_runs)
     echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
   else
     echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
