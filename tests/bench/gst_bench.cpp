@@ -33,7 +33,6 @@
 #include <exception>
 #include <fstream>
 #include <functional>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,6 +65,14 @@ struct Frames {
   std::exit(1);
 }
 
+// A bad command line exits 2, as vmafexact-bench's does.
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr,
+               "vmafexact-gst-bench: %s (usage: the comment at the top of tests/bench/gst_bench.cpp)\n",
+               message.c_str());
+  std::exit(2);
+}
+
 unsigned count_of(const std::string& arg, const std::string& value) {
   try {
     std::size_t used = 0;
@@ -73,21 +80,21 @@ unsigned count_of(const std::string& arg, const std::string& value) {
     if (used == value.size() && count <= 1000000000ul) return static_cast<unsigned>(count);
   } catch (const std::exception&) {
   }
-  fail(arg + " takes a count, not " + value);
+  usage_error(arg + " takes a count, not " + value);
 }
 
-std::optional<Options> parse_options(int argc, char** argv) {
+Options parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) fail(arg + " needs a value");
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
       return argv[++i];
     };
     if (arg == "--size") {
       const std::string size = value();
       if (std::sscanf(size.c_str(), "%ux%u", &options.width, &options.height) != 2)
-        fail("--size takes WxH, not " + size);
+        usage_error("--size takes WxH, not " + size);
     } else if (arg == "--format") {
       options.format = value();
     } else if (arg == "--frames") {
@@ -104,7 +111,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
       options.ref_path = value();
       options.dist_path = value();
     } else {
-      return std::nullopt;
+      usage_error("unknown argument " + arg);
     }
   }
   if (options.backend.empty()) options.backend = options.ref_path.empty() ? "cuda" : "cpu";
@@ -214,9 +221,7 @@ void feed(GstElement* src, const std::vector<BufferPtr>& buffers, unsigned count
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
-  const auto parsed = parse_options(argc, argv);
-  if (!parsed) fail("unknown argument (see the comment at the top of tests/bench/gst_bench.cpp)");
-  const Options& options = *parsed;
+  const Options options = parse_options(argc, argv);
   Frames frames;
   if (!options.ref_path.empty()) {
     frames = frames_from_files(options);

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The benchmark programs still run and print their figures (docs/benchmarks.md),
+# on a few small frames: this checks what they print, never how fast anything
+# ran. Arguments: vmafexact-bench, vmafexact-gst-bench, scripts/cpu-bench.sh,
+# the build folder (cpu-bench.sh's BUILD_DIR).
+set -eu
+bench=$1 gst_bench=$2 cpu_bench=$3 build_dir=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "bench-smoke: $*" >&2; exit 1; }
+
+# Two 176x144 4:2:0 clips of 4 frames of noise.
+frame_bytes=$((176 * 144 * 3 / 2))
+head -c $((4 * frame_bytes)) /dev/urandom >"$work/ref.yuv"
+head -c $((4 * frame_bytes)) /dev/urandom >"$work/dist.yuv"
+
+# vmafexact-bench: synthetic frames and raw files; a count that is not a number
+# is a usage error (exit 2), not an abort.
+out=$("$bench" --backend cpu --size 176x144 --frames 3 --warmup 1 --threads 2) ||
+  fail "vmafexact-bench exited $?"
+echo "$out"
+echo "$out" | grep -Eq 'cpu.* [0-9.]+ fps' || fail "vmafexact-bench printed no fps"
+out=$("$bench" --size 176x144 --frames 4 --warmup 0 --threads 1 --yuv "$work/ref.yuv" "$work/dist.yuv") ||
+  fail "vmafexact-bench --yuv exited $?"
+echo "$out"
+echo "$out" | grep -Eq ' [0-9.]+ fps' || fail "vmafexact-bench --yuv printed no fps"
+rc=0
+"$bench" --frames x >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "vmafexact-bench --frames x exited $rc, not 2"
+
+# vmafexact-gst-bench over the files' frames in memory.
+out=$("$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size 176x144 --frames 8 --threads 2) ||
+  fail "vmafexact-gst-bench exited $?"
+echo "$out"
+echo "$out" | grep -Eq ' [0-9.]+ fps' || fail "vmafexact-gst-bench printed no fps"
+rc=0
+"$gst_bench" --frames 12x >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "vmafexact-gst-bench --frames 12x exited $rc, not 2"
+
+# cpu-bench.sh: one row per thread count, every fps a number, every ratio a
+# median with its range.
+out=$(BUILD_DIR="$build_dir" REF="$work/ref.yuv" DIST="$work/dist.yuv" SIZE=176x144 FRAMES=6 \
+  REPEAT=2 bash "$cpu_bench" 1 2) || fail "cpu-bench.sh exited $?"
+echo "$out"
+rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){2}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
+[ "$rows" -eq 2 ] || fail "cpu-bench.sh printed $rows complete rows, not 2"
+echo "bench-smoke: OK"
