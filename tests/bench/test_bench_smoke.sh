@@ -25,8 +25,8 @@ out=$("$bench" --size 176x144 --frames 4 --warmup 0 --threads 1 --yuv "$work/ref
 echo "$out"
 echo "$out" | grep -Eq ' [0-9.]+ fps' || fail "vmafexact-bench --yuv printed no fps"
 rc=0
-"$bench" --frames x >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || fail "vmafexact-bench --frames x exited $rc, not 2"
+"$bench" --frames 12x >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "vmafexact-bench --frames 12x exited $rc, not 2"
 
 # vmafexact-gst-bench over the files' frames in memory.
 out=$("$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size 176x144 --frames 8 --threads 2) ||

@@ -78,6 +78,29 @@ struct Options {
   std::exit(2);
 }
 
+// The whole text as a count (at most 10^9; base 0 also takes 0x...), else
+// std::invalid_argument: "12x", "-1" or "" are not counts.
+unsigned count_of(const std::string& text, int base = 10) {
+  std::size_t used = 0;
+  const unsigned long count = text.find('-') == std::string::npos ? std::stoul(text, &used, base) : 0;
+  if (used == 0 || used != text.size() || count > 1000000000ul) throw std::invalid_argument(text);
+  return static_cast<unsigned>(count);
+}
+
+// The whole text as an int or a finite double, else std::invalid_argument.
+int int_of(const std::string& text) {
+  std::size_t used = 0;
+  const int value = std::stoi(text, &used);
+  if (used != text.size()) throw std::invalid_argument(text);
+  return value;
+}
+double rate_of(const std::string& text) {
+  std::size_t used = 0;
+  const double value = std::stod(text, &used);
+  if (used != text.size() || !std::isfinite(value) || value < 0) throw std::invalid_argument(text);
+  return value;
+}
+
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -91,36 +114,36 @@ Options parse(int argc, char** argv) {
       else if (arg == "--size") {
         const std::string size = value();
         if (std::sscanf(size.c_str(), "%ux%u", &options.width, &options.height) != 2) usage("bad --size");
-      } else if (arg == "--bpc") options.bpc = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--frames") options.frames = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--warmup") options.warmup = static_cast<unsigned>(std::stoul(value()));
+      } else if (arg == "--bpc") options.bpc = count_of(value());
+      else if (arg == "--frames") options.frames = count_of(value());
+      else if (arg == "--warmup") options.warmup = count_of(value());
       else if (arg == "--model") options.model = value();
       else if (arg == "--features") options.features = value();
       else if (arg == "--yuv") {
         options.ref_yuv = value();
         options.dist_yuv = value();
       } else if (arg == "--libvmaf") options.libvmaf = value();
-      else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--frames-in-flight") options.frames_in_flight = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--pace") options.pace = std::stod(value());
-      else if (arg == "--distinct") options.distinct = std::max(1u, static_cast<unsigned>(std::stoul(value())));
+      else if (arg == "--threads") options.threads = count_of(value());
+      else if (arg == "--frames-in-flight") options.frames_in_flight = count_of(value());
+      else if (arg == "--pace") options.pace = rate_of(value());
+      else if (arg == "--distinct") options.distinct = std::max(1u, count_of(value()));
       else if (arg == "--devices") {
         const std::string list = value();
         for (std::size_t start = 0; start <= list.size();) {
           const std::size_t comma = std::min(list.find(',', start), list.size());
-          options.devices.push_back(std::stoi(list.substr(start, comma - start)));
+          options.devices.push_back(int_of(list.substr(start, comma - start)));
           start = comma + 1;
         }
       } else if (arg == "--cpu-masks") {
         const std::string list = value();
         for (std::size_t start = 0; start <= list.size();) {
           const std::size_t comma = std::min(list.find(',', start), list.size());
-          options.cpu_masks.push_back(static_cast<unsigned>(std::stoul(list.substr(start, comma - start), nullptr, 0)));
+          options.cpu_masks.push_back(count_of(list.substr(start, comma - start), 0));
           start = comma + 1;
         }
       }
       else usage(("unknown argument " + arg).c_str());
-    } catch (const std::logic_error&) {  // std::stoul and its kin: not a number, or out of range
+    } catch (const std::logic_error&) {  // the *_of() above and std::sto*: not a number, or out of range
       usage(("bad value after " + arg).c_str());
     }
   }
