@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -364,6 +365,96 @@ TEST(Element, SizeMismatchIsAnErrorThatSuggestsTheFix) {
   g_error_free(gerror);
   g_free(debug);
   gst_message_unref(error);
+}
+
+TEST(Element, AFormatChangeMidStreamIsAnErrorThatSuggestsTheFix) {
+  // Two pairs at 64x48 are scored; then both inputs change to 32x24, which
+  // cannot be pooled with them: an error naming the new format and the fix,
+  // after the frame messages of the first two pairs.
+  ElementHarness harness("model=\"\" features=psnr");
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48), caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  const Frames frames = make_frames(2, 64, 48, 8, ChromaFormat::k420);
+  run_pairs(harness, frames, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420);
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 32, 24), caps_string(GST_VIDEO_FORMAT_I420, 32, 24));
+  const Frames smaller = make_frames(1, 32, 24, 8, ChromaFormat::k420);
+  harness.push_ref(make_buffer(smaller.ref[0], GST_VIDEO_FORMAT_I420, 2 * kFrame, kFrame));
+  harness.push_dist(make_buffer(smaller.dist[0], GST_VIDEO_FORMAT_I420, 2 * kFrame, kFrame));
+
+  std::vector<MessagePtr> messages;  // up to the error, which comes from the element's thread
+  while (messages.empty() || GST_MESSAGE_TYPE(messages.back().get()) != GST_MESSAGE_ERROR) {
+    GstMessage* message = gst_bus_timed_pop(GST_ELEMENT_BUS(harness.element()), 10 * GST_SECOND);
+    ASSERT_NE(message, nullptr) << "no error within 10 s";
+    messages.emplace_back(message);
+  }
+  expect_frame_scores(element_messages(messages, "vmafexact-frame"), frames);
+  const auto errors = message_texts(messages, GST_MESSAGE_ERROR);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(contains(errors, "The video format changed mid-stream to 32x24 8-bit 4:2:0 (I420)"))
+      << errors[0];
+  EXPECT_TRUE(contains(errors, "Scale both inputs to one fixed size and format")) << errors[0];
+}
+
+TEST(Element, RepeatedCapsAndANewLayoutOfTheSameFormatKeepScoring) {
+  // A caps event that repeats the format, and one that changes the distorted
+  // input's layout only (I420 to NV12, same size and depth), change nothing
+  // in the scores; the src pad announces the distorted input's new caps
+  // before the first buffer of that layout.
+  ElementHarness harness("model=\"\" features=psnr");
+  // The src pad's caps events and buffers, in the order they leave.
+  struct Flow {
+    std::mutex mutex;
+    std::string caps;  // the format of the last caps event
+    std::string caps_of_last_buffer;
+    unsigned buffers = 0;
+  } flow;
+  GstPad* src = gst_element_get_static_pad(harness.element(), "src");
+  gst_pad_add_probe(
+      src, static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+      [](GstPad*, GstPadProbeInfo* info, gpointer data) {
+        auto& seen = *static_cast<Flow*>(data);
+        std::lock_guard lock(seen.mutex);
+        if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) {
+          ++seen.buffers;
+          seen.caps_of_last_buffer = seen.caps;
+        } else if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_CAPS) {
+          GstCaps* caps = nullptr;
+          gst_event_parse_caps(GST_PAD_PROBE_INFO_EVENT(info), &caps);
+          seen.caps = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
+        }
+        return GST_PAD_PROBE_OK;
+      },
+      &flow, nullptr);
+  gst_object_unref(src);
+  const Frames frames = make_frames(4, 64, 48, 8, ChromaFormat::k420);
+  const std::string i420 = caps_string(GST_VIDEO_FORMAT_I420, 64, 48);
+  const std::string nv12 = caps_string(GST_VIDEO_FORMAT_NV12, 64, 48);
+  harness.set_caps(i420, i420);
+  auto push_pair = [&](unsigned i, GstVideoFormat dist_format) {
+    ASSERT_EQ(harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+    ASSERT_EQ(harness.push_dist(make_buffer(frames.dist[i], dist_format, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+  };
+  push_pair(0, GST_VIDEO_FORMAT_I420);
+  push_pair(1, GST_VIDEO_FORMAT_I420);
+  harness.set_caps(i420, i420);
+  push_pair(2, GST_VIDEO_FORMAT_I420);
+  harness.set_caps(i420, nv12);
+  push_pair(3, GST_VIDEO_FORMAT_NV12);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+
+  ASSERT_TRUE(harness.wait_for_eos());
+  // What came out of the src pad, in order: the caps in force at the last
+  // buffer are NV12's.
+  std::lock_guard lock(flow.mutex);
+  EXPECT_EQ(flow.buffers, 4u);
+  EXPECT_EQ(flow.caps_of_last_buffer, "NV12");
+
+  const auto messages = harness.drain_messages();
+  EXPECT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
+      << joined(message_texts(messages, GST_MESSAGE_ERROR));
+  expect_frame_scores(element_messages(messages, "vmafexact-frame"), frames);
 }
 
 TEST(Element, ARunThatFailsLeavesTheExistingLogAsItWas) {
