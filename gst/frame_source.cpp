@@ -17,9 +17,9 @@ std::unique_ptr<SourceFrame> HostFrameSource::read(GstBuffer* buffer, const GstV
   // The map holds a reference to the buffer for as long as the frame keeps it.
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, GST_MAP_READ);
   if (!frame->map->mapped()) return nullptr;
-  // A buffer of no pool (filesrc ! rawvideoparse, most parsers) costs upstream
-  // nothing to hold: no copy of 3 MiB per 1080p frame and input.
-  const bool copy = detach && buffer->pool != nullptr;
+  // Held where that cannot stall upstream: no copy of 3 MiB per 1080p frame
+  // and input.
+  const bool copy = detach && holding_could_stall_upstream(buffer);
   frame->view = picture_view_of(frame->map->frame(), format, frame->planes, copy);
   if (copy) frame->map.reset();
   return frame;

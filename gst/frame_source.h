@@ -19,6 +19,22 @@
 
 namespace vmafexact::gst {
 
+// Whether holding `buffer` past the push that brought it could stall upstream:
+// it comes from a pool with a limit on its buffers (hardware decoders' and
+// capture pools, a few buffers each). A buffer of no pool (filesrc !
+// rawvideoparse, most parsers) or of a pool without a limit (software
+// decoders, videotestsrc, videoconvert, videoscale: the pool grows instead)
+// costs upstream only the memory that a copy would take.
+inline bool holding_could_stall_upstream(GstBuffer* buffer) {
+  if (buffer->pool == nullptr) return false;
+  GstStructure* config = gst_buffer_pool_get_config(buffer->pool);
+  guint max_buffers = 0;
+  const gboolean known =
+      gst_buffer_pool_config_get_params(config, nullptr, nullptr, nullptr, &max_buffers);
+  gst_structure_free(config);
+  return !known || max_buffers != 0;
+}
+
 // One frame read for scoring: its view and what the view reads.
 class SourceFrame {
  public:
@@ -33,11 +49,11 @@ class FrameSource {
   virtual ~FrameSource() = default;
   // Reads `buffer` (described by `info`) as a picture of `format`. `detach`:
   // the frame is scored on other threads after the push that took it, so it
-  // must not hold a buffer of an upstream pool (pools can be small: holding
-  // their buffers could stall upstream); the planes of such a buffer are
-  // copied, and a buffer of no pool is held instead. Returns nullptr when the
-  // buffer cannot be mapped (smaller than its caps say); throws
-  // vmafexact::Error when the frame cannot be prepared.
+  // must not hold a buffer whose holding could stall upstream
+  // (holding_could_stall_upstream()); the planes of such a buffer are copied,
+  // any other buffer is held. Returns nullptr when the buffer cannot be mapped
+  // (smaller than its caps say); throws vmafexact::Error when the frame cannot
+  // be prepared.
   virtual std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
                                             const PictureFormat& format, bool detach) = 0;
   // Takes back a frame the scorer no longer reads: its storage serves a later

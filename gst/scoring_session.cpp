@@ -29,8 +29,8 @@ std::vector<FinishedFrame> ScoringSession::push(const std::array<GstBuffer*, 2>&
                                                 const FrameTiming& timing) {
   const auto scope = device_->enter();
   const unsigned index = scorer_->frames_pushed();
-  // Frames scored on other threads after push() returns: no buffer of an
-  // upstream pool is held past it (the source copies those).
+  // Frames scored on other threads after push() returns: no buffer whose
+  // holding could stall upstream is held past it (the source copies those).
   const bool detach = scorer_->frames_in_flight() > 1;
   HeldPair pair{index, {}};
   for (unsigned i = 0; i < 2; ++i) {

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -18,8 +19,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "../../gst/element_guard.h"
+#include "../../gst/frame_source.h"
 #include "element_harness.h"
 #include "psnr/psnr.h"
 
@@ -788,6 +791,112 @@ TEST(Element, AllocationQueryOffersVideoMetaAndNoPoolForSystemMemory) {
   EXPECT_TRUE(gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr));
   EXPECT_EQ(gst_query_get_n_allocation_pools(query), 0u);
   gst_query_unref(query);
+}
+
+namespace {
+
+struct PoolRelease {
+  void operator()(GstBufferPool* pool) const {
+    gst_buffer_pool_set_active(pool, FALSE);
+    gst_object_unref(pool);
+  }
+};
+using PoolPtr = std::unique_ptr<GstBufferPool, PoolRelease>;
+
+// An active video buffer pool for `caps_text` that hands out at most
+// `max_buffers` buffers at once (0: no limit), as upstream elements make them.
+PoolPtr make_pool(const std::string& caps_text, unsigned max_buffers) {
+  GstCaps* caps = gst_caps_from_string(caps_text.c_str());
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps(&info, caps)) throw std::runtime_error("bad test caps");
+  PoolPtr pool(gst_video_buffer_pool_new());
+  GstStructure* config = gst_buffer_pool_get_config(pool.get());
+  gst_buffer_pool_config_set_params(config, caps, static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), 0,
+                                    max_buffers);
+  gst_caps_unref(caps);
+  if (!gst_buffer_pool_set_config(pool.get(), config) || !gst_buffer_pool_set_active(pool.get(), TRUE))
+    throw std::runtime_error("cannot set up the test pool");
+  return pool;
+}
+
+// A buffer of `pool` with the bytes and timestamps of `filled` (taken), or
+// nullptr when none came free within 10 s. While it waits it takes what
+// the element passed on (the distorted buffers are the pool's too), as a
+// sink would.
+GstBuffer* pooled_copy(ElementHarness& harness, GstBufferPool* pool, GstBuffer* filled) {
+  GstBufferPoolAcquireParams params{};
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  GstBuffer* buffer = nullptr;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (gst_buffer_pool_acquire_buffer(pool, &buffer, &params) != GST_FLOW_OK) {
+    while (GstBuffer* out = gst_harness_try_pull(harness.ref())) gst_buffer_unref(out);
+    if (std::chrono::steady_clock::now() > give_up) {
+      gst_buffer_unref(filled);
+      return nullptr;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  GstMapInfo map;
+  gst_buffer_map(filled, &map, GST_MAP_READ);
+  gst_buffer_fill(buffer, 0, map.data, map.size);
+  gst_buffer_unmap(filled, &map);
+  GST_BUFFER_PTS(buffer) = GST_BUFFER_PTS(filled);
+  GST_BUFFER_DURATION(buffer) = GST_BUFFER_DURATION(filled);
+  gst_buffer_unref(filled);
+  return buffer;
+}
+
+// Pushes the pairs from pools of `max_buffers` each through three frames in
+// flight, and checks every frame's scores.
+void score_from_pools(unsigned max_buffers) {
+  ElementHarness harness("model=\"\" features=psnr threads=3 frames-in-flight=3");
+  const std::string caps = caps_string(GST_VIDEO_FORMAT_I420, 64, 48);
+  harness.set_caps(caps, caps);
+  const PoolPtr ref_pool = make_pool(caps, max_buffers), dist_pool = make_pool(caps, max_buffers);
+  const Frames frames = make_frames(12, 64, 48, 8, ChromaFormat::k420);
+  for (std::size_t i = 0; i < frames.ref.size(); ++i) {
+    GstBuffer* ref = pooled_copy(harness, ref_pool.get(),
+                                 make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    ASSERT_NE(ref, nullptr) << "the reference pool ran dry at pair " << i;
+    ASSERT_EQ(harness.push_ref(ref), GST_FLOW_OK);
+    GstBuffer* dist = pooled_copy(harness, dist_pool.get(),
+                                  make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame));
+    ASSERT_NE(dist, nullptr) << "the distorted pool ran dry at pair " << i;
+    ASSERT_EQ(harness.push_dist(dist), GST_FLOW_OK);
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  expect_frame_scores(element_messages(harness.drain_messages(), "vmafexact-frame"), frames);
+}
+
+}  // namespace
+
+TEST(Element, FramesInFlightOfAPoolWithALimitAreCopiedSoItNeverRunsDry) {
+  // Pools of one buffer each (as small as a hardware decoder's can get): a
+  // frame held in flight past its push would keep upstream from the next
+  // one for ever. Such frames are copied and their buffers let go at once.
+  score_from_pools(1);
+}
+
+TEST(Element, FramesInFlightOfAPoolWithoutALimitAreHeldAndScoredTheSame) {
+  // Software decoders', videotestsrc's and videoconvert's pools have no limit:
+  // their frames are held in flight instead of copied (the pool grows).
+  score_from_pools(0);
+}
+
+TEST(Element, OnlyBuffersOfAPoolWithALimitCouldStallUpstreamIfHeld) {
+  const std::string caps = caps_string(GST_VIDEO_FORMAT_I420, 64, 48);
+  for (const unsigned max_buffers : {0u, 1u, 8u}) {
+    const PoolPtr pool = make_pool(caps, max_buffers);
+    GstBuffer* buffer = nullptr;
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool.get(), &buffer, nullptr), GST_FLOW_OK);
+    EXPECT_EQ(vmafexact::gst::holding_could_stall_upstream(buffer), max_buffers != 0) << max_buffers;
+    gst_buffer_unref(buffer);
+  }
+  GstBuffer* unpooled = gst_buffer_new_allocate(nullptr, 64 * 48 * 3 / 2, nullptr);
+  EXPECT_FALSE(vmafexact::gst::holding_could_stall_upstream(unpooled));
+  gst_buffer_unref(unpooled);
 }
 
 class ElementLogs : public ::testing::TestWithParam<const char*> {};
