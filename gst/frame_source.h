@@ -21,12 +21,16 @@ namespace vmafexact::gst {
 
 // Whether holding `buffer` past the push that brought it could stall upstream:
 // it comes from a pool with a limit on its buffers (hardware decoders' and
-// capture pools, a few buffers each). A buffer of no pool (filesrc !
-// rawvideoparse, most parsers) or of a pool without a limit (software
-// decoders, videotestsrc, videoconvert, videoscale: the pool grows instead)
-// costs upstream only the memory that a copy would take.
+// capture pools, a few buffers each), or from a pool of memory other than
+// system memory (DMABuf, VA, GL: a buffer may stand for a scarce surface
+// whatever the pool's limit says). A buffer of no pool (filesrc !
+// rawvideoparse, most parsers) or of a pool of system memory without a limit
+// (software decoders, videotestsrc, videoconvert, videoscale: the pool grows
+// instead) costs upstream only the memory that a copy would take.
 inline bool holding_could_stall_upstream(GstBuffer* buffer) {
   if (buffer->pool == nullptr) return false;
+  for (guint i = 0; i < gst_buffer_n_memory(buffer); ++i)
+    if (!gst_memory_is_type(gst_buffer_peek_memory(buffer, i), GST_ALLOCATOR_SYSMEM)) return true;
   GstStructure* config = gst_buffer_pool_get_config(buffer->pool);
   guint max_buffers = 0;
   const gboolean known =

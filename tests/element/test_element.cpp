@@ -2,6 +2,8 @@
 // flushing, messages and logs. Expected scores come from metrics/ directly on
 // the test's own planes, so these tests check the element's plumbing.
 #include <gtest/gtest.h>
+#include <gst/allocators/gstfdmemory.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <unistd.h>
@@ -897,6 +899,22 @@ TEST(Element, OnlyBuffersOfAPoolWithALimitCouldStallUpstreamIfHeld) {
   GstBuffer* unpooled = gst_buffer_new_allocate(nullptr, 64 * 48 * 3 / 2, nullptr);
   EXPECT_FALSE(vmafexact::gst::holding_could_stall_upstream(unpooled));
   gst_buffer_unref(unpooled);
+
+  // A pool without a limit whose buffer holds memory other than system memory
+  // (here an fd's, as DMABuf's is): its buffers may be scarce surfaces.
+  const PoolPtr pool = make_pool(caps, 0);
+  GstBuffer* buffer = nullptr;
+  ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool.get(), &buffer, nullptr), GST_FLOW_OK);
+  EXPECT_FALSE(vmafexact::gst::holding_could_stall_upstream(buffer));
+  const int fd = memfd_create("vmafexact-test", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const gsize size = gst_buffer_get_size(buffer);
+  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(size)), 0);
+  GstAllocator* fd_allocator = gst_fd_allocator_new();
+  gst_buffer_replace_all_memory(buffer, gst_fd_allocator_alloc(fd_allocator, fd, size, GST_FD_MEMORY_FLAG_NONE));
+  gst_object_unref(fd_allocator);
+  EXPECT_TRUE(vmafexact::gst::holding_could_stall_upstream(buffer));
+  gst_buffer_unref(buffer);  // the pool drops a buffer whose memory was replaced
 }
 
 class ElementLogs : public ::testing::TestWithParam<const char*> {};
