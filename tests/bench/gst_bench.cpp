@@ -30,13 +30,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench_args.h"
 #include "gst_handles.h"
 #include "support/raw_video.h"
 
@@ -75,12 +76,10 @@ struct Frames {
 
 unsigned count_of(const std::string& arg, const std::string& value) {
   try {
-    std::size_t used = 0;
-    const unsigned long count = std::stoul(value, &used);
-    if (used == value.size() && count <= 1000000000ul) return static_cast<unsigned>(count);
-  } catch (const std::exception&) {
+    return vmafexact::bench::count_of(value);
+  } catch (const std::logic_error&) {
+    usage_error(arg + " takes a count, not " + value);
   }
-  usage_error(arg + " takes a count, not " + value);
 }
 
 Options parse_options(int argc, char** argv) {

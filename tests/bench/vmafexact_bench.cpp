@@ -43,6 +43,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_args.h"
 #include "common/cpu.h"
 #include "common/error.h"
 #include "scorer.h"
@@ -78,14 +79,7 @@ struct Options {
   std::exit(2);
 }
 
-// The whole text as a count (at most 10^9; base 0 also takes 0x...), else
-// std::invalid_argument: "12x", "-1" or "" are not counts.
-unsigned count_of(const std::string& text, int base = 10) {
-  std::size_t used = 0;
-  const unsigned long count = text.find('-') == std::string::npos ? std::stoul(text, &used, base) : 0;
-  if (used == 0 || used != text.size() || count > 1000000000ul) throw std::invalid_argument(text);
-  return static_cast<unsigned>(count);
-}
+using vmafexact::bench::count_of;
 
 // The whole text as an int or a finite double, else std::invalid_argument.
 int int_of(const std::string& text) {
@@ -99,6 +93,17 @@ double rate_of(const std::string& text) {
   const double value = std::stod(text, &used);
   if (used != text.size() || !std::isfinite(value) || value < 0) throw std::invalid_argument(text);
   return value;
+}
+
+// The items of a comma-separated list, empty ones included ("1,,2": three).
+std::vector<std::string> comma_items(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    items.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
 }
 
 Options parse(int argc, char** argv) {
@@ -128,19 +133,9 @@ Options parse(int argc, char** argv) {
       else if (arg == "--pace") options.pace = rate_of(value());
       else if (arg == "--distinct") options.distinct = std::max(1u, count_of(value()));
       else if (arg == "--devices") {
-        const std::string list = value();
-        for (std::size_t start = 0; start <= list.size();) {
-          const std::size_t comma = std::min(list.find(',', start), list.size());
-          options.devices.push_back(int_of(list.substr(start, comma - start)));
-          start = comma + 1;
-        }
+        for (const std::string& item : comma_items(value())) options.devices.push_back(int_of(item));
       } else if (arg == "--cpu-masks") {
-        const std::string list = value();
-        for (std::size_t start = 0; start <= list.size();) {
-          const std::size_t comma = std::min(list.find(',', start), list.size());
-          options.cpu_masks.push_back(count_of(list.substr(start, comma - start), 0));
-          start = comma + 1;
-        }
+        for (const std::string& item : comma_items(value())) options.cpu_masks.push_back(count_of(item, 0));
       }
       else usage(("unknown argument " + arg).c_str());
     } catch (const std::logic_error&) {  // the *_of() above and std::sto*: not a number, or out of range
