@@ -14,28 +14,32 @@ frame_bytes=$((176 * 144 * 3 / 2))
 head -c $((4 * frame_bytes)) /dev/urandom >"$work/ref.yuv"
 head -c $((4 * frame_bytes)) /dev/urandom >"$work/dist.yuv"
 
-# vmafexact-bench: synthetic frames and raw files; a count that is not a number
-# is a usage error (exit 2), not an abort.
-out=$("$bench" --backend cpu --size 176x144 --frames 3 --warmup 1 --threads 2) ||
-  fail "vmafexact-bench exited $?"
-echo "$out"
-echo "$out" | grep -Eq 'cpu.* [0-9.]+ fps' || fail "vmafexact-bench printed no fps"
-out=$("$bench" --size 176x144 --frames 4 --warmup 0 --threads 1 --yuv "$work/ref.yuv" "$work/dist.yuv") ||
-  fail "vmafexact-bench --yuv exited $?"
-echo "$out"
-echo "$out" | grep -Eq ' [0-9.]+ fps' || fail "vmafexact-bench --yuv printed no fps"
-rc=0
-"$bench" --frames 12x >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || fail "vmafexact-bench --frames 12x exited $rc, not 2"
+# NAME PATTERN COMMAND...: the command succeeds and prints a line matching
+# PATTERN (its figure in fps).
+expect_fps() {
+  name=$1 pattern=$2
+  shift 2
+  out=$("$@") || fail "$name exited $?"
+  echo "$out"
+  echo "$out" | grep -Eq "$pattern" || fail "$name printed no fps"
+}
+# PROGRAM: a count that is not a number is a usage error (exit 2), not an abort.
+expect_usage_error() {
+  rc=0
+  "$1" --frames 12x >/dev/null 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || fail "$(basename "$1") --frames 12x exited $rc, not 2"
+}
+
+# vmafexact-bench: synthetic frames and raw files.
+expect_fps vmafexact-bench 'cpu.* [0-9.]+ fps' "$bench" --backend cpu --size 176x144 --frames 3 --warmup 1 --threads 2
+expect_fps "vmafexact-bench --yuv" ' [0-9.]+ fps' "$bench" --size 176x144 --frames 4 --warmup 0 --threads 1 \
+  --yuv "$work/ref.yuv" "$work/dist.yuv"
+expect_usage_error "$bench"
 
 # vmafexact-gst-bench over the files' frames in memory.
-out=$("$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size 176x144 --frames 8 --threads 2) ||
-  fail "vmafexact-gst-bench exited $?"
-echo "$out"
-echo "$out" | grep -Eq ' [0-9.]+ fps' || fail "vmafexact-gst-bench printed no fps"
-rc=0
-"$gst_bench" --frames 12x >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || fail "vmafexact-gst-bench --frames 12x exited $rc, not 2"
+expect_fps vmafexact-gst-bench ' [0-9.]+ fps' "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" \
+  --size 176x144 --frames 8 --threads 2
+expect_usage_error "$gst_bench"
 
 # cpu-bench.sh: one row per thread count, every fps a number, every ratio a
 # median with its range.
