@@ -59,6 +59,7 @@ class StreamedExtractor final : public FeatureExtractor {
   unsigned latency_frames() const override { return twin().latency_frames(); }
   bool keeps_state() const override { return twin().keeps_state(); }
   bool sees_every_frame() const override { return twin().sees_every_frame(); }
+  bool reads_chroma() const override { return twin().reads_chroma(); }
 
  private:
   struct Lane {

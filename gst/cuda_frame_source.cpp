@@ -30,18 +30,21 @@ class CudaFrameSource final : public FrameSource {
       : context_(context), stream_(stream) {}
 
   std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
-                                    const PictureFormat& format, bool detach) override;
+                                    const PictureFormat& format, ReadMode mode) override;
 
  private:
-  PictureView device_view(CudaFrame& frame, const PictureFormat& format);
+  // The frame's view on the device; without `chroma` its chroma planes are
+  // left out (null, not repacked).
+  PictureView device_view(CudaFrame& frame, const PictureFormat& format, bool chroma);
   GstCudaContext* context_;  // the scoring device's; outlives the source
   cudaStream_t stream_;
   bool told_ = false;  // the first frame's path is logged
 };
 
 std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstVideoInfo& info,
-                                                   const PictureFormat& format, bool detach) {
-  (void)detach;  // the device's scorer reads each frame before the next push returns
+                                                   const PictureFormat& format, ReadMode mode) {
+  // mode.detach does not apply: the device's scorer reads each frame before
+  // the next push returns.
   auto frame = reuse<CudaFrame>();
   // CUDA memory of the scoring context is read in place on the device;
   // anything else is mapped on the host and uploaded.
@@ -55,19 +58,21 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
     told_ = true;
   }
   if (on_device) {
-    frame->view = device_view(*frame, format);
+    frame->view = device_view(*frame, format, mode.chroma);
   } else {
-    frame->upload.upload(picture_view_of(frame->map->frame(), format, frame->host_planes),
-                         stream_);
+    frame->upload.upload(
+        picture_view_of(frame->map->frame(), format, frame->host_planes, false, mode.chroma),
+        stream_);
     frame->view = frame->upload.view();
   }
   return frame;
 }
 
-PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& format) {
+PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& format,
+                                         bool chroma) {
   PictureView view = sized_picture_view(format);
   const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
-  for (unsigned c = 0; c < view.plane_count(); ++c) {
+  for (unsigned c = 0; c < (chroma ? view.plane_count() : 1); ++c) {
     PlaneView& plane = view.planes[c];
     const ComponentLayout layout = component_layout(frame.map->frame(), c, sample_bytes);
     if (layout.in_place) {

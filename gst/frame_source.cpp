@@ -12,15 +12,15 @@ struct HostFrame final : SourceFrame {
 }  // namespace
 
 std::unique_ptr<SourceFrame> HostFrameSource::read(GstBuffer* buffer, const GstVideoInfo& info,
-                                                   const PictureFormat& format, bool detach) {
+                                                   const PictureFormat& format, ReadMode mode) {
   auto frame = reuse<HostFrame>();
   // The map holds a reference to the buffer for as long as the frame keeps it.
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, GST_MAP_READ);
   if (!frame->map->mapped()) return nullptr;
   // Held where that cannot stall upstream: no copy of 3 MiB per 1080p frame
   // and input.
-  const bool copy = detach && holding_could_stall_upstream(buffer);
-  frame->view = picture_view_of(frame->map->frame(), format, frame->planes, copy);
+  const bool copy = mode.detach && holding_could_stall_upstream(buffer);
+  frame->view = picture_view_of(frame->map->frame(), format, frame->planes, copy, mode.chroma);
   if (copy) frame->map.reset();
   return frame;
 }

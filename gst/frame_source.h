@@ -39,6 +39,18 @@ inline bool holding_could_stall_upstream(GstBuffer* buffer) {
   return !known || max_buffers != 0;
 }
 
+// How the scorer will read a frame.
+struct ReadMode {
+  // The frame is scored on other threads after the push that took it, so it
+  // must not hold a buffer whose holding could stall upstream
+  // (holding_could_stall_upstream()): the planes of such a buffer are copied,
+  // any other buffer is held.
+  bool detach = false;
+  // The scorer reads the chroma planes (Scorer::reads_chroma()); else they are
+  // left out of the view (null): neither repacked, copied nor uploaded.
+  bool chroma = true;
+};
+
 // One frame read for scoring: its view and what the view reads.
 class SourceFrame {
  public:
@@ -51,15 +63,11 @@ class SourceFrame {
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
-  // Reads `buffer` (described by `info`) as a picture of `format`. `detach`:
-  // the frame is scored on other threads after the push that took it, so it
-  // must not hold a buffer whose holding could stall upstream
-  // (holding_could_stall_upstream()); the planes of such a buffer are copied,
-  // any other buffer is held. Returns nullptr when the buffer cannot be mapped
-  // (smaller than its caps say); throws vmafexact::Error when the frame cannot
-  // be prepared.
+  // Reads `buffer` (described by `info`) as a picture of `format`, as `mode`
+  // says. Returns nullptr when the buffer cannot be mapped (smaller than its
+  // caps say); throws vmafexact::Error when the frame cannot be prepared.
   virtual std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
-                                            const PictureFormat& format, bool detach) = 0;
+                                            const PictureFormat& format, ReadMode mode) = 0;
   // Takes back a frame the scorer no longer reads: its storage serves a later
   // frame (no allocation per frame).
   void recycle(std::unique_ptr<SourceFrame> frame) {
@@ -85,7 +93,7 @@ class FrameSource {
 class HostFrameSource final : public FrameSource {
  public:
   std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
-                                    const PictureFormat& format, bool detach) override;
+                                    const PictureFormat& format, ReadMode mode) override;
 };
 
 // Where the frames are scored: the host's extractors, or a device's twins.

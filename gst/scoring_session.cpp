@@ -31,11 +31,12 @@ std::vector<FinishedFrame> ScoringSession::push(const std::array<GstBuffer*, 2>&
   const unsigned index = scorer_->frames_pushed();
   // Frames scored on other threads after push() returns: no buffer whose
   // holding could stall upstream is held past it (the source copies those).
-  const bool detach = scorer_->frames_in_flight() > 1;
+  const ReadMode mode{.detach = scorer_->frames_in_flight() > 1,
+                      .chroma = scorer_->reads_chroma()};
   HeldPair pair{index, {}};
   for (unsigned i = 0; i < 2; ++i) {
     try {
-      pair.frames[i] = sources_[i]->read(buffers[i], *infos[i], scorer_->format(), detach);
+      pair.frames[i] = sources_[i]->read(buffers[i], *infos[i], scorer_->format(), mode);
     } catch (const Error& error) {
       throw UnpreparedFrame{error.what()};
     }

@@ -154,10 +154,10 @@ PictureView sized_picture_view(const PictureFormat& format) {
 }
 
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
-                            ScratchPlanes& scratch, bool copy) {
+                            ScratchPlanes& scratch, bool copy, bool chroma) {
   PictureView view = sized_picture_view(format);
   const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
-  for (unsigned c = 0; c < view.plane_count(); ++c) {
+  for (unsigned c = 0; c < (chroma ? view.plane_count() : 1); ++c) {
     PlaneView& plane = view.planes[c];
     const ComponentLayout layout = component_layout(frame, c, sample_bytes);
     if (layout.in_place && !copy) {

@@ -48,7 +48,9 @@ PictureView sized_picture_view(const PictureFormat& format);
 // `scratch` is untouched.
 // With `copy`, every plane is copied into `scratch` (the view then outlives
 // the frame's map: frames scored on other threads need not hold the buffer).
+// Without `chroma`, the chroma planes are left out: their data is null (no
+// repack, no copy), their sizes are set.
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
-                            ScratchPlanes& scratch, bool copy = false);
+                            ScratchPlanes& scratch, bool copy = false, bool chroma = true);
 
 }  // namespace vmafexact::gst

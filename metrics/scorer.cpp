@@ -162,6 +162,11 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
 Scorer::Scorer(const std::vector<FeatureRequest>& features, const PictureFormat& format)
     : Scorer({}, features, format) {}
 
+bool Scorer::reads_chroma() const {
+  return std::any_of(extractors_.begin(), extractors_.end(),
+                     [](const auto& extractor) { return extractor->reads_chroma(); });
+}
+
 void Scorer::predict(unsigned index) {
   std::vector<double> values;
   for (std::size_t m = 0; m < models_.size(); ++m) {

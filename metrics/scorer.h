@@ -123,6 +123,10 @@ class Scorer {
   ~Scorer();  // waits for frames still in flight
 
   const PictureFormat& format() const { return format_; }
+  // Whether any extractor reads the chroma planes (FeatureExtractor::
+  // reads_chroma()); when none does, push() takes pictures whose chroma planes
+  // are null.
+  bool reads_chroma() const;
 
   // Scores the next pair (index frames_pushed()) and returns the indices of the
   // frames whose scores became final, in order (under subsampling only frames

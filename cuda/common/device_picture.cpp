@@ -7,6 +7,7 @@ void DevicePicture::upload(const PictureView& host, cudaStream_t stream) {
   const std::size_t sample_bytes = host.bpc > 8 ? 2 : 1;
   for (unsigned p = 0; p < host.plane_count(); ++p) {
     const PlaneView& plane = host.planes[p];
+    if (plane.data == nullptr) continue;  // left out (no extractor reads it): null on the device too
     // Rows padded to 256 bytes, as pitched allocations are, so kernels are
     // exercised with a pitch wider than the row.
     const std::size_t row_bytes = plane.width * sample_bytes;

@@ -14,6 +14,7 @@ class DevicePicture {
  public:
   // Copies the planes of a host picture (libvmaf-sized) to the device,
   // asynchronously on `stream`; the host memory must stay valid until it syncs.
+  // A plane left out (null data) stays null.
   void upload(const PictureView& host, cudaStream_t stream);
 
   // Same planes, device pointers. Valid while this object lives.

@@ -58,6 +58,7 @@ constexpr OptionSpec kOptions[] = {
 
 class IntegerAdmExtractor final : public StagedExtractor<FrameSums> {
  public:
+  bool reads_chroma() const override { return false; }
   IntegerAdmExtractor(const OptionValues& options, StageFactory<FrameSums> make_stage)
       : StagedExtractor(descriptor(), options, std::move(make_stage)),
         adm_options_(adm_options_of(options)),

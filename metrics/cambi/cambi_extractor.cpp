@@ -67,6 +67,7 @@ constexpr OptionSpec kOptions[] = {
 
 class CambiExtractor final : public StagedExtractor<CambiSums> {
  public:
+  bool reads_chroma() const override { return false; }
   CambiExtractor(const OptionValues& options, CambiStageFactory make_stage)
       : StagedExtractor(descriptor(), options,
                         [this, make_stage](const PictureFormat&) { return make_stage(setup_); }),

@@ -71,6 +71,13 @@ class FeatureExtractor {
   // How many later frames a frame's scores wait for (libvmaf's motion2: 1).
   virtual unsigned latency_frames() const { return 0; }
 
+  // Whether extract() reads the chroma planes. When no extractor of a Scorer
+  // does (the VMAF models read luma only), the frame sources leave them out
+  // (PlaneView::data null): no repack or copy of NV12's or P010's chroma per
+  // frame. Default: true, so that an extractor that reads them is never
+  // handed null planes; the luma-only ones say false (tested registry-wide).
+  virtual bool reads_chroma() const { return true; }
+
   // True for extractors that carry state from one frame to the next, which
   // must therefore see the frames in order on one instance (the Scorer copies
   // the others once per frame in flight). Default: those with a latency.

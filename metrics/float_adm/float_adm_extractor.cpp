@@ -175,6 +175,7 @@ constexpr OptionSpec kOptions[] = {
 
 class FloatAdmExtractor final : public StagedExtractor<FloatAdmSums> {
  public:
+  bool reads_chroma() const override { return false; }
   FloatAdmExtractor(const OptionValues& options, FloatAdmStageFactory make_stage)
       : StagedExtractor(descriptor(), options,
                         [make_stage, params = params_of(options)](const PictureFormat& format) {

@@ -83,6 +83,7 @@ constexpr OptionSpec kOptions[] = {
 
 class FloatMotionExtractor final : public StagedExtractor<FloatMotionSums> {
  public:
+  bool reads_chroma() const override { return false; }
   FloatMotionExtractor(const OptionValues& options, FloatMotionStageFactory make_stage)
       : StagedExtractor(descriptor(), options,
                         [make_stage, params = params_of(options)](const PictureFormat& format) {

@@ -105,6 +105,7 @@ constexpr OptionSpec kOptions[] = {
 
 class FloatVifExtractor final : public StagedExtractor<FloatVifSums> {
  public:
+  bool reads_chroma() const override { return false; }
   FloatVifExtractor(const OptionValues& options, FloatVifStageFactory make_stage)
       : StagedExtractor(descriptor(), options,
                         [make_stage, params = params_of(options)](const PictureFormat& format) {

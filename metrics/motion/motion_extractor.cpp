@@ -46,6 +46,7 @@ unsigned bytes_per_sample(unsigned bpc) { return bpc == 8 ? 1u : 2u; }
 
 class IntegerMotionExtractor final : public StagedExtractor<MotionSums> {
  public:
+  bool reads_chroma() const override { return false; }
   IntegerMotionExtractor(const OptionValues& options, MotionStageFactory make_stage)
       : StagedExtractor(descriptor(), options,
                         [make_stage, depth = params_of(options).frame_distance()](

@@ -36,6 +36,7 @@ class PsnrExtractor final : public StagedExtractor<PsnrSums> {
         enable_mse_(this->options().get_bool("enable_mse")),
         enable_apsnr_(this->options().get_bool("enable_apsnr")) {}
 
+  bool reads_chroma() const override { return options().get_bool("enable_chroma"); }
   bool sees_every_frame() const override { return true; }  // libvmaf flags psnr TEMPORAL
   // apsnr sums every frame of the stream in one instance (flushed once).
   bool keeps_state() const override { return enable_apsnr_; }

@@ -120,6 +120,7 @@ class SpeedChromaExtractor final : public StagedExtractor<ChromaSums> {
 
 class SpeedTemporalExtractor final : public StagedExtractor<TemporalSums> {
  public:
+  bool reads_chroma() const override { return false; }
   SpeedTemporalExtractor(const OptionValues& options, TemporalStageFactory make_stage)
       : StagedExtractor(temporal_descriptor(), options,
                         [make_stage, params = params_of(options),

@@ -57,6 +57,7 @@ class DbOptions {
 
 class SsimExtractor final : public StagedExtractor<SsimMeans> {
  public:
+  bool reads_chroma() const override { return false; }
   SsimExtractor(const OptionValues& options, StageFactory<SsimMeans> make_stage)
       : StagedExtractor(ssim_descriptor(), options, std::move(make_stage)),
         db_(options),
@@ -95,6 +96,7 @@ class SsimExtractor final : public StagedExtractor<SsimMeans> {
 
 class MsSsimExtractor final : public StagedExtractor<MsSsimMeans> {
  public:
+  bool reads_chroma() const override { return false; }
   MsSsimExtractor(const OptionValues& options, StageFactory<MsSsimMeans> make_stage)
       : StagedExtractor(ms_ssim_descriptor(), options, std::move(make_stage)),
         db_(options),

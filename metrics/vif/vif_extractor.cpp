@@ -36,6 +36,7 @@ constexpr OptionSpec kOptions[] = {
 
 class IntegerVifExtractor final : public StagedExtractor<FrameSums> {
  public:
+  bool reads_chroma() const override { return false; }
   using StagedExtractor::StagedExtractor;
 
  private:

@@ -25,6 +25,7 @@
 
 #include "../../gst/element_guard.h"
 #include "../../gst/frame_source.h"
+#include "../../gst/video_picture.h"
 #include "element_harness.h"
 #include "psnr/psnr.h"
 
@@ -636,6 +637,70 @@ INSTANTIATE_TEST_SUITE_P(
              gst_video_format_to_string(info.param.dist_format) + "_" +
              std::to_string(info.param.width) + "x" + std::to_string(info.param.height);
     });
+
+// The same layouts with a feature that reads luma only (psnr without chroma;
+// the VMAF models read luma only too): the element leaves the chroma out of
+// the pictures, and the luma scores are those of the planar frames.
+TEST_P(ElementLayouts, LumaOnlyScoresEqualTheMetricsOnTheSameLuma) {
+  const LayoutCase& c = GetParam();
+  ElementHarness harness("features=psnr=enable_chroma=false threads=2");
+  harness.set_caps(caps_string(c.ref_format, c.width, c.height), caps_string(c.dist_format, c.width, c.height));
+  const Frames frames = make_frames(3, c.width, c.height, c.bpc, c.chroma);
+  run_pairs(harness, frames, c.ref_format, c.dist_format);
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  const auto messages = harness.drain_messages();
+  ASSERT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
+      << joined(message_texts(messages, GST_MESSAGE_ERROR));
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  ASSERT_EQ(posted.size(), frames.ref.size());
+  for (std::size_t i = 0; i < posted.size(); ++i) {
+    EXPECT_EQ(field_double(posted[i], "psnr_y"), expected_psnr(frames.ref[i], frames.dist[i])[0])
+        << "frame " << i;
+    EXPECT_FALSE(gst_structure_has_field(posted[i], "psnr_cb"));
+  }
+}
+
+// picture_view_of without chroma: the chroma planes are null and nothing is
+// written for them (NV12's would be deinterleaved, P010's shifted); luma is
+// viewed in place or repacked as with chroma, and the sizes are set.
+TEST(VideoPicture, ChromaLeftOutIsNeitherRepackedNorCopied) {
+  for (const GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE,
+                                      GST_VIDEO_FORMAT_I420}) {
+    SCOPED_TRACE(gst_video_format_to_string(format));
+    GstVideoInfo info;
+    gst_video_info_set_format(&info, format, 36, 20);
+    GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+    gst_buffer_memset(buffer, 0, 0x40, GST_VIDEO_INFO_SIZE(&info));
+    GstVideoFrame frame;
+    ASSERT_TRUE(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ));
+    const auto picture_format = vmafexact::gst::picture_format_from_info(info);
+    ASSERT_TRUE(picture_format);
+    for (const bool copy : {false, true}) {
+      vmafexact::gst::ScratchPlanes scratch;
+      const PictureView view =
+          vmafexact::gst::picture_view_of(frame, *picture_format, scratch, copy, false);
+      ASSERT_NE(view.planes[0].data, nullptr);
+      const bool p010 = format == GST_VIDEO_FORMAT_P010_10LE;
+      // P010's 0x4040 >> 6 = 0x101; the others' samples are 0x40.
+      EXPECT_EQ(p010 ? view.planes[0].row<std::uint16_t>(19)[35] : view.planes[0].row<std::uint8_t>(19)[35],
+                p010 ? 0x101 : 0x40);
+      for (unsigned p = 1; p < 3; ++p) {
+        EXPECT_EQ(view.planes[p].data, nullptr) << "plane " << p;
+        EXPECT_EQ(view.planes[p].width, 18u);
+        EXPECT_EQ(view.planes[p].height, 10u);
+        EXPECT_TRUE(scratch.planes[p].empty()) << "plane " << p << " was written";
+      }
+      // With chroma, the same call fills them.
+      const PictureView full = vmafexact::gst::picture_view_of(frame, *picture_format, scratch, copy);
+      EXPECT_NE(full.planes[1].data, nullptr);
+      EXPECT_NE(full.planes[2].data, nullptr);
+    }
+    gst_video_frame_unmap(&frame);
+    gst_buffer_unref(buffer);
+  }
+}
 
 TEST(Element, FrameMessagesCanBeTurnedOff) {
   ElementHarness harness("frame-message=false");

@@ -2,6 +2,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,67 @@ TEST(Scorer, FramesArePostedInOrder) {
   EXPECT_TRUE(scorer.finish().empty());
   EXPECT_EQ(scorer.frames_pushed(), 2u);
   EXPECT_EQ(*scorer.scores().score("psnr_y", 1), 60.0);
+}
+
+namespace {
+
+// Every score of every frame and every aggregate of a run over the clip,
+// "name frame value" (%.17g), with the chroma planes left out (null) or not.
+std::vector<std::string> scores_of_run(const std::vector<FeatureRequest>& features,
+                                       const test::Clip& clip, bool chroma) {
+  Scorer scorer(features, clip.format);
+  const auto without_chroma = [&](PictureView view) {
+    if (!chroma)
+      for (unsigned p = 1; p < view.plane_count(); ++p) view.planes[p].data = nullptr;
+    return view;
+  };
+  for (unsigned f = 0; f < clip.frames(); ++f)
+    scorer.push(without_chroma(clip.ref_view(f)), without_chroma(clip.dist_view(f)));
+  scorer.finish();
+  std::vector<std::string> lines;
+  char value[64];
+  for (unsigned f = 0; f < scorer.scores().frame_count(); ++f)
+    for (const auto& [name, score] : scorer.scores().frame_scores(f)) {
+      std::snprintf(value, sizeof value, "%.17g", score);
+      lines.push_back(name + " " + std::to_string(f) + " " + value);
+    }
+  for (const auto& [name, score] : scorer.scores().aggregates()) {
+    std::snprintf(value, sizeof value, "%.17g", score);
+    lines.push_back(name + " " + value);
+  }
+  return lines;
+}
+
+}  // namespace
+
+// An extractor that says it reads luma only is handed pictures without chroma
+// (the element's frame sources leave NV12's and P010's chroma unrepacked):
+// it must score them exactly as with chroma. Each extractor with its default
+// options, and psnr without chroma; one that read a null plane would crash.
+TEST(Scorer, ExtractorsThatReadNoChromaScoreTheSameWithoutIt) {
+  // The smallest size every extractor takes (as in HeldMemoryDoesNotGrow...).
+  const auto clip = test::make_clip({224, 176, 8, ChromaFormat::k420}, 3, 11);
+  std::vector<std::string> luma_only, with_chroma;
+  std::vector<std::string> lists;
+  for (const FeatureEntry& entry : feature_registry()) lists.emplace_back(entry.name());
+  lists.emplace_back("psnr=enable_chroma=false");
+  for (const auto& list : lists) {
+    const auto features = parse_feature_list(list);
+    const Scorer probe(features, clip.format);
+    (probe.reads_chroma() ? with_chroma : luma_only).push_back(list);
+    if (probe.reads_chroma()) continue;
+    const auto with = scores_of_run(features, clip, true);
+    ASSERT_FALSE(with.empty()) << list;
+    EXPECT_EQ(scores_of_run(features, clip, false), with) << list;
+  }
+  // The ones that read chroma say so (a false here would hand them null planes).
+  EXPECT_EQ(with_chroma, (std::vector<std::string>{"speed_chroma", "psnr"}));
+  EXPECT_EQ(luma_only.size(), lists.size() - 2);
+  // The VMAF models read luma only: the element repacks no chroma for them.
+  EXPECT_FALSE(Scorer(load_models(parse_model_list("vmaf_v0.6.1")), {}, clip.format).reads_chroma());
+  EXPECT_TRUE(Scorer(load_models(parse_model_list("vmaf_v0.6.1")), parse_feature_list("psnr"),
+                     clip.format)
+                  .reads_chroma());
 }
 
 TEST(Scorer, RejectsUnsupportedBitDepth) {
