@@ -40,9 +40,10 @@ std::unique_ptr<FeatureExtractor> motion::make_cuda_extractor(const OptionValues
 
 std::unique_ptr<FeatureExtractor> psnr::make_cuda_extractor(const OptionValues& options,
                                                             CudaStream stream) {
-  return vmafexact::psnr::make_extractor(options, [stream](const PictureFormat&) {
-    return std::make_unique<PsnrCudaStage>(stream);
-  });
+  return vmafexact::psnr::make_extractor(
+      options, [stream, chroma = options.get_bool("enable_chroma")](const PictureFormat&) {
+        return std::make_unique<PsnrCudaStage>(stream, chroma);
+      });
 }
 
 std::unique_ptr<FeatureExtractor> speed::make_chroma_cuda_extractor(const OptionValues& options,

@@ -12,7 +12,9 @@ namespace vmafexact::cuda::psnr {
 
 class PsnrCudaStage final : public FeatureStage<vmafexact::psnr::PsnrSums> {
  public:
-  explicit PsnrCudaStage(cudaStream_t stream);
+  // As PsnrCpuStage: luma only when `chroma` is false (enable_chroma=false
+  // leaves the rest 0, and the chroma planes may then be left out, null).
+  explicit PsnrCudaStage(cudaStream_t stream, bool chroma = true);
   void submit(const PictureView& ref, const PictureView& dist, unsigned index) override;
   vmafexact::psnr::PsnrSums compute(const PictureView& ref, const PictureView& dist,
                                     unsigned index) override;
@@ -20,6 +22,7 @@ class PsnrCudaStage final : public FeatureStage<vmafexact::psnr::PsnrSums> {
 
  private:
   cudaStream_t stream_;
+  bool chroma_;
   DeviceBuffer<unsigned long long> device_sse_;  // two frames' sums
   FrameReadback<unsigned long long> readback_;
   FrameGraphs graphs_;  // one frame's work, by input planes and read-back slot

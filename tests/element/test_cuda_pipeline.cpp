@@ -142,33 +142,39 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   if (!std::filesystem::exists(yuv / pair->ref_yuv) || !std::filesystem::exists(yuv / pair->dist_yuv))
     GTEST_SKIP() << pair->ref_yuv << " is not in this slice of the fixtures";
   const std::string parser = raw_parser(*pair);
-  auto run = [&](const std::string& backend, const std::string& layout, const std::string& log) {
-    return run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
-                        " ! " + layout + "v.ref_sink filesrc location=\"" +
-                        (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + layout +
-                        "v.dist_sink vmafexact name=v model=\"\" backend=" + backend +
-                        " features=psnr log-format=csv log-precision=max log-location=" + log +
-                        " ! fakesink");
-  };
-  const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
-  ASSERT_EQ(run("cpu", "", cpu_log), "");
-  const std::string convert = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
-  ASSERT_EQ(run("auto", convert + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
-  const std::string cpu = test::read_file(cpu_log);
-  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in CUDA memory";
-  ASSERT_EQ(run("cuda", convert, gpu_log), "");
-  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in system memory, uploaded";
-  // One input in CUDA memory, the other in system memory (uploaded).
-  ASSERT_EQ(run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
-                         " ! " + convert + "cudaupload ! " + kCudaCaps + " ! v.ref_sink filesrc location=\"" +
-                         (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + convert +
-                         "v.dist_sink vmafexact name=v model=\"\" backend=auto features=psnr "
-                         "log-format=csv log-precision=max log-location=" + gpu_log + " ! fakesink"),
-            "");
-  EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " reference in CUDA memory, distorted in system memory";
-  std::printf("[cuda layouts] %s: CUDA logs == CPU log (%zu bytes)\n", format.c_str(), cpu.size());
-  std::filesystem::remove(cpu_log);
-  std::filesystem::remove(gpu_log);
+  // psnr reads chroma; the second list reads luma only, so the element leaves
+  // the chroma out (null planes: no upload, no device repack).
+  for (const std::string features : {"psnr", "psnr=enable_chroma=false,vif"}) {
+    SCOPED_TRACE(features);
+    auto run = [&](const std::string& backend, const std::string& layout, const std::string& log) {
+      return run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
+                          " ! " + layout + "v.ref_sink filesrc location=\"" +
+                          (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + layout +
+                          "v.dist_sink vmafexact name=v model=\"\" backend=" + backend +
+                          " features=\"" + features + "\" log-format=csv log-precision=max log-location=" +
+                          log + " ! fakesink");
+    };
+    const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
+    ASSERT_EQ(run("cpu", "", cpu_log), "");
+    const std::string convert = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
+    ASSERT_EQ(run("auto", convert + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
+    const std::string cpu = test::read_file(cpu_log);
+    EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in CUDA memory";
+    ASSERT_EQ(run("cuda", convert, gpu_log), "");
+    EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in system memory, uploaded";
+    // One input in CUDA memory, the other in system memory (uploaded).
+    ASSERT_EQ(run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
+                           " ! " + convert + "cudaupload ! " + kCudaCaps + " ! v.ref_sink filesrc location=\"" +
+                           (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + convert +
+                           "v.dist_sink vmafexact name=v model=\"\" backend=auto features=\"" + features +
+                           "\" log-format=csv log-precision=max log-location=" + gpu_log + " ! fakesink"),
+              "");
+    EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " reference in CUDA memory, distorted in system memory";
+    std::printf("[cuda layouts] %s, %s: CUDA logs == CPU log (%zu bytes)\n", format.c_str(),
+                features.c_str(), cpu.size());
+    std::filesystem::remove(cpu_log);
+    std::filesystem::remove(gpu_log);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, CudaLayouts,

@@ -83,28 +83,39 @@ TEST_F(psnr_cuda_device, PsnrSumsWrapLikeLibvmafInWideRows) {
 }
 
 // The stages of the contract: PsnrCudaStage against PsnrCpuStage with the
-// scalar table, every plane of 4:2:0 and 4:4:4 pictures, frames submitted ahead.
+// scalar table, every plane of 4:2:0 and 4:4:4 pictures (or luma only, the
+// chroma left out), frames submitted ahead.
 TEST_F(psnr_cuda_device, StageEqualsTheCpuStage) {
   cuda::Stream stream;
   for (const unsigned bpc : {8u, 10u, 12u, 16u})
     for (const auto& [w, h] : {std::pair{3u, 3u}, {17u, 9u}, {331u, 177u}, {1921u, 33u}})
-      for (const ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k444}) {
-        const Clip clip = make_clip({w, h, bpc, chroma}, 3, w + h * 3 + bpc);
-        psnr::PsnrCpuStage cpu(psnr::psnr_dsp_scalar());
-        cuda::psnr::PsnrCudaStage twin(stream.get());
-        std::vector<cuda::DevicePicture> refs(3), dists(3);
-        for (unsigned f = 0; f < 3; ++f) {
-          refs[f].upload(clip.view(clip.ref_planes, f), stream.get());
-          dists[f].upload(clip.view(clip.dist_planes, f), stream.get());
+      for (const ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k444})
+        for (const bool with_chroma : {true, false}) {
+          // enable_chroma=false: luma only, and the element then leaves the
+          // chroma planes out (null), here on the host and on the device.
+          const Clip clip = make_clip({w, h, bpc, chroma}, 3, w + h * 3 + bpc);
+          const auto picture = [&](const auto& planes, unsigned f) {
+            PictureView view = clip.view(planes, f);
+            if (!with_chroma) view.planes[1].data = view.planes[2].data = nullptr;
+            return view;
+          };
+          psnr::PsnrCpuStage cpu(psnr::psnr_dsp_scalar(), with_chroma);
+          cuda::psnr::PsnrCudaStage twin(stream.get(), with_chroma);
+          std::vector<cuda::DevicePicture> refs(3), dists(3);
+          for (unsigned f = 0; f < 3; ++f) {
+            refs[f].upload(picture(clip.ref_planes, f), stream.get());
+            dists[f].upload(picture(clip.dist_planes, f), stream.get());
+          }
+          twin.submit(refs[0].view(), dists[0].view(), 0);
+          for (unsigned f = 0; f < 3; ++f) {
+            if (f + 1 < 3) twin.submit(refs[f + 1].view(), dists[f + 1].view(), f + 1);
+            const auto expected =
+                cpu.compute(picture(clip.ref_planes, f), picture(clip.dist_planes, f), f);
+            EXPECT_TRUE(twin.compute(refs[f].view(), dists[f].view(), f) == expected)
+                << w << "x" << h << " " << bpc << "-bit " << chroma_format_name(chroma)
+                << (with_chroma ? "" : " luma only") << " frame " << f;
+          }
         }
-        twin.submit(refs[0].view(), dists[0].view(), 0);
-        for (unsigned f = 0; f < 3; ++f) {
-          if (f + 1 < 3) twin.submit(refs[f + 1].view(), dists[f + 1].view(), f + 1);
-          const auto expected = cpu.compute(clip.view(clip.ref_planes, f), clip.view(clip.dist_planes, f), f);
-          EXPECT_TRUE(twin.compute(refs[f].view(), dists[f].view(), f) == expected)
-              << w << "x" << h << " " << bpc << "-bit " << chroma_format_name(chroma) << " frame " << f;
-        }
-      }
 }
 
 namespace {
