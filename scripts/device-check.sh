@@ -7,7 +7,8 @@
 # (LIVE_SECONDS, default 90). CHECKS="twins parity pipeline bench gst launch live"
 # picks. CHECKS=cpu, in the bundle scripts/device-cpu-bundle.sh made, runs the
 # host CPU's figures instead: vmafexact-bench against libvmaf's vmaf tool at 1 to
-# CPU_THREADS threads (default "1 2 4 8 16") on synthetic 1080p, and
+# CPU_THREADS threads (default "1 2 4 8 16") on synthetic 1080p (VMAF v0.6.1, then
+# VMAF v1 on synthetic frames and on fixture b), and
 # cpu-bench.sh (the element as a whole process and over frames in memory, the
 # scorer alone, the vmaf tool) on fixture b.
 set -uo pipefail
@@ -48,6 +49,15 @@ if has cpu; then
   for file in b_1920x1080_420p8_ref.yuv b_1920x1080_420p8_dis_x264crf28.yuv; do
     xz -dc "$bundle/fx/$file.xz" > "$work/$file"
   done
+  # VMAF v1 (no VIF; CAMBI, SpEED chroma, ADM with the Barten CSF), synthetic
+  # and fixture b, against the same tool with the same built-in model.
+  TAIL=16 step cpu-v1 sh -c "for t in $cpu_threads; do
+      '$bundle/tests/vmafexact-bench' --backend cpu --size 1920x1080 --frames \$((12 * t)) \
+        --warmup 2 --threads \$t --model vmaf_v1.0.16_3d0h ${vmaf[*]} || exit 1
+      '$bundle/tests/vmafexact-bench' --backend cpu --size 1920x1080 --frames \$((12 * t)) \
+        --warmup 2 --threads \$t --model vmaf_v1.0.16_3d0h ${vmaf[*]} \
+        --yuv '$work/b_1920x1080_420p8_ref.yuv' '$work/b_1920x1080_420p8_dis_x264crf28.yuv' || exit 1
+    done"
   TAIL=12 step cpu-element env BUILD_DIR="$bundle" VMAF="${vmaf[1]:-}" \
     REF="$work/b_1920x1080_420p8_ref.yuv" DIST="$work/b_1920x1080_420p8_dis_x264crf28.yuv" \
     bash "$bundle/cpu-bench.sh" $cpu_threads
