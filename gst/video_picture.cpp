@@ -96,6 +96,7 @@ template <typename Sample, unsigned kStep>
 void repack_rows(const ComponentLayout& layout, unsigned width, unsigned height, Sample* dst) {
   const std::size_t pixel_stride = kStep != 0 ? kStep * sizeof(Sample) : layout.pixel_stride;
   const unsigned shift = layout.shift;
+  if (width == 0) return;  // libvmaf's chroma of a picture one pixel wide (dst may be null)
   for (unsigned y = 0; y < height; ++y, dst += width) {
     const std::uint8_t* row = layout.data + static_cast<std::ptrdiff_t>(y) * layout.stride;
     if (kStep == 1 && shift == 0) {

@@ -619,6 +619,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         LayoutCase{GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, 8, ChromaFormat::k420, 64, 48},
         LayoutCase{GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV21, 8, ChromaFormat::k420, 33, 17},
+        // libvmaf's chroma of a picture one pixel wide is empty (rounded down).
+        LayoutCase{GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, 8, ChromaFormat::k420, 1, 5},
+        LayoutCase{GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_P010_10LE, 10, ChromaFormat::k420, 1, 4},
         LayoutCase{GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420, 8, ChromaFormat::k420, 17, 17},
         LayoutCase{GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_NV16, 8, ChromaFormat::k422, 35, 20},
         LayoutCase{GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_NV24, 8, ChromaFormat::k444, 30, 21},
