@@ -315,9 +315,12 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
       return false;
     }
   }
-  GST_INFO_OBJECT(self, "scoring on the %s, %u threads, %u frames in flight",
+  GST_INFO_OBJECT(self, "scoring on the %s, %u threads, %u frames in flight, %s",
                   run.scoring->device_name(), run.scoring->scorer().threads(),
-                  run.scoring->scorer().frames_in_flight());
+                  run.scoring->scorer().frames_in_flight(),
+                  run.scoring->read_mode().chroma
+                      ? "chroma read"
+                      : "luma only (no extractor reads chroma: it is neither repacked nor uploaded)");
   report_score_latency(self);
   return true;
 }

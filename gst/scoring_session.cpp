@@ -13,6 +13,7 @@ ScoringSession::ScoringSession(std::unique_ptr<ScoringDevice> device,
   device_->configure(options);
   for (auto& source : sources_) source = device_->make_source();
   scorer_ = std::make_unique<Scorer>(std::move(models), features, format, options);
+  read_mode_ = {.detach = scorer_->frames_in_flight() > 1, .chroma = scorer_->reads_chroma()};
 }
 
 ScoringSession::~ScoringSession() {
@@ -29,14 +30,10 @@ std::vector<FinishedFrame> ScoringSession::push(const std::array<GstBuffer*, 2>&
                                                 const FrameTiming& timing) {
   const auto scope = device_->enter();
   const unsigned index = scorer_->frames_pushed();
-  // Frames scored on other threads after push() returns: no buffer whose
-  // holding could stall upstream is held past it (the source copies those).
-  const ReadMode mode{.detach = scorer_->frames_in_flight() > 1,
-                      .chroma = scorer_->reads_chroma()};
   HeldPair pair{index, {}};
   for (unsigned i = 0; i < 2; ++i) {
     try {
-      pair.frames[i] = sources_[i]->read(buffers[i], *infos[i], scorer_->format(), mode);
+      pair.frames[i] = sources_[i]->read(buffers[i], *infos[i], scorer_->format(), read_mode_);
     } catch (const Error& error) {
       throw UnpreparedFrame{error.what()};
     }

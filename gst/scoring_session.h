@@ -68,6 +68,11 @@ class ScoringSession {
   // Frees the scores of the frames returned so far, once they are reported.
   void release_final_frames() { scorer_->release_final_frames(); }
   const char* device_name() const { return device_->name(); }
+  // How every frame is read (frame_source.h): detached when frames are scored
+  // on other threads after push() returns (no buffer whose holding could stall
+  // upstream is held past it: the source copies those); chroma only when an
+  // extractor reads it.
+  const ReadMode& read_mode() const { return read_mode_; }
   std::chrono::steady_clock::duration scoring_time() const { return scoring_time_; }
 
  private:
@@ -85,6 +90,7 @@ class ScoringSession {
   std::deque<HeldPair> held_;                            // frames the scorer may still read
   std::deque<std::pair<unsigned, FrameTiming>> timings_;  // frames not yet finished
   std::unique_ptr<Scorer> scorer_;
+  ReadMode read_mode_;
   std::chrono::steady_clock::duration scoring_time_{};
 };
 

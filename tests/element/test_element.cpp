@@ -27,6 +27,7 @@
 #include "../../gst/frame_source.h"
 #include "../../gst/video_picture.h"
 #include "element_harness.h"
+#include "element_info_log.h"
 #include "psnr/psnr.h"
 
 using namespace vmafexact;
@@ -663,6 +664,33 @@ TEST_P(ElementLayouts, LumaOnlyScoresEqualTheMetricsOnTheSameLuma) {
         << "frame " << i;
     EXPECT_FALSE(gst_structure_has_field(posted[i], "psnr_cb"));
   }
+}
+
+// The session reads chroma only when an extractor does: the element says so
+// when it starts scoring (the frame sources then leave the chroma out; see
+// VideoPicture.ChromaLeftOutIsNeitherRepackedNorCopied).
+TEST(Element, ChromaIsReadOnlyWhenAnExtractorReadsIt) {
+  const auto start_line = [](const char* properties, unsigned size = 64) {
+    ElementInfoLog log;
+    {
+      ElementHarness harness(properties);
+      harness.set_caps(caps_string(GST_VIDEO_FORMAT_NV12, size, size),
+                       caps_string(GST_VIDEO_FORMAT_NV12, size, size));
+      const Frames frames = make_frames(2, size, size, 8, ChromaFormat::k420);
+      run_pairs(harness, frames, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV12);
+      harness.push_eos_ref();
+      harness.push_eos_dist();
+      EXPECT_TRUE(harness.wait_for_eos());
+    }
+    for (const std::string& line : log.finish())
+      if (line.find("scoring on the CPU") != std::string::npos) return line;
+    return std::string("no start line");
+  };
+  EXPECT_NE(start_line(nullptr).find("chroma read"), std::string::npos);  // psnr
+  EXPECT_NE(start_line("features=psnr=enable_chroma=false").find("luma only"), std::string::npos);
+  // Any one extractor that reads chroma is enough (speed_chroma takes 160x160).
+  EXPECT_NE(start_line("features=psnr=enable_chroma=false,speed_chroma", 160).find("chroma read"),
+            std::string::npos);
 }
 
 // picture_view_of without chroma: the chroma planes are null and nothing is
