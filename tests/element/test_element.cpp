@@ -593,23 +593,33 @@ struct LayoutCase {
   unsigned width, height;
 };
 
-class ElementLayouts : public ::testing::TestWithParam<LayoutCase> {};
+class ElementLayouts : public ::testing::TestWithParam<LayoutCase> {
+ protected:
+  // Three pairs of the case's frames (frames_) through an element with
+  // `properties`, to EOS without an error: the frame messages posted, which
+  // live as long as messages_.
+  std::vector<const GstStructure*> frame_messages(const char* properties = nullptr) {
+    const LayoutCase& c = GetParam();
+    ElementHarness harness(properties);
+    harness.set_caps(caps_string(c.ref_format, c.width, c.height), caps_string(c.dist_format, c.width, c.height));
+    frames_ = make_frames(3, c.width, c.height, c.bpc, c.chroma);
+    run_pairs(harness, frames_, c.ref_format, c.dist_format);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    EXPECT_TRUE(harness.wait_for_eos());
+    messages_ = harness.drain_messages();
+    EXPECT_TRUE(message_texts(messages_, GST_MESSAGE_ERROR).empty())
+        << joined(message_texts(messages_, GST_MESSAGE_ERROR));
+    return element_messages(messages_, "vmafexact-frame");
+  }
+  Frames frames_;
+  std::vector<MessagePtr> messages_;
+};
 
 TEST_P(ElementLayouts, ScoresEqualTheMetricsOnTheSamePlanes) {
-  const LayoutCase& c = GetParam();
-  ElementHarness harness;
-  harness.set_caps(caps_string(c.ref_format, c.width, c.height), caps_string(c.dist_format, c.width, c.height));
-  const Frames frames = make_frames(3, c.width, c.height, c.bpc, c.chroma);
-  run_pairs(harness, frames, c.ref_format, c.dist_format);
-  harness.push_eos_ref();
-  harness.push_eos_dist();
-  ASSERT_TRUE(harness.wait_for_eos());
-  const auto messages = harness.drain_messages();
-  ASSERT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
-      << joined(message_texts(messages, GST_MESSAGE_ERROR));
-  const auto posted = element_messages(messages, "vmafexact-frame");
-  expect_frame_scores(posted, frames);
-  if (c.chroma == ChromaFormat::k400) {
+  const auto posted = frame_messages();
+  expect_frame_scores(posted, frames_);
+  if (GetParam().chroma == ChromaFormat::k400) {
     ASSERT_FALSE(posted.empty());
     EXPECT_FALSE(gst_structure_has_field(posted[0], "psnr_cb"));
   }
@@ -646,21 +656,10 @@ INSTANTIATE_TEST_SUITE_P(
 // the VMAF models read luma only too): the element leaves the chroma out of
 // the pictures, and the luma scores are those of the planar frames.
 TEST_P(ElementLayouts, LumaOnlyScoresEqualTheMetricsOnTheSameLuma) {
-  const LayoutCase& c = GetParam();
-  ElementHarness harness("features=psnr=enable_chroma=false threads=2");
-  harness.set_caps(caps_string(c.ref_format, c.width, c.height), caps_string(c.dist_format, c.width, c.height));
-  const Frames frames = make_frames(3, c.width, c.height, c.bpc, c.chroma);
-  run_pairs(harness, frames, c.ref_format, c.dist_format);
-  harness.push_eos_ref();
-  harness.push_eos_dist();
-  ASSERT_TRUE(harness.wait_for_eos());
-  const auto messages = harness.drain_messages();
-  ASSERT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
-      << joined(message_texts(messages, GST_MESSAGE_ERROR));
-  const auto posted = element_messages(messages, "vmafexact-frame");
-  ASSERT_EQ(posted.size(), frames.ref.size());
+  const auto posted = frame_messages("features=psnr=enable_chroma=false threads=2");
+  ASSERT_EQ(posted.size(), frames_.ref.size());
   for (std::size_t i = 0; i < posted.size(); ++i) {
-    EXPECT_EQ(field_double(posted[i], "psnr_y"), expected_psnr(frames.ref[i], frames.dist[i])[0])
+    EXPECT_EQ(field_double(posted[i], "psnr_y"), expected_psnr(frames_.ref[i], frames_.dist[i])[0])
         << "frame " << i;
     EXPECT_FALSE(gst_structure_has_field(posted[i], "psnr_cb"));
   }
