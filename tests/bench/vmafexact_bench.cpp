@@ -19,7 +19,9 @@
 //
 // The cpu backend also prints each frame's latency: from the push() of its
 // pair until push() or finish() hands its features back (frames_released()),
-// mean and max. --frames-in-flight sets the Scorer's (0: as many as threads,
+// mean and max, and the process's CPU time over the timed frames (user and
+// system) with the cores it kept busy: set beside the element's whole process,
+// it says how much CPU the pipeline around the scorer takes. --frames-in-flight sets the Scorer's (0: as many as threads,
 // 1: one frame at a time, cut into bands). --pace FPS pushes frames at that
 // rate, as a live source does (then fps is the pace, and latency is the figure
 // to read); the default pushes as fast as the scorer takes them.
@@ -40,6 +42,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -236,8 +239,17 @@ void write_yuv(const std::string& path, const std::vector<Frame>& frames, unsign
       for (const auto& plane : frame.planes) out.write(reinterpret_cast<const char*>(plane.data()), plane.size());
 }
 
+// The process's CPU time so far, user and system, in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 struct CpuRun {
   double fps = 0;
+  double cpu_seconds = 0, wall_seconds = 0;  // of the timed frames: how many cores the scorer kept busy
   double mean_latency_ms = 0, max_latency_ms = 0;
   unsigned frames_in_flight = 1;
 };
@@ -262,8 +274,12 @@ CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::v
         latency_ms.push_back(std::chrono::duration<double, std::milli>(now - pushed[released]).count());
   };
   Clock::time_point start;
+  double cpu_start = 0;
   for (unsigned i = 0; i < total; ++i) {
-    if (i == warmup) start = Clock::now();
+    if (i == warmup) {
+      start = Clock::now();
+      cpu_start = process_cpu_seconds();
+    }
     if (options.pace > 0 && i >= warmup)
       std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>((i - warmup) / options.pace)));
@@ -274,7 +290,9 @@ CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::v
   scorer.finish();
   collect();
   CpuRun run;
-  run.fps = options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+  run.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run.cpu_seconds = process_cpu_seconds() - cpu_start;
+  run.fps = options.frames / run.wall_seconds;
   run.frames_in_flight = scorer.frames_in_flight();
   for (const double ms : latency_ms) {
     run.mean_latency_ms += ms / static_cast<double>(latency_ms.size());
@@ -391,9 +409,10 @@ int main(int argc, char** argv) {
     auto print_cpu = [&](const CpuRun& run) {
       char paced[64] = "";
       if (options.pace > 0) std::snprintf(paced, sizeof paced, ", paced at %g fps", options.pace);
-      std::printf("  threads %u, frames in flight %u%s: latency per frame mean %.1f ms, max %.1f ms\n",
+      std::printf("  threads %u, frames in flight %u%s: latency per frame mean %.1f ms, max %.1f ms; "
+                  "CPU %.2f s, %.2f cores busy\n",
                   std::max(1u, options.threads), run.frames_in_flight, paced, run.mean_latency_ms,
-                  run.max_latency_ms);
+                  run.max_latency_ms, run.cpu_seconds, run.cpu_seconds / run.wall_seconds);
     };
     auto print = [&](const std::string& backend) {
       const double ns_per_pixel = 1e9 / fps / (double(format.width) * format.height);
