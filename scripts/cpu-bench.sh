@@ -15,7 +15,11 @@
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
 #     held in memory, steady state);
 # and the ratios element / vmaf, element / scorer, element without a parser /
-# scorer and element in memory / scorer. The tools take turns, REPEAT turns:
+# scorer and element in memory / scorer; then the CPU time per frame of the
+# element's whole process (user and system: the scorer, the parsers' and the
+# files' threads, the start and the end) over the scorer's own over its timed
+# frames: what the element and its pipeline cost beside the scorer, whatever
+# the cores left idle. The tools take turns, REPEAT turns:
 # each fps figure is the median of its REPEAT runs, each ratio the median of
 # the REPEAT ratios of one turn's runs, their range beside it (a host whose
 # speed drifts moves the runs of one turn alike). Prints a Markdown table.
@@ -64,27 +68,33 @@ make_input() {
 make_input "$ref" "$work/ref.yuv"
 make_input "$dist" "$work/dist.yuv"
 
-seconds_of() {  # runs the command, prints its wall time in seconds
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
+# Runs the command; prints its wall time and its CPU time (user and system,
+# its children's included), in seconds.
+timed() {
+  local TIMEFORMAT='%R %U %S' timing
+  timing=$({ time "$@" >/dev/null 2>"$work/stderr"; } 2>&1) || { cat "$work/stderr" >&2; exit 1; }
+  awk '{ printf "%s %.6f\n", $1, $2 + $3 }' <<<"$timing"
 }
+seconds_of() { timed "$@" | awk '{ print $1 }'; }  # the wall time alone
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # The ratios of two arrays' runs of the same turn (the arrays named): their
-# median, then their range when there are several ("0.93 (0.90-0.95)").
+# median, then their range when there are several ("0.93 (0.90-0.95)"); a
+# turn whose second figure is 0 (a time below the clock's grain) is left out,
+# and "-" printed when every turn is.
 turn_ratios() {
   local -n over=$1 under=$2
   local r ratios
   ratios=$(for r in "${!over[@]}"; do
-    awk -v a="${over[r]}" -v b="${under[r]}" 'BEGIN { printf "%.6f\n", a / b }'
+    awk -v a="${over[r]}" -v b="${under[r]}" 'BEGIN { if (b > 0) printf "%.6f\n", a / b }'
   done | sort -g)
+  [[ -n $ratios ]] || { printf -- '-'; return; }
   printf '%s\n' "$ratios" | median | awk '{ printf "%.2f", $1 }'
-  ((${#over[@]} < 2)) ||
+  (($(wc -l <<<"$ratios") < 2)) ||
     printf ' (%.2f-%.2f)' "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")"
 }
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
+# The CPU seconds in vmafexact-bench's output ("...; CPU 4.24 s, 1.94 cores busy").
+cpu_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($i == "CPU") { print $(i+1); exit } }'; }
 # The number before "fps" in a bench's output ("...: 105.5 fps, ..." or "...: 111.0 fps (...)").
 fps_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($(i+1) ~ /^fps,?$/) { print $i; exit } }'; }
 
@@ -108,30 +118,36 @@ libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
     --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
 }
-scorer_fps() {
-  "$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --distinct "$frames" --warmup 0 --threads "$1" --model "$model" | fps_in_output
+scorer() {  # prints its fps and its CPU seconds
+  local out
+  out=$("$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --distinct "$frames" --warmup 0 --threads "$1" --model "$model")
+  echo "$(fps_in_output <<<"$out") $(cpu_in_output <<<"$out")"
 }
 
 echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc) CPUs:" \
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo
 if [[ -n ${VMAF:-} ]]; then
-  echo "| threads | vmaf tool fps | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer | in memory / scorer |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| threads | vmaf tool fps | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer | in memory / scorer | element CPU / scorer CPU |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 else
-  echo "| threads | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / scorer | no parser / scorer | in memory / scorer |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| threads | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / scorer | no parser / scorer | in memory / scorer | element CPU / scorer CPU |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
   # The tools take turns, run after run, so that a host whose speed drifts
   # (shared machines) slows all of them alike.
-  element_runs=() bare_runs=() memory_runs=() scorer_runs=() vmaf_runs=()
+  element_runs=() element_cpu_runs=() bare_runs=() memory_runs=() scorer_runs=() scorer_cpu_runs=() vmaf_runs=()
   for ((r = 0; r < repeat; ++r)); do
-    element_runs+=("$(seconds_of element "$t" | fps_of_seconds)")
+    read -r wall cpu < <(timed element "$t")
+    element_runs+=("$(fps_of_seconds <<<"$wall")")
+    element_cpu_runs+=("$cpu")
     bare_runs+=("$(seconds_of element_no_parser "$t" | fps_of_seconds)")
     memory_runs+=("$(element_in_memory_fps "$t")")
-    scorer_runs+=("$(scorer_fps "$t")")
+    read -r fps cpu < <(scorer "$t")
+    scorer_runs+=("$fps")
+    scorer_cpu_runs+=("$cpu")
     [[ -z ${VMAF:-} ]] || vmaf_runs+=("$(seconds_of libvmaf "$t" | fps_of_seconds)")
   done
   element_fps=$(printf '%s\n' "${element_runs[@]}" | median)
@@ -141,11 +157,12 @@ for t in "${threads_list[@]}"; do
   to_scorer=$(turn_ratios element_runs scorer_runs)
   bare_to_scorer=$(turn_ratios bare_runs scorer_runs)
   memory_to_scorer=$(turn_ratios memory_runs scorer_runs)
+  cpu_to_scorer=$(turn_ratios element_cpu_runs scorer_cpu_runs)
   if [[ -n ${VMAF:-} ]]; then
     vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
     to_vmaf=$(turn_ratios element_runs vmaf_runs)
-    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
+    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer | $cpu_to_scorer |"
   else
-    echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer |"
+    echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer | $cpu_to_scorer |"
   fi
 done

@@ -34,6 +34,7 @@ expect_usage_error() {
 expect_fps vmafexact-bench 'cpu.* [0-9.]+ fps' "$bench" --backend cpu --size 176x144 --frames 3 --warmup 1 --threads 2
 expect_fps "vmafexact-bench --yuv" ' [0-9.]+ fps' "$bench" --size 176x144 --frames 4 --warmup 0 --threads 1 \
   --yuv "$work/ref.yuv" "$work/dist.yuv"
+echo "$out" | grep -Eq 'CPU [0-9.]+ s, [0-9.]+ cores busy' || fail "vmafexact-bench printed no CPU time"
 expect_usage_error "$bench"
 
 # vmafexact-gst-bench over the files' frames in memory.
@@ -41,11 +42,11 @@ expect_fps vmafexact-gst-bench ' [0-9.]+ fps' "$gst_bench" --yuv "$work/ref.yuv"
   --size 176x144 --frames 8 --threads 2
 expect_usage_error "$gst_bench"
 
-# cpu-bench.sh: one row per thread count, every fps a number, every ratio a
-# median with its range.
+# cpu-bench.sh: one row per thread count, every fps a number, every ratio
+# (the four of fps and the one of CPU time) a median with its range.
 out=$(BUILD_DIR="$build_dir" REF="$work/ref.yuv" DIST="$work/dist.yuv" SIZE=176x144 FRAMES=6 \
   REPEAT=2 bash "$cpu_bench" 1 2) || fail "cpu-bench.sh exited $?"
 echo "$out"
-rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){2}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
+rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){3}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
 [ "$rows" -eq 2 ] || fail "cpu-bench.sh printed $rows complete rows, not 2"
 echo "bench-smoke: OK"

@@ -410,7 +410,7 @@ int main(int argc, char** argv) {
       char paced[64] = "";
       if (options.pace > 0) std::snprintf(paced, sizeof paced, ", paced at %g fps", options.pace);
       std::printf("  threads %u, frames in flight %u%s: latency per frame mean %.1f ms, max %.1f ms; "
-                  "CPU %.2f s, %.2f cores busy\n",
+                  "CPU %.3f s, %.2f cores busy\n",
                   std::max(1u, options.threads), run.frames_in_flight, paced, run.mean_latency_ms,
                   run.max_latency_ms, run.cpu_seconds, run.cpu_seconds / run.wall_seconds);
     };
