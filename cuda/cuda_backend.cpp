@@ -106,7 +106,7 @@ unsigned host_bands() { return std::clamp(std::thread::hardware_concurrency(), 1
 CudaBackend::CudaBackend()
     : host_pool_(std::max(host_bands() - 1, 1u)), host_runner_(host_pool_, host_bands()) {
   std::string reason;
-  if (!device_available(&reason)) throw Error("no usable CUDA device: " + reason);
+  if (!device_available(&reason)) throw DeviceError("no usable CUDA device: " + reason);
   stream_ = std::make_unique<Stream>();
 }
 

@@ -272,6 +272,10 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     run.scoring = std::make_unique<ScoringSession>(std::move(device),
                                                    vmafexact::load_models(run.plan->models),
                                                    run.plan->features, *format, options);
+  } catch (const vmafexact::DeviceError& error) {
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not start scoring on the GPU: %s.", error.what()),
+                      ("Input %s.", format_text.c_str()));
+    return false;
   } catch (const vmafexact::Error& error) {
     GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot score this video: %s.", error.what()),
                       ("Input %s.", format_text.c_str()));
@@ -624,7 +628,9 @@ gboolean start_unguarded(GstAggregator* agg) {
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
                       ("backend=cuda, but no usable CUDA device (cuda-device-id=%d).",
                        settings.cuda_device_id),
-                      ("Check the NVIDIA driver and the device id, or use backend=auto or cpu."));
+                      ("Check the NVIDIA driver and the device id, or use backend=auto or cpu. "
+                       "After a fault of the device earlier in this process, restart the "
+                       "process."));
     return FALSE;
   }
   auto monitor_plan = plan_monitor(GST_ELEMENT(self), plan->settings);

@@ -14,10 +14,39 @@
 
 namespace vmafexact::cuda {
 
-// Throws vmafexact::Error naming the call and CUDA's reason.
+// True for the errors after which CUDA's documentation says the process is
+// in an inconsistent state: every later call in it fails the same way, and only
+// a new process can use the device again (a kernel's illegal access, an
+// uncorrectable ECC error, a device-side assert, a timed-out launch).
+constexpr bool is_sticky(cudaError_t status) {
+  switch (status) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable: return true;
+    default: return false;
+  }
+}
+
+// What a failed call's error says: the call, CUDA's reason and, for a sticky
+// error, what the user can do about it.
+inline std::string describe_failure(cudaError_t status, const char* what) {
+  std::string text = std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status);
+  if (is_sticky(status))
+    text += " (a fault of the device: CUDA cannot be used again in this process; restart the "
+            "process, or score with backend=cpu)";
+  return text;
+}
+
+// Throws vmafexact::DeviceError naming the call and CUDA's reason.
 inline void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
+  if (status != cudaSuccess) throw DeviceError(describe_failure(status, what));
 }
 
 // True when the CUDA runtime sees at least one device (and a usable driver).

@@ -12,4 +12,12 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown when the device that scores fails, not the input: a GPU's call or
+// kernel (out of memory, a driver error, a fault). Callers report it as a
+// resource's failure rather than as a video they cannot score.
+class DeviceError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace vmafexact
