@@ -14,7 +14,8 @@ build="${BUILD_DIR:-$repo/build}"
 bundle="${1:-$repo/.devbundle}"
 rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/gst"
-for program in tests/cuda-parity-tests tests/cuda-pipeline-tests tests/vmafexact-bench \
+for program in tests/cuda-parity-tests tests/cuda-pipeline-tests tests/cuda-fault-tests \
+               tests/vmafexact-bench \
                tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins; do
   [[ -x "$build/$program" ]] || { echo "device-bundle: $build/$program is missing (a CUDA build: -Dcuda=enabled -Dtests=enabled)" >&2; exit 1; }
   strip -o "$bundle/bin/$(basename "$program")" "$build/$program"

@@ -4,7 +4,8 @@
 # twin harness's device checks, the CUDA parity and pipeline suites, the benches
 # a literal gst-launch comparison of every VMAF v1 model on CUDA memory against
 # backend=cpu, and a live CUDA pipeline with windows, an alert and a rotated log
-# (LIVE_SECONDS, default 90). CHECKS="twins parity pipeline bench gst launch live"
+# (LIVE_SECONDS, default 90), and the element after a device fault made on
+# purpose. CHECKS="twins parity pipeline fault bench gst launch live"
 # picks. CHECKS=cpu, in the bundle scripts/device-cpu-bundle.sh made, runs the
 # host CPU's figures instead: vmafexact-bench against libvmaf's vmaf tool at 1 to
 # CPU_THREADS threads (default "1 2 4 8 16") on synthetic 1080p (VMAF v0.6.1, then
@@ -15,7 +16,7 @@ set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
 mkdir -p "$out"
-checks="${CHECKS:-twins parity pipeline bench gst launch live}"
+checks="${CHECKS:-twins parity pipeline fault bench gst launch live}"
 bin="$bundle/bin"
 work="$(mktemp -d)"
 [[ -f "$bundle/fx.tar.xz" ]] && tar -C "$work" -xJf "$bundle/fx.tar.xz"
@@ -65,6 +66,8 @@ fi
 has twins && step checktwins "$bin/vmafexact-checktwins" --isa cuda_device
 has parity && step parity "$bin/cuda-parity-tests"
 has pipeline && step pipeline "$bin/cuda-pipeline-tests"
+# Last of the suites: the fault it makes on purpose may spoil CUDA for its process.
+has fault && step fault "$bin/cuda-fault-tests"
 if has bench; then
   step bench sh -c "
     '$bin/vmafexact-bench' --backend cuda --size 1920x1080 --frames 1000 --warmup 50 &&
