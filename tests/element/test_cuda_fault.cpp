@@ -4,8 +4,9 @@
 // element must then end its stream with a clear error naming CUDA, and a
 // later start must either score or fail clearly: never hang, crash or post
 // scores. The fault is made here, on purpose, in the context the element is
-// handed (a PTX kernel through GStreamer's CUDA loader); it may spoil CUDA for
-// the whole process, so this is a program of its own, run after the others.
+// handed (a PTX kernel through GStreamer's CUDA loader), once while frames
+// flow and once before a start; it may spoil CUDA for the whole process, so
+// this is a program of its own, run after the others.
 // Skips cleanly where there is no usable device.
 #include <gtest/gtest.h>
 #include <gst/cuda/gstcudacontext.h>
@@ -14,6 +15,7 @@
 #include <gst/gst.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -61,13 +63,15 @@ int poison(GstCudaContext* context) {
   return result;
 }
 
-// Two 176x144 videotestsrc inputs in system memory, the default model.
-constexpr char kPipeline[] =
-    "vmafexact name=v backend=cuda ! fakesink "
-    "videotestsrc num-buffers=12 ! video/x-raw,format=I420,width=176,height=144,framerate=24/1 "
-    "! v.ref_sink "
-    "videotestsrc num-buffers=12 pattern=ball ! video/x-raw,format=I420,width=176,height=144,"
-    "framerate=24/1 ! v.dist_sink";
+// Two 176x144 videotestsrc inputs of `frames` frames in system memory, the
+// default model.
+std::string pipeline_of(unsigned frames) {
+  const std::string caps = "video/x-raw,format=I420,width=176,height=144,framerate=24/1";
+  const std::string count = std::to_string(frames);
+  return "vmafexact name=v backend=cuda ! fakesink videotestsrc num-buffers=" + count + " ! " +
+         caps + " ! v.ref_sink videotestsrc num-buffers=" + count + " pattern=ball ! " + caps +
+         " ! v.dist_sink";
+}
 
 struct Outcome {
   bool ended = false;       // EOS or an error within the time allowed
@@ -76,12 +80,15 @@ struct Outcome {
   unsigned scored_frames = 0;
 };
 
-// Runs kPipeline to EOS or an error, within 60 s; `context` (if any) is
-// handed to the element first, as a neighbour or the application would.
-Outcome run(GstCudaContext* context) {
+// Runs pipeline_of(frames) to EOS or an error, within 60 s; `context` (if
+// any) is handed to the element first, as a neighbour or the application
+// would. `on_frame` (if any) runs on this thread at each frame message, with
+// the count of frames scored so far.
+Outcome run(GstCudaContext* context, unsigned frames,
+            const std::function<void(unsigned)>& on_frame = nullptr) {
   Outcome outcome;
   GError* parse_error = nullptr;
-  ElementPtr pipeline(gst_parse_launch(kPipeline, &parse_error));
+  ElementPtr pipeline(gst_parse_launch(pipeline_of(frames).c_str(), &parse_error));
   g_clear_error(&parse_error);
   if (!pipeline) return outcome;
   if (context) {
@@ -102,7 +109,10 @@ Outcome run(GstCudaContext* context) {
     if (!message) break;
     switch (GST_MESSAGE_TYPE(message)) {
       case GST_MESSAGE_ELEMENT:
-        if (gst_message_has_name(message, "vmafexact-frame")) ++outcome.scored_frames;
+        if (gst_message_has_name(message, "vmafexact-frame") && on_frame)
+          on_frame(++outcome.scored_frames);
+        else if (gst_message_has_name(message, "vmafexact-frame"))
+          ++outcome.scored_frames;
         break;
       case GST_MESSAGE_ERROR: {
         GError* error = nullptr;
@@ -124,6 +134,16 @@ Outcome run(GstCudaContext* context) {
   return outcome;
 }
 
+// The error of a run that met the fault: the element's, naming CUDA and
+// saying what to do.
+void expect_fault_error(const Outcome& outcome, const char* when) {
+  EXPECT_EQ(outcome.error_source, "v") << when << ": " << outcome.error;
+  EXPECT_NE(outcome.error.find("CUDA"), std::string::npos) << when << ": " << outcome.error;
+  EXPECT_NE(outcome.error.find("restart the process"), std::string::npos)
+      << when << ": the error does not say what to do: " << outcome.error;
+  std::printf("[cuda fault] %s: %s\n", when, outcome.error.c_str());
+}
+
 TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs) {
   if (!gst_cuda_load_library()) GTEST_SKIP() << "no CUDA driver";
   CudaContextPtr context(gst_cuda_context_new(0));
@@ -133,7 +153,7 @@ TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs)
   // the GPU, so what fails later fails because of the fault.
   {
     ElementInfoLog log;
-    const Outcome healthy = run(context.get());
+    const Outcome healthy = run(context.get(), 12);
     ASSERT_TRUE(healthy.ended) << "the healthy run did not end within 60 s";
     ASSERT_EQ(healthy.error, "");
     EXPECT_EQ(healthy.scored_frames, 12u);
@@ -142,24 +162,32 @@ TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs)
     ASSERT_TRUE(on_gpu) << "the element did not score on the GPU";
   }
 
-  const int fault = poison(context.get());
+  // The fault while frames flow: made from this thread after the third
+  // frame's scores, in the context the element is scoring with. The stream
+  // ends with the element's error, long before its last frame.
+  constexpr unsigned kLongRun = 5000;
+  int fault = CUDA_SUCCESS;
+  const Outcome midstream = run(context.get(), kLongRun, [&](unsigned scored) {
+    if (scored == 3) fault = poison(context.get());
+  });
   ASSERT_EQ(fault, CUDA_ERROR_ILLEGAL_ADDRESS) << "the poison kernel did not fault as meant";
+  ASSERT_TRUE(midstream.ended) << "the element hung after a fault in mid-stream";
+  expect_fault_error(midstream, "fault in mid-stream");
+  EXPECT_GE(midstream.scored_frames, 3u);
+  EXPECT_LT(midstream.scored_frames, kLongRun) << "scores were posted after the fault";
+  std::printf("[cuda fault] fault in mid-stream: %u of %u frames scored\n", midstream.scored_frames,
+              kLongRun);
 
-  // The faulted context handed to the element: an error from the element that
-  // names CUDA, and no scores.
-  const Outcome faulted = run(context.get());
+  // The faulted context handed to the element at start: its error, no scores.
+  const Outcome faulted = run(context.get(), 12);
   ASSERT_TRUE(faulted.ended) << "the element hung on a faulted context";
-  EXPECT_EQ(faulted.error_source, "v") << faulted.error;
-  EXPECT_NE(faulted.error.find("CUDA"), std::string::npos) << faulted.error;
-  EXPECT_NE(faulted.error.find("restart the process"), std::string::npos)
-      << "the error does not say what to do: " << faulted.error;
+  expect_fault_error(faulted, "faulted context at start");
   EXPECT_EQ(faulted.scored_frames, 0u);
-  std::printf("[cuda fault] faulted context: %s\n", faulted.error.c_str());
 
   // A start with a context of the element's own: CUDA may be spoilt for the
   // whole process, so a clear error is as good as scores; a hang is not.
   context.reset();
-  const Outcome later = run(nullptr);
+  const Outcome later = run(nullptr, 12);
   ASSERT_TRUE(later.ended) << "the element hung when started after the fault";
   if (later.error.empty()) {
     EXPECT_EQ(later.scored_frames, 12u);
