@@ -273,7 +273,8 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
                                                    vmafexact::load_models(run.plan->models),
                                                    run.plan->features, *format, options);
   } catch (const vmafexact::DeviceError& error) {
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Could not start scoring on the GPU: %s.", error.what()),
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
+                      ("Could not start scoring on the GPU: %s.", error.what()),
                       ("Input %s.", format_text.c_str()));
     return false;
   } catch (const vmafexact::Error& error) {
@@ -625,12 +626,12 @@ gboolean start_unguarded(GstAggregator* agg) {
   // (ensure_cuda_for_caps()): a CPU pipeline never initialises CUDA.
   if (settings.backend == Backend::kCuda &&
       !priv->cuda.ensure(GST_ELEMENT(self), settings.cuda_device_id)) {
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-                      ("backend=cuda, but no usable CUDA device (cuda-device-id=%d).",
-                       settings.cuda_device_id),
-                      ("Check the NVIDIA driver and the device id, or use backend=auto or cpu. "
-                       "After a fault of the device earlier in this process, restart the "
-                       "process."));
+    GST_ELEMENT_ERROR(
+        self, RESOURCE, NOT_FOUND,
+        ("backend=cuda, but no usable CUDA device (cuda-device-id=%d).", settings.cuda_device_id),
+        ("Check the NVIDIA driver and the device id, or use backend=auto or cpu. "
+         "After a fault of the device earlier in this process, restart the "
+         "process."));
     return FALSE;
   }
   auto monitor_plan = plan_monitor(GST_ELEMENT(self), plan->settings);

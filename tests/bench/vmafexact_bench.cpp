@@ -21,8 +21,9 @@
 // pair until push() or finish() hands its features back (frames_released()),
 // mean and max, and the process's CPU time over the timed frames (user and
 // system) with the cores it kept busy: set beside the element's whole process,
-// it says how much CPU the pipeline around the scorer takes. --frames-in-flight sets the Scorer's (0: as many as threads,
-// 1: one frame at a time, cut into bands). --pace FPS pushes frames at that
+// it says how much CPU the pipeline around the scorer takes.
+// --frames-in-flight sets the Scorer's (0: as many as threads, 1: one frame
+// at a time, cut into bands). --pace FPS pushes frames at that
 // rate, as a live source does (then fps is the pace, and latency is the figure
 // to read); the default pushes as fast as the scorer takes them.
 //
@@ -30,6 +31,8 @@
 // time, each on its own host thread with its own frames, as two elements with
 // cuda-device-id 0 and 1 do; it prints the first device alone, then all of
 // them together (the sum of their fps) and the ratio of the two.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -42,7 +45,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -249,7 +251,8 @@ double process_cpu_seconds() {
 
 struct CpuRun {
   double fps = 0;
-  double cpu_seconds = 0, wall_seconds = 0;  // of the timed frames: how many cores the scorer kept busy
+  // Of the timed frames: their ratio is how many cores the scorer kept busy.
+  double cpu_seconds = 0, wall_seconds = 0;
   double mean_latency_ms = 0, max_latency_ms = 0;
   unsigned frames_in_flight = 1;
 };

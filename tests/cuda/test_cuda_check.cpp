@@ -32,12 +32,13 @@ TEST(CudaCheck, AFailedCallIsADeviceErrorNamingTheCallAndTheReason) {
 }
 
 TEST(CudaCheck, AStickyErrorSaysTheProcessMustBeRestarted) {
-  for (const cudaError_t status :
-       {cudaErrorIllegalAddress, cudaErrorLaunchFailure, cudaErrorECCUncorrectable, cudaErrorAssert}) {
+  for (const cudaError_t status : {cudaErrorIllegalAddress, cudaErrorLaunchFailure,
+                                   cudaErrorECCUncorrectable, cudaErrorAssert}) {
     EXPECT_TRUE(cuda::is_sticky(status)) << cudaGetErrorName(status);
     const std::string text = failure_of(status, "vif kernel launch");
     EXPECT_EQ(text.rfind("CUDA: vif kernel launch failed: ", 0), 0u) << text;
-    EXPECT_NE(text.find("restart the process, or score with backend=cpu"), std::string::npos) << text;
+    EXPECT_NE(text.find("restart the process, or score with backend=cpu"), std::string::npos)
+        << text;
   }
 }
 

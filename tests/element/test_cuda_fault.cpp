@@ -8,11 +8,11 @@
 // flow and once before a start; it may spoil CUDA for the whole process, so
 // this is a program of its own, run after the others.
 // Skips cleanly where there is no usable device.
-#include <gtest/gtest.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
+#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <functional>
@@ -74,9 +74,9 @@ std::string pipeline_of(unsigned frames) {
 }
 
 struct Outcome {
-  bool ended = false;       // EOS or an error within the time allowed
-  std::string error;        // the error's text and debug, empty at EOS
-  std::string error_source; // the name of the element that posted it
+  bool ended = false;        // EOS or an error within the time allowed
+  std::string error;         // the error's text and debug, empty at EOS
+  std::string error_source;  // the name of the element that posted it
   unsigned scored_frames = 0;
 };
 
@@ -89,6 +89,11 @@ Outcome run(GstCudaContext* context, unsigned frames,
   Outcome outcome;
   GError* parse_error = nullptr;
   ElementPtr pipeline(gst_parse_launch(pipeline_of(frames).c_str(), &parse_error));
+  if (!pipeline) {
+    outcome.ended = true;
+    outcome.error =
+        std::string("the pipeline does not parse: ") + (parse_error ? parse_error->message : "?");
+  }
   g_clear_error(&parse_error);
   if (!pipeline) return outcome;
   if (context) {
@@ -109,10 +114,10 @@ Outcome run(GstCudaContext* context, unsigned frames,
     if (!message) break;
     switch (GST_MESSAGE_TYPE(message)) {
       case GST_MESSAGE_ELEMENT:
-        if (gst_message_has_name(message, "vmafexact-frame") && on_frame)
-          on_frame(++outcome.scored_frames);
-        else if (gst_message_has_name(message, "vmafexact-frame"))
+        if (gst_message_has_name(message, "vmafexact-frame")) {
           ++outcome.scored_frames;
+          if (on_frame) on_frame(outcome.scored_frames);
+        }
         break;
       case GST_MESSAGE_ERROR: {
         GError* error = nullptr;
@@ -125,7 +130,9 @@ Outcome run(GstCudaContext* context, unsigned frames,
         outcome.ended = true;
         break;
       }
-      default: outcome.ended = true; break;  // EOS
+      default:
+        outcome.ended = true;
+        break;  // EOS
     }
     gst_message_unref(message);
   }
@@ -158,7 +165,8 @@ TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs)
     ASSERT_EQ(healthy.error, "");
     EXPECT_EQ(healthy.scored_frames, 12u);
     bool on_gpu = false;
-    for (const auto& line : log.finish()) on_gpu |= line.find("scoring on the GPU (CUDA)") != std::string::npos;
+    for (const auto& line : log.finish())
+      on_gpu |= line.find("scoring on the GPU (CUDA)") != std::string::npos;
     ASSERT_TRUE(on_gpu) << "the element did not score on the GPU";
   }
 
