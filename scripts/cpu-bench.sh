@@ -118,7 +118,7 @@ libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
     --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
 }
-scorer() {  # prints its fps and its CPU seconds
+scorer_run() {  # prints its fps and its CPU seconds
   local out
   out=$("$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
     --distinct "$frames" --warmup 0 --threads "$1" --model "$model")
@@ -140,12 +140,16 @@ for t in "${threads_list[@]}"; do
   # (shared machines) slows all of them alike.
   element_runs=() element_cpu_runs=() bare_runs=() memory_runs=() scorer_runs=() scorer_cpu_runs=() vmaf_runs=()
   for ((r = 0; r < repeat; ++r)); do
-    read -r wall cpu < <(timed element "$t")
+    # (read from a here-string, not a process substitution, so that a failed
+    # run stops the script)
+    timing=$(timed element "$t")
+    read -r wall cpu <<<"$timing"
     element_runs+=("$(fps_of_seconds <<<"$wall")")
     element_cpu_runs+=("$cpu")
     bare_runs+=("$(seconds_of element_no_parser "$t" | fps_of_seconds)")
     memory_runs+=("$(element_in_memory_fps "$t")")
-    read -r fps cpu < <(scorer "$t")
+    timing=$(scorer_run "$t")
+    read -r fps cpu <<<"$timing"
     scorer_runs+=("$fps")
     scorer_cpu_runs+=("$cpu")
     [[ -z ${VMAF:-} ]] || vmaf_runs+=("$(seconds_of libvmaf "$t" | fps_of_seconds)")
