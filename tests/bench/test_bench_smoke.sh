@@ -49,4 +49,12 @@ out=$(BUILD_DIR="$build_dir" REF="$work/ref.yuv" DIST="$work/dist.yuv" SIZE=176x
 echo "$out"
 rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){3}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
 [ "$rows" -eq 2 ] || fail "cpu-bench.sh printed $rows complete rows, not 2"
+# A run that fails stops cpu-bench.sh with its error instead of a row of
+# figures made of nothing.
+if BUILD_DIR="$build_dir" REF="$work/ref.yuv" DIST="$work/dist.yuv" SIZE=176x144 FRAMES=2 \
+  REPEAT=1 MODEL=no-such-model bash "$cpu_bench" 1 >"$work/failed.out" 2>&1; then
+  cat "$work/failed.out"
+  fail "cpu-bench.sh went on after a failed run"
+fi
+grep -q "no-such-model" "$work/failed.out" || fail "cpu-bench.sh did not pass on the run's error"
 echo "bench-smoke: OK"
