@@ -330,6 +330,16 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
   return true;
 }
 
+// A failure while frames flow: the device's (a GPU call) is a resource's
+// failure, so that an application can tell it from a stream it cannot score.
+void post_scoring_error(GstVmafExact* self, const vmafexact::Error& error) {
+  if (dynamic_cast<const vmafexact::DeviceError*>(&error))
+    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("Scoring failed on the GPU: %s.", error.what()),
+                      (nullptr));
+  else
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
+}
+
 GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
   GstVmafExactPrivate* priv = priv_of(self);
   if (!ensure_scoring(self, heads)) return GST_FLOW_NOT_NEGOTIATED;
@@ -358,7 +368,7 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
                       ("Could not prepare the frames: %s.", unprepared.reason.c_str()), (nullptr));
     return GST_FLOW_ERROR;
   } catch (const vmafexact::Error& error) {
-    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
+    post_scoring_error(self, error);
     return GST_FLOW_ERROR;
   }
   if (!post_frames(self, finished)) return GST_FLOW_ERROR;
@@ -376,7 +386,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
     try {
       if (!post_frames(self, run.scoring->finish())) return GST_FLOW_ERROR;
     } catch (const vmafexact::Error& error) {
-      GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
+      post_scoring_error(self, error);
       return GST_FLOW_ERROR;
     }
   }

@@ -77,6 +77,7 @@ struct Outcome {
   bool ended = false;        // EOS or an error within the time allowed
   std::string error;         // the error's text and debug, empty at EOS
   std::string error_source;  // the name of the element that posted it
+  bool resource_error = false;  // in GST_RESOURCE_ERROR's domain
   unsigned scored_frames = 0;
 };
 
@@ -125,6 +126,7 @@ Outcome run(GstCudaContext* context, unsigned frames,
         gst_message_parse_error(message, &error, &debug);
         outcome.error = std::string(error->message) + " | " + (debug ? debug : "");
         outcome.error_source = GST_OBJECT_NAME(GST_MESSAGE_SRC(message));
+        outcome.resource_error = error->domain == GST_RESOURCE_ERROR;
         g_error_free(error);
         g_free(debug);
         outcome.ended = true;
@@ -141,10 +143,11 @@ Outcome run(GstCudaContext* context, unsigned frames,
   return outcome;
 }
 
-// The error of a run that met the fault: the element's, naming CUDA and
-// saying what to do.
+// The error of a run that met the fault: the element's, a resource's (the
+// device failed, not the video), naming CUDA and saying what to do.
 void expect_fault_error(const Outcome& outcome, const char* when) {
   EXPECT_EQ(outcome.error_source, "v") << when << ": " << outcome.error;
+  EXPECT_TRUE(outcome.resource_error) << when << ": not a resource error: " << outcome.error;
   EXPECT_NE(outcome.error.find("CUDA"), std::string::npos) << when << ": " << outcome.error;
   EXPECT_NE(outcome.error.find("restart the process"), std::string::npos)
       << when << ": the error does not say what to do: " << outcome.error;
