@@ -13,10 +13,14 @@
 #include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "element_info_log.h"
@@ -64,12 +68,14 @@ int poison(GstCudaContext* context) {
 }
 
 // Two 176x144 videotestsrc inputs of `frames` frames in system memory, the
-// default model.
-std::string pipeline_of(unsigned frames) {
+// default model; a JSON log at `log` when given.
+std::string pipeline_of(unsigned frames, const std::string& log) {
   const std::string caps = "video/x-raw,format=I420,width=176,height=144,framerate=24/1";
   const std::string count = std::to_string(frames);
-  return "vmafexact name=v backend=cuda ! fakesink videotestsrc num-buffers=" + count + " ! " +
-         caps + " ! v.ref_sink videotestsrc num-buffers=" + count + " pattern=ball ! " + caps +
+  const std::string log_location = log.empty() ? "" : " log-location=\"" + log + "\"";
+  return "vmafexact name=v backend=cuda" + log_location +
+         " ! fakesink videotestsrc num-buffers=" + count + " ! " + caps +
+         " ! v.ref_sink videotestsrc num-buffers=" + count + " pattern=ball ! " + caps +
          " ! v.dist_sink";
 }
 
@@ -81,15 +87,15 @@ struct Outcome {
   unsigned scored_frames = 0;
 };
 
-// Runs pipeline_of(frames) to EOS or an error, within 60 s; `context` (if
-// any) is handed to the element first, as a neighbour or the application
+// Runs pipeline_of(frames, log) to EOS or an error, within 60 s; `context`
+// (if any) is handed to the element first, as a neighbour or the application
 // would. `on_frame` (if any) runs on this thread at each frame message, with
 // the count of frames scored so far.
 Outcome run(GstCudaContext* context, unsigned frames,
-            const std::function<void(unsigned)>& on_frame = nullptr) {
+            const std::function<void(unsigned)>& on_frame = nullptr, const std::string& log = "") {
   Outcome outcome;
   GError* parse_error = nullptr;
-  ElementPtr pipeline(gst_parse_launch(pipeline_of(frames).c_str(), &parse_error));
+  ElementPtr pipeline(gst_parse_launch(pipeline_of(frames, log).c_str(), &parse_error));
   if (!pipeline) {
     outcome.ended = true;
     outcome.error =
@@ -175,12 +181,19 @@ TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs)
 
   // The fault while frames flow: made from this thread after the third
   // frame's scores, in the context the element is scoring with. The stream
-  // ends with the element's error, long before its last frame.
+  // ends with the element's error, long before its last frame, and the log
+  // keeps the frames scored before it, as a monitor's must.
   constexpr unsigned kLongRun = 5000;
   int fault = CUDA_SUCCESS;
-  const Outcome midstream = run(context.get(), kLongRun, [&](unsigned scored) {
-    if (scored == 3) fault = poison(context.get());
-  });
+  const std::string log = (std::filesystem::temp_directory_path() /
+                           ("vmafexact-cuda-fault-" + std::to_string(::getpid()) + ".json"))
+                              .string();
+  const Outcome midstream = run(
+      context.get(), kLongRun,
+      [&](unsigned scored) {
+        if (scored == 3) fault = poison(context.get());
+      },
+      log);
   ASSERT_EQ(fault, CUDA_ERROR_ILLEGAL_ADDRESS) << "the poison kernel did not fault as meant";
   ASSERT_TRUE(midstream.ended) << "the element hung after a fault in mid-stream";
   expect_fault_error(midstream, "fault in mid-stream");
@@ -188,6 +201,17 @@ TEST(CudaFault, AFaultedContextEndsTheStreamWithAnErrorAndALaterStartNeverHangs)
   EXPECT_LT(midstream.scored_frames, kLongRun) << "scores were posted after the fault";
   std::printf("[cuda fault] fault in mid-stream: %u of %u frames scored\n", midstream.scored_frames,
               kLongRun);
+  {
+    std::ifstream file(log);
+    ASSERT_TRUE(file) << "no log after the fault: " << log;
+    const auto json = nlohmann::json::parse(file, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << "the log after the fault is not JSON";
+    ASSERT_TRUE(json.contains("frames"));
+    EXPECT_EQ(json["frames"].size(), midstream.scored_frames)
+        << "the log does not hold the frames whose scores were posted";
+    std::printf("[cuda fault] the log after the fault holds %zu frames\n", json["frames"].size());
+  }
+  std::filesystem::remove(log);
 
   // The faulted context handed to the element at start: its error, no scores.
   const Outcome faulted = run(context.get(), 12);
