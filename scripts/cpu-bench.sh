@@ -15,9 +15,10 @@
 #   - the scorer alone (vmafexact-bench --yuv on the same frames, all of them
 #     held in memory, steady state);
 # and the ratios element / vmaf, element / scorer, element without a parser /
-# scorer and element in memory / scorer; then the CPU time per frame of the
-# element's whole process (user and system: the scorer, the parsers' and the
-# files' threads, the start and the end) over the scorer's own over its timed
+# scorer and element in memory / scorer; then CPU time rather than time: the
+# element's over frames in memory (the element's own cost) and the element's
+# whole process (user and system: the scorer, the parsers' and the files'
+# threads, the start and the end), each over the scorer's own over its timed
 # frames: what the element and its pipeline cost beside the scorer, whatever
 # the cores left idle. The tools take turns, REPEAT turns:
 # each fps figure is the median of its REPEAT runs, each ratio the median of
@@ -110,9 +111,11 @@ element_no_parser() {
     filesrc location="$work/dist.yuv" blocksize=$frame_bytes ! "$caps" ! v.dist_sink \
     vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
 }
-element_in_memory_fps() {
-  "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --threads "$1" --model "$model" | fps_in_output
+element_in_memory() {  # prints its fps and its CPU seconds
+  local out
+  out=$("$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --threads "$1" --model "$model")
+  echo "$(fps_in_output <<<"$out") $(cpu_in_output <<<"$out")"
 }
 libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
@@ -129,16 +132,17 @@ echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc)
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo
 if [[ -n ${VMAF:-} ]]; then
-  echo "| threads | vmaf tool fps | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer | in memory / scorer | element CPU / scorer CPU |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| threads | vmaf tool fps | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / vmaf | element / scorer | no parser / scorer | in memory / scorer | in memory CPU / scorer CPU | element CPU / scorer CPU |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 else
-  echo "| threads | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / scorer | no parser / scorer | in memory / scorer | element CPU / scorer CPU |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| threads | element fps | element, no parser fps | element, in memory fps | scorer alone fps | element / scorer | no parser / scorer | in memory / scorer | in memory CPU / scorer CPU | element CPU / scorer CPU |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 fi
 for t in "${threads_list[@]}"; do
   # The tools take turns, run after run, so that a host whose speed drifts
   # (shared machines) slows all of them alike.
-  element_runs=() element_cpu_runs=() bare_runs=() memory_runs=() scorer_runs=() scorer_cpu_runs=() vmaf_runs=()
+  element_runs=() element_cpu_runs=() bare_runs=() memory_runs=() memory_cpu_runs=()
+  scorer_runs=() scorer_cpu_runs=() vmaf_runs=()
   for ((r = 0; r < repeat; ++r)); do
     # (read from a here-string, not a process substitution, so that a failed
     # run stops the script)
@@ -147,7 +151,10 @@ for t in "${threads_list[@]}"; do
     element_runs+=("$(fps_of_seconds <<<"$wall")")
     element_cpu_runs+=("$cpu")
     bare_runs+=("$(seconds_of element_no_parser "$t" | fps_of_seconds)")
-    memory_runs+=("$(element_in_memory_fps "$t")")
+    timing=$(element_in_memory "$t")
+    read -r fps cpu <<<"$timing"
+    memory_runs+=("$fps")
+    memory_cpu_runs+=("$cpu")
     timing=$(scorer_run "$t")
     read -r fps cpu <<<"$timing"
     scorer_runs+=("$fps")
@@ -161,12 +168,13 @@ for t in "${threads_list[@]}"; do
   to_scorer=$(turn_ratios element_runs scorer_runs)
   bare_to_scorer=$(turn_ratios bare_runs scorer_runs)
   memory_to_scorer=$(turn_ratios memory_runs scorer_runs)
+  memory_cpu_to_scorer=$(turn_ratios memory_cpu_runs scorer_cpu_runs)
   cpu_to_scorer=$(turn_ratios element_cpu_runs scorer_cpu_runs)
   if [[ -n ${VMAF:-} ]]; then
     vmaf_fps=$(printf '%s\n' "${vmaf_runs[@]}" | median)
     to_vmaf=$(turn_ratios element_runs vmaf_runs)
-    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer | $cpu_to_scorer |"
+    echo "| $t | $vmaf_fps | $element_fps | $bare_fps | $memory_fps | $scorer | **$to_vmaf** | $to_scorer | $bare_to_scorer | $memory_to_scorer | $memory_cpu_to_scorer | $cpu_to_scorer |"
   else
-    echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer | $cpu_to_scorer |"
+    echo "| $t | $element_fps | $bare_fps | $memory_fps | $scorer | $to_scorer | $bare_to_scorer | $memory_to_scorer | $memory_cpu_to_scorer | $cpu_to_scorer |"
   fi
 done

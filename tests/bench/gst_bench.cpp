@@ -13,10 +13,13 @@
 // that the files hold) of two raw, tightly packed files of --format (default
 // I420; GStreamer's or ffmpeg's names), read once and cycled. Without it (CUDA
 // builds): frames already in CUDA memory, as behind a hardware decoder: 8
-// frames of videotestsrc uploaded once with cudaupload. The time runs from PLAYING to the EOS message: the session's
-// construction at the first caps is in it, gst_init and the reading of the
-// files are not. Defaults: 1920x1080, 2000 frames, backend cuda without --yuv
-// and cpu with it, threads 0 (the element's default), model vmaf_v0.6.1.
+// frames of videotestsrc uploaded once with cudaupload. The time runs from
+// PLAYING to the EOS message: the session's construction at the first caps is
+// in it, gst_init and the reading of the files are not. Over the same span it
+// prints the process's CPU time (user and system, the feeders' threads
+// included) and the cores it kept busy. Defaults: 1920x1080, 2000 frames,
+// backend cuda without --yuv and cpu with it, threads 0 (the element's
+// default), model vmaf_v0.6.1.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/gst.h>
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "bench_args.h"
+#include "process_cpu.h"
 #include "gst_handles.h"
 #include "support/raw_video.h"
 
@@ -260,12 +264,14 @@ int main(int argc, char** argv) {
 
   GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = vmafexact::bench::process_cpu_seconds();
   gst_element_set_state(pipeline.get(), GST_STATE_PLAYING);
   std::thread ref_feeder(feed, ref.get(), std::cref(frames.ref), options.frames);
   std::thread dist_feeder(feed, dist.get(), std::cref(frames.dist), options.frames);
   MessagePtr message(gst_bus_timed_pop_filtered(
       bus.get(), GST_CLOCK_TIME_NONE, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double cpu_seconds = vmafexact::bench::process_cpu_seconds() - cpu_start;
   int status = 0;
   if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_ERROR) {
     GError* error = nullptr;
@@ -276,10 +282,11 @@ int main(int argc, char** argv) {
   } else {
     const bool cuda_memory = options.ref_path.empty();
     std::printf("gst pipeline, frames in %s memory (%zu distinct), vmafexact backend=%s threads=%u "
-                "model=%s %ux%u %s: %.1f fps (%u frames)\n",
+                "model=%s %ux%u %s: %.1f fps (%u frames); CPU %.3f s, %.2f cores busy\n",
                 cuda_memory ? "CUDA" : "system", frames.ref.size(), options.backend.c_str(),
                 options.threads, options.model.c_str(), options.width, options.height,
-                options.format.c_str(), options.frames / seconds, options.frames);
+                options.format.c_str(), options.frames / seconds, options.frames, cpu_seconds,
+                cpu_seconds / seconds);
   }
   // Setting NULL unblocks a feeder that an error left waiting in its appsrc.
   gst_element_set_state(pipeline.get(), GST_STATE_NULL);

@@ -40,14 +40,15 @@ expect_usage_error "$bench"
 # vmafexact-gst-bench over the files' frames in memory.
 expect_fps vmafexact-gst-bench ' [0-9.]+ fps' "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" \
   --size 176x144 --frames 8 --threads 2
+echo "$out" | grep -Eq 'CPU [0-9.]+ s, [0-9.]+ cores busy' || fail "vmafexact-gst-bench printed no CPU time"
 expect_usage_error "$gst_bench"
 
 # cpu-bench.sh: one row per thread count, every fps a number, every ratio
-# (the four of fps and the one of CPU time) a median with its range.
+# (the four of fps and the two of CPU time) a median with its range.
 out=$(BUILD_DIR="$build_dir" REF="$work/ref.yuv" DIST="$work/dist.yuv" SIZE=176x144 FRAMES=6 \
   REPEAT=2 bash "$cpu_bench" 1 2) || fail "cpu-bench.sh exited $?"
 echo "$out"
-rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){3}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
+rows=$(echo "$out" | grep -Ec '^\| [12] \| ([0-9.]+ \| ){4}([0-9.]+ \([0-9.]+-[0-9.]+\) \| ){4}[0-9.]+ \([0-9.]+-[0-9.]+\) \|$' || true)
 [ "$rows" -eq 2 ] || fail "cpu-bench.sh printed $rows complete rows, not 2"
 # A run that fails stops cpu-bench.sh with its error instead of a row of
 # figures made of nothing.

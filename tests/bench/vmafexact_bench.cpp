@@ -31,8 +31,6 @@
 // time, each on its own host thread with its own frames, as two elements with
 // cuda-device-id 0 and 1 do; it prints the first device alone, then all of
 // them together (the sum of their fps) and the ratio of the two.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,6 +47,7 @@
 #include <vector>
 
 #include "bench_args.h"
+#include "process_cpu.h"
 #include "common/cpu.h"
 #include "common/error.h"
 #include "scorer.h"
@@ -58,6 +57,7 @@
 #endif
 
 using namespace vmafexact;
+using vmafexact::bench::process_cpu_seconds;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -239,14 +239,6 @@ void write_yuv(const std::string& path, const std::vector<Frame>& frames, unsign
   for (unsigned r = 0; r < repeat; ++r)
     for (const auto& frame : frames)
       for (const auto& plane : frame.planes) out.write(reinterpret_cast<const char*>(plane.data()), plane.size());
-}
-
-// The process's CPU time so far, user and system, in seconds.
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 struct CpuRun {
