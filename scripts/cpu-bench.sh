@@ -94,10 +94,16 @@ turn_ratios() {
     printf ' (%.2f-%.2f)' "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")"
 }
 fps_of_seconds() { awk -v n="$frames" '{ printf "%.1f\n", n / $1 }'; }
-# The CPU seconds in vmafexact-bench's output ("...; CPU 4.24 s, 1.94 cores busy").
-cpu_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($i == "CPU") { print $(i+1); exit } }'; }
-# The number before "fps" in a bench's output ("...: 105.5 fps, ..." or "...: 111.0 fps (...)").
-fps_in_output() { awk '{ for (i = 1; i < NF; ++i) if ($(i+1) ~ /^fps,?$/) { print $i; exit } }'; }
+# The fps and the CPU seconds in a bench's output, "FPS CPU": the number before
+# "fps" ("...: 105.5 fps, ..." or "...: 111.0 fps (...)") and the one after "CPU"
+# ("...; CPU 4.24 s, 1.94 cores busy"), as both benches print them.
+fps_and_cpu() {
+  awk '{ for (i = 1; i < NF; ++i) {
+           if (fps == "" && $(i+1) ~ /^fps,?$/) fps = $i
+           if (cpu == "" && $i == "CPU") cpu = $(i+1)
+         } }
+       END { print fps, cpu }'
+}
 
 element() {
   local t=$1 parse="rawvideoparse width=$width height=$height format=i420 framerate=25/1"
@@ -112,20 +118,16 @@ element_no_parser() {
     vmafexact name=v model="$model" threads="$t" frame-message=false ! fakesink
 }
 element_in_memory() {  # prints its fps and its CPU seconds
-  local out
-  out=$("$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --threads "$1" --model "$model")
-  echo "$(fps_in_output <<<"$out") $(cpu_in_output <<<"$out")"
+  "$gst_bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --threads "$1" --model "$model" | fps_and_cpu
 }
 libvmaf() {
   "$VMAF" -r "$work/ref.yuv" -d "$work/dist.yuv" -w "$width" -h "$height" -p 420 -b 8 \
     --threads "$1" --model version="$model" -q -o "$work/vmaf.xml"
 }
 scorer_run() {  # prints its fps and its CPU seconds
-  local out
-  out=$("$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
-    --distinct "$frames" --warmup 0 --threads "$1" --model "$model")
-  echo "$(fps_in_output <<<"$out") $(cpu_in_output <<<"$out")"
+  "$bench" --yuv "$work/ref.yuv" "$work/dist.yuv" --size "$size" --frames "$frames" \
+    --distinct "$frames" --warmup 0 --threads "$1" --model "$model" | fps_and_cpu
 }
 
 echo "cpu-bench: $model, $size, $frames frames, median of $repeat runs, $(nproc) CPUs:" \

@@ -41,8 +41,8 @@
 #include <vector>
 
 #include "bench_args.h"
-#include "process_cpu.h"
 #include "gst_handles.h"
+#include "process_cpu.h"
 #include "support/raw_video.h"
 
 namespace {

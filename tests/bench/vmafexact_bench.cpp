@@ -47,9 +47,9 @@
 #include <vector>
 
 #include "bench_args.h"
-#include "process_cpu.h"
 #include "common/cpu.h"
 #include "common/error.h"
+#include "process_cpu.h"
 #include "scorer.h"
 #ifdef VMAFEXACT_HAVE_CUDA
 #include "common/device_picture.h"
