@@ -147,29 +147,26 @@ TEST_P(CudaLayouts, DeviceRepackAndUploadEqualTheCpu) {
   // the chroma out (null planes: no upload, no device repack).
   for (const std::string features : {"psnr", "psnr=enable_chroma=false,vif"}) {
     SCOPED_TRACE(features);
-    auto run = [&](const std::string& backend, const std::string& layout, const std::string& log) {
-      return run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
-                          " ! " + layout + "v.ref_sink filesrc location=\"" +
-                          (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + layout +
-                          "v.dist_sink vmafexact name=v model=\"\" backend=" + backend +
-                          " features=\"" + features + "\" log-format=csv log-precision=max log-location=" +
-                          log + " ! fakesink");
+    // Each input's own layout: the elements between its parser and the element.
+    auto run = [&](const std::string& backend, const std::string& ref_layout,
+                   const std::string& dist_layout, const std::string& log) {
+      return run_pipeline(
+          "filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser + " ! " +
+          ref_layout + "v.ref_sink filesrc location=\"" + (yuv / pair->dist_yuv).string() +
+          "\" ! " + parser + " ! " + dist_layout +
+          "v.dist_sink vmafexact name=v model=\"\" backend=" + backend + " features=\"" + features +
+          "\" log-format=csv log-precision=max log-location=" + log + " ! fakesink");
     };
     const std::string cpu_log = temp_log(format + ".cpu.csv"), gpu_log = temp_log(format + ".gpu.csv");
-    ASSERT_EQ(run("cpu", "", cpu_log), "");
-    const std::string convert = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
-    ASSERT_EQ(run("auto", convert + "cudaupload ! " + kCudaCaps + " ! ", gpu_log), "");
+    ASSERT_EQ(run("cpu", "", "", cpu_log), "");
     const std::string cpu = test::read_file(cpu_log);
+    const std::string convert = "videoconvert dither=none ! video/x-raw,format=" + format + " ! ";
+    const std::string in_cuda = convert + "cudaupload ! " + kCudaCaps + " ! ";
+    ASSERT_EQ(run("auto", in_cuda, in_cuda, gpu_log), "");
     EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in CUDA memory";
-    ASSERT_EQ(run("cuda", convert, gpu_log), "");
+    ASSERT_EQ(run("cuda", convert, convert, gpu_log), "");
     EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " in system memory, uploaded";
-    // One input in CUDA memory, the other in system memory (uploaded).
-    ASSERT_EQ(run_pipeline("filesrc location=\"" + (yuv / pair->ref_yuv).string() + "\" ! " + parser +
-                           " ! " + convert + "cudaupload ! " + kCudaCaps + " ! v.ref_sink filesrc location=\"" +
-                           (yuv / pair->dist_yuv).string() + "\" ! " + parser + " ! " + convert +
-                           "v.dist_sink vmafexact name=v model=\"\" backend=auto features=\"" + features +
-                           "\" log-format=csv log-precision=max log-location=" + gpu_log + " ! fakesink"),
-              "");
+    ASSERT_EQ(run("auto", in_cuda, convert, gpu_log), "");
     EXPECT_EQ(test::read_file(gpu_log), cpu) << format << " reference in CUDA memory, distorted in system memory";
     std::printf("[cuda layouts] %s, %s: CUDA logs == CPU log (%zu bytes)\n", format.c_str(),
                 features.c_str(), cpu.size());
