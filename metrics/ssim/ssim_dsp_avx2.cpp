@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "common/simd_avx2.h"
 #include "ssim/ssim_dsp.h"

@@ -35,28 +35,30 @@ void convert_row_16(const std::uint16_t* src, unsigned w, float scaler, float* d
 
 // `kVectors` vectors of outputs at once, each output the sum over `taps` of
 // load(tap, lane offset) * weight(tap).
-template <class V, unsigned kVectors, class Load>
-inline void filter_vectors(int taps, const typename V::F* weights, Load&& load, float* dst) {
+template <class V, unsigned kVectors, class Weight, class Load>
+inline void filter_vectors(int taps, Weight&& weight, Load&& load, float* dst) {
   typename V::D acc[kVectors];
   for (unsigned j = 0; j < kVectors; ++j) acc[j] = V::set1d(0.0);
-  for (int t = 0; t < taps; ++t)
+  for (int t = 0; t < taps; ++t) {
+    const typename V::F w = weight(t);
     for (unsigned j = 0; j < kVectors; ++j)
-      acc[j] = V::addd(acc[j], V::cvt_f32_f64(V::mulf(load(t, j * V::NF), weights[t])));
+      acc[j] = V::addd(acc[j], V::cvt_f32_f64(V::mulf(load(t, j * V::NF), w)));
+  }
   for (unsigned j = 0; j < kVectors; ++j) V::storef(dst + j * V::NF, V::cvt_f64_f32(acc[j]));
 }
 
 // Four vectors while they fit, then one at a time; returns where it stopped.
-template <class V, class Load>
-inline unsigned filter_span(unsigned begin, unsigned end, int taps, const typename V::F* weights,
-                            Load&& load, float* dst) {
+template <class V, class Weight, class Load>
+inline unsigned filter_span(unsigned begin, unsigned end, int taps, Weight&& weight, Load&& load,
+                            float* dst) {
   constexpr unsigned kWide = 4 * V::NF;
   unsigned x = begin;
   for (; x + kWide <= end; x += kWide)
-    filter_vectors<V, 4>(taps, weights, [&](int t, unsigned lane) { return load(t, x + lane); },
-                         dst + x);
+    filter_vectors<V, 4>(
+        taps, weight, [&](int t, unsigned lane) { return load(t, x + lane); }, dst + x);
   for (; x + V::NF <= end; x += V::NF)
-    filter_vectors<V, 1>(taps, weights, [&](int t, unsigned lane) { return load(t, x + lane); },
-                         dst + x);
+    filter_vectors<V, 1>(
+        taps, weight, [&](int t, unsigned lane) { return load(t, x + lane); }, dst + x);
   return x;
 }
 
@@ -71,16 +73,18 @@ struct GaussianWeights {
 template <class V>
 void gaussian_row(const float* src, unsigned out_w, float* dst) {
   const GaussianWeights<V> weights;
-  const unsigned x = filter_span<V>(0, out_w, kGaussianTaps, weights.w,
-                                    [&](int t, unsigned at) { return V::loadf(src + at + t); }, dst);
+  const unsigned x = filter_span<V>(
+      0, out_w, kGaussianTaps, [&](int t) { return weights.w[t]; },
+      [&](int t, unsigned at) { return V::loadf(src + at + t); }, dst);
   scalar::gaussian_row(src, x, out_w, dst);
 }
 
 template <class V>
 void gaussian_column(const float* const* rows, unsigned w, float* dst) {
   const GaussianWeights<V> weights;
-  const unsigned x = filter_span<V>(0, w, kGaussianTaps, weights.w,
-                                    [&](int t, unsigned at) { return V::loadf(rows[t] + at); }, dst);
+  const unsigned x = filter_span<V>(
+      0, w, kGaussianTaps, [&](int t) { return weights.w[t]; },
+      [&](int t, unsigned at) { return V::loadf(rows[t] + at); }, dst);
   scalar::gaussian_column(rows, x, w, dst);
 }
 
@@ -163,21 +167,22 @@ void decimate_row(const float* img, int w, int h, const float* kernel, int taps,
       for (int j = 0; j * factor + p < w; ++j) out[j] = row[j * factor + p];
     }
   }
-  // Tap k = t * taps + (u + half) reads column (x + offset) * factor + p of row t.
-  constexpr int kMaxTaps = 16 * 16;
-  typename V::F weights[kMaxTaps];
-  const float* sources[kMaxTaps];
+  // Tap k = t * taps + (u + half) reads column (x + offset) * factor + p of row
+  // t, weighted by kernel[k]. The kernel has factor^2 taps, and float_ssim's
+  // automatic factor grows with the picture (17 at 8K): the sources live on
+  // the heap, one allocation per output row.
   const int count = taps * taps;
+  std::vector<const float*> sources(static_cast<std::size_t>(count));
   for (int t = 0, k = 0; t < taps; ++t)
     for (int u = -half; u <= last; ++u, ++k) {
       const int p = ((u % factor) + factor) % factor;
-      sources[k] = phase(t, p) + (u - p) / factor;
-      weights[k] = V::set1f(kernel[k]);
+      sources[static_cast<std::size_t>(k)] = phase(t, p) + (u - p) / factor;
     }
   scalar::decimate_row(img, w, h, kernel, taps, factor, y, 0, static_cast<unsigned>(first_inner), dst);
-  const unsigned x = filter_span<V>(static_cast<unsigned>(first_inner), static_cast<unsigned>(end_inner),
-                                    count, weights,
-                                    [&](int k, unsigned at) { return V::loadf(sources[k] + at); }, dst);
+  const unsigned x = filter_span<V>(
+      static_cast<unsigned>(first_inner), static_cast<unsigned>(end_inner), count,
+      [&](int k) { return V::set1f(kernel[k]); },
+      [&](int k, unsigned at) { return V::loadf(sources[static_cast<std::size_t>(k)] + at); }, dst);
   scalar::decimate_row(img, w, h, kernel, taps, factor, y, x, out_w, dst);
 }
 

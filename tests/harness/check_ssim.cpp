@@ -114,8 +114,10 @@ TEST_P(SsimTwin, ProductsAndTerms) {
       }
 }
 
-// Every output row of a w x h picture with float_ssim's box kernels (factors
-// 2..10) and MS-SSIM's 9x9 low-pass filter (factor 2).
+// Every output row of a w x h picture with float_ssim's box kernels and
+// MS-SSIM's 9x9 low-pass filter (factor 2). Factors 2..10 are those of the
+// `scale` option; scale=0 picks round(min(w, h) / 256), which passes 16 from
+// 4224 on both sides (8K: 17), so the kernels go on to 24.
 TEST_P(SsimTwin, DecimateRows) {
   struct Kernel {
     std::vector<float> taps;
@@ -123,8 +125,9 @@ TEST_P(SsimTwin, DecimateRows) {
   };
   std::vector<Kernel> kernels = {
       {std::vector<float>(ssim::kLowPass, ssim::kLowPass + 81), ssim::kLowPassTaps, 2}};
-  for (int f = 2; f <= 10; ++f) kernels.push_back({ssim::box_kernel(f), f, f});
-  const unsigned sizes[][2] = {{11, 11}, {22, 13}, {37, 23}, {64, 21}, {101, 40}, {203, 31}};
+  for (int f = 2; f <= 24; ++f) kernels.push_back({ssim::box_kernel(f), f, f});
+  const unsigned sizes[][2] = {{11, 11},  {22, 13},  {37, 23}, {64, 21},
+                               {101, 40}, {203, 31}, {613, 29}};
   for (const auto& size : sizes)
     for (const Kernel& k : kernels) {
       const int w = static_cast<int>(size[0]), h = static_cast<int>(size[1]);

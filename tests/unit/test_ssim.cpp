@@ -178,6 +178,11 @@ TEST(SsimFormat, AutoScaleAsLibvmafRoundsIt) {
   EXPECT_EQ(ssim::auto_scale(1277, 719), 3);
   EXPECT_EQ(ssim::auto_scale(1920, 1080), 4);  // 4.22
   EXPECT_EQ(ssim::auto_scale(3840, 2160), 8);  // 8.44
+  // Beyond the `scale` option's 10: the box kernel has factor^2 taps
+  // (checktwins' DecimateRows runs the twins' decimation up to 24).
+  EXPECT_EQ(ssim::auto_scale(7680, 4320), 17);  // 16.875
+  EXPECT_EQ(ssim::auto_scale(4224, 4224), 17);  // 16.5
+  EXPECT_EQ(ssim::auto_scale(4223, 8192), 16);  // 16.496
   EXPECT_EQ(ssim::auto_scale(16, 16), 1);
   EXPECT_EQ(ssim::decimated_size(1277, 3), 426);  // libvmaf adds the odd side's bit
   EXPECT_EQ(ssim::decimated_size(1920, 4), 480);
