@@ -315,7 +315,11 @@ void RollingWindows::note_time(std::optional<Nanoseconds> time) {
 }
 
 void RollingWindows::pair_pushed(std::optional<Nanoseconds> running_time) {
-  if (window_.unit == Span::Unit::kTime && running_time) pending_.push_back(*running_time);
+  if (window_.unit != Span::Unit::kTime || !running_time) return;
+  pending_.push_back(*running_time);
+  // The grid starts at the first event, and a pushed pair is one: pairs skipped
+  // after it while it is scored must not start the windows past its frame.
+  if (!next_start_) next_start_ = *running_time;
 }
 
 namespace {
