@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct FixturePair {
   std::string gst_format;        // GStreamer format name of the files (I420, Y42B, ...)
   bool vmafcli_layout = false;   // reference made from floor-chroma copies
 };
+// How GoogleTest lists a parameter (else as its bytes, padding included).
+inline void PrintTo(const FixturePair& pair, std::ostream* os) { *os << pair.log_name; }
 
 // Every reference log with %.17g values, excluding logs kept for information
 // only (libvmaf's own AVX-512 output).

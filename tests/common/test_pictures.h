@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -159,6 +160,9 @@ struct Isa {
   unsigned flag;
   const char* name;
 };
+// How GoogleTest lists a parameter (else as its bytes, padding included, which
+// valgrind reports as reads of uninitialised memory).
+inline void PrintTo(const Isa& isa, std::ostream* os) { *os << isa.name; }
 inline const std::vector<Isa>& simd_isas() {
   static const std::vector<Isa> isas = {{cpu::kAvx2, "avx2"}, {cpu::kAvx512, "avx512"}};
   return isas;
