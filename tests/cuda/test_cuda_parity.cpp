@@ -224,6 +224,29 @@ TEST_F(CudaParity, FourKEightAndTenBit) {
   }
 }
 
+// 8K (7680x4320): what grows with the picture. float_ssim's automatic factor
+// is 17 there (the CPU's SIMD decimation once overran a fixed array of 16 x 16
+// taps), CAMBI runs with VMAF v1's high_res_speedup (its default window is too
+// large at 8K for libvmaf and is refused), and every sum spans 33 M pixels.
+TEST_F(CudaParity, EightKEveryTwinEqualsTheCpu) {
+  cuda::CudaBackend backend;
+  const FeatureOptions cambi_v1 = {{"cambi_high_res_speedup", "1080"},
+                                   {"cambi_vis_lum_threshold", "0.06"},
+                                   {"cambi_max_val", "17"}};
+  const auto features = twinned({{"adm", {}},
+                                 {"motion", {}},
+                                 {"vif", {}},
+                                 {"psnr", {}},
+                                 {"float_ssim", {}},
+                                 {"float_ms_ssim", {}},
+                                 {"speed_chroma", {}},
+                                 {"cambi", cambi_v1}},
+                                backend);
+  ASSERT_EQ(features.size(), 8u) << "a twin is missing";
+  const PictureFormat format{7680, 4320, 8, ChromaFormat::k420};
+  expect_same_scores(make_clip(format, 2, 17), features, "", format_label(format));
+}
+
 // speed_chroma: awkward sizes whose chroma planes are at least 80 on a side,
 // 8 to 16 bits, the defaults, the VMAF v1 options and every prescale method.
 TEST_F(CudaParity, SpeedChromaEqualsTheCpu) {
