@@ -577,8 +577,8 @@ TEST(Overload, AScorerSlowerThanRealTimeSkipsWholePairsAndKeepsScoring) {
               run.passed, run.scored, run.skipped, run.unpaired);
   EXPECT_GT(run.skipped, 0u) << "the scorer kept up with 1000 fps: no overload to test";
   // A share of the pairs, whatever the machine's speed (under ASan 78 of
-  // 244); the bug this guards against scored 3 of 900.
-  EXPECT_GE(run.scored, 10u);
+  // 244, under valgrind 9 of 25); the bug this guards against scored 3 of 900.
+  EXPECT_GE(run.scored, std::min<guint64>(10, run.passed / 4));
   EXPECT_GT(run.scored * 20, run.passed) << "under 5 % of the pairs scored";
   // A frame now and then may still miss its partner (a grace is 100 ms), but
   // no longer one side after the other.
