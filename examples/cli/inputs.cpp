@@ -12,6 +12,7 @@
 #include "support/decoded_video.h"
 #include "support/handles.h"
 #include "support/raw_video.h"
+#include "support/y4m.h"
 
 namespace vmafexact::cli {
 namespace {
@@ -230,6 +231,52 @@ VideoInput discover_raw(const InputOptions& options, const std::string& role) {
   return input;
 }
 
+// Whether the file starts as a YUV4MPEG2 header does.
+bool is_y4m(const std::string& path) {
+  std::FILE* file = g_fopen(path.c_str(), "rb");
+  if (!file) return false;
+  char start[9] = {};
+  const std::size_t got = std::fread(start, 1, sizeof start, file);
+  std::fclose(file);
+  return examples::starts_like_y4m(std::string_view(start, got));
+}
+
+// A y4m file: read by vmafexact itself (GStreamer 1.22's y4mdec reads 8-bit
+// files only), from its header.
+VideoInput discover_y4m(const InputOptions& options, const std::string& role) {
+  VideoInput input;
+  input.role = role;
+  input.path = options.path;
+  input.y4m = true;
+  try {
+    const examples::Y4mReader reader(options.path);
+    const examples::Y4mHeader& header = reader.header();
+    input.width = header.width;
+    input.height = header.height;
+    input.format = header.format;
+    input.framerate = {header.fps_num, header.fps_den};
+    input.raw_frames = reader.frame_count();
+    input.codec = "y4m C" + header.chroma;
+    if (input.raw_frames == 0)
+      throw CliError(kExitInput,
+                     "cannot read the " + role + " " + options.path + ": it holds no whole frame",
+                     "Check that the file was written completely.");
+    if (reader.trailing_bytes())
+      std::fprintf(stderr,
+                   "vmafexact: warning: the %s %s ends with %" G_GUINT64_FORMAT
+                   " bytes that are not a whole frame; they are not read\n",
+                   role.c_str(), options.path.c_str(), reader.trailing_bytes());
+  } catch (const examples::Y4mError& error) {
+    throw CliError(kExitInput,
+                   "cannot read the " + role + " " + options.path + " as y4m: " + error.what(),
+                   "vmafexact reads progressive YUV4MPEG2 files; docs/tool.md (\"Y4M files\") "
+                   "lists the chroma types.");
+  }
+  input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
+                                         input.framerate.num);
+  return input;
+}
+
 void set_raw_duration(VideoInput& input) {
   if (input.framerate.num > 0)
     input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
@@ -261,6 +308,8 @@ std::string VideoInput::description() const {
       format != GST_VIDEO_FORMAT_UNKNOWN ? gst_video_format_to_string(format) : nullptr;
   if (raw)
     text += std::string(" raw ") + sample_format;
+  else if (y4m)
+    text += " " + codec + " (" + sample_format + ")";
   else if (codec == "raw video" && sample_format)
     text += std::string(" ") + sample_format;
   else if (!codec.empty())
@@ -279,6 +328,7 @@ std::string VideoInput::description() const {
 VideoInput discover_input(const InputOptions& options, const std::string& role) {
   check_readable(options.path, role);
   if (options.raw) return discover_raw(options, role);
+  if (is_y4m(options.path)) return discover_y4m(options, role);
   VideoInput input = discover_file(options, role);
   return input;
 }
@@ -296,7 +346,8 @@ void settle_raw_framerates(VideoInput& ref, VideoInput& dist, const InputOptions
 
 GstVideoFormat scoring_format(const VideoInput& ref) {
   GstVideoFormat format = ref.format;
-  if (format == GST_VIDEO_FORMAT_UNKNOWN && !ref.raw) format = probe_decoded_format(ref);
+  if (format == GST_VIDEO_FORMAT_UNKNOWN && !ref.raw && !ref.y4m)
+    format = probe_decoded_format(ref);
   if (format == GST_VIDEO_FORMAT_UNKNOWN) return GST_VIDEO_FORMAT_I420;
   const GstVideoFormatInfo* info = gst_video_format_get_info(format);
   const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);

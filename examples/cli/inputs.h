@@ -18,6 +18,7 @@ struct VideoInput {
   std::string path;
   std::string uri;  // files GStreamer reads (not raw)
   bool raw = false;
+  bool y4m = false;  // a YUV4MPEG2 file, read by vmafexact (support/y4m.h), not GStreamer
   int width = 0;
   int height = 0;
   // The sample format the decoder (or the raw file) delivers; UNKNOWN when
@@ -26,7 +27,7 @@ struct VideoInput {
   Fraction framerate{0, 1};  // 0/1: unknown or variable
   GstClockTime duration = GST_CLOCK_TIME_NONE;
   std::string codec;       // what the file holds, e.g. "H.264 (High Profile)"; raw: "raw"
-  guint64 raw_frames = 0;  // raw only: whole frames in the file
+  guint64 raw_frames = 0;  // raw and y4m: whole frames in the file
 
   // "640x360 I420, 24 fps, 1.00 s".
   std::string description() const;

@@ -1,16 +1,31 @@
 #include "pipeline.h"
 
+#include <gst/app/gstappsrc.h>
+
 #include <cmath>
 
 #include "errors.h"
 #include "support/decoded_video.h"
 #include "support/raw_video.h"
+#include "support/y4m.h"
 
 namespace vmafexact::cli {
 
 struct SkippedStart {
   GstClockTime skip = 0;  // running time dropped at the start
   GstSegment segment{};   // the branch's segment, from its SEGMENT event
+};
+
+// A y4m input read frame by frame into its appsrc, on the appsrc's streaming
+// thread: each frame a buffer of its tightly packed planes with their layout
+// as video meta, timestamped from the header's rate.
+struct Y4mFeed {
+  explicit Y4mFeed(const std::string& path)
+      : reader(path),
+        layout(examples::packed_layout(reader.header().format, reader.header().width,
+                                       reader.header().height)) {}
+  examples::Y4mReader reader;
+  examples::RawLayout layout;
 };
 
 namespace {
@@ -49,6 +64,59 @@ GstPadProbeReturn skip_start(GstPad*, GstPadProbeInfo* info, gpointer data) {
   return GST_CLOCK_TIME_IS_VALID(running_time) && running_time >= skipped->skip
              ? GST_PAD_PROBE_OK
              : GST_PAD_PROBE_DROP;
+}
+
+// appsrc wants data: the next frame, or the end of the file, or an error
+// naming the file and the frame.
+void feed_y4m(GstAppSrc* source, guint, gpointer data) {
+  auto* feed = static_cast<Y4mFeed*>(data);
+  const examples::Y4mHeader& header = feed->reader.header();
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, header.frame_bytes, nullptr);
+  bool read = false;
+  std::string failure;
+  {
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_WRITE)) {
+      failure = "cannot map a buffer of " + std::to_string(header.frame_bytes) + " bytes";
+    } else {
+      try {
+        read = feed->reader.read_frame(map.data);
+      } catch (const examples::Y4mError& error) {
+        failure = error.what();
+      }
+      gst_buffer_unmap(buffer, &map);
+    }
+  }
+  if (!failure.empty() || !read) {
+    gst_buffer_unref(buffer);
+    if (!failure.empty()) {
+      GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE, "%s", failure.c_str());
+      gst_element_post_message(
+          GST_ELEMENT(source),
+          gst_message_new_error(GST_OBJECT(source), error,
+                                "The y4m file's frames do not follow its header."));
+      g_error_free(error);
+    }
+    gst_app_src_end_of_stream(source);
+    return;
+  }
+  const guint64 index = feed->reader.frames_read() - 1;
+  const auto den = static_cast<guint64>(header.fps_den), num = static_cast<guint64>(header.fps_num);
+  GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(index, GST_SECOND * den, num);
+  GST_BUFFER_DURATION(buffer) =
+      gst_util_uint64_scale(index + 1, GST_SECOND * den, num) - GST_BUFFER_PTS(buffer);
+  GST_BUFFER_OFFSET(buffer) = index;
+  const GstVideoFormatInfo* info = gst_video_format_get_info(header.format);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  for (std::size_t plane = 0; plane < feed->layout.offsets.size(); ++plane) {
+    offsets[plane] = feed->layout.offsets[plane];
+    strides[plane] = static_cast<gint>(feed->layout.strides[plane]);
+  }
+  gst_buffer_add_video_meta_full(
+      buffer, GST_VIDEO_FRAME_FLAG_NONE, header.format, static_cast<guint>(header.width),
+      static_cast<guint>(header.height), GST_VIDEO_FORMAT_INFO_N_PLANES(info), offsets, strides);
+  gst_app_src_push_buffer(source, buffer);
 }
 
 }  // namespace
@@ -170,7 +238,34 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
   Branch& branch = *branches_.back();
   branch.input = &input;
   GstElement* head = nullptr;  // the first element after the source
-  if (input.raw) {
+  if (input.y4m) {
+    try {
+      branch.y4m = std::make_unique<Y4mFeed>(input.path);
+    } catch (const examples::Y4mError& error) {
+      throw CliError(kExitInput,
+                     "cannot read the " + input.role + " " + input.path + ": " + error.what());
+    }
+    GstElement* source = make(branch, "appsrc");
+    const examples::Y4mHeader& header = branch.y4m->reader.header();
+    examples::CapsPtr caps(gst_caps_new_simple(
+        "video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(header.format), "width",
+        G_TYPE_INT, header.width, "height", G_TYPE_INT, header.height, "framerate",
+        GST_TYPE_FRACTION, header.fps_num, header.fps_den, "interlace-mode", G_TYPE_STRING,
+        "progressive", nullptr));
+    if (header.par_num > 0)
+      gst_caps_set_simple(caps.get(), "pixel-aspect-ratio", GST_TYPE_FRACTION, header.par_num,
+                          header.par_den, nullptr);
+    // Timestamped frames, a few at a time: the appsrc blocks its feed (and
+    // asks for more) rather than reading the whole file ahead.
+    g_object_set(source, "caps", caps.get(), "format", GST_FORMAT_TIME, "max-bytes",
+                 static_cast<guint64>(4 * header.frame_bytes), nullptr);
+    GstAppSrcCallbacks callbacks{};
+    callbacks.need_data = feed_y4m;
+    gst_app_src_set_callbacks(GST_APP_SRC(source), &callbacks, branch.y4m.get(), nullptr);
+    head = make(branch, "queue");
+    if (!gst_element_link(source, head))
+      throw CliError(kExitScoring, "cannot link the " + input.role + "'s y4m source");
+  } else if (input.raw) {
     GstElement* source = make(branch, "filesrc");
     g_object_set(source, "location", input.path.c_str(), nullptr);
     GstElement* parser = make(branch, "rawvideoparse");

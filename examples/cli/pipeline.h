@@ -37,6 +37,7 @@ Alignment align(const Options& options, const VideoInput& ref, const VideoInput&
 
 // What a branch whose start is skipped needs on its streaming thread.
 struct SkippedStart;
+struct Y4mFeed;
 
 class ScoringPipeline {
  public:
@@ -72,6 +73,7 @@ class ScoringPipeline {
     const VideoInput* input = nullptr;
     std::vector<examples::GstObjectPtr<GstElement>> elements;  // in link order
     std::unique_ptr<SkippedStart> skip;                        // --dist-delay
+    std::unique_ptr<Y4mFeed> y4m;                              // a y4m input's appsrc feed
   };
   std::vector<std::unique_ptr<Branch>> branches_;
 };
