@@ -320,6 +320,97 @@ TEST_F(Cli, RawFilesOfAnOddWidthScoreAsTheSamePicturesInAContainer) {
   EXPECT_NE(raw.err.find("637x359 raw I420"), std::string::npos) << raw.err;
 }
 
+// y4m files are read by the tool itself (GStreamer 1.22's y4mdec reads 8-bit
+// files only): ffmpeg's y4m at 8, 10, 12 and 16 bits, 4:2:0 to 4:4:4 and
+// monochrome, score as the same frames raw; a frame line with parameters and
+// a truncated last frame are read as libvmaf's tool reads them.
+TEST_F(Cli, Y4mAtEveryDepthScoresAsTheSameFramesRaw) {
+  struct Format {
+    const char* pix_fmt;  // ffmpeg's
+    const char* chroma;   // the y4m header's C tag
+  };
+  const Format formats[] = {{"yuv420p", "420jpeg"},    {"yuv420p10le", "420p10"},
+                            {"yuv422p12le", "422p12"}, {"yuv444p10le", "444p10"},
+                            {"yuv444p16le", "444p16"}, {"gray", "mono"}};
+  const std::string ff = "ffmpeg -nostdin -loglevel error -y -f lavfi -i ";
+  for (const Format& format : formats) {
+    SCOPED_TRACE(format.pix_fmt);
+    const std::string name = out(format.pix_fmt);
+    for (const auto& [side, filter] :
+         {std::pair{"ref", ""}, std::pair{"dist", ",boxblur=2:1,noise=alls=12"}}) {
+      const std::string source =
+          "testsrc2=size=322x182:rate=25 -frames:v 4 -vf format=" + std::string(format.pix_fmt) +
+          filter + " -pix_fmt " + format.pix_fmt;
+      ASSERT_EQ(std::system((ff + source + " -strict -1 " + name + "_" + side + ".y4m").c_str()),
+                0);
+      ASSERT_EQ(std::system((ff + source + " -f rawvideo " + name + "_" + side + ".yuv").c_str()),
+                0);
+    }
+    const std::string header = read_file(name + "_ref.y4m").substr(0, 80);
+    ASSERT_NE(header.find(std::string(" C") + format.chroma), std::string::npos) << header;
+    const Result y4m = run_cli({"--precision", "max", "--features", "psnr", "--json",
+                                name + "_y4m.json", name + "_ref.y4m", name + "_dist.y4m"});
+    ASSERT_EQ(y4m.status, 0) << describe(y4m);
+    const Result raw = run_cli({"--precision", "max", "--features", "psnr", "--json",
+                                name + "_raw.json", "--size", "322x182", "--format", format.pix_fmt,
+                                "--framerate", "25", name + "_ref.yuv", name + "_dist.yuv"});
+    ASSERT_EQ(raw.status, 0) << describe(raw);
+    const std::string log = read_file(name + "_y4m.json");
+    EXPECT_EQ(Json::parse(log)["frames"].size(), 4u);
+    EXPECT_EQ(without_fps(log), without_fps(read_file(name + "_raw.json")));
+    EXPECT_NE(y4m.err.find(std::string("y4m C") + format.chroma), std::string::npos) << y4m.err;
+  }
+  // The 10-bit pair again with parameters on its frame lines and its last
+  // frame cut short: three frames scored, a warning for the cut bytes.
+  const std::string ref = read_file(out("yuv420p10le_ref.y4m"));
+  std::string with_params = std::regex_replace(ref, std::regex("FRAME\n"), "FRAME Ip XNOTE=1\n");
+  with_params.resize(with_params.size() - 1000);
+  write_file(out("params.y4m"), with_params);
+  const Result cut = run_cli({"--precision", "max", "--features", "psnr", "--json", out("cut.json"),
+                              out("params.y4m"), out("yuv420p10le_dist.y4m")});
+  ASSERT_EQ(cut.status, 0) << describe(cut);
+  EXPECT_NE(cut.err.find("that are not a whole frame; they are not read"), std::string::npos)
+      << cut.err;
+  const Json cut_log = Json::parse(read_file(out("cut.json")));
+  ASSERT_EQ(cut_log["frames"].size(), 3u);
+  const Json whole = Json::parse(read_file(out("yuv420p10le_y4m.json")));
+  // The first two frames whole; the third is now the last, whose motion2 has
+  // no next frame, so its own scores only.
+  for (int f = 0; f < 2; ++f) EXPECT_EQ(cut_log["frames"][f], whole["frames"][f]) << f;
+  for (const char* score : {"psnr_y", "psnr_cb", "integer_vif_scale0", "integer_adm2"})
+    EXPECT_EQ(cut_log["frames"][2]["metrics"][score], whole["frames"][2]["metrics"][score])
+        << score;
+}
+
+// y4m files vmafexact cannot read: the header's problem named, exit code 2,
+// before anything is scored.
+TEST_F(Cli, Y4mErrorsNameTheHeadersProblem) {
+  const std::string body = "FRAME\n" + std::string(64 * 48 * 3 / 2, '\x50');
+  const std::string good = "YUV4MPEG2 W64 H48 F25:1 Ip C420jpeg\n";
+  const struct {
+    std::string file, message;
+  } cases[] = {
+      {"YUV4MPEG2 W64 H48 F25:1 It C420jpeg\n" + body, "it is interlaced (It)"},
+      {"YUV4MPEG2 W64 H48 F25:1 C420p14\n" + body, "its chroma type C420p14 is not one"},
+      {"YUV4MPEG2 W64 H48 C420jpeg\n" + body, "its header has no frame rate (F)"},
+      {"YUV4MPEG2 W64 H0 F25:1\n" + body, "height (H) is \"0\", not a positive whole number"},
+      {"YUV4MPEG2 W64 H48 F25:0\n" + body, "frame rate (F) is \"0\""},
+      {"YUV4MPEG2 W99999 H48 F25:1\n" + body, "larger than 65536 on a side"},
+      {good + body + "JUNK" + body + body, "frame 2 does not start with \"FRAME\""},
+      {"YUV4MPEG2 W64 H48 F25:1 C420jpeg", "it ends inside its header line"},
+      {good + body.substr(0, 100), "it holds no whole frame"},
+  };
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    SCOPED_TRACE(cases[i].message);
+    const std::string file = out("bad" + std::to_string(i) + ".y4m");
+    write_file(file, cases[i].file);
+    const Result run = run_cli({file, in("ref.y4m")});
+    EXPECT_EQ(run.status, 2) << describe(run);
+    EXPECT_NE(run.err.find("cannot read the reference " + file), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(cases[i].message), std::string::npos) << run.err;
+  }
+}
+
 // The progress line (frames, fps, the running VMAF, ETA) is drawn in place on
 // a terminal and absent on a pipe; --progress and --no-progress force it.
 TEST_F(Cli, ProgressShowsOnATerminalOnly) {
