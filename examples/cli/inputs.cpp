@@ -44,6 +44,15 @@ void check_readable(const std::string& path, const std::string& role) {
   if (S_ISDIR(status.st_mode))
     throw CliError(kExitInput, "cannot read the " + role + " " + path + ": it is a folder",
                    "Give a video file.");
+  // A pipe (such as bash's <(ffmpeg ...)) cannot be read twice, and each input
+  // is: once to learn what it holds, then to score it.
+  if (!S_ISREG(status.st_mode))
+    throw CliError(kExitInput,
+                   "cannot read the " + role + " " + path +
+                       ": it is a pipe or a device, not a file, and vmafexact reads each input "
+                       "twice (to learn its size and format, then to score it)",
+                   "Write the video to a file first (for example ffmpeg -i IN -f yuv4mpegpipe "
+                   "-strict -1 ref.y4m), or score a pipeline with the vmafexact element.");
   if (g_access(path.c_str(), R_OK) != 0)
     throw CliError(kExitInput, "cannot read the " + role + " " + path + ": " + g_strerror(errno),
                    "Check the file's permissions.");

@@ -8,6 +8,7 @@
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 #include <pty.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -589,6 +590,8 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
     std::string message;
   };
   const std::string ref = in("ref.y4m"), dist = in("dist_480.mp4");
+  // A named pipe, as bash's <(ffmpeg ...) gives: never opened, so nothing blocks.
+  if (!fs::exists(in("pipe.y4m"))) ASSERT_EQ(mkfifo(in("pipe.y4m").c_str(), 0600), 0);
   const std::vector<Case> cases = {
       {{in("missing.mp4"), dist},
        2,
@@ -598,6 +601,7 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
        "cannot read the distorted video " + in("notvideo.txt") +
            ": Could not determine type of stream"},
       {{ref, folder_.string()}, 2, "it is a folder"},
+      {{in("pipe.y4m"), dist}, 2, "it is a pipe or a device, not a file"},
       {{ref, in("ref_637.yuv")},
        1,
        in("ref_637.yuv") + " is raw video (no header), so its size must be given"},
