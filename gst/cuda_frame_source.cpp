@@ -52,6 +52,8 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
   const auto flags = static_cast<GstMapFlags>(GST_MAP_READ | (on_device ? GST_MAP_CUDA : 0));
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, flags);
   if (!frame->map->mapped()) return nullptr;
+  if (std::string why = planes_outside_memory(frame->map->frame()); !why.empty())
+    throw BadVideoMeta{std::move(why)};
   if (!told_) {
     GST_INFO("%s frames: %s", GST_VIDEO_INFO_NAME(&info),
              on_device ? "CUDA memory read in place" : "read on the host and uploaded");

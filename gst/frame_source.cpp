@@ -17,6 +17,8 @@ std::unique_ptr<SourceFrame> HostFrameSource::read(GstBuffer* buffer, const GstV
   // The map holds a reference to the buffer for as long as the frame keeps it.
   frame->map = std::make_unique<MappedVideoFrame>(info, buffer, GST_MAP_READ);
   if (!frame->map->mapped()) return nullptr;
+  if (std::string why = planes_outside_memory(frame->map->frame()); !why.empty())
+    throw BadVideoMeta{std::move(why)};
   // Held where that cannot stall upstream: no copy of 3 MiB per 1080p frame
   // and input.
   const bool copy = mode.detach && holding_could_stall_upstream(buffer);

@@ -10,6 +10,7 @@
 #include <gst/video/video.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/picture.h"
@@ -60,12 +61,19 @@ class SourceFrame {
   PictureView view;
 };
 
+// A buffer whose video meta describes planes outside its memory
+// (planes_outside_memory()): the frame cannot be read.
+struct BadVideoMeta {
+  std::string reason;
+};
+
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
   // Reads `buffer` (described by `info`) as a picture of `format`, as `mode`
   // says. Returns nullptr when the buffer cannot be mapped (smaller than its
-  // caps say); throws vmafexact::Error when the frame cannot be prepared.
+  // caps say); throws BadVideoMeta when its video meta's planes run outside its
+  // memory, vmafexact::Error when the frame cannot be prepared.
   virtual std::unique_ptr<SourceFrame> read(GstBuffer* buffer, const GstVideoInfo& info,
                                             const PictureFormat& format, ReadMode mode) = 0;
   // Takes back a frame the scorer no longer reads: its storage serves a later

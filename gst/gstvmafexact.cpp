@@ -354,6 +354,13 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
                                        {&*priv->inputs[kRef].info, &*dist.info}, timing);
   } catch (const UnreadableFrame& unreadable) {
     const Input& input = priv->inputs[unreadable.input];
+    if (!unreadable.reason.empty()) {
+      GST_ELEMENT_ERROR(self, STREAM, DECODE,
+                        ("Could not read a %s frame: %s.", input.role, unreadable.reason.c_str()),
+                        ("The buffer's video meta describes planes its memory does not hold; "
+                         "check the element in front of this pad."));
+      return GST_FLOW_ERROR;
+    }
     GST_ELEMENT_ERROR(self, STREAM, DECODE,
                       ("Could not read a %s frame: the buffer holds %" G_GSIZE_FORMAT
                        " bytes where its caps (%s) need %" G_GSIZE_FORMAT ".",

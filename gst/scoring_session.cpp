@@ -34,10 +34,12 @@ std::vector<FinishedFrame> ScoringSession::push(const std::array<GstBuffer*, 2>&
   for (unsigned i = 0; i < 2; ++i) {
     try {
       pair.frames[i] = sources_[i]->read(buffers[i], *infos[i], scorer_->format(), read_mode_);
+    } catch (const BadVideoMeta& bad) {
+      throw UnreadableFrame{i, bad.reason};
     } catch (const Error& error) {
       throw UnpreparedFrame{error.what()};
     }
-    if (!pair.frames[i]) throw UnreadableFrame{i};
+    if (!pair.frames[i]) throw UnreadableFrame{i, {}};
   }
   timings_.emplace_back(index, timing);
   // Held before the scorer sees them: it may read them after push() returns.

@@ -36,9 +36,11 @@ struct FinishedFrame {
   FrameTiming timing;
 };
 
-// A buffer that cannot be mapped with its caps' layout (index of its input).
+// A buffer that cannot be mapped with its caps' layout (index of its input),
+// or whose video meta's planes run outside its memory (`reason` says how).
 struct UnreadableFrame {
   unsigned input = 0;
+  std::string reason;  // empty: smaller than its caps say
 };
 // A frame that was mapped but could not be made into a picture.
 struct UnpreparedFrame {

@@ -140,6 +140,34 @@ ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
   return layout;
 }
 
+std::string planes_outside_memory(const GstVideoFrame& frame) {
+  const GstVideoFormatInfo* finfo = frame.info.finfo;
+  for (guint plane = 0; plane < GST_VIDEO_FRAME_N_PLANES(&frame); ++plane) {
+    gint components[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(finfo, plane, components);
+    if (components[0] < 0) continue;
+    const guint component = static_cast<guint>(components[0]);
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
+    const auto rows = static_cast<gsize>(GST_VIDEO_FRAME_COMP_HEIGHT(&frame, component));
+    const auto row_bytes = static_cast<gsize>(GST_VIDEO_FRAME_COMP_WIDTH(&frame, component)) *
+                           static_cast<gsize>(GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component));
+    const std::string which = "plane " + std::to_string(plane) + " (stride " +
+                              std::to_string(stride) + ", " + std::to_string(rows) + " rows of " +
+                              std::to_string(row_bytes) + " bytes)";
+    if (stride < 0 || (rows > 1 && static_cast<gsize>(stride) < row_bytes))
+      return "its video meta gives " + which + " a stride shorter than a row";
+    // With a video meta each plane is mapped from the memory that holds it;
+    // without, the whole buffer is map 0.
+    const GstMapInfo& map = frame.map[frame.meta ? plane : 0];
+    const auto* begin = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane));
+    const gsize extent = rows == 0 ? 0 : static_cast<gsize>(stride) * (rows - 1) + row_bytes;
+    if (begin < map.data || static_cast<gsize>(map.data + map.size - begin) < extent)
+      return "its video meta places " + which + " past the end of its memory (" +
+             std::to_string(map.size) + " bytes)";
+  }
+  return {};
+}
+
 PictureView sized_picture_view(const PictureFormat& format) {
   PictureView view;
   view.bpc = format.bpc;

@@ -40,6 +40,15 @@ struct ScratchPlanes {
   std::array<std::vector<std::uint8_t>, 3> planes;
 };
 
+// Why a mapped frame's planes do not all lie inside the memory they were mapped
+// from, in words ("" when they do). gst_video_frame_map checks a buffer
+// without video meta against its caps' size, but of a video meta only that
+// each plane starts inside the buffer: a meta whose strides or offsets run
+// past the memory (an upstream bug, or a hostile one) would have the planes
+// read beyond it. Negative strides and strides shorter than a row are refused
+// too.
+std::string planes_outside_memory(const GstVideoFrame& frame);
+
 // A view of `format`'s planes as libvmaf sizes them (chroma rounded down), with
 // no samples yet: the frame sources fill in each plane's data and stride.
 PictureView sized_picture_view(const PictureFormat& format);

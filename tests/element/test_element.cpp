@@ -586,6 +586,53 @@ TEST(Element, ShortBufferIsAnErrorNotACrash) {
   gst_message_unref(error);
 }
 
+// A buffer whose video meta describes planes beyond its memory (an upstream
+// element's bug, or a hostile one): GStreamer maps it, checking only that each
+// plane starts inside the buffer. The element must refuse it with an error,
+// never read past the memory.
+TEST(Element, AVideoMetaBeyondTheBufferIsAnErrorNotAnOverread) {
+  const struct {
+    const char* what;
+    gsize offsets[3];
+    gint strides[3];
+  } cases[] = {
+      {"luma stride too large", {0, 3072, 3840}, {512, 32, 32}},
+      {"a chroma plane past the end", {0, 3072, 4600}, {64, 32, 32}},
+      {"negative stride", {0, 3072, 3840}, {-64, 32, 32}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    ElementHarness harness;
+    harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48),
+                     caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+    harness.push_ref(make_buffer(random_picture(64, 48, 8, ChromaFormat::k420, 1),
+                                 GST_VIDEO_FORMAT_I420, 0, kFrame));
+    // 64x48 I420 is 4608 bytes: the buffer has them, its meta points elsewhere.
+    GstBuffer* bad = gst_buffer_new_allocate(nullptr, 4608, nullptr);
+    gst_buffer_memset(bad, 0, 0x40, 4608);
+    GST_BUFFER_PTS(bad) = 0;
+    GST_BUFFER_DURATION(bad) = kFrame;
+    gst_buffer_add_video_meta_full(bad, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_I420, 64, 48, 3,
+                                   const_cast<gsize*>(c.offsets), const_cast<gint*>(c.strides));
+    harness.push_dist(bad);
+    GstMessage* error = gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(harness.element()),
+                                                   10 * GST_SECOND, GST_MESSAGE_ERROR);
+    ASSERT_NE(error, nullptr);
+    GError* gerror = nullptr;
+    gst_message_parse_error(error, &gerror, nullptr);
+    const std::string text = gerror->message;
+    EXPECT_NE(text.find("Could not read a distorted frame: its video meta"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find(c.what == std::string("negative stride") ? "shorter than a row"
+                                                                 : "past the end of its memory"),
+              std::string::npos)
+        << text;
+    std::printf("[video meta] %s: %s\n", c.what, text.c_str());
+    g_error_free(gerror);
+    gst_message_unref(error);
+  }
+}
+
 struct LayoutCase {
   GstVideoFormat ref_format, dist_format;
   unsigned bpc;
