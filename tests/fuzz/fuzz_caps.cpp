@@ -3,7 +3,9 @@
 // turned into a GstVideoInfo by GStreamer, then mapped by the element onto a
 // picture format (video_picture.h), described for messages, and, for small
 // pictures, a buffer of that layout filled with the fuzzer's bytes is mapped
-// and viewed as libvmaf's planes (repacking semi-planar and shifted samples).
+// and viewed as libvmaf's planes (repacking semi-planar and shifted samples),
+// then a buffer whose video meta's offsets and strides are the fuzzer's
+// (planes_outside_memory() must keep every read inside it).
 //
 // Input: format (1 byte: an index into gst_video_formats_raw()), width and height (4 bytes each,
 // little-endian), interlace mode, frame rate numerator and denominator (1 byte each), memory
@@ -33,6 +35,49 @@ struct Reader {
 
 constexpr const char* kInterlaceModes[] = {"progressive", "interleaved", "mixed", "fields",
                                            "alternate"};
+
+// Reads every sample the metrics would read of a view.
+void read_all(const vmafexact::PictureView& view, unsigned bpc) {
+  unsigned sum = 0;
+  const unsigned sample_bytes = bpc > 8 ? 2 : 1;
+  for (unsigned p = 0; p < view.plane_count(); ++p)
+    for (unsigned y = 0; y < view.planes[p].height; ++y)
+      for (unsigned x = 0; x < view.planes[p].width * sample_bytes; ++x)
+        sum += view.planes[p].data[y * view.planes[p].stride + x];
+  [[maybe_unused]] static volatile unsigned sink = 0;
+  sink = sum;
+}
+
+// A buffer of any size whose video meta has the next bytes' offsets and
+// strides (2 bytes each, strides signed), as a buggy or hostile upstream may
+// send: the element reads it only when planes_outside_memory() finds every
+// plane inside, and then must not read past it (ASan watches).
+void view_with_video_meta(const GstVideoInfo& info, const vmafexact::PictureFormat& picture,
+                          Reader in) {
+  const std::size_t size = in.next(2) + 1;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  const guint planes = GST_VIDEO_INFO_N_PLANES(&info);
+  for (guint p = 0; p < planes; ++p) {
+    offsets[p] = in.next(2);
+    strides[p] = static_cast<std::int16_t>(in.next(2));
+  }
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
+  gst_buffer_memset(buffer, 0, 0x5a, size);
+  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
+                                 GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), planes,
+                                 offsets, strides);
+  GstVideoInfo map_info = info;
+  GstVideoFrame frame;
+  if (gst_video_frame_map(&frame, &map_info, buffer, GST_MAP_READ)) {
+    if (vmafexact::gst::planes_outside_memory(frame).empty()) {
+      vmafexact::gst::ScratchPlanes scratch;
+      read_all(vmafexact::gst::picture_view_of(frame, picture, scratch), picture.bpc);
+    }
+    gst_video_frame_unmap(&frame);
+  }
+  gst_buffer_unref(buffer);
+}
 
 }  // namespace
 
@@ -82,21 +127,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ)) {
           vmafexact::gst::ScratchPlanes scratch;
           for (bool copy : {false, true}) {
-            const vmafexact::PictureView view =
-                vmafexact::gst::picture_view_of(frame, *picture, scratch, copy);
-            // Read every sample the metrics would read.
-            unsigned sum = 0;
-            const unsigned sample_bytes = picture->bpc > 8 ? 2 : 1;
-            for (unsigned p = 0; p < view.plane_count(); ++p)
-              for (unsigned y = 0; y < view.planes[p].height; ++y)
-                for (unsigned x = 0; x < view.planes[p].width * sample_bytes; ++x)
-                  sum += view.planes[p].data[y * view.planes[p].stride + x];
-            [[maybe_unused]] static volatile unsigned sink = 0;
-            sink = sum;
+            read_all(vmafexact::gst::picture_view_of(frame, *picture, scratch, copy), picture->bpc);
           }
           gst_video_frame_unmap(&frame);
         }
         gst_buffer_unref(buffer);
+        view_with_video_meta(info, *picture, Reader{in.data, in.size});
       }
     }
   }
