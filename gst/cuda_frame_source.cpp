@@ -50,10 +50,8 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
   // anything else is mapped on the host and uploaded.
   const bool on_device = is_cuda_buffer_of(buffer, context_);
   const auto flags = static_cast<GstMapFlags>(GST_MAP_READ | (on_device ? GST_MAP_CUDA : 0));
-  frame->map = std::make_unique<MappedVideoFrame>(info, buffer, flags);
-  if (!frame->map->mapped()) return nullptr;
-  if (std::string why = planes_outside_memory(frame->map->frame()); !why.empty())
-    throw BadVideoMeta{std::move(why)};
+  frame->map = map_video_frame(info, buffer, flags);
+  if (!frame->map) return nullptr;
   if (!told_) {
     GST_INFO("%s frames: %s", GST_VIDEO_INFO_NAME(&info),
              on_device ? "CUDA memory read in place" : "read on the host and uploaded");

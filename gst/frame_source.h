@@ -67,6 +67,12 @@ struct BadVideoMeta {
   std::string reason;
 };
 
+// Maps `buffer` with `info`'s layout for the frame sources: nullptr when it
+// cannot be mapped (smaller than its caps say); throws BadVideoMeta when its
+// video meta's planes run outside its memory.
+std::unique_ptr<MappedVideoFrame> map_video_frame(const GstVideoInfo& info, GstBuffer* buffer,
+                                                  GstMapFlags flags);
+
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
