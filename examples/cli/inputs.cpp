@@ -240,6 +240,12 @@ VideoInput discover_raw(const InputOptions& options, const std::string& role) {
   return input;
 }
 
+void set_raw_duration(VideoInput& input) {
+  if (input.framerate.num > 0)
+    input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
+                                           input.framerate.num);
+}
+
 // Whether the file starts as a YUV4MPEG2 header does.
 bool is_y4m(const std::string& path) {
   std::FILE* file = g_fopen(path.c_str(), "rb");
@@ -256,40 +262,33 @@ VideoInput discover_y4m(const InputOptions& options, const std::string& role) {
   VideoInput input;
   input.role = role;
   input.path = options.path;
-  input.y4m = true;
   try {
-    const examples::Y4mReader reader(options.path);
-    const examples::Y4mHeader& header = reader.header();
-    input.width = header.width;
-    input.height = header.height;
-    input.format = header.format;
-    input.framerate = {header.fps_num, header.fps_den};
-    input.raw_frames = reader.frame_count();
-    input.codec = "y4m C" + header.chroma;
-    if (input.raw_frames == 0)
-      throw CliError(kExitInput,
-                     "cannot read the " + role + " " + options.path + ": it holds no whole frame",
-                     "Check that the file was written completely.");
-    if (reader.trailing_bytes())
-      std::fprintf(stderr,
-                   "vmafexact: warning: the %s %s ends with %" G_GUINT64_FORMAT
-                   " bytes that are not a whole frame; they are not read\n",
-                   role.c_str(), options.path.c_str(), reader.trailing_bytes());
+    input.y4m = std::make_shared<examples::Y4mReader>(options.path);
   } catch (const examples::Y4mError& error) {
     throw CliError(kExitInput,
                    "cannot read the " + role + " " + options.path + " as y4m: " + error.what(),
                    "vmafexact reads progressive YUV4MPEG2 files; docs/tool.md (\"Y4M files\") "
                    "lists the chroma types.");
   }
-  input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
-                                         input.framerate.num);
+  const examples::Y4mReader& reader = *input.y4m;
+  const examples::Y4mHeader& header = reader.header();
+  input.width = header.width;
+  input.height = header.height;
+  input.format = header.format;
+  input.framerate = {header.fps_num, header.fps_den};
+  input.raw_frames = reader.frame_count();
+  input.codec = "y4m C" + header.chroma;
+  if (input.raw_frames == 0)
+    throw CliError(kExitInput,
+                   "cannot read the " + role + " " + options.path + ": it holds no whole frame",
+                   "Check that the file was written completely.");
+  if (reader.trailing_bytes())
+    std::fprintf(stderr,
+                 "vmafexact: warning: the %s %s ends with %" G_GUINT64_FORMAT
+                 " bytes that are not a whole frame; they are not read\n",
+                 role.c_str(), options.path.c_str(), reader.trailing_bytes());
+  set_raw_duration(input);
   return input;
-}
-
-void set_raw_duration(VideoInput& input) {
-  if (input.framerate.num > 0)
-    input.duration = gst_util_uint64_scale(input.raw_frames, GST_SECOND * input.framerate.den,
-                                           input.framerate.num);
 }
 
 }  // namespace

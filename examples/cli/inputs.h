@@ -6,10 +6,12 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "options.h"
+#include "support/y4m.h"
 
 namespace vmafexact::cli {
 
@@ -18,7 +20,9 @@ struct VideoInput {
   std::string path;
   std::string uri;  // files GStreamer reads (not raw)
   bool raw = false;
-  bool y4m = false;  // a YUV4MPEG2 file, read by vmafexact (support/y4m.h), not GStreamer
+  // A YUV4MPEG2 file (read by vmafexact, not GStreamer): its reader, header
+  // read and frames counted at discovery, positioned at the first frame.
+  std::shared_ptr<examples::Y4mReader> y4m;
   int width = 0;
   int height = 0;
   // The sample format the decoder (or the raw file) delivers; UNKNOWN when

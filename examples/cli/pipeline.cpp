@@ -20,12 +20,22 @@ struct SkippedStart {
 // thread: each frame a buffer of its tightly packed planes with their layout
 // as video meta, timestamped from the header's rate.
 struct Y4mFeed {
-  explicit Y4mFeed(const std::string& path)
-      : reader(path),
-        layout(examples::packed_layout(reader.header().format, reader.header().width,
-                                       reader.header().height)) {}
-  examples::Y4mReader reader;
-  examples::RawLayout layout;
+  explicit Y4mFeed(std::shared_ptr<examples::Y4mReader> input_reader)
+      : reader(std::move(input_reader)) {
+    const examples::Y4mHeader& header = reader->header();
+    const examples::RawLayout layout =
+        examples::packed_layout(header.format, header.width, header.height);
+    planes = static_cast<guint>(layout.offsets.size());
+    for (guint plane = 0; plane < planes; ++plane) {
+      offsets[plane] = layout.offsets[plane];
+      strides[plane] = static_cast<gint>(layout.strides[plane]);
+    }
+  }
+  std::shared_ptr<examples::Y4mReader> reader;  // the one discovery opened
+  // The frames' packed layout, as video meta.
+  guint planes = 0;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
 };
 
 namespace {
@@ -70,7 +80,7 @@ GstPadProbeReturn skip_start(GstPad*, GstPadProbeInfo* info, gpointer data) {
 // naming the file and the frame.
 void feed_y4m(GstAppSrc* source, guint, gpointer data) {
   auto* feed = static_cast<Y4mFeed*>(data);
-  const examples::Y4mHeader& header = feed->reader.header();
+  const examples::Y4mHeader& header = feed->reader->header();
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, header.frame_bytes, nullptr);
   bool read = false;
   std::string failure;
@@ -80,7 +90,7 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
       failure = "cannot map a buffer of " + std::to_string(header.frame_bytes) + " bytes";
     } else {
       try {
-        read = feed->reader.read_frame(map.data);
+        read = feed->reader->read_frame(map.data);
       } catch (const examples::Y4mError& error) {
         failure = error.what();
       }
@@ -100,22 +110,15 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
     gst_app_src_end_of_stream(source);
     return;
   }
-  const guint64 index = feed->reader.frames_read() - 1;
+  const guint64 index = feed->reader->frames_read() - 1;
   const auto den = static_cast<guint64>(header.fps_den), num = static_cast<guint64>(header.fps_num);
   GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(index, GST_SECOND * den, num);
   GST_BUFFER_DURATION(buffer) =
       gst_util_uint64_scale(index + 1, GST_SECOND * den, num) - GST_BUFFER_PTS(buffer);
   GST_BUFFER_OFFSET(buffer) = index;
-  const GstVideoFormatInfo* info = gst_video_format_get_info(header.format);
-  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
-  gint strides[GST_VIDEO_MAX_PLANES] = {};
-  for (std::size_t plane = 0; plane < feed->layout.offsets.size(); ++plane) {
-    offsets[plane] = feed->layout.offsets[plane];
-    strides[plane] = static_cast<gint>(feed->layout.strides[plane]);
-  }
   gst_buffer_add_video_meta_full(
       buffer, GST_VIDEO_FRAME_FLAG_NONE, header.format, static_cast<guint>(header.width),
-      static_cast<guint>(header.height), GST_VIDEO_FORMAT_INFO_N_PLANES(info), offsets, strides);
+      static_cast<guint>(header.height), feed->planes, feed->offsets, feed->strides);
   gst_app_src_push_buffer(source, buffer);
 }
 
@@ -239,14 +242,9 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
   branch.input = &input;
   GstElement* head = nullptr;  // the first element after the source
   if (input.y4m) {
-    try {
-      branch.y4m = std::make_unique<Y4mFeed>(input.path);
-    } catch (const examples::Y4mError& error) {
-      throw CliError(kExitInput,
-                     "cannot read the " + input.role + " " + input.path + ": " + error.what());
-    }
+    branch.y4m = std::make_unique<Y4mFeed>(input.y4m);
     GstElement* source = make(branch, "appsrc");
-    const examples::Y4mHeader& header = branch.y4m->reader.header();
+    const examples::Y4mHeader& header = input.y4m->header();
     examples::CapsPtr caps(gst_caps_new_simple(
         "video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(header.format), "width",
         G_TYPE_INT, header.width, "height", G_TYPE_INT, header.height, "framerate",
