@@ -75,6 +75,24 @@ void ratio(std::string_view text, std::string_view what, int& num, int& den, boo
   den = positive_int(text.substr(colon + 1), what);
 }
 
+// A frame's line, "FRAME" and any parameters up to its newline, read from
+// `file`: its length with the newline, or why it is not one.
+struct FrameLine {
+  enum Status { kOk, kNotFrame, kCut, kTooLong } status = kOk;
+  std::uint64_t length = 0;
+};
+FrameLine read_frame_line(std::FILE* file) {
+  char marker[5];
+  if (std::fread(marker, 1, sizeof marker, file) != sizeof marker) return {FrameLine::kCut, 0};
+  if (std::memcmp(marker, "FRAME", 5) != 0) return {FrameLine::kNotFrame, 0};
+  std::uint64_t length = sizeof marker;
+  int c = 0;
+  while ((c = std::fgetc(file)) != EOF && c != '\n')
+    if (++length > kMaxLine) return {FrameLine::kTooLong, length};
+  if (c != '\n') return {FrameLine::kCut, length};
+  return {FrameLine::kOk, length + 1};
+}
+
 }  // namespace
 
 std::string y4m_chroma_names() {
@@ -175,27 +193,23 @@ void Y4mReader::count_frames() {
   const std::uint64_t planes = header_.frame_bytes + header_.extra_bytes;
   std::uint64_t at = static_cast<std::uint64_t>(start);
   while (at < size) {
-    const std::string frame = "frame " + std::to_string(frame_count_ + 1);
-    char marker[5];
-    if (size - at < sizeof marker + 1 + planes) {
+    if (size - at < 6 + planes) {   // "FRAME\n" and the planes
       trailing_bytes_ = size - at;  // a truncated last frame
       break;
     }
-    if (std::fread(marker, 1, sizeof marker, file) != sizeof marker ||
-        std::memcmp(marker, "FRAME", 5) != 0)
+    const std::string frame = "frame " + std::to_string(frame_count_ + 1);
+    const FrameLine line = read_frame_line(file);
+    if (line.status == FrameLine::kNotFrame)
       throw Y4mError(frame + " does not start with \"FRAME\" (the file's frames are not " +
                      std::to_string(planes) +
                      " bytes each: are its header's size and chroma type right?)");
-    std::uint64_t line = sizeof marker;
-    int c = 0;
-    while ((c = std::fgetc(file)) != EOF && c != '\n')
-      if (++line > kMaxLine) throw Y4mError(frame + "'s line is longer than 4096 bytes");
-    ++line;
-    if (c != '\n' || size - at - line < planes) {
+    if (line.status == FrameLine::kTooLong)
+      throw Y4mError(frame + "'s line is longer than 4096 bytes");
+    if (line.status == FrameLine::kCut || size - at - line.length < planes) {
       trailing_bytes_ = size - at;
       break;
     }
-    at += line + planes;
+    at += line.length + planes;
     if (std::fseek(file, static_cast<long>(at), SEEK_SET) != 0) throw Y4mError("it cannot be read");
     ++frame_count_;
   }
@@ -211,14 +225,7 @@ bool Y4mReader::read_frame(std::uint8_t* out) {
                     " is no longer what it was when the file was opened (was it changed?)");
   };
   std::FILE* file = file_.get();
-  char marker[5];
-  if (std::fread(marker, 1, sizeof marker, file) != sizeof marker ||
-      std::memcmp(marker, "FRAME", 5) != 0)
-    throw changed();
-  int c = 0;
-  while ((c = std::fgetc(file)) != EOF && c != '\n') {
-  }  // the line's parameters, if any
-  if (c != '\n') throw changed();
+  if (read_frame_line(file).status != FrameLine::kOk) throw changed();
   if (std::fread(out, 1, header_.frame_bytes, file) != header_.frame_bytes) throw changed();
   if (header_.extra_bytes &&
       std::fseek(file, static_cast<long>(header_.extra_bytes), SEEK_CUR) != 0)
