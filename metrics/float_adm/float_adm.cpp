@@ -39,8 +39,10 @@ enum Buffer : int {
 
 // DIVS(): libvmaf's x86 build multiplies by the SSE reciprocal estimate refined
 // by one Newton step (ADM_OPT_RECIP_DIVISION), the estimate as the reference
-// processor makes it on every CPU (rcp_estimate.h).
-float divs(float n, float d) {
+// processor makes it on every CPU (rcp_estimate.h), unless the environment
+// asks for this processor's.
+float divs(float n, float d, Divider divider) {
+  if (divider == Divider::kThisProcessor) return divide_as_this_processor(n, d);
   const float xi = rcp_estimate(d);
   return n * (xi + xi * (1.0f - d * xi));
 }
@@ -109,7 +111,7 @@ float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
 
 FloatAdmComputer::FloatAdmComputer(unsigned width, unsigned height, const FloatAdmParams& params,
                                    bool always_check)
-    : width_(width), height_(height), params_(params) {
+    : width_(width), height_(height), params_(params), divider_(divider_from_environment()) {
   // buf_stride = ALIGN_CEIL(((w + 1) / 2) * sizeof(float)): 32-byte rows.
   const std::size_t row_bytes = ((std::size_t{width} + 1) / 2) * sizeof(float);
   const std::size_t aligned = row_bytes % 32 ? row_bytes + (32 - row_bytes % 32) : row_bytes;
@@ -270,9 +272,9 @@ void FloatAdmComputer::decouple(int w, int h) {
                   od = read(at(kRefH + 2, i, j));
       const float th = read(at(kDisH + 0, i, j)), tv = read(at(kDisH + 1, i, j)),
                   td = read(at(kDisH + 2, i, j));
-      float kh = divs(th, oh + eps);
-      float kv = divs(tv, ov + eps);
-      float kd = divs(td, od + eps);
+      float kh = divs(th, oh + eps, divider_);
+      float kv = divs(tv, ov + eps, divider_);
+      float kd = divs(td, od + eps, divider_);
       kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
       kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
       kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);

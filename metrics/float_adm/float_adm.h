@@ -21,6 +21,7 @@
 
 #include "common/feature_stage.h"
 #include "common/float_plane.h"
+#include "float_adm/rcp_estimate.h"
 
 namespace vmafexact::float_adm {
 
@@ -92,6 +93,7 @@ class FloatAdmComputer {
 
   unsigned width_, height_;
   FloatAdmParams params_;
+  Divider divider_;            // DIVS's reciprocal (rcp_estimate.h)
   std::ptrdiff_t stride_;      // floats per band row (libvmaf's buf_stride / 4)
   std::size_t buffer_floats_;  // floats per band buffer
   std::vector<float> arena_;   // libvmaf's data_buf: 20 band buffers

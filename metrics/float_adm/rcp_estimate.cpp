@@ -2,6 +2,12 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace vmafexact::float_adm {
 
@@ -32,6 +38,24 @@ float rcp_estimate(float x) {
   if (result_exponent <= 0) return std::bit_cast<float>(sign);  // below the normals: zero
   return std::bit_cast<float>(sign | (static_cast<std::uint32_t>(result_exponent) << 23) |
                               (estimate & 0x7FFFFFu));
+}
+
+float divide_as_this_processor(float n, float d) {
+#if defined(__x86_64__) || defined(__i386__)
+  const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+  return n * (xi + xi * (1.0f - d * xi));
+#else
+  return n / d;  // libvmaf's DIVS without SSE
+#endif
+}
+
+Divider divider_from_environment() {
+  static const Divider divider = [] {
+    const char* text = std::getenv("VMAFEXACT_FLOAT_ADM_DIVIDER");
+    return text && std::string_view(text) == "this-cpu" ? Divider::kThisProcessor
+                                                        : Divider::kReference;
+  }();
+  return divider;
 }
 
 }  // namespace vmafexact::float_adm

@@ -14,4 +14,21 @@ namespace vmafexact::float_adm {
 // and results too small for a normal float +-0.
 float rcp_estimate(float x);
 
+// Where DIVS takes its reciprocal from.
+enum class Divider {
+  kReference,      // rcp_estimate(): the reference logs' bits on every CPU
+  kThisProcessor,  // as libvmaf's build divides on this machine (below)
+};
+
+// libvmaf's DIVS(n, d) as its build on this machine computes it: this
+// processor's RCPSS refined by one Newton step on x86, n / d elsewhere. Only
+// for comparing with a libvmaf run on the same machine: its bits depend on
+// the processor.
+float divide_as_this_processor(float n, float d);
+
+// kThisProcessor where the environment variable VMAFEXACT_FLOAT_ADM_DIVIDER
+// is "this-cpu" (differential runs against libvmaf on a processor whose
+// RCPSS is not the reference's), kReference otherwise; read once a process.
+Divider divider_from_environment();
+
 }  // namespace vmafexact::float_adm

@@ -199,3 +199,39 @@ TEST(FloatAdmRcp, EqualsThisProcessorsRcpssWhereItHasTheReferencesTable) {
   EXPECT_EQ(compared, 12u * 4096u * 2u);
 }
 #endif
+
+// VMAFEXACT_FLOAT_ADM_DIVIDER=this-cpu, for comparing with a libvmaf run on the
+// same machine (tests/fixtures/tools/differential.py): DIVS as libvmaf's x86
+// build computes it here, this processor's RCPSS refined by one Newton step.
+// It equals the reference divider where the processor has the reference's
+// table, and differs from it somewhere in the sample where it has another.
+TEST(FloatAdmRcp, ThisProcessorsDivisionIsItsRcpssRefined) {
+#if defined(__SSE2__)
+  const auto refined = [](float n, float d, float xi) { return n * (xi + xi * (1.0f - d * xi)); };
+  const auto hardware = [](float x) { return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))); };
+  bool same_table = true;
+  unsigned differing = 0;
+  std::mt19937 rng(11);
+  for (std::uint32_t exponent : {100u, 126u, 127u, 140u})
+    for (std::uint32_t i = 0; i < 4096; ++i) {
+      const float d = std::bit_cast<float>((exponent << 23) | (i << 11) |
+                                           (static_cast<std::uint32_t>(rng()) & 0x7FFu));
+      const float n =
+          std::bit_cast<float>((127u << 23) | (static_cast<std::uint32_t>(rng()) & 0x7FFFFFu));
+      const float got = float_adm::divide_as_this_processor(n, d);
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got),
+                std::bit_cast<std::uint32_t>(refined(n, d, hardware(d))))
+          << n << " / " << d;
+      same_table = same_table && hardware(d) == float_adm::rcp_estimate(d);
+      differing += got != refined(n, d, float_adm::rcp_estimate(d));
+    }
+  if (same_table)
+    EXPECT_EQ(differing, 0u);
+  else
+    EXPECT_GT(differing, 0u) << "this processor's RCPSS has another table, yet DIVS gives the "
+                                "reference's quotients on the whole sample";
+#else
+  // libvmaf's DIVS without SSE is a division.
+  EXPECT_EQ(float_adm::divide_as_this_processor(1.0f, 3.0f), 1.0f / 3.0f);
+#endif
+}
