@@ -304,10 +304,11 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
     // A broken model file fails the start, and so does a score name that
     // would overwrite a field of the element's messages.
     for (const auto& model : load_models(plan.models))
-      if (is_message_field(model.key))
-        throw Error("the score name '" + model.key +
-                    "' is a field of vmafexact's messages; give the model another name with "
-                    ":name=KEY");
+      for (const auto& name : written_scores(model))
+        if (is_message_field(name))
+          throw Error("the score name '" + name +
+                      "' is a field of vmafexact's messages; give the model another name with "
+                      ":name=KEY");
   } catch (const Error& error) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
                       ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "

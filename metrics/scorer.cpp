@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <thread>
 
@@ -32,6 +33,13 @@ std::vector<FeatureRequest> model_feature_requests(const model::Model& model) {
 }
 
 namespace {
+
+// A bootstrap collection's model N's score name: libvmaf's "%s_%04d".
+std::string bootstrap_member_key(const std::string& key, std::size_t number) {
+  char suffix[24];
+  std::snprintf(suffix, sizeof suffix, "_%04zu", number);
+  return key + suffix;
+}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -110,11 +118,17 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
                 " (8, 10, 12 and 16 bits are supported)");
   // libvmaf order: each model's inputs in model order, then the extra features;
   // an extractor with the same options serves every request for it.
+  const auto input_keys = [this](const model::Model& model) {
+    std::vector<std::string> keys;
+    const auto requests = model_feature_requests(model);
+    for (std::size_t i = 0; i < requests.size(); ++i)
+      keys.push_back(extractor_for(requests[i]).score_key(model.features()[i].name));
+    return keys;
+  };
   for (const auto& scored : models_) {
     ModelInput input;
-    const auto requests = model_feature_requests(scored.model);
-    for (std::size_t i = 0; i < requests.size(); ++i)
-      input.keys.push_back(extractor_for(requests[i]).score_key(scored.model.features()[i].name));
+    input.keys = input_keys(scored.model);
+    for (const auto& member : scored.bootstrap) input.bootstrap_keys.push_back(input_keys(member));
     model_inputs_.push_back(std::move(input));
   }
   for (const auto& request : features) extractor_for(request);
@@ -167,19 +181,48 @@ bool Scorer::reads_chroma() const {
                      [](const auto& extractor) { return extractor->reads_chroma(); });
 }
 
-void Scorer::predict(unsigned index) {
+std::vector<double> Scorer::input_values(const model::Model& model,
+                                         const std::vector<std::string>& keys,
+                                         unsigned index) const {
   std::vector<double> values;
+  for (const auto& key : keys) {
+    const auto value = scores_.score(key, index);
+    if (!value)
+      throw Error("model " + model.name() + ": score " + key + " missing for frame " +
+                  std::to_string(index));
+    values.push_back(*value);
+  }
+  return values;
+}
+
+void Scorer::predict(unsigned index) {
   for (std::size_t m = 0; m < models_.size(); ++m) {
-    values.clear();
-    for (const auto& key : model_inputs_[m].keys) {
-      const auto value = scores_.score(key, index);
-      if (!value)
-        throw Error("model " + models_[m].model.name() + ": score " + key +
-                    " missing for frame " + std::to_string(index));
-      values.push_back(*value);
-    }
+    const auto values = input_values(models_[m].model, model_inputs_[m].keys, index);
     scores_.append(models_[m].key, index, models_[m].model.predict(values, models_[m].predict),
                    WritePhase::kModel);
+  }
+  // Bootstrap collections after every model, as libvmaf's tool scores them:
+  // each model's score, then the collection's statistics of their unfinished
+  // predictions.
+  for (std::size_t m = 0; m < models_.size(); ++m) {
+    const ScoredModel& scored = models_[m];
+    if (scored.bootstrap.empty()) continue;
+    std::vector<double> unfinished;
+    for (std::size_t b = 0; b < scored.bootstrap.size(); ++b) {
+      const model::Model& member = scored.bootstrap[b];
+      const auto values = input_values(member, model_inputs_[m].bootstrap_keys[b], index);
+      unfinished.push_back(member.predict_unfinished(values));
+      scores_.append(bootstrap_member_key(scored.key, b + 1), index,
+                     member.finish(unfinished.back(), scored.predict), WritePhase::kModel);
+    }
+    const auto stats =
+        model::bootstrap_scores(std::move(unfinished), scored.bootstrap.front(), scored.predict);
+    const auto names = written_scores(scored);  // the key, the models', then these four
+    const std::size_t first = names.size() - 4;
+    scores_.append(names[first], index, stats.bagging, WritePhase::kModel);
+    scores_.append(names[first + 1], index, stats.stddev, WritePhase::kModel);
+    scores_.append(names[first + 2], index, stats.ci_p95_lo, WritePhase::kModel);
+    scores_.append(names[first + 3], index, stats.ci_p95_hi, WritePhase::kModel);
   }
 }
 
@@ -432,22 +475,43 @@ std::vector<ModelSpec> parse_model_list(std::string_view list) {
 std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
   std::vector<ScoredModel> models;
   for (const auto& spec : specs) {
-    model::Model loaded = spec.is_path ? model::load_model_file(spec.source)
-                                       : model::load_builtin_model(spec.source);
-    for (const auto& overload : spec.overloads) apply_overload(loaded, overload);
-    // Every input must have an extractor whose options are good: checked now,
-    // not at the first frame.
-    for (const auto& request : model_feature_requests(loaded))
-      make_feature_extractor(request.name, request.options);
+    model::ModelFile loaded = spec.is_path
+                                  ? model::load_model_file_or_collection(spec.source)
+                                  : model::ModelFile{model::load_builtin_model(spec.source), {}};
+    // A collection's overloads apply to all its models (libvmaf's
+    // vmaf_model_collection_feature_overload()).
+    const auto prepare = [&spec](model::Model& model) {
+      for (const auto& overload : spec.overloads) apply_overload(model, overload);
+      // Every input must have an extractor whose options are good: checked
+      // now, not at the first frame.
+      for (const auto& request : model_feature_requests(model))
+        make_feature_extractor(request.name, request.options);
+    };
+    prepare(loaded.model);
+    for (auto& member : loaded.bootstrap) prepare(member);
     std::string key = spec.key;
-    if (key.empty()) key = models.empty() ? "vmaf" : loaded.name();
+    if (key.empty()) key = models.empty() ? "vmaf" : loaded.model.name();
+    ScoredModel scored{std::move(loaded.model), std::move(key), spec.predict,
+                       std::move(loaded.bootstrap)};
     for (const auto& other : models)
-      if (other.key == key)
-        throw Error("two models would both write the score '" + key +
-                    "'; give one another name with :name=KEY");
-    models.push_back({std::move(loaded), std::move(key), spec.predict});
+      for (const auto& name : written_scores(scored))
+        if (const auto taken = written_scores(other);
+            std::find(taken.begin(), taken.end(), name) != taken.end())
+          throw Error("two models would both write the score '" + name +
+                      "'; give one another name with :name=KEY");
+    models.push_back(std::move(scored));
   }
   return models;
+}
+
+std::vector<std::string> written_scores(const ScoredModel& model) {
+  std::vector<std::string> names = {model.key};
+  if (model.bootstrap.empty()) return names;
+  for (std::size_t b = 1; b <= model.bootstrap.size(); ++b)
+    names.push_back(bootstrap_member_key(model.key, b));
+  for (const char* statistic : {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"})
+    names.push_back(model.key + statistic);
+  return names;
 }
 
 }  // namespace vmafexact

@@ -45,6 +45,11 @@ struct ScoredModel {
   model::Model model;
   std::string key;  // the score's name: "vmaf" for the first model, else the model's name
   model::PredictOptions predict;
+  // A bootstrap collection's models "1" on (model/model.h, ModelFile): they
+  // write KEY_0001, KEY_0002, ... and the collection KEY_bagging, KEY_stddev,
+  // KEY_ci_p95_lo and KEY_ci_p95_hi, after every model's own score, as
+  // libvmaf's tool writes them. Empty for a plain model.
+  std::vector<model::Model> bootstrap;
 };
 
 // libvmaf's model feature overload (`vmaf --model version=X:vif.vif_enhn_gain_limit=1.0`,
@@ -81,6 +86,11 @@ std::vector<ModelSpec> parse_model_list(std::string_view list);
 // options are bad, or an overload of an extractor none of the model's inputs
 // uses (libvmaf ignores that silently), so all of it fails at start.
 std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
+
+// The scores a model writes: its key, then for a bootstrap collection each
+// model's (KEY_0001, ...) and KEY_bagging, KEY_stddev, KEY_ci_p95_lo and
+// KEY_ci_p95_hi.
+std::vector<std::string> written_scores(const ScoredModel& model);
 
 using ExtractorFactory =
     std::function<std::unique_ptr<FeatureExtractor>(std::string_view, const FeatureOptions&)>;
@@ -170,7 +180,10 @@ class Scorer {
  private:
   struct ModelInput {
     std::vector<std::string> keys;  // collector keys in the model's feature order
+    std::vector<std::vector<std::string>> bootstrap_keys;  // the same per bootstrap model
   };
+  std::vector<double> input_values(const model::Model& model, const std::vector<std::string>& keys,
+                                   unsigned index) const;
 
   FeatureExtractor& extractor_for(const FeatureRequest& request);
   std::vector<std::string> identities_;   // parallel to extractors_

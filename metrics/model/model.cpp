@@ -3,6 +3,7 @@
 // operation at a time in libvmaf's order. See docs/features/model.md.
 #include "model/model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.h"
@@ -229,7 +230,7 @@ void correct_chroma_from_luma(const Model::Data& d, std::span<double> x) {
 
 }  // namespace
 
-double Model::predict(std::span<const double> feature_values, const PredictOptions& options) const {
+double Model::predict_unfinished(std::span<const double> feature_values) const {
   const Data& d = *data_;
   const std::size_t n = d.features.size();
   if (feature_values.size() != n)
@@ -261,16 +262,60 @@ double Model::predict(std::span<const double> feature_values, const PredictOptio
   if (d.normalization == Normalization::linear_rescale)
     prediction = (prediction - d.intercepts[0]) / d.slopes[0];
 
+  return prediction;
+}
+
+double Model::finish(double score, const PredictOptions& options) const {
+  const Data& d = *data_;
   // libvmaf applies a transform the model enables itself, or any transform the
   // model has when asked to (VMAF_MODEL_FLAG_ENABLE_TRANSFORM).
   const ScoreTransform& t = d.transform;
-  if (t.enabled || (options.enable_transform && t.present)) prediction = transform(t, prediction);
+  if (t.enabled || (options.enable_transform && t.present)) score = transform(t, score);
 
   if (d.clip && !options.disable_clip) {
-    prediction = (prediction < d.clip_min) ? d.clip_min : prediction;
-    prediction = (prediction > d.clip_max) ? d.clip_max : prediction;
+    score = (score < d.clip_min) ? d.clip_min : score;
+    score = (score > d.clip_max) ? d.clip_max : score;
   }
-  return prediction;
+  return score;
+}
+
+double Model::predict(std::span<const double> feature_values, const PredictOptions& options) const {
+  return finish(predict_unfinished(feature_values), options);
+}
+
+namespace {
+
+// predict.c's percentile() of sorted scores: linear between the two nearest.
+double percentile(const std::vector<double>& sorted, double percent) {
+  const double p = percent * static_cast<double>(sorted.size() - 1) / 100.;
+  const int low = static_cast<int>(std::floor(p));
+  const int high = static_cast<int>(std::ceil(p));
+  return low == high ? sorted[low] : sorted[low] * (high - p) + sorted[high] * (p - low);
+}
+
+}  // namespace
+
+BootstrapScores bootstrap_scores(std::vector<double> unfinished, const Model& first,
+                                 const PredictOptions& options) {
+  if (unfinished.empty()) throw Error("a bootstrap collection needs at least one model");
+  const auto count = static_cast<double>(unfinished.size());
+  double sum = 0.;
+  for (const double score : unfinished) sum += score;
+  const double mean = sum / count;
+  double ssd = 0.;
+  for (const double score : unfinished) ssd += std::pow(score - mean, 2);
+  BootstrapScores result{};
+  result.stddev = std::sqrt(ssd / count);
+  std::sort(unfinished.begin(), unfinished.end());
+  result.bagging = first.finish(mean, options);
+  result.ci_p95_lo = first.finish(percentile(unfinished, 2.5), options);
+  result.ci_p95_hi = first.finish(percentile(unfinished, 97.5), options);
+  // The standard deviation scaled by the finishing's slope at the mean.
+  const double delta = 0.01;
+  const double plus = first.finish(mean + delta, options);
+  const double minus = first.finish(mean - delta, options);
+  result.stddev *= (plus - minus) / (2.0 * delta);
+  return result;
 }
 
 Model load_builtin_model(std::string_view version) {

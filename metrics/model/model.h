@@ -48,6 +48,12 @@ class Model {
   // denormalise, optional score transform, clip — the same double operations in
   // the same order as libvmaf 3.2.0's predict.c and svm.cpp.
   double predict(std::span<const double> feature_values, const PredictOptions& options) const;
+  // The same before the transform and the clip (libvmaf's flags
+  // VMAF_MODEL_FLAG_DISABLE_TRANSFORM | VMAF_MODEL_FLAG_DISABLE_CLIP): what a
+  // bootstrap collection's statistics are formed from.
+  double predict_unfinished(std::span<const double> feature_values) const;
+  // predict()'s transform and clip applied to `score`.
+  double finish(double score, const PredictOptions& options) const;
 
   struct Data;  // the parsed parameters (model/model_data.h)
   explicit Model(std::unique_ptr<Data> data);
@@ -70,5 +76,26 @@ inline constexpr std::uintmax_t kMaxModelFileBytes = 64u << 20;
 // or for anything but a regular file of at most kMaxModelFileBytes.
 Model load_model_file(const std::filesystem::path& path);
 Model load_model_json(std::string_view json_text, std::string_view origin);
+
+// A model file that may also be a bootstrap model collection (libvmaf's
+// VmafModelCollection, e.g. vmaf_b_v0.6.3.json: top-level keys "0", "1", ...,
+// each a model): libvmaf scores model "0" as any model and models "1" on as
+// the collection. For a plain model file `bootstrap` is empty.
+struct ModelFile {
+  Model model;
+  std::vector<Model> bootstrap;
+};
+ModelFile load_model_file_or_collection(const std::filesystem::path& path);
+ModelFile load_model_json_or_collection(std::string_view json_text, std::string_view origin);
+
+// A bootstrap collection's per-frame statistics, as libvmaf's
+// vmaf_bootstrap_predict_score_at_index() forms them from its models'
+// unfinished predictions (in collection order), finished with the first
+// model's transform and clip (`first`, `options`).
+struct BootstrapScores {
+  double bagging, stddev, ci_p95_lo, ci_p95_hi;
+};
+BootstrapScores bootstrap_scores(std::vector<double> unfinished, const Model& first,
+                                 const PredictOptions& options);
 
 }  // namespace vmafexact::model

@@ -62,6 +62,7 @@ enum class Normalization { none, linear_rescale };
 
 struct Model::Data {
   std::string name;
+  std::string type = "LIBSVMNUSVR";  // model_type (bootstrap types predict alike)
   std::vector<ModelFeature> features;
   Normalization normalization = Normalization::none;
   // linear_rescale: slopes[0]/intercepts[0] map the prediction, slopes[i+1] /

@@ -204,6 +204,18 @@ class Loader {
     return result;
   }
 
+  // Whether the document is a bootstrap model collection: no "model_dict" at
+  // the top level, and a model under "0".
+  bool is_collection(const JsonValue& root) const {
+    if (root.kind != JsonValue::Kind::object) return false;
+    bool model_dict = false, first = false;
+    for (const auto& [key, value] : root.members) {
+      model_dict = model_dict || key == "model_dict";
+      first = first || (key == "0" && value.kind == JsonValue::Kind::object);
+    }
+    return first && !model_dict;
+  }
+
   std::unique_ptr<Model::Data> load(const JsonValue& root) {
     if (root.kind != JsonValue::Kind::object)
       fail("top level", std::string("must be an object, not ") + kind_name(root.kind));
@@ -211,15 +223,36 @@ class Loader {
     for (const auto& [key, value] : members(root, "top level"))
       if (key == "model_dict") model_dict = &value;
     if (!model_dict) {
-      for (const auto& [key, value] : root.members)
-        if (key == "0" && value.kind == JsonValue::Kind::object)
-          fail("top level",
-               "no \"model_dict\" (this looks like a bootstrap model collection, which is not "
-               "supported)");
+      if (is_collection(root))
+        fail("top level",
+             "no \"model_dict\" (this is a bootstrap model collection: give it as a model "
+             "file of the model property, not here)");
       fail("top level", "no \"model_dict\" (not a libvmaf JSON model)");
     }
     expect(*model_dict, JsonValue::Kind::object, "model_dict");
     return load_model_dict(*model_dict);
+  }
+
+  // libvmaf's model_collection_parse(): the top-level keys "0", "1", ... in
+  // the document's order, each a model, others skipped as libvmaf skips them;
+  // model "0" and at least model "1", the models from "1" on of one type.
+  std::vector<std::unique_ptr<Model::Data>> load_collection(const JsonValue& root) {
+    std::vector<std::unique_ptr<Model::Data>> models;
+    std::string type;
+    for (const auto& [key, value] : members(root, "top level")) {
+      if (key != std::to_string(models.size())) continue;
+      const std::string origin = std::string(origin_) + ", model \"" + key + "\"";
+      Loader member(origin);
+      auto data = member.load(value);
+      if (models.size() == 1) type = data->type;
+      if (models.size() > 1 && data->type != type)
+        member.fail("model_dict.model_type", "\"" + data->type + "\" where model \"1\" has \"" +
+                                                 type + "\" (a collection has one type)");
+      models.push_back(std::move(data));
+    }
+    if (models.size() < 2)
+      fail("top level", "a bootstrap model collection needs models \"0\" and \"1\"");
+    return models;
   }
 
  private:
@@ -232,10 +265,13 @@ class Loader {
       const std::string field = "model_dict." + key;
       if (key == "model_type") {
         expect(value, JsonValue::Kind::string, field);
-        if (value.text == "BOOTSTRAP_LIBSVMNUSVR" || value.text == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
-          fail(field, value.text + " (bootstrap models) is not supported");
-        if (value.text != "LIBSVMNUSVR")
-          fail(field, "unknown model type \"" + value.text + "\" (expected LIBSVMNUSVR)");
+        // libvmaf predicts every type alike; a collection's models share one.
+        if (value.text != "LIBSVMNUSVR" && value.text != "BOOTSTRAP_LIBSVMNUSVR" &&
+            value.text != "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
+          fail(field, "unknown model type \"" + value.text +
+                          "\" (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or "
+                          "RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
+        data->type = value.text;
         has_model_type = true;
       } else if (key == "norm_type") {
         expect(value, JsonValue::Kind::string, field);
@@ -425,16 +461,36 @@ std::vector<bool> negative_zero_tokens(std::string_view text) {
 
 }  // namespace
 
-Model load_model_json(std::string_view json_text, std::string_view origin) {
+ModelFile load_model_json_or_collection(std::string_view json_text, std::string_view origin) {
   TreeBuilder builder;
   builder.negative_zero = negative_zero_tokens(json_text);
   const bool ok = nlohmann::json::sax_parse(json_text.begin(), json_text.end(), &builder);
   if (!ok) throw Error(std::string(origin) + ": not valid JSON: " + builder.error);
   Loader loader(origin);
-  return Model(loader.load(builder.root));
+  if (!loader.is_collection(builder.root)) return {Model(loader.load(builder.root)), {}};
+  auto models = loader.load_collection(builder.root);
+  ModelFile file{Model(std::move(models.front())), {}};
+  for (std::size_t i = 1; i < models.size(); ++i) file.bootstrap.emplace_back(std::move(models[i]));
+  return file;
+}
+
+Model load_model_json(std::string_view json_text, std::string_view origin) {
+  ModelFile file = load_model_json_or_collection(json_text, origin);
+  if (!file.bootstrap.empty())
+    throw Error(std::string(origin) +
+                ": top level: a bootstrap model collection, where one model was expected");
+  return std::move(file.model);
 }
 
 Model load_model_file(const std::filesystem::path& path) {
+  ModelFile file = load_model_file_or_collection(path);
+  if (!file.bootstrap.empty())
+    throw Error(path.string() +
+                ": top level: a bootstrap model collection, where one model was expected");
+  return std::move(file.model);
+}
+
+ModelFile load_model_file_or_collection(const std::filesystem::path& path) {
   // Only regular files of a sane size: a FIFO would block the start forever,
   // and /dev/zero would be read until memory runs out.
   std::error_code code;
@@ -460,7 +516,7 @@ Model load_model_file(const std::filesystem::path& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return load_model_json(text.str(), path.string());
+  return load_model_json_or_collection(text.str(), path.string());
 }
 
 }  // namespace vmafexact::model

@@ -532,7 +532,7 @@ TEST(Model, RejectsBrokenJson) {
   expect_rejected(std::string("{\"model_dict\": {"), "not valid JSON");
   expect_rejected(std::string("[1, 2]"), "top level");
   expect_rejected(ojson::parse(R"({"param_dict": {}})"), "no \"model_dict\"");
-  expect_rejected(ojson::parse(R"({"0": {"model_dict": {}}, "1": {}})"), "bootstrap");
+  expect_rejected(ojson::parse(R"({"0": {"model_dict": {}}, "1": {}})"), "model \"0\"");
   expect_rejected(ojson::parse(R"({"model_dict": []})"), "model_dict");
 }
 
@@ -547,8 +547,6 @@ TEST(Model, RejectsBrokenModelDict) {
   };
   const ojson remove = ojson(ojson::value_t::discarded);
   broken("model_type", remove, "no \"model_type\"");
-  broken("model_type", "BOOTSTRAP_LIBSVMNUSVR", "bootstrap models");
-  broken("model_type", "RESIDUEBOOTSTRAP_LIBSVMNUSVR", "bootstrap models");
   broken("model_type", "XGBOOST", "model_dict.model_type: unknown model type");
   broken("model_type", 3, "model_dict.model_type: must be a string");
   broken("feature_names", remove, "no \"feature_names\"");
@@ -832,4 +830,97 @@ TEST(Model, NegativeZeroAsLibvmafReadsIt) {
   EXPECT_EQ(m.features()[0].options, (FeatureOptions{{"z", "-0"}, {"y", "0"}}));
   // A score below the clip minimum becomes -0.0, as in libvmaf.
   EXPECT_TRUE(std::signbit(m.predict(std::vector<double>{0.0, -10.0}, {})));
+}
+
+// --- Bootstrap model collections ------------------------------------------------
+
+namespace {
+
+// A collection of `count` linear models, model i's rho 0.25 + i: its
+// prediction 0.5a + 1.5b - 0.25 - i. Keys that are not the next index are
+// skipped, as libvmaf skips them.
+ojson linear_collection(int count) {
+  ojson collection = ojson::object();
+  collection["note"] = "skipped";
+  for (int i = 0; i < count; ++i) {
+    ojson model = linear_model();
+    model["model_dict"]["model_type"] = i == 0 ? "LIBSVMNUSVR" : "BOOTSTRAP_LIBSVMNUSVR";
+    model["model_dict"]["model"] =
+        "svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho " +
+        std::to_string(0.25 + i) + "\nSV\n2 1:0.25 2:1 \n-1 2:0.5 \n";
+    collection[std::to_string(i)] = model;
+  }
+  return collection;
+}
+
+}  // namespace
+
+TEST(ModelCollection, ModelZeroAndTheBootstrapModelsInTheFilesOrder) {
+  ojson json = linear_collection(4);
+  json["7"] = linear_model();  // not the next index: skipped
+  const ModelFile file = load_model_json_or_collection(json.dump(), "collection.json");
+  ASSERT_EQ(file.bootstrap.size(), 3u);
+  const std::vector<double> x = {0.5, 2.0};  // 0.25 + 3 - 0.25 = 3 before rho's offset
+  EXPECT_EQ(file.model.predict(x, {}), 3.0);
+  for (std::size_t i = 0; i < file.bootstrap.size(); ++i)
+    EXPECT_EQ(file.bootstrap[i].predict(x, {}), 3.0 - static_cast<double>(i + 1));
+  // A plain model file is a ModelFile without bootstrap models, and a model
+  // of a bootstrap type predicts as any model (libvmaf reads it so).
+  ojson typed = linear_model();
+  typed["model_dict"]["model_type"] = "RESIDUEBOOTSTRAP_LIBSVMNUSVR";
+  const ModelFile plain = load_model_json_or_collection(typed.dump(), "plain.json");
+  EXPECT_TRUE(plain.bootstrap.empty());
+  EXPECT_EQ(plain.model.predict(x, {}), 3.0);
+}
+
+TEST(ModelCollection, BrokenCollectionsAreClearErrors) {
+  const auto rejected = [](const ojson& json, const std::string& what) {
+    try {
+      load_model_json_or_collection(json.dump(), "broken.json");
+      ADD_FAILURE() << "accepted; expected an error containing: " << what;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  ojson lone = linear_collection(1);
+  rejected(lone, "needs models \"0\" and \"1\"");
+  ojson mixed = linear_collection(3);
+  mixed["2"]["model_dict"]["model_type"] = "RESIDUEBOOTSTRAP_LIBSVMNUSVR";
+  rejected(mixed, "broken.json, model \"2\": model_dict.model_type");
+  ojson bad = linear_collection(3);
+  bad["1"]["model_dict"].erase("feature_names");
+  rejected(bad, "broken.json, model \"1\": model_dict: no \"feature_names\"");
+  // One model where a collection is given: the loaders of single models say so.
+  expect_rejected(linear_collection(2),
+                  "a bootstrap model collection, where one model was expected");
+}
+
+// libvmaf's vmaf_bootstrap_predict_score_at_index(): the mean, the population
+// standard deviation and the 2.5 and 97.5 percentiles (linear between the
+// nearest) of the unfinished predictions; the mean and the percentiles then
+// finished with the first model's transform and clip, the deviation scaled by
+// the finish's slope at the mean (over +-0.01).
+TEST(ModelCollection, StatisticsAsLibvmafFormsThem) {
+  const Model first = load(linear_model());  // clip [0, 100], no transform
+  const std::vector<double> scores = {40.0, 10.0, 30.0, 20.0, 50.0};
+  const BootstrapScores stats = bootstrap_scores(scores, first, {});
+  const double delta = 0.01;  // libvmaf's, and its rounding of mean +- delta
+  EXPECT_EQ(stats.bagging, 30.0);
+  EXPECT_EQ(stats.stddev,
+            std::sqrt(1000.0 / 5.0) * (((30.0 + delta) - (30.0 - delta)) / (2.0 * delta)));
+  EXPECT_NEAR(stats.stddev, std::sqrt(200.0), 1e-9);
+  // p = 2.5 * 4 / 100 = 0.1 and 97.5 * 4 / 100 = 3.9 between the sorted scores.
+  EXPECT_EQ(stats.ci_p95_lo, 10.0 * (1 - 0.1) + 20.0 * (0.1 - 0));
+  EXPECT_EQ(stats.ci_p95_hi, 40.0 * (4 - 3.9) + 50.0 * (3.9 - 3));
+  // Near the clip the slope flattens: 100.005 clips to 100.
+  const BootstrapScores clipped = bootstrap_scores({99.995, 99.995}, first, {});
+  EXPECT_EQ(clipped.stddev, 0.0);
+  const BootstrapScores high = bootstrap_scores({99.99, 100.0}, first, {});
+  const double mean = (99.99 + 100.0) / 2.0;
+  EXPECT_EQ(high.bagging, mean);
+  const double deviation = std::sqrt((std::pow(99.99 - mean, 2) + std::pow(100.0 - mean, 2)) / 2.0);
+  EXPECT_EQ(high.stddev, deviation * ((100.0 - (mean - delta)) / (2.0 * delta)));
+  EXPECT_NEAR(high.stddev, 0.005 * 0.75, 1e-9);
+  const BootstrapScores unclipped = bootstrap_scores({99.99, 100.0, 101.0}, first, {true, false});
+  EXPECT_GT(unclipped.ci_p95_hi, 100.0);
 }

@@ -2,6 +2,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -504,6 +505,66 @@ TEST(ModelList, OverloadsChangeTheModelsExtractorsAsLibvmafMergesThem) {
                 "motion_mbf_0.25_force_0");  // sorted by option name
     }
   }
+}
+
+// A bootstrap model collection given as a file: model "0" writes its score
+// with the other models', then each bootstrap model its own (KEY_0001, ...)
+// and the collection its statistics, as libvmaf's tool orders them.
+TEST(ModelList, ABootstrapCollectionWritesItsModelsAndStatisticsAfterTheModels) {
+  std::string json = "{";
+  for (int i = 0; i < 4; ++i) {
+    // 0.5 adm2 + 1.5 motion2 - rho, rho 0.25 - i: each model i above model 0.
+    json += std::string(i ? "," : "") + "\"" + std::to_string(i) +
+            R"(": {"model_dict": {"model_type": ")" +
+            (i ? "BOOTSTRAP_LIBSVMNUSVR" : "LIBSVMNUSVR") +
+            R"(", "norm_type": "none", "score_clip": [0.0, 100.0], "feature_names": )"
+            R"(["VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score"], )"
+            R"("model": "svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho )" +
+            std::to_string(0.25 - i) + R"(\nSV\n2 1:0.25 2:1 \n-1 2:0.5 \n"}})";
+  }
+  json += "}";
+  const std::string path = ::testing::TempDir() + "vmafexact_collection.json";
+  {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    ASSERT_NE(file, nullptr);
+    std::fputs(json.c_str(), file);
+    std::fclose(file);
+  }
+  const PictureFormat format{64, 48, 8, ChromaFormat::k420};
+  Scorer scorer(load_models(parse_model_list(path + ":name=b,vmaf_v0.6.1")), {}, format);
+  const auto clip = test::make_lcg_clip(format, 3, false);
+  for (unsigned i = 0; i < 3; ++i)
+    scorer.push(clip.view(clip.ref_planes, i), clip.view(clip.dist_planes, i));
+  scorer.finish();
+  const auto names = scorer.scores().names();
+  const std::vector<std::string> last(names.end() - 9, names.end());
+  EXPECT_EQ(last,
+            (std::vector<std::string>{"b", "vmaf_v0.6.1", "b_0001", "b_0002", "b_0003", "b_bagging",
+                                      "b_stddev", "b_ci_p95_lo", "b_ci_p95_hi"}));
+  for (unsigned i = 0; i < 3; ++i) {
+    const double adm2 = *scorer.scores().score("integer_adm2", i);
+    const double motion2 = *scorer.scores().score("integer_motion2", i);
+    const double zero = 0.5 * adm2 + 1.5 * motion2 - 0.25;
+    EXPECT_NEAR(*scorer.scores().score("b", i), zero, 1e-12);
+    for (int m = 1; m <= 3; ++m)
+      EXPECT_NEAR(*scorer.scores().score("b_000" + std::to_string(m), i), zero + m, 1e-12);
+    EXPECT_NEAR(*scorer.scores().score("b_bagging", i), zero + 2.0, 1e-12);
+    EXPECT_NEAR(*scorer.scores().score("b_stddev", i), std::sqrt(2.0 / 3.0), 1e-9);
+    EXPECT_NEAR(*scorer.scores().score("b_ci_p95_lo", i), zero + 1.05, 1e-9);
+    EXPECT_NEAR(*scorer.scores().score("b_ci_p95_hi", i), zero + 2.95, 1e-9);
+  }
+  // Two collections writing one name.
+  try {
+    load_models(parse_model_list(path + "," + path + ":name=vmaf"));
+    ADD_FAILURE() << "two collections named vmaf were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("two models would both write the score 'vmaf'"),
+              std::string::npos)
+        << e.what();
+  }
+  // A model named as one of the collection's statistics.
+  EXPECT_THROW(load_models(parse_model_list(path + ":name=b,vmaf_v0.6.1:name=b_stddev")), Error);
+  std::remove(path.c_str());
 }
 
 TEST(ModelList, BadOverloadsAreClearErrors) {
