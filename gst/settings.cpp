@@ -61,6 +61,10 @@ std::string builtin_model_list() {
   std::string names;
   for (const auto& name : model::builtin_model_names())
     names += (names.empty() ? "" : ", ") + name;
+  std::string collections;
+  for (const auto& name : model::builtin_collection_names())
+    collections += (collections.empty() ? "" : ", ") + name;
+  if (!collections.empty()) names += "; bootstrap collections: " + collections;
   return names.empty() ? "none in this build" : names;
 }
 
@@ -72,8 +76,9 @@ const std::string& model_blurb() {
       ") or paths of libvmaf JSON model files, each optionally followed by :name=KEY, "
       ":disable_clip, :enable_transform and libvmaf's feature overloads "
       ":EXTRACTOR.OPTION=VALUE (e.g. vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0). The first "
-      "model's score is 'vmaf', each further one's its name. Empty: features only. Read when "
-      "the element starts.";
+      "model's score is 'vmaf', each further one's its name; a bootstrap collection (built in "
+      "or a file such as vmaf_b_v0.6.3.json) also scores KEY_0001.., KEY_bagging, KEY_stddev, "
+      "KEY_ci_p95_lo and KEY_ci_p95_hi. Empty: features only. Read when the element starts.";
   return blurb;
 }
 

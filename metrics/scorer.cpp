@@ -477,7 +477,7 @@ std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
   for (const auto& spec : specs) {
     model::ModelFile loaded = spec.is_path
                                   ? model::load_model_file_or_collection(spec.source)
-                                  : model::ModelFile{model::load_builtin_model(spec.source), {}};
+                                  : model::load_builtin_model_or_collection(spec.source);
     // A collection's overloads apply to all its models (libvmaf's
     // vmaf_model_collection_feature_overload()).
     const auto prepare = [&spec](model::Model& model) {

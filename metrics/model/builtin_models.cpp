@@ -1,5 +1,6 @@
 // The built-in VMAF models: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1 and
-// the eight VMAF v1 models (vmaf_v1.0.16_*, with the hfr variants).
+// the eight VMAF v1 models (vmaf_v1.0.16_*, with the hfr variants), and the
+// bootstrap collections vmaf_b_v0.6.3 and vmaf_float_b_v0.6.3.
 //
 // The parameters are Netflix's published VMAF models (libvmaf's model/*.json
 // at f85a8536; Copyright Netflix, Inc., BSD+Patent licence), held here as
@@ -63,6 +64,17 @@ struct BuiltinModel {
 
 #include "model/builtin_models_data.inc"
 
+// The bootstrap model collections libvmaf builds in: model "0" first.
+struct BuiltinCollection {
+  const char* version;
+  std::span<const BuiltinModel* const> models;
+};
+
+constexpr std::array<BuiltinCollection, 2> kCollections = {{
+    {"vmaf_b_v0.6.3", kVmafBV063Models},
+    {"vmaf_float_b_v0.6.3", kVmafFloatBV063Models},
+}};
+
 constexpr std::array<const BuiltinModel*, 11> kBuiltins = {
     &kVmafV061,           &kVmafV061Neg,          &kVmaf4kV061,
     &kVmafV1016x3d0h,     &kVmafV1016x5d0h,       &kVmafV1016x3d0h2160,
@@ -123,6 +135,20 @@ std::unique_ptr<Model::Data> builtin_model_data(std::string_view version) {
   for (const BuiltinModel* b : kBuiltins)
     if (version == b->version) return to_data(*b);
   return nullptr;
+}
+
+std::vector<std::string> builtin_collection_names() {
+  std::vector<std::string> names;
+  for (const auto& collection : kCollections) names.emplace_back(collection.version);
+  return names;
+}
+
+std::vector<std::unique_ptr<Model::Data>> builtin_collection_data(std::string_view version) {
+  std::vector<std::unique_ptr<Model::Data>> models;
+  for (const auto& collection : kCollections)
+    if (version == collection.version)
+      for (const BuiltinModel* b : collection.models) models.push_back(to_data(*b));
+  return models;
 }
 
 }  // namespace vmafexact::model

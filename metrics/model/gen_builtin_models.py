@@ -36,6 +36,12 @@ MODELS = [
     ("vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_1d5h_2160.json",
      "kVmafV1016Hfr1d5h2160"),
 ]
+COLLECTIONS = [
+    # (built-in name, file under the model folder, C++ identifier): bootstrap
+    # model collections, top-level models "0", "1", ...
+    ("vmaf_b_v0.6.3", "vmaf_b_v0.6.3.json", "kVmafBV063"),
+    ("vmaf_float_b_v0.6.3", "vmaf_float_b_v0.6.3.json", "kVmafFloatBV063"),
+]
 MAX_FEATURES = 6  # BuiltinSupportVector's value slots (builtin_models.cpp)
 
 
@@ -91,10 +97,15 @@ class JsonNumber:
         return float(self.text)
 
 
-def emit(version, path, ident, out):
+def read_json(path):
     with open(path) as f:
-        model = json.load(f, parse_float=JsonNumber, parse_int=JsonNumber)["model_dict"]
-    assert model["model_type"] == "LIBSVMNUSVR" and model["norm_type"] == "linear_rescale"
+        return json.load(f, parse_float=JsonNumber, parse_int=JsonNumber)
+
+
+def emit(version, model, ident, out):
+    assert model["model_type"] in ("LIBSVMNUSVR", "BOOTSTRAP_LIBSVMNUSVR",
+                                   "RESIDUEBOOTSTRAP_LIBSVMNUSVR") \
+        and model["norm_type"] == "linear_rescale"
     known = {"model_type", "norm_type", "feature_names", "feature_opts_dicts", "slopes",
              "intercepts", "score_clip", "score_transform", "model", "feature_dict",
              "chroma_correction_parameter"}
@@ -152,7 +163,20 @@ def main():
               "// VMAF models (libvmaf model/*.json at f85a8536, BSD+Patent); do not edit.\n"
               "// Included by builtin_models.cpp.\n\n")
     for version, name, ident in MODELS:
-        emit(version, f"{model_dir}/{name}", ident, out)
+        emit(version, read_json(f"{model_dir}/{name}")["model_dict"], ident, out)
+    for version, name, ident in COLLECTIONS:
+        collection = read_json(f"{model_dir}/{name}")
+        count = 0
+        while str(count) in collection:
+            # Model 0 carries the collection's name; model i its "%s_%04d".
+            member = version if count == 0 else f"{version}_{count:04d}"
+            emit(member, collection[str(count)]["model_dict"], f"{ident}M{count}", out)
+            count += 1
+        assert count >= 2 and set(collection) == {str(i) for i in range(count)}, set(collection)
+        out.write(f"// {version}: a bootstrap collection of {count} models.\n")
+        out.write(f"constexpr const BuiltinModel* {ident}Models[] = {{\n")
+        out.write("".join(f"    &{ident}M{i},\n" for i in range(count)))
+        out.write("};\n\n")
 
 
 if __name__ == "__main__":

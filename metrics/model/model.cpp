@@ -318,15 +318,36 @@ BootstrapScores bootstrap_scores(std::vector<double> unfinished, const Model& fi
   return result;
 }
 
+namespace {
+
+[[noreturn]] void unknown_builtin(std::string_view version) {
+  std::string known;
+  for (const auto& name : builtin_model_names()) known += (known.empty() ? "" : ", ") + name;
+  for (const auto& name : builtin_collection_names()) known += ", " + name;
+  throw Error("unknown built-in model '" + std::string(version) + "' (built in: " + known +
+              "; other models can be loaded from their JSON file)");
+}
+
+}  // namespace
+
 Model load_builtin_model(std::string_view version) {
   auto data = builtin_model_data(version);
   if (!data) {
-    std::string known;
-    for (const auto& name : builtin_model_names()) known += (known.empty() ? "" : ", ") + name;
-    throw Error("unknown built-in model '" + std::string(version) + "' (built in: " + known +
-                "; other models can be loaded from their JSON file)");
+    if (!builtin_collection_data(version).empty())
+      throw Error("built-in '" + std::string(version) +
+                  "' is a bootstrap model collection, where one model was expected");
+    unknown_builtin(version);
   }
   return Model(std::move(data));
+}
+
+ModelFile load_builtin_model_or_collection(std::string_view version) {
+  if (auto data = builtin_model_data(version)) return {Model(std::move(data)), {}};
+  auto models = builtin_collection_data(version);
+  if (models.empty()) unknown_builtin(version);
+  ModelFile file{Model(std::move(models.front())), {}};
+  for (std::size_t i = 1; i < models.size(); ++i) file.bootstrap.emplace_back(std::move(models[i]));
+  return file;
 }
 
 }  // namespace vmafexact::model

@@ -65,6 +65,8 @@ class Model {
 
 // Names of the models built into vmafexact.
 std::vector<std::string> builtin_model_names();
+// Names of the bootstrap model collections built in (libvmaf's too).
+std::vector<std::string> builtin_collection_names();
 
 // Throws vmafexact::Error naming the known versions.
 Model load_builtin_model(std::string_view version);
@@ -85,6 +87,9 @@ struct ModelFile {
   Model model;
   std::vector<Model> bootstrap;
 };
+// A built-in model or bootstrap collection; throws vmafexact::Error naming the
+// known versions.
+ModelFile load_builtin_model_or_collection(std::string_view version);
 ModelFile load_model_file_or_collection(const std::filesystem::path& path);
 ModelFile load_model_json_or_collection(std::string_view json_text, std::string_view origin);
 

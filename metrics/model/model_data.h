@@ -99,6 +99,9 @@ Svm parse_libsvm_text(std::string_view text, std::string_view origin);
 
 // The parsed data of a built-in model, or nullptr for an unknown version.
 std::unique_ptr<Model::Data> builtin_model_data(std::string_view version);
+// The models of a built-in bootstrap collection, model "0" first; empty for an
+// unknown version.
+std::vector<std::unique_ptr<Model::Data>> builtin_collection_data(std::string_view version);
 
 // libvmaf's normalisation of a numeric option value from a model file: the JSON
 // number's text read as a float (strtof), printed with "%g".

@@ -180,6 +180,8 @@ TEST(Documentation, ModelAndFeaturesListEveryValueTheyTake) {
   const auto models = model::builtin_model_names();
   ASSERT_GE(models.size(), 3u);
   for (const auto& name : models) EXPECT_NE(model.find(name), std::string::npos) << name;
+  for (const auto& name : model::builtin_collection_names())
+    EXPECT_NE(model.find(name), std::string::npos) << name;
 
   const std::string features = blurb_of("features");
   for (const FeatureEntry& entry : feature_registry()) {

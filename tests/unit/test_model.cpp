@@ -414,15 +414,29 @@ TEST(Model, Names) {
 TEST(Model, BuiltinsEqualTheirJsonFiles) {
   const char* dir = std::getenv("VMAFEXACT_LIBVMAF_MODEL_DIR");
   if (!dir) GTEST_SKIP() << "VMAFEXACT_LIBVMAF_MODEL_DIR not set";
+  // Each built-in model and each model of a built-in bootstrap collection
+  // against the file's.
+  std::vector<std::pair<Model, Model>> pairs;
   for (const auto& version : builtin_model_names()) {
-    SCOPED_TRACE(version);
-    const Model built_in = load_builtin_model(version);
     // libvmaf keeps the v1 models in folders of their own.
     std::filesystem::path path = std::filesystem::path(dir) / (version + ".json");
     for (const char* folder : {"vmaf_v1.0.16", "vmaf_v1.0.16_hfr"})
       if (!std::filesystem::exists(path))
         path = std::filesystem::path(dir) / folder / (version + ".json");
-    const Model file = load_model_file(path);
+    pairs.emplace_back(load_builtin_model(version), load_model_file(path));
+  }
+  for (const auto& version : builtin_collection_names()) {
+    ModelFile built_in = load_builtin_model_or_collection(version);
+    ModelFile file =
+        load_model_file_or_collection(std::filesystem::path(dir) / (version + ".json"));
+    ASSERT_EQ(built_in.bootstrap.size(), file.bootstrap.size()) << version;
+    ASSERT_EQ(built_in.bootstrap.size(), 20u) << version;
+    pairs.emplace_back(std::move(built_in.model), std::move(file.model));
+    for (std::size_t i = 0; i < file.bootstrap.size(); ++i)
+      pairs.emplace_back(std::move(built_in.bootstrap[i]), std::move(file.bootstrap[i]));
+  }
+  for (const auto& [built_in, file] : pairs) {
+    SCOPED_TRACE(built_in.name());
     const Model::Data& a = built_in.data();
     const Model::Data& b = file.data();
     ASSERT_EQ(a.features.size(), b.features.size());
@@ -923,4 +937,43 @@ TEST(ModelCollection, StatisticsAsLibvmafFormsThem) {
   EXPECT_NEAR(high.stddev, 0.005 * 0.75, 1e-9);
   const BootstrapScores unclipped = bootstrap_scores({99.99, 100.0, 101.0}, first, {true, false});
   EXPECT_GT(unclipped.ci_p95_hi, 100.0);
+}
+
+// libvmaf's built-in collections: model "0" and twenty bootstrap models on the
+// same inputs, named as libvmaf names them; not a single model.
+TEST(ModelCollection, BuiltInCollectionsAsLibvmafBuildsThemIn) {
+  EXPECT_EQ(builtin_collection_names(),
+            (std::vector<std::string>{"vmaf_b_v0.6.3", "vmaf_float_b_v0.6.3"}));
+  for (const auto& version : builtin_collection_names()) {
+    SCOPED_TRACE(version);
+    const ModelFile file = load_builtin_model_or_collection(version);
+    ASSERT_EQ(file.bootstrap.size(), 20u);
+    EXPECT_EQ(file.model.name(), version);
+    EXPECT_EQ(file.bootstrap[0].name(), version + "_0001");
+    EXPECT_EQ(file.bootstrap[19].name(), version + "_0020");
+    for (const auto& member : file.bootstrap) {
+      ASSERT_EQ(member.features().size(), file.model.features().size());
+      for (std::size_t i = 0; i < member.features().size(); ++i)
+        EXPECT_EQ(member.features()[i].name, file.model.features()[i].name);
+    }
+    try {
+      load_builtin_model(version);
+      ADD_FAILURE() << "a collection loaded as one model";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is a bootstrap model collection"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(load_builtin_model_or_collection("vmaf_b_v0.6.3").model.features()[0].name,
+            "VMAF_integer_feature_adm2_score");
+  EXPECT_EQ(load_builtin_model_or_collection("vmaf_float_b_v0.6.3").model.features()[0].name,
+            "VMAF_feature_adm2_score");
+  // A plain built-in is a ModelFile without bootstrap models; unknown names
+  // list the collections too.
+  EXPECT_TRUE(load_builtin_model_or_collection("vmaf_v0.6.1").bootstrap.empty());
+  try {
+    load_builtin_model_or_collection("vmaf_b_v9");
+    ADD_FAILURE() << "an unknown name loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("vmaf_float_b_v0.6.3"), std::string::npos) << e.what();
+  }
 }
