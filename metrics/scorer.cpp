@@ -129,6 +129,7 @@ Scorer::Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest
     ModelInput input;
     input.keys = input_keys(scored.model);
     for (const auto& member : scored.bootstrap) input.bootstrap_keys.push_back(input_keys(member));
+    input.written = written_scores(scored);
     model_inputs_.push_back(std::move(input));
   }
   for (const auto& request : features) extractor_for(request);
@@ -207,18 +208,19 @@ void Scorer::predict(unsigned index) {
   for (std::size_t m = 0; m < models_.size(); ++m) {
     const ScoredModel& scored = models_[m];
     if (scored.bootstrap.empty()) continue;
+    // written_scores(): the key, then the models', then the four statistics.
+    const std::vector<std::string>& names = model_inputs_[m].written;
     std::vector<double> unfinished;
     for (std::size_t b = 0; b < scored.bootstrap.size(); ++b) {
       const model::Model& member = scored.bootstrap[b];
       const auto values = input_values(member, model_inputs_[m].bootstrap_keys[b], index);
       unfinished.push_back(member.predict_unfinished(values));
-      scores_.append(bootstrap_member_key(scored.key, b + 1), index,
-                     member.finish(unfinished.back(), scored.predict), WritePhase::kModel);
+      scores_.append(names[1 + b], index, member.finish(unfinished.back(), scored.predict),
+                     WritePhase::kModel);
     }
     const auto stats =
         model::bootstrap_scores(std::move(unfinished), scored.bootstrap.front(), scored.predict);
-    const auto names = written_scores(scored);  // the key, the models', then these four
-    const std::size_t first = names.size() - 4;
+    const std::size_t first = 1 + scored.bootstrap.size();
     scores_.append(names[first], index, stats.bagging, WritePhase::kModel);
     scores_.append(names[first + 1], index, stats.stddev, WritePhase::kModel);
     scores_.append(names[first + 2], index, stats.ci_p95_lo, WritePhase::kModel);
@@ -493,12 +495,14 @@ std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs) {
     if (key.empty()) key = models.empty() ? "vmaf" : loaded.model.name();
     ScoredModel scored{std::move(loaded.model), std::move(key), spec.predict,
                        std::move(loaded.bootstrap)};
-    for (const auto& other : models)
-      for (const auto& name : written_scores(scored))
-        if (const auto taken = written_scores(other);
-            std::find(taken.begin(), taken.end(), name) != taken.end())
+    const auto names = written_scores(scored);
+    for (const auto& other : models) {
+      const auto taken = written_scores(other);
+      for (const auto& name : names)
+        if (std::find(taken.begin(), taken.end(), name) != taken.end())
           throw Error("two models would both write the score '" + name +
                       "'; give one another name with :name=KEY");
+    }
     models.push_back(std::move(scored));
   }
   return models;

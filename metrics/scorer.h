@@ -181,6 +181,7 @@ class Scorer {
   struct ModelInput {
     std::vector<std::string> keys;  // collector keys in the model's feature order
     std::vector<std::vector<std::string>> bootstrap_keys;  // the same per bootstrap model
+    std::vector<std::string> written;  // written_scores() of the model, named once
   };
   std::vector<double> input_values(const model::Model& model, const std::vector<std::string>& keys,
                                    unsigned index) const;

@@ -199,10 +199,9 @@ VideoInput discover_file(const InputOptions& options, const std::string& role) {
                                    (error ? error->message : "not a file name"));
   input.uri = uri.get();
 
-  auto [info, error_of_discovery] = discover_uri(input.uri);
-  error = std::move(error_of_discovery);
-  const GstDiscovererResult result =
-      info ? gst_discoverer_info_get_result(info.get()) : GST_DISCOVERER_ERROR;
+  const Discovery discovery = discover_uri(input.uri);
+  const DiscovererInfoPtr& info = discovery.info;
+  const GstDiscovererResult result = result_of(discovery);
   const std::string what = "cannot read the " + role + " " + options.path;
   switch (result) {
     case GST_DISCOVERER_OK:
@@ -214,7 +213,7 @@ VideoInput discover_file(const InputOptions& options, const std::string& role) {
       throw CliError(kExitInput, what + ": GStreamer could not read it within " +
                                      std::to_string(kDiscoveryTimeout / GST_SECOND) + " s");
     default: {
-      std::string reason = error ? error->message : "GStreamer cannot read it";
+      std::string reason = discovery.error ? discovery.error->message : "GStreamer cannot read it";
       if (!reason.empty() && reason.back() == '.') reason.pop_back();
       throw CliError(kExitInput, what + ": " + reason,
                      "Give a video file GStreamer can read (mp4, mkv, webm, y4m, ...); for raw "

@@ -341,13 +341,17 @@ Model load_builtin_model(std::string_view version) {
   return Model(std::move(data));
 }
 
+ModelFile model_file_of(std::vector<std::unique_ptr<Model::Data>> models) {
+  ModelFile file{Model(std::move(models.front())), {}};
+  for (std::size_t i = 1; i < models.size(); ++i) file.bootstrap.emplace_back(std::move(models[i]));
+  return file;
+}
+
 ModelFile load_builtin_model_or_collection(std::string_view version) {
   if (auto data = builtin_model_data(version)) return {Model(std::move(data)), {}};
   auto models = builtin_collection_data(version);
   if (models.empty()) unknown_builtin(version);
-  ModelFile file{Model(std::move(models.front())), {}};
-  for (std::size_t i = 1; i < models.size(); ++i) file.bootstrap.emplace_back(std::move(models[i]));
-  return file;
+  return model_file_of(std::move(models));
 }
 
 }  // namespace vmafexact::model

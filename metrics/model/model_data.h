@@ -103,6 +103,9 @@ std::unique_ptr<Model::Data> builtin_model_data(std::string_view version);
 // unknown version.
 std::vector<std::unique_ptr<Model::Data>> builtin_collection_data(std::string_view version);
 
+// A collection's models, model "0" first, as a ModelFile (both loading paths).
+ModelFile model_file_of(std::vector<std::unique_ptr<Model::Data>> models);
+
 // libvmaf's normalisation of a numeric option value from a model file: the JSON
 // number's text read as a float (strtof), printed with "%g".
 std::string normalized_option_number(std::string_view json_number_text);

@@ -468,26 +468,27 @@ ModelFile load_model_json_or_collection(std::string_view json_text, std::string_
   if (!ok) throw Error(std::string(origin) + ": not valid JSON: " + builder.error);
   Loader loader(origin);
   if (!loader.is_collection(builder.root)) return {Model(loader.load(builder.root)), {}};
-  auto models = loader.load_collection(builder.root);
-  ModelFile file{Model(std::move(models.front())), {}};
-  for (std::size_t i = 1; i < models.size(); ++i) file.bootstrap.emplace_back(std::move(models[i]));
-  return file;
+  return model_file_of(loader.load_collection(builder.root));
 }
 
-Model load_model_json(std::string_view json_text, std::string_view origin) {
-  ModelFile file = load_model_json_or_collection(json_text, origin);
+namespace {
+
+// The one model of a file, which the single-model loaders need.
+Model only_model(ModelFile file, std::string_view origin) {
   if (!file.bootstrap.empty())
     throw Error(std::string(origin) +
                 ": top level: a bootstrap model collection, where one model was expected");
   return std::move(file.model);
 }
 
+}  // namespace
+
+Model load_model_json(std::string_view json_text, std::string_view origin) {
+  return only_model(load_model_json_or_collection(json_text, origin), origin);
+}
+
 Model load_model_file(const std::filesystem::path& path) {
-  ModelFile file = load_model_file_or_collection(path);
-  if (!file.bootstrap.empty())
-    throw Error(path.string() +
-                ": top level: a bootstrap model collection, where one model was expected");
-  return std::move(file.model);
+  return only_model(load_model_file_or_collection(path), path.string());
 }
 
 ModelFile load_model_file_or_collection(const std::filesystem::path& path) {
