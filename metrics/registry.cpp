@@ -7,7 +7,10 @@
 #include "cambi/cambi_extractor.h"
 #include "common/error.h"
 #include "float_adm/float_adm_extractor.h"
+#include "float_ansnr/float_ansnr_extractor.h"
+#include "float_moment/float_moment_extractor.h"
 #include "float_motion/float_motion_extractor.h"
+#include "float_psnr/float_psnr_extractor.h"
 #include "float_vif/float_vif_extractor.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
@@ -27,7 +30,7 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 12> entries = {{
+  static const std::array<FeatureEntry, 15> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
@@ -48,6 +51,9 @@ std::span<const FeatureEntry> feature_registry() {
        VMAFEXACT_CUDA_TWIN(cuda::ssim::make_cuda_extractor), "float_ssim"},
       {ssim::ms_ssim_descriptor(), ssim::make_ms_ssim_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::ssim::make_ms_ssim_cuda_extractor), "float_ms_ssim"},
+      {float_psnr::descriptor(), float_psnr::make_cpu_extractor, nullptr, "float_psnr"},
+      {float_ansnr::descriptor(), float_ansnr::make_cpu_extractor, nullptr, "float_ansnr"},
+      {float_moment::descriptor(), float_moment::make_cpu_extractor, nullptr, "float_moment"},
   }};
   return entries;
 }

@@ -85,7 +85,14 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
       available = vmaf_neg;
     } else {
       std::string feature;
-      if (starts_with(key, "psnr_")) feature = "psnr";
+      if (key == "float_psnr")
+        feature = "float_psnr";
+      else if (key == "float_ansnr" || key == "float_anpsnr")
+        feature = "float_ansnr";
+      else if (starts_with(key, "float_moment_"))
+        feature = "float_moment";
+      else if (starts_with(key, "psnr_"))
+        feature = "psnr";
       else if (starts_with(key, "integer_vif")) feature = "vif";
       else if (starts_with(key, "integer_adm") || starts_with(key, "integer_aim")) feature = "adm";
       else if (starts_with(key, "integer_motion") || key == "VMAF_integer_feature_motion_sad_score")

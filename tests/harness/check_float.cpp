@@ -1,5 +1,6 @@
-// The float extractors (float_motion, float_vif, float_adm; libvmaf's float_*.c) have no SIMD or
-// CUDA twins yet: their one twin is the scalar stage itself, checked here to read only its samples.
+// The float extractors (float_motion, float_vif, float_adm, float_psnr, float_ansnr,
+// float_moment; libvmaf's float_*.c) have no SIMD or CUDA twins yet: their one twin is the
+// scalar stage itself, checked here to read only its samples.
 // Each is scored on pictures of awkward sizes (its minimum, odd sides) held in TestPlanes whose
 // padding and guards hold a pattern; a second run with another pattern must give the same bits, and
 // no guard byte may change.
@@ -128,3 +129,33 @@ TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_adm);
+
+// ---- float_psnr, float_ansnr, float_moment (luma only)
+
+class FloatPsnrStage : public FloatStage {};
+
+TEST_P(FloatPsnrStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("float_psnr", {}, {{1, 1}, {3, 2}, {17, 9}, {33, 31}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_psnr, FloatPsnrStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_psnr);
+
+class FloatAnsnrStage : public FloatStage {};
+
+TEST_P(FloatAnsnrStage, ReadsOnlyItsSamples) {
+  // 3x3 and 4x5: every column and row is a mirrored border of the 5x5 filter.
+  check_reads_only_samples("float_ansnr", {}, {{3, 3}, {4, 5}, {17, 9}, {33, 31}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_ansnr, FloatAnsnrStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_ansnr);
+
+class FloatMomentStage : public FloatStage {};
+
+TEST_P(FloatMomentStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("float_moment", {}, {{1, 1}, {2, 3}, {17, 9}, {33, 31}});
+}
+
+INSTANTIATE_TEST_SUITE_P(float_moment, FloatMomentStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(float_moment);

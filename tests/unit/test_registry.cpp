@@ -69,9 +69,12 @@ TEST(Registry, DescribesEveryFeatureForUsers) {
                 "; psnr (options: enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak, "
                 "min_sse); "),
             std::string::npos);
+  EXPECT_NE(describe_features().find(
+                "; float_ssim (options: enable_lcs, enable_db, clip_db, scale); float_ms_ssim "
+                "(options: enable_lcs, enable_db, clip_db); "),
+            std::string::npos);
   EXPECT_TRUE(describe_features().ends_with(
-      "; float_ssim (options: enable_lcs, enable_db, clip_db, scale); float_ms_ssim (options: "
-      "enable_lcs, enable_db, clip_db)"));
+      "; float_psnr (no options); float_ansnr (no options); float_moment (no options)"));
 }
 
 TEST(OptionValues, ReadsThroughTheTable) {

@@ -1,0 +1,33 @@
+// The double sums that libvmaf's float luma extractors (float_psnr.c,
+// float_moment.c; psnr.c and moment.c) form over a plane copied to floats by
+// picture_copy() (sample / 1, 4, 16 or 256): `cum += v` and `cum += v * v`,
+// the product in float, the sum in double, in raster order.
+//
+// Each value there is an integer scaled by a power of two, so the double sum
+// is exact whenever the scaled integer total stays below 2^53 — always for
+// the samples, and for the squares up to 12 bits (where v * v is exact in
+// float). Here they are integer sums (exact in any order, cut into bands); a
+// 16-bit plane whose rounded squares pass 2^53 in all (a huge, high-contrast
+// one) is summed again in libvmaf's order.
+#pragma once
+
+#include "common/bands.h"
+#include "common/picture.h"
+
+namespace vmafexact {
+
+// picture_copy()'s divisor of a sample: 1, 4, 16 or 256 for 8, 10, 12, 16 bits.
+constexpr float float_sample_divisor(unsigned bpc) {
+  return bpc == 8 ? 1.0f : bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+}
+
+// libvmaf's `double cum = 0; cum += v` over the plane's samples as floats.
+double float_sample_sum(const PlaneView& plane, unsigned bpc, BandRunner& runner);
+
+// libvmaf's `double cum = 0; cum += v * v` (v * v a float) over the plane's
+// samples as floats, or with `minus` over the differences of the two planes'
+// floats (psnr.c's `diff = ref - dis; noise += diff * diff`).
+double float_square_sum(const PlaneView& plane, const PlaneView* minus, unsigned bpc,
+                        BandRunner& runner);
+
+}  // namespace vmafexact
