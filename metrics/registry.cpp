@@ -5,6 +5,7 @@
 
 #include "adm/adm_extractor.h"
 #include "cambi/cambi_extractor.h"
+#include "ciede/ciede_extractor.h"
 #include "common/error.h"
 #include "float_adm/float_adm_extractor.h"
 #include "float_ansnr/float_ansnr_extractor.h"
@@ -14,6 +15,7 @@
 #include "float_vif/float_vif_extractor.h"
 #include "motion/motion_extractor.h"
 #include "psnr/psnr_extractor.h"
+#include "psnr_hvs/psnr_hvs_extractor.h"
 #include "speed/speed_extractor.h"
 #include "ssim/ssim_extractor.h"
 #include "vif/vif_extractor.h"
@@ -30,7 +32,7 @@ namespace vmafexact {
 std::span<const FeatureEntry> feature_registry() {
   // One line per extractor: what it is, its CPU and CUDA factories, and its
   // check in the twin harness.
-  static const std::array<FeatureEntry, 15> entries = {{
+  static const std::array<FeatureEntry, 17> entries = {{
       {adm::descriptor(), adm::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::adm::make_cuda_extractor), "adm"},
       {motion::descriptor(), motion::make_cpu_extractor,
@@ -54,6 +56,8 @@ std::span<const FeatureEntry> feature_registry() {
       {float_psnr::descriptor(), float_psnr::make_cpu_extractor, nullptr, "float_psnr"},
       {float_ansnr::descriptor(), float_ansnr::make_cpu_extractor, nullptr, "float_ansnr"},
       {float_moment::descriptor(), float_moment::make_cpu_extractor, nullptr, "float_moment"},
+      {psnr_hvs::descriptor(), psnr_hvs::make_cpu_extractor, nullptr, "psnr_hvs"},
+      {ciede::descriptor(), ciede::make_cpu_extractor, nullptr, "ciede"},
   }};
   return entries;
 }

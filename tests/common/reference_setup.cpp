@@ -91,6 +91,10 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
         feature = "float_ansnr";
       else if (starts_with(key, "float_moment_"))
         feature = "float_moment";
+      else if (starts_with(key, "psnr_hvs"))
+        feature = "psnr_hvs";
+      else if (key == "ciede2000")
+        feature = "ciede";
       else if (starts_with(key, "psnr_"))
         feature = "psnr";
       else if (starts_with(key, "integer_vif")) feature = "vif";

@@ -25,12 +25,24 @@ struct Size {
   unsigned w, h;
 };
 
-// Every score of `feature` over `frames` reference/distorted pairs (luma only).
+// A picture of TestPlanes: luma only, or with chroma planes of libvmaf's sizes.
+struct TestFrame {
+  std::vector<test::TestPlane> planes;
+  ChromaFormat chroma;
+  PictureView view() const {
+    PictureView picture = planes[0].view();
+    picture.chroma = chroma;
+    for (std::size_t p = 1; p < planes.size(); ++p) picture.planes[p] = planes[p].plane();
+    return picture;
+  }
+};
+
+// Every score of `feature` over `frames` reference/distorted pairs.
 FeatureCollector score_frames(const char* feature, const FeatureOptions& options,
-                              std::vector<test::TestPlane>& ref,
-                              std::vector<test::TestPlane>& dist) {
+                              std::vector<TestFrame>& ref, std::vector<TestFrame>& dist) {
   auto extractor = make_feature_extractor(feature, options);
-  extractor->init({ref[0].width(), ref[0].height(), ref[0].bpc(), ChromaFormat::k400});
+  const auto& luma = ref[0].planes[0];
+  extractor->init({luma.width(), luma.height(), luma.bpc(), ref[0].chroma});
   FeatureCollector scores;
   for (unsigned i = 0; i < ref.size(); ++i)
     extractor->extract(ref[i].view(), dist[i].view(), i, scores);
@@ -42,32 +54,45 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 // The scalar stage of `feature` at each size and depth, guards painted twice.
 void check_reads_only_samples(const char* feature, const FeatureOptions& options,
-                              const std::vector<Size>& sizes) {
+                              const std::vector<Size>& sizes,
+                              ChromaFormat chroma = ChromaFormat::k400,
+                              std::vector<unsigned> depths = {8u, 10u, 16u}) {
   std::mt19937_64 rng(seed() ^ 0xf10a7);
   for (const Size size : sizes)
-    for (unsigned bpc : {8u, 10u, 16u}) {
+    for (unsigned bpc : depths) {
       SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " +
                    std::to_string(bpc) + "-bit");
-      std::vector<test::TestPlane> ref, dist;
+      std::vector<TestFrame> ref, dist;
+      const unsigned planes = chroma == ChromaFormat::k400 ? 1 : 3;
       for (unsigned f = 0; f < 3; ++f) {
-        ref.emplace_back(size.w, size.h, bpc, 5);
-        dist.emplace_back(size.w, size.h, bpc, 2);
-        for (unsigned y = 0; y < size.h; ++y)
-          for (unsigned x = 0; x < size.w; ++x) {
-            ref.back().set(x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
-            dist.back().set(x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
-          }
+        ref.push_back({{}, chroma});
+        dist.push_back({{}, chroma});
+        for (unsigned p = 0; p < planes; ++p) {
+          const unsigned w = p ? chroma_plane_width(size.w, chroma) : size.w;
+          const unsigned h = p ? chroma_plane_height(size.h, chroma) : size.h;
+          ref.back().planes.emplace_back(w, h, bpc, 5);
+          dist.back().planes.emplace_back(w, h, bpc, 2);
+          for (unsigned y = 0; y < h; ++y)
+            for (unsigned x = 0; x < w; ++x) {
+              ref.back().planes.back().set(
+                  x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
+              dist.back().planes.back().set(
+                  x, y, test::sample_of(rng, test::Fill::kRandom, bpc, bpc > 8 ? 2 : 1));
+            }
+        }
       }
       const FeatureCollector first = score_frames(feature, options, ref, dist);
-      for (unsigned f = 0; f < ref.size(); ++f) {
-        ref[f].repaint_guards(0x5eed + f);
-        dist[f].repaint_guards(~(0x5eed + f));
-      }
+      for (unsigned f = 0; f < ref.size(); ++f)
+        for (unsigned p = 0; p < planes; ++p) {
+          ref[f].planes[p].repaint_guards(0x5eed + f + 16 * p);
+          dist[f].planes[p].repaint_guards(~(0x5eed + f + 16 * p));
+        }
       const FeatureCollector second = score_frames(feature, options, ref, dist);
-      for (unsigned f = 0; f < ref.size(); ++f) {
-        EXPECT_TRUE(guards_intact(ref[f], "reference"));
-        EXPECT_TRUE(guards_intact(dist[f], "distorted"));
-      }
+      for (unsigned f = 0; f < ref.size(); ++f)
+        for (unsigned p = 0; p < planes; ++p) {
+          EXPECT_TRUE(guards_intact(ref[f].planes[p], "reference"));
+          EXPECT_TRUE(guards_intact(dist[f].planes[p], "distorted"));
+        }
       ASSERT_EQ(first.names(), second.names());
       for (const auto& name : first.names())
         for (unsigned f = 0; f < ref.size(); ++f) {
@@ -159,3 +184,29 @@ TEST_P(FloatMomentStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_moment, FloatMomentStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_moment);
+
+// ---- psnr_hvs and ciede (every plane)
+
+class PsnrHvsStage : public FloatStage {};
+
+TEST_P(PsnrHvsStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("psnr_hvs", {}, {{16, 16}, {17, 23}, {40, 33}}, ChromaFormat::k420,
+                           {8u, 10u, 12u});
+  check_reads_only_samples("psnr_hvs", {}, {{8, 8}, {15, 9}}, ChromaFormat::k444, {8u, 12u});
+  check_reads_only_samples("psnr_hvs", {}, {{17, 8}}, ChromaFormat::k422, {10u});
+}
+
+INSTANTIATE_TEST_SUITE_P(psnr_hvs, PsnrHvsStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(psnr_hvs);
+
+class CiedeStage : public FloatStage {};
+
+TEST_P(CiedeStage, ReadsOnlyItsSamples) {
+  check_reads_only_samples("ciede", {}, {{2, 2}, {18, 12}}, ChromaFormat::k420);
+  check_reads_only_samples("ciede", {}, {{1, 1}, {7, 5}}, ChromaFormat::k444);
+  // 4:2:2 reads run on into the next rows and libvmaf's padding: none of the test planes' own.
+  check_reads_only_samples("ciede", {}, {{33, 9}, {100, 4}}, ChromaFormat::k422, {8u, 16u});
+}
+
+INSTANTIATE_TEST_SUITE_P(ciede, CiedeStage, ::testing::Values("scalar"), twin_name);
+HARNESS_FEATURE(ciede);

@@ -28,11 +28,12 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but speed_temporal and libvmaf's float ones (SSIM's and
-    // MS-SSIM's excepted: they have twins) has a CUDA twin wherever CUDA is built.
+    // Every feature but speed_temporal, psnr_hvs, ciede and libvmaf's float ones
+    // (SSIM's and MS-SSIM's excepted: they have twins) has a CUDA twin wherever
+    // CUDA is built.
     const bool ssim = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim";
-    const bool cpu_only = entry.name() == "speed_temporal" ||
-                          (entry.name().starts_with("float_") && !ssim);
+    const bool cpu_only = entry.name() == "speed_temporal" || entry.name() == "psnr_hvs" ||
+                          entry.name() == "ciede" || (entry.name().starts_with("float_") && !ssim);
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
     const auto extractor = make_feature_extractor(entry.name());
@@ -74,7 +75,8 @@ TEST(Registry, DescribesEveryFeatureForUsers) {
                 "(options: enable_lcs, enable_db, clip_db); "),
             std::string::npos);
   EXPECT_TRUE(describe_features().ends_with(
-      "; float_psnr (no options); float_ansnr (no options); float_moment (no options)"));
+      "; float_psnr (no options); float_ansnr (no options); float_moment (no options); psnr_hvs "
+      "(no options); ciede (no options)"));
 }
 
 TEST(OptionValues, ReadsThroughTheTable) {

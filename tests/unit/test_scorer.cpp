@@ -217,8 +217,8 @@ TEST(Scorer, ExtractorsThatReadNoChromaScoreTheSameWithoutIt) {
     EXPECT_EQ(scores_of_run(features, clip, false), with) << list;
   }
   // The ones that read chroma say so (a false here would hand them null planes).
-  EXPECT_EQ(with_chroma, (std::vector<std::string>{"speed_chroma", "psnr"}));
-  EXPECT_EQ(luma_only.size(), lists.size() - 2);
+  EXPECT_EQ(with_chroma, (std::vector<std::string>{"speed_chroma", "psnr", "psnr_hvs", "ciede"}));
+  EXPECT_EQ(luma_only.size(), lists.size() - 4);
   // The VMAF models read luma only: the element repacks no chroma for them.
   EXPECT_FALSE(Scorer(load_models(parse_model_list("vmaf_v0.6.1")), {}, clip.format).reads_chroma());
   EXPECT_TRUE(Scorer(load_models(parse_model_list("vmaf_v0.6.1")), parse_feature_list("psnr"),
@@ -631,20 +631,35 @@ TEST(Scorer, HeldMemoryDoesNotGrowWithTheFramesOfAnyExtractor) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "mallinfo2 does not see ASan's allocator";
 #endif
-  std::string every_feature;
-  for (const FeatureEntry& entry : feature_registry())
-    every_feature += std::string(every_feature.empty() ? "" : ",") + std::string(entry.name());
+  // ciede and psnr_hvs cost 20 to 100 times more per pixel than the others
+  // (libm calls per pixel, serial sums): they run on a smaller clip.
+  const std::vector<std::string> costly = {"ciede", "psnr_hvs"};
+  std::string every_feature, costly_features;
+  for (const FeatureEntry& entry : feature_registry()) {
+    const std::string name(entry.name());
+    std::string& list = std::find(costly.begin(), costly.end(), name) != costly.end()
+                            ? costly_features
+                            : every_feature;
+    list += std::string(list.empty() ? "" : ",") + name;
+  }
   every_feature += ",motion=motion_five_frame_window=true:motion_moving_average=true";
-  // The smallest size every extractor takes (float_ms_ssim 176x176, 4:2:0
-  // speed_chroma 160x160, cambi a side of 216).
+  EXPECT_EQ(costly_features, "psnr_hvs,ciede");
+  // The smallest size every other extractor takes (float_ms_ssim 176x176,
+  // 4:2:0 speed_chroma 160x160, cambi a side of 216).
   const auto clip = test::make_clip({224, 176, 8, ChromaFormat::k420}, 8, 5);
-  Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1")), parse_feature_list(every_feature),
-                clip.format);
-  unsigned pushed = 0;
-  const double before = run_and_sample(scorer, clip, pushed, 200, 200).back().second;
-  constexpr unsigned kFrames = 1000;
-  const double grown = run_and_sample(scorer, clip, pushed, kFrames, kFrames).back().second - before;
-  EXPECT_LT(grown, kFrames * 1.0) << grown / kFrames << " bytes per frame held on";
+  const auto small_clip = test::make_clip({48, 40, 8, ChromaFormat::k420}, 8, 6);
+  for (const auto& [features, frames] :
+       {std::pair{every_feature, &clip}, std::pair{costly_features, &small_clip}}) {
+    SCOPED_TRACE(features);
+    Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1")), parse_feature_list(features),
+                  frames->format);
+    unsigned pushed = 0;
+    const double before = run_and_sample(scorer, *frames, pushed, 200, 200).back().second;
+    constexpr unsigned kFrames = 1000;
+    const double grown =
+        run_and_sample(scorer, *frames, pushed, kFrames, kFrames).back().second - before;
+    EXPECT_LT(grown, kFrames * 1.0) << grown / kFrames << " bytes per frame held on";
+  }
 }
 
 // Frames side by side on a pool (lanes, jobs, the in-order merge): each lane
