@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,17 @@ inline unsigned expect_golden(const char* feature, const GoldenCase& c) {
 }
 
 // What init() of `feature` with `options` throws for `format`; "" if it takes it.
+// Every case of `feature` against libvmaf's values (expect_golden()); there
+// must be `clips` of them. Prints the tally.
+inline void expect_every_golden(const char* feature, const std::vector<GoldenCase>& cases,
+                                std::size_t clips) {
+  unsigned compared = 0;
+  for (const auto& c : cases) compared += expect_golden(feature, c);
+  EXPECT_EQ(cases.size(), clips);
+  std::printf("[%s] %u of %u values compared with libvmaf's (%zu clips)\n", feature, compared,
+              compared, cases.size());
+}
+
 inline std::string init_error(const char* feature, const PictureFormat& format,
                               const FeatureOptions& options = {}) {
   return error_of([&] { make_feature_extractor(feature, options)->init(format); });

@@ -123,25 +123,14 @@ constexpr Shape kShapes[] = {{1, 1, 8},    {3, 3, 8},   {5, 4, 10},  {17, 9, 12}
 
 }  // namespace
 
-TEST(FloatPsnr, EveryGoldenValueIsLibvmafs) {
-  unsigned compared = 0;
-  for (const auto& c : psnr_cases()) compared += expect_golden("float_psnr", c);
-  EXPECT_EQ(psnr_cases().size(), 7u);
-  std::printf("[float_psnr] %u values equal libvmaf's\n", compared);
-}
+TEST(FloatPsnr, EveryGoldenValueIsLibvmafs) { expect_every_golden("float_psnr", psnr_cases(), 7); }
 
 TEST(FloatAnsnr, EveryGoldenValueIsLibvmafs) {
-  unsigned compared = 0;
-  for (const auto& c : ansnr_cases()) compared += expect_golden("float_ansnr", c);
-  EXPECT_EQ(ansnr_cases().size(), 7u);
-  std::printf("[float_ansnr] %u values equal libvmaf's\n", compared);
+  expect_every_golden("float_ansnr", ansnr_cases(), 7);
 }
 
 TEST(FloatMoment, EveryGoldenValueIsLibvmafs) {
-  unsigned compared = 0;
-  for (const auto& c : moment_cases()) compared += expect_golden("float_moment", c);
-  EXPECT_EQ(moment_cases().size(), 7u);
-  std::printf("[float_moment] %u values equal libvmaf's\n", compared);
+  expect_every_golden("float_moment", moment_cases(), 7);
 }
 
 // The stages' sums equal libvmaf's one-pass sums whatever the bands, at every
