@@ -169,29 +169,60 @@ double ciede_score(double sum, unsigned width, unsigned height) {
 namespace {
 
 template <class Sample>
-float sample_at(const PlaneView& plane, const ChromaSite& site) {
+std::uint32_t sample_at(const PlaneView& plane, const ChromaSite& site) {
   // A column past the plane's width is libvmaf's zeroed row padding.
-  return site.column < plane.width ? static_cast<float>(plane.row<Sample>(site.row)[site.column])
-                                   : 0.0f;
+  return site.column < plane.width ? plane.row<Sample>(site.row)[site.column] : 0u;
 }
+
+// lab_of() is a pure function of a pixel's three samples, and natural video
+// repeats them: a small direct-mapped cache per band keeps the last Lab of
+// each slot. The values are those lab_of() returns, so the bits are too.
+class LabCache {
+ public:
+  explicit LabCache(unsigned bpc) : bpc_(bpc), slots_(kSlots) {}
+  const Lab& operator()(std::uint32_t y, std::uint32_t u, std::uint32_t v) {
+    const std::uint64_t key = (std::uint64_t{y} << 32) | (std::uint64_t{u} << 16) | v;
+    Slot& slot = slots_[(y * 0x9E3779B1u ^ u * 0x85EBCA77u ^ v * 0xC2B2AE3Du) >> (32 - kBits)];
+    if (slot.key != key) {
+      slot.key = key;
+      slot.lab = lab_of(static_cast<float>(y), static_cast<float>(u), static_cast<float>(v), bpc_);
+    }
+    return slot.lab;
+  }
+
+ private:
+  static constexpr unsigned kBits = 12, kSlots = 1u << kBits;
+  struct Slot {
+    std::uint64_t key = ~std::uint64_t{0};  // no pixel's key: samples have 16 bits at most
+    Lab lab{};
+  };
+  unsigned bpc_;
+  std::vector<Slot> slots_;
+};
 
 template <class Sample>
 void differences_of_rows(const PictureView& ref, const PictureView& dist, const ChromaMap& map,
                          int first, int end, float* out) {
   const unsigned w = ref.width;
+  LabCache lab(ref.bpc);
   for (int row = first; row < end; ++row) {
     const unsigned y = static_cast<unsigned>(row);
     const Sample* ref_luma = ref.planes[0].row<Sample>(y);
     const Sample* dist_luma = dist.planes[0].row<Sample>(y);
     for (unsigned x = 0; x < w; ++x) {
       const ChromaSite site = map.site(x, y);
-      const Lab first =
-          lab_of(static_cast<float>(ref_luma[x]), sample_at<Sample>(ref.planes[1], site),
-                 sample_at<Sample>(ref.planes[2], site), ref.bpc);
-      const Lab second =
-          lab_of(static_cast<float>(dist_luma[x]), sample_at<Sample>(dist.planes[1], site),
-                 sample_at<Sample>(dist.planes[2], site), dist.bpc);
-      out[std::size_t{y} * w + x] = delta_e_2000(first, second);
+      const std::uint32_t ry = ref_luma[x], ru = sample_at<Sample>(ref.planes[1], site),
+                          rv = sample_at<Sample>(ref.planes[2], site);
+      const std::uint32_t dy = dist_luma[x], du = sample_at<Sample>(dist.planes[1], site),
+                          dv = sample_at<Sample>(dist.planes[2], site);
+      // Equal samples give equal Lab, and ciede2000() of equal colours is +0
+      // exactly (every difference 0, each term 0, sqrt(0)).
+      if (ry == dy && ru == du && rv == dv) {
+        out[std::size_t{y} * w + x] = 0.0f;
+        continue;
+      }
+      const Lab first = lab(ry, ru, rv);
+      out[std::size_t{y} * w + x] = delta_e_2000(first, lab(dy, du, dv));
     }
   }
 }

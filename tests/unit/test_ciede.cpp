@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "ciede/ciede.h"
 #include "float_golden.h"
@@ -82,4 +83,20 @@ TEST(Ciede, IdenticalPicturesScoreInfinity) {
   extractor->extract(clip.ref_view(0), clip.ref_view(0), 0, scores);
   EXPECT_TRUE(std::isinf(*scores.score("ciede2000", 0)));
   EXPECT_EQ(ciede::ciede_score(4.0, 2, 2), 45.0);
+}
+
+// The stage skips equal pixels as 0: ciede2000() of a colour with itself must
+// be exactly 0 for every colour (and the Lab cache must give lab_of()'s bits,
+// which the golden values check).
+TEST(Ciede, AColoursDifferenceFromItselfIsExactlyZero) {
+  std::mt19937 rng(11);
+  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+    std::uniform_int_distribution<unsigned> sample(0, (1u << bpc) - 1);
+    for (int i = 0; i < 20000; ++i) {
+      const ciede::Lab colour = ciede::lab_of(sample(rng), sample(rng), sample(rng), bpc);
+      const float same = ciede::delta_e_2000(colour, colour);
+      EXPECT_EQ(same, 0.0f) << bpc << "-bit colour " << i;
+      if (same != 0.0f) return;
+    }
+  }
 }
