@@ -35,7 +35,7 @@ struct ChromaSite {
 };
 class ChromaMap {
  public:
-  ChromaMap(const PictureFormat& format);
+  explicit ChromaMap(const PictureFormat& format);
   ChromaSite site(unsigned x, unsigned y) const;
   // Whether every site lies inside libvmaf's chroma buffer (else libvmaf reads
   // another plane or past its allocation, and the format is refused).

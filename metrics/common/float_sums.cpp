@@ -1,7 +1,6 @@
 #include "common/float_sums.h"
 
 #include <cstdint>
-#include <cstdlib>
 
 namespace vmafexact {
 

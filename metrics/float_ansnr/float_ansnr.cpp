@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/float_sums.h"
 #include "float_psnr/float_psnr.h"
 
 namespace vmafexact::float_ansnr {
