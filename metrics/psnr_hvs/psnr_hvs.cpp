@@ -1,7 +1,11 @@
 #include "psnr_hvs/psnr_hvs.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+
+#include "common/cpu.h"
+#include "common/dispatch.h"
 
 namespace vmafexact::psnr_hvs {
 
@@ -72,175 +76,51 @@ const float (&csf_of(unsigned plane))[8][8] {
   return plane == 0 ? kCsfLuma : plane == 1 ? kCsfCb : kCsfCr;
 }
 
-// OD_DCT_RSHIFT(a, 1): half of a, rounded toward zero.
-inline std::int32_t half(std::int32_t a) { return (a + (a < 0 ? 1 : 0)) >> 1; }
+}  // namespace
 
-// One lifting step's product: (a * multiplier + 2^(shift-1)) >> shift, in
-// int as Daala's; the right shift of a negative value is arithmetic.
-inline std::int32_t scaled(std::int32_t a, std::int32_t multiplier, int shift) {
-  return (a * multiplier + (1 << (shift - 1))) >> shift;
+namespace scalar {
+namespace {
+
+#include "psnr_hvs/psnr_hvs_blocks.h"
+
+}  // namespace
+}  // namespace scalar
+
+namespace {
+
+PlaneSum plane_sum_one_by_one(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                              const float (&csf)[8][8]) {
+  return scalar::plane_sum_fn<1>(ref, dist, bpc, csf);
 }
 
-// Daala's od_bin_fdct8(): an 8-point type-II DCT in integer lifting steps.
-// `x` is read with `stride`; the outputs go to y[0..7].
-void fdct8(std::int32_t y[8], const std::int32_t* x, int stride) {
-  // The inputs in Daala's permuted order.
-  std::int32_t t0 = x[0 * stride], t4 = x[1 * stride], t2 = x[2 * stride], t6 = x[3 * stride];
-  std::int32_t t7 = x[4 * stride], t3 = x[5 * stride], t5 = x[6 * stride], t1 = x[7 * stride];
-  // +1/-1 butterflies.
-  t1 = t0 - t1;
-  const std::int32_t t1h = half(t1);
-  t0 -= t1h;
-  t4 += t5;
-  const std::int32_t t4h = half(t4);
-  t5 -= t4h;
-  t3 = t2 - t3;
-  t2 -= half(t3);
-  t6 += t7;
-  const std::int32_t t6h = half(t6);
-  t7 = t6h - t7;
-  // The embedded 4-point DCT-II.
-  t0 += t6h;
-  t6 = t0 - t6;
-  t2 = t4h - t2;
-  t4 = t2 - t4;
-  // Its 2-point DCT-II: tan(pi/8) and sin(pi/4) rotations.
-  t0 -= scaled(t4, 13573, 15);
-  t4 += scaled(t0, 11585, 14);
-  t0 -= scaled(t4, 13573, 15);
-  // Its 2-point DST-IV (3 pi / 8).
-  t6 -= scaled(t2, 21895, 15);
-  t2 += scaled(t6, 15137, 14);
-  t6 -= scaled(t2, 21895, 15);
-  // The embedded 4-point DST-IV.
-  t3 += scaled(t5, 19195, 15);
-  t5 += scaled(t3, 11585, 14);
-  t3 -= scaled(t5, 7489, 13);
-  t7 = half(t5) - t7;
-  t5 -= t7;
-  t3 = t1h - t3;
-  t1 -= t3;
-  // The pi/16 and 3 pi/16 rotations.
-  t7 += scaled(t1, 3227, 15);
-  t1 -= scaled(t7, 6393, 15);
-  t7 += scaled(t1, 3227, 15);
-  t5 += scaled(t3, 2485, 13);
-  t3 -= scaled(t5, 18205, 15);
-  t5 += scaled(t3, 2485, 13);
-  y[0] = t0, y[1] = t1, y[2] = t2, y[3] = t3, y[4] = t4, y[5] = t5, y[6] = t6, y[7] = t7;
-}
-
-// One 8x8 block of both pictures, samples as Daala's od_coeff.
-struct Block {
-  std::int32_t src[64];
-  std::int32_t dst[64];
+constexpr simd::IsaTables<PsnrHvsDsp> kTables {
+  psnr_hvs_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+      psnr_hvs_dsp_avx2, psnr_hvs_dsp_avx512,
+#endif
 };
-
-template <class Sample>
-void load_block(const PlaneView& ref, const PlaneView& dist, unsigned x, unsigned y, Block& block) {
-  for (unsigned i = 0; i < kBlock; ++i) {
-    const Sample* r = ref.row<Sample>(y + i) + x;
-    const Sample* d = dist.row<Sample>(y + i) + x;
-    for (unsigned j = 0; j < kBlock; ++j) {
-      block.src[i * 8 + j] = r[j];
-      block.dst[i * 8 + j] = d[j];
-    }
-  }
-}
-
-// The quadrant of the block a sample counts to in the 4x4 means and variances.
-constexpr int quadrant(int i, int j) { return ((i & 12) >> 2) + ((j & 12) >> 1); }
-
-// A block's global variance turned into the ratio of its quadrants' variances
-// to it, as calc_psnrhvs() forms it: every step in float, in its order.
-float variance_ratio(const std::int32_t* coeff) {
-  float global_mean = 0;
-  float means[4] = {0, 0, 0, 0};
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) {
-      global_mean += coeff[i * 8 + j];
-      means[quadrant(i, j)] += coeff[i * 8 + j];
-    }
-  global_mean /= 64.f;
-  for (float& mean : means) mean /= 16.f;
-  float global_var = 0;
-  float vars[4] = {0, 0, 0, 0};
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) {
-      const int q = quadrant(i, j);
-      global_var += (coeff[i * 8 + j] - global_mean) * (coeff[i * 8 + j] - global_mean);
-      vars[q] += (coeff[i * 8 + j] - means[q]) * (coeff[i * 8 + j] - means[q]);
-    }
-  global_var *= 1 / 63.f * 64;
-  for (float& var : vars) var *= 1 / 15.f * 16;
-  if (global_var > 0) global_var = (vars[0] + vars[1] + vars[2] + vars[3]) / global_var;
-  return global_var;
-}
-
-// The masking weights: (csf * 0.3885746225901003)^2, in double, rounded to float.
-struct Mask {
-  float weight[8][8];
-  explicit Mask(const float (&csf)[8][8]) {
-    for (int i = 0; i < 8; ++i)
-      for (int j = 0; j < 8; ++j)
-        weight[i][j] =
-            static_cast<float>((csf[i][j] * 0.3885746225901003) * (csf[i][j] * 0.3885746225901003));
-  }
-};
-
-// A block's AC energy weighted by the mask, scaled by its variance ratio:
-// sqrt(energy * ratio) / 32 (the root in double, the result a float).
-float contrast_mask(const std::int32_t* dct, float ratio, const Mask& mask) {
-  float energy = 0;
-  for (int i = 0; i < 8; ++i)
-    for (int j = (i == 0); j < 8; ++j)
-      energy += static_cast<float>(dct[i * 8 + j] * dct[i * 8 + j]) * mask.weight[i][j];
-  return static_cast<float>(std::sqrt(static_cast<double>(energy * ratio)) / 32.f);
-}
-
-template <class Sample>
-PlaneSum plane_sum_of(const PlaneView& ref, const PlaneView& dist, const float (&csf)[8][8]) {
-  const Mask mask(csf);
-  PlaneSum total;
-  const int w = static_cast<int>(ref.width), h = static_cast<int>(ref.height);
-  Block block;
-  std::int32_t dct_src[64], dct_dst[64];
-  for (int y = 0; y < h - 7; y += kStep)
-    for (int x = 0; x < w - 7; x += kStep) {
-      load_block<Sample>(ref, dist, static_cast<unsigned>(x), static_cast<unsigned>(y), block);
-      const float src_ratio = variance_ratio(block.src);
-      const float dst_ratio = variance_ratio(block.dst);
-      fdct8x8(block.src, dct_src);
-      fdct8x8(block.dst, dct_dst);
-      float masking = contrast_mask(dct_src, src_ratio, mask);
-      const float dst_masking = contrast_mask(dct_dst, dst_ratio, mask);
-      if (dst_masking > masking) masking = dst_masking;
-      for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) {
-          float err = static_cast<float>(std::abs(dct_src[i * 8 + j] - dct_dst[i * 8 + j]));
-          if (i != 0 || j != 0) {
-            const float threshold = masking / mask.weight[i][j];
-            err = err < threshold ? 0 : err - threshold;
-          }
-          total.sum += (err * csf[i][j]) * (err * csf[i][j]);
-          ++total.terms;
-        }
-    }
-  return total;
-}
 
 }  // namespace
 
+const PsnrHvsDsp& psnr_hvs_dsp_scalar() {
+  static constexpr PsnrHvsDsp dsp{"scalar", plane_sum_one_by_one};
+  return dsp;
+}
+const PsnrHvsDsp* psnr_hvs_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+const PsnrHvsDsp& psnr_hvs_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
+
+const float (&csf_table(unsigned plane))[8][8] { return csf_of(plane); }
+
 void fdct8x8(const std::int32_t in[64], std::int32_t out[64]) {
-  // Columns into the rows of `z`, then z's columns into out's rows.
-  std::int32_t z[64];
-  for (int i = 0; i < 8; ++i) fdct8(z + 8 * i, in + i, 8);
-  for (int i = 0; i < 8; ++i) fdct8(out + 8 * i, z + i, 8);
+  scalar::Coefficients<1> lanes_in, lanes_out;
+  for (int i = 0; i < 64; ++i) lanes_in[i][0] = in[i];
+  scalar::fdct8x8_lanes<1>(lanes_in, lanes_out);
+  for (int i = 0; i < 64; ++i) out[i] = lanes_out[i][0];
 }
 
-PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc, unsigned csf_plane) {
-  return bpc == 8 ? plane_sum_of<std::uint8_t>(ref, dist, csf_of(csf_plane))
-                  : plane_sum_of<std::uint16_t>(ref, dist, csf_of(csf_plane));
+PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc, unsigned csf_plane,
+                   const PsnrHvsDsp& dsp) {
+  return dsp.plane_sum(ref, dist, bpc, csf_of(csf_plane));
 }
 
 std::array<double, 4> scores_of(const PsnrHvsSums& sums, unsigned bpc) {
@@ -258,10 +138,12 @@ std::array<double, 4> scores_of(const PsnrHvsSums& sums, unsigned bpc) {
   return {to_db(score[0]), to_db(score[1]), to_db(score[2]), to_db(combined)};
 }
 
+PsnrHvsCpuStage::PsnrHvsCpuStage() : dsp_(&psnr_hvs_dsp(cpu::flags())) {}
+
 PsnrHvsSums PsnrHvsCpuStage::compute(const PictureView& ref, const PictureView& dist, unsigned) {
   PsnrHvsSums sums;
   for (unsigned p = 0; p < 3; ++p)
-    sums.planes[p] = plane_sum(ref.planes[p], dist.planes[p], ref.bpc, p);
+    sums.planes[p] = plane_sum(ref.planes[p], dist.planes[p], ref.bpc, p, *dsp_);
   return sums;
 }
 

@@ -28,8 +28,36 @@ struct PlaneSum {
   float sum = 0;
   int terms = 0;
 };
-// `csf_plane`: 0 for luma's table, 1 and 2 for the chroma planes'.
-PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc, unsigned csf_plane);
+
+// The plane sum's dispatch table (dav1d's model, metrics/common/dispatch.h):
+// the scalar reference runs libvmaf's blocks one at a time; the AVX2 and
+// AVX-512 twins run 8 and 16 blocks of a row side by side, each block through
+// the same operations in the same order (psnr_hvs_blocks.h), and add the
+// terms in libvmaf's order: the same bits (the twin harness checks it).
+using PlaneSumFn = PlaneSum (*)(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                                const float (&csf)[8][8]);
+struct PsnrHvsDsp {
+  const char* isa;
+  PlaneSumFn plane_sum;
+};
+const PsnrHvsDsp& psnr_hvs_dsp_scalar();
+// The table of one ISA (cpu::kAvx2, cpu::kAvx512), or nullptr when this build
+// has none. It may only run where cpu::detected_flags() has the flag.
+const PsnrHvsDsp* psnr_hvs_dsp_isa(unsigned cpu_flag);
+// The best table allowed by `cpu_flags`.
+const PsnrHvsDsp& psnr_hvs_dsp(unsigned cpu_flags);
+#if defined(VMAFEXACT_X86_64_SIMD)
+const PsnrHvsDsp& psnr_hvs_dsp_avx2();
+const PsnrHvsDsp& psnr_hvs_dsp_avx512();
+#endif
+
+// Daala's contrast sensitivity table of a plane: 0 luma, 1 Cb, 2 Cr.
+const float (&csf_table(unsigned plane))[8][8];
+
+// One plane's sum with the table `dsp`; `csf_plane`: 0 for luma's table, 1
+// and 2 for the chroma planes'.
+PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc, unsigned csf_plane,
+                   const PsnrHvsDsp& dsp);
 
 // The per-pixel stage's result: each plane's sum.
 struct PsnrHvsSums {
@@ -41,9 +69,14 @@ struct PsnrHvsSums {
 // psnr_hvs_y, psnr_hvs_cb, psnr_hvs_cr, psnr_hvs.
 std::array<double, 4> scores_of(const PsnrHvsSums& sums, unsigned bpc);
 
+// The CPU stage, with the best table this CPU runs (chosen once).
 class PsnrHvsCpuStage final : public FeatureStage<PsnrHvsSums> {
  public:
+  PsnrHvsCpuStage();
   PsnrHvsSums compute(const PictureView& ref, const PictureView& dist, unsigned index) override;
+
+ private:
+  const PsnrHvsDsp* dsp_;
 };
 
 }  // namespace vmafexact::psnr_hvs

@@ -14,6 +14,7 @@
 
 #include "common/feature_collector.h"
 #include "harness.h"
+#include "psnr_hvs/psnr_hvs.h"
 #include "registry.h"
 
 using namespace vmafexact;
@@ -210,3 +211,41 @@ TEST_P(CiedeStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(ciede, CiedeStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(ciede);
+
+// psnr_hvs's SIMD twins (metrics/psnr_hvs/psnr_hvs_blocks.h): 8 or 16 blocks of
+// a row side by side, against the scalar reference's blocks one by one, per
+// plane table, over rows of fewer blocks than lanes, exactly as many, and
+// more with a tail.
+HARNESS_DSP_FIXTURE(PsnrHvsTwin, psnr_hvs::PsnrHvsDsp, psnr_hvs::psnr_hvs_dsp_scalar,
+                    psnr_hvs::psnr_hvs_dsp_isa, 0x4875);
+
+TEST_P(PsnrHvsTwin, PlaneSums) {
+  std::vector<Size> sizes = {{8, 8}, {15, 9}, {64, 15}, {113, 17}, {120, 22}, {241, 30}};
+  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
+  for (unsigned bpc : {8u, 10u, 12u})
+    for (const Size size : sizes)
+      for (test::Fill fill : {test::Fill::kRandom, test::Fill::kExtremes, test::Fill::kFullRange}) {
+        test::TestPlane ref_plane(size.w, size.h, bpc, 3), dist_plane(size.w, size.h, bpc, 5);
+        for (unsigned y = 0; y < size.h; ++y)
+          for (unsigned x = 0; x < size.w; ++x) {
+            ref_plane.set(x, y, test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1));
+            // Mostly near the reference, as a distorted picture is.
+            const std::uint32_t near = std::min<std::uint32_t>(
+                ref_plane.get(x, y) + static_cast<std::uint32_t>(rng_() % 9), (1u << bpc) - 1);
+            dist_plane.set(x, y,
+                           rng_() % 4 ? near : test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1));
+          }
+        for (unsigned csf = 0; csf < 3; ++csf) {
+          const auto a =
+              psnr_hvs::plane_sum(ref_plane.plane(), dist_plane.plane(), bpc, csf, ref());
+          const auto b =
+              psnr_hvs::plane_sum(ref_plane.plane(), dist_plane.plane(), bpc, csf, twin());
+          ASSERT_EQ(a.terms, b.terms);
+          ASSERT_TRUE(same_bits(a.sum, b.sum))
+              << twin().isa << " " << size.w << "x" << size.h << " " << bpc << "-bit csf " << csf
+              << ": " << a.sum << " vs " << b.sum;
+        }
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(psnr_hvs, PsnrHvsTwin, isa_values(), isa_param_name);

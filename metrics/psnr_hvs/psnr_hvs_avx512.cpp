@@ -1,0 +1,28 @@
+// The AVX-512 twin of PSNR-HVS's plane sum: psnr_hvs_blocks.h compiled for
+// AVX-512, 16 blocks of a row side by side.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+#include "psnr_hvs/psnr_hvs.h"
+
+namespace vmafexact::psnr_hvs {
+namespace avx512 {
+namespace {
+
+#include "psnr_hvs/psnr_hvs_blocks.h"
+
+PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
+                   const float (&csf)[8][8]) {
+  return plane_sum_fn<16>(ref, dist, bpc, csf);
+}
+
+}  // namespace
+}  // namespace avx512
+
+const PsnrHvsDsp& psnr_hvs_dsp_avx512() {
+  static constexpr PsnrHvsDsp dsp{"avx512", avx512::plane_sum};
+  return dsp;
+}
+
+}  // namespace vmafexact::psnr_hvs
