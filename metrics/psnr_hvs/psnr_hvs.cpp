@@ -93,10 +93,11 @@ PlaneSum plane_sum_one_by_one(const PlaneView& ref, const PlaneView& dist, unsig
   return scalar::plane_sum_fn<1>(ref, dist, bpc, csf);
 }
 
-constexpr simd::IsaTables<PsnrHvsDsp> kTables {
-  psnr_hvs_dsp_scalar,
+constexpr simd::IsaTables<PsnrHvsDsp> kTables{
+    psnr_hvs_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
-      psnr_hvs_dsp_avx2, psnr_hvs_dsp_avx512,
+    psnr_hvs_dsp_avx2,
+    psnr_hvs_dsp_avx512,
 #endif
 };
 
@@ -108,8 +109,6 @@ const PsnrHvsDsp& psnr_hvs_dsp_scalar() {
 }
 const PsnrHvsDsp* psnr_hvs_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
 const PsnrHvsDsp& psnr_hvs_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
-
-const float (&csf_table(unsigned plane))[8][8] { return csf_of(plane); }
 
 void fdct8x8(const std::int32_t in[64], std::int32_t out[64]) {
   scalar::Coefficients<1> lanes_in, lanes_out;

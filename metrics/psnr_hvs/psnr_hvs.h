@@ -51,9 +51,6 @@ const PsnrHvsDsp& psnr_hvs_dsp_avx2();
 const PsnrHvsDsp& psnr_hvs_dsp_avx512();
 #endif
 
-// Daala's contrast sensitivity table of a plane: 0 luma, 1 Cb, 2 Cr.
-const float (&csf_table(unsigned plane))[8][8];
-
 // One plane's sum with the table `dsp`; `csf_plane`: 0 for luma's table, 1
 // and 2 for the chroma planes'.
 PlaneSum plane_sum(const PlaneView& ref, const PlaneView& dist, unsigned bpc, unsigned csf_plane,
