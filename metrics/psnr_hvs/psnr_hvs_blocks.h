@@ -10,9 +10,20 @@
 inline std::int32_t half(std::int32_t a) { return (a + (a < 0 ? 1 : 0)) >> 1; }
 
 // One lifting step's product: (a * multiplier + 2^(shift-1)) >> shift, in
-// int as Daala's; the right shift of a negative value is arithmetic.
+// 32 bits as Daala's; the right shift of a negative value is arithmetic. At
+// 12 bits the product can pass 2^31 (Daala's OD_DCT_OVERFLOW_CHECK is off in
+// libvmaf), where libvmaf's compiled code wraps it modulo 2^32: so does this,
+// in unsigned arithmetic, without signed overflow.
 inline std::int32_t scaled(std::int32_t a, std::int32_t multiplier, int shift) {
-  return (a * multiplier + (1 << (shift - 1))) >> shift;
+  const auto wrapped = static_cast<std::int32_t>(
+      static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(multiplier) + (1u << (shift - 1)));
+  return wrapped >> shift;
+}
+
+// An int square as libvmaf's compiled code forms it: modulo 2^32 where samples
+// beyond the bit depth make it pass 2^31.
+inline std::int32_t wrapped_square(std::int32_t a) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(a));
 }
 
 // N blocks' coefficients, [coefficient][lane], and one float per lane.
@@ -136,7 +147,7 @@ void contrast_mask(const Coefficients<N>& dct, const LaneFloats<N>& ratio, const
   float energy[N] = {};
   for (int i = 1; i < 64; ++i)  // every coefficient but the DC, in row order
     for (int l = 0; l < N; ++l)
-      energy[l] += static_cast<float>(dct[i][l] * dct[i][l]) * mask.weight[i];
+      energy[l] += static_cast<float>(wrapped_square(dct[i][l])) * mask.weight[i];
   for (int l = 0; l < N; ++l)
     masking[l] = static_cast<float>(std::sqrt(static_cast<double>(energy[l] * ratio[l])) / 32.f);
 }

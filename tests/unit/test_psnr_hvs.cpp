@@ -7,8 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <string>
 
+#include "common/cpu.h"
 #include "float_golden.h"
 #include "psnr_hvs/psnr_hvs.h"
 #include "registry.h"
@@ -71,4 +75,39 @@ TEST(PsnrHvs, RefusesWhatLibvmafCannotScore) {
   EXPECT_NE(small.find("7x7"), std::string::npos) << small;
   EXPECT_EQ(init_error("psnr_hvs", {8, 8, 8, ChromaFormat::k444}), "");
   EXPECT_NE(init_error("psnr_hvs", {7, 9, 8, ChromaFormat::k444}), "");
+}
+
+// Samples beyond the bit depth (a 12-bit video's 16-bit containers may hold
+// any value) drive Daala's 32-bit lifting products past 2^31: libvmaf's
+// compiled code wraps them, and so must every twin. libvmaf's own scores of
+// this picture (its C path, %.17g): psnr_hvs_cb below, the others NaN (a
+// negative sum's log).
+TEST(PsnrHvs, ProductsPast2To31WrapAsInLibvmaf) {
+  Clip clip;
+  clip.format = {64, 64, 12, ChromaFormat::k444};
+  std::uint32_t state = 777;
+  for (auto* planes : {&clip.ref_planes, &clip.dist_planes})
+    for (unsigned p = 0; p < 3; ++p) {
+      std::vector<std::uint8_t> plane(64 * 64 * 2);
+      for (std::size_t i = 0; i < plane.size(); i += 2) {
+        state = state * 1103515245u + 12345u;
+        const auto v = static_cast<std::uint16_t>((state >> 8) & 0xffff);
+        std::memcpy(&plane[i], &v, 2);
+      }
+      planes->push_back(std::move(plane));
+    }
+  const unsigned saved_mask = cpu::cpu_mask();
+  for (const unsigned mask : {0u, unsigned{cpu::kAvx2}, unsigned{cpu::kAllFlags}}) {
+    SCOPED_TRACE(std::string("twin ") + cpu::best_isa_name(cpu::detected_flags() & mask));
+    cpu::set_cpu_mask(mask);  // taken by the stage the extractor builds at init()
+    auto extractor = make_feature_extractor("psnr_hvs");
+    extractor->init(clip.format);
+    FeatureCollector scores;
+    extractor->extract(clip.ref_view(0), clip.dist_view(0), 0, scores);
+    EXPECT_EQ(*scores.score("psnr_hvs_cb", 0), -14.877033748836903);
+    EXPECT_TRUE(std::isnan(*scores.score("psnr_hvs_y", 0)));
+    EXPECT_TRUE(std::isnan(*scores.score("psnr_hvs_cr", 0)));
+    EXPECT_TRUE(std::isnan(*scores.score("psnr_hvs", 0)));
+  }
+  cpu::set_cpu_mask(saved_mask);
 }
