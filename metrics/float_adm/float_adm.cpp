@@ -133,25 +133,21 @@ FloatAdmComputer::FloatAdmComputer(unsigned width, unsigned height, const FloatA
   written_.shrink_to_fit();
 }
 
-float FloatAdmComputer::read(std::ptrdiff_t index) {
-  if (tracking_) {
-    if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size()) ||
-        !written_[static_cast<std::size_t>(index)]) {
-      bad_read_ = true;
-      return 0.0f;
-    }
+float FloatAdmComputer::tracked_read(std::ptrdiff_t index) {
+  if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size()) ||
+      !written_[static_cast<std::size_t>(index)]) {
+    bad_read_ = true;
+    return 0.0f;
   }
   return arena_[static_cast<std::size_t>(index)];
 }
 
-void FloatAdmComputer::write(std::ptrdiff_t index, float value) {
-  if (tracking_) {
-    if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size())) {
-      bad_read_ = true;
-      return;
-    }
-    written_[static_cast<std::size_t>(index)] = 1;
+void FloatAdmComputer::tracked_write(std::ptrdiff_t index, float value) {
+  if (index < 0 || index >= static_cast<std::ptrdiff_t>(arena_.size())) {
+    bad_read_ = true;
+    return;
   }
+  written_[static_cast<std::size_t>(index)] = 1;
   arena_[static_cast<std::size_t>(index)] = value;
 }
 

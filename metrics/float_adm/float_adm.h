@@ -78,8 +78,21 @@ class FloatAdmComputer {
  private:
   struct Band;  // the index of one band buffer in the arena
   FloatAdmSums run(const FloatPlane& ref, const FloatPlane& dist);
-  float read(std::ptrdiff_t index);
-  void write(std::ptrdiff_t index, float value);
+  // The arena's value at `index`, and a store there; during the dry run they
+  // record what libvmaf would read before it wrote it (out of line: the
+  // scoring runs take the plain access, inlined).
+  float read(std::ptrdiff_t index) {
+    if (tracking_) [[unlikely]]
+      return tracked_read(index);
+    return arena_[static_cast<std::size_t>(index)];
+  }
+  void write(std::ptrdiff_t index, float value) {
+    if (tracking_) [[unlikely]]
+      return tracked_write(index, value);
+    arena_[static_cast<std::size_t>(index)] = value;
+  }
+  float tracked_read(std::ptrdiff_t index);
+  void tracked_write(std::ptrdiff_t index, float value);
   std::ptrdiff_t at(int buffer, int row, int column) const {
     return static_cast<std::ptrdiff_t>(buffer) * static_cast<std::ptrdiff_t>(buffer_floats_) +
            static_cast<std::ptrdiff_t>(row) * stride_ + column;
