@@ -186,7 +186,8 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     }
     return row[static_cast<std::size_t>(j)];
   };
-  for (int i = 0; i < (h + 1) / 2; ++i) {
+  // The vertical pass with every read checked (the dry run, the refused sizes).
+  const auto vertical_checked = [&](int i) {
     for (int j = 0; j < w; ++j) {
       const float s0 = source(ind_y_[0][i], j), s1 = source(ind_y_[1][i], j);
       const float s2 = source(ind_y_[2][i], j), s3 = source(ind_y_[3][i], j);
@@ -204,6 +205,10 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
       accum += kHi[3] * s3;
       tmp_hi_[static_cast<std::size_t>(j)] = accum;
     }
+  };
+  // The horizontal pass of output row i over the kept columns, every read
+  // checked (the dry run).
+  const auto horizontal = [&](int i) {
     for (int j = 0; j < (w + 1) / 2; ++j) {
       const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
       float s0 = tmp(tmp_lo_, j0), s1 = tmp(tmp_lo_, j1), s2 = tmp(tmp_lo_, j2),
@@ -234,6 +239,93 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
       accum += kHi[2] * s2;
       accum += kHi[3] * s3;
       write(at(dst_first + 3, i, j), accum);  // d
+    }
+  };
+  // The four source rows of output row i, where every one of them is inside
+  // what it reads (always, but in the dry run and at the sizes it refuses):
+  // then the vertical pass runs over plain row pointers, the columns side by
+  // side, each the same float operations in the same order.
+  const auto rows_of = [&](int i, const float* rows[4]) {
+    if (tracking_) return false;
+    for (int k = 0; k < 4; ++k) {
+      const int row = ind_y_[k][i];
+      if (picture) {
+        if (row < 0 || row >= static_cast<int>(picture->height) ||
+            w > static_cast<int>(picture->width))
+          return false;
+        rows[k] = picture->row(static_cast<unsigned>(row));
+      } else {
+        rows[k] = arena_.data() + at(src_buffer, row, 0);
+      }
+    }
+    return true;
+  };
+  for (int i = 0; i < (h + 1) / 2; ++i) {
+    if (const float* rows[4]; rows_of(i, rows)) {
+      float* lo = tmp_lo_.data();
+      float* hi = tmp_hi_.data();
+      for (int j = 0; j < w; ++j) {
+        float accum = 0;
+        accum += kLo[0] * rows[0][j];
+        accum += kLo[1] * rows[1][j];
+        accum += kLo[2] * rows[2][j];
+        accum += kLo[3] * rows[3][j];
+        lo[j] = accum;
+      }
+      if (!lo_only)
+        for (int j = 0; j < w; ++j) {
+          float accum = 0;
+          accum += kHi[0] * rows[0][j];
+          accum += kHi[1] * rows[1][j];
+          accum += kHi[2] * rows[2][j];
+          accum += kHi[3] * rows[3][j];
+          hi[j] = accum;
+        }
+    } else {
+      vertical_checked(i);
+    }
+    if (tracking_) {
+      horizontal(i);
+      continue;
+    }
+    // Outside the dry run every read of the kept columns is inside the row;
+    // the same operations as horizontal(), over plain pointers.
+    const float* lo = tmp_lo_.data();
+    const float* hi = tmp_hi_.data();
+    float* out_a = arena_.data() + at(dst_first + 0, i, 0);
+    for (int j = 0; j < (w + 1) / 2; ++j) {
+      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
+      float accum = 0;
+      accum += kLo[0] * lo[j0];
+      accum += kLo[1] * lo[j1];
+      accum += kLo[2] * lo[j2];
+      accum += kLo[3] * lo[j3];
+      out_a[j] = accum;
+    }
+    if (lo_only) continue;
+    float* out_h = arena_.data() + at(dst_first + 1, i, 0);
+    float* out_v = arena_.data() + at(dst_first + 2, i, 0);
+    float* out_d = arena_.data() + at(dst_first + 3, i, 0);
+    for (int j = 0; j < (w + 1) / 2; ++j) {
+      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
+      float accum = 0;
+      accum += kHi[0] * lo[j0];
+      accum += kHi[1] * lo[j1];
+      accum += kHi[2] * lo[j2];
+      accum += kHi[3] * lo[j3];
+      out_v[j] = accum;
+      accum = 0;
+      accum += kLo[0] * hi[j0];
+      accum += kLo[1] * hi[j1];
+      accum += kLo[2] * hi[j2];
+      accum += kLo[3] * hi[j3];
+      out_h[j] = accum;
+      accum = 0;
+      accum += kHi[0] * hi[j0];
+      accum += kHi[1] * hi[j1];
+      accum += kHi[2] * hi[j2];
+      accum += kHi[3] * hi[j3];
+      out_d[j] = accum;
     }
   }
 }
