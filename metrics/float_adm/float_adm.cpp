@@ -504,9 +504,48 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
   };
   // A row: its first sample where the border lets it in, the middle ones,
   // its last sample likewise.
+  // sample() of the middle columns of a middle row outside the dry run: the
+  // same operations in the same order, over plain row pointers.
+  const auto middle_samples = [&](int i) {
+    const float* src[3];
+    const float* angles[3];
+    const float* flt[3][3];
+    for (int theta = 0; theta < 3; ++theta) {
+      src[theta] = arena_.data() + at(src_first + theta, i, 0);
+      angles[theta] = arena_.data() + at(angles_first + theta, i, 0);
+      for (int a = 0; a < 3; ++a)
+        flt[theta][a] = arena_.data() + at(flt_first + theta, i - 1 + a, 0);
+    }
+    for (int j = start_col; j < end_col; ++j) {
+      float x[3];
+      for (int theta = 0; theta < 3; ++theta) x[theta] = src[theta][j] * rfactor[theta];
+      if (params_.bypass_cm == 0) {
+        thr = 0;
+        for (int theta = 0; theta < 3; ++theta) {
+          float sum = 0;
+          for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) {
+              if (a == 1 && b == 1)
+                sum = static_cast<float>(sum + kOneBy15 * std::fabs(angles[theta][j]));
+              else
+                sum += flt[theta][a][j - 1 + b];
+            }
+          thr += sum;
+        }
+      }
+      for (int theta = 0; theta < 3; ++theta) {
+        float v = std::fabs(x[theta]) - thr;
+        v = v < 0.0f ? 0.0f : v;
+        inner[theta] += cube_or_pow(v, params_.p_norm);
+      }
+    }
+  };
   const auto row = [&](int i, Edge row_edge) {
     if (left <= 0) sample(i, 0, row_edge, kFirst);
-    for (int j = start_col; j < end_col; ++j) sample(i, j, row_edge, kMiddle);
+    if (row_edge == kMiddle && !tracking_)
+      middle_samples(i);
+    else
+      for (int j = start_col; j < end_col; ++j) sample(i, j, row_edge, kMiddle);
     if (right > w - 1) sample(i, w - 1, row_edge, kLast);
   };
   if (top <= 0) row(0, kFirst);
