@@ -55,23 +55,19 @@ int filter_size(int scale, float kernelscale) {
 // vif_tools.c's mirror: once about 0 and about n - 1.
 int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// What vif_filter1d_s() and its _sq and _xy variants filter: a picture, its
-// square, or the product of two pictures (float products).
-enum class Filtered { kPlain, kSquare, kProduct };
-
-// vif_filter1d_s() and its variants: each row's vertical pass, then the
+// vif_filter1d_s() (its _sq and _xy variants are this over the squares or
+// the product, formed once: products()): each row's vertical pass, then the
 // horizontal pass, each output a float sum from 0 of the float products
 // f[k] * value in tap order. The loops run over the taps outside and the
 // columns inside, so each column's sum sees the same operations in the same
 // order as libvmaf's, and the compiler may run the columns side by side
 // (no contraction into fused multiply-adds: -ffp-contract=off).
-void filter1d(const std::vector<float>& f, const FloatPlane& a, const FloatPlane* b, Filtered what,
-              FloatPlane& dst, std::vector<float>& scratch) {
+void filter1d(const std::vector<float>& f, const FloatPlane& a, FloatPlane& dst,
+              std::vector<float>& scratch) {
   const unsigned w = a.width, h = a.height;
   if (dst.width != w || dst.height != h) dst = FloatPlane(w, h);
-  scratch.resize(2 * std::size_t{w});
+  scratch.resize(std::size_t{w});
   float* const tmp = scratch.data();
-  float* const values = tmp + w;
   const int fwidth = static_cast<int>(f.size());
   const int half = fwidth / 2;
   const int width = static_cast<int>(w), height = static_cast<int>(h);
@@ -80,14 +76,6 @@ void filter1d(const std::vector<float>& f, const FloatPlane& a, const FloatPlane
     for (int fi = 0; fi < fwidth; ++fi) {
       const unsigned row = static_cast<unsigned>(mirror(i - half + fi, height));
       const float* src = a.row(row);
-      if (what == Filtered::kSquare) {
-        for (unsigned j = 0; j < w; ++j) values[j] = src[j] * src[j];
-        src = values;
-      } else if (what == Filtered::kProduct) {
-        const float* other = b->row(row);
-        for (unsigned j = 0; j < w; ++j) values[j] = src[j] * other[j];
-        src = values;
-      }
       const float tap = f[static_cast<std::size_t>(fi)];
       for (unsigned j = 0; j < w; ++j) tmp[j] += tap * src[j];
     }
@@ -109,6 +97,17 @@ void filter1d(const std::vector<float>& f, const FloatPlane& a, const FloatPlane
       for (int fj = 0; fj < fwidth; ++fj) accum += f[fj] * tmp[mirror(j - half + fj, width)];
       out[j] = accum;
     }
+  }
+}
+
+// a * b sample by sample (float products) into `out`.
+void products(const FloatPlane& a, const FloatPlane& b, FloatPlane& out) {
+  if (out.width != a.width || out.height != a.height) out = FloatPlane(a.width, a.height);
+  for (unsigned i = 0; i < a.height; ++i) {
+    const float* x = a.row(i);
+    const float* y = b.row(i);
+    float* o = out.row(i);
+    for (unsigned j = 0; j < a.width; ++j) o[j] = x[j] * y[j];
   }
 }
 
@@ -256,7 +255,7 @@ ScaleSize prescaled_size(unsigned width, unsigned height, double prescale) {
 FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
                          const FloatVifParams& params) {
   FloatVifSums sums;
-  FloatPlane ref_scale, dis_scale, mu1, mu2, xx, yy, xy;
+  FloatPlane ref_scale, dis_scale, mu1, mu2, xx, yy, xy, square;
   std::vector<float> tmp;
   const FloatPlane* cur_ref = &ref;
   const FloatPlane* cur_dis = &dist;
@@ -264,8 +263,8 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
     const std::vector<float> filter = vif_filter(scale, params.kernelscale);
     if (scale > 0) {
       // Low-pass the previous scale with this scale's filter, then keep every other sample.
-      filter1d(filter, *cur_ref, nullptr, Filtered::kPlain, mu1, tmp);
-      filter1d(filter, *cur_dis, nullptr, Filtered::kPlain, mu2, tmp);
+      filter1d(filter, *cur_ref, mu1, tmp);
+      filter1d(filter, *cur_dis, mu2, tmp);
       decimate(mu1, ref_scale);
       decimate(mu2, dis_scale);
       cur_ref = &ref_scale;
@@ -273,11 +272,16 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
     }
     const FloatPlane& r = *cur_ref;
     const FloatPlane& d = *cur_dis;
-    filter1d(filter, r, nullptr, Filtered::kPlain, mu1, tmp);
-    filter1d(filter, d, nullptr, Filtered::kPlain, mu2, tmp);
-    filter1d(filter, r, nullptr, Filtered::kSquare, xx, tmp);
-    filter1d(filter, d, nullptr, Filtered::kSquare, yy, tmp);
-    filter1d(filter, r, &d, Filtered::kProduct, xy, tmp);
+    filter1d(filter, r, mu1, tmp);
+    filter1d(filter, d, mu2, tmp);
+    // The squares and the product once per scale, not once per tap: the
+    // same float products the filter would form row by row.
+    products(r, r, square);
+    filter1d(filter, square, xx, tmp);
+    products(d, d, square);
+    filter1d(filter, square, yy, tmp);
+    products(r, d, square);
+    filter1d(filter, square, xy, tmp);
     statistic(mu1, mu2, xx, yy, xy, params.enhn_gain_limit, params.sigma_nsq, sums.num[scale],
               sums.den[scale]);
   }
