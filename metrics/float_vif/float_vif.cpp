@@ -152,42 +152,38 @@ void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& x
       static_cast<float>(::powf(static_cast<float>(sigma_nsq), 2.0f) / (255.0 * 255.0));
   const float eps = 1.0e-10f;
   const float gain_limit = static_cast<float>(enhn_gain_limit);
-  // Each row's values first, the columns side by side (each value the same
-  // operations in the same order: branches become selects of the same
-  // results); then the row's float sums in column order, as libvmaf adds them.
-  std::vector<float> num_row(mu1.width), den_row(mu1.width);
   float accum_num = 0.0f;
   float accum_den = 0.0f;
   for (unsigned i = 0; i < mu1.height; ++i) {
-    const float* mu1_row = mu1.row(i);
-    const float* mu2_row = mu2.row(i);
-    const float* xx_row = xx.row(i);
-    const float* yy_row = yy.row(i);
-    const float* xy_row = xy.row(i);
+    float accum_inner_num = 0;
+    float accum_inner_den = 0;
     for (unsigned j = 0; j < mu1.width; ++j) {
-      const float mu1_val = mu1_row[j];
-      const float mu2_val = mu2_row[j];
+      const float mu1_val = mu1.row(i)[j];
+      const float mu2_val = mu2.row(i)[j];
       const float mu1_sq = mu1_val * mu1_val;
       const float mu2_sq = mu2_val * mu2_val;
       const float mu1_mu2 = mu1_val * mu2_val;
-      float sigma1_sq = xx_row[j] - mu1_sq;
-      float sigma2_sq = yy_row[j] - mu2_sq;
-      const float sigma12 = xy_row[j] - mu1_mu2;
+      float sigma1_sq = xx.row(i)[j] - mu1_sq;
+      float sigma2_sq = yy.row(i)[j] - mu2_sq;
+      const float sigma12 = xy.row(i)[j] - mu1_mu2;
 
       sigma1_sq = max_of(sigma1_sq, 0.0f);
       sigma2_sq = max_of(sigma2_sq, 0.0f);
       float g = sigma12 / (sigma1_sq + eps);
       float sv_sq = sigma2_sq - g * sigma12;
-      const bool flat1 = sigma1_sq < eps;
-      g = flat1 ? 0.0f : g;
-      sv_sq = flat1 ? sigma2_sq : sv_sq;
-      sigma1_sq = flat1 ? 0.0f : sigma1_sq;
-      const bool flat2 = sigma2_sq < eps;
-      g = flat2 ? 0.0f : g;
-      sv_sq = flat2 ? 0.0f : sv_sq;
-      const bool negative = g < 0.0f;
-      sv_sq = negative ? sigma2_sq : sv_sq;
-      g = negative ? 0.0f : g;
+      if (sigma1_sq < eps) {
+        g = 0.0f;
+        sv_sq = sigma2_sq;
+        sigma1_sq = 0.0f;
+      }
+      if (sigma2_sq < eps) {
+        g = 0.0f;
+        sv_sq = 0.0f;
+      }
+      if (g < 0.0f) {
+        sv_sq = sigma2_sq;
+        g = 0.0f;
+      }
       sv_sq = max_of(sv_sq, eps);
       g = min_of(g, gain_limit);
 
@@ -196,16 +192,13 @@ void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& x
       float num_val =
           log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
       float den_val = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
-      num_val = sigma12 < 0.0f ? 0.0f : num_val;
-      const bool noise_only = sigma1_sq < sigma_nsq;
-      num_row[j] = noise_only ? 1.0f - sigma2_sq * sigma_max_inv : num_val;
-      den_row[j] = noise_only ? 1.0f : den_val;
-    }
-    float accum_inner_num = 0;
-    float accum_inner_den = 0;
-    for (unsigned j = 0; j < mu1.width; ++j) {
-      accum_inner_num += num_row[j];
-      accum_inner_den += den_row[j];
+      if (sigma12 < 0.0f) num_val = 0.0f;
+      if (sigma1_sq < sigma_nsq) {
+        num_val = 1.0f - sigma2_sq * sigma_max_inv;
+        den_val = 1.0f;
+      }
+      accum_inner_num += num_val;
+      accum_inner_den += den_val;
     }
     accum_num += accum_inner_num;
     accum_den += accum_inner_den;
