@@ -186,65 +186,9 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     }
     return row[static_cast<std::size_t>(j)];
   };
-  // The vertical pass with every read checked (the dry run, the refused sizes).
-  const auto vertical_checked = [&](int i) {
-    for (int j = 0; j < w; ++j) {
-      const float s0 = source(ind_y_[0][i], j), s1 = source(ind_y_[1][i], j);
-      const float s2 = source(ind_y_[2][i], j), s3 = source(ind_y_[3][i], j);
-      float accum = 0;
-      accum += kLo[0] * s0;
-      accum += kLo[1] * s1;
-      accum += kLo[2] * s2;
-      accum += kLo[3] * s3;
-      tmp_lo_[static_cast<std::size_t>(j)] = accum;
-      if (lo_only) continue;
-      accum = 0;
-      accum += kHi[0] * s0;
-      accum += kHi[1] * s1;
-      accum += kHi[2] * s2;
-      accum += kHi[3] * s3;
-      tmp_hi_[static_cast<std::size_t>(j)] = accum;
-    }
-  };
-  // The horizontal pass of output row i over the kept columns, every read
-  // checked (the dry run).
-  const auto horizontal = [&](int i) {
-    for (int j = 0; j < (w + 1) / 2; ++j) {
-      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
-      float s0 = tmp(tmp_lo_, j0), s1 = tmp(tmp_lo_, j1), s2 = tmp(tmp_lo_, j2),
-            s3 = tmp(tmp_lo_, j3);
-      float accum = 0;
-      accum += kLo[0] * s0;
-      accum += kLo[1] * s1;
-      accum += kLo[2] * s2;
-      accum += kLo[3] * s3;
-      write(at(dst_first + 0, i, j), accum);  // a
-      if (lo_only) continue;
-      accum = 0;
-      accum += kHi[0] * s0;
-      accum += kHi[1] * s1;
-      accum += kHi[2] * s2;
-      accum += kHi[3] * s3;
-      write(at(dst_first + 2, i, j), accum);  // v
-      s0 = tmp(tmp_hi_, j0), s1 = tmp(tmp_hi_, j1), s2 = tmp(tmp_hi_, j2), s3 = tmp(tmp_hi_, j3);
-      accum = 0;
-      accum += kLo[0] * s0;
-      accum += kLo[1] * s1;
-      accum += kLo[2] * s2;
-      accum += kLo[3] * s3;
-      write(at(dst_first + 1, i, j), accum);  // h
-      accum = 0;
-      accum += kHi[0] * s0;
-      accum += kHi[1] * s1;
-      accum += kHi[2] * s2;
-      accum += kHi[3] * s3;
-      write(at(dst_first + 3, i, j), accum);  // d
-    }
-  };
-  // The four source rows of output row i, where every one of them is inside
-  // what it reads (always, but in the dry run and at the sizes it refuses):
-  // then the vertical pass runs over plain row pointers, the columns side by
-  // side, each the same float operations in the same order.
+  // The four source rows of output row i as plain pointers, where every one
+  // of them is inside what it reads: always, but in the dry run (which checks
+  // every read) and at the sizes it refuses.
   const auto rows_of = [&](int i, const float* rows[4]) {
     if (tracking_) return false;
     for (int k = 0; k < 4; ++k) {
@@ -260,72 +204,51 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     }
     return true;
   };
+  // Each output a float sum from 0 of four products, in tap order.
+  const auto taps = [](const float(&k)[4], float s0, float s1, float s2, float s3) {
+    float accum = 0;
+    accum += k[0] * s0;
+    accum += k[1] * s1;
+    accum += k[2] * s2;
+    accum += k[3] * s3;
+    return accum;
+  };
   for (int i = 0; i < (h + 1) / 2; ++i) {
-    if (const float* rows[4]; rows_of(i, rows)) {
-      float* lo = tmp_lo_.data();
-      float* hi = tmp_hi_.data();
-      for (int j = 0; j < w; ++j) {
-        float accum = 0;
-        accum += kLo[0] * rows[0][j];
-        accum += kLo[1] * rows[1][j];
-        accum += kLo[2] * rows[2][j];
-        accum += kLo[3] * rows[3][j];
-        lo[j] = accum;
-      }
-      if (!lo_only)
-        for (int j = 0; j < w; ++j) {
-          float accum = 0;
-          accum += kHi[0] * rows[0][j];
-          accum += kHi[1] * rows[1][j];
-          accum += kHi[2] * rows[2][j];
-          accum += kHi[3] * rows[3][j];
-          hi[j] = accum;
-        }
-    } else {
-      vertical_checked(i);
+    // The vertical pass over the row's columns: over plain pointers where
+    // rows_of() gives them (the compiler runs the columns side by side), else
+    // through the checked reads. One loop, the same operations.
+    const float* rows[4] = {};
+    const bool plain = rows_of(i, rows);
+    for (int j = 0; j < w; ++j) {
+      float s[4];
+      for (int k = 0; k < 4; ++k) s[k] = plain ? rows[k][j] : source(ind_y_[k][i], j);
+      tmp_lo_[static_cast<std::size_t>(j)] = taps(kLo, s[0], s[1], s[2], s[3]);
+      if (!lo_only) tmp_hi_[static_cast<std::size_t>(j)] = taps(kHi, s[0], s[1], s[2], s[3]);
     }
-    if (tracking_) {
-      horizontal(i);
-      continue;
-    }
-    // Outside the dry run every read of the kept columns is inside the row;
-    // the same operations as horizontal(), over plain pointers.
-    const float* lo = tmp_lo_.data();
-    const float* hi = tmp_hi_.data();
-    float* out_a = arena_.data() + at(dst_first + 0, i, 0);
+    // The horizontal pass over the kept columns: outside the dry run every
+    // read is inside the row and every write inside its band.
+    const bool checked = tracking_;
+    const auto lo = [&](int j) {
+      return checked ? tmp(tmp_lo_, j) : tmp_lo_[static_cast<std::size_t>(j)];
+    };
+    const auto hi = [&](int j) {
+      return checked ? tmp(tmp_hi_, j) : tmp_hi_[static_cast<std::size_t>(j)];
+    };
+    const auto store = [&](int band, int j, float value) {
+      if (checked)
+        write(at(dst_first + band, i, j), value);
+      else
+        arena_[static_cast<std::size_t>(at(dst_first + band, i, j))] = value;
+    };
     for (int j = 0; j < (w + 1) / 2; ++j) {
       const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
-      float accum = 0;
-      accum += kLo[0] * lo[j0];
-      accum += kLo[1] * lo[j1];
-      accum += kLo[2] * lo[j2];
-      accum += kLo[3] * lo[j3];
-      out_a[j] = accum;
-    }
-    if (lo_only) continue;
-    float* out_h = arena_.data() + at(dst_first + 1, i, 0);
-    float* out_v = arena_.data() + at(dst_first + 2, i, 0);
-    float* out_d = arena_.data() + at(dst_first + 3, i, 0);
-    for (int j = 0; j < (w + 1) / 2; ++j) {
-      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
-      float accum = 0;
-      accum += kHi[0] * lo[j0];
-      accum += kHi[1] * lo[j1];
-      accum += kHi[2] * lo[j2];
-      accum += kHi[3] * lo[j3];
-      out_v[j] = accum;
-      accum = 0;
-      accum += kLo[0] * hi[j0];
-      accum += kLo[1] * hi[j1];
-      accum += kLo[2] * hi[j2];
-      accum += kLo[3] * hi[j3];
-      out_h[j] = accum;
-      accum = 0;
-      accum += kHi[0] * hi[j0];
-      accum += kHi[1] * hi[j1];
-      accum += kHi[2] * hi[j2];
-      accum += kHi[3] * hi[j3];
-      out_d[j] = accum;
+      const float l0 = lo(j0), l1 = lo(j1), l2 = lo(j2), l3 = lo(j3);
+      store(0, j, taps(kLo, l0, l1, l2, l3));  // a
+      if (lo_only) continue;
+      store(2, j, taps(kHi, l0, l1, l2, l3));  // v
+      const float h0 = hi(j0), h1 = hi(j1), h2 = hi(j2), h3 = hi(j3);
+      store(1, j, taps(kLo, h0, h1, h2, h3));  // h
+      store(3, j, taps(kHi, h0, h1, h2, h3));  // d
     }
   }
 }
@@ -468,24 +391,23 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
     else
       out[0] = k - 1, out[1] = k, out[2] = k + 1;
   };
-  const auto sample = [&](int i, int j, Edge row_edge, Edge column_edge) {
+  // One sample: its three band values, the masking threshold from the 3x3
+  // neighbourhoods (`neighbour(theta, a, b)`, the centre `centre(theta)`),
+  // and the three p-norm terms added to the row's sums. Both callers below
+  // pass their reads; the arithmetic and its order are this one.
+  const auto add_sample = [&](const float(&value)[3], auto&& neighbour, auto&& centre) {
     float x[3];
-    for (int theta = 0; theta < 3; ++theta)
-      x[theta] = read(at(src_first + theta, i, j)) * rfactor[theta];
+    for (int theta = 0; theta < 3; ++theta) x[theta] = value[theta] * rfactor[theta];
     if (params_.bypass_cm == 0) {
-      int r[3], c[3];
-      neighbours(row_edge, i, h, r);
-      neighbours(column_edge, j, w, c);
       thr = 0;
       for (int theta = 0; theta < 3; ++theta) {
         float sum = 0;
         for (int a = 0; a < 3; ++a)
           for (int b = 0; b < 3; ++b) {
             if (a == 1 && b == 1)
-              sum = static_cast<float>(
-                  sum + kOneBy15 * std::fabs(read(at(angles_first + theta, r[1], c[1]))));
+              sum = static_cast<float>(sum + kOneBy15 * std::fabs(centre(theta)));
             else
-              sum += read(at(flt_first + theta, r[a], c[b]));
+              sum += neighbour(theta, a, b);
           }
         thr += sum;
       }
@@ -496,6 +418,19 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
       inner[theta] += cube_or_pow(v, params_.p_norm);
     }
   };
+  // A sample anywhere, through read() (the dry run records it).
+  const auto sample = [&](int i, int j, Edge row_edge, Edge column_edge) {
+    const float value[3] = {read(at(src_first + 0, i, j)), read(at(src_first + 1, i, j)),
+                            read(at(src_first + 2, i, j))};
+    int r[3] = {}, c[3] = {};
+    if (params_.bypass_cm == 0) {
+      neighbours(row_edge, i, h, r);
+      neighbours(column_edge, j, w, c);
+    }
+    add_sample(
+        value, [&](int theta, int a, int b) { return read(at(flt_first + theta, r[a], c[b])); },
+        [&](int theta) { return read(at(angles_first + theta, r[1], c[1])); });
+  };
   const auto flush_inner = [&] {
     for (int theta = 0; theta < 3; ++theta) {
       accum[theta] += inner[theta];
@@ -504,8 +439,8 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
   };
   // A row: its first sample where the border lets it in, the middle ones,
   // its last sample likewise.
-  // sample() of the middle columns of a middle row outside the dry run: the
-  // same operations in the same order, over plain row pointers.
+  // The middle columns of a middle row outside the dry run: the same
+  // add_sample() over plain row pointers.
   const auto middle_samples = [&](int i) {
     const float* src[3];
     const float* angles[3];
@@ -517,27 +452,10 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
         flt[theta][a] = arena_.data() + at(flt_first + theta, i - 1 + a, 0);
     }
     for (int j = start_col; j < end_col; ++j) {
-      float x[3];
-      for (int theta = 0; theta < 3; ++theta) x[theta] = src[theta][j] * rfactor[theta];
-      if (params_.bypass_cm == 0) {
-        thr = 0;
-        for (int theta = 0; theta < 3; ++theta) {
-          float sum = 0;
-          for (int a = 0; a < 3; ++a)
-            for (int b = 0; b < 3; ++b) {
-              if (a == 1 && b == 1)
-                sum = static_cast<float>(sum + kOneBy15 * std::fabs(angles[theta][j]));
-              else
-                sum += flt[theta][a][j - 1 + b];
-            }
-          thr += sum;
-        }
-      }
-      for (int theta = 0; theta < 3; ++theta) {
-        float v = std::fabs(x[theta]) - thr;
-        v = v < 0.0f ? 0.0f : v;
-        inner[theta] += cube_or_pow(v, params_.p_norm);
-      }
+      const float value[3] = {src[0][j], src[1][j], src[2][j]};
+      add_sample(
+          value, [&](int theta, int a, int b) { return flt[theta][a][j - 1 + b]; },
+          [&](int theta) { return angles[theta][j]; });
     }
   };
   const auto row = [&](int i, Edge row_edge) {
