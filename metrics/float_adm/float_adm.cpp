@@ -234,11 +234,9 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     const auto hi = [&](int j) {
       return checked ? tmp(tmp_hi_, j) : tmp_hi_[static_cast<std::size_t>(j)];
     };
+    // write() itself stores plainly outside the dry run.
     const auto store = [&](int band, int j, float value) {
-      if (checked)
-        write(at(dst_first + band, i, j), value);
-      else
-        arena_[static_cast<std::size_t>(at(dst_first + band, i, j))] = value;
+      write(at(dst_first + band, i, j), value);
     };
     for (int j = 0; j < (w + 1) / 2; ++j) {
       const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
@@ -437,8 +435,6 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
       inner[theta] = 0;
     }
   };
-  // A row: its first sample where the border lets it in, the middle ones,
-  // its last sample likewise.
   // The middle columns of a middle row outside the dry run: the same
   // add_sample() over plain row pointers.
   const auto middle_samples = [&](int i) {
@@ -458,6 +454,8 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
           [&](int theta) { return angles[theta][j]; });
     }
   };
+  // A row: its first sample where the border lets it in, the middle ones,
+  // its last sample likewise.
   const auto row = [&](int i, Edge row_edge) {
     if (left <= 0) sample(i, 0, row_edge, kFirst);
     if (row_edge == kMiddle && !tracking_)
