@@ -237,7 +237,8 @@ Options parse_options(int argc, char** argv) {
        "SECONDS"},
       {"model", 'm', 0, G_OPTION_ARG_STRING, &raw.model,
        "VMAF models, comma-separated, as the element's model property (default vmaf_v0.6.1; "
-       "also vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_v1.0.16_*, a JSON model file, options such as "
+       "also vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_float_v0.6.1, vmaf_v1.0.16_*, "
+       "a JSON model file, options such as "
        ":name=KEY; \"\" for none)",
        "LIST"},
       {"features", 'f', 0, G_OPTION_ARG_STRING, &raw.features,

@@ -1,5 +1,7 @@
-// The built-in VMAF models: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1 and
-// the eight VMAF v1 models (vmaf_v1.0.16_*, with the hfr variants), and the
+// The built-in VMAF models, as libvmaf builds them in with its float extractors:
+// vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, the float
+// models vmaf_float_v0.6.1, vmaf_float_v0.6.1neg and vmaf_float_4k_v0.6.1, the
+// eight VMAF v1 models (vmaf_v1.0.16_*, with the hfr variants), and the
 // bootstrap collections vmaf_b_v0.6.3 and vmaf_float_b_v0.6.3.
 //
 // The parameters are Netflix's published VMAF models (libvmaf's model/*.json
@@ -75,11 +77,12 @@ constexpr std::array<BuiltinCollection, 2> kCollections = {{
     {"vmaf_float_b_v0.6.3", kVmafFloatBV063Models},
 }};
 
-constexpr std::array<const BuiltinModel*, 11> kBuiltins = {
+constexpr std::array<const BuiltinModel*, 15> kBuiltins = {
     &kVmafV061,           &kVmafV061Neg,          &kVmaf4kV061,
-    &kVmafV1016x3d0h,     &kVmafV1016x5d0h,       &kVmafV1016x3d0h2160,
-    &kVmafV1016x1d5h2160, &kVmafV1016Hfr3d0h,     &kVmafV1016Hfr5d0h,
-    &kVmafV1016Hfr3d0h2160, &kVmafV1016Hfr1d5h2160,
+    &kVmaf4kV061Neg,      &kVmafFloatV061,        &kVmafFloatV061Neg,
+    &kVmafFloat4kV061,    &kVmafV1016x3d0h,       &kVmafV1016x5d0h,
+    &kVmafV1016x3d0h2160, &kVmafV1016x1d5h2160,   &kVmafV1016Hfr3d0h,
+    &kVmafV1016Hfr5d0h,   &kVmafV1016Hfr3d0h2160, &kVmafV1016Hfr1d5h2160,
 };
 
 std::unique_ptr<Model::Data> to_data(const BuiltinModel& b) {

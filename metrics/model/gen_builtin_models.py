@@ -25,6 +25,11 @@ MODELS = [
     ("vmaf_v0.6.1", "vmaf_v0.6.1.json", "kVmafV061"),
     ("vmaf_v0.6.1neg", "vmaf_v0.6.1neg.json", "kVmafV061Neg"),
     ("vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1.json", "kVmaf4kV061"),
+    ("vmaf_4k_v0.6.1neg", "vmaf_4k_v0.6.1neg.json", "kVmaf4kV061Neg"),
+    # libvmaf builds these in with its float extractors (enable_float).
+    ("vmaf_float_v0.6.1", "vmaf_float_v0.6.1.json", "kVmafFloatV061"),
+    ("vmaf_float_v0.6.1neg", "vmaf_float_v0.6.1neg.json", "kVmafFloatV061Neg"),
+    ("vmaf_float_4k_v0.6.1", "vmaf_float_4k_v0.6.1.json", "kVmafFloat4kV061"),
     ("vmaf_v1.0.16_3d0h", "vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json", "kVmafV1016x3d0h"),
     ("vmaf_v1.0.16_5d0h", "vmaf_v1.0.16/vmaf_v1.0.16_5d0h.json", "kVmafV1016x5d0h"),
     ("vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16/vmaf_v1.0.16_3d0h_2160.json", "kVmafV1016x3d0h2160"),

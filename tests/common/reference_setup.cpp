@@ -54,11 +54,11 @@ ReferenceSetup v1_setup(const ReferenceLog& log, bool all_models) {
   return setup;
 }
 
-// The options run: every key is claimed.
-ReferenceSetup options_setup(const ReferenceLog& log) {
+// A run of given models and features: every key is claimed.
+ReferenceSetup run_setup(const ReferenceLog& log, const char* models, const char* features) {
   ReferenceSetup setup;
-  setup.models = kOptionsModels;
-  setup.features = kOptionsFeatures;
+  setup.models = models;
+  setup.features = features;
   setup.expected_keys = log.frame_key_order;
   return setup;
 }
@@ -66,7 +66,11 @@ ReferenceSetup options_setup(const ReferenceLog& log) {
 }  // namespace
 
 ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_name) {
-  if (log_name.find(".options.") != std::string_view::npos) return options_setup(log);
+  if (log_name.find(".options.") != std::string_view::npos)
+    return run_setup(log, kOptionsModels, kOptionsFeatures);
+  if (log_name.find(".models.") != std::string_view::npos) return run_setup(log, kModelsRun, "");
+  if (log_name.find(".floatmodels.") != std::string_view::npos)
+    return run_setup(log, kFloatModelsRun, "");
   if (log_name.find(".v1.") != std::string_view::npos) return v1_setup(log, false);
   if (log_name.find(".v1all.") != std::string_view::npos) return v1_setup(log, true);
   ReferenceSetup setup;

@@ -289,27 +289,30 @@ TEST(Model, KernelsMatchLibvmaf) {
 // --- Built-in models -------------------------------------------------------------
 
 TEST(Model, BuiltinNamesAndFeatures) {
+  // libvmaf's built-in models with its float extractors compiled in.
   EXPECT_EQ(builtin_model_names(),
-            (std::vector<std::string>{"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1",
-                                      "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h",
-                                      "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_1d5h_2160",
-                                      "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
-                                      "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"}));
-  const std::vector<std::string> inputs = {kAdm2,
-                                           kMotion2,
-                                           "VMAF_integer_feature_vif_scale0_score",
-                                           "VMAF_integer_feature_vif_scale1_score",
-                                           "VMAF_integer_feature_vif_scale2_score",
-                                           "VMAF_integer_feature_vif_scale3_score"};
+            (std::vector<std::string>{
+                "vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+                "vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1",
+                "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
+                "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+                "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"}));
   for (const auto& version : builtin_model_names()) {
     const Model m = load_builtin_model(version);
     EXPECT_EQ(m.name(), version);
     if (version.starts_with("vmaf_v1.")) continue;  // BuiltinVmafV1Models
+    // The float models read the float extractors' keys, the others the integer ones.
+    const std::string prefix =
+        version.starts_with("vmaf_float_") ? "VMAF_feature_" : "VMAF_integer_feature_";
+    const std::vector<std::string> inputs = {prefix + "adm2_score",       prefix + "motion2_score",
+                                             prefix + "vif_scale0_score", prefix + "vif_scale1_score",
+                                             prefix + "vif_scale2_score", prefix + "vif_scale3_score"};
     ASSERT_EQ(m.features().size(), inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       EXPECT_EQ(m.features()[i].name, inputs[i]);
+      // The neg models limit ADM's and VIF's enhancement gains to 1.
       const FeatureOptions expected =
-          version != "vmaf_v0.6.1neg" || i == 1
+          !version.ends_with("neg") || i == 1
               ? FeatureOptions{}
               : FeatureOptions{{i == 0 ? "adm_enhn_gain_limit" : "vif_enhn_gain_limit", "1"}};
       EXPECT_EQ(m.features()[i].options, expected) << version << " feature " << i;
@@ -317,6 +320,17 @@ TEST(Model, BuiltinNamesAndFeatures) {
   }
   EXPECT_EQ(load_builtin_model("vmaf_v0.6.1").data().svm.support_vector_count(), 211u);
   EXPECT_EQ(load_builtin_model("vmaf_4k_v0.6.1").data().svm.support_vector_count(), 262u);
+  EXPECT_EQ(load_builtin_model("vmaf_4k_v0.6.1neg").data().svm.support_vector_count(), 262u);
+  EXPECT_EQ(load_builtin_model("vmaf_float_v0.6.1").data().svm.support_vector_count(), 211u);
+  EXPECT_EQ(load_builtin_model("vmaf_float_4k_v0.6.1").data().svm.support_vector_count(), 262u);
+  // The float 1080p models carry libvmaf's score transform, not enabled by the file.
+  for (const char* version : {"vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg"}) {
+    const auto& d = load_builtin_model(version).data();
+    EXPECT_TRUE(d.transform.present) << version;
+    EXPECT_FALSE(d.transform.enabled) << version;
+    EXPECT_EQ(d.transform.p0.value, 1.70674692) << version;
+  }
+  EXPECT_FALSE(load_builtin_model("vmaf_float_4k_v0.6.1").data().transform.present);
 }
 
 TEST(Model, BuiltinVmafV1Models) {

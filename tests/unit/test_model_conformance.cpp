@@ -3,12 +3,15 @@
 // "vmaf" score is predicted again from that log's own feature values (libvmaf's
 // exact doubles, printed with %.17g) and must equal libvmaf's "vmaf" value
 // bit for bit; likewise vmaf_v0.6.1neg's inputs (the *_egl_1 scores) against
-// "vmaf_neg", and the VMAF v1 models against their scores in the .v1 and
-// .v1all logs.
+// "vmaf_neg", the VMAF v1 models against their scores in the .v1 and
+// .v1all logs, and the other built-in models and bootstrap collections against
+// the .models log and tests/fixtures/ref-float-models/.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,13 +83,67 @@ void check_log(const std::string& log_name, const test::ReferenceLog& log, const
   check_log(log_name, log, model::load_builtin_model(version), score_key, tally);
 }
 
+// The input values of `m` in one frame of a log.
+std::vector<double> inputs_of(const model::Model& m, const std::map<std::string, double>& frame) {
+  std::vector<double> values;
+  for (const auto& feature : m.features()) values.push_back(frame.at(log_key(feature)));
+  return values;
+}
+
+// Every model of a model list (kModelsRun, kFloatModelsRun) against its key;
+// a bootstrap collection's models against KEY_0001, ... and its statistics
+// (KEY_bagging, ...), formed as the scorer forms them, against libvmaf's.
+void check_models(const std::string& log_name, const test::ReferenceLog& log, const char* models,
+                  Tally& tally) {
+  for (const auto& scored : load_models(parse_model_list(models))) {
+    check_log(log_name, log, scored.model, scored.key.c_str(), tally);
+    if (scored.bootstrap.empty()) continue;
+    char key[64];
+    for (std::size_t b = 0; b < scored.bootstrap.size(); ++b) {
+      std::snprintf(key, sizeof key, "%s_%04zu", scored.key.c_str(), b + 1);
+      check_log(log_name, log, scored.bootstrap[b], key, tally);
+    }
+    unsigned identical = 0;
+    for (std::size_t f = 0; f < log.frames.size(); ++f) {
+      const auto& frame = log.frames[f];
+      std::vector<double> unfinished;
+      for (const auto& member : scored.bootstrap)
+        unfinished.push_back(member.predict_unfinished(inputs_of(member, frame)));
+      const auto stats =
+          model::bootstrap_scores(std::move(unfinished), scored.bootstrap.front(), scored.predict);
+      for (const auto& [suffix, value] : {std::pair{"bagging", stats.bagging},
+                                          {"stddev", stats.stddev},
+                                          {"ci_p95_lo", stats.ci_p95_lo},
+                                          {"ci_p95_hi", stats.ci_p95_hi}}) {
+        const std::string stat_key = scored.key + "_" + suffix;
+        const double expected = frame.at(stat_key);
+        if (same_bits(value, expected))
+          ++identical;
+        else
+          ADD_FAILURE() << log_name << " frame " << f << " " << stat_key << ": libvmaf "
+                        << testing::PrintToString(expected) << ", vmafexact "
+                        << testing::PrintToString(value);
+      }
+    }
+    std::printf("[model conformance] %s: %s's statistics %u of %zu identical\n", log_name.c_str(),
+                scored.key.c_str(), identical, 4 * log.frames.size());
+    tally.frames += static_cast<unsigned>(4 * log.frames.size());
+    tally.identical += identical;
+  }
+}
+
 }  // namespace
 
 TEST(ModelConformance, PredictionsFromReferenceFeatures) {
-  Tally vmaf, vmaf_neg, v1;
+  Tally vmaf, vmaf_neg, v1, others;
   for (const auto& pair : test::max_precision_pairs()) {
     const auto log = test::load_reference_log(test::reference_dir() / pair.log_name);
-    if (log.frames.empty() || !log.frames[0].count("vmaf")) continue;
+    if (log.frames.empty()) continue;
+    if (pair.log_name.find(".models.") != std::string::npos) {
+      check_models(pair.log_name, log, test::kModelsRun, others);
+      continue;
+    }
+    if (!log.frames[0].count("vmaf")) continue;
     // VMAF v1: the first model as "vmaf", the others under their versions
     // (tests/fixtures/README.md).
     const bool all_v1 = pair.log_name.find(".v1all.") != std::string::npos;
@@ -108,6 +165,14 @@ TEST(ModelConformance, PredictionsFromReferenceFeatures) {
     check_log(pair.log_name, log, "vmaf_v0.6.1", "vmaf", vmaf);
     if (log.frames[0].count("vmaf_neg")) check_log(pair.log_name, log, "vmaf_v0.6.1neg", "vmaf_neg", vmaf_neg);
   }
+  // The float models' log (tests/fixtures/ref-float-models/README.md): its
+  // features are libvmaf's on the processor that made it, its scores their
+  // predictions.
+  const auto float_models_dir =
+      std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures" / "ref-float-models";
+  for (const auto& pair : test::max_precision_pairs(float_models_dir))
+    check_models(pair.log_name, test::load_reference_log(float_models_dir / pair.log_name),
+                 test::kFloatModelsRun, others);
   std::printf("[model conformance] vmaf_v0.6.1: %u of %u frames identical in %u logs\n",
               vmaf.identical, vmaf.frames, vmaf.logs);
   std::printf("[model conformance] vmaf_v0.6.1neg: %u of %u frames identical in %u logs\n",
@@ -122,4 +187,10 @@ TEST(ModelConformance, PredictionsFromReferenceFeatures) {
   // Every pair has a .v1 log; two have all eight models.
   EXPECT_GE(v1.logs, 10u + 2u * 8u);
   EXPECT_EQ(v1.identical, v1.frames);
+  // The other built-in models and collections: the .models log of ref/ and the
+  // float models' log, each model's score, a collection's models and statistics.
+  std::printf("[model conformance] other built-in models: %u of %u values identical in %u model runs\n",
+              others.identical, others.frames, others.logs);
+  EXPECT_EQ(others.logs, 3u + 4u + 2u * 20u);  // the models, and two collections of 20
+  EXPECT_EQ(others.identical, others.frames);
 }
