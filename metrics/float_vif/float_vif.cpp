@@ -3,19 +3,17 @@
 #include <math.h>  // ::powf, as libvmaf calls it
 
 #include <algorithm>
-#include <bit>
+#include <array>
 #include <cmath>
 #include <cstdint>
-#include <limits>
+
+#include "common/cpu.h"
+#include "common/dispatch.h"
+#include "float_vif/float_vif_pixel.h"
 
 namespace vmafexact::float_vif {
 
 namespace {
-
-// vif_tools.c's log2_poly_s: double literals rounded to float.
-constexpr float kLog2Poly[9] = {-0.012671635276421, 0.064841182402670,  -0.157048836463065,
-                                0.257167726303123,  -0.353800560300520, 0.480131410397451,
-                                -0.721314327952201, 1.442694803896991,  0};
 
 // vif_tools.h's valid_kernelscales, each written as libvmaf writes it.
 constexpr float kValidKernelscales[] = {
@@ -27,12 +25,6 @@ constexpr float kValidKernelscales[] = {
 };
 
 constexpr double kPi = 3.14159265358979323846;  // M_PI
-
-float horner(float x) {
-  float var = 0;
-  for (const float coefficient : kLog2Poly) var = var * x + coefficient;
-  return var;
-}
 
 int round_up_to_odd(float f) {
   const int ceiling = static_cast<int>(std::ceil(static_cast<double>(f)));
@@ -55,161 +47,117 @@ int filter_size(int scale, float kernelscale) {
 // vif_tools.c's mirror: once about 0 and about n - 1.
 int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// vif_filter1d_s() (its _sq and _xy variants are this over the squares or
-// the product, formed once: products()): each row's vertical pass, then the
-// horizontal pass, each output a float sum from 0 of the float products
-// f[k] * value in tap order. The loops run over the taps outside and the
-// columns inside, so each column's sum sees the same operations in the same
-// order as libvmaf's, and the compiler may run the columns side by side
-// (no contraction into fused multiply-adds: -ffp-contract=off).
-void filter1d(const std::vector<float>& f, const FloatPlane& a, FloatPlane& dst,
-              std::vector<float>& scratch) {
-  const unsigned w = a.width, h = a.height;
-  if (dst.width != w || dst.height != h) dst = FloatPlane(w, h);
-  scratch.resize(std::size_t{w});
-  float* const tmp = scratch.data();
-  const int fwidth = static_cast<int>(f.size());
-  const int half = fwidth / 2;
-  const int width = static_cast<int>(w), height = static_cast<int>(h);
-  for (int i = 0; i < height; ++i) {
-    std::fill(tmp, tmp + w, 0.0f);
-    for (int fi = 0; fi < fwidth; ++fi) {
-      const unsigned row = static_cast<unsigned>(mirror(i - half + fi, height));
-      const float* src = a.row(row);
-      const float tap = f[static_cast<std::size_t>(fi)];
-      for (unsigned j = 0; j < w; ++j) tmp[j] += tap * src[j];
-    }
-    float* const out = dst.row(static_cast<unsigned>(i));
-    // Columns whose taps all lie inside the row, side by side; the mirrored
-    // borders one at a time.
-    const int inner_begin = half < width ? half : width;
-    const int inner_end = width - half > inner_begin ? width - half : inner_begin;
-    for (int j = inner_begin; j < inner_end; ++j) out[j] = 0.0f;
-    for (int fj = 0; fj < fwidth; ++fj) {
-      const float tap = f[static_cast<std::size_t>(fj)];
-      const float* src = tmp + (fj - half);
-      for (int j = inner_begin; j < inner_end; ++j) out[j] += tap * src[j];
-    }
+// --- The scalar reference's row kernels: vif_filter1d_s() (and its _sq and
+// _xy variants, whose products are formed before the tap's) and
+// vif_statistic_s(). The filters loop over the taps outside and the columns
+// inside, so that each column's sum sees the same operations in the same
+// order as libvmaf's column by column, and the compiler may run the columns
+// side by side.
+
+// out[j] = sum over the taps of tap * value(row k's sample j), from 0.
+template <class Value>
+void tap_sums(const float* taps, int taps_count, const float* const* rows, unsigned width,
+              Value value, float* out) {
+  std::fill(out, out + width, 0.0f);
+  for (int k = 0; k < taps_count; ++k) {
+    const float tap = taps[k];
+    const float* row = rows[k];
+    for (unsigned j = 0; j < width; ++j) out[j] += tap * value(row[j]);
+  }
+}
+
+void vertical_scalar(const float* taps, int taps_count, const float* const* ref_rows,
+                     const float* const* dist_rows, unsigned width, bool moments,
+                     float* const* out) {
+  tap_sums(
+      taps, taps_count, ref_rows, width, [](float r) { return r; }, out[0]);
+  tap_sums(
+      taps, taps_count, dist_rows, width, [](float d) { return d; }, out[1]);
+  if (!moments) return;
+  tap_sums(
+      taps, taps_count, ref_rows, width, [](float r) { return r * r; }, out[2]);
+  tap_sums(
+      taps, taps_count, dist_rows, width, [](float d) { return d * d; }, out[3]);
+  std::fill(out[4], out[4] + width, 0.0f);
+  for (int k = 0; k < taps_count; ++k)
+    for (unsigned j = 0; j < width; ++j) out[4][j] += taps[k] * (ref_rows[k][j] * dist_rows[k][j]);
+}
+
+void horizontal_scalar(const float* taps, int taps_count, const float* row, int begin, int end,
+                       float* out) {
+  const float* first = row - taps_count / 2;  // the first tap's sample of column 0
+  std::fill(out + begin, out + end, 0.0f);
+  for (int k = 0; k < taps_count; ++k) {
+    const float tap = taps[k];
+    for (int j = begin; j < end; ++j) out[j] += tap * first[j + k];
+  }
+}
+
+void statistic_scalar(const float* const* rows, unsigned width, const StatisticConstants& c,
+                      float* num, float* den) {
+  for (unsigned j = 0; j < width; ++j)
+    pixel::statistic(rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], c, num[j], den[j]);
+}
+
+constexpr simd::IsaTables<FloatVifDsp> kTables {
+  float_vif_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+      float_vif_dsp_avx2, float_vif_dsp_avx512,
+#endif
+};
+
+// Rows `count` of the workspace's `filtered`: the vertical pass of plane row
+// `i` (rows mirrored at the top and bottom) into `vertical`, then the
+// horizontal pass of each (the mirrored columns at the sides here, the inner
+// ones by the DSP). count 2: mu1 and mu2; 5: with the moments.
+void filter_row(const std::vector<float>& taps, const FloatPlane& ref, const FloatPlane& dist,
+                int i, int count, const FloatVifDsp& dsp, FloatVifWorkspace& w) {
+  const int taps_count = static_cast<int>(taps.size());
+  const int width = static_cast<int>(ref.width), height = static_cast<int>(ref.height);
+  w.ref_rows.resize(taps.size());
+  w.dist_rows.resize(taps.size());
+  for (int k = 0; k < taps_count; ++k) {
+    const auto row = static_cast<unsigned>(mirror(i - taps_count / 2 + k, height));
+    w.ref_rows[static_cast<std::size_t>(k)] = ref.row(row);
+    w.dist_rows[static_cast<std::size_t>(k)] = dist.row(row);
+  }
+  float* vertical[5];
+  for (int q = 0; q < 5; ++q) {
+    w.vertical[q].resize(ref.width);
+    w.filtered[q].resize(ref.width);
+    vertical[q] = w.vertical[q].data();
+  }
+  dsp.vertical(taps.data(), taps_count, w.ref_rows.data(), w.dist_rows.data(), ref.width,
+               count == 5, vertical);
+  const int half = taps_count / 2;
+  const int inner_begin = half < width ? half : width;
+  const int inner_end = width - half > inner_begin ? width - half : inner_begin;
+  for (int q = 0; q < count; ++q) {
+    const float* tmp = vertical[q];
+    float* out = w.filtered[q].data();
+    dsp.horizontal(taps.data(), taps_count, tmp, inner_begin, inner_end, out);
     for (int j = 0; j < width; ++j) {
       if (j == inner_begin) j = inner_end;
       if (j >= width) break;
       float accum = 0;
-      for (int fj = 0; fj < fwidth; ++fj) accum += f[fj] * tmp[mirror(j - half + fj, width)];
+      for (int k = 0; k < taps_count; ++k)
+        accum += taps[static_cast<std::size_t>(k)] * tmp[mirror(j - half + k, width)];
       out[j] = accum;
     }
   }
 }
 
-// a * b sample by sample (float products) into `out`.
-void products(const FloatPlane& a, const FloatPlane& b, FloatPlane& out) {
-  if (out.width != a.width || out.height != a.height) out = FloatPlane(a.width, a.height);
-  for (unsigned i = 0; i < a.height; ++i) {
-    const float* x = a.row(i);
-    const float* y = b.row(i);
-    float* o = out.row(i);
-    for (unsigned j = 0; j < a.width; ++j) o[j] = x[j] * y[j];
-  }
-}
-
-// vif_dec2_s(): every other sample of every other row.
-void decimate(const FloatPlane& src, FloatPlane& dst) {
-  const unsigned w = src.width / 2, h = src.height / 2;
-  FloatPlane out(w, h);
-  for (unsigned i = 0; i < h; ++i)
-    for (unsigned j = 0; j < w; ++j) out.row(i)[j] = src.row(2 * i)[2 * j];
-  dst = std::move(out);
-}
-
-template <class T>
-T max_of(T x, T y) {
-  return x > y ? x : y;
-}
-template <class T>
-T min_of(T x, T y) {
-  return x < y ? x : y;
-}
-
-// vif_tools.c's log2f_approx(): the exponent plus a polynomial of the
-// mantissa. Inline in the statistic's loop.
-inline float log2_approx(float x) {
-  if (x == 0) return -std::numeric_limits<float>::infinity();
-  if (x < 0) return std::numeric_limits<float>::quiet_NaN();
-  const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
-  const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
-  const std::uint32_t mantissa = bits & 0x007FFFFFu;
-  const float remain = std::bit_cast<float>(mantissa | 0x3F800000u);
-  const float log_base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
-  const float log_remain = horner(remain - 1.0f);
-  return log_base + log_remain;
-}
-
-// vif_statistic_s() ('matching_matlab'), over one scale.
-void statistic(const FloatPlane& mu1, const FloatPlane& mu2, const FloatPlane& xx,
-               const FloatPlane& yy, const FloatPlane& xy, double enhn_gain_limit, double sigma_nsq,
-               float& num, float& den) {
-  // powf of the float value, divided in double, stored as a float.
-  const float sigma_max_inv =
-      static_cast<float>(::powf(static_cast<float>(sigma_nsq), 2.0f) / (255.0 * 255.0));
-  const float eps = 1.0e-10f;
-  const float gain_limit = static_cast<float>(enhn_gain_limit);
-  float accum_num = 0.0f;
-  float accum_den = 0.0f;
-  for (unsigned i = 0; i < mu1.height; ++i) {
-    float accum_inner_num = 0;
-    float accum_inner_den = 0;
-    for (unsigned j = 0; j < mu1.width; ++j) {
-      const float mu1_val = mu1.row(i)[j];
-      const float mu2_val = mu2.row(i)[j];
-      const float mu1_sq = mu1_val * mu1_val;
-      const float mu2_sq = mu2_val * mu2_val;
-      const float mu1_mu2 = mu1_val * mu2_val;
-      float sigma1_sq = xx.row(i)[j] - mu1_sq;
-      float sigma2_sq = yy.row(i)[j] - mu2_sq;
-      const float sigma12 = xy.row(i)[j] - mu1_mu2;
-
-      sigma1_sq = max_of(sigma1_sq, 0.0f);
-      sigma2_sq = max_of(sigma2_sq, 0.0f);
-      float g = sigma12 / (sigma1_sq + eps);
-      float sv_sq = sigma2_sq - g * sigma12;
-      if (sigma1_sq < eps) {
-        g = 0.0f;
-        sv_sq = sigma2_sq;
-        sigma1_sq = 0.0f;
-      }
-      if (sigma2_sq < eps) {
-        g = 0.0f;
-        sv_sq = 0.0f;
-      }
-      if (g < 0.0f) {
-        sv_sq = sigma2_sq;
-        g = 0.0f;
-      }
-      sv_sq = max_of(sv_sq, eps);
-      g = min_of(g, gain_limit);
-
-      // sigma_nsq is a double: the divisions and the 1 + are taken in double,
-      // and the approximate log2 takes their float.
-      float num_val =
-          log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
-      float den_val = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
-      if (sigma12 < 0.0f) num_val = 0.0f;
-      if (sigma1_sq < sigma_nsq) {
-        num_val = 1.0f - sigma2_sq * sigma_max_inv;
-        den_val = 1.0f;
-      }
-      accum_inner_num += num_val;
-      accum_inner_den += den_val;
-    }
-    accum_num += accum_inner_num;
-    accum_den += accum_inner_den;
-  }
-  num = accum_num;
-  den = accum_den;
+// A plane of w x h, reusing its storage.
+void resize(FloatPlane& plane, unsigned w, unsigned h) {
+  plane.width = w;
+  plane.height = h;
+  plane.stride = w;
+  plane.data.resize(std::size_t{w} * h);
 }
 
 }  // namespace
 
-float log2f_approx(float x) { return log2_approx(x); }
+float log2f_approx(float x) { return pixel::log2_approx(x); }
 
 bool valid_kernelscale(double kernelscale) {
   const float k = static_cast<float>(kernelscale);
@@ -245,44 +193,82 @@ ScaleSize prescaled_size(unsigned width, unsigned height, double prescale) {
           static_cast<unsigned>(static_cast<int>(height * prescale + 0.5))};
 }
 
+const FloatVifDsp& float_vif_dsp_scalar() {
+  static constexpr FloatVifDsp dsp{"scalar", vertical_scalar, horizontal_scalar, statistic_scalar};
+  return dsp;
+}
+const FloatVifDsp* float_vif_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+const FloatVifDsp& float_vif_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
+
+// libvmaf's compute_vif() row by row: each scale's five filtered planes are
+// formed a row at a time and the row's statistic summed at once (the same
+// values: each output depends only on its own taps), and scales 1 to 3 are the
+// previous scale low-passed at its even rows and columns, the samples
+// vif_dec2_s() keeps.
 FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
-                         const FloatVifParams& params) {
+                         const FloatVifParams& params, const FloatVifDsp& dsp,
+                         FloatVifWorkspace& w) {
   FloatVifSums sums;
-  FloatPlane ref_scale, dis_scale, mu1, mu2, xx, yy, xy, square;
-  std::vector<float> tmp;
+  // powf of the float value, divided in double, stored as a float.
+  const StatisticConstants constants{
+      params.sigma_nsq,
+      static_cast<float>(::powf(static_cast<float>(params.sigma_nsq), 2.0f) / (255.0 * 255.0)),
+      static_cast<float>(params.enhn_gain_limit)};
+  if (w.filters[0].empty() || w.kernelscale != params.kernelscale) {
+    for (int scale = 0; scale < kScales; ++scale)
+      w.filters[static_cast<std::size_t>(scale)] = vif_filter(scale, params.kernelscale);
+    w.kernelscale = params.kernelscale;
+  }
   const FloatPlane* cur_ref = &ref;
-  const FloatPlane* cur_dis = &dist;
+  const FloatPlane* cur_dist = &dist;
   for (int scale = params.skip_scale0 ? 1 : 0; scale < kScales; ++scale) {
-    const std::vector<float> filter = vif_filter(scale, params.kernelscale);
+    const std::vector<float>& taps = w.filters[static_cast<std::size_t>(scale)];
     if (scale > 0) {
-      // Low-pass the previous scale with this scale's filter, then keep every other sample.
-      filter1d(filter, *cur_ref, mu1, tmp);
-      filter1d(filter, *cur_dis, mu2, tmp);
-      decimate(mu1, ref_scale);
-      decimate(mu2, dis_scale);
-      cur_ref = &ref_scale;
-      cur_dis = &dis_scale;
+      // Low-pass the previous scale with this scale's filter and keep every
+      // other sample of every other row.
+      const unsigned width = cur_ref->width / 2, height = cur_ref->height / 2;
+      resize(w.next_ref, width, height);
+      resize(w.next_dist, width, height);
+      for (unsigned i = 0; i < height; ++i) {
+        filter_row(taps, *cur_ref, *cur_dist, static_cast<int>(2 * i), 2, dsp, w);
+        for (unsigned j = 0; j < width; ++j) {
+          w.next_ref.row(i)[j] = w.filtered[0][2 * j];
+          w.next_dist.row(i)[j] = w.filtered[1][2 * j];
+        }
+      }
+      std::swap(w.ref_scale, w.next_ref);
+      std::swap(w.dist_scale, w.next_dist);
+      cur_ref = &w.ref_scale;
+      cur_dist = &w.dist_scale;
     }
-    const FloatPlane& r = *cur_ref;
-    const FloatPlane& d = *cur_dis;
-    filter1d(filter, r, mu1, tmp);
-    filter1d(filter, d, mu2, tmp);
-    // The squares and the product once per scale, not once per tap: the
-    // same float products the filter would form row by row.
-    products(r, r, square);
-    filter1d(filter, square, xx, tmp);
-    products(d, d, square);
-    filter1d(filter, square, yy, tmp);
-    products(r, d, square);
-    filter1d(filter, square, xy, tmp);
-    statistic(mu1, mu2, xx, yy, xy, params.enhn_gain_limit, params.sigma_nsq, sums.num[scale],
-              sums.den[scale]);
+    const unsigned width = cur_ref->width;
+    w.num.resize(width);
+    w.den.resize(width);
+    float accum_num = 0.0f;
+    float accum_den = 0.0f;
+    for (unsigned i = 0; i < cur_ref->height; ++i) {
+      filter_row(taps, *cur_ref, *cur_dist, static_cast<int>(i), 5, dsp, w);
+      const float* filtered[5];
+      for (int q = 0; q < 5; ++q) filtered[q] = w.filtered[q].data();
+      dsp.statistic(filtered, width, constants, w.num.data(), w.den.data());
+      // Each row's terms summed in column order, then the rows in order.
+      float accum_inner_num = 0;
+      float accum_inner_den = 0;
+      for (unsigned j = 0; j < width; ++j) {
+        accum_inner_num += w.num[j];
+        accum_inner_den += w.den[j];
+      }
+      accum_num += accum_inner_num;
+      accum_den += accum_inner_den;
+    }
+    sums.num[static_cast<std::size_t>(scale)] = accum_num;
+    sums.den[static_cast<std::size_t>(scale)] = accum_den;
   }
   return sums;
 }
 
 FloatVifCpuStage::FloatVifCpuStage(const PictureFormat& format, const FloatVifParams& params)
-    : format_(format), params_(params) {
+    : format_(format), params_(params), dsp_(&float_vif_dsp(cpu::flags())) {
   const ScaleSize scaled = prescaled_size(format.width, format.height, params.prescale);
   ref_scaled_ = FloatPlane(scaled.width, scaled.height);
   dist_scaled_ = FloatPlane(scaled.width, scaled.height);
@@ -293,7 +279,7 @@ FloatVifSums FloatVifCpuStage::compute(const PictureView& ref, const PictureView
   copy_plane_to_float(dist.planes[0], format_.bpc, -128, dist_);
   scale_plane(params_.prescale_method, ref_, ref_scaled_);
   scale_plane(params_.prescale_method, dist_, dist_scaled_);
-  return compute_vif(ref_scaled_, dist_scaled_, params_);
+  return compute_vif(ref_scaled_, dist_scaled_, params_, *dsp_, workspace_);
 }
 
 }  // namespace vmafexact::float_vif

@@ -60,9 +60,59 @@ struct FloatVifSums {
   std::array<float, kScales> den{};
 };
 
-// compute_vif() on two planes of one size.
+// The statistic's constants, from the options.
+struct StatisticConstants {
+  double sigma_nsq;     // vif_sigma_nsq: the divisions take it as a double
+  float sigma_max_inv;  // powf(sigma_nsq, 2) / 255^2, as a float
+  float gain_limit;     // vif_enhn_gain_limit, as a float
+};
+
+// The row kernels of compute_vif(): the scalar reference (float_vif.cpp) and
+// its SIMD twins (float_vif_lanes.h), each output formed by the same float
+// operations in the same order, so every twin gives the reference's bits
+// (the twin harness, FloatVifTwin, checks it).
+struct FloatVifDsp {
+  const char* isa;
+  // The vertical pass of one output row, column by column: for each column j,
+  // the float sum from 0, over the taps in order, of tap * the sample of that
+  // tap's row: out[0] from ref_rows, out[1] from dist_rows, and with
+  // `moments` out[2..4] from the products ref * ref, dist * dist, ref * dist.
+  void (*vertical)(const float* taps, int taps_count, const float* const* ref_rows,
+                   const float* const* dist_rows, unsigned width, bool moments, float* const* out);
+  // The horizontal pass of columns begin..end-1, whose taps all lie inside
+  // `row`: out[j] = the float sum over the taps of tap * row[j - half + k].
+  void (*horizontal)(const float* taps, int taps_count, const float* row, int begin, int end,
+                     float* out);
+  // vif_statistic_s()'s terms of one row's pixels: num[j] and den[j] from
+  // mu1, mu2, ref², dist², ref·dist filtered (rows[0..4]).
+  void (*statistic)(const float* const* rows, unsigned width, const StatisticConstants& constants,
+                    float* num, float* den);
+};
+const FloatVifDsp& float_vif_dsp_scalar();
+// The twin of one ISA (cpu::kAvx2, cpu::kAvx512), nullptr where this build has none.
+const FloatVifDsp* float_vif_dsp_isa(unsigned cpu_flag);
+// The best table the CPU flags allow.
+const FloatVifDsp& float_vif_dsp(unsigned cpu_flags);
+// The ISA twins' tables (float_vif_avx2.cpp, float_vif_avx512.cpp).
+const FloatVifDsp& float_vif_dsp_avx2();
+const FloatVifDsp& float_vif_dsp_avx512();
+
+// What compute_vif() works in, kept from frame to frame so that a run
+// allocates only at its first frame: the filters, the scales' planes and the
+// rows of the filters' passes.
+struct FloatVifWorkspace {
+  double kernelscale = 0;  // of the filters held
+  std::array<std::vector<float>, kScales> filters;
+  FloatPlane ref_scale, dist_scale, next_ref, next_dist;
+  std::array<std::vector<float>, 5> vertical, filtered;  // mu1, mu2, ref², dist², ref·dist
+  std::vector<const float*> ref_rows, dist_rows;         // the rows of the taps
+  std::vector<float> num, den;                           // the statistic's terms of a row
+};
+
+// compute_vif() on two planes of one size, with the row kernels of `dsp`.
 FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
-                         const FloatVifParams& params);
+                         const FloatVifParams& params, const FloatVifDsp& dsp,
+                         FloatVifWorkspace& workspace);
 
 // The CPU stage: the luma planes copied, prescaled and scored.
 class FloatVifCpuStage final : public FeatureStage<FloatVifSums> {
@@ -73,7 +123,9 @@ class FloatVifCpuStage final : public FeatureStage<FloatVifSums> {
  private:
   PictureFormat format_;
   FloatVifParams params_;
+  const FloatVifDsp* dsp_;
   FloatPlane ref_, dist_, ref_scaled_, dist_scaled_;
+  FloatVifWorkspace workspace_;
 };
 
 }  // namespace vmafexact::float_vif

@@ -1,6 +1,7 @@
 // The float extractors (float_motion, float_vif, float_adm, float_psnr, float_ansnr,
-// float_moment; libvmaf's float_*.c) have no SIMD or CUDA twins yet: their one twin is the
-// scalar stage itself, checked here to read only its samples.
+// float_moment, psnr_hvs, ciede; libvmaf's float_*.c and others) have no CUDA twins:
+// each stage is checked here to read only its samples, and psnr_hvs's and float_vif's
+// SIMD twins against their scalar references.
 // Each is scored on pictures of awkward sizes (its minimum, odd sides) held in TestPlanes whose
 // padding and guards hold a pattern; a second run with another pattern must give the same bits, and
 // no guard byte may change.
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "common/feature_collector.h"
+#include "common/float_plane.h"
+#include "float_vif/float_vif.h"
 #include "harness.h"
 #include "psnr_hvs/psnr_hvs.h"
 #include "registry.h"
@@ -52,6 +55,7 @@ FeatureCollector score_frames(const char* feature, const FeatureOptions& options
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The scalar stage of `feature` at each size and depth, guards painted twice.
 void check_reads_only_samples(const char* feature, const FeatureOptions& options,
@@ -139,6 +143,153 @@ TEST_P(FloatVifStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_vif, FloatVifStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_vif);
+
+// float_vif's SIMD twins (metrics/float_vif/float_vif_lanes.h): each row kernel
+// against the scalar reference's on rows narrower than the lanes, as wide and
+// wider with a tail, for every filter width libvmaf's kernel scales give; the
+// statistic on values that take each of its branches; and compute_vif() whole.
+HARNESS_DSP_FIXTURE(FloatVifTwin, float_vif::FloatVifDsp, float_vif::float_vif_dsp_scalar,
+                    float_vif::float_vif_dsp_isa, 0x7669);
+
+namespace {
+
+// A luma sample as float_vif holds it: (sample / 1, 4, 16 or 256) - 128.
+float vif_sample(std::mt19937_64& rng) {
+  const unsigned divisor[] = {1, 4, 16, 256};
+  const unsigned bpc_index = static_cast<unsigned>(rng() % 4);
+  const unsigned top = (1u << (8 + 2 * bpc_index + (bpc_index == 3 ? 2 : 0))) - 1;
+  const unsigned sample =
+      rng() % 8 == 0 ? (rng() % 2 ? top : 0) : static_cast<unsigned>(rng() % (top + 1));
+  return static_cast<float>(sample) / static_cast<float>(divisor[bpc_index]) - 128.0f;
+}
+
+}  // namespace
+
+TEST_P(FloatVifTwin, RowKernels) {
+  const unsigned widths[] = {1, 5, 8, 15, 16, 17, 31, 33, 64, 100, 257};
+  for (const int taps_count : {3, 5, 9, 11, 17, 27, 33, 65}) {
+    std::vector<float> taps(static_cast<std::size_t>(taps_count));
+    for (auto& tap : taps) tap = static_cast<float>(rng_() % 100000) / 300000.0f;
+    for (const unsigned width : widths) {
+      // The vertical pass: one row per tap of each picture.
+      std::vector<std::vector<float>> ref_samples(taps.size(), std::vector<float>(width)),
+          dist_samples(taps.size(), std::vector<float>(width));
+      std::vector<const float*> ref_rows, dist_rows;
+      for (std::size_t k = 0; k < taps.size(); ++k) {
+        for (unsigned j = 0; j < width; ++j) {
+          const float r = vif_sample(rng_);
+          ref_samples[k][j] = r;
+          dist_samples[k][j] =
+              rng_() % 3 ? r + static_cast<float>(rng_() % 9) - 4.0f : vif_sample(rng_);
+        }
+        ref_rows.push_back(ref_samples[k].data());
+        dist_rows.push_back(dist_samples[k].data());
+      }
+      for (const bool moments : {false, true}) {
+        std::vector<std::vector<float>> a(5, std::vector<float>(width, -1.0f)), b = a;
+        float* a_out[5];
+        float* b_out[5];
+        for (int q = 0; q < 5; ++q) {
+          a_out[q] = a[q].data();
+          b_out[q] = b[q].data();
+        }
+        ref().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), width, moments,
+                       a_out);
+        twin().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), width, moments,
+                        b_out);
+        for (int q = 0; q < 5; ++q)
+          for (unsigned j = 0; j < width; ++j)
+            ASSERT_TRUE(same_bits(a[q][j], b[q][j]))
+                << twin().isa << " vertical, " << taps_count << " taps, width " << width
+                << ", output " << q << ", column " << j << ": " << a[q][j] << " vs " << b[q][j];
+      }
+      // The horizontal pass over the inner columns of a row with its sides.
+      std::vector<float> row(width + taps.size());
+      for (auto& x : row) x = vif_sample(rng_) * static_cast<float>(rng_() % 200) / 7.0f;
+      const int half = taps_count / 2;
+      std::vector<float> a(row.size(), -1.0f), b = a;
+      const int end = static_cast<int>(width) + half;
+      ref().horizontal(taps.data(), taps_count, row.data(), half, end, a.data());
+      twin().horizontal(taps.data(), taps_count, row.data(), half, end, b.data());
+      for (std::size_t j = 0; j < row.size(); ++j)
+        ASSERT_TRUE(same_bits(a[j], b[j])) << twin().isa << " horizontal, " << taps_count
+                                           << " taps, width " << width << ", column " << j;
+    }
+  }
+}
+
+TEST_P(FloatVifTwin, Statistic) {
+  for (const unsigned width : {1u, 7u, 16u, 17u, 40u, 1000u}) {
+    std::vector<std::vector<float>> rows(5, std::vector<float>(width));
+    for (unsigned j = 0; j < width; ++j) {
+      const float mu1 = vif_sample(rng_), mu2 = mu1 + static_cast<float>(rng_() % 21) - 10.0f;
+      // Variances and covariance from none (flat) to large, of either sign,
+      // around eps and around sigma_nsq: every branch of the statistic.
+      const float scales[] = {0.0f, 1e-12f, 1e-10f, 1e-6f, 0.5f, 2.0f, 30.0f, 3000.0f};
+      const float var1 = scales[rng_() % 8] * static_cast<float>(rng_() % 1000) / 500.0f;
+      const float var2 = scales[rng_() % 8] * static_cast<float>(rng_() % 1000) / 500.0f;
+      const float cov = (rng_() % 2 ? 1.0f : -1.0f) * scales[rng_() % 8] *
+                        static_cast<float>(rng_() % 1000) / 500.0f;
+      rows[0][j] = mu1;
+      rows[1][j] = mu2;
+      rows[2][j] = mu1 * mu1 + (rng_() % 16 ? var1 : -var1);
+      rows[3][j] = mu2 * mu2 + (rng_() % 16 ? var2 : -var2);
+      rows[4][j] = mu1 * mu2 + cov;
+    }
+    const float* in[5];
+    for (int q = 0; q < 5; ++q) in[q] = rows[q].data();
+    for (const double sigma_nsq : {2.0, 0.4, 1e-9}) {
+      for (const float gain_limit : {100.0f, 1.0f}) {
+        const float_vif::StatisticConstants constants{
+            sigma_nsq, static_cast<float>(sigma_nsq * sigma_nsq / (255.0 * 255.0)), gain_limit};
+        std::vector<float> num_a(width, -1.0f), den_a = num_a, num_b = num_a, den_b = num_a;
+        ref().statistic(in, width, constants, num_a.data(), den_a.data());
+        twin().statistic(in, width, constants, num_b.data(), den_b.data());
+        for (unsigned j = 0; j < width; ++j) {
+          ASSERT_TRUE(same_bits(num_a[j], num_b[j]))
+              << twin().isa << " num, width " << width << ", sigma_nsq " << sigma_nsq
+              << ", gain limit " << gain_limit << ", column " << j << ": " << num_a[j] << " vs "
+              << num_b[j];
+          ASSERT_TRUE(same_bits(den_a[j], den_b[j]))
+              << twin().isa << " den, width " << width << ", column " << j;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(FloatVifTwin, ComputeVif) {
+  struct Case {
+    Size size;
+    double kernelscale;
+  };
+  std::vector<Case> cases = {{{16, 16}, 1.0},  {{40, 33}, 1.0},   {{64, 50}, 0.5},
+                             {{173, 97}, 1.0}, {{200, 120}, 1.5}, {{97, 211}, 3.0}};
+  if (full()) cases.push_back({{1920, 1080}, 1.0});  // --full
+  // One workspace each through every case: sizes and filters change between them.
+  float_vif::FloatVifWorkspace a_workspace, b_workspace;
+  for (const Case& c : cases) {
+    FloatPlane ref_plane(c.size.w, c.size.h), dist_plane(c.size.w, c.size.h);
+    for (std::size_t i = 0; i < ref_plane.data.size(); ++i) {
+      ref_plane.data[i] = vif_sample(rng_);
+      dist_plane.data[i] =
+          rng_() % 4 ? ref_plane.data[i] + static_cast<float>(rng_() % 7) - 3.0f : vif_sample(rng_);
+    }
+    float_vif::FloatVifParams params;
+    params.kernelscale = c.kernelscale;
+    params.enhn_gain_limit = rng_() % 2 ? 100.0 : 1.0;
+    const auto a = float_vif::compute_vif(ref_plane, dist_plane, params, ref(), a_workspace);
+    const auto b = float_vif::compute_vif(ref_plane, dist_plane, params, twin(), b_workspace);
+    for (int s = 0; s < float_vif::kScales; ++s) {
+      ASSERT_TRUE(same_bits(a.num[s], b.num[s]))
+          << twin().isa << " " << c.size.w << "x" << c.size.h << " kernel scale " << c.kernelscale
+          << ", scale " << s << " num: " << a.num[s] << " vs " << b.num[s];
+      ASSERT_TRUE(same_bits(a.den[s], b.den[s])) << twin().isa << " scale " << s << " den";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(float_vif, FloatVifTwin, isa_values(), isa_param_name);
 
 // ---- float_adm
 
