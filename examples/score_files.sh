@@ -10,7 +10,7 @@
 #              ...) or ffmpeg's pix_fmt names (yuv420p, yuv422p10le, ...);
 #              vmafexact --help lists them.
 #   FRAMERATE  default 24/1 (only sets timestamps; every frame is scored)
-#   LOG        default out.json; .xml or .csv select those layouts
+#   LOG        default out.json; .xml, .csv or .sub select those layouts
 # Environment:
 #   BUILD_DIR  meson build directory (default: <repo>/build)
 #   FEATURES   the element's features property: extra features besides the
@@ -45,6 +45,7 @@ export GST_PLUGIN_PATH="$build_dir/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 case "${log,,}" in
   *.xml) log_option=--xml ;;
   *.csv) log_option=--csv ;;
+  *.sub) log_option=--sub ;;
   *) log_option=--json ;;
 esac
 verbose=()

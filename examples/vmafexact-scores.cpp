@@ -12,7 +12,7 @@
 //   --format NAME       raw sample format, GStreamer's or ffmpeg's name (default I420)
 //   --framerate N/D     raw frame rate (default 24/1)
 //   --features LIST     vmafexact's features property (default psnr)
-//   --log FILE          write libvmaf's log there (.xml / .csv pick the layout)
+//   --log FILE          write libvmaf's log there (.xml / .csv / .sub pick the layout)
 //   --max               print every score with %.17g (default %.6f)
 //   --quiet             print the summary only
 //
@@ -160,6 +160,7 @@ const char* log_format_of(const std::string& path) {
   };
   if (ends_with(".xml")) return "xml";
   if (ends_with(".csv")) return "csv";
+  if (ends_with(".sub")) return "sub";
   return "json";
 }
 

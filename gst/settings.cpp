@@ -434,6 +434,8 @@ GType gst_vmaf_exact_log_format_get_type(void) {
         {static_cast<gint>(LogFormat::kJson), "libvmaf JSON", "json"},
         {static_cast<gint>(LogFormat::kXml), "libvmaf XML", "xml"},
         {static_cast<gint>(LogFormat::kCsv), "libvmaf CSV", "csv"},
+        {static_cast<gint>(LogFormat::kSub), "libvmaf SUB (MicroDVD subtitles, a line per frame)",
+         "sub"},
         {0, nullptr, nullptr},
     };
     g_once_init_leave(&type, g_enum_register_static("GstVmafExactLogFormat", values));

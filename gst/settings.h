@@ -33,7 +33,7 @@ struct Settings {
   std::string log_location;  // empty: no log
   LogFormat log_format = LogFormat::kJson;
   // Whether log-format was set: if not, the log's extension (.json, .xml,
-  // .csv) picks the layout at start; if so, an extension naming another
+  // .csv, .sub) picks the layout at start; if so, an extension naming another
   // layout is an error at start.
   bool log_format_set = false;
   LogPrecision log_precision = LogPrecision::kDefault;

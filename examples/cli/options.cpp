@@ -42,6 +42,7 @@ struct RawArguments {
   gchar* json = nullptr;
   gchar* xml = nullptr;
   gchar* csv = nullptr;
+  gchar* sub = nullptr;
   gchar* precision = nullptr;
   gchar* jsonl = nullptr;
   gchar* plot = nullptr;
@@ -56,7 +57,8 @@ struct RawArguments {
     for (gchar* text : {size,        ref_size,  dist_size,     format,         ref_format,
                         dist_format, framerate, ref_framerate, dist_framerate, scale_method,
                         model,       features,  backend,       json,           xml,
-                        csv,         precision, jsonl,         plot,           html})
+                        csv,         sub,       precision,     jsonl,          plot,
+                        html})
       g_free(text);
     g_strfreev(files);
   }
@@ -68,7 +70,7 @@ constexpr const char* kSummary =
     "can read (mp4, mkv, webm, y4m, ...) or raw .yuv/.raw files (give --size).\n"
     "The distorted video is scaled to the reference's size and converted to its sample\n"
     "format and frame rate. A pooled summary of every score is printed; --json, --xml,\n"
-    "--csv write libvmaf's logs, --plot and --html a plot and a report page.";
+    "--csv, --sub write libvmaf's logs, --plot and --html a plot and a report page.";
 
 constexpr const char* kDescription =
     "Examples:\n"
@@ -254,6 +256,9 @@ Options parse_options(int argc, char** argv) {
       {"json", 0, 0, G_OPTION_ARG_FILENAME, &raw.json, "Write libvmaf's JSON log to FILE", "FILE"},
       {"xml", 0, 0, G_OPTION_ARG_FILENAME, &raw.xml, "Write libvmaf's XML log to FILE", "FILE"},
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &raw.csv, "Write libvmaf's CSV log to FILE", "FILE"},
+      {"sub", 0, 0, G_OPTION_ARG_FILENAME, &raw.sub,
+       "Write libvmaf's SUB log to FILE: MicroDVD subtitles, each frame's scores shown over it",
+       "FILE"},
       {"precision", 0, 0, G_OPTION_ARG_STRING, &raw.precision,
        "Digits in the logs: default (libvmaf's %.6f) or max (%.17g, every bit)", "default|max"},
       {"jsonl", 0, 0, G_OPTION_ARG_FILENAME, &raw.jsonl,
@@ -395,6 +400,7 @@ Options parse_options(int argc, char** argv) {
   for (const auto& [option, value] : {std::pair{"--json", raw.json},
                                       {"--xml", raw.xml},
                                       {"--csv", raw.csv},
+                                      {"--sub", raw.sub},
                                       {"--jsonl", raw.jsonl},
                                       {"--plot", raw.plot},
                                       {"--html", raw.html}})
@@ -402,6 +408,7 @@ Options parse_options(int argc, char** argv) {
   options.json = text_of(raw.json);
   options.xml = text_of(raw.xml);
   options.csv = text_of(raw.csv);
+  options.sub = text_of(raw.sub);
   options.jsonl = text_of(raw.jsonl);
   options.plot = text_of(raw.plot);
   options.html = text_of(raw.html);

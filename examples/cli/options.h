@@ -44,7 +44,7 @@ struct Options {
   int threads = 0;
   int subsample = 1;
   // Outputs; empty: none.
-  std::string json, xml, csv;
+  std::string json, xml, csv, sub;
   LogPrecision precision = LogPrecision::kDefault;
   std::string jsonl;  // "-": standard output
   std::string plot;   // .svg or .png

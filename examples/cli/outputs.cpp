@@ -80,7 +80,8 @@ Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput
   std::vector<std::pair<std::string, std::string>> files;  // option, path
   for (const auto& [option, path, format] : {std::tuple{"--json", &options.json, LogFormat::kJson},
                                              {"--xml", &options.xml, LogFormat::kXml},
-                                             {"--csv", &options.csv, LogFormat::kCsv}}) {
+                                             {"--csv", &options.csv, LogFormat::kCsv},
+                                             {"--sub", &options.sub, LogFormat::kSub}}) {
     if (path->empty()) continue;
     logs_.push_back({*path, format});
     files.emplace_back(option, *path);

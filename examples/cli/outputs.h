@@ -1,10 +1,10 @@
-// Where the scores go: libvmaf's logs (--json, --xml, --csv), JSON lines
+// Where the scores go: libvmaf's logs (--json, --xml, --csv, --sub), JSON lines
 // (--jsonl), the plot and the HTML page (--plot, --html, drawn by the report
 // library, examples/report) and the summary table. Every file is written beside its target
 // and renamed into place only when the run has scores to write, so a failed
 // run leaves an existing file as it was.
 //
-// vmafexact writes one log itself (the first of JSON, XML, CSV asked for) to
+// vmafexact writes one log itself (the first of JSON, XML, CSV, SUB asked for) to
 // a temporary file beside it; the others are written here with the project's
 // log writer (metrics/output) from the element's frame and summary messages,
 // so that they equal, byte for byte, what the element writes in that layout.

@@ -98,7 +98,7 @@ def parse_arguments(argv):
         "--json", metavar="FILE", help="also write the frames and the summary to FILE"
     )
     parser.add_argument(
-        "--log", metavar="FILE", help="vmafexact's log-location: libvmaf's log (.json, .xml, .csv)"
+        "--log", metavar="FILE", help="vmafexact's log-location: libvmaf's log (.json, .xml, .csv, .sub)"
     )
     parser.add_argument(
         "--summary-only", action="store_true", help="print the summary line only"

@@ -49,6 +49,9 @@ void LogStream::write_frame(std::ostream& body, unsigned index,
       for (const auto& entry : frame) body << format_score(entry.second, precision_) << ",";
       body << "\n";
       break;
+    case LogFormat::kSub:
+      write_sub_line(body, index, frame, precision_);
+      break;
   }
 }
 
@@ -88,6 +91,8 @@ void LogStream::write_head(std::ostream& out, const std::vector<std::string>& na
       out << "Frame,";
       for (const auto& name : names) out << name << ",";
       out << "\n";
+      break;
+    case LogFormat::kSub:  // frame lines only
       break;
   }
 }
@@ -155,6 +160,7 @@ void LogStream::write_tail(std::ostream& out, const std::vector<std::string>& na
       out << "</VMAF>\n";
       break;
     case LogFormat::kCsv:
+    case LogFormat::kSub:
       break;
   }
 }

@@ -224,12 +224,37 @@ void write_csv(std::ostream& out, LogPrecision precision, const FeatureCollector
   });
 }
 
+// libvmaf's vmaf_write_output_sub(): each frame a MicroDVD subtitle shown from
+// its frame to the next, "{i}{i+1}frame: i|name: value|...".
+void write_sub_frame(std::ostream& out, unsigned i,
+                     const std::vector<std::pair<std::string, double>>& frame,
+                     LogPrecision precision) {
+  out << "{" << i << "}{" << i + 1 << "}frame: " << i << "|";
+  for (const auto& [name, value] : frame)
+    out << name << ": " << format_score(value, precision) << "|";
+  out << "\n";
+}
+
+void write_sub(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
+               const LogInfo& info) {
+  for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
+    write_sub_frame(out, i, frame, precision);
+  });
+}
+
 }  // namespace
+
+void write_sub_line(std::ostream& out, unsigned index,
+                    const std::vector<std::pair<std::string, double>>& frame,
+                    LogPrecision precision) {
+  write_sub_frame(out, index, frame, precision);
+}
 
 std::optional<LogFormat> parse_log_format(std::string_view name) {
   if (name == "json") return LogFormat::kJson;
   if (name == "xml") return LogFormat::kXml;
   if (name == "csv") return LogFormat::kCsv;
+  if (name == "sub") return LogFormat::kSub;
   return std::nullopt;
 }
 
@@ -239,6 +264,8 @@ const char* log_format_name(LogFormat format) {
       return "xml";
     case LogFormat::kCsv:
       return "csv";
+    case LogFormat::kSub:
+      return "sub";
     case LogFormat::kJson:
       break;
   }
@@ -273,6 +300,9 @@ void write_log(std::ostream& out, LogFormat format, LogPrecision precision,
     case LogFormat::kJson: write_json(out, precision, scores, info); break;
     case LogFormat::kXml: write_xml(out, precision, scores, info); break;
     case LogFormat::kCsv: write_csv(out, precision, scores, info); break;
+    case LogFormat::kSub:
+      write_sub(out, precision, scores, info);
+      break;
   }
 }
 

@@ -1,5 +1,6 @@
 // Logs laid out as the libvmaf 3.2.0 `vmaf` tool writes them (output.c), so that
-// tooling which reads libvmaf's JSON, XML or CSV reads vmafexact's unchanged.
+// tooling which reads libvmaf's JSON, XML, CSV or SUB (MicroDVD subtitles, its
+// --sub) reads vmafexact's unchanged.
 #pragma once
 
 #include <optional>
@@ -13,16 +14,16 @@
 
 namespace vmafexact {
 
-enum class LogFormat { kJson, kXml, kCsv };
+enum class LogFormat { kJson, kXml, kCsv, kSub };
 enum class LogPrecision {
   kDefault,  // libvmaf's printing: %.6f, or %.16f when the fraction has more than 6 leading zeros
   kMax,      // %.17g: every double round-trips
 };
 
 std::optional<LogFormat> parse_log_format(std::string_view name);
-// "json", "xml", "csv".
+// "json", "xml", "csv", "sub".
 const char* log_format_name(LogFormat format);
-// The layout a file name's extension names: .json, .xml or .csv, in any case;
+// The layout a file name's extension names: .json, .xml, .csv or .sub, in any case;
 // nullopt for any other extension or none.
 std::optional<LogFormat> log_format_of_path(std::string_view path);
 std::optional<LogPrecision> parse_log_precision(std::string_view name);
@@ -44,8 +45,14 @@ struct LogInfo {
 // One score as libvmaf prints it at the given precision.
 std::string format_score(double value, LogPrecision precision);
 
+// One frame's line of the SUB layout (frame i shown until frame i + 1).
+void write_sub_line(std::ostream& out, unsigned index,
+                    const std::vector<std::pair<std::string, double>>& frame,
+                    LogPrecision precision);
+
 // The collector's aggregates() go under JSON's "aggregate_metrics" and XML's
-// <aggregate_metrics>, as libvmaf writes them; its CSV has none.
+// <aggregate_metrics>, as libvmaf writes them; its CSV and SUB have none (nor
+// pooled values: a line per frame only).
 void write_log(std::ostream& out, LogFormat format, LogPrecision precision,
                const FeatureCollector& scores, const LogInfo& info);
 

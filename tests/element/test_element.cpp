@@ -1106,6 +1106,18 @@ TEST_P(ElementLogs, LogHoldsEveryFrameAndPooledScore) {
       EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
     }
     EXPECT_NE(text.find("<metric name=\"psnr_cr\" min="), std::string::npos);
+  } else if (format == "sub") {
+    std::istringstream lines(text);
+    std::string line;
+    for (unsigned i = 0; i < 4; ++i) {
+      ASSERT_TRUE(std::getline(lines, line));
+      char expected_line[512];
+      std::snprintf(expected_line, sizeof expected_line,
+                    "{%u}{%u}frame: %u|psnr_y: %.17g|psnr_cb: %.17g|psnr_cr: %.17g|", i, i + 1, i,
+                    expected[i][0], expected[i][1], expected[i][2]);
+      EXPECT_EQ(line, expected_line);
+    }
+    EXPECT_FALSE(std::getline(lines, line));
   } else {
     std::istringstream lines(text);
     std::string line;
@@ -1122,7 +1134,7 @@ TEST_P(ElementLogs, LogHoldsEveryFrameAndPooledScore) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, ElementLogs, ::testing::Values("json", "xml", "csv"));
+INSTANTIATE_TEST_SUITE_P(Formats, ElementLogs, ::testing::Values("json", "xml", "csv", "sub"));
 
 // Without log-format, the extension of log-location picks the layout (in any
 // case); another extension, or none, keeps JSON.
@@ -1154,6 +1166,7 @@ INSTANTIATE_TEST_SUITE_P(Extensions, ElementLogExtensions,
                                            std::pair{"ext.csv", "Frame,psnr_y,psnr_cb,psnr_cr,\n"},
                                            std::pair{"ext.CSV", "Frame,psnr_y,"},
                                            std::pair{"ext.Xml", "<VMAF version="},
+                                           std::pair{"ext.sub", "{0}{1}frame: 0|psnr_y: "},
                                            std::pair{"ext.log", "{\n  \"version\""},
                                            std::pair{"noextension", "{\n  \"version\""}));
 

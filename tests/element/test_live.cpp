@@ -254,7 +254,8 @@ INSTANTIATE_TEST_SUITE_P(
                       LogCase{LogFormat::kCsv, "csv", LogPrecision::kDefault, "default", 1, 10000},
                       LogCase{LogFormat::kJson, "json", LogPrecision::kMax, "max", 3, 3001},
                       LogCase{LogFormat::kXml, "xml", LogPrecision::kMax, "max", 3, 3001},
-                      LogCase{LogFormat::kCsv, "csv", LogPrecision::kMax, "max", 3, 3001}),
+                      LogCase{LogFormat::kCsv, "csv", LogPrecision::kMax, "max", 3, 3001},
+                      LogCase{LogFormat::kSub, "sub", LogPrecision::kMax, "max", 3, 3001}),
     [](const auto& info) {
       return std::string(info.param.format_name) + "_" + info.param.precision_name + "_subsample" +
              std::to_string(info.param.subsample);

@@ -100,6 +100,23 @@ TEST_P(Pipeline, LogEqualsLibvmafReference) {
         expect_log_matches(ours, test::load_reference_log(default_path), default_name);
     }
   }
+  // libvmaf's SUB layout (its --sub), where the stock tool's is at hand: the
+  // element's log, picked by the extension, equal byte for byte.
+  std::string sub_name = pair.log_name;
+  sub_name.replace(sub_name.rfind(".max.json"), 9, ".default.sub");
+  const auto sub_path = test::reference_dir() / sub_name;
+  if (!std::filesystem::exists(sub_path)) return;
+  const auto log = temp_log(sub_name);
+  const std::string description =
+      "vmafexact name=v model=\"" + setup.models + "\" features=\"" + setup.features +
+      "\" log-location=\"" + log.string() + "\" ! fakesink filesrc location=\"" +
+      (yuv / pair.ref_yuv).string() + "\" ! " + parser + " ! v.ref_sink filesrc location=\"" +
+      (yuv / pair.dist_yuv).string() + "\" ! " + parser + " ! v.dist_sink";
+  ASSERT_EQ(run_pipeline(description), "") << description;
+  const std::string ours = test::read_file(log);
+  std::filesystem::remove(log);
+  EXPECT_EQ(ours, test::read_file(sub_path)) << sub_name;
+  std::printf("[pipeline] %s: %zu bytes identical to libvmaf's\n", sub_name.c_str(), ours.size());
 }
 
 std::string test_name(const ::testing::TestParamInfo<FixturePair>& info) {

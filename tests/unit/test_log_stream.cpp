@@ -116,8 +116,8 @@ void check_streamed_equals_whole(unsigned frames, unsigned subsample, unsigned t
   Scorer streamed(load_models(parse_model_list("vmaf_v0.6.1")), features, format, options);
 
   std::vector<StreamedLogs> logs;
-  logs.reserve(6);
-  for (const auto f : {LogFormat::kJson, LogFormat::kXml, LogFormat::kCsv})
+  logs.reserve(8);
+  for (const auto f : {LogFormat::kJson, LogFormat::kXml, LogFormat::kCsv, LogFormat::kSub})
     for (const auto p : {LogPrecision::kDefault, LogPrecision::kMax}) logs.emplace_back(f, p);
   unsigned listed = 0;
   const auto consume = [&](const std::vector<unsigned>& finished) {

@@ -139,6 +139,20 @@ TEST(LogWriter, CsvLayoutIsLibvmafs) {
   EXPECT_EQ(render(LogFormat::kCsv, LogPrecision::kDefault, two_frames(), info_for(2)), expected);
 }
 
+TEST(LogWriter, SubLayoutIsLibvmafs) {
+  // vmaf_write_output_sub(): a MicroDVD subtitle per frame, no head or tail.
+  const std::string expected =
+      "{0}{1}frame: 0|psnr_y: 30.000000|psnr_cb: 40.000000|\n"
+      "{1}{2}frame: 1|psnr_y: 50.000000|psnr_cb: 0.0000000100000000|\n";
+  EXPECT_EQ(render(LogFormat::kSub, LogPrecision::kDefault, two_frames(), info_for(2)), expected);
+  FeatureCollector scores;
+  for (unsigned i = 0; i < 5; ++i) scores.append("s", i, i + 0.25);
+  LogInfo info = info_for(5);
+  info.subsample = 2;
+  EXPECT_EQ(render(LogFormat::kSub, LogPrecision::kMax, scores, info),
+            "{0}{1}frame: 0|s: 0.25|\n{2}{3}frame: 2|s: 2.25|\n{4}{5}frame: 4|s: 4.25|\n");
+}
+
 TEST(LogWriter, SubsampleListsEveryNthFrame) {
   FeatureCollector scores;
   for (unsigned i = 0; i < 5; ++i) scores.append("s", i, i);
@@ -149,6 +163,8 @@ TEST(LogWriter, SubsampleListsEveryNthFrame) {
 
 TEST(LogWriter, ParsesNames) {
   EXPECT_EQ(parse_log_format("xml"), LogFormat::kXml);
+  EXPECT_EQ(parse_log_format("sub"), LogFormat::kSub);
+  EXPECT_STREQ(log_format_name(LogFormat::kSub), "sub");
   EXPECT_FALSE(parse_log_format("yaml"));
   EXPECT_EQ(parse_log_precision("max"), LogPrecision::kMax);
   EXPECT_FALSE(parse_log_precision("17"));
@@ -158,6 +174,7 @@ TEST(LogWriter, LogFormatOfPathReadsTheExtensionInAnyCase) {
   EXPECT_EQ(log_format_of_path("scores.json"), LogFormat::kJson);
   EXPECT_EQ(log_format_of_path("/tmp/a.b/scores.XML"), LogFormat::kXml);
   EXPECT_EQ(log_format_of_path("dir/scores-{index}.Csv"), LogFormat::kCsv);
+  EXPECT_EQ(log_format_of_path("scores.sub"), LogFormat::kSub);
   EXPECT_FALSE(log_format_of_path("scores.log"));
   EXPECT_FALSE(log_format_of_path("scores"));
   EXPECT_FALSE(log_format_of_path("dir.csv/scores"));
