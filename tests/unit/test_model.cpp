@@ -325,7 +325,8 @@ TEST(Model, BuiltinNamesAndFeatures) {
   EXPECT_EQ(load_builtin_model("vmaf_float_4k_v0.6.1").data().svm.support_vector_count(), 262u);
   // The float 1080p models carry libvmaf's score transform, not enabled by the file.
   for (const char* version : {"vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg"}) {
-    const auto& d = load_builtin_model(version).data();
+    const Model m = load_builtin_model(version);
+    const auto& d = m.data();
     EXPECT_TRUE(d.transform.present) << version;
     EXPECT_FALSE(d.transform.enabled) << version;
     EXPECT_EQ(d.transform.p0.value, 1.70674692) << version;
