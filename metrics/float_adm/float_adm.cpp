@@ -6,6 +6,9 @@
 
 #include "adm/adm.h"
 #include "adm/adm_barten.h"
+#include "common/cpu.h"
+#include "common/dispatch.h"
+#include "float_adm/float_adm_pixel.h"
 #include "float_adm/rcp_estimate.h"
 
 namespace vmafexact::float_adm {
@@ -36,16 +39,6 @@ enum Buffer : int {
   kCsfF = 17,
   kBufferCount = 20,
 };
-
-// DIVS(): libvmaf's x86 build multiplies by the SSE reciprocal estimate refined
-// by one Newton step (ADM_OPT_RECIP_DIVISION), the estimate as the reference
-// processor makes it on every CPU (rcp_estimate.h), unless the environment
-// asks for this processor's.
-float divs(float n, float d, Divider divider) {
-  if (divider == Divider::kThisProcessor) return divide_as_this_processor(n, d);
-  const float xi = rcp_estimate(d);
-  return n * (xi + xi * (1.0f - d * xi));
-}
 
 // adm_csf_tools.h's adm_native_csf().
 float native_csf(int lambda, double norm_view_dist, int ref_display_height, int theta) {
@@ -109,9 +102,35 @@ float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
   return factor;
 }
 
+namespace {
+
+void decouple_scalar(const DecoupleRow& row, int begin, int end, double gain, Divider divider) {
+  pixel::decouple_row(row, begin, end, gain, divider);
+}
+
+constexpr simd::IsaTables<FloatAdmDsp> kTables {
+  float_adm_dsp_scalar,
+#if defined(VMAFEXACT_X86_64_SIMD)
+      float_adm_dsp_avx2, float_adm_dsp_avx512,
+#endif
+};
+
+}  // namespace
+
+const FloatAdmDsp& float_adm_dsp_scalar() {
+  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar};
+  return dsp;
+}
+const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
+const FloatAdmDsp& float_adm_dsp(unsigned cpu_flags) { return kTables.best(cpu_flags); }
+
 FloatAdmComputer::FloatAdmComputer(unsigned width, unsigned height, const FloatAdmParams& params,
-                                   bool always_check)
-    : width_(width), height_(height), params_(params), divider_(divider_from_environment()) {
+                                   bool always_check, const FloatAdmDsp& dsp)
+    : width_(width),
+      height_(height),
+      params_(params),
+      divider_(divider_from_environment()),
+      dsp_(&dsp) {
   // buf_stride = ALIGN_CEIL(((w + 1) / 2) * sizeof(float)): 32-byte rows.
   const std::size_t row_bytes = ((std::size_t{width} + 1) / 2) * sizeof(float);
   const std::size_t aligned = row_bytes % 32 ? row_bytes + (32 - row_bytes % 32) : row_bytes;
@@ -255,57 +274,32 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
 // part that restores the reference and the additive rest, over the region
 // within the border plus a tap.
 void FloatAdmComputer::decouple(int w, int h) {
-  const float cos_1deg_sq =
-      static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
-  const float eps = static_cast<float>(1e-30);
   const auto [left, top, right, bottom] = tap_region(w, h);
   const double gain = params_.enhn_gain_limit;
-  // MIN/MAX of a double product and a float, stored as a float.
-  const auto limit = [gain](float rst, float t) {
-    if (rst > 0.0) {
-      const double g = rst * gain;
-      rst = static_cast<float>(g < t ? g : t);
+  if (!tracking_) {
+    for (int i = top; i < bottom; ++i) {
+      DecoupleRow row;
+      for (int theta = 0; theta < 3; ++theta) {
+        row.ref[theta] = arena_.data() + at(kRefH + theta, i, 0);
+        row.dist[theta] = arena_.data() + at(kDisH + theta, i, 0);
+        row.restored[theta] = arena_.data() + at(kDecouplR + theta, i, 0);
+        row.additive[theta] = arena_.data() + at(kDecouplA + theta, i, 0);
+      }
+      dsp_->decouple(row, left, right, gain, divider_);
     }
-    return rst;
-  };
-  const auto limit_negative = [gain](float rst, float t) {
-    if (rst < 0.0) {
-      const double g = rst * gain;
-      rst = static_cast<float>(g > t ? g : t);
-    }
-    return rst;
-  };
+    return;
+  }
+  // The dry run: sample by sample through the checked reads and writes.
   for (int i = top; i < bottom; ++i)
     for (int j = left; j < right; ++j) {
-      const float oh = read(at(kRefH + 0, i, j)), ov = read(at(kRefH + 1, i, j)),
-                  od = read(at(kRefH + 2, i, j));
-      const float th = read(at(kDisH + 0, i, j)), tv = read(at(kDisH + 1, i, j)),
-                  td = read(at(kDisH + 2, i, j));
-      float kh = divs(th, oh + eps, divider_);
-      float kv = divs(tv, ov + eps, divider_);
-      float kd = divs(td, od + eps, divider_);
-      kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
-      kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
-      kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
-      float rst_h = kh * oh;
-      float rst_v = kv * ov;
-      float rst_d = kd * od;
-      const float ot_dp = oh * th + ov * tv;
-      const float o_mag_sq = oh * oh + ov * ov;
-      const float t_mag_sq = th * th + tv * tv;
-      const bool angle_flag =
-          (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
-      if (angle_flag) {
-        rst_h = limit_negative(limit(rst_h, th), th);
-        rst_v = limit_negative(limit(rst_v, tv), tv);
-        rst_d = limit_negative(limit(rst_d, td), td);
+      float o[3], t[3], rst[3], add[3];
+      for (int theta = 0; theta < 3; ++theta) {
+        o[theta] = read(at(kRefH + theta, i, j));
+        t[theta] = read(at(kDisH + theta, i, j));
       }
-      write(at(kDecouplR + 0, i, j), rst_h);
-      write(at(kDecouplR + 1, i, j), rst_v);
-      write(at(kDecouplR + 2, i, j), rst_d);
-      write(at(kDecouplA + 0, i, j), th - rst_h);
-      write(at(kDecouplA + 1, i, j), tv - rst_v);
-      write(at(kDecouplA + 2, i, j), td - rst_d);
+      pixel::decouple(o, t, gain, pixel::cos_1deg_sq(), divider_, rst, add);
+      for (int theta = 0; theta < 3; ++theta) write(at(kDecouplR + theta, i, j), rst[theta]);
+      for (int theta = 0; theta < 3; ++theta) write(at(kDecouplA + theta, i, j), add[theta]);
     }
 }
 
@@ -509,7 +503,8 @@ FloatAdmSums FloatAdmComputer::run(const FloatPlane& ref, const FloatPlane& dist
 }
 
 FloatAdmCpuStage::FloatAdmCpuStage(const PictureFormat& format, const FloatAdmParams& params)
-    : format_(format), computer_(format.width, format.height, params) {}
+    : format_(format),
+      computer_(format.width, format.height, params, false, float_adm_dsp(cpu::flags())) {}
 
 FloatAdmSums FloatAdmCpuStage::compute(const PictureView& ref, const PictureView& dist, unsigned) {
   copy_plane_to_float(ref.planes[0], format_.bpc, -128, ref_);

@@ -62,6 +62,33 @@ struct FloatAdmSums {
 // forms it, with the adm_f1sN / adm_f2sN overrides.
 float csf_factor(const FloatAdmParams& params, int scale, bool diagonal);
 
+// The decoupling of one row of the bands (adm_decouple_s()): the reference's
+// and the distorted's h, v, d rows in, the restored and additive rows out.
+struct DecoupleRow {
+  const float* ref[3];
+  const float* dist[3];
+  float* restored[3];
+  float* additive[3];
+};
+
+// The row kernels of FloatAdmComputer: the scalar reference (float_adm.cpp,
+// float_adm_pixel.h) and its SIMD twins (float_adm_lanes.h), each output
+// formed by the same float operations in the same order (the twin harness,
+// FloatAdmTwin, checks it).
+struct FloatAdmDsp {
+  const char* isa;
+  // Columns begin..end-1 of a row, dividing as `divider` says (the twins
+  // take the reference's estimate side by side, this processor's one by one).
+  void (*decouple)(const DecoupleRow& row, int begin, int end, double gain_limit, Divider divider);
+};
+const FloatAdmDsp& float_adm_dsp_scalar();
+// The twin of one ISA (cpu::kAvx2, cpu::kAvx512), nullptr where this build has none.
+const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag);
+// The best table the CPU flags allow.
+const FloatAdmDsp& float_adm_dsp(unsigned cpu_flags);
+const FloatAdmDsp& float_adm_dsp_avx2();
+const FloatAdmDsp& float_adm_dsp_avx512();
+
 // The per-pixel stage on one format: libvmaf's band buffers and the picture
 // copies. valid() is false where some read of libvmaf's hits memory it never
 // wrote (found by a dry run at construction).
@@ -71,7 +98,7 @@ class FloatAdmComputer {
   // (sides below 17); from 17 up every read is inside the bands and written
   // earlier (the unit tests check it with `always_check`).
   FloatAdmComputer(unsigned width, unsigned height, const FloatAdmParams& params,
-                   bool always_check = false);
+                   bool always_check = false, const FloatAdmDsp& dsp = float_adm_dsp_scalar());
   bool valid() const { return valid_; }
   FloatAdmSums compute(const FloatPlane& ref, const FloatPlane& dist);
 
@@ -107,6 +134,7 @@ class FloatAdmComputer {
   unsigned width_, height_;
   FloatAdmParams params_;
   Divider divider_;            // DIVS's reciprocal (rcp_estimate.h)
+  const FloatAdmDsp* dsp_;     // the row kernels
   std::ptrdiff_t stride_;      // floats per band row (libvmaf's buf_stride / 4)
   std::size_t buffer_floats_;  // floats per band buffer
   std::vector<float> arena_;   // libvmaf's data_buf: 20 band buffers

@@ -25,6 +25,8 @@ constexpr std::uint32_t kTable[4096] = {
 
 }  // namespace
 
+const std::uint32_t* rcp_estimate_table() { return kTable; }
+
 float rcp_estimate(float x) {
   const auto bits = std::bit_cast<std::uint32_t>(x);
   const std::uint32_t sign = bits & 0x80000000u;

@@ -7,12 +7,18 @@
 // Zen), so that it gives the reference's bits on every CPU.
 #pragma once
 
+#include <cstdint>
+
 namespace vmafexact::float_adm {
 
 // RCPSS of x as the reference processor computes it, for every float input:
 // +-0 and subnormals give +-infinity, infinities +-0, NaN the quieted NaN,
 // and results too small for a normal float +-0.
 float rcp_estimate(float x);
+
+// Its table: the reference processor's estimate of 1 + i / 4096 (i = 0..4095)
+// as float bits, for the SIMD twins that look it up side by side.
+const std::uint32_t* rcp_estimate_table();
 
 // Where DIVS takes its reciprocal from.
 enum class Divider {

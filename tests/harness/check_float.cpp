@@ -1,7 +1,7 @@
 // The float extractors (float_motion, float_vif, float_adm, float_psnr, float_ansnr,
 // float_moment, psnr_hvs, ciede; libvmaf's float_*.c and others) have no CUDA twins:
-// each stage is checked here to read only its samples, and psnr_hvs's and float_vif's
-// SIMD twins against their scalar references.
+// each stage is checked here to read only its samples, and the SIMD twins of psnr_hvs,
+// float_vif and float_adm against their scalar references.
 // Each is scored on pictures of awkward sizes (its minimum, odd sides) held in TestPlanes whose
 // padding and guards hold a pattern; a second run with another pattern must give the same bits, and
 // no guard byte may change.
@@ -15,6 +15,7 @@
 
 #include "common/feature_collector.h"
 #include "common/float_plane.h"
+#include "float_adm/float_adm.h"
 #include "float_vif/float_vif.h"
 #include "harness.h"
 #include "psnr_hvs/psnr_hvs.h"
@@ -306,6 +307,82 @@ TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
 
 INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_adm);
+
+// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling of
+// rows narrower than the lanes, as wide and wider with a tail, against the scalar
+// reference's, on band values of every sign and size (zeros, the -eps that makes
+// the divisor 0, values whose estimate leaves the normals, angles either side of
+// the 1-degree test) and every enhancement-gain limit.
+HARNESS_DSP_FIXTURE(FloatAdmTwin, float_adm::FloatAdmDsp, float_adm::float_adm_dsp_scalar,
+                    float_adm::float_adm_dsp_isa, 0x61646d);
+
+namespace {
+
+float adm_band_value(std::mt19937_64& rng) {
+  switch (rng() % 10) {
+    case 0:
+      return 0.0f;
+    case 1:
+      return -1e-30f;  // o + eps == 0
+    case 2:
+      return (rng() % 2 ? 1.0f : -1.0f) * 1e-36f * static_cast<float>(rng() % 1000);
+    case 3:
+      return (rng() % 2 ? 1.0f : -1.0f) * 3e37f * static_cast<float>(1 + rng() % 10);
+    default:
+      return (static_cast<float>(rng() % 2000001) - 1000000.0f) /
+             static_cast<float>(1u << (rng() % 20));
+  }
+}
+
+}  // namespace
+
+TEST_P(FloatAdmTwin, Decouple) {
+  for (const unsigned width : {1u, 5u, 8u, 15u, 16u, 17u, 33u, 250u, 1000u}) {
+    std::vector<std::vector<float>> in(6, std::vector<float>(width));
+    for (unsigned j = 0; j < width; ++j) {
+      for (int theta = 0; theta < 3; ++theta) {
+        in[theta][j] = adm_band_value(rng_);
+        // The distorted band: mostly near the reference's, at times along it
+        // (the angle test) or anything.
+        const float o = in[theta][j];
+        switch (rng_() % 4) {
+          case 0:
+            in[3 + theta][j] = adm_band_value(rng_);
+            break;
+          case 1:
+            in[3 + theta][j] = o * static_cast<float>(rng_() % 300) / 100.0f;
+            break;
+          default:
+            in[3 + theta][j] = o + static_cast<float>(rng_() % 41) - 20.0f;
+        }
+      }
+    }
+    for (const double gain : {100.0, 1.0, 1.2, 0.5}) {
+      std::vector<std::vector<float>> a(6, std::vector<float>(width, -1.0f)), b = a;
+      float_adm::DecoupleRow row_a, row_b;
+      for (int theta = 0; theta < 3; ++theta) {
+        row_a.ref[theta] = row_b.ref[theta] = in[theta].data();
+        row_a.dist[theta] = row_b.dist[theta] = in[3 + theta].data();
+        row_a.restored[theta] = a[theta].data();
+        row_a.additive[theta] = a[3 + theta].data();
+        row_b.restored[theta] = b[theta].data();
+        row_b.additive[theta] = b[3 + theta].data();
+      }
+      // Columns 1..width-1: the first one must stay as it was.
+      const int begin = width > 1 ? 1 : 0;
+      ref().decouple(row_a, begin, static_cast<int>(width), gain, float_adm::Divider::kReference);
+      twin().decouple(row_b, begin, static_cast<int>(width), gain, float_adm::Divider::kReference);
+      for (int q = 0; q < 6; ++q)
+        for (unsigned j = 0; j < width; ++j)
+          ASSERT_TRUE(same_bits(a[q][j], b[q][j]))
+              << twin().isa << " decouple, width " << width << ", gain " << gain << ", output " << q
+              << ", column " << j << ": " << a[q][j] << " vs " << b[q][j] << " (o " << in[q % 3][j]
+              << ", t " << in[3 + q % 3][j] << ")";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmTwin, isa_values(), isa_param_name);
 
 // ---- float_psnr, float_ansnr, float_moment (luma only)
 

@@ -1,0 +1,95 @@
+// The row kernels of float ADM (FloatAdmDsp) for kLanes columns side by side,
+// in GCC's vector extensions: included by float_adm_avx2.cpp (8 lanes) and
+// float_adm_avx512.cpp (16 lanes) inside their own namespaces, each compiled
+// for its ISA, after defining `constexpr int kLanes`. Every lane runs the
+// operations of float_adm_pixel.h on its column in the same order (vector
+// arithmetic is IEEE per lane; a branch becomes a select of the same value;
+// the reference's reciprocal estimate is looked up in its table per lane),
+// and the columns left over run float_adm_pixel.h itself, so each twin gives
+// the scalar reference's bits (the twin harness, FloatAdmTwin, checks it).
+// Expects <cstdint> and float_adm_pixel.h.
+
+typedef float F __attribute__((vector_size(4 * kLanes)));
+typedef std::int32_t I __attribute__((vector_size(4 * kLanes)));
+typedef std::uint32_t U __attribute__((vector_size(4 * kLanes)));
+typedef double D __attribute__((vector_size(8 * kLanes)));
+// The same in memory at any float's alignment.
+typedef float UnalignedF __attribute__((vector_size(4 * kLanes), aligned(4), may_alias));
+
+inline F load(const float* p) { return *reinterpret_cast<const UnalignedF*>(p); }
+inline void store(float* p, F v) { *reinterpret_cast<UnalignedF*>(p) = v; }
+inline F splat(float x) { return F{} + x; }
+
+// rcp_estimate() per lane.
+inline F rcp_lanes(F x) {
+  const U bits = (U)x;  // the float's bits
+  const U sign = bits & 0x80000000u;
+  const U exponent = (bits >> 23) & 0xFFu;
+  const U mantissa = bits & 0x7FFFFFu;
+  const std::uint32_t* table = rcp_estimate_table();
+  const U index = mantissa >> 11;
+  U estimate;
+  for (int l = 0; l < kLanes; ++l) estimate[l] = table[index[l]];
+  const I result_exponent = (I)((estimate >> 23) & 0xFFu) - (I)exponent + 127;
+  U out = sign | ((U)result_exponent << 23) | (estimate & 0x7FFFFFu);
+  out = result_exponent <= 0 ? sign : out;  // below the normals: zero
+  out = exponent == 0xFFu ? (mantissa != 0u ? (bits | 0x400000u) : sign)
+                          : out;                      // inf: 0, NaN: quieted
+  out = exponent == 0u ? (sign | 0x7F800000u) : out;  // zero, subnormal: inf
+  return (F)out;
+}
+
+// pixel::divs() with the reference's estimate, per lane.
+inline F divs_lanes(F n, F d) {
+  const F xi = rcp_lanes(d);
+  return n * (xi + xi * (1.0f - d * xi));
+}
+
+// pixel::limit() and limit_negative() per lane: the products and the
+// comparison in double, the result stored as a float.
+inline F limit_lanes(F rst, F t, double gain) {
+  const D g = __builtin_convertvector(rst, D) * gain;
+  const D t_d = __builtin_convertvector(t, D);
+  const F limited = __builtin_convertvector(g < t_d ? g : t_d, F);
+  return rst > 0.0f ? limited : rst;
+}
+inline F limit_negative_lanes(F rst, F t, double gain) {
+  const D g = __builtin_convertvector(rst, D) * gain;
+  const D t_d = __builtin_convertvector(t, D);
+  const F limited = __builtin_convertvector(g > t_d ? g : t_d, F);
+  return rst < 0.0f ? limited : rst;
+}
+
+void decouple(const DecoupleRow& row, int begin, int end, double gain, Divider divider) {
+  if (divider != Divider::kReference) {  // this processor's RCPSS: one by one
+    pixel::decouple_row(row, begin, end, gain, divider);
+    return;
+  }
+  const F zero{};
+  const F one = splat(1.0f);
+  const float cos_sq = pixel::cos_1deg_sq();
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+    F o[3], t[3], rst[3];
+    for (int theta = 0; theta < 3; ++theta) {
+      o[theta] = load(row.ref[theta] + j);
+      t[theta] = load(row.dist[theta] + j);
+      F k = divs_lanes(t[theta], o[theta] + pixel::kEps);
+      const F below_one = k > one ? one : k;
+      k = k < zero ? zero : below_one;
+      rst[theta] = k * o[theta];
+    }
+    const F ot_dp = o[0] * t[0] + o[1] * t[1];
+    const F o_mag_sq = o[0] * o[0] + o[1] * o[1];
+    const F t_mag_sq = t[0] * t[0] + t[1] * t[1];
+    const I angle_flag = (ot_dp >= zero) & (ot_dp * ot_dp >= cos_sq * o_mag_sq * t_mag_sq);
+    for (int theta = 0; theta < 3; ++theta) {
+      const F limited =
+          limit_negative_lanes(limit_lanes(rst[theta], t[theta], gain), t[theta], gain);
+      rst[theta] = angle_flag ? limited : rst[theta];
+      store(row.restored[theta] + j, rst[theta]);
+      store(row.additive[theta] + j, t[theta] - rst[theta]);
+    }
+  }
+  pixel::decouple_row(row, j, end, gain, divider);
+}
