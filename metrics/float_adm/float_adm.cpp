@@ -23,7 +23,6 @@ constexpr float kHi[4] = {-0.129409522550921, -0.224143868041857, 0.836516303737
 // FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15 are double literals: products with them
 // are taken in double.
 constexpr double kOneBy30 = 0.0333333351;
-constexpr double kOneBy15 = 0.0666666701;
 constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
 constexpr double kPi = 3.14159265358979323846;
 
@@ -52,10 +51,6 @@ float native_csf(int lambda, double norm_view_dist, int ref_display_height, int 
 // get_noise_constant(): powf of the (int area * double weight) as a float.
 float noise_constant(int w, int h, double weight, double p_norm) {
   return ::powf(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p_norm));
-}
-
-float cube_or_pow(float x, double p_norm) {
-  return p_norm == 3.0 ? x * x * x : ::powf(x, static_cast<float>(p_norm));
 }
 
 // The (int) of a double, as libvmaf's int initialisers truncate.
@@ -108,6 +103,11 @@ void decouple_scalar(const DecoupleRow& row, int begin, int end, double gain, Di
   pixel::decouple_row(row, begin, end, gain, divider);
 }
 
+void cm_scalar(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
+               double p_norm) {
+  pixel::cm_row(row, begin, end, rfactor, masking, p_norm);
+}
+
 constexpr simd::IsaTables<FloatAdmDsp> kTables {
   float_adm_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
@@ -118,7 +118,7 @@ constexpr simd::IsaTables<FloatAdmDsp> kTables {
 }  // namespace
 
 const FloatAdmDsp& float_adm_dsp_scalar() {
-  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar};
+  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar, cm_scalar};
   return dsp;
 }
 const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
@@ -317,7 +317,7 @@ float FloatAdmComputer::den_scale(int scale, int w, int h) {
       // h, v and d of one sample, in that order.
       for (int theta = 0; theta < 3; ++theta) {
         const float value = std::fabs(rfactor[theta] * read(at(kRefH + theta, i, j)));
-        inner[theta] += cube_or_pow(value, params_.p_norm);
+        inner[theta] += pixel::cube_or_pow(value, params_.p_norm);
       }
     }
     for (int theta = 0; theta < 3; ++theta) accum[theta] += inner[theta];
@@ -368,7 +368,6 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
   const int start_row = top > 1 ? top : 1;
   const int end_row = bottom < h - 1 ? bottom : h - 1;
 
-  float thr = 0.0f;
   float accum[3] = {0, 0, 0};
   float inner[3] = {0, 0, 0};
   // Which neighbours libvmaf's macro for a position takes: the first, a
@@ -383,32 +382,14 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
     else
       out[0] = k - 1, out[1] = k, out[2] = k + 1;
   };
-  // One sample: its three band values, the masking threshold from the 3x3
-  // neighbourhoods (`neighbour(theta, a, b)`, the centre `centre(theta)`),
-  // and the three p-norm terms added to the row's sums. Both callers below
-  // pass their reads; the arithmetic and its order are this one.
+  // One sample's three p-norm terms (pixel::cm_terms(), whose neighbourhood
+  // reads, `neighbour(theta, a, b)` and `centre(theta)`, the caller passes)
+  // added to the row's sums.
+  const bool masking = params_.bypass_cm == 0;
   const auto add_sample = [&](const float(&value)[3], auto&& neighbour, auto&& centre) {
-    float x[3];
-    for (int theta = 0; theta < 3; ++theta) x[theta] = value[theta] * rfactor[theta];
-    if (params_.bypass_cm == 0) {
-      thr = 0;
-      for (int theta = 0; theta < 3; ++theta) {
-        float sum = 0;
-        for (int a = 0; a < 3; ++a)
-          for (int b = 0; b < 3; ++b) {
-            if (a == 1 && b == 1)
-              sum = static_cast<float>(sum + kOneBy15 * std::fabs(centre(theta)));
-            else
-              sum += neighbour(theta, a, b);
-          }
-        thr += sum;
-      }
-    }
-    for (int theta = 0; theta < 3; ++theta) {
-      float v = std::fabs(x[theta]) - thr;
-      v = v < 0.0f ? 0.0f : v;
-      inner[theta] += cube_or_pow(v, params_.p_norm);
-    }
+    float terms[3];
+    pixel::cm_terms(value, rfactor, masking, params_.p_norm, neighbour, centre, terms);
+    for (int theta = 0; theta < 3; ++theta) inner[theta] += terms[theta];
   };
   // A sample anywhere, through read() (the dry run records it).
   const auto sample = [&](int i, int j, Edge row_edge, Edge column_edge) {
@@ -429,24 +410,21 @@ float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int s
       inner[theta] = 0;
     }
   };
-  // The middle columns of a middle row outside the dry run: the same
-  // add_sample() over plain row pointers.
+  // The middle columns of a middle row outside the dry run: their terms by
+  // the DSP over plain row pointers, then added in column order.
   const auto middle_samples = [&](int i) {
-    const float* src[3];
-    const float* angles[3];
-    const float* flt[3][3];
+    CmRow cm_row;
     for (int theta = 0; theta < 3; ++theta) {
-      src[theta] = arena_.data() + at(src_first + theta, i, 0);
-      angles[theta] = arena_.data() + at(angles_first + theta, i, 0);
+      cm_row.src[theta] = arena_.data() + at(src_first + theta, i, 0);
+      cm_row.angles[theta] = arena_.data() + at(angles_first + theta, i, 0);
       for (int a = 0; a < 3; ++a)
-        flt[theta][a] = arena_.data() + at(flt_first + theta, i - 1 + a, 0);
+        cm_row.flt[theta][a] = arena_.data() + at(flt_first + theta, i - 1 + a, 0);
+      cm_terms_[theta].resize(static_cast<std::size_t>(w));
+      cm_row.terms[theta] = cm_terms_[theta].data();
     }
-    for (int j = start_col; j < end_col; ++j) {
-      const float value[3] = {src[0][j], src[1][j], src[2][j]};
-      add_sample(
-          value, [&](int theta, int a, int b) { return flt[theta][a][j - 1 + b]; },
-          [&](int theta) { return angles[theta][j]; });
-    }
+    dsp_->cm(cm_row, start_col, end_col, rfactor, masking, params_.p_norm);
+    for (int theta = 0; theta < 3; ++theta)
+      for (int j = start_col; j < end_col; ++j) inner[theta] += cm_row.terms[theta][j];
   };
   // A row: its first sample where the border lets it in, the middle ones,
   // its last sample likewise.

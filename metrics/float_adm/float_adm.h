@@ -71,6 +71,16 @@ struct DecoupleRow {
   float* additive[3];
 };
 
+// The masking of one middle row of a band (adm_cm_s()): its h, v, d values,
+// rows i-1, i, i+1 of the |csf| / 30 planes, row i of the plane whose
+// |value| / 15 is the centre, and each sample's p-norm term out.
+struct CmRow {
+  const float* src[3];
+  const float* flt[3][3];  // [theta][row i-1, i, i+1]
+  const float* angles[3];
+  float* terms[3];
+};
+
 // The row kernels of FloatAdmComputer: the scalar reference (float_adm.cpp,
 // float_adm_pixel.h) and its SIMD twins (float_adm_lanes.h), each output
 // formed by the same float operations in the same order (the twin harness,
@@ -80,6 +90,10 @@ struct FloatAdmDsp {
   // Columns begin..end-1 of a row, dividing as `divider` says (the twins
   // take the reference's estimate side by side, this processor's one by one).
   void (*decouple)(const DecoupleRow& row, int begin, int end, double gain_limit, Divider divider);
+  // Columns begin..end-1 (whose neighbours lie inside the row) of a middle
+  // row: each sample's terms, weighted by rfactor, masked when `masking`.
+  void (*cm)(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
+             double p_norm);
 };
 const FloatAdmDsp& float_adm_dsp_scalar();
 // The twin of one ISA (cpu::kAvx2, cpu::kAvx512), nullptr where this build has none.
@@ -139,6 +153,7 @@ class FloatAdmComputer {
   std::size_t buffer_floats_;  // floats per band buffer
   std::vector<float> arena_;   // libvmaf's data_buf: 20 band buffers
   std::vector<float> tmp_lo_, tmp_hi_;
+  std::vector<float> cm_terms_[3];  // a row's masking terms
   std::vector<int> ind_y_[4], ind_x_[4];
   // The dry run's bookkeeping: which arena floats were written, and whether a
   // read went outside the arena, the picture or the DWT's row buffers, or hit

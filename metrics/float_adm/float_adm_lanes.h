@@ -93,3 +93,41 @@ void decouple(const DecoupleRow& row, int begin, int end, double gain, Divider d
   }
   pixel::decouple_row(row, j, end, gain, divider);
 }
+
+// |x| per lane: the sign bit cleared, as fabs.
+inline F abs_lanes(F x) { return (F)((U)x & 0x7FFFFFFFu); }
+
+void cm(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
+        double p_norm) {
+  if (p_norm != 3.0) {  // powf: one by one
+    pixel::cm_row(row, begin, end, rfactor, masking, p_norm);
+    return;
+  }
+  const F zero{};
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+    F thr{};
+    if (masking)
+      for (int theta = 0; theta < 3; ++theta) {
+        F sum{};
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b) {
+            if (a == 1 && b == 1) {
+              const D centre = __builtin_convertvector(abs_lanes(load(row.angles[theta] + j)), D);
+              sum = __builtin_convertvector(
+                  __builtin_convertvector(sum, D) + pixel::kOneBy15 * centre, F);
+            } else {
+              sum += load(row.flt[theta][a] + j - 1 + b);
+            }
+          }
+        thr += sum;
+      }
+    for (int theta = 0; theta < 3; ++theta) {
+      const F x = load(row.src[theta] + j) * rfactor[theta];
+      F v = abs_lanes(x) - thr;
+      v = v < zero ? zero : v;
+      store(row.terms[theta] + j, v * v * v);
+    }
+  }
+  pixel::cm_row(row, j, end, rfactor, masking, p_norm);
+}

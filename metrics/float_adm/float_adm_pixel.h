@@ -4,6 +4,8 @@
 // and this on the columns left over.
 #pragma once
 
+#include <math.h>  // ::powf, as libvmaf calls it
+
 #include <cmath>
 
 #include "float_adm/float_adm.h"
@@ -66,6 +68,59 @@ inline void decouple(const float (&o)[3], const float (&t)[3], double gain, floa
   for (int theta = 0; theta < 3; ++theta) {
     if (angle_flag) rst[theta] = limit_negative(limit(rst[theta], t[theta], gain), t[theta], gain);
     add[theta] = t[theta] - rst[theta];
+  }
+}
+
+// FLOAT_ONE_BY_15: a double literal, so products with it are taken in double.
+inline constexpr double kOneBy15 = 0.0666666701;
+
+// A p-norm term: the cube for the default p = 3, else powf.
+inline float cube_or_pow(float x, double p_norm) {
+  return p_norm == 3.0 ? x * x * x : ::powf(x, static_cast<float>(p_norm));
+}
+
+// adm_cm_s()'s terms of one sample: its three band values (value), weighted;
+// with masking the threshold, the sum over h, v, d of the 3x3 neighbourhood of
+// |csf| / 30 (`neighbour(theta, a, b)`, row a and column b) whose centre is
+// |weighted band| / 15 instead (`centre(theta)`, added in double), each
+// neighbourhood summed row by row; then |weighted| - threshold clipped at 0,
+// to the p-norm's power.
+template <class Neighbour, class Centre>
+inline void cm_terms(const float (&value)[3], const float (&rfactor)[3], bool masking,
+                     double p_norm, Neighbour&& neighbour, Centre&& centre, float (&terms)[3]) {
+  float x[3];
+  for (int theta = 0; theta < 3; ++theta) x[theta] = value[theta] * rfactor[theta];
+  float thr = 0;
+  if (masking)
+    for (int theta = 0; theta < 3; ++theta) {
+      float sum = 0;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+          if (a == 1 && b == 1)
+            sum = static_cast<float>(sum + kOneBy15 * std::fabs(centre(theta)));
+          else
+            sum += neighbour(theta, a, b);
+        }
+      thr += sum;
+    }
+  for (int theta = 0; theta < 3; ++theta) {
+    float v = std::fabs(x[theta]) - thr;
+    v = v < 0.0f ? 0.0f : v;
+    terms[theta] = cube_or_pow(v, p_norm);
+  }
+}
+
+// cm_terms() over columns begin..end-1 of a middle row (neighbours inside it).
+inline void cm_row(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
+                   double p_norm) {
+  for (int j = begin; j < end; ++j) {
+    const float value[3] = {row.src[0][j], row.src[1][j], row.src[2][j]};
+    float terms[3];
+    cm_terms(
+        value, rfactor, masking, p_norm,
+        [&](int theta, int a, int b) { return row.flt[theta][a][j - 1 + b]; },
+        [&](int theta) { return row.angles[theta][j]; }, terms);
+    for (int theta = 0; theta < 3; ++theta) row.terms[theta][j] = terms[theta];
   }
 }
 

@@ -7,6 +7,7 @@
 // no guard byte may change.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -308,9 +309,9 @@ TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
 INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_adm);
 
-// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling of
-// rows narrower than the lanes, as wide and wider with a tail, against the scalar
-// reference's, on band values of every sign and size (zeros, the -eps that makes
+// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling and
+// the masking terms of rows narrower than the lanes, as wide and wider with a tail,
+// against the scalar reference's, on band values of every sign and size (zeros, the -eps that makes
 // the divisor 0, values whose estimate leaves the normals, angles either side of
 // the 1-degree test) and every enhancement-gain limit.
 HARNESS_DSP_FIXTURE(FloatAdmTwin, float_adm::FloatAdmDsp, float_adm::float_adm_dsp_scalar,
@@ -378,6 +379,54 @@ TEST_P(FloatAdmTwin, Decouple) {
               << twin().isa << " decouple, width " << width << ", gain " << gain << ", output " << q
               << ", column " << j << ": " << a[q][j] << " vs " << b[q][j] << " (o " << in[q % 3][j]
               << ", t " << in[3 + q % 3][j] << ")";
+    }
+  }
+}
+
+TEST_P(FloatAdmTwin, Cm) {
+  for (const unsigned width : {1u, 5u, 8u, 15u, 16u, 17u, 33u, 250u, 1000u}) {
+    // Columns 1..width of rows width + 2 wide: every neighbour inside.
+    const std::size_t n = width + 2;
+    std::vector<float> src[3], angles[3], flt[3][3];
+    for (int theta = 0; theta < 3; ++theta) {
+      src[theta].resize(n);
+      angles[theta].resize(n);
+      for (std::size_t j = 0; j < n; ++j) {
+        src[theta][j] = adm_band_value(rng_) / 1e30f;
+        angles[theta][j] = adm_band_value(rng_) / 1e30f;
+      }
+      for (int a = 0; a < 3; ++a) {
+        flt[theta][a].resize(n);
+        for (std::size_t j = 0; j < n; ++j)
+          flt[theta][a][j] =
+              std::fabs(adm_band_value(rng_)) / static_cast<float>(30 << (rng_() % 8));
+      }
+    }
+    for (const double p_norm : {3.0, 2.5}) {
+      for (const bool masking : {true, false}) {
+        const float rfactor[3] = {static_cast<float>(rng_() % 1000) / 97.0f,
+                                  static_cast<float>(rng_() % 1000) / 97.0f, 1.0f / 3.0f};
+        std::vector<float> a_terms[3], b_terms[3];
+        float_adm::CmRow row_a, row_b;
+        for (int theta = 0; theta < 3; ++theta) {
+          a_terms[theta].assign(n, -1.0f);
+          b_terms[theta].assign(n, -1.0f);
+          row_a.src[theta] = row_b.src[theta] = src[theta].data();
+          row_a.angles[theta] = row_b.angles[theta] = angles[theta].data();
+          for (int a = 0; a < 3; ++a)
+            row_a.flt[theta][a] = row_b.flt[theta][a] = flt[theta][a].data();
+          row_a.terms[theta] = a_terms[theta].data();
+          row_b.terms[theta] = b_terms[theta].data();
+        }
+        ref().cm(row_a, 1, static_cast<int>(width) + 1, rfactor, masking, p_norm);
+        twin().cm(row_b, 1, static_cast<int>(width) + 1, rfactor, masking, p_norm);
+        for (int theta = 0; theta < 3; ++theta)
+          for (std::size_t j = 0; j < n; ++j)
+            ASSERT_TRUE(same_bits(a_terms[theta][j], b_terms[theta][j]))
+                << twin().isa << " cm, width " << width << ", p " << p_norm << ", masking "
+                << masking << ", theta " << theta << ", column " << j << ": " << a_terms[theta][j]
+                << " vs " << b_terms[theta][j];
+      }
     }
   }
 }
