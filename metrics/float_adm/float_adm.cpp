@@ -22,7 +22,6 @@ constexpr float kHi[4] = {-0.129409522550921, -0.224143868041857, 0.836516303737
                           -0.482962913144690};
 // FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15 are double literals: products with them
 // are taken in double.
-constexpr double kOneBy30 = 0.0333333351;
 constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
 constexpr double kPi = 3.14159265358979323846;
 
@@ -108,6 +107,10 @@ void cm_scalar(const CmRow& row, int begin, int end, const float (&rfactor)[3], 
   pixel::cm_row(row, begin, end, rfactor, masking, p_norm);
 }
 
+void csf_scalar(const float* src, float* dst, float* flt, int begin, int end, float factor) {
+  pixel::csf_row(src, dst, flt, begin, end, factor);
+}
+
 constexpr simd::IsaTables<FloatAdmDsp> kTables {
   float_adm_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
@@ -118,7 +121,7 @@ constexpr simd::IsaTables<FloatAdmDsp> kTables {
 }  // namespace
 
 const FloatAdmDsp& float_adm_dsp_scalar() {
-  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar, cm_scalar};
+  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar, cm_scalar, csf_scalar};
   return dsp;
 }
 const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
@@ -338,12 +341,22 @@ void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scal
   const float rfactor[3] = {factor1, factor1, factor2};
   const auto [left, top, right, bottom] = tap_region(w, h);
   for (int theta = 0; theta < 3; ++theta)
-    for (int i = top; i < bottom; ++i)
-      for (int j = left; j < right; ++j) {
-        const float value = rfactor[theta] * read(at(src_first + theta, i, j));
-        write(at(dst_first + theta, i, j), value);
-        write(at(flt_first + theta, i, j), static_cast<float>(kOneBy30 * std::fabs(value)));
+    for (int i = top; i < bottom; ++i) {
+      if (!tracking_) {
+        dsp_->csf(arena_.data() + at(src_first + theta, i, 0),
+                  arena_.data() + at(dst_first + theta, i, 0),
+                  arena_.data() + at(flt_first + theta, i, 0), left, right, rfactor[theta]);
+        continue;
       }
+      // The dry run: sample by sample through the checked reads and writes.
+      for (int j = left; j < right; ++j) {
+        const float src = read(at(src_first + theta, i, j));
+        float dst, flt;
+        pixel::csf_row(&src, &dst, &flt, 0, 1, rfactor[theta]);
+        write(at(dst_first + theta, i, j), dst);
+        write(at(flt_first + theta, i, j), flt);
+      }
+    }
 }
 
 // adm_cm_s(): each sample's CSF-weighted band value less the masking

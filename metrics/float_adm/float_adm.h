@@ -94,6 +94,9 @@ struct FloatAdmDsp {
   // row: each sample's terms, weighted by rfactor, masked when `masking`.
   void (*cm)(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
              double p_norm);
+  // Columns begin..end-1 of a row of one orientation: dst = factor * src,
+  // flt = |dst| / 30.
+  void (*csf)(const float* src, float* dst, float* flt, int begin, int end, float factor);
 };
 const FloatAdmDsp& float_adm_dsp_scalar();
 // The twin of one ISA (cpu::kAvx2, cpu::kAvx512), nullptr where this build has none.

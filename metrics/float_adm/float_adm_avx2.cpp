@@ -16,7 +16,7 @@ constexpr int kLanes = 8;
 }  // namespace avx2
 
 const FloatAdmDsp& float_adm_dsp_avx2() {
-  static constexpr FloatAdmDsp dsp{"avx2", avx2::decouple, avx2::cm};
+  static constexpr FloatAdmDsp dsp{"avx2", avx2::decouple, avx2::cm, avx2::csf};
   return dsp;
 }
 

@@ -131,3 +131,14 @@ void cm(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool ma
   }
   pixel::cm_row(row, j, end, rfactor, masking, p_norm);
 }
+
+void csf(const float* src, float* dst, float* flt, int begin, int end, float factor) {
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+    const F value = factor * load(src + j);
+    store(dst + j, value);
+    store(flt + j, __builtin_convertvector(
+                       pixel::kOneBy30 * __builtin_convertvector(abs_lanes(value), D), F));
+  }
+  pixel::csf_row(src, dst, flt, j, end, factor);
+}

@@ -71,8 +71,20 @@ inline void decouple(const float (&o)[3], const float (&t)[3], double gain, floa
   }
 }
 
-// FLOAT_ONE_BY_15: a double literal, so products with it are taken in double.
+// FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15: double literals, so products with them
+// are taken in double.
+inline constexpr double kOneBy30 = 0.0333333351;
 inline constexpr double kOneBy15 = 0.0666666701;
+
+// adm_csf_s() over columns begin..end-1 of a row: the weighted band value, and
+// its |value| / 30 for the masking.
+inline void csf_row(const float* src, float* dst, float* flt, int begin, int end, float factor) {
+  for (int j = begin; j < end; ++j) {
+    const float value = factor * src[j];
+    dst[j] = value;
+    flt[j] = static_cast<float>(kOneBy30 * std::fabs(value));
+  }
+}
 
 // A p-norm term: the cube for the default p = 3, else powf.
 inline float cube_or_pow(float x, double p_norm) {

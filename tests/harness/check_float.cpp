@@ -309,11 +309,11 @@ TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
 INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_adm);
 
-// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling and
-// the masking terms of rows narrower than the lanes, as wide and wider with a tail,
-// against the scalar reference's, on band values of every sign and size (zeros, the -eps that makes
-// the divisor 0, values whose estimate leaves the normals, angles either side of
-// the 1-degree test) and every enhancement-gain limit.
+// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling, the
+// CSF weighting and the masking terms of rows narrower than the lanes, as wide and wider with a
+// tail, against the scalar reference's, on band values of every sign and size (zeros, the -eps that
+// makes the divisor 0, values whose estimate leaves the normals, angles either side of the 1-degree
+// test) and every enhancement-gain limit.
 HARNESS_DSP_FIXTURE(FloatAdmTwin, float_adm::FloatAdmDsp, float_adm::float_adm_dsp_scalar,
                     float_adm::float_adm_dsp_isa, 0x61646d);
 
@@ -426,6 +426,26 @@ TEST_P(FloatAdmTwin, Cm) {
                 << twin().isa << " cm, width " << width << ", p " << p_norm << ", masking "
                 << masking << ", theta " << theta << ", column " << j << ": " << a_terms[theta][j]
                 << " vs " << b_terms[theta][j];
+      }
+    }
+  }
+}
+
+TEST_P(FloatAdmTwin, Csf) {
+  for (const unsigned width : {1u, 5u, 8u, 15u, 16u, 17u, 33u, 250u, 1000u}) {
+    std::vector<float> src(width);
+    for (auto& x : src) x = adm_band_value(rng_);
+    for (const float factor : {1.0f / 3.0f, 0.0f, static_cast<float>(rng_() % 10000) / 77.0f}) {
+      std::vector<float> a_dst(width, -1.0f), a_flt = a_dst, b_dst = a_dst, b_flt = a_dst;
+      const int begin = width > 2 ? 1 : 0;
+      ref().csf(src.data(), a_dst.data(), a_flt.data(), begin, static_cast<int>(width), factor);
+      twin().csf(src.data(), b_dst.data(), b_flt.data(), begin, static_cast<int>(width), factor);
+      for (unsigned j = 0; j < width; ++j) {
+        ASSERT_TRUE(same_bits(a_dst[j], b_dst[j]))
+            << twin().isa << " csf, width " << width << ", column " << j;
+        ASSERT_TRUE(same_bits(a_flt[j], b_flt[j]))
+            << twin().isa << " csf |x|/30, width " << width << ", column " << j << ": " << a_flt[j]
+            << " vs " << b_flt[j];
       }
     }
   }
