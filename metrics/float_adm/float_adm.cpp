@@ -15,11 +15,6 @@ namespace vmafexact::float_adm {
 
 namespace {
 
-// adm_tools.c's db2 taps: double literals rounded to float.
-constexpr float kLo[4] = {0.482962913144690, 0.836516303737469, 0.224143868041857,
-                          -0.129409522550921};
-constexpr float kHi[4] = {-0.129409522550921, -0.224143868041857, 0.836516303737469,
-                          -0.482962913144690};
 // FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15 are double literals: products with them
 // are taken in double.
 constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
@@ -111,6 +106,16 @@ void csf_scalar(const float* src, float* dst, float* flt, int begin, int end, fl
   pixel::csf_row(src, dst, flt, begin, end, factor);
 }
 
+void dwt_vertical_scalar(const float* const (&rows)[4], int width, bool lo_only, float* lo,
+                         float* hi) {
+  pixel::dwt_vertical_row(rows, width, lo_only, lo, hi);
+}
+
+void dwt_horizontal_scalar(const float* lo, const float* hi, int begin, int end, bool lo_only,
+                           float* const (&bands)[4]) {
+  pixel::dwt_horizontal_row(lo, hi, begin, end, lo_only, bands);
+}
+
 constexpr simd::IsaTables<FloatAdmDsp> kTables {
   float_adm_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
@@ -121,7 +126,8 @@ constexpr simd::IsaTables<FloatAdmDsp> kTables {
 }  // namespace
 
 const FloatAdmDsp& float_adm_dsp_scalar() {
-  static constexpr FloatAdmDsp dsp{"scalar", decouple_scalar, cm_scalar, csf_scalar};
+  static constexpr FloatAdmDsp dsp{"scalar",   decouple_scalar,     cm_scalar,
+                                   csf_scalar, dwt_vertical_scalar, dwt_horizontal_scalar};
   return dsp;
 }
 const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }
@@ -226,29 +232,26 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     }
     return true;
   };
-  // Each output a float sum from 0 of four products, in tap order.
-  const auto taps = [](const float(&k)[4], float s0, float s1, float s2, float s3) {
-    float accum = 0;
-    accum += k[0] * s0;
-    accum += k[1] * s1;
-    accum += k[2] * s2;
-    accum += k[3] * s3;
-    return accum;
-  };
+  float* const lo_row = tmp_lo_.data();
+  float* const hi_row = tmp_hi_.data();
+  const int inner_end = w >= 3 ? (w - 3) / 2 + 1 : 1;  // outputs 1.. read no mirrored column
   for (int i = 0; i < (h + 1) / 2; ++i) {
-    // The vertical pass over the row's columns: over plain pointers where
-    // rows_of() gives them (the compiler runs the columns side by side), else
-    // through the checked reads. One loop, the same operations.
+    // The vertical pass: over plain row pointers by the DSP where rows_of()
+    // gives them, else through the checked reads.
     const float* rows[4] = {};
-    const bool plain = rows_of(i, rows);
-    for (int j = 0; j < w; ++j) {
-      float s[4];
-      for (int k = 0; k < 4; ++k) s[k] = plain ? rows[k][j] : source(ind_y_[k][i], j);
-      tmp_lo_[static_cast<std::size_t>(j)] = taps(kLo, s[0], s[1], s[2], s[3]);
-      if (!lo_only) tmp_hi_[static_cast<std::size_t>(j)] = taps(kHi, s[0], s[1], s[2], s[3]);
+    if (rows_of(i, rows)) {
+      dsp_->dwt_vertical(rows, w, lo_only, lo_row, hi_row);
+    } else {
+      for (int j = 0; j < w; ++j) {
+        float s[4];
+        for (int k = 0; k < 4; ++k) s[k] = source(ind_y_[k][i], j);
+        lo_row[j] = pixel::taps4(pixel::kLo, s[0], s[1], s[2], s[3]);
+        if (!lo_only) hi_row[j] = pixel::taps4(pixel::kHi, s[0], s[1], s[2], s[3]);
+      }
     }
     // The horizontal pass over the kept columns: outside the dry run every
-    // read is inside the row and every write inside its band.
+    // read is inside the row and every write inside its band, and the
+    // outputs that mirror no column go to the DSP.
     const bool checked = tracking_;
     const auto lo = [&](int j) {
       return checked ? tmp(tmp_lo_, j) : tmp_lo_[static_cast<std::size_t>(j)];
@@ -260,16 +263,26 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     const auto store = [&](int band, int j, float value) {
       write(at(dst_first + band, i, j), value);
     };
-    for (int j = 0; j < (w + 1) / 2; ++j) {
+    const auto output = [&](int j) {
       const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
       const float l0 = lo(j0), l1 = lo(j1), l2 = lo(j2), l3 = lo(j3);
-      store(0, j, taps(kLo, l0, l1, l2, l3));  // a
-      if (lo_only) continue;
-      store(2, j, taps(kHi, l0, l1, l2, l3));  // v
+      store(0, j, pixel::taps4(pixel::kLo, l0, l1, l2, l3));  // a
+      if (lo_only) return;
+      store(2, j, pixel::taps4(pixel::kHi, l0, l1, l2, l3));  // v
       const float h0 = hi(j0), h1 = hi(j1), h2 = hi(j2), h3 = hi(j3);
-      store(1, j, taps(kLo, h0, h1, h2, h3));  // h
-      store(3, j, taps(kHi, h0, h1, h2, h3));  // d
+      store(1, j, pixel::taps4(pixel::kLo, h0, h1, h2, h3));  // h
+      store(3, j, pixel::taps4(pixel::kHi, h0, h1, h2, h3));  // d
+    };
+    int j = 0;
+    if (!checked && inner_end > 1) {
+      output(0);
+      float* const bands[4] = {
+          arena_.data() + at(dst_first + 0, i, 0), arena_.data() + at(dst_first + 1, i, 0),
+          arena_.data() + at(dst_first + 2, i, 0), arena_.data() + at(dst_first + 3, i, 0)};
+      dsp_->dwt_horizontal(lo_row, hi_row, 1, inner_end, lo_only, bands);
+      j = inner_end;
     }
+    for (; j < (w + 1) / 2; ++j) output(j);
   }
 }
 

@@ -97,6 +97,11 @@ struct FloatAdmDsp {
   // Columns begin..end-1 of a row of one orientation: dst = factor * src,
   // flt = |dst| / 30.
   void (*csf)(const float* src, float* dst, float* flt, int begin, int end, float factor);
+  // The DWT's passes (pixel::dwt_vertical_row(), pixel::dwt_horizontal_row()).
+  void (*dwt_vertical)(const float* const (&rows)[4], int width, bool lo_only, float* lo,
+                       float* hi);
+  void (*dwt_horizontal)(const float* lo, const float* hi, int begin, int end, bool lo_only,
+                         float* const (&bands)[4]);
 };
 const FloatAdmDsp& float_adm_dsp_scalar();
 // The twin of one ISA (cpu::kAvx2, cpu::kAvx512), nullptr where this build has none.

@@ -16,7 +16,8 @@ constexpr int kLanes = 8;
 }  // namespace avx2
 
 const FloatAdmDsp& float_adm_dsp_avx2() {
-  static constexpr FloatAdmDsp dsp{"avx2", avx2::decouple, avx2::cm, avx2::csf};
+  static constexpr FloatAdmDsp dsp{"avx2",    avx2::decouple,     avx2::cm,
+                                   avx2::csf, avx2::dwt_vertical, avx2::dwt_horizontal};
   return dsp;
 }
 

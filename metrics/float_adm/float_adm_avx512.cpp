@@ -16,7 +16,8 @@ constexpr int kLanes = 16;
 }  // namespace avx512
 
 const FloatAdmDsp& float_adm_dsp_avx512() {
-  static constexpr FloatAdmDsp dsp{"avx512", avx512::decouple, avx512::cm, avx512::csf};
+  static constexpr FloatAdmDsp dsp{"avx512",    avx512::decouple,     avx512::cm,
+                                   avx512::csf, avx512::dwt_vertical, avx512::dwt_horizontal};
   return dsp;
 }
 

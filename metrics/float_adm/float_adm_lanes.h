@@ -142,3 +142,61 @@ void csf(const float* src, float* dst, float* flt, int begin, int end, float fac
   }
   pixel::csf_row(src, dst, flt, j, end, factor);
 }
+
+// pixel::taps4() per lane.
+inline F taps4_lanes(const float (&k)[4], F s0, F s1, F s2, F s3) {
+  F accum{};
+  accum += k[0] * s0;
+  accum += k[1] * s1;
+  accum += k[2] * s2;
+  accum += k[3] * s3;
+  return accum;
+}
+
+void dwt_vertical(const float* const (&rows)[4], int width, bool lo_only, float* lo, float* hi) {
+  int j = 0;
+  for (; j + kLanes <= width; j += kLanes) {
+    const F s0 = load(rows[0] + j), s1 = load(rows[1] + j), s2 = load(rows[2] + j),
+            s3 = load(rows[3] + j);
+    store(lo + j, taps4_lanes(pixel::kLo, s0, s1, s2, s3));
+    if (!lo_only) store(hi + j, taps4_lanes(pixel::kHi, s0, s1, s2, s3));
+  }
+  const float* const tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
+  pixel::dwt_vertical_row(tail, width - j, lo_only, lo + j, hi + j);
+}
+
+// Lanes 0, 2, 4, ... and 1, 3, 5, ... of the pair (a, b): the even and the odd
+// samples of 2 * kLanes consecutive ones.
+inline I lane_indices(int first) {
+  I indices;
+  for (int l = 0; l < kLanes; ++l) indices[l] = first + 2 * l;
+  return indices;
+}
+
+// Columns 2j-1+k (k = 0..3) of outputs j..j+kLanes-1 of a row.
+inline void taps_columns(const float* row, int j, F (&s)[4]) {
+  const I evens = lane_indices(0), odds = lane_indices(1);
+  const F a = load(row + 2 * j - 1), b = load(row + 2 * j - 1 + kLanes);
+  const F c = load(row + 2 * j + 1), d = load(row + 2 * j + 1 + kLanes);
+  s[0] = __builtin_shuffle(a, b, evens);
+  s[1] = __builtin_shuffle(a, b, odds);
+  s[2] = __builtin_shuffle(c, d, evens);
+  s[3] = __builtin_shuffle(c, d, odds);
+}
+
+void dwt_horizontal(const float* lo, const float* hi, int begin, int end, bool lo_only,
+                    float* const (&bands)[4]) {
+  int j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+    F l[4];
+    taps_columns(lo, j, l);
+    store(bands[0] + j, taps4_lanes(pixel::kLo, l[0], l[1], l[2], l[3]));  // a
+    if (lo_only) continue;
+    store(bands[2] + j, taps4_lanes(pixel::kHi, l[0], l[1], l[2], l[3]));  // v
+    F h[4];
+    taps_columns(hi, j, h);
+    store(bands[1] + j, taps4_lanes(pixel::kLo, h[0], h[1], h[2], h[3]));  // h
+    store(bands[3] + j, taps4_lanes(pixel::kHi, h[0], h[1], h[2], h[3]));  // d
+  }
+  pixel::dwt_horizontal_row(lo, hi, j, end, lo_only, bands);
+}

@@ -71,6 +71,49 @@ inline void decouple(const float (&o)[3], const float (&t)[3], double gain, floa
   }
 }
 
+// adm_tools.c's db2 taps: double literals rounded to float.
+inline constexpr float kLo[4] = {0.482962913144690, 0.836516303737469, 0.224143868041857,
+                                 -0.129409522550921};
+inline constexpr float kHi[4] = {-0.129409522550921, -0.224143868041857, 0.836516303737469,
+                                 -0.482962913144690};
+
+// A DWT output: a float sum from 0 of four products, in tap order.
+inline float taps4(const float (&k)[4], float s0, float s1, float s2, float s3) {
+  float accum = 0;
+  accum += k[0] * s0;
+  accum += k[1] * s1;
+  accum += k[2] * s2;
+  accum += k[3] * s3;
+  return accum;
+}
+
+// The DWT's vertical pass over columns 0..width-1 of an output row's four
+// source rows: the low-pass row, and unless lo_only the high-pass row.
+inline void dwt_vertical_row(const float* const (&rows)[4], int width, bool lo_only, float* lo,
+                             float* hi) {
+  for (int j = 0; j < width; ++j) {
+    const float s0 = rows[0][j], s1 = rows[1][j], s2 = rows[2][j], s3 = rows[3][j];
+    lo[j] = taps4(kLo, s0, s1, s2, s3);
+    if (!lo_only) hi[j] = taps4(kHi, s0, s1, s2, s3);
+  }
+}
+
+// The DWT's horizontal pass over outputs begin..end-1 whose four columns
+// 2j-1..2j+2 lie inside the row (no mirroring): bands a and v from the
+// low-pass row, h and d from the high-pass row (not with lo_only).
+inline void dwt_horizontal_row(const float* lo, const float* hi, int begin, int end, bool lo_only,
+                               float* const (&bands)[4]) {
+  for (int j = begin; j < end; ++j) {
+    const float* l = lo + 2 * j - 1;
+    bands[0][j] = taps4(kLo, l[0], l[1], l[2], l[3]);  // a
+    if (lo_only) continue;
+    bands[2][j] = taps4(kHi, l[0], l[1], l[2], l[3]);  // v
+    const float* h = hi + 2 * j - 1;
+    bands[1][j] = taps4(kLo, h[0], h[1], h[2], h[3]);  // h
+    bands[3][j] = taps4(kHi, h[0], h[1], h[2], h[3]);  // d
+  }
+}
+
 // FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15: double literals, so products with them
 // are taken in double.
 inline constexpr double kOneBy30 = 0.0333333351;

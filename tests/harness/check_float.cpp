@@ -309,11 +309,11 @@ TEST_P(FloatAdmStage, ReadsOnlyItsSamples) {
 INSTANTIATE_TEST_SUITE_P(float_adm, FloatAdmStage, ::testing::Values("scalar"), twin_name);
 HARNESS_FEATURE(float_adm);
 
-// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the decoupling, the
-// CSF weighting and the masking terms of rows narrower than the lanes, as wide and wider with a
-// tail, against the scalar reference's, on band values of every sign and size (zeros, the -eps that
-// makes the divisor 0, values whose estimate leaves the normals, angles either side of the 1-degree
-// test) and every enhancement-gain limit.
+// float_adm's SIMD twins (metrics/float_adm/float_adm_lanes.h): the DWT's two passes,
+// the decoupling, the CSF weighting and the masking terms of rows narrower than the lanes, as wide
+// and wider with a tail, against the scalar reference's, on band values of every sign and size
+// (zeros, the -eps that makes the divisor 0, values whose estimate leaves the normals, angles
+// either side of the 1-degree test) and every enhancement-gain limit.
 HARNESS_DSP_FIXTURE(FloatAdmTwin, float_adm::FloatAdmDsp, float_adm::float_adm_dsp_scalar,
                     float_adm::float_adm_dsp_isa, 0x61646d);
 
@@ -447,6 +447,52 @@ TEST_P(FloatAdmTwin, Csf) {
             << twin().isa << " csf |x|/30, width " << width << ", column " << j << ": " << a_flt[j]
             << " vs " << b_flt[j];
       }
+    }
+  }
+}
+
+TEST_P(FloatAdmTwin, Dwt) {
+  for (const int width : {1, 3, 4, 5, 8, 15, 16, 17, 33, 34, 35, 64, 250, 1001}) {
+    std::vector<float> source[4];
+    for (auto& row : source) {
+      row.resize(static_cast<std::size_t>(width));
+      for (auto& x : row)
+        x = rng_() % 5 ? static_cast<float>(rng_() % 65536) / 256.0f - 128.0f
+                       : adm_band_value(rng_);
+    }
+    const float* const rows[4] = {source[0].data(), source[1].data(), source[2].data(),
+                                  source[3].data()};
+    for (const bool lo_only : {false, true}) {
+      // The vertical pass.
+      std::vector<float> a_lo(static_cast<std::size_t>(width), -1.0f), a_hi = a_lo, b_lo = a_lo,
+                                                                       b_hi = a_lo;
+      ref().dwt_vertical(rows, width, lo_only, a_lo.data(), a_hi.data());
+      twin().dwt_vertical(rows, width, lo_only, b_lo.data(), b_hi.data());
+      for (int j = 0; j < width; ++j) {
+        ASSERT_TRUE(same_bits(a_lo[j], b_lo[j]))
+            << twin().isa << " dwt vertical lo, width " << width << ", column " << j;
+        ASSERT_TRUE(same_bits(a_hi[j], b_hi[j]))
+            << twin().isa << " dwt vertical hi, width " << width << ", column " << j;
+      }
+      // The horizontal pass over the outputs that mirror no column.
+      const int outputs = (width + 1) / 2;
+      const int end = width >= 3 ? (width - 3) / 2 + 1 : 1;
+      std::vector<float> a_bands[4], b_bands[4];
+      for (int band = 0; band < 4; ++band) {
+        a_bands[band].assign(static_cast<std::size_t>(outputs), -1.0f);
+        b_bands[band].assign(static_cast<std::size_t>(outputs), -1.0f);
+      }
+      float* const a_out[4] = {a_bands[0].data(), a_bands[1].data(), a_bands[2].data(),
+                               a_bands[3].data()};
+      float* const b_out[4] = {b_bands[0].data(), b_bands[1].data(), b_bands[2].data(),
+                               b_bands[3].data()};
+      ref().dwt_horizontal(source[0].data(), source[1].data(), 1, end, lo_only, a_out);
+      twin().dwt_horizontal(source[0].data(), source[1].data(), 1, end, lo_only, b_out);
+      for (int band = 0; band < 4; ++band)
+        for (int j = 0; j < outputs; ++j)
+          ASSERT_TRUE(same_bits(a_bands[band][j], b_bands[band][j]))
+              << twin().isa << " dwt horizontal, width " << width << ", band " << band
+              << ", output " << j << ": " << a_bands[band][j] << " vs " << b_bands[band][j];
     }
   }
 }
