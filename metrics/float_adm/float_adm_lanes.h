@@ -9,16 +9,7 @@
 // the scalar reference's bits (the twin harness, FloatAdmTwin, checks it).
 // Expects <cstdint> and float_adm_pixel.h.
 
-typedef float F __attribute__((vector_size(4 * kLanes)));
-typedef std::int32_t I __attribute__((vector_size(4 * kLanes)));
-typedef std::uint32_t U __attribute__((vector_size(4 * kLanes)));
-typedef double D __attribute__((vector_size(8 * kLanes)));
-// The same in memory at any float's alignment.
-typedef float UnalignedF __attribute__((vector_size(4 * kLanes), aligned(4), may_alias));
-
-inline F load(const float* p) { return *reinterpret_cast<const UnalignedF*>(p); }
-inline void store(float* p, F v) { *reinterpret_cast<UnalignedF*>(p) = v; }
-inline F splat(float x) { return F{} + x; }
+#include "common/vector_lanes.h"
 
 // rcp_estimate() per lane.
 inline F rcp_lanes(F x) {
@@ -93,9 +84,6 @@ void decouple(const DecoupleRow& row, int begin, int end, double gain, Divider d
   }
   pixel::decouple_row(row, j, end, gain, divider);
 }
-
-// |x| per lane: the sign bit cleared, as fabs.
-inline F abs_lanes(F x) { return (F)((U)x & 0x7FFFFFFFu); }
 
 void cm(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
         double p_norm) {

@@ -8,16 +8,7 @@
 // the scalar reference's bits (the twin harness, FloatVifTwin, checks it).
 // Expects <cstdint>, <limits> and float_vif_pixel.h.
 
-typedef float F __attribute__((vector_size(4 * kLanes)));
-typedef std::int32_t I __attribute__((vector_size(4 * kLanes)));
-typedef std::uint32_t U __attribute__((vector_size(4 * kLanes)));
-typedef double D __attribute__((vector_size(8 * kLanes)));
-// The same in memory at any float's alignment.
-typedef float UnalignedF __attribute__((vector_size(4 * kLanes), aligned(4), may_alias));
-
-inline F load(const float* p) { return *reinterpret_cast<const UnalignedF*>(p); }
-inline void store(float* p, F v) { *reinterpret_cast<UnalignedF*>(p) = v; }
-inline F splat(float x) { return F{} + x; }
+#include "common/vector_lanes.h"
 
 template <bool kMoments>
 void vertical_rows(const float* taps, int taps_count, const float* const* ref_rows,
