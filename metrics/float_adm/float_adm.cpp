@@ -15,8 +15,6 @@ namespace vmafexact::float_adm {
 
 namespace {
 
-// FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15 are double literals: products with them
-// are taken in double.
 constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
 constexpr double kPi = 3.14159265358979323846;
 
@@ -116,12 +114,16 @@ void dwt_horizontal_scalar(const float* lo, const float* hi, int begin, int end,
   pixel::dwt_horizontal_row(lo, hi, begin, end, lo_only, bands);
 }
 
-constexpr simd::IsaTables<FloatAdmDsp> kTables {
-  float_adm_dsp_scalar,
+// One getter a line, the twins' under the build's condition.
+// clang-format off
+constexpr simd::IsaTables<FloatAdmDsp> kTables{
+    float_adm_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
-      float_adm_dsp_avx2, float_adm_dsp_avx512,
+    float_adm_dsp_avx2,
+    float_adm_dsp_avx512,
 #endif
 };
+// clang-format on
 
 }  // namespace
 

@@ -99,12 +99,16 @@ void statistic_scalar(const float* const* rows, unsigned width, const StatisticC
     pixel::statistic(rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], c, num[j], den[j]);
 }
 
-constexpr simd::IsaTables<FloatVifDsp> kTables {
-  float_vif_dsp_scalar,
+// One getter a line, the twins' under the build's condition.
+// clang-format off
+constexpr simd::IsaTables<FloatVifDsp> kTables{
+    float_vif_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
-      float_vif_dsp_avx2, float_vif_dsp_avx512,
+    float_vif_dsp_avx2,
+    float_vif_dsp_avx512,
 #endif
 };
+// clang-format on
 
 // Rows `count` of the workspace's `filtered`: the vertical pass of plane row
 // `i` (rows mirrored at the top and bottom) into `vertical`, then the
