@@ -91,29 +91,6 @@ float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
 
 namespace {
 
-void decouple_scalar(const DecoupleRow& row, int begin, int end, double gain, Divider divider) {
-  pixel::decouple_row(row, begin, end, gain, divider);
-}
-
-void cm_scalar(const CmRow& row, int begin, int end, const float (&rfactor)[3], bool masking,
-               double p_norm) {
-  pixel::cm_row(row, begin, end, rfactor, masking, p_norm);
-}
-
-void csf_scalar(const float* src, float* dst, float* flt, int begin, int end, float factor) {
-  pixel::csf_row(src, dst, flt, begin, end, factor);
-}
-
-void dwt_vertical_scalar(const float* const (&rows)[4], int width, bool lo_only, float* lo,
-                         float* hi) {
-  pixel::dwt_vertical_row(rows, width, lo_only, lo, hi);
-}
-
-void dwt_horizontal_scalar(const float* lo, const float* hi, int begin, int end, bool lo_only,
-                           float* const (&bands)[4]) {
-  pixel::dwt_horizontal_row(lo, hi, begin, end, lo_only, bands);
-}
-
 // One getter a line, the twins' under the build's condition.
 // clang-format off
 constexpr simd::IsaTables<FloatAdmDsp> kTables{
@@ -128,8 +105,10 @@ constexpr simd::IsaTables<FloatAdmDsp> kTables{
 }  // namespace
 
 const FloatAdmDsp& float_adm_dsp_scalar() {
-  static constexpr FloatAdmDsp dsp{"scalar",   decouple_scalar,     cm_scalar,
-                                   csf_scalar, dwt_vertical_scalar, dwt_horizontal_scalar};
+  // The per-sample functions' row loops themselves (float_adm_pixel.h).
+  static constexpr FloatAdmDsp dsp{
+      "scalar",       pixel::decouple_row,     pixel::cm_row,
+      pixel::csf_row, pixel::dwt_vertical_row, pixel::dwt_horizontal_row};
   return dsp;
 }
 const FloatAdmDsp* float_adm_dsp_isa(unsigned cpu_flag) { return kTables.isa(cpu_flag); }

@@ -54,33 +54,33 @@ int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 // order as libvmaf's column by column, and the compiler may run the columns
 // side by side.
 
-// out[j] = sum over the taps of tap * value(row k's sample j), from 0.
+// out[j] = sum over the taps of tap * value(row k's sample j), from 0, for
+// columns begin..end-1.
 template <class Value>
-void tap_sums(const float* taps, int taps_count, const float* const* rows, unsigned width,
-              Value value, float* out) {
-  std::fill(out, out + width, 0.0f);
+void tap_sums(const float* taps, int taps_count, const float* const* rows, unsigned begin,
+              unsigned end, Value value, float* out) {
+  std::fill(out + begin, out + end, 0.0f);
   for (int k = 0; k < taps_count; ++k) {
     const float tap = taps[k];
     const float* row = rows[k];
-    for (unsigned j = 0; j < width; ++j) out[j] += tap * value(row[j]);
+    for (unsigned j = begin; j < end; ++j) out[j] += tap * value(row[j]);
   }
 }
 
 void vertical_scalar(const float* taps, int taps_count, const float* const* ref_rows,
-                     const float* const* dist_rows, unsigned width, bool moments,
+                     const float* const* dist_rows, unsigned begin, unsigned end, bool moments,
                      float* const* out) {
-  tap_sums(
-      taps, taps_count, ref_rows, width, [](float r) { return r; }, out[0]);
-  tap_sums(
-      taps, taps_count, dist_rows, width, [](float d) { return d; }, out[1]);
+  const auto sample = [](float x) { return x; };
+  const auto square = [](float x) { return x * x; };
+  tap_sums(taps, taps_count, ref_rows, begin, end, sample, out[0]);
+  tap_sums(taps, taps_count, dist_rows, begin, end, sample, out[1]);
   if (!moments) return;
-  tap_sums(
-      taps, taps_count, ref_rows, width, [](float r) { return r * r; }, out[2]);
-  tap_sums(
-      taps, taps_count, dist_rows, width, [](float d) { return d * d; }, out[3]);
-  std::fill(out[4], out[4] + width, 0.0f);
+  tap_sums(taps, taps_count, ref_rows, begin, end, square, out[2]);
+  tap_sums(taps, taps_count, dist_rows, begin, end, square, out[3]);
+  std::fill(out[4] + begin, out[4] + end, 0.0f);
   for (int k = 0; k < taps_count; ++k)
-    for (unsigned j = 0; j < width; ++j) out[4][j] += taps[k] * (ref_rows[k][j] * dist_rows[k][j]);
+    for (unsigned j = begin; j < end; ++j)
+      out[4][j] += taps[k] * (ref_rows[k][j] * dist_rows[k][j]);
 }
 
 void horizontal_scalar(const float* taps, int taps_count, const float* row, int begin, int end,
@@ -131,7 +131,7 @@ void filter_row(const std::vector<float>& taps, const FloatPlane& ref, const Flo
     w.filtered[q].resize(ref.width);
     vertical[q] = w.vertical[q].data();
   }
-  dsp.vertical(taps.data(), taps_count, w.ref_rows.data(), w.dist_rows.data(), ref.width,
+  dsp.vertical(taps.data(), taps_count, w.ref_rows.data(), w.dist_rows.data(), 0, ref.width,
                count == 5, vertical);
   const int half = taps_count / 2;
   const int inner_begin = half < width ? half : width;

@@ -73,12 +73,13 @@ struct StatisticConstants {
 // (the twin harness, FloatVifTwin, checks it).
 struct FloatVifDsp {
   const char* isa;
-  // The vertical pass of one output row, column by column: for each column j,
-  // the float sum from 0, over the taps in order, of tap * the sample of that
-  // tap's row: out[0] from ref_rows, out[1] from dist_rows, and with
-  // `moments` out[2..4] from the products ref * ref, dist * dist, ref * dist.
+  // The vertical pass of one output row over columns begin..end-1: for
+  // each column j, the float sum from 0, over the taps in order, of tap * the
+  // sample of that tap's row: out[0] from ref_rows, out[1] from dist_rows, and
+  // with `moments` out[2..4] from the products ref * ref, dist * dist, ref * dist.
   void (*vertical)(const float* taps, int taps_count, const float* const* ref_rows,
-                   const float* const* dist_rows, unsigned width, bool moments, float* const* out);
+                   const float* const* dist_rows, unsigned begin, unsigned end, bool moments,
+                   float* const* out);
   // The horizontal pass of columns begin..end-1, whose taps all lie inside
   // `row`: out[j] = the float sum over the taps of tap * row[j - half + k].
   void (*horizontal)(const float* taps, int taps_count, const float* row, int begin, int end,

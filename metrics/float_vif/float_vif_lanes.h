@@ -4,7 +4,8 @@
 // for its ISA, after defining `constexpr int kLanes`. Every lane runs the
 // operations of float_vif_pixel.h on its column in the same order (vector
 // arithmetic is IEEE per lane; a branch becomes a select of the same value),
-// and the columns left over run float_vif_pixel.h itself, so each twin gives
+// and the columns left over run the scalar reference (its table's vertical
+// pass, float_vif_pixel.h's sums and statistic), so each twin gives
 // the scalar reference's bits (the twin harness, FloatVifTwin, checks it).
 // Expects <cstdint>, <limits> and float_vif_pixel.h.
 
@@ -12,9 +13,9 @@
 
 template <bool kMoments>
 void vertical_rows(const float* taps, int taps_count, const float* const* ref_rows,
-                   const float* const* dist_rows, unsigned width, float* const* out) {
-  unsigned j = 0;
-  for (; j + kLanes <= width; j += kLanes) {
+                   const float* const* dist_rows, unsigned begin, unsigned end, float* const* out) {
+  unsigned j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
     F mu1{}, mu2{}, xx{}, yy{}, xy{};
     for (int k = 0; k < taps_count; ++k) {
       const F tap = splat(taps[k]);
@@ -36,35 +37,16 @@ void vertical_rows(const float* taps, int taps_count, const float* const* ref_ro
       store(out[4] + j, xy);
     }
   }
-  for (; j < width; ++j) {
-    float mu1 = 0, mu2 = 0, xx = 0, yy = 0, xy = 0;
-    for (int k = 0; k < taps_count; ++k) {
-      const float r = ref_rows[k][j];
-      const float d = dist_rows[k][j];
-      mu1 += taps[k] * r;
-      mu2 += taps[k] * d;
-      if constexpr (kMoments) {
-        xx += taps[k] * (r * r);
-        yy += taps[k] * (d * d);
-        xy += taps[k] * (r * d);
-      }
-    }
-    out[0][j] = mu1;
-    out[1][j] = mu2;
-    if constexpr (kMoments) {
-      out[2][j] = xx;
-      out[3][j] = yy;
-      out[4][j] = xy;
-    }
-  }
+  float_vif_dsp_scalar().vertical(taps, taps_count, ref_rows, dist_rows, j, end, kMoments, out);
 }
 
 void vertical(const float* taps, int taps_count, const float* const* ref_rows,
-              const float* const* dist_rows, unsigned width, bool moments, float* const* out) {
+              const float* const* dist_rows, unsigned begin, unsigned end, bool moments,
+              float* const* out) {
   if (moments)
-    vertical_rows<true>(taps, taps_count, ref_rows, dist_rows, width, out);
+    vertical_rows<true>(taps, taps_count, ref_rows, dist_rows, begin, end, out);
   else
-    vertical_rows<false>(taps, taps_count, ref_rows, dist_rows, width, out);
+    vertical_rows<false>(taps, taps_count, ref_rows, dist_rows, begin, end, out);
 }
 
 void horizontal(const float* taps, int taps_count, const float* row, int begin, int end,

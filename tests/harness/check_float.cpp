@@ -195,10 +195,10 @@ TEST_P(FloatVifTwin, RowKernels) {
           a_out[q] = a[q].data();
           b_out[q] = b[q].data();
         }
-        ref().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), width, moments,
-                       a_out);
-        twin().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), width, moments,
-                        b_out);
+        ref().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), 0, width,
+                       moments, a_out);
+        twin().vertical(taps.data(), taps_count, ref_rows.data(), dist_rows.data(), 0, width,
+                        moments, b_out);
         for (int q = 0; q < 5; ++q)
           for (unsigned j = 0; j < width; ++j)
             ASSERT_TRUE(same_bits(a[q][j], b[q][j]))
