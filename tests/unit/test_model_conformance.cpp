@@ -12,13 +12,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "fixtures.h"
-#include "reference_setup.h"
 #include "common/feature_options.h"
+#include "fixtures.h"
 #include "model/model.h"
+#include "reference_setup.h"
 #include "registry.h"
 #include "scorer.h"
 
@@ -48,31 +49,49 @@ struct Tally {
   unsigned logs = 0, frames = 0, identical = 0;
 };
 
+// The input values of `m` in one frame of a log; nullopt, with a failure
+// naming it, where the frame lacks one.
+std::optional<std::vector<double>> inputs_of(const model::Model& m,
+                                             const std::map<std::string, double>& frame,
+                                             const std::string& log_name, std::size_t f) {
+  std::vector<double> values;
+  for (const auto& feature : m.features()) {
+    const std::string key = log_key(feature);
+    const auto it = frame.find(key);
+    if (it == frame.end()) {
+      ADD_FAILURE() << log_name << " frame " << f << " lacks " << key;
+      return std::nullopt;
+    }
+    values.push_back(it->second);
+  }
+  return values;
+}
+
+// Whether vmafexact's value of `key` in frame f is libvmaf's, bit for bit (a
+// failure naming both where not).
+bool identical_to_log(const std::string& log_name, std::size_t f,
+                      const std::map<std::string, double>& frame, const std::string& key,
+                      double got) {
+  const double expected = frame.at(key);
+  if (same_bits(got, expected)) return true;
+  ADD_FAILURE() << log_name << " frame " << f << " " << key << ": libvmaf "
+                << testing::PrintToString(expected) << ", vmafexact "
+                << testing::PrintToString(got);
+  return false;
+}
+
 // Predicts every frame of `log` with the model and compares with `score_key`.
 void check_log(const std::string& log_name, const test::ReferenceLog& log, const model::Model& m,
-               const char* score_key, Tally& tally) {
-  std::vector<std::string> keys;
-  for (const auto& feature : m.features()) keys.push_back(log_key(feature));
+               const std::string& score_key, Tally& tally) {
   unsigned identical = 0;
   for (std::size_t f = 0; f < log.frames.size(); ++f) {
-    const auto& frame = log.frames[f];
-    std::vector<double> values;
-    for (const auto& key : keys) {
-      const auto it = frame.find(key);
-      ASSERT_NE(it, frame.end()) << log_name << " frame " << f << " lacks " << key;
-      values.push_back(it->second);
-    }
-    const double expected = frame.at(score_key);
-    const double got = m.predict(values, {});
-    if (same_bits(got, expected))
+    const auto values = inputs_of(m, log.frames[f], log_name, f);
+    if (!values) return;
+    if (identical_to_log(log_name, f, log.frames[f], score_key, m.predict(*values, {})))
       ++identical;
-    else
-      ADD_FAILURE() << log_name << " frame " << f << " " << score_key << ": libvmaf "
-                    << testing::PrintToString(expected) << ", vmafexact "
-                    << testing::PrintToString(got);
   }
-  std::printf("[model conformance] %s: %s %u of %zu identical\n", log_name.c_str(), score_key,
-              identical, log.frames.size());
+  std::printf("[model conformance] %s: %s %u of %zu identical\n", log_name.c_str(),
+              score_key.c_str(), identical, log.frames.size());
   ++tally.logs;
   tally.frames += static_cast<unsigned>(log.frames.size());
   tally.identical += identical;
@@ -83,20 +102,13 @@ void check_log(const std::string& log_name, const test::ReferenceLog& log, const
   check_log(log_name, log, model::load_builtin_model(version), score_key, tally);
 }
 
-// The input values of `m` in one frame of a log.
-std::vector<double> inputs_of(const model::Model& m, const std::map<std::string, double>& frame) {
-  std::vector<double> values;
-  for (const auto& feature : m.features()) values.push_back(frame.at(log_key(feature)));
-  return values;
-}
-
 // Every model of a model list (kModelsRun, kFloatModelsRun) against its key;
 // a bootstrap collection's models against KEY_0001, ... and its statistics
 // (KEY_bagging, ...), formed as the scorer forms them, against libvmaf's.
 void check_models(const std::string& log_name, const test::ReferenceLog& log, const char* models,
                   Tally& tally) {
   for (const auto& scored : load_models(parse_model_list(models))) {
-    check_log(log_name, log, scored.model, scored.key.c_str(), tally);
+    check_log(log_name, log, scored.model, scored.key, tally);
     if (scored.bootstrap.empty()) continue;
     char key[64];
     for (std::size_t b = 0; b < scored.bootstrap.size(); ++b) {
@@ -107,23 +119,18 @@ void check_models(const std::string& log_name, const test::ReferenceLog& log, co
     for (std::size_t f = 0; f < log.frames.size(); ++f) {
       const auto& frame = log.frames[f];
       std::vector<double> unfinished;
-      for (const auto& member : scored.bootstrap)
-        unfinished.push_back(member.predict_unfinished(inputs_of(member, frame)));
+      for (const auto& member : scored.bootstrap) {
+        const auto values = inputs_of(member, frame, log_name, f);
+        if (!values) return;
+        unfinished.push_back(member.predict_unfinished(*values));
+      }
       const auto stats =
           model::bootstrap_scores(std::move(unfinished), scored.bootstrap.front(), scored.predict);
       for (const auto& [suffix, value] : {std::pair{"bagging", stats.bagging},
                                           {"stddev", stats.stddev},
                                           {"ci_p95_lo", stats.ci_p95_lo},
-                                          {"ci_p95_hi", stats.ci_p95_hi}}) {
-        const std::string stat_key = scored.key + "_" + suffix;
-        const double expected = frame.at(stat_key);
-        if (same_bits(value, expected))
-          ++identical;
-        else
-          ADD_FAILURE() << log_name << " frame " << f << " " << stat_key << ": libvmaf "
-                        << testing::PrintToString(expected) << ", vmafexact "
-                        << testing::PrintToString(value);
-      }
+                                          {"ci_p95_hi", stats.ci_p95_hi}})
+        if (identical_to_log(log_name, f, frame, scored.key + "_" + suffix, value)) ++identical;
     }
     std::printf("[model conformance] %s: %s's statistics %u of %zu identical\n", log_name.c_str(),
                 scored.key.c_str(), identical, 4 * log.frames.size());
