@@ -224,30 +224,24 @@ void write_csv(std::ostream& out, LogPrecision precision, const FeatureCollector
   });
 }
 
-// libvmaf's vmaf_write_output_sub(): each frame a MicroDVD subtitle shown from
-// its frame to the next, "{i}{i+1}frame: i|name: value|...".
-void write_sub_frame(std::ostream& out, unsigned i,
-                     const std::vector<std::pair<std::string, double>>& frame,
-                     LogPrecision precision) {
-  out << "{" << i << "}{" << i + 1 << "}frame: " << i << "|";
-  for (const auto& [name, value] : frame)
-    out << name << ": " << format_score(value, precision) << "|";
-  out << "\n";
-}
-
 void write_sub(std::ostream& out, LogPrecision precision, const FeatureCollector& scores,
                const LogInfo& info) {
   for_each_listed_frame(scores, info.subsample, [&](unsigned i, const auto& frame) {
-    write_sub_frame(out, i, frame, precision);
+    write_sub_line(out, i, frame, precision);
   });
 }
 
 }  // namespace
 
+// libvmaf's vmaf_write_output_sub(): each frame a MicroDVD subtitle shown from
+// its frame to the next, "{i}{i+1}frame: i|name: value|...".
 void write_sub_line(std::ostream& out, unsigned index,
                     const std::vector<std::pair<std::string, double>>& frame,
                     LogPrecision precision) {
-  write_sub_frame(out, index, frame, precision);
+  out << "{" << index << "}{" << index + 1 << "}frame: " << index << "|";
+  for (const auto& [name, value] : frame)
+    out << name << ": " << format_score(value, precision) << "|";
+  out << "\n";
 }
 
 std::optional<LogFormat> parse_log_format(std::string_view name) {
