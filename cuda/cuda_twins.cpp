@@ -4,6 +4,7 @@
 #include "adm/adm_extractor.h"
 #include "cambi/cambi_cuda_stage.h"
 #include "cambi/cambi_extractor.h"
+#include "float_motion/float_motion_cuda_stage.h"
 #include "motion/motion_cuda_stage.h"
 #include "psnr/psnr_cuda_stage.h"
 #include "speed/speed_cuda_stage.h"
@@ -28,6 +29,15 @@ std::unique_ptr<FeatureExtractor> cambi::make_cuda_extractor(const OptionValues&
   return vmafexact::cambi::make_extractor(options, [stream](const vmafexact::cambi::CambiSetup& setup) {
     return std::make_unique<CambiCudaStage>(setup, stream);
   });
+}
+
+std::unique_ptr<FeatureExtractor> float_motion::make_cuda_extractor(const OptionValues& options,
+                                                                    CudaStream stream) {
+  return vmafexact::float_motion::make_extractor(
+      options, [stream](const PictureFormat& format,
+                        const vmafexact::float_motion::FloatMotionParams& params) {
+        return std::make_unique<FloatMotionCudaStage>(format, params, stream);
+      });
 }
 
 std::unique_ptr<FeatureExtractor> motion::make_cuda_extractor(const OptionValues& options,

@@ -10,6 +10,10 @@ namespace vmafexact::cuda {
 namespace adm {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }
+namespace float_motion {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+}
 namespace cambi {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <numbers>
 
+#include "common/float_plane_pixel.h"
+
 namespace vmafexact {
 
 void copy_plane_to_float(const PlaneView& plane, unsigned bpc, int offset, FloatPlane& out) {
@@ -13,15 +15,17 @@ void copy_plane_to_float(const PlaneView& plane, unsigned bpc, int offset, Float
     for (unsigned y = 0; y < plane.height; ++y) {
       const std::uint8_t* in = plane.row<std::uint8_t>(y);
       float* row = out.row(y);
-      for (unsigned x = 0; x < plane.width; ++x) row[x] = static_cast<float>(in[x]) + offset;
+      for (unsigned x = 0; x < plane.width; ++x)
+        row[x] = float_pixel::sample_to_float(in[x], offset);
     }
     return;
   }
-  const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+  const float scaler = float_pixel::sample_scaler(bpc);
   for (unsigned y = 0; y < plane.height; ++y) {
     const std::uint16_t* in = plane.row<std::uint16_t>(y);
     float* row = out.row(y);
-    for (unsigned x = 0; x < plane.width; ++x) row[x] = static_cast<float>(in[x]) / scaler + offset;
+    for (unsigned x = 0; x < plane.width; ++x)
+      row[x] = float_pixel::sample_to_float(in[x], scaler, offset);
   }
 }
 
@@ -35,14 +39,8 @@ std::optional<ScaleMethod> scale_method_from_name(std::string_view name) {
 
 namespace {
 
-// vif_tools.c's mirror(), on floats: reflects once about 0 and `right`.
-float mirror(float i, float left, float right) {
-  return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-// The source coordinate of output sample `i`: (i + 0.5) * ratio - 0.5 in
-// double, stored as a float.
-float source_coordinate(int i, float ratio) { return static_cast<float>((i + 0.5) * ratio - 0.5); }
+using float_pixel::mirror_coordinate;
+using float_pixel::source_coordinate;
 
 float bicubic_kernel(float t) {
   const float a = -0.75f;
@@ -68,8 +66,8 @@ float bicubic_sample(const FloatPlane& src, float x, float y) {
   float value = 0.0f;
   for (int j = -1; j <= 2; ++j)
     for (int i = -1; i <= 2; ++i) {
-      const int xi = static_cast<int>(mirror(static_cast<float>(x0 + i), 0, right));
-      const int yi = static_cast<int>(mirror(static_cast<float>(y0 + j), 0, bottom));
+      const int xi = static_cast<int>(mirror_coordinate(static_cast<float>(x0 + i), 0, right));
+      const int yi = static_cast<int>(mirror_coordinate(static_cast<float>(y0 + j), 0, bottom));
       const float weight = weights_x[i + 1] * weights_y[j + 1];
       value += src.row(static_cast<unsigned>(yi))[xi] * weight;
     }
@@ -105,8 +103,8 @@ float lanczos4_sample(const FloatPlane& src, float x, float y) {
     for (int ix = -a; ix <= a; ++ix) {
       const float weight = weights_x[ix + a] * weights_y[iy + a];
       weight_sum += weight;
-      const int xi = static_cast<int>(mirror(static_cast<float>(x0 + ix), 0, right));
-      const int yi = static_cast<int>(mirror(static_cast<float>(y0 + iy), 0, bottom));
+      const int xi = static_cast<int>(mirror_coordinate(static_cast<float>(x0 + ix), 0, right));
+      const int yi = static_cast<int>(mirror_coordinate(static_cast<float>(y0 + iy), 0, bottom));
       value += src.row(static_cast<unsigned>(yi))[xi] * weight;
     }
   return value / weight_sum;
@@ -134,34 +132,20 @@ void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
         }
       return;
     case ScaleMethod::kBilinear: {
-      // Per column: both source columns (mirrored) and the weight, taken
-      // from the mirrored left column as libvmaf does.
-      std::vector<int> x1(dst.width), x2(dst.width);
-      std::vector<float> dxs(dst.width);
-      const float right = static_cast<float>(src_w - 1);
-      for (int x = 0; x < dst_w; ++x) {
-        const float xx = source_coordinate(x, ratio_x);
-        x1[x] = static_cast<int>(
-            mirror(static_cast<float>(std::floor(static_cast<double>(xx))), 0, right));
-        x2[x] = static_cast<int>(
-            mirror(static_cast<float>(std::ceil(static_cast<double>(xx))), 0, right));
-        dxs[x] = xx - static_cast<float>(x1[x]);
-      }
-      const float bottom = static_cast<float>(src_h - 1);
+      // Per column: both source columns and the weight (float_plane_pixel.h).
+      std::vector<float_pixel::BilinearTap> columns(dst.width);
+      for (int x = 0; x < dst_w; ++x)
+        columns[x] = float_pixel::bilinear_tap(x, ratio_x, static_cast<float>(src_w - 1));
       for (int y = 0; y < dst_h; ++y) {
-        const float yy = source_coordinate(y, ratio_y);
-        const int y1 = static_cast<int>(
-            mirror(static_cast<float>(std::floor(static_cast<double>(yy))), 0, bottom));
-        const int y2 = static_cast<int>(
-            mirror(static_cast<float>(std::ceil(static_cast<double>(yy))), 0, bottom));
-        const float dy = yy - static_cast<float>(y1);
-        const float* r1 = src.row(static_cast<unsigned>(y1));
-        const float* r2 = src.row(static_cast<unsigned>(y2));
+        const auto row = float_pixel::bilinear_tap(y, ratio_y, static_cast<float>(src_h - 1));
+        const float* r1 = src.row(static_cast<unsigned>(row.first));
+        const float* r2 = src.row(static_cast<unsigned>(row.second));
         float* out = dst.row(static_cast<unsigned>(y));
         for (int x = 0; x < dst_w; ++x) {
-          const float dx = dxs[x];
-          out[x] = (1 - dy) * (1 - dx) * r1[x1[x]] + (1 - dy) * dx * r1[x2[x]] +
-                   dy * (1 - dx) * r2[x1[x]] + dy * dx * r2[x2[x]];
+          const auto& column = columns[x];
+          out[x] =
+              float_pixel::bilinear_value(row.weight, column.weight, r1[column.first],
+                                          r1[column.second], r2[column.first], r2[column.second]);
         }
       }
       return;

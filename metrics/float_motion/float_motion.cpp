@@ -4,6 +4,9 @@
 #include <array>
 #include <cmath>
 #include <utility>
+#include <vector>
+
+#include "float_motion/float_motion_pixel.h"
 
 namespace vmafexact::float_motion {
 
@@ -17,8 +20,7 @@ constexpr std::array<float, 3> kFilter3 = {0.166378498, 0.667243004, 0.166378498
 // motion_filter_size 1: still five taps read, four of them weighted 0.
 constexpr std::array<float, 5> kNoOp5 = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
 
-// convolution_edge_s()'s mirror: once about 0 and about n - 1.
-int mirror(int i, int n) { return i < 0 ? -i : i >= n ? n - (i - n + 2) : i; }
+using pixel::mirror;
 
 }  // namespace
 
@@ -66,47 +68,41 @@ void blur_plane(std::span<const float> filter, const FloatPlane& src, FloatPlane
     for (int j = 0; j < w; ++j) {  // the mirrored borders
       if (j == inner_begin) j = inner_end;
       if (j >= w) break;
-      float accum = 0;
-      for (int k = 0; k < taps; ++k) accum += filter[k] * in[mirror(j - radius + k, w)];
-      out[j] = accum;
+      out[j] = pixel::blur_sum(filter.data(), taps,
+                               [&](int k) { return in[mirror(j - radius + k, w)]; });
     }
   }
 }
 
+float mean_abs_difference(std::span<const float> row_sums, int width, int height) {
+  float accum = 0.0f;
+  for (const float row : row_sums) accum += row;
+  // accum / (width * height): the int product converted to float.
+  return accum / static_cast<float>(width * height);
+}
+
 namespace {
 
-// The float sum of |a - b| row by row; C's fabs() takes and returns a double,
-// so each row's float accumulator is updated in double and rounded back.
-float sum_abs_difference(const FloatPlane& a, const FloatPlane& b) {
-  float accum = 0.0f;
-  for (unsigned i = 0; i < a.height; ++i) {
-    const float* ra = a.row(i);
-    const float* rb = b.row(i);
-    float accum_line = 0.0f;
-    for (unsigned j = 0; j < a.width; ++j)
-      accum_line = static_cast<float>(static_cast<double>(accum_line) +
-                                      std::fabs(static_cast<double>(ra[j] - rb[j])));
-    accum += accum_line;
-  }
-  return accum;
+float plane_mean_abs_difference(const FloatPlane& a, const FloatPlane& b,
+                                std::vector<float>& row_sums) {
+  row_sums.resize(a.height);
+  for (unsigned i = 0; i < a.height; ++i)
+    row_sums[i] = pixel::row_abs_difference(a.row(i), b.row(i), static_cast<int>(a.width));
+  return mean_abs_difference(row_sums, static_cast<int>(a.width), static_cast<int>(a.height));
 }
 
 }  // namespace
 
 float image_sad(const FloatPlane& a, const FloatPlane& b, bool add_scale1) {
-  const int width = static_cast<int>(a.width), height = static_cast<int>(a.height);
-  // accum / (width * height): the int product converted to float.
-  const float scale0 = sum_abs_difference(a, b) / static_cast<float>(width * height);
+  std::vector<float> row_sums;
+  const float scale0 = plane_mean_abs_difference(a, b, row_sums);
   if (!add_scale1) return scale0;
-  const int scaled_width = static_cast<int>(width * 0.5 + 0.5);
-  const int scaled_height = static_cast<int>(height * 0.5 + 0.5);
-  FloatPlane a_scaled(static_cast<unsigned>(scaled_width), static_cast<unsigned>(scaled_height));
+  FloatPlane a_scaled(static_cast<unsigned>(pixel::half_side(static_cast<int>(a.width))),
+                      static_cast<unsigned>(pixel::half_side(static_cast<int>(a.height))));
   FloatPlane b_scaled(a_scaled.width, a_scaled.height);
   scale_plane(ScaleMethod::kBilinear, a, a_scaled);
   scale_plane(ScaleMethod::kBilinear, b, b_scaled);
-  const float scale1 =
-      sum_abs_difference(a_scaled, b_scaled) / static_cast<float>(scaled_width * scaled_height);
-  return scale0 + scale1;
+  return scale0 + plane_mean_abs_difference(a_scaled, b_scaled, row_sums);
 }
 
 FloatMotionCpuStage::FloatMotionCpuStage(const PictureFormat& format,

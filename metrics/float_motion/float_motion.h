@@ -42,8 +42,14 @@ unsigned min_side(int filter_size);
 void blur_plane(std::span<const float> filter, const FloatPlane& src, FloatPlane& tmp,
                 FloatPlane& dst);
 
+// vmaf_image_sad_c()'s finish, for both backends: the float sum of the rows'
+// sums of |a - b| (pixel::row_abs_difference()), in row order, over the
+// plane's area.
+float mean_abs_difference(std::span<const float> row_sums, int width, int height);
+
 // vmaf_image_sad_c(): the mean absolute difference of two planes of one size
-// (float); with add_scale1, plus that of both planes bilinearly halved.
+// (float); with add_scale1, plus that of both planes bilinearly halved
+// (pixel::half_side() a side).
 float image_sad(const FloatPlane& a, const FloatPlane& b, bool add_scale1);
 
 // One frame's per-pixel result: its score against the previous frame (luma,

@@ -141,8 +141,8 @@ std::string format_label(const PictureFormat& format) {
 
 TEST_F(CudaParity, EveryTwinEqualsTheCpuOnAwkwardSizes) {
   cuda::CudaBackend backend;
-  const auto features =
-      twinned({{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}}}, backend);
+  const auto features = twinned(
+      {{"adm", {}}, {"motion", {}}, {"vif", {}}, {"psnr", {}}, {"float_motion", {}}}, backend);
   ASSERT_FALSE(features.empty());
   const std::vector<PictureFormat> formats = {
       {33, 33, 8, ChromaFormat::k420},   {37, 41, 10, ChromaFormat::k422},
@@ -240,9 +240,10 @@ TEST_F(CudaParity, EightKEveryTwinEqualsTheCpu) {
                                  {"float_ssim", {}},
                                  {"float_ms_ssim", {}},
                                  {"speed_chroma", {}},
-                                 {"cambi", cambi_v1}},
+                                 {"cambi", cambi_v1},
+                                 {"float_motion", {{"motion_add_scale1", "true"}}}},
                                 backend);
-  ASSERT_EQ(features.size(), 8u) << "a twin is missing";
+  ASSERT_EQ(features.size(), 9u) << "a twin is missing";
   const PictureFormat format{7680, 4320, 8, ChromaFormat::k420};
   expect_same_scores(make_clip(format, 2, 17), features, "", format_label(format));
 }
@@ -283,6 +284,26 @@ TEST_F(CudaParity, SpeedChromaEqualsTheCpu) {
   const PictureFormat full_hd{1920, 1080, 12, ChromaFormat::k420};
   expect_same_scores(make_clip(full_hd, 3, 5), {{"speed_chroma", option_sets[2]}}, "",
                      format_label(full_hd) + " speed_chroma bilinear");
+}
+
+// float_motion with every option that changes what is read or computed, 8
+// to 16 bits, every chroma format (motion_add_uv reads chroma).
+TEST_F(CudaParity, FloatMotionEqualsTheCpu) {
+  const std::vector<FeatureOptions> option_sets = {
+      {},
+      {{"motion_filter_size", "3"}, {"motion_fps_weight", "2"}},
+      {{"motion_filter_size", "1"}},
+      {{"motion_add_scale1", "true"}},
+      {{"motion_add_uv", "true"}, {"motion_blend_factor", "0.5"}, {"motion_max_val", "4"}}};
+  const std::vector<PictureFormat> formats = {
+      {5, 5, 8, ChromaFormat::k444},       {37, 23, 10, ChromaFormat::k420},
+      {65, 34, 12, ChromaFormat::k422},    {331, 177, 16, ChromaFormat::k420},
+      {1920, 1080, 8, ChromaFormat::k420}, {3840, 2160, 10, ChromaFormat::k420}};
+  for (const auto& format : formats)
+    for (std::size_t k = 0; k < option_sets.size(); ++k)
+      expect_same_scores(make_clip(format, format.width > 1920 ? 3 : 5, format.width + k),
+                         {{"float_motion", option_sets[k]}}, "",
+                         format_label(format) + " float_motion options #" + std::to_string(k));
 }
 
 // cambi (at least 216 samples on a side) with every option the VMAF models

@@ -80,7 +80,7 @@ TEST(FloatMotion, RefusesChromaHalvingOverUnwrittenSamples) {
 
 TEST(FloatMotion, NamesAndOptionsAreLibvmafs) {
   const auto& entry = feature_entry("float_motion");
-  EXPECT_EQ(entry.make_cuda, nullptr);
+  EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built());
   auto extractor = make_feature_extractor("float_motion", {{"motion_fps_weight", "2"}});
   EXPECT_EQ(extractor->score_key("VMAF_feature_motion2_score"), "motion2_mfw_2");
   EXPECT_THROW(make_feature_extractor("float_motion", {{"mfs", "3"}}), Error);

@@ -29,11 +29,13 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
     // Every feature but speed_temporal, psnr_hvs, ciede and libvmaf's float ones
-    // (SSIM's and MS-SSIM's excepted: they have twins) has a CUDA twin wherever
-    // CUDA is built.
-    const bool ssim = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim";
+    // (SSIM's, MS-SSIM's and float_motion's excepted: they have twins) has a
+    // CUDA twin wherever CUDA is built.
+    const bool twinned_float = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim" ||
+                               entry.name() == "float_motion";
     const bool cpu_only = entry.name() == "speed_temporal" || entry.name() == "psnr_hvs" ||
-                          entry.name() == "ciede" || (entry.name().starts_with("float_") && !ssim);
+                          entry.name() == "ciede" ||
+                          (entry.name().starts_with("float_") && !twinned_float);
     EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
     // The extractor reports the entry's name and provided features.
     const auto extractor = make_feature_extractor(entry.name());

@@ -1,0 +1,66 @@
+// The per-sample arithmetic of float_plane.h (libvmaf's picture_copy() and
+// vif_scale_frame_s()'s bilinear method), shared by the CPU code and the CUDA
+// twins' kernels: inline functions that compile as __host__ __device__ under
+// nvcc, each doing libvmaf's float and double operations in its order.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define VMAFEXACT_HD __host__ __device__
+#else
+#define VMAFEXACT_HD
+#endif
+
+namespace vmafexact::float_pixel {
+
+// picture_copy() of one sample: the sample as a float plus the int `offset`
+// (an 8-bit sample), or first divided by sample_scaler(bpc) (16-bit containers).
+VMAFEXACT_HD inline float sample_to_float(std::uint8_t sample, int offset) {
+  return static_cast<float>(sample) + offset;
+}
+VMAFEXACT_HD inline float sample_to_float(std::uint16_t sample, float scaler, int offset) {
+  return static_cast<float>(sample) / scaler + offset;
+}
+// What brings 10-, 12- and 16-bit samples to the 8-bit range.
+VMAFEXACT_HD inline float sample_scaler(unsigned bpc) {
+  return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+}
+
+// vif_tools.c's mirror(), on floats: reflects once about `left` and `right`.
+VMAFEXACT_HD inline float mirror_coordinate(float i, float left, float right) {
+  return i < left ? -i : i > right ? 2 * right - i : i;
+}
+
+// The source coordinate of output sample `i`: (i + 0.5) * ratio - 0.5 in
+// double, stored as a float.
+VMAFEXACT_HD inline float source_coordinate(int i, float ratio) {
+  return static_cast<float>((i + 0.5) * ratio - 0.5);
+}
+
+// The bilinear method's two source samples along one axis (mirrored inside
+// 0..last) and the weight of the second, taken from the mirrored first.
+struct BilinearTap {
+  int first = 0;
+  int second = 0;
+  float weight = 0;
+};
+VMAFEXACT_HD inline BilinearTap bilinear_tap(int i, float ratio, float last) {
+  const float coordinate = source_coordinate(i, ratio);
+  BilinearTap tap;
+  tap.first = static_cast<int>(
+      mirror_coordinate(static_cast<float>(floor(static_cast<double>(coordinate))), 0, last));
+  tap.second = static_cast<int>(
+      mirror_coordinate(static_cast<float>(ceil(static_cast<double>(coordinate))), 0, last));
+  tap.weight = coordinate - static_cast<float>(tap.first);
+  return tap;
+}
+
+// One bilinear output from the four samples (row y1: a at x1, b at x2; row
+// y2: c, d), in vif_scale_frame_s()'s order.
+VMAFEXACT_HD inline float bilinear_value(float dy, float dx, float a, float b, float c, float d) {
+  return (1 - dy) * (1 - dx) * a + (1 - dy) * dx * b + dy * (1 - dx) * c + dy * dx * d;
+}
+
+}  // namespace vmafexact::float_pixel
