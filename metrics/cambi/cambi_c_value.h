@@ -8,11 +8,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define VMAFEXACT_HD __host__ __device__
-#else
-#define VMAFEXACT_HD
-#endif
+#include "common/host_device.h"
 
 namespace vmafexact::cambi::pixel {
 

@@ -10,11 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define VMAFEXACT_HD __host__ __device__
-#else
-#define VMAFEXACT_HD
-#endif
+#include "common/host_device.h"
 
 namespace vmafexact::ssim::pixel {
 

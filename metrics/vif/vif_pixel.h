@@ -12,13 +12,7 @@
 #include <bit>
 #endif
 
-#ifndef VMAFEXACT_HD
-#if defined(__CUDACC__)
-#define VMAFEXACT_HD __host__ __device__
-#else
-#define VMAFEXACT_HD
-#endif
-#endif
+#include "common/host_device.h"
 
 namespace vmafexact::vif {
 
