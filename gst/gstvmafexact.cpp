@@ -101,6 +101,9 @@ struct Run {
   std::unique_ptr<StreamedLog> log;         // with the session, when log-location is set
   Provenance provenance = base_provenance();
   bool finished = false;
+  // backend=auto fell back to the CPU for features without a CUDA twin, and
+  // said so (once a run, not at every flushing seek).
+  bool warned_cpu_fallback = false;
   // Both inputs had a frame waiting when the last aggregate() returned.
   bool backlog = false;
   // Live: a lone frame waits for its partner until then: what get_next_time()
@@ -244,12 +247,36 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
   if (!log_location_is_free(GST_ELEMENT(self), *run.plan)) return false;
   // backend=cuda: always (start() made sure there is a context); auto: when
   // either input arrives in CUDA memory and a context is there.
-  const bool on_cuda =
-      priv->cuda.has_context() &&
-      (settings.backend == Backend::kCuda ||
-       (settings.backend == Backend::kAuto &&
-        (priv->inputs[kRef].is_cuda_memory() || priv->inputs[kDist].is_cuda_memory())));
+  bool on_cuda = priv->cuda.has_context() &&
+                 (settings.backend == Backend::kCuda ||
+                  (settings.backend == Backend::kAuto &&
+                   (priv->inputs[kRef].is_cuda_memory() || priv->inputs[kDist].is_cuda_memory())));
   try {
+    // The models were checked at start; they are loaded anew for each scoring
+    // session (start, or after a flushing seek).
+    auto models = vmafexact::load_models(run.plan->models);
+    // backend=auto scores on the device only what has a twin there: else the
+    // CPU, which reads CUDA memory through a host map (backend=cuda fails
+    // below instead, naming the feature).
+    if (on_cuda && settings.backend == Backend::kAuto) {
+      const auto missing = vmafexact::features_without_cuda_twin(models, run.plan->features);
+      if (!missing.empty()) {
+        on_cuda = false;
+        if (!run.warned_cpu_fallback) {
+          run.warned_cpu_fallback = true;
+          std::string names;
+          for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
+          GST_ELEMENT_WARNING(
+              self, STREAM, NOT_IMPLEMENTED,
+              ("Scoring on the CPU: %s %s no CUDA twin yet, so backend=auto does not use the GPU "
+               "for this run.",
+               names.c_str(), missing.size() == 1 ? "has" : "have"),
+              ("Frames in CUDA memory are read through a host map: the scores are the same, "
+               "but slower. Set backend=cpu to silence this warning, or score models and "
+               "features that all have CUDA twins (docs/cuda.md lists them)."));
+        }
+      }
+    }
     vmafexact::ScorerOptions options;
     options.subsample = settings.subsample;
     options.threads = settings.threads;
@@ -267,10 +294,7 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
       device = priv->cuda.make_device();
     else
       device = std::make_unique<HostDevice>();
-    // The models were checked at start; they are loaded anew for each scoring
-    // session (start, or after a flushing seek).
-    run.scoring = std::make_unique<ScoringSession>(std::move(device),
-                                                   vmafexact::load_models(run.plan->models),
+    run.scoring = std::make_unique<ScoringSession>(std::move(device), std::move(models),
                                                    run.plan->features, *format, options);
   } catch (const vmafexact::DeviceError& error) {
     GST_ELEMENT_ERROR(self, RESOURCE, FAILED,

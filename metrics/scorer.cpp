@@ -32,6 +32,23 @@ std::vector<FeatureRequest> model_feature_requests(const model::Model& model) {
   return requests;
 }
 
+std::vector<std::string> features_without_cuda_twin(const std::vector<ScoredModel>& models,
+                                                    const std::vector<FeatureRequest>& features) {
+  std::vector<std::string> missing;
+  const auto check = [&missing](const std::string& name) {
+    if (!feature_entry(name).make_cuda &&
+        std::find(missing.begin(), missing.end(), name) == missing.end())
+      missing.push_back(name);
+  };
+  for (const auto& scored : models) {
+    for (const auto& request : model_feature_requests(scored.model)) check(request.name);
+    for (const auto& member : scored.bootstrap)
+      for (const auto& request : model_feature_requests(member)) check(request.name);
+  }
+  for (const auto& request : features) check(request.name);
+  return missing;
+}
+
 namespace {
 
 // A bootstrap collection's model N's score name: libvmaf's "%s_%04d".

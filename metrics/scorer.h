@@ -52,6 +52,13 @@ struct ScoredModel {
   std::vector<model::Model> bootstrap;
 };
 
+// The extractors the models (their bootstrap members included) and the extra
+// features read that have no CUDA twin in this build (feature_entry().make_cuda),
+// each named once, in the order the Scorer makes them: empty when everything
+// can be scored on CUDA.
+std::vector<std::string> features_without_cuda_twin(const std::vector<ScoredModel>& models,
+                                                    const std::vector<FeatureRequest>& features);
+
 // libvmaf's model feature overload (`vmaf --model version=X:vif.vif_enhn_gain_limit=1.0`,
 // vmaf_model_feature_overload()): one option set on every input of the model
 // that the extractor `extractor` computes, over what the model's file sets.

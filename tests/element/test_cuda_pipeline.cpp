@@ -388,6 +388,91 @@ TEST(CudaContext, AutoInitialisesCudaOnlyForCudaMemory) {
       << "the element made a context of its own instead of taking the uploads'";
 }
 
+// Runs a pipeline to EOS or error: the error text (empty at EOS) and every
+// warning's message text, in order.
+struct RunOutcome {
+  std::string error;
+  std::vector<std::string> warnings;
+};
+RunOutcome run_collecting_warnings(const std::string& description) {
+  RunOutcome outcome;
+  GstElement* pipeline = gst_parse_launch(description.c_str(), nullptr);
+  if (!pipeline) return {"parse failed", {}};
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  for (;;) {
+    GstMessage* message = gst_bus_timed_pop_filtered(
+        bus, 120 * GST_SECOND,
+        static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
+    if (!message) {
+      outcome.error = "timed out";
+      break;
+    }
+    GError* gerror = nullptr;
+    const GstMessageType type = GST_MESSAGE_TYPE(message);
+    if (type == GST_MESSAGE_WARNING) gst_message_parse_warning(message, &gerror, nullptr);
+    if (type == GST_MESSAGE_ERROR) gst_message_parse_error(message, &gerror, nullptr);
+    if (gerror) {
+      (type == GST_MESSAGE_WARNING ? outcome.warnings.emplace_back(gerror->message)
+                                   : outcome.error.assign(gerror->message));
+      g_error_free(gerror);
+    }
+    gst_message_unref(message);
+    if (type != GST_MESSAGE_WARNING) break;
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+  return outcome;
+}
+
+// backend=auto with CUDA memory and a model that reads features without a
+// CUDA twin (the float model: float_adm, float_vif) scores on the CPU through
+// a host map, says so once, and writes the CPU's log; backend=cuda refuses
+// the same run with an error naming the feature.
+TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
+  if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  const std::string caps = "video/x-raw,format=I420,width=176,height=144,framerate=25/1";
+  const std::string ref = "videotestsrc num-buffers=6 pattern=ball ! " + caps;
+  const std::string dist =
+      "videotestsrc num-buffers=6 pattern=ball animation-mode=frames "
+      "motion=sweep ! " +
+      caps;
+  const std::string upload = " ! cudaupload ! " + kCudaCaps;
+  const auto element = [](const std::string& backend, const std::string& log) {
+    return "vmafexact name=v model=vmaf_float_v0.6.1 log-precision=max backend=" + backend +
+           (log.empty() ? "" : " log-location=" + log) + " ! fakesink ";
+  };
+  const std::string cpu_log = temp_log("fallback.cpu.json");
+  const RunOutcome cpu = run_collecting_warnings(element("cpu", cpu_log) + ref + " ! v.ref_sink " +
+                                                 dist + " ! v.dist_sink");
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_TRUE(cpu.warnings.empty());
+  const std::string auto_log = temp_log("fallback.auto.json");
+  const RunOutcome automatic =
+      run_collecting_warnings(element("auto", auto_log) + ref + upload + " ! v.ref_sink " + dist +
+                              upload + " ! v.dist_sink");
+  ASSERT_EQ(automatic.error, "");
+  ASSERT_EQ(automatic.warnings.size(), 1u);
+  EXPECT_NE(
+      automatic.warnings[0].find("Scoring on the CPU: float_adm, float_vif have no CUDA twin"),
+      std::string::npos)
+      << automatic.warnings[0];
+  const auto expected = test::load_reference_log(cpu_log);
+  const auto scored = test::load_reference_log(auto_log);
+  std::filesystem::remove(cpu_log);
+  std::filesystem::remove(auto_log);
+  ASSERT_EQ(expected.frame_key_order, scored.frame_key_order);
+  ASSERT_EQ(expected.frames.size(), 6u);
+  ASSERT_EQ(scored.frames.size(), 6u);
+  for (std::size_t i = 0; i < expected.frames.size(); ++i)
+    for (const auto& [key, value] : expected.frames[i])
+      EXPECT_EQ(scored.frames[i].at(key), value) << "frame " << i << " " << key;
+  const RunOutcome forced = run_collecting_warnings(
+      element("cuda", "") + ref + upload + " ! v.ref_sink " + dist + upload + " ! v.dist_sink");
+  EXPECT_NE(forced.error.find("float_adm"), std::string::npos) << forced.error;
+}
+
 // Two elements in one process, each on its own device (0 and 1 where the
 // machine has two GPUs, else both on 0), run at the same time: each keeps its
 // context and its streams, and each writes the CPU's log.

@@ -81,6 +81,27 @@ TEST(Registry, DescribesEveryFeatureForUsers) {
       "(no options); ciede (no options)"));
 }
 
+// What backend=auto checks before it scores CUDA memory on the device: the
+// extractors without a CUDA twin that the models (bootstrap members too) and
+// the extra features read, each once, in the Scorer's order.
+TEST(Registry, NamesTheFeaturesWithoutACudaTwin) {
+  const auto missing = [](const std::string& models, const std::string& features) {
+    return features_without_cuda_twin(load_models(parse_model_list(models)),
+                                      parse_feature_list(features));
+  };
+  using Names = std::vector<std::string>;
+  if (cuda_twins_built()) {
+    EXPECT_EQ(missing("vmaf_v0.6.1", "psnr,float_ssim,cambi"), Names{});
+    EXPECT_EQ(missing("vmaf_v1.0.16_3d0h", ""), Names{});
+    EXPECT_EQ(missing("vmaf_float_v0.6.1", ""), (Names{"float_adm", "float_vif"}));
+    EXPECT_EQ(missing("vmaf_v0.6.1,vmaf_float_b_v0.6.3", "psnr_hvs,float_adm"),
+              (Names{"float_adm", "float_vif", "psnr_hvs"}));
+    EXPECT_EQ(missing("", "float_motion,ciede"), Names{"ciede"});
+  } else {
+    EXPECT_EQ(missing("vmaf_v0.6.1", "psnr"), (Names{"adm", "motion", "vif", "psnr"}));
+  }
+}
+
 TEST(OptionValues, ReadsThroughTheTable) {
   const auto& vif = feature_entry("vif").descriptor;
   const OptionValues defaults = vif.parse({});
