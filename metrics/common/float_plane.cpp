@@ -40,7 +40,6 @@ std::optional<ScaleMethod> scale_method_from_name(std::string_view name) {
 namespace {
 
 using float_pixel::mirror_coordinate;
-using float_pixel::source_coordinate;
 
 float bicubic_kernel(float t) {
   const float a = -0.75f;
@@ -50,67 +49,82 @@ float bicubic_kernel(float t) {
   return 0;
 }
 
-float bicubic_sample(const FloatPlane& src, float x, float y) {
-  const int x0 = static_cast<int>(std::floor(static_cast<double>(x)));
-  const int y0 = static_cast<int>(std::floor(static_cast<double>(y)));
-  const float dx = x - x0;
-  const float dy = y - y0;
-  float weights_x[4];
-  float weights_y[4];
-  for (int i = -1; i <= 2; ++i) {
-    weights_x[i + 1] = bicubic_kernel(i - dx);
-    weights_y[i + 1] = bicubic_kernel(i - dy);
-  }
-  const float right = static_cast<float>(static_cast<int>(src.width) - 1);
-  const float bottom = static_cast<float>(static_cast<int>(src.height) - 1);
-  float value = 0.0f;
-  for (int j = -1; j <= 2; ++j)
-    for (int i = -1; i <= 2; ++i) {
-      const int xi = static_cast<int>(mirror_coordinate(static_cast<float>(x0 + i), 0, right));
-      const int yi = static_cast<int>(mirror_coordinate(static_cast<float>(y0 + j), 0, bottom));
-      const float weight = weights_x[i + 1] * weights_y[j + 1];
-      value += src.row(static_cast<unsigned>(yi))[xi] * weight;
-    }
-  return value;
-}
-
-// libvmaf computes the kernel in double (M_PI is a double) and returns a float.
+// lanczos4_kernel(x, a): in double (sin, M_PI), rounded to float.
 float lanczos4_kernel(float x, float a) {
   constexpr double pi = 3.14159265358979323846;
-  if (x == 0.0) return 1.0f;
-  if (x > -a && x < a)
-    return static_cast<float>(a * std::sin(pi * x) * std::sin(pi * x / a) / (pi * pi * x * x));
+  if (x == 0.0f) return 1.0f;
+  if (x > -a && x < a) {
+    const double xd = x, ad = a;
+    return static_cast<float>(ad * std::sin(pi * xd) * std::sin(pi * xd / ad) /
+                              (pi * pi * xd * xd));
+  }
   return 0.0f;
 }
 
-float lanczos4_sample(const FloatPlane& src, float x, float y) {
-  const int a = 4;
-  const int x0 = static_cast<int>(std::floor(static_cast<double>(x)));
-  const int y0 = static_cast<int>(std::floor(static_cast<double>(y)));
-  const float dx = x - x0;
-  const float dy = y - y0;
-  float weights_x[9];
-  float weights_y[9];
-  for (int i = -a; i <= a; ++i) {
-    weights_x[i + a] = lanczos4_kernel(i - dx, static_cast<float>(a));
-    weights_y[i + a] = lanczos4_kernel(i - dy, static_cast<float>(a));
+// The source indices and weights of output sample `i` along an axis of
+// `size` source samples with `ratio` = (float)src / dst.
+void taps_of(ScaleMethod method, int i, float ratio, unsigned size, int* index, float* weight) {
+  if (method == ScaleMethod::kNearest) {
+    index[0] = static_cast<int>(static_cast<float>(i) * ratio);
+    weight[0] = 0;
+    return;
   }
-  const float right = static_cast<float>(static_cast<int>(src.width) - 1);
-  const float bottom = static_cast<float>(static_cast<int>(src.height) - 1);
-  float value = 0.0f;
-  float weight_sum = 0.0f;
-  for (int iy = -a; iy <= a; ++iy)
-    for (int ix = -a; ix <= a; ++ix) {
-      const float weight = weights_x[ix + a] * weights_y[iy + a];
-      weight_sum += weight;
-      const int xi = static_cast<int>(mirror_coordinate(static_cast<float>(x0 + ix), 0, right));
-      const int yi = static_cast<int>(mirror_coordinate(static_cast<float>(y0 + iy), 0, bottom));
-      value += src.row(static_cast<unsigned>(yi))[xi] * weight;
-    }
-  return value / weight_sum;
+  const float right = static_cast<float>(static_cast<int>(size) - 1);
+  if (method == ScaleMethod::kBilinear) {
+    // Both source samples and dx, taken from the mirrored first.
+    const auto tap = float_pixel::bilinear_tap(i, ratio, right);
+    index[0] = tap.first;
+    index[1] = tap.second;
+    weight[0] = tap.weight;
+    weight[1] = 0;
+    return;
+  }
+  // Bicubic and lanczos4: the mirrored x0 - 1 .. x0 + 2 (x0 - 4 .. x0 + 4)
+  // and their kernel weights at k - dx.
+  const float at = float_pixel::source_coordinate(i, ratio);
+  const int x0 = static_cast<int>(std::floor(static_cast<double>(at)));
+  const float d = at - static_cast<float>(x0);
+  const int reach = method == ScaleMethod::kBicubic ? 1 : 4;
+  const int last = method == ScaleMethod::kBicubic ? 2 : 4;
+  unsigned k = 0;
+  for (int offset = -reach; offset <= last; ++offset, ++k) {
+    const float t = static_cast<float>(offset) - d;
+    weight[k] = method == ScaleMethod::kBicubic ? bicubic_kernel(t) : lanczos4_kernel(t, 4.0f);
+    index[k] = static_cast<int>(mirror_coordinate(static_cast<float>(x0 + offset), 0, right));
+  }
 }
 
 }  // namespace
+
+PrescaleTables prescale_tables(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
+                               unsigned dst_h) {
+  PrescaleTables t;
+  if (src_w == dst_w && src_h == dst_h) {  // the identity, as nearest
+    for (unsigned y = 0; y < dst_h; ++y) t.rows.push_back(static_cast<int>(y));
+    for (unsigned x = 0; x < dst_w; ++x) t.columns.push_back(static_cast<int>(x));
+    t.row_weights.assign(dst_h, 0.0f);
+    t.column_weights.assign(dst_w, 0.0f);
+    return t;
+  }
+  t.method = method;
+  t.taps = method == ScaleMethod::kNearest    ? 1
+           : method == ScaleMethod::kBilinear ? 2
+           : method == ScaleMethod::kBicubic  ? 4
+                                              : 9;
+  const float ratio_x = static_cast<float>(src_w) / static_cast<float>(dst_w);
+  const float ratio_y = static_cast<float>(src_h) / static_cast<float>(dst_h);
+  t.columns.resize(std::size_t{dst_w} * t.taps);
+  t.column_weights.resize(t.columns.size());
+  for (unsigned x = 0; x < dst_w; ++x)
+    taps_of(method, static_cast<int>(x), ratio_x, src_w, &t.columns[std::size_t{x} * t.taps],
+            &t.column_weights[std::size_t{x} * t.taps]);
+  t.rows.resize(std::size_t{dst_h} * t.taps);
+  t.row_weights.resize(t.rows.size());
+  for (unsigned y = 0; y < dst_h; ++y)
+    taps_of(method, static_cast<int>(y), ratio_y, src_h, &t.rows[std::size_t{y} * t.taps],
+            &t.row_weights[std::size_t{y} * t.taps]);
+  return t;
+}
 
 void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
   if (src.width == dst.width && src.height == dst.height) {
@@ -118,50 +132,17 @@ void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
       std::copy(src.row(y), src.row(y) + src.width, dst.row(y));
     return;
   }
-  const int src_w = static_cast<int>(src.width), src_h = static_cast<int>(src.height);
-  const int dst_w = static_cast<int>(dst.width), dst_h = static_cast<int>(dst.height);
-  const float ratio_x = static_cast<float>(src_w) / static_cast<float>(dst_w);
-  const float ratio_y = static_cast<float>(src_h) / static_cast<float>(dst_h);
-  switch (method) {
-    case ScaleMethod::kNearest:
-      for (int y = 0; y < dst_h; ++y)
-        for (int x = 0; x < dst_w; ++x) {
-          const int sy = static_cast<int>(static_cast<float>(y) * ratio_y);
-          const int sx = static_cast<int>(static_cast<float>(x) * ratio_x);
-          dst.row(static_cast<unsigned>(y))[x] = src.row(static_cast<unsigned>(sy))[sx];
-        }
-      return;
-    case ScaleMethod::kBilinear: {
-      // Per column: both source columns and the weight (float_plane_pixel.h).
-      std::vector<float_pixel::BilinearTap> columns(dst.width);
-      for (int x = 0; x < dst_w; ++x)
-        columns[x] = float_pixel::bilinear_tap(x, ratio_x, static_cast<float>(src_w - 1));
-      for (int y = 0; y < dst_h; ++y) {
-        const auto row = float_pixel::bilinear_tap(y, ratio_y, static_cast<float>(src_h - 1));
-        const float* r1 = src.row(static_cast<unsigned>(row.first));
-        const float* r2 = src.row(static_cast<unsigned>(row.second));
-        float* out = dst.row(static_cast<unsigned>(y));
-        for (int x = 0; x < dst_w; ++x) {
-          const auto& column = columns[x];
-          out[x] =
-              float_pixel::bilinear_value(row.weight, column.weight, r1[column.first],
-                                          r1[column.second], r2[column.first], r2[column.second]);
-        }
-      }
-      return;
-    }
-    case ScaleMethod::kBicubic:
-    case ScaleMethod::kLanczos4:
-      for (int y = 0; y < dst_h; ++y) {
-        const float yy = source_coordinate(y, ratio_y);
-        for (int x = 0; x < dst_w; ++x) {
-          const float xx = source_coordinate(x, ratio_x);
-          dst.row(static_cast<unsigned>(y))[x] = method == ScaleMethod::kBicubic
-                                                     ? bicubic_sample(src, xx, yy)
-                                                     : lanczos4_sample(src, xx, yy);
-        }
-      }
-      return;
+  const PrescaleTables t = prescale_tables(method, src.width, src.height, dst.width, dst.height);
+  for (unsigned y = 0; y < dst.height; ++y) {
+    const int* rows = &t.rows[std::size_t{y} * t.taps];
+    const float* wy = &t.row_weights[std::size_t{y} * t.taps];
+    const auto tap = [&](unsigned j, int column) {
+      return src.row(static_cast<unsigned>(rows[j]))[column];
+    };
+    float* out = dst.row(y);
+    for (unsigned x = 0; x < dst.width; ++x)
+      out[x] = float_pixel::prescaled_sample(t.method, tap, &t.columns[std::size_t{x} * t.taps],
+                                             &t.column_weights[std::size_t{x} * t.taps], wy);
   }
 }
 

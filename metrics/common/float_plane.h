@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/float_plane_pixel.h"
 #include "common/picture.h"
 
 namespace vmafexact {
@@ -31,13 +32,27 @@ struct FloatPlane {
 // order). `out` is resized to the plane.
 void copy_plane_to_float(const PlaneView& plane, unsigned bpc, int offset, FloatPlane& out);
 
-// vif_tools.c's scaling methods (vif_prescale_method), by libvmaf's names.
-enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+// ScaleMethod by libvmaf's names ("nearest", "bilinear", "bicubic", "lanczos4").
 std::optional<ScaleMethod> scale_method_from_name(std::string_view name);
 
 // libvmaf's bilinear tables live on the stack for at most this many output
 // columns (VIF_BILINEAR_MAX_WIDTH); its extractors refuse wider ones.
 inline constexpr unsigned kBilinearMaxWidth = 7680;
+
+// vif_scale_frame_s() from a src_w x src_h picture to dst_w x dst_h as tables:
+// per output row and per output column, `taps` source rows / columns
+// (mirrored) and their weights, as float_pixel::prescaled_sample() reads them
+// (nearest: 1 tap, bilinear 2, bicubic 4, lanczos4 9), each the float
+// expression libvmaf evaluates per sample, computed once. Equal sizes give the
+// identity as nearest. The CPU's scale_plane() and the CUDA twins read them.
+struct PrescaleTables {
+  ScaleMethod method = ScaleMethod::kNearest;
+  unsigned taps = 1;
+  std::vector<int> rows, columns;                  // dst_h (dst_w) * taps
+  std::vector<float> row_weights, column_weights;  // the same sizes
+};
+PrescaleTables prescale_tables(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w,
+                               unsigned dst_h);
 
 // vif_scale_frame_s(): `src` resampled to dst's size (set by the caller), a
 // plain copy when the sizes are equal.

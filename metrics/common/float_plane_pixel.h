@@ -9,6 +9,14 @@
 
 #include "common/host_device.h"
 
+namespace vmafexact {
+
+// vif_tools.c's scaling methods (vif_prescale_method, speed_prescale_method),
+// by libvmaf's names.
+enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+
+}  // namespace vmafexact
+
 namespace vmafexact::float_pixel {
 
 // picture_copy() of one sample: the sample as a float plus the int `offset`
@@ -57,6 +65,39 @@ VMAFEXACT_HD inline BilinearTap bilinear_tap(int i, float ratio, float last) {
 // y2: c, d), in vif_scale_frame_s()'s order.
 VMAFEXACT_HD inline float bilinear_value(float dy, float dx, float a, float b, float c, float d) {
   return (1 - dy) * (1 - dx) * a + (1 - dy) * dx * b + dy * (1 - dx) * c + dy * dx * d;
+}
+
+// One output sample of vif_scale_frame_s() from the prescale tables
+// (float_plane.h, PrescaleTables): `tap(j, column)` is the source sample of
+// the output row's tap row j (0 .. taps-1) at `column`; `columns` and `wx`
+// are the output column's source columns and weights, `wy` the output row's
+// weights. Nearest (and the identity) reads tap(0, columns[0]); bilinear's
+// weights are dx = wx[0] and dy = wy[0].
+template <class Tap>
+VMAFEXACT_HD inline float prescaled_sample(ScaleMethod method, const Tap& tap, const int* columns,
+                                           const float* wx, const float* wy) {
+  if (method == ScaleMethod::kNearest) return tap(0, columns[0]);
+  if (method == ScaleMethod::kBilinear)
+    return bilinear_value(wy[0], wx[0], tap(0, columns[0]), tap(0, columns[1]), tap(1, columns[0]),
+                          tap(1, columns[1]));
+  if (method == ScaleMethod::kBicubic) {
+    float value = 0.0f;
+    for (unsigned j = 0; j < 4; ++j)
+      for (unsigned i = 0; i < 4; ++i) {
+        const float weight = wx[i] * wy[j];
+        value += tap(j, columns[i]) * weight;
+      }
+    return value;
+  }
+  float value = 0.0f;
+  float weight_sum = 0.0f;
+  for (unsigned iy = 0; iy < 9; ++iy)
+    for (unsigned ix = 0; ix < 9; ++ix) {
+      const float weight = wx[ix] * wy[iy];
+      weight_sum += weight;
+      value += tap(iy, columns[ix]) * weight;
+    }
+  return value / weight_sum;
 }
 
 }  // namespace vmafexact::float_pixel

@@ -58,42 +58,10 @@ std::vector<float> gaussian_kernel(int size, float stdev) {
 // The mirror of vif_filter1d_s: index -i for i < 0, 2n - i - 2 for i >= n.
 int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// The float mirror of the prescalers (libvmaf's mirror(float, float, float)).
-float mirror_float(float i, float left, float right) {
-  return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-float bicubic_kernel(float t) {
-  const float a = -0.75f;
-  if (t < 0) t = -t;
-  if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-  if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-  return 0;
-}
-
-// lanczos4_kernel(x, a): in double (sin, pi), rounded to float.
-float lanczos_kernel(float x, float a) {
-  if (x == 0.0f) return 1.0f;
-  if (x > -a && x < a) {
-    const double xd = x, ad = a;
-    return static_cast<float>(ad * std::sin(M_PI * xd) * std::sin(M_PI * xd / ad) /
-                              (M_PI * M_PI * xd * xd));
-  }
-  return 0.0f;
-}
-
 // log2(2 pi e) in libvmaf's spelling, which the compiler folds the same way.
 const double kLog2TwoPiE = std::log2(2 * M_PI * M_E);
 
 }  // namespace
-
-std::optional<ScaleMethod> scale_method_of(std::string_view name) {
-  if (name == "nearest") return ScaleMethod::kNearest;
-  if (name == "bilinear") return ScaleMethod::kBilinear;
-  if (name == "bicubic") return ScaleMethod::kBicubic;
-  if (name == "lanczos4") return ScaleMethod::kLanczos4;
-  return std::nullopt;
-}
 
 bool is_valid_kernelscale(double kernelscale) {
   const float scale = static_cast<float>(kernelscale);
@@ -149,130 +117,39 @@ void DifferenceRows::row(unsigned y, float* out) {
 
 // ---- Prescaling ----------------------------------------------------------------
 
-// vif_scale_frame_s for one output row. Everything that depends on the output
-// column alone (source columns, weights) or on the output row alone is
-// computed once, as the same float expressions libvmaf evaluates per sample.
+// vif_scale_frame_s for one output row, from the prescale tables
+// (common/float_plane.h): everything that depends on the output column alone
+// or on the output row alone is computed once, as the same float expressions
+// libvmaf evaluates per sample.
 class SpeedKernel::Prescaler {
  public:
   using FetchRow = std::function<const float*(unsigned)>;
 
   Prescaler(ScaleMethod method, unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h)
-      : method_(method), identity_(src_w == dst_w && src_h == dst_h), src_h_(src_h) {
-    // ratio = (float)src / dst
-    const float ratio_x = static_cast<float>(src_w) / static_cast<float>(dst_w);
-    ratio_y_ = static_cast<float>(src_h) / static_cast<float>(dst_h);
-    taps_ = method == ScaleMethod::kNearest    ? 1
-            : method == ScaleMethod::kBilinear ? 2
-            : method == ScaleMethod::kBicubic  ? 4
-                                               : 9;
-    columns_.resize(std::size_t{dst_w} * taps_);
-    column_weights_.resize(std::size_t{dst_w} * taps_);
-    for (unsigned x = 0; x < dst_w; ++x) {
-      int* index = &columns_[std::size_t{x} * taps_];
-      float* weight = &column_weights_[std::size_t{x} * taps_];
-      if (method == ScaleMethod::kNearest) {
-        index[0] = static_cast<int>(static_cast<float>(x) * ratio_x);
-      } else {
-        // xx = (x + 0.5) * ratio - 0.5, in double, rounded to float.
-        const float xx = static_cast<float>((x + 0.5) * ratio_x - 0.5);
-        taps_of(xx, src_w, index, weight);
-      }
-    }
-  }
-
-  unsigned taps() const { return taps_; }
+      : tables_(vmafexact::prescale_tables(method, src_w, src_h, dst_w, dst_h)),
+        identity_(src_w == dst_w && src_h == dst_h) {}
 
   void row(unsigned y, const FetchRow& fetch, unsigned dst_w, float* out) const {
+    const PrescaleTables& t = tables_;
     if (identity_) {
       std::memcpy(out, fetch(y), sizeof(float) * dst_w);
       return;
     }
-    if (method_ == ScaleMethod::kNearest) {
-      const float* src = fetch(static_cast<unsigned>(static_cast<int>(static_cast<float>(y) * ratio_y_)));
-      for (unsigned x = 0; x < dst_w; ++x) out[x] = src[columns_[x]];
-      return;
-    }
-    int rows[9];
-    float row_weights[9];
-    const float yy = static_cast<float>((y + 0.5) * ratio_y_ - 0.5);
-    taps_of(yy, src_h_, rows, row_weights);
+    const int* rows = &t.rows[std::size_t{y} * t.taps];
     const float* src[9];
-    for (unsigned k = 0; k < taps_; ++k) src[k] = fetch(static_cast<unsigned>(rows[k]));
-    for (unsigned x = 0; x < dst_w; ++x) {
-      const int* cols = &columns_[std::size_t{x} * taps_];
-      const float* wx = &column_weights_[std::size_t{x} * taps_];
-      out[x] = sample(src, cols, wx, row_weights);
-    }
+    for (unsigned k = 0; k < t.taps; ++k) src[k] = fetch(static_cast<unsigned>(rows[k]));
+    const auto tap = [&src](unsigned j, int column) { return src[j][column]; };
+    const float* wy = &t.row_weights[std::size_t{y} * t.taps];
+    for (unsigned x = 0; x < dst_w; ++x)
+      out[x] = pixel::prescaled_sample(t.method, tap, &t.columns[std::size_t{x} * t.taps],
+                                       &t.column_weights[std::size_t{x} * t.taps], wy);
   }
+
+  const PrescaleTables& tables() const { return tables_; }
 
  private:
-  // The source indices and weights of one output coordinate `at` (float):
-  // bilinear: the mirrored floor and ceiling and dx = at - floor'; bicubic and
-  // lanczos4: the mirrored x0 - 1 .. x0 + 2 (x0 - 4 .. x0 + 4) and their
-  // kernel weights at i - dx.
-  void taps_of(float at, unsigned size, int* index, float* weight) const {
-    const float right = static_cast<float>(static_cast<int>(size) - 1);
-    if (method_ == ScaleMethod::kBilinear) {
-      index[0] = static_cast<int>(mirror_float(static_cast<float>(std::floor(static_cast<double>(at))), 0, right));
-      index[1] = static_cast<int>(mirror_float(static_cast<float>(std::ceil(static_cast<double>(at))), 0, right));
-      weight[0] = at - static_cast<float>(index[0]);  // libvmaf's dx (from the mirrored floor)
-      weight[1] = 0;
-      return;
-    }
-    const int x0 = static_cast<int>(std::floor(static_cast<double>(at)));
-    const float d = at - static_cast<float>(x0);
-    const int reach = method_ == ScaleMethod::kBicubic ? 1 : 4;
-    const int last = method_ == ScaleMethod::kBicubic ? 2 : 4;
-    unsigned k = 0;
-    for (int i = -reach; i <= last; ++i, ++k) {
-      const float t = static_cast<float>(i) - d;
-      weight[k] = method_ == ScaleMethod::kBicubic ? bicubic_kernel(t) : lanczos_kernel(t, 4.0f);
-      index[k] = static_cast<int>(mirror_float(static_cast<float>(x0 + i), 0, right));
-    }
-  }
-
-  float sample(const float* const* src, const int* cols, const float* wx, const float* wy) const {
-    const auto tap = [src](unsigned j, int column) { return src[j][column]; };
-    return pixel::prescaled_sample(method_, tap, cols, wx, wy);
-  }
-
- public:
-  // The same taps and weights for every output row and column (the identity
-  // as nearest over the same rows and columns).
-  PrescaleTables tables(unsigned dst_w, unsigned dst_h) const {
-    PrescaleTables t;
-    if (identity_) {
-      for (unsigned y = 0; y < dst_h; ++y) t.rows.push_back(static_cast<int>(y));
-      for (unsigned x = 0; x < dst_w; ++x) t.columns.push_back(static_cast<int>(x));
-      t.row_weights.assign(dst_h, 0.0f);
-      t.column_weights.assign(dst_w, 0.0f);
-      return t;
-    }
-    t.method = method_;
-    t.taps = taps_;
-    t.columns = columns_;
-    t.column_weights = column_weights_;
-    t.rows.resize(std::size_t{dst_h} * taps_);
-    t.row_weights.assign(std::size_t{dst_h} * taps_, 0.0f);
-    for (unsigned y = 0; y < dst_h; ++y) {
-      if (method_ == ScaleMethod::kNearest) {
-        t.rows[y] = static_cast<int>(static_cast<float>(y) * ratio_y_);
-        continue;
-      }
-      const float yy = static_cast<float>((y + 0.5) * ratio_y_ - 0.5);
-      taps_of(yy, src_h_, &t.rows[std::size_t{y} * taps_], &t.row_weights[std::size_t{y} * taps_]);
-    }
-    return t;
-  }
-
- private:
-  ScaleMethod method_;
+  PrescaleTables tables_;
   bool identity_;
-  unsigned src_h_;
-  float ratio_y_ = 1;
-  unsigned taps_ = 1;
-  std::vector<int> columns_;
-  std::vector<float> column_weights_;
 };
 
 // ---- The kernel -------------------------------------------------------------------
@@ -395,7 +272,7 @@ const std::vector<float>& SpeedKernel::low_pass(RowSource& source) {
 
 PrescaleTables SpeedKernel::prescale_tables() const {
   const SpeedGeometry& g = geometry_;
-  if (prescaler_) return prescaler_->tables(g.scaled_width, g.scaled_height);
+  if (prescaler_) return prescaler_->tables();
   PrescaleTables t;  // not rescaled: the picture cut to the scaled size
   for (unsigned y = 0; y < g.scaled_height; ++y) t.rows.push_back(static_cast<int>(y));
   for (unsigned x = 0; x < g.scaled_width; ++x) t.columns.push_back(static_cast<int>(x));

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/float_plane.h"
 #include "common/picture.h"
 #include "speed/speed_dsp.h"
 #include "speed/speed_pixel.h"
@@ -39,8 +40,6 @@ inline constexpr unsigned kBlockElements = kBlockSide * kBlockSide;
 // far outside its buffers.
 inline constexpr unsigned kMinScaledSide = kBlockSide * kDecimation;
 
-// libvmaf's names (vif_get_scaling_method): nearest, bilinear, bicubic, lanczos4.
-std::optional<ScaleMethod> scale_method_of(std::string_view name);
 inline constexpr std::string_view kScaleMethodNames = "nearest, bilinear, bicubic, lanczos4";
 
 // vif_validate_kernelscale: the kernel scales of libvmaf's table (within 1e-3,
@@ -129,17 +128,9 @@ struct BlockStats {
   bool singular = false;
 };
 
-// The prescaler of one picture size as tables (for backends that compute the
-// scaled samples where they need them): per output row and per output column,
-// `taps` source rows / columns (mirrored) and their weights, as
-// pixel::prescaled_sample() reads them. A picture that is not rescaled, or
-// rescaled to its own size, has the identity tables of kNearest.
-struct PrescaleTables {
-  ScaleMethod method = ScaleMethod::kNearest;
-  unsigned taps = 1;
-  std::vector<int> rows, columns;                 // scaled_height (width) * taps
-  std::vector<float> row_weights, column_weights;  // the same sizes
-};
+// The prescaler's tables (common/float_plane.h): a picture that is not
+// rescaled, or rescaled to its own size, has the identity tables of kNearest.
+using vmafexact::PrescaleTables;
 
 // The 25x25 covariance of the positions of a block (row-major, symmetric).
 using Covariance = std::array<float, kBlockElements * kBlockElements>;

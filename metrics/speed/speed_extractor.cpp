@@ -206,7 +206,7 @@ SpeedParams params_of(const OptionValues& options) {
                 "); libvmaf crashes with it");
   params.prescale = options.get_double("speed_prescale");
   const std::string& method = options.get_string("speed_prescale_method");
-  const auto scale_method = scale_method_of(method);
+  const auto scale_method = scale_method_from_name(method);
   if (!scale_method)
     throw Error(extractor + ": speed_prescale_method=" + method + " is not one of " +
                 std::string(kScaleMethodNames) + "; libvmaf crashes with it");
