@@ -5,6 +5,7 @@
 #include "cambi/cambi_cuda_stage.h"
 #include "cambi/cambi_extractor.h"
 #include "float_motion/float_motion_cuda_stage.h"
+#include "float_vif/float_vif_cuda_stage.h"
 #include "motion/motion_cuda_stage.h"
 #include "psnr/psnr_cuda_stage.h"
 #include "speed/speed_cuda_stage.h"
@@ -37,6 +38,15 @@ std::unique_ptr<FeatureExtractor> float_motion::make_cuda_extractor(const Option
       options, [stream](const PictureFormat& format,
                         const vmafexact::float_motion::FloatMotionParams& params) {
         return std::make_unique<FloatMotionCudaStage>(format, params, stream);
+      });
+}
+
+std::unique_ptr<FeatureExtractor> float_vif::make_cuda_extractor(const OptionValues& options,
+                                                                 CudaStream stream) {
+  return vmafexact::float_vif::make_extractor(
+      options,
+      [stream](const PictureFormat& format, const vmafexact::float_vif::FloatVifParams& params) {
+        return std::make_unique<FloatVifCudaStage>(format, params, stream);
       });
 }
 

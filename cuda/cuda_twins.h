@@ -14,6 +14,10 @@ namespace float_motion {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
                                                       CudaStream stream);
 }
+namespace float_vif {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+}
 namespace cambi {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

@@ -44,8 +44,7 @@ int filter_size(int scale, float kernelscale) {
   return size > 3 ? size : 3;
 }
 
-// vif_tools.c's mirror: once about 0 and about n - 1.
-int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+using pixel::mirror;
 
 // --- The scalar reference's row kernels: vif_filter1d_s() (and its _sq and
 // _xy variants, whose products are formed before the tap's) and
@@ -163,6 +162,17 @@ void resize(FloatPlane& plane, unsigned w, unsigned h) {
 
 float log2f_approx(float x) { return pixel::log2_approx(x); }
 
+float finish_rows(std::span<const float> row_sums) {
+  return pixel::serial_sum(row_sums.data(), static_cast<int>(row_sums.size()));
+}
+
+StatisticConstants statistic_constants(const FloatVifParams& params) {
+  // powf of the float value, divided in double, stored as a float.
+  return {params.sigma_nsq,
+          static_cast<float>(::powf(static_cast<float>(params.sigma_nsq), 2.0f) / (255.0 * 255.0)),
+          static_cast<float>(params.enhn_gain_limit)};
+}
+
 bool valid_kernelscale(double kernelscale) {
   const float k = static_cast<float>(kernelscale);
   for (const float valid : kValidKernelscales)
@@ -213,11 +223,7 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
                          const FloatVifParams& params, const FloatVifDsp& dsp,
                          FloatVifWorkspace& w) {
   FloatVifSums sums;
-  // powf of the float value, divided in double, stored as a float.
-  const StatisticConstants constants{
-      params.sigma_nsq,
-      static_cast<float>(::powf(static_cast<float>(params.sigma_nsq), 2.0f) / (255.0 * 255.0)),
-      static_cast<float>(params.enhn_gain_limit)};
+  const StatisticConstants constants = statistic_constants(params);
   if (w.filters[0].empty() || w.kernelscale != params.kernelscale) {
     for (int scale = 0; scale < kScales; ++scale)
       w.filters[static_cast<std::size_t>(scale)] = vif_filter(scale, params.kernelscale);
@@ -248,25 +254,19 @@ FloatVifSums compute_vif(const FloatPlane& ref, const FloatPlane& dist,
     const unsigned width = cur_ref->width;
     w.num.resize(width);
     w.den.resize(width);
-    float accum_num = 0.0f;
-    float accum_den = 0.0f;
+    w.row_num.resize(cur_ref->height);
+    w.row_den.resize(cur_ref->height);
     for (unsigned i = 0; i < cur_ref->height; ++i) {
       filter_row(taps, *cur_ref, *cur_dist, static_cast<int>(i), 5, dsp, w);
       const float* filtered[5];
       for (int q = 0; q < 5; ++q) filtered[q] = w.filtered[q].data();
       dsp.statistic(filtered, width, constants, w.num.data(), w.den.data());
       // Each row's terms summed in column order, then the rows in order.
-      float accum_inner_num = 0;
-      float accum_inner_den = 0;
-      for (unsigned j = 0; j < width; ++j) {
-        accum_inner_num += w.num[j];
-        accum_inner_den += w.den[j];
-      }
-      accum_num += accum_inner_num;
-      accum_den += accum_inner_den;
+      w.row_num[i] = pixel::serial_sum(w.num.data(), static_cast<int>(width));
+      w.row_den[i] = pixel::serial_sum(w.den.data(), static_cast<int>(width));
     }
-    sums.num[static_cast<std::size_t>(scale)] = accum_num;
-    sums.den[static_cast<std::size_t>(scale)] = accum_den;
+    sums.num[static_cast<std::size_t>(scale)] = finish_rows(w.row_num);
+    sums.den[static_cast<std::size_t>(scale)] = finish_rows(w.row_den);
   }
   return sums;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ ScaleSize prescaled_size(unsigned width, unsigned height, double prescale);
 struct FloatVifSums {
   std::array<float, kScales> num{};
   std::array<float, kScales> den{};
+  bool operator==(const FloatVifSums&) const = default;
 };
 
 // The statistic's constants, from the options.
@@ -66,6 +68,14 @@ struct StatisticConstants {
   float sigma_max_inv;  // powf(sigma_nsq, 2) / 255^2, as a float
   float gain_limit;     // vif_enhn_gain_limit, as a float
 };
+
+// The statistic's constants of a run's options.
+StatisticConstants statistic_constants(const FloatVifParams& params);
+
+// The finish of a scale's num (or den), for both backends: the rows' sums
+// (each row's terms added in column order, pixel::serial_sum()) added in row
+// order from 0, as libvmaf's float accumulator.
+float finish_rows(std::span<const float> row_sums);
 
 // The row kernels of compute_vif(): the scalar reference (float_vif.cpp) and
 // its SIMD twins (float_vif_lanes.h), each output formed by the same float
@@ -108,6 +118,7 @@ struct FloatVifWorkspace {
   std::array<std::vector<float>, 5> vertical, filtered;  // mu1, mu2, ref², dist², ref·dist
   std::vector<const float*> ref_rows, dist_rows;         // the rows of the taps
   std::vector<float> num, den;                           // the statistic's terms of a row
+  std::vector<float> row_num, row_den;                   // each row's sums
 };
 
 // compute_vif() on two planes of one size, with the row kernels of `dsp`.

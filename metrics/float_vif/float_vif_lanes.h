@@ -70,7 +70,7 @@ inline F log2_lanes(F x) {
   const F log_base = __builtin_convertvector((I)exponent - 127, F);
   const F m = remain - 1.0f;
   F var{};
-  for (const float coefficient : pixel::kLog2Poly) var = var * m + coefficient;
+  for (int k = 0; k < pixel::kLog2PolyCount; ++k) var = var * m + pixel::log2_poly(k);
   F result = log_base + var;
   result = x == 0.0f ? splat(-std::numeric_limits<float>::infinity()) : result;
   return x < 0.0f ? splat(std::numeric_limits<float>::quiet_NaN()) : result;

@@ -2,39 +2,59 @@
 // taps' sums, the approximate log2 and vif_statistic_s()'s terms. The scalar
 // reference (float_vif.cpp) is these, pixel after pixel; the SIMD twins
 // (float_vif_lanes.h) run the same operations on many pixels at once and these
-// on the columns left over.
+// on the columns left over; the CUDA twin's kernels (cuda/float_vif/) run
+// them as __host__ __device__ functions.
 #pragma once
 
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
+#include "common/host_device.h"
 #include "float_vif/float_vif.h"
 
 namespace vmafexact::float_vif::pixel {
 
-// vif_tools.c's log2_poly_s: double literals rounded to float.
-inline constexpr float kLog2Poly[9] = {-0.012671635276421, 0.064841182402670,  -0.157048836463065,
-                                       0.257167726303123,  -0.353800560300520, 0.480131410397451,
-                                       -0.721314327952201, 1.442694803896991,  0};
+// vif_tools.c's log2_poly_s: double literals rounded to float. (A function,
+// not an array at namespace scope, so that device code can read it.)
+inline constexpr int kLog2PolyCount = 9;
+VMAFEXACT_HD constexpr float log2_poly(int k) {
+  constexpr float coefficients[kLog2PolyCount] = {
+      -0.012671635276421, 0.064841182402670,  -0.157048836463065,
+      0.257167726303123,  -0.353800560300520, 0.480131410397451,
+      -0.721314327952201, 1.442694803896991,  0};
+  return coefficients[k];
+}
 
 // The statistic's eps, as a float.
 inline constexpr float kEps = 1.0e-10f;
 
-inline float horner(float x) {
+VMAFEXACT_HD inline float horner(float x) {
   float var = 0;
-  for (const float coefficient : kLog2Poly) var = var * x + coefficient;
+  for (int k = 0; k < kLog2PolyCount; ++k) var = var * x + log2_poly(k);
   return var;
 }
 
+// A float's bits and back (memcpy: std::bit_cast is not a device function).
+VMAFEXACT_HD inline std::uint32_t bits_of(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+VMAFEXACT_HD inline float float_of(std::uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 // vif_tools.c's log2f_approx(): the exponent plus a polynomial of the mantissa.
-inline float log2_approx(float x) {
+VMAFEXACT_HD inline float log2_approx(float x) {
   if (x == 0) return -std::numeric_limits<float>::infinity();
   if (x < 0) return std::numeric_limits<float>::quiet_NaN();
-  const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t bits = bits_of(x);
   const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
   const std::uint32_t mantissa = bits & 0x007FFFFFu;
-  const float remain = std::bit_cast<float>(mantissa | 0x3F800000u);
+  const float remain = float_of(mantissa | 0x3F800000u);
   const float log_base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
   const float log_remain = horner(remain - 1.0f);
   return log_base + log_remain;
@@ -43,24 +63,35 @@ inline float log2_approx(float x) {
 // A tap sum of the horizontal pass: from 0, tap by tap in order over
 // consecutive samples, each product a float (no fused multiply-add:
 // -ffp-contract=off).
-inline float tap_sum(const float* taps, int taps_count, const float* samples) {
+VMAFEXACT_HD inline float tap_sum(const float* taps, int taps_count, const float* samples) {
   float accum = 0;
   for (int k = 0; k < taps_count; ++k) accum += taps[k] * samples[k];
   return accum;
 }
 
 template <class T>
-T max_of(T x, T y) {
+VMAFEXACT_HD T max_of(T x, T y) {
   return x > y ? x : y;
 }
 template <class T>
-T min_of(T x, T y) {
+VMAFEXACT_HD T min_of(T x, T y) {
   return x < y ? x : y;
 }
 
+// vif_tools.c's mirror: once about 0 and about n - 1.
+VMAFEXACT_HD inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// vif_statistic_s()'s float accumulators: from 0, value after value in order
+// (a row's terms in column order; the rows' sums in row order).
+VMAFEXACT_HD inline float serial_sum(const float* values, int count) {
+  float accum = 0;
+  for (int i = 0; i < count; ++i) accum += values[i];
+  return accum;
+}
+
 // vif_statistic_s()'s terms ('matching_matlab') of one pixel.
-inline void statistic(float mu1, float mu2, float xx, float yy, float xy,
-                      const StatisticConstants& c, float& num, float& den) {
+VMAFEXACT_HD inline void statistic(float mu1, float mu2, float xx, float yy, float xy,
+                                   const StatisticConstants& c, float& num, float& den) {
   const float mu1_sq = mu1 * mu1;
   const float mu2_sq = mu2 * mu2;
   const float mu1_mu2 = mu1 * mu2;

@@ -241,9 +241,10 @@ TEST_F(CudaParity, EightKEveryTwinEqualsTheCpu) {
                                  {"float_ms_ssim", {}},
                                  {"speed_chroma", {}},
                                  {"cambi", cambi_v1},
-                                 {"float_motion", {{"motion_add_scale1", "true"}}}},
+                                 {"float_motion", {{"motion_add_scale1", "true"}}},
+                                 {"float_vif", {}}},
                                 backend);
-  ASSERT_EQ(features.size(), 9u) << "a twin is missing";
+  ASSERT_EQ(features.size(), 10u) << "a twin is missing";
   const PictureFormat format{7680, 4320, 8, ChromaFormat::k420};
   expect_same_scores(make_clip(format, 2, 17), features, "", format_label(format));
 }
@@ -304,6 +305,38 @@ TEST_F(CudaParity, FloatMotionEqualsTheCpu) {
       expect_same_scores(make_clip(format, format.width > 1920 ? 3 : 5, format.width + k),
                          {{"float_motion", option_sets[k]}}, "",
                          format_label(format) + " float_motion options #" + std::to_string(k));
+}
+
+// float_vif with every option, 8 to 16 bits, from the smallest pictures its
+// filters take to 4K.
+TEST_F(CudaParity, FloatVifEqualsTheCpu) {
+  const std::vector<FeatureOptions> option_sets = {
+      {},
+      {{"vif_skip_scale0", "true"}, {"vif_enhn_gain_limit", "1.0"}, {"debug", "true"}},
+      {{"vif_kernelscale", "0.5"}, {"vif_sigma_nsq", "1.5"}},
+      {{"vif_kernelscale", "1.5"}, {"vif_scale2_min_val", "0.3"}},
+      {{"vif_prescale", "0.5"}, {"vif_prescale_method", "bilinear"}},
+      {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}},
+      {{"vif_prescale", "0.75"}, {"vif_prescale_method", "lanczos4"}},
+      {{"vif_prescale", "2"}}};
+  const std::vector<PictureFormat> formats = {{33, 35, 8, ChromaFormat::k420},
+                                              {65, 34, 10, ChromaFormat::k422},
+                                              {129, 97, 12, ChromaFormat::k400},
+                                              {331, 177, 16, ChromaFormat::k420},
+                                              {1920, 1080, 8, ChromaFormat::k420}};
+  for (const auto& format : formats)
+    for (std::size_t k = 0; k < option_sets.size(); ++k) {
+      try {
+        make_feature_extractor("float_vif", option_sets[k])->init(format);
+      } catch (const Error&) {
+        continue;  // below the size these filters take
+      }
+      expect_same_scores(make_clip(format, 3, format.width + k), {{"float_vif", option_sets[k]}},
+                         "", format_label(format) + " float_vif options #" + std::to_string(k));
+    }
+  const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
+  expect_same_scores(make_clip(uhd, 2, 3), {{"float_vif", {}}}, "",
+                     format_label(uhd) + " float_vif");
 }
 
 // cambi (at least 216 samples on a side) with every option the VMAF models

@@ -29,10 +29,10 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
     // Every feature but speed_temporal, psnr_hvs, ciede and libvmaf's float ones
-    // (SSIM's, MS-SSIM's and float_motion's excepted: they have twins) has a
-    // CUDA twin wherever CUDA is built.
+    // (SSIM's, MS-SSIM's, float_motion's and float_vif's excepted: they have
+    // twins) has a CUDA twin wherever CUDA is built.
     const bool twinned_float = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim" ||
-                               entry.name() == "float_motion";
+                               entry.name() == "float_motion" || entry.name() == "float_vif";
     const bool cpu_only = entry.name() == "speed_temporal" || entry.name() == "psnr_hvs" ||
                           entry.name() == "ciede" ||
                           (entry.name().starts_with("float_") && !twinned_float);
@@ -93,9 +93,9 @@ TEST(Registry, NamesTheFeaturesWithoutACudaTwin) {
   if (cuda_twins_built()) {
     EXPECT_EQ(missing("vmaf_v0.6.1", "psnr,float_ssim,cambi"), Names{});
     EXPECT_EQ(missing("vmaf_v1.0.16_3d0h", ""), Names{});
-    EXPECT_EQ(missing("vmaf_float_v0.6.1", ""), (Names{"float_adm", "float_vif"}));
+    EXPECT_EQ(missing("vmaf_float_v0.6.1", ""), Names{"float_adm"});
     EXPECT_EQ(missing("vmaf_v0.6.1,vmaf_float_b_v0.6.3", "psnr_hvs,float_adm"),
-              (Names{"float_adm", "float_vif", "psnr_hvs"}));
+              (Names{"float_adm", "psnr_hvs"}));
     EXPECT_EQ(missing("", "float_motion,ciede"), Names{"ciede"});
   } else {
     EXPECT_EQ(missing("vmaf_v0.6.1", "psnr"), (Names{"adm", "motion", "vif", "psnr"}));

@@ -1,0 +1,284 @@
+// The CUDA twin of float_vif (cuda/float_vif/) against the CPU path.
+//  - float_vif_cuda_emulation: no device needed (runs in CI). Every kernel's
+//    output computed on the host with the kernels' own __host__ __device__
+//    functions (float_vif_cuda_tile.h), one output at a time, in the kernels'
+//    passes (convert, prescale, decimate, the maps' column pass, the terms,
+//    the rows' sums), finished as the stage finishes: the per-scale num and
+//    den must equal the CPU stage's bit for bit.
+//  - float_vif_cuda_device: the stage and the extractor on a device (skipped
+//    without one), == the CPU, with every option.
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/cuda_util.h"
+#include "common/device_picture.h"
+#include "common/error.h"
+#include "common/feature_collector.h"
+#include "cuda_backend.h"
+#include "device_stage.h"
+#include "float_vif/float_vif.h"
+#include "float_vif/float_vif_cuda_stage.h"
+#include "float_vif/float_vif_cuda_tile.h"
+#include "float_vif/float_vif_extractor.h"
+#include "harness.h"
+#include "registry.h"
+
+using namespace vmafexact;
+using namespace vmafexact::harness;
+using test::Fill;
+namespace tile = vmafexact::cuda::float_vif::tile;
+namespace fv = vmafexact::float_vif;
+
+namespace {
+
+// A picture with hard edges over a gradient, noise, and (`fill`) runs of
+// extreme or out-of-range samples: every branch of the statistic is taken.
+void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
+  const unsigned max = (1u << plane.bpc()) - 1;
+  const unsigned container = plane.bpc() == 8 ? 255u : 65535u;
+  for (unsigned y = 0; y < plane.height(); ++y)
+    for (unsigned x = 0; x < plane.width(); ++x) {
+      unsigned value = (x * 29u + y * 13u + seed * 71u) % (max + 1);
+      if ((x / 5 + y / 7 + seed) % 4 == 0) value = (x + y) % 2 ? max : 0;
+      if ((x * 3 + y) % 11 == seed % 11) value = static_cast<unsigned>(rng() % (max + 1));
+      if (y % 9 == 4) value = max / 2;  // flat rows: sigma below eps
+      if (fill == Fill::kExtremes && (x + 2 * y) % 5 == 0) value = rng() % 2 ? max : 0;
+      if (fill == Fill::kFullRange && (x * y) % 7 == 3)
+        value = static_cast<unsigned>(rng() % (container + 1));
+      plane.set(x, y, value);
+    }
+}
+
+std::string label(unsigned w, unsigned h, unsigned bpc, const FeatureOptions& options) {
+  std::string text =
+      std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";
+  for (const auto& [name, value] : options) text += " " + name + "=" + value;
+  return text;
+}
+
+// Whether the extractor takes the format with these options (the sizes its
+// filters need).
+bool accepted(const PictureFormat& format, const FeatureOptions& options) {
+  try {
+    make_feature_extractor("float_vif", options)->init(format);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// The kernels' passes on the host, output by output, finished as the stage does.
+fv::FloatVifSums emulate(const test::TestPlane& ref, const test::TestPlane& dist,
+                         const fv::FloatVifParams& params) {
+  const int w = static_cast<int>(ref.width()), h = static_cast<int>(ref.height());
+  const float scaler = float_pixel::sample_scaler(ref.bpc());
+  std::vector<float> planes[2];
+  for (int p = 0; p < 2; ++p) {
+    const test::TestPlane& source = p == 0 ? ref : dist;
+    const PlaneView view = source.plane();
+    planes[p].resize(static_cast<std::size_t>(w) * h);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        planes[p][static_cast<std::size_t>(y) * w + x] =
+            source.bpc() == 8
+                ? tile::sample_value(view.row<std::uint8_t>(static_cast<unsigned>(y))[x], scaler)
+                : tile::sample_value(view.row<std::uint16_t>(static_cast<unsigned>(y))[x], scaler);
+  }
+  const fv::ScaleSize scaled = fv::prescaled_size(ref.width(), ref.height(), params.prescale);
+  int sw = static_cast<int>(scaled.width), sh = static_cast<int>(scaled.height);
+  if (sw != w || sh != h) {
+    const PrescaleTables t = prescale_tables(params.prescale_method, ref.width(), ref.height(),
+                                             scaled.width, scaled.height);
+    const tile::Prescale tables{t.method,
+                                t.taps,
+                                t.rows.data(),
+                                t.columns.data(),
+                                t.row_weights.data(),
+                                t.column_weights.data()};
+    for (auto& plane : planes) {
+      std::vector<float> out(static_cast<std::size_t>(sw) * sh);
+      for (int y = 0; y < sh; ++y)
+        for (int x = 0; x < sw; ++x)
+          out[static_cast<std::size_t>(y) * sw + x] =
+              tile::prescale_output(plane.data(), w, tables, x, y);
+      plane = std::move(out);
+    }
+  }
+  const tile::StatisticConstants constants = fv::statistic_constants(params);
+  fv::FloatVifSums sums;
+  for (int s = 0; s < fv::kScales; ++s) {
+    const std::vector<float> taps = fv::vif_filter(s, params.kernelscale);
+    const int count = static_cast<int>(taps.size());
+    if (s > 0) {
+      const int nw = sw / 2, nh = sh / 2;
+      for (auto& plane : planes) {
+        std::vector<float> next(static_cast<std::size_t>(nw) * nh);
+        for (int i = 0; i < nh; ++i)
+          for (int j = 0; j < nw; ++j)
+            next[static_cast<std::size_t>(i) * nw + j] =
+                tile::decimated_output(plane.data(), sw, sh, taps.data(), count, i, j);
+        plane = std::move(next);
+      }
+      sw = nw, sh = nh;
+    }
+    if (s < (params.skip_scale0 ? 1 : 0)) continue;
+    const std::size_t map_floats = static_cast<std::size_t>(sw) * sh;
+    std::vector<float> maps(tile::kMaps * map_floats), num(map_floats), den(map_floats);
+    for (int y = 0; y < sh; ++y)
+      for (int x = 0; x < sw; ++x) {
+        float out[tile::kMaps];
+        tile::vertical_maps(planes[0].data(), planes[1].data(), sw, sh, taps.data(), count, x, y,
+                            out);
+        for (int q = 0; q < tile::kMaps; ++q)
+          maps[q * map_floats + static_cast<std::size_t>(y) * sw + x] = out[q];
+      }
+    for (int y = 0; y < sh; ++y)
+      for (int x = 0; x < sw; ++x)
+        tile::pixel_terms(maps.data(), map_floats, sw, x, y, taps.data(), count, constants,
+                          num[static_cast<std::size_t>(y) * sw + x],
+                          den[static_cast<std::size_t>(y) * sw + x]);
+    std::vector<float> row_num(static_cast<std::size_t>(sh)), row_den(row_num.size());
+    for (int y = 0; y < sh; ++y) {
+      row_num[y] = tile::pixel::serial_sum(num.data() + static_cast<std::size_t>(y) * sw, sw);
+      row_den[y] = tile::pixel::serial_sum(den.data() + static_cast<std::size_t>(y) * sw, sw);
+    }
+    sums.num[s] = fv::finish_rows(row_num);
+    sums.den[s] = fv::finish_rows(row_den);
+  }
+  return sums;
+}
+
+std::string describe(const fv::FloatVifSums& sums) {
+  std::string text;
+  char buffer[64];
+  for (int s = 0; s < fv::kScales; ++s) {
+    std::snprintf(buffer, sizeof buffer, " %a/%a", sums.num[s], sums.den[s]);
+    text += buffer;
+  }
+  return text;
+}
+
+const std::vector<FeatureOptions> kOptionSets = {
+    {},
+    {{"vif_skip_scale0", "true"}, {"vif_enhn_gain_limit", "1.0"}},
+    {{"vif_kernelscale", "0.5"}, {"vif_sigma_nsq", "1.5"}},
+    {{"vif_kernelscale", "1.5"}},
+    {{"vif_prescale", "0.5"}, {"vif_prescale_method", "bilinear"}},
+    {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}},
+    {{"vif_prescale", "0.75"}, {"vif_prescale_method", "lanczos4"}},
+    {{"vif_prescale", "2"}},
+    {{"vif_scale1_min_val", "0.5"}, {"debug", "true"}}};
+
+struct Size {
+  unsigned w, h;
+};
+
+}  // namespace
+
+TEST(float_vif_cuda_emulation, ScaleSumsEqualTheCpu) {
+  std::mt19937_64 rng(seed() ^ 0xF1F0);
+  const std::vector<Size> sizes = {{32, 32}, {33, 35}, {47, 39}, {64, 48}, {97, 71}};
+  unsigned compared = 0;
+  for (const unsigned bpc : {8u, 10u, 12u, 16u})
+    for (const auto& [w, h] : sizes)
+      for (const auto& options : kOptionSets) {
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        if (!accepted(format, options)) continue;
+        const fv::FloatVifParams params =
+            fv::params_of(feature_entry("float_vif").descriptor.parse(options));
+        for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
+          test::TestPlane ref(w, h, bpc), dist(w, h, bpc);
+          paint(ref, 1, fill, rng);
+          paint(dist, 2, fill, rng);
+          fv::FloatVifCpuStage cpu(format, params);
+          const fv::FloatVifSums expected = cpu.compute(ref.view(), dist.view(), 0);
+          const fv::FloatVifSums emulated = emulate(ref, dist, params);
+          EXPECT_TRUE(emulated == expected)
+              << label(w, h, bpc, options) << ": cpu" << describe(expected) << " emulated"
+              << describe(emulated);
+          ++compared;
+        }
+      }
+  EXPECT_GT(compared, 100u);
+}
+
+HARNESS_DEVICE_FIXTURE(float_vif);
+
+// The stage contract (frames submitted one ahead, as the Scorer runs them):
+// every frame's sums == the CPU stage's.
+TEST_F(float_vif_cuda_device, StageContractEqualsTheCpuStage) {
+  cuda::Stream stream;
+  std::mt19937_64 rng(seed() ^ 0xF1F01);
+  const std::vector<Size> sizes = {{32, 32}, {47, 39}, {331, 177}, {1920, 1080}, {1277, 719}};
+  for (const unsigned bpc : {8u, 10u, 16u})
+    for (const auto& [w, h] : sizes)
+      for (const auto& options :
+           {FeatureOptions{},
+            FeatureOptions{{"vif_prescale", "0.75"}, {"vif_prescale_method", "bicubic"}}}) {
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        if (!accepted(format, options)) continue;
+        std::vector<HostFrame> frames;
+        for (unsigned f = 0; f < 3; ++f) {
+          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
+          paint(frame.ref, f, f == 1 ? Fill::kExtremes : Fill::kRandom, rng);
+          paint(frame.dist, f + 5, Fill::kRandom, rng);
+          frames.push_back(std::move(frame));
+        }
+        const fv::FloatVifParams params =
+            fv::params_of(feature_entry("float_vif").descriptor.parse(options));
+        fv::FloatVifCpuStage cpu(format, params);
+        cuda::float_vif::FloatVifCudaStage twin(format, params, stream.get());
+        expect_device_stage_equals_cpu<fv::FloatVifSums>(frames, cpu, twin, stream.get(),
+                                                         label(w, h, bpc, options));
+      }
+}
+
+// The extractor on both backends with every option: the same collector.
+TEST_F(float_vif_cuda_device, TwinEqualsTheCpuWithEveryOption) {
+  cuda::CudaBackend backend;
+  std::mt19937_64 rng(seed() ^ 0xF1F02);
+  const std::vector<Size> sizes = {{33, 35}, {97, 71}, {640, 360}};
+  unsigned compared = 0;
+  for (const unsigned bpc : {8u, 12u})
+    for (const auto& [w, h] : sizes)
+      for (const auto& options : kOptionSets) {
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        if (!accepted(format, options)) continue;
+        const std::string what = label(w, h, bpc, options);
+        std::vector<HostFrame> frames;
+        for (unsigned f = 0; f < 3; ++f) {
+          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
+          paint(frame.ref, f, Fill::kRandom, rng);
+          paint(frame.dist, f + 3, f == 2 ? Fill::kFullRange : Fill::kRandom, rng);
+          frames.push_back(std::move(frame));
+        }
+        auto cpu = make_feature_extractor("float_vif", options);
+        auto twin = backend.make_extractor("float_vif", options);
+        cpu->init(format);
+        twin->init(format);
+        FeatureCollector cpu_scores, twin_scores;
+        cuda::DevicePicture ref, dist;
+        for (unsigned f = 0; f < frames.size(); ++f) {
+          cpu->extract(frames[f].ref.view(), frames[f].dist.view(), f, cpu_scores);
+          ref.upload(frames[f].ref.view(), backend.stream());
+          dist.upload(frames[f].dist.view(), backend.stream());
+          twin->extract(ref.view(), dist.view(), f, twin_scores);
+        }
+        cpu->flush(cpu_scores);
+        twin->flush(twin_scores);
+        ASSERT_EQ(cpu_scores.names(), twin_scores.names()) << what;
+        for (const auto& name : cpu_scores.names())
+          for (unsigned f = 0; f < frames.size(); ++f) {
+            const auto a = cpu_scores.score(name, f), b = twin_scores.score(name, f);
+            ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << name << " frame " << f;
+            if (!a) continue;
+            EXPECT_TRUE(*a == *b || (std::isnan(*a) && std::isnan(*b)))
+                << what << " " << name << " frame " << f;
+            ++compared;
+          }
+      }
+  std::printf("[float_vif cuda] %u values compared\n", compared);
+  EXPECT_GT(compared, 0u);
+}
