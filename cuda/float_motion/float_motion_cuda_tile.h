@@ -34,14 +34,6 @@ struct Filter {
 // The offset picture_copy() adds for float_motion.
 inline constexpr int kSampleOffset = -128;
 
-template <typename Sample>
-VMAFEXACT_HD inline float sample_value(Sample sample, float scaler) {
-  if constexpr (sizeof(Sample) == 1)
-    return float_pixel::sample_to_float(sample, kSampleOffset);
-  else
-    return float_pixel::sample_to_float(sample, scaler, kSampleOffset);
-}
-
 // The column pass at (x, y) of a plane of samples (`stride` bytes a row, `h` rows).
 template <typename Sample>
 VMAFEXACT_HD inline float vertical_output(const std::uint8_t* plane, std::ptrdiff_t stride, int x,
@@ -50,7 +42,7 @@ VMAFEXACT_HD inline float vertical_output(const std::uint8_t* plane, std::ptrdif
   return pixel::blur_sum(filter.taps, filter.count, [&](int k) {
     const auto* row = reinterpret_cast<const Sample*>(
         plane + static_cast<std::ptrdiff_t>(pixel::mirror(y - radius + k, h)) * stride);
-    return sample_value(row[x], scaler);
+    return float_pixel::picture_sample(row[x], scaler, kSampleOffset);
   });
 }
 

@@ -18,22 +18,6 @@ __device__ std::size_t at(int x, int y, int w) {
   return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
 }
 
-struct PlaneArgs {
-  const std::uint8_t* data;
-  std::ptrdiff_t stride;
-};
-
-template <typename Sample>
-__global__ void convert_kernel(PlaneArgs ref, PlaneArgs dist, int w, int h, float scaler,
-                               float* ref_out, float* dist_out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= w || y >= h) return;
-  const PlaneArgs plane = blockIdx.z == 0 ? ref : dist;
-  const auto* row = reinterpret_cast<const Sample*>(plane.data + y * plane.stride);
-  (blockIdx.z == 0 ? ref_out : dist_out)[at(x, y, w)] = tile::sample_value(row[x], scaler);
-}
-
 __global__ void prescale_kernel(const float* ref, const float* dist, int src_w,
                                 tile::Prescale tables, int out_w, int out_h, float* ref_out,
                                 float* dist_out) {
@@ -89,19 +73,6 @@ __global__ void rows_kernel(const float* terms, int w, int h, float* row_num, fl
 }
 
 }  // namespace
-
-void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
-                     float* dist_out, cudaStream_t stream) {
-  const int w = static_cast<int>(ref.width), h = static_cast<int>(ref.height);
-  const PlaneArgs r{ref.data, ref.stride}, d{dist.data, dist.stride};
-  if (bpc == 8)
-    convert_kernel<std::uint8_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
-        r, d, w, h, 1.0f, ref_out, dist_out);
-  else
-    convert_kernel<std::uint16_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
-        r, d, w, h, float_pixel::sample_scaler(bpc), ref_out, dist_out);
-  check(cudaGetLastError(), "float_vif convert kernel launch");
-}
 
 void enqueue_prescale(const float* ref, const float* dist, int src_w, const tile::Prescale& tables,
                       int out_w, int out_h, float* ref_out, float* dist_out, cudaStream_t stream) {

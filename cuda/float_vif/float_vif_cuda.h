@@ -12,11 +12,6 @@
 
 namespace vmafexact::cuda::float_vif {
 
-// picture_copy() of both luma planes (device samples of `bpc` bits) into
-// w x h floats each.
-void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
-                     float* dist_out, cudaStream_t stream);
-
 // vif_scale_frame_s() of both src_w x src_h planes into out_w x out_h.
 void enqueue_prescale(const float* ref, const float* dist, int src_w, const tile::Prescale& tables,
                       int out_w, int out_h, float* ref_out, float* dist_out, cudaStream_t stream);

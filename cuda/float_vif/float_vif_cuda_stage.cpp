@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <span>
 
+#include "common/float_pictures.h"
+
 namespace vmafexact::cuda::float_vif {
 
 namespace fv = vmafexact::float_vif;
@@ -95,13 +97,13 @@ void FloatVifCudaStage::enqueue_frame(const PictureView& ref, const PictureView&
   if (rescaled_) {
     float* converted_ref = planes_.data() + converted_;
     float* converted_dist = converted_ref + std::size_t{format_.width} * format_.height;
-    enqueue_convert(ref.planes[0], dist.planes[0], format_.bpc, converted_ref, converted_dist,
-                    stream_);
+    enqueue_float_pictures(ref.planes[0], dist.planes[0], format_.bpc, tile::kSampleOffset,
+                           converted_ref, converted_dist, stream_);
     enqueue_prescale(converted_ref, converted_dist, static_cast<int>(format_.width), prescale_,
                      scales_[0].width, scales_[0].height, ref_plane(0), dist_plane(0), stream_);
   } else {
-    enqueue_convert(ref.planes[0], dist.planes[0], format_.bpc, ref_plane(0), dist_plane(0),
-                    stream_);
+    enqueue_float_pictures(ref.planes[0], dist.planes[0], format_.bpc, tile::kSampleOffset,
+                           ref_plane(0), dist_plane(0), stream_);
   }
   for (int s = 0; s < kScales; ++s) {
     const Scale& scale = scales_[static_cast<std::size_t>(s)];

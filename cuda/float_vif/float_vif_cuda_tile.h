@@ -43,14 +43,6 @@ struct Prescale {
   const float* column_weights = nullptr;
 };
 
-template <typename Sample>
-VMAFEXACT_HD inline float sample_value(Sample sample, float scaler) {
-  if constexpr (sizeof(Sample) == 1)
-    return float_pixel::sample_to_float(sample, kSampleOffset);
-  else
-    return float_pixel::sample_to_float(sample, scaler, kSampleOffset);
-}
-
 // vif_scale_frame_s() at output (x, y) of `src` (rows of src_w floats).
 VMAFEXACT_HD inline float prescale_output(const float* src, int src_w, const Prescale& t, int x,
                                           int y) {

@@ -72,9 +72,9 @@ struct Tables {
 // picture_copy's float of the sample at (y, x).
 VMAFEXACT_HD inline float source_sample(const SourcePlane& plane, int y, int x) {
   const std::uint8_t* row = plane.data + static_cast<std::ptrdiff_t>(y) * plane.stride;
-  if (plane.bpc == 8) return pixel::converted_8(row[x]);
-  return pixel::converted_16(reinterpret_cast<const std::uint16_t*>(row)[x],
-                             pixel::hbd_divisor(plane.bpc));
+  if (plane.bpc == 8) return float_pixel::sample_to_float(row[x], pixel::kSampleOffset);
+  return float_pixel::sample_to_float(reinterpret_cast<const std::uint16_t*>(row)[x],
+                                      float_pixel::sample_scaler(plane.bpc), pixel::kSampleOffset);
 }
 
 // Whether prescale tables are the identity (tables.direct).

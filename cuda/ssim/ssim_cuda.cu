@@ -18,28 +18,6 @@ dim3 grid_for(int w, int h, int pictures = 1) {
               static_cast<unsigned>((h + kBlockY - 1) / kBlockY), static_cast<unsigned>(pictures));
 }
 
-struct PlaneArgs {
-  const std::uint8_t* data;
-  std::ptrdiff_t stride;
-};
-
-template <typename Sample>
-__global__ void convert_kernel(PlaneArgs ref, PlaneArgs dist, int w, int h, float scaler,
-                               float* ref_out, float* dist_out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= w || y >= h) return;
-  const PlaneArgs plane = blockIdx.z == 0 ? ref : dist;
-  float* out = blockIdx.z == 0 ? ref_out : dist_out;
-  const auto* row = reinterpret_cast<const Sample*>(plane.data + y * plane.stride);
-  float value;
-  if constexpr (sizeof(Sample) == 1)
-    value = pixel::convert_8(row[x]);
-  else
-    value = pixel::convert_16(row[x], scaler);
-  out[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)] = value;
-}
-
 __global__ void decimate_kernel(const float* ref, const float* dist, int w, int h,
                                 const float* kernel, int taps, int factor, int out_w, int out_h,
                                 float* ref_out, float* dist_out) {
@@ -82,23 +60,6 @@ __global__ void vertical_terms_kernel(const float* maps, int w, int h, const flo
 }
 
 }  // namespace
-
-void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
-                     float* dist_out, cudaStream_t stream) {
-  const int w = static_cast<int>(ref.width), h = static_cast<int>(ref.height);
-  if (w == 0 || h == 0) return;
-  const PlaneArgs r{ref.data, ref.stride}, d{dist.data, dist.stride};
-  if (bpc == 8) {
-    convert_kernel<std::uint8_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
-        r, d, w, h, 1.0f, ref_out, dist_out);
-  } else {
-    // picture_copy()'s scaler: high bit depths are brought to the 8-bit range.
-    const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-    convert_kernel<std::uint16_t><<<grid_for(w, h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
-        r, d, w, h, scaler, ref_out, dist_out);
-  }
-  check(cudaGetLastError(), "ssim convert kernel launch");
-}
 
 void enqueue_decimate(const float* ref, const float* dist, int w, int h, const float* kernel,
                       int taps, int factor, float* ref_out, float* dist_out, cudaStream_t stream) {

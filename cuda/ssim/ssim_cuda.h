@@ -11,10 +11,6 @@
 
 namespace vmafexact::cuda::ssim {
 
-// picture_copy() of both luma planes (device, byte pitches) into w x h floats.
-void enqueue_convert(const PlaneView& ref, const PlaneView& dist, unsigned bpc, float* ref_out,
-                     float* dist_out, cudaStream_t stream);
-
 // _iqa_decimate() of both w x h pictures with the taps x taps `kernel`
 // (device) and `factor`, into decimated_size() of each side.
 void enqueue_decimate(const float* ref, const float* dist, int w, int h, const float* kernel,

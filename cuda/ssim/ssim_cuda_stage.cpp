@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/float_pictures.h"
 #include "ssim/ssim_cuda_tile.h"
 #include "ssim/ssim_dsp_scalar.h"
 
@@ -137,8 +138,8 @@ void SsimCudaPipeline::enqueue_terms(const PictureView& ref, const PictureView& 
            static_cast<std::size_t>(which) * static_cast<std::size_t>(level.w) *
                static_cast<std::size_t>(level.h);
   };
-  enqueue_convert(ref.planes[0], dist.planes[0], ref.bpc, picture(levels_[0], 0),
-                  picture(levels_[0], 1), stream_);
+  enqueue_float_pictures(ref.planes[0], dist.planes[0], ref.bpc, vs::pixel::kSampleOffset,
+                         picture(levels_[0], 0), picture(levels_[0], 1), stream_);
   for (std::size_t i = 1; i < levels_.size(); ++i)
     enqueue_decimate(picture(levels_[i - 1], 0), picture(levels_[i - 1], 1), levels_[i - 1].w,
                      levels_[i - 1].h, taps_.data() + vs::kGaussianTaps, plan_.taps, plan_.factor,

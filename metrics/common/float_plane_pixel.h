@@ -31,6 +31,14 @@ VMAFEXACT_HD inline float sample_to_float(std::uint16_t sample, float scaler, in
 VMAFEXACT_HD inline float sample_scaler(unsigned bpc) {
   return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
 }
+// Either of the above by the sample's container (the scaler unused at 8 bits).
+template <typename Sample>
+VMAFEXACT_HD inline float picture_sample(Sample sample, float scaler, int offset) {
+  if constexpr (sizeof(Sample) == 1)
+    return sample_to_float(sample, offset);
+  else
+    return sample_to_float(sample, scaler, offset);
+}
 
 // vif_tools.c's mirror(), on floats: reflects once about `left` and `right`.
 VMAFEXACT_HD inline float mirror_coordinate(float i, float left, float right) {

@@ -105,7 +105,8 @@ void PlaneRows::row(unsigned y, float* out) {
     dsp_->convert_row_8(plane_.row<std::uint8_t>(y), plane_.width, out);
   } else {
     // picture_copy_hbd's divisor: 4, 16 or 256.
-    dsp_->convert_row_16(plane_.row<std::uint16_t>(y), plane_.width, pixel::hbd_divisor(bpc_), out);
+    dsp_->convert_row_16(plane_.row<std::uint16_t>(y), plane_.width,
+                         float_pixel::sample_scaler(bpc_), out);
   }
 }
 

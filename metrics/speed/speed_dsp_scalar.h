@@ -12,13 +12,14 @@ namespace vmafexact::speed::scalar {
 using pixel::kSampleOffset;
 
 inline void convert_row_8(const std::uint8_t* src, unsigned begin, unsigned end, float* dst) {
-  for (unsigned x = begin; x < end; ++x) dst[x] = pixel::converted_8(src[x]);
+  for (unsigned x = begin; x < end; ++x)
+    dst[x] = float_pixel::sample_to_float(src[x], kSampleOffset);
 }
 
 inline void convert_row_16(const std::uint16_t* src, unsigned begin, unsigned end, float scaler,
                            float* dst) {
   for (unsigned x = begin; x < end; ++x)
-    dst[x] = pixel::converted_16(src[x], scaler);
+    dst[x] = float_pixel::sample_to_float(src[x], scaler, kSampleOffset);
 }
 
 inline void subtract_row(float* dst, const float* sub, unsigned begin, unsigned end) {

@@ -21,12 +21,14 @@ using pixel::pixel_terms;
 using pixel::Terms;
 
 inline void convert_row_8(const std::uint8_t* src, unsigned begin, unsigned end, float* dst) {
-  for (unsigned x = begin; x < end; ++x) dst[x] = pixel::convert_8(src[x]);
+  for (unsigned x = begin; x < end; ++x)
+    dst[x] = float_pixel::sample_to_float(src[x], pixel::kSampleOffset);
 }
 
 inline void convert_row_16(const std::uint16_t* src, unsigned begin, unsigned end, float scaler,
                            float* dst) {
-  for (unsigned x = begin; x < end; ++x) dst[x] = pixel::convert_16(src[x], scaler);
+  for (unsigned x = begin; x < end; ++x)
+    dst[x] = float_pixel::sample_to_float(src[x], scaler, pixel::kSampleOffset);
 }
 
 inline void decimate_row(const float* img, int w, int h, const float* kernel, int taps,

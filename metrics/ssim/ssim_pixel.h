@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/float_plane_pixel.h"
 #include "common/host_device.h"
 
 namespace vmafexact::ssim::pixel {
@@ -23,12 +24,8 @@ inline constexpr float kC1 = kK1L * kK1L;
 inline constexpr float kC2 = kK2L * kK2L;
 inline constexpr float kC3 = kC2 / 2.0f;
 
-// picture_copy() of one sample: (float)sample at 8 bits (its int offset 0
-// changes nothing), (float)sample / scaler in 16-bit containers.
-VMAFEXACT_HD inline float convert_8(std::uint8_t sample) { return static_cast<float>(sample); }
-VMAFEXACT_HD inline float convert_16(std::uint16_t sample, float scaler) {
-  return static_cast<float>(sample) / scaler;
-}
+// picture_copy() of one sample: float_pixel::sample_to_float() with offset 0.
+inline constexpr int kSampleOffset = 0;
 
 // KBND_SYMMETRIC: one reflection about the border (the caller keeps the
 // kernel's half width below the picture's size, so one is enough).

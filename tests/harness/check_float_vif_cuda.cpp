@@ -83,8 +83,10 @@ fv::FloatVifSums emulate(const test::TestPlane& ref, const test::TestPlane& dist
       for (int x = 0; x < w; ++x)
         planes[p][static_cast<std::size_t>(y) * w + x] =
             source.bpc() == 8
-                ? tile::sample_value(view.row<std::uint8_t>(static_cast<unsigned>(y))[x], scaler)
-                : tile::sample_value(view.row<std::uint16_t>(static_cast<unsigned>(y))[x], scaler);
+                ? float_pixel::picture_sample(view.row<std::uint8_t>(static_cast<unsigned>(y))[x],
+                                              scaler, tile::kSampleOffset)
+                : float_pixel::picture_sample(view.row<std::uint16_t>(static_cast<unsigned>(y))[x],
+                                              scaler, tile::kSampleOffset);
   }
   const fv::ScaleSize scaled = fv::prescaled_size(ref.width(), ref.height(), params.prescale);
   int sw = static_cast<int>(scaled.width), sh = static_cast<int>(scaled.height);

@@ -74,8 +74,11 @@ void emulate_convert(const PlaneView& plane, unsigned bpc, Image& out) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
   for (unsigned y = 0; y < plane.height; ++y)
     for (unsigned x = 0; x < plane.width; ++x)
-      out.row(static_cast<int>(y))[x] = bpc == 8 ? pixel::convert_8(plane.row<std::uint8_t>(y)[x])
-                                                 : pixel::convert_16(plane.row<std::uint16_t>(y)[x], scaler);
+      out.row(static_cast<int>(y))[x] =
+          bpc == 8 ? float_pixel::picture_sample(plane.row<std::uint8_t>(y)[x], scaler,
+                                                 pixel::kSampleOffset)
+                   : float_pixel::picture_sample(plane.row<std::uint16_t>(y)[x], scaler,
+                                                 pixel::kSampleOffset);
 }
 
 void emulate_decimate(const Image& in, const std::vector<float>& kernel, int taps, int factor, Image& out) {
