@@ -15,15 +15,7 @@ FloatVifCudaStage::FloatVifCudaStage(const PictureFormat& format, const FloatVif
       format_(format),
       params_(params),
       constants_(fv::statistic_constants(params)),
-      first_scale_(params.skip_scale0 ? 1 : 0),
-      readback_([&] {
-        const fv::ScaleSize scaled =
-            fv::prescaled_size(format.width, format.height, params.prescale);
-        std::size_t rows = 0;
-        for (const auto& size : fv::scale_sizes(scaled.width, scaled.height))
-          rows += 2 * size.height;
-        return rows;
-      }()) {
+      first_scale_(params.skip_scale0 ? 1 : 0) {
   const fv::ScaleSize scaled = fv::prescaled_size(format.width, format.height, params.prescale);
   rescaled_ = scaled.width != format.width || scaled.height != format.height;
   const auto sizes = fv::scale_sizes(scaled.width, scaled.height);
@@ -42,6 +34,7 @@ FloatVifCudaStage::FloatVifCudaStage(const PictureFormat& format, const FloatVif
     row_sums_ += 2 * static_cast<std::size_t>(scale.height);
   }
   converted_ = floats;
+  readback_.emplace(row_sums_);  // pinned at the first frame
   if (rescaled_) {
     host_prescale_ = prescale_tables(params.prescale_method, format.width, format.height,
                                      scaled.width, scaled.height);
@@ -122,20 +115,20 @@ void FloatVifCudaStage::enqueue_frame(const PictureView& ref, const PictureView&
 
 void FloatVifCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
   if (rows_.size() != row_sums_) prepare_device();
-  readback_.reserve(index);  // one slot per instance when the backend alternates two
+  readback_->reserve(index);  // one slot per instance when the backend alternates two
   const PlaneView& r = ref.planes[0];
   const PlaneView& d = dist.planes[0];
   graphs_.run(graph_key(r.data, r.stride, d.data, d.stride, index % 2), stream_, [&] {
     enqueue_frame(ref, dist);
-    readback_.copy(rows_.data(), index, stream_);
+    readback_->copy(rows_.data(), index, stream_);
   });
-  readback_.mark(index, stream_);
+  readback_->mark(index, stream_);
 }
 
 FloatVifSums FloatVifCudaStage::compute(const PictureView& ref, const PictureView& dist,
                                         unsigned index) {
-  if (!readback_.submitted(index)) submit(ref, dist, index);
-  const float* rows = readback_.collect(index);
+  if (!readback_->submitted(index)) submit(ref, dist, index);
+  const float* rows = readback_->collect(index);
   FloatVifSums sums;
   for (int s = first_scale_; s < kScales; ++s) {
     const Scale& scale = scales_[static_cast<std::size_t>(s)];

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "common/cuda_util.h"
@@ -59,7 +60,7 @@ class FloatVifCudaStage final : public FeatureStage<FloatVifSums> {
   DeviceBuffer<float> planes_, maps_, terms_, rows_, taps_, prescale_weights_;
   DeviceBuffer<int> prescale_indices_;
   tile::Prescale prescale_{};
-  FrameReadback<float> readback_;
+  std::optional<FrameReadback<float>> readback_;  // sized once the scales are known
   FrameGraphs graphs_;  // one frame's passes and read-back, by input planes and slot
 };
 
