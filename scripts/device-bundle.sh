@@ -12,11 +12,21 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build}"
 bundle="${1:-$repo/.devbundle}"
+# PROGRAMS names the programs to pack (default: all); the bundle and
+# .devicegst must fit the device's carry of 64 MiB beside the repository, so a
+# run of some checks may pack only theirs, e.g.
+# PROGRAMS="vmafexact-checktwins cuda-parity-tests cuda-pipeline-tests".
+all_programs="tests/cuda-parity-tests tests/cuda-pipeline-tests tests/cuda-fault-tests
+  tests/vmafexact-bench tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins"
+known=$(for program in $all_programs; do basename "$program"; done | tr '\n' ' ')
+for name in ${PROGRAMS:-}; do
+  [[ " $known" == *" $name "* ]] ||
+    { echo "device-bundle: PROGRAMS names $name, which is none of: $known" >&2; exit 1; }
+done
 rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/gst"
-for program in tests/cuda-parity-tests tests/cuda-pipeline-tests tests/cuda-fault-tests \
-               tests/vmafexact-bench \
-               tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins; do
+for program in $all_programs; do
+  if [[ -n ${PROGRAMS:-} && " $PROGRAMS " != *" $(basename "$program") "* ]]; then continue; fi
   [[ -x "$build/$program" ]] || { echo "device-bundle: $build/$program is missing (a CUDA build: -Dcuda=enabled -Dtests=enabled)" >&2; exit 1; }
   strip -o "$bundle/bin/$(basename "$program")" "$build/$program"
 done
