@@ -40,6 +40,11 @@ VMAFEXACT_HD inline float picture_sample(Sample sample, float scaler, int offset
     return sample_to_float(sample, scaler, offset);
 }
 
+// The integer mirror of libvmaf's float filters (convolution_edge_s(),
+// vif_filter1d_s(), speed's filters): index -i for i < 0, 2n - i - 2 for
+// i >= n (once about 0 and about n - 1).
+VMAFEXACT_HD inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
 // vif_tools.c's mirror(), on floats: reflects once about `left` and `right`.
 VMAFEXACT_HD inline float mirror_coordinate(float i, float left, float right) {
   return i < left ? -i : i > right ? 2 * right - i : i;

@@ -13,8 +13,8 @@ namespace vmafexact::float_motion::pixel {
 // The most taps of a blur filter (motion_filter()).
 inline constexpr int kMaxTaps = 5;
 
-// convolution_edge_s()'s mirror: once about 0 and about n - 1.
-VMAFEXACT_HD inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? n - (i - n + 2) : i; }
+// convolution_edge_s()'s mirror.
+using float_pixel::mirror;
 
 // One output of a blur pass: 0, plus each tap times its input, tap 0 first
 // (libvmaf's interior and edge loops add the same products in this order).

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/float_plane_pixel.h"
 #include "common/host_device.h"
 #include "float_vif/float_vif.h"
 
@@ -78,8 +79,8 @@ VMAFEXACT_HD T min_of(T x, T y) {
   return x < y ? x : y;
 }
 
-// vif_tools.c's mirror: once about 0 and about n - 1.
-VMAFEXACT_HD inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+// vif_filter1d_s()'s mirror.
+using float_pixel::mirror;
 
 // vif_statistic_s()'s float accumulators: from 0, value after value in order
 // (a row's terms in column order; the rows' sums in row order).

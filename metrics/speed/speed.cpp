@@ -55,8 +55,7 @@ std::vector<float> gaussian_kernel(int size, float stdev) {
   return taps;
 }
 
-// The mirror of vif_filter1d_s: index -i for i < 0, 2n - i - 2 for i >= n.
-int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+using float_pixel::mirror;  // vif_filter1d_s()'s
 
 // log2(2 pi e) in libvmaf's spelling, which the compiler folds the same way.
 const double kLog2TwoPiE = std::log2(2 * M_PI * M_E);
