@@ -126,13 +126,12 @@ PrescaleTables prescale_tables(ScaleMethod method, unsigned src_w, unsigned src_
   return t;
 }
 
-void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
+void scale_plane(const PrescaleTables& t, const FloatPlane& src, FloatPlane& dst) {
   if (src.width == dst.width && src.height == dst.height) {
     for (unsigned y = 0; y < src.height; ++y)
       std::copy(src.row(y), src.row(y) + src.width, dst.row(y));
     return;
   }
-  const PrescaleTables t = prescale_tables(method, src.width, src.height, dst.width, dst.height);
   for (unsigned y = 0; y < dst.height; ++y) {
     const int* rows = &t.rows[std::size_t{y} * t.taps];
     const float* wy = &t.row_weights[std::size_t{y} * t.taps];
@@ -144,6 +143,10 @@ void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
       out[x] = float_pixel::prescaled_sample(t.method, tap, &t.columns[std::size_t{x} * t.taps],
                                              &t.column_weights[std::size_t{x} * t.taps], wy);
   }
+}
+
+void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst) {
+  scale_plane(prescale_tables(method, src.width, src.height, dst.width, dst.height), src, dst);
 }
 
 }  // namespace vmafexact

@@ -55,7 +55,9 @@ PrescaleTables prescale_tables(ScaleMethod method, unsigned src_w, unsigned src_
                                unsigned dst_h);
 
 // vif_scale_frame_s(): `src` resampled to dst's size (set by the caller), a
-// plain copy when the sizes are equal.
+// plain copy when the sizes are equal; with `tables` made for these sizes
+// (a stage that scales every frame makes them once).
+void scale_plane(const PrescaleTables& tables, const FloatPlane& src, FloatPlane& dst);
 void scale_plane(ScaleMethod method, const FloatPlane& src, FloatPlane& dst);
 
 }  // namespace vmafexact

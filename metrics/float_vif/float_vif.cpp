@@ -276,13 +276,15 @@ FloatVifCpuStage::FloatVifCpuStage(const PictureFormat& format, const FloatVifPa
   const ScaleSize scaled = prescaled_size(format.width, format.height, params.prescale);
   ref_scaled_ = FloatPlane(scaled.width, scaled.height);
   dist_scaled_ = FloatPlane(scaled.width, scaled.height);
+  prescale_ = prescale_tables(params.prescale_method, format.width, format.height, scaled.width,
+                              scaled.height);
 }
 
 FloatVifSums FloatVifCpuStage::compute(const PictureView& ref, const PictureView& dist, unsigned) {
   copy_plane_to_float(ref.planes[0], format_.bpc, -128, ref_);
   copy_plane_to_float(dist.planes[0], format_.bpc, -128, dist_);
-  scale_plane(params_.prescale_method, ref_, ref_scaled_);
-  scale_plane(params_.prescale_method, dist_, dist_scaled_);
+  scale_plane(prescale_, ref_, ref_scaled_);
+  scale_plane(prescale_, dist_, dist_scaled_);
   return compute_vif(ref_scaled_, dist_scaled_, params_, *dsp_, workspace_);
 }
 

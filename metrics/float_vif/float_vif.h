@@ -137,6 +137,7 @@ class FloatVifCpuStage final : public FeatureStage<FloatVifSums> {
   FloatVifParams params_;
   const FloatVifDsp* dsp_;
   FloatPlane ref_, dist_, ref_scaled_, dist_scaled_;
+  PrescaleTables prescale_;  // vif_prescale's, made once
   FloatVifWorkspace workspace_;
 };
 
