@@ -15,21 +15,7 @@ namespace vmafexact::float_adm {
 
 namespace {
 
-constexpr double kBorderFactor = 0.1;  // ADM_BORDER_FACTOR
 constexpr double kPi = 3.14159265358979323846;
-
-// libvmaf's band buffers in its data_buf, in its order.
-enum Buffer : int {
-  kRefA = 0,
-  kRefH = 1,
-  kDisA = 4,
-  kDisH = 5,
-  kDecouplR = 8,
-  kDecouplA = 11,
-  kCsfA = 14,
-  kCsfF = 17,
-  kBufferCount = 20,
-};
 
 // adm_csf_tools.h's adm_native_csf().
 float native_csf(int lambda, double norm_view_dist, int ref_display_height, int theta) {
@@ -45,33 +31,27 @@ float noise_constant(int w, int h, double weight, double p_norm) {
   return ::powf(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p_norm));
 }
 
-// The (int) of a double, as libvmaf's int initialisers truncate.
-int truncate(double value) { return static_cast<int>(value); }
-
-// The rows [top, bottom) and columns [left, right) a pass covers.
-struct Region {
-  int left, top, right, bottom;
-};
-
-// libvmaf's region within the border (ADM_BORDER_FACTOR of each side), where
-// den_scale() and cm() sum.
-Region inner_region(int w, int h) {
-  const int left = truncate(w * kBorderFactor - 0.5);
-  const int top = truncate(h * kBorderFactor - 0.5);
-  return {left, top, w - left, h - top};
-}
-
-// The same region plus a tap on each side, within the band: what decouple()
-// and csf() write for the cm() filter to read.
-Region tap_region(int w, int h) {
-  const int left = truncate(w * kBorderFactor - 0.5 - 1);
-  const int top = truncate(h * kBorderFactor - 0.5 - 1);
-  const int right = w - left + 2;
-  const int bottom = h - top + 2;
-  return {left < 0 ? 0 : left, top < 0 ? 0 : top, right > w ? w : right, bottom > h ? h : bottom};
-}
+using pixel::inner_region;
+using pixel::Region;
+using pixel::tap_region;
 
 }  // namespace
+
+ArenaLayout arena_layout(unsigned width, unsigned height) {
+  const std::size_t row_bytes = ((std::size_t{width} + 1) / 2) * sizeof(float);
+  const std::size_t aligned = row_bytes % 32 ? row_bytes + (32 - row_bytes % 32) : row_bytes;
+  const auto stride = static_cast<std::ptrdiff_t>(aligned / sizeof(float));
+  return {stride, stride * static_cast<std::ptrdiff_t>((height + 1) / 2)};
+}
+
+float finish_p_norms(const float (&accum)[3], int region_width, int region_height,
+                     double noise_weight, double p_norm) {
+  float scale_sum[3];
+  for (int theta = 0; theta < 3; ++theta)
+    scale_sum[theta] = ::powf(accum[theta], static_cast<float>(1.0f / p_norm)) +
+                       noise_constant(region_width, region_height, noise_weight, p_norm);
+  return scale_sum[0] + scale_sum[1] + scale_sum[2];
+}
 
 float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
   float factor;
@@ -120,15 +100,9 @@ FloatAdmComputer::FloatAdmComputer(unsigned width, unsigned height, const FloatA
       height_(height),
       params_(params),
       divider_(divider_from_environment()),
-      dsp_(&dsp) {
-  // buf_stride = ALIGN_CEIL(((w + 1) / 2) * sizeof(float)): 32-byte rows.
-  const std::size_t row_bytes = ((std::size_t{width} + 1) / 2) * sizeof(float);
-  const std::size_t aligned = row_bytes % 32 ? row_bytes + (32 - row_bytes % 32) : row_bytes;
-  stride_ = static_cast<std::ptrdiff_t>(aligned / sizeof(float));
-  buffer_floats_ = static_cast<std::size_t>(stride_) * ((height + 1) / 2);
-  arena_.assign(buffer_floats_ * kBufferCount, 0.0f);
-  for (auto& v : ind_y_) v.resize((height + 1) / 2);
-  for (auto& v : ind_x_) v.resize((width + 1) / 2);
+      dsp_(&dsp),
+      layout_(arena_layout(width, height)),
+      arena_(layout_.floats(), 0.0f) {
   if (!always_check && width >= kCleanSide && height >= kCleanSide) return;
   // A dry run on flat pictures: which reads of libvmaf's hit what (the
   // pattern depends on the size and options only).
@@ -169,14 +143,8 @@ FloatAdmSums FloatAdmComputer::compute(const FloatPlane& ref, const FloatPlane& 
 // horizontal pass over the kept columns, each a float sum of four products.
 void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_first, int w, int h,
                            bool lo_only) {
-  const auto mirror_index = [](int ind, int n, bool first) {
-    if (first) return ind < 0 ? -ind : (ind >= n ? 2 * n - ind - 1 : ind);
-    return ind >= n ? 2 * n - ind - 1 : ind;
-  };
-  for (int i = 0; i < (h + 1) / 2; ++i)
-    for (int k = 0; k < 4; ++k) ind_y_[k][i] = mirror_index(2 * i - 1 + k, h, k == 0);
-  for (int j = 0; j < (w + 1) / 2; ++j)
-    for (int k = 0; k < 4; ++k) ind_x_[k][j] = mirror_index(2 * j - 1 + k, w, k == 0);
+  const auto row_index = [h](int i, int k) { return pixel::dwt_source_index(i, k, h); };
+  const auto column_index = [w](int j, int k) { return pixel::dwt_source_index(j, k, w); };
   tmp_lo_.resize(static_cast<std::size_t>(w));
   tmp_hi_.resize(static_cast<std::size_t>(w));
   const auto source = [&](int row, int column) -> float {
@@ -201,7 +169,7 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
   const auto rows_of = [&](int i, const float* rows[4]) {
     if (tracking_) return false;
     for (int k = 0; k < 4; ++k) {
-      const int row = ind_y_[k][i];
+      const int row = row_index(i, k);
       if (picture) {
         if (row < 0 || row >= static_cast<int>(picture->height) ||
             w > static_cast<int>(picture->width))
@@ -225,9 +193,9 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
     } else {
       for (int j = 0; j < w; ++j) {
         float s[4];
-        for (int k = 0; k < 4; ++k) s[k] = source(ind_y_[k][i], j);
-        lo_row[j] = pixel::taps4(pixel::kLo, s[0], s[1], s[2], s[3]);
-        if (!lo_only) hi_row[j] = pixel::taps4(pixel::kHi, s[0], s[1], s[2], s[3]);
+        for (int k = 0; k < 4; ++k) s[k] = source(row_index(i, k), j);
+        lo_row[j] = pixel::taps4(false, s[0], s[1], s[2], s[3]);
+        if (!lo_only) hi_row[j] = pixel::taps4(true, s[0], s[1], s[2], s[3]);
       }
     }
     // The horizontal pass over the kept columns: outside the dry run every
@@ -245,14 +213,15 @@ void FloatAdmComputer::dwt(const FloatPlane* picture, int src_buffer, int dst_fi
       write(at(dst_first + band, i, j), value);
     };
     const auto output = [&](int j) {
-      const int j0 = ind_x_[0][j], j1 = ind_x_[1][j], j2 = ind_x_[2][j], j3 = ind_x_[3][j];
+      const int j0 = column_index(j, 0), j1 = column_index(j, 1), j2 = column_index(j, 2),
+                j3 = column_index(j, 3);
       const float l0 = lo(j0), l1 = lo(j1), l2 = lo(j2), l3 = lo(j3);
-      store(0, j, pixel::taps4(pixel::kLo, l0, l1, l2, l3));  // a
+      store(0, j, pixel::taps4(false, l0, l1, l2, l3));  // a
       if (lo_only) return;
-      store(2, j, pixel::taps4(pixel::kHi, l0, l1, l2, l3));  // v
+      store(2, j, pixel::taps4(true, l0, l1, l2, l3));  // v
       const float h0 = hi(j0), h1 = hi(j1), h2 = hi(j2), h3 = hi(j3);
-      store(1, j, pixel::taps4(pixel::kLo, h0, h1, h2, h3));  // h
-      store(3, j, pixel::taps4(pixel::kHi, h0, h1, h2, h3));  // d
+      store(1, j, pixel::taps4(false, h0, h1, h2, h3));  // h
+      store(3, j, pixel::taps4(true, h0, h1, h2, h3));   // d
     };
     int j = 0;
     if (!checked && inner_end > 1) {
@@ -294,7 +263,9 @@ void FloatAdmComputer::decouple(int w, int h) {
         o[theta] = read(at(kRefH + theta, i, j));
         t[theta] = read(at(kDisH + theta, i, j));
       }
-      pixel::decouple(o, t, gain, pixel::cos_1deg_sq(), divider_, rst, add);
+      pixel::decouple(
+          o, t, gain, pixel::cos_1deg_sq(),
+          [this](float n, float d) { return pixel::divs(n, d, divider_); }, rst, add);
       for (int theta = 0; theta < 3; ++theta) write(at(kDecouplR + theta, i, j), rst[theta]);
       for (int theta = 0; theta < 3; ++theta) write(at(kDecouplA + theta, i, j), add[theta]);
     }
@@ -306,25 +277,19 @@ float FloatAdmComputer::den_scale(int scale, int w, int h) {
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  const auto [left, top, right, bottom] = inner_region(w, h);
+  const Region region = inner_region(w, h);
   float accum[3] = {0, 0, 0};
-  for (int i = top; i < bottom; ++i) {
+  for (int i = region.top; i < region.bottom; ++i) {
     float inner[3] = {0, 0, 0};
-    for (int j = left; j < right; ++j) {
-      // h, v and d of one sample, in that order.
-      for (int theta = 0; theta < 3; ++theta) {
-        const float value = std::fabs(rfactor[theta] * read(at(kRefH + theta, i, j)));
-        inner[theta] += pixel::cube_or_pow(value, params_.p_norm);
-      }
+    for (int j = region.left; j < region.right; ++j) {
+      const float value[3] = {read(at(kRefH, i, j)), read(at(kRefH + 1, i, j)),
+                              read(at(kRefH + 2, i, j))};
+      pixel::den_terms(value, rfactor, params_.p_norm, inner);
     }
     for (int theta = 0; theta < 3; ++theta) accum[theta] += inner[theta];
   }
-  float scale_den[3];
-  for (int theta = 0; theta < 3; ++theta)
-    scale_den[theta] =
-        ::powf(accum[theta], static_cast<float>(1.0f / params_.p_norm)) +
-        noise_constant(right - left, bottom - top, params_.noise_weight, params_.p_norm);
-  return scale_den[0] + scale_den[1] + scale_den[2];
+  return finish_p_norms(accum, region.right - region.left, region.bottom - region.top,
+                        params_.noise_weight, params_.p_norm);
 }
 
 // adm_csf_s(): dst = weight * src, flt = |dst| / 30, over the region within
@@ -358,105 +323,68 @@ void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scal
 // h, v and d), clipped at 0, its p-norm within the border plus the noise
 // constant. libvmaf writes one macro per border case; all of them take rows
 // (1, 0, 1) at the top, (h-2, h-1, h-1) at the bottom, (i-1, i, i+1) between,
-// and likewise columns, and add the nine terms row by row — at sizes where
-// those rows or columns are outside the band, the reads land in whatever
-// libvmaf's buffers hold there, as here.
+// and likewise columns (pixel::CmAxis, cm_neighbours()), and add the nine
+// terms row by row — at sizes where those rows or columns are outside the
+// band, the reads land in whatever libvmaf's buffers hold there, as here.
 float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int scale, int w, int h,
                            double noise_weight) {
   const float factor1 = csf_factor(params_, scale, false);
   const float factor2 = csf_factor(params_, scale, true);
   const float rfactor[3] = {factor1, factor1, factor2};
-  // Named variables, not a structured binding: the lambdas below capture them,
-  // which clang before 16 (the fuzz build's) rejects for bindings.
   const Region region = inner_region(w, h);
-  const int left = region.left, top = region.top, right = region.right, bottom = region.bottom;
-  const int start_col = left > 1 ? left : 1;
-  const int end_col = right < w - 1 ? right : w - 1;
-  const int start_row = top > 1 ? top : 1;
-  const int end_row = bottom < h - 1 ? bottom : h - 1;
+  const pixel::CmAxis rows = pixel::cm_axis(region.top, region.bottom, h);
+  const pixel::CmAxis columns = pixel::cm_axis(region.left, region.right, w);
+  const pixel::CmBands bands{src_first, flt_first, angles_first};
+  const bool masking = params_.bypass_cm == 0;
+  const auto reader = [this](std::ptrdiff_t index) { return read(index); };
 
   float accum[3] = {0, 0, 0};
-  float inner[3] = {0, 0, 0};
-  // Which neighbours libvmaf's macro for a position takes: the first, a
-  // middle or the last row (column). A band one sample high (wide) is
-  // visited once as first and once as last, with both macros.
-  enum Edge { kFirst, kMiddle, kLast };
-  const auto neighbours = [](Edge edge, int k, int n, int out[3]) {
-    if (edge == kFirst)
-      out[0] = 1, out[1] = 0, out[2] = 1;
-    else if (edge == kLast)
-      out[0] = n - 2, out[1] = n - 1, out[2] = n - 1;
-    else
-      out[0] = k - 1, out[1] = k, out[2] = k + 1;
-  };
-  // One sample's three p-norm terms (pixel::cm_terms(), whose neighbourhood
-  // reads, `neighbour(theta, a, b)` and `centre(theta)`, the caller passes)
-  // added to the row's sums.
-  const bool masking = params_.bypass_cm == 0;
-  const auto add_sample = [&](const float(&value)[3], auto&& neighbour, auto&& centre) {
-    float terms[3];
-    pixel::cm_terms(value, rfactor, masking, params_.p_norm, neighbour, centre, terms);
-    for (int theta = 0; theta < 3; ++theta) inner[theta] += terms[theta];
-  };
-  // A sample anywhere, through read() (the dry run records it).
-  const auto sample = [&](int i, int j, Edge row_edge, Edge column_edge) {
-    const float value[3] = {read(at(src_first + 0, i, j)), read(at(src_first + 1, i, j)),
-                            read(at(src_first + 2, i, j))};
-    int r[3] = {}, c[3] = {};
-    if (params_.bypass_cm == 0) {
-      neighbours(row_edge, i, h, r);
-      neighbours(column_edge, j, w, c);
+  for (int v = 0; v < rows.count(); ++v) {
+    int i;
+    pixel::Edge row_edge;
+    rows.at(v, i, row_edge);
+    // The row's terms added in column order: one by one through read() (the
+    // dry run records every read), but for the middle columns of a middle
+    // row outside the dry run, whose terms the DSP forms over row pointers.
+    float inner[3] = {0, 0, 0};
+    const bool by_dsp = row_edge == pixel::Edge::kMiddle && !tracking_;
+    for (int u = 0; u < columns.count(); ++u) {
+      int j;
+      pixel::Edge column_edge;
+      columns.at(u, j, column_edge);
+      if (by_dsp && column_edge == pixel::Edge::kMiddle) {  // every middle column at once
+        middle_terms(bands, i, columns.begin, columns.end, rfactor, masking);
+        for (int m = columns.begin; m < columns.end; ++m)
+          for (int theta = 0; theta < 3; ++theta)
+            inner[theta] += cm_terms_[theta][static_cast<std::size_t>(m)];
+        u += columns.middle_count() - 1;
+        continue;
+      }
+      float terms[3];
+      pixel::cm_sample_terms(reader, layout_, bands, w, h, i, row_edge, j, column_edge, rfactor,
+                             masking, params_.p_norm, terms);
+      for (int theta = 0; theta < 3; ++theta) inner[theta] += terms[theta];
     }
-    add_sample(
-        value, [&](int theta, int a, int b) { return read(at(flt_first + theta, r[a], c[b])); },
-        [&](int theta) { return read(at(angles_first + theta, r[1], c[1])); });
-  };
-  const auto flush_inner = [&] {
-    for (int theta = 0; theta < 3; ++theta) {
-      accum[theta] += inner[theta];
-      inner[theta] = 0;
-    }
-  };
-  // The middle columns of a middle row outside the dry run: their terms by
-  // the DSP over plain row pointers, then added in column order.
-  const auto middle_samples = [&](int i) {
-    CmRow cm_row;
-    for (int theta = 0; theta < 3; ++theta) {
-      cm_row.src[theta] = arena_.data() + at(src_first + theta, i, 0);
-      cm_row.angles[theta] = arena_.data() + at(angles_first + theta, i, 0);
-      for (int a = 0; a < 3; ++a)
-        cm_row.flt[theta][a] = arena_.data() + at(flt_first + theta, i - 1 + a, 0);
-      cm_terms_[theta].resize(static_cast<std::size_t>(w));
-      cm_row.terms[theta] = cm_terms_[theta].data();
-    }
-    dsp_->cm(cm_row, start_col, end_col, rfactor, masking, params_.p_norm);
-    for (int theta = 0; theta < 3; ++theta)
-      for (int j = start_col; j < end_col; ++j) inner[theta] += cm_row.terms[theta][j];
-  };
-  // A row: its first sample where the border lets it in, the middle ones,
-  // its last sample likewise.
-  const auto row = [&](int i, Edge row_edge) {
-    if (left <= 0) sample(i, 0, row_edge, kFirst);
-    if (row_edge == kMiddle && !tracking_)
-      middle_samples(i);
-    else
-      for (int j = start_col; j < end_col; ++j) sample(i, j, row_edge, kMiddle);
-    if (right > w - 1) sample(i, w - 1, row_edge, kLast);
-  };
-  if (top <= 0) row(0, kFirst);
-  flush_inner();
-  for (int i = start_row; i < end_row; ++i) {
-    row(i, kMiddle);
-    flush_inner();
+    for (int theta = 0; theta < 3; ++theta) accum[theta] += inner[theta];
   }
-  if (bottom > h - 1) row(h - 1, kLast);
-  flush_inner();
+  return finish_p_norms(accum, region.right - region.left, region.bottom - region.top, noise_weight,
+                        params_.p_norm);
+}
 
-  float scale_num[3];
-  for (int theta = 0; theta < 3; ++theta)
-    scale_num[theta] = ::powf(accum[theta], static_cast<float>(1.0f / params_.p_norm)) +
-                       noise_constant(right - left, bottom - top, noise_weight, params_.p_norm);
-  return scale_num[0] + scale_num[1] + scale_num[2];
+// The terms of the middle columns begin..end-1 of middle row i, by the DSP
+// over plain row pointers, into cm_terms_.
+void FloatAdmComputer::middle_terms(const pixel::CmBands& bands, int i, int begin, int end,
+                                    const float (&rfactor)[3], bool masking) {
+  CmRow cm_row;
+  for (int theta = 0; theta < 3; ++theta) {
+    cm_row.src[theta] = arena_.data() + at(bands.src + theta, i, 0);
+    cm_row.angles[theta] = arena_.data() + at(bands.angles + theta, i, 0);
+    for (int a = 0; a < 3; ++a)
+      cm_row.flt[theta][a] = arena_.data() + at(bands.flt + theta, i - 1 + a, 0);
+    cm_terms_[theta].resize(static_cast<std::size_t>(end));
+    cm_row.terms[theta] = cm_terms_[theta].data();
+  }
+  dsp_->cm(cm_row, begin, end, rfactor, masking, params_.p_norm);
 }
 
 FloatAdmSums FloatAdmComputer::run(const FloatPlane& ref, const FloatPlane& dist) {

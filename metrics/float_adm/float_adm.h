@@ -21,9 +21,14 @@
 
 #include "common/feature_stage.h"
 #include "common/float_plane.h"
+#include "common/host_device.h"
 #include "float_adm/rcp_estimate.h"
 
 namespace vmafexact::float_adm {
+
+namespace pixel {
+struct CmBands;
+}
 
 inline constexpr int kScales = 4;
 
@@ -51,6 +56,39 @@ struct FloatAdmParams {
   bool skip_scale0 = false;                                   // adm_skip_scale0
 };
 
+// libvmaf's band buffers in its data_buf, in its order: the reference's and
+// the distorted's a, h, v, d; the decoupling's restored and additive h, v, d;
+// the CSF's weighted values and their |value| / 30.
+enum Buffer : int {
+  kRefA = 0,
+  kRefH = 1,
+  kDisA = 4,
+  kDisH = 5,
+  kDecouplR = 8,
+  kDecouplA = 11,
+  kCsfA = 14,
+  kCsfF = 17,
+  kBufferCount = 20,
+};
+
+// Where a band sample lies in libvmaf's data_buf: kBufferCount buffers laid
+// out for the first level (rows of buf_stride), every level's bands at the top
+// left of theirs.
+struct ArenaLayout {
+  std::ptrdiff_t stride = 0;         // floats per band row (libvmaf's buf_stride / 4)
+  std::ptrdiff_t buffer_floats = 0;  // floats per band buffer
+
+  VMAFEXACT_HD std::ptrdiff_t at(int buffer, int row, int column) const {
+    return static_cast<std::ptrdiff_t>(buffer) * buffer_floats +
+           static_cast<std::ptrdiff_t>(row) * stride + column;
+  }
+  std::size_t floats() const { return static_cast<std::size_t>(buffer_floats) * kBufferCount; }
+};
+
+// The layout for width x height pictures: buf_stride = ALIGN_CEIL(((w + 1) /
+// 2) * sizeof(float)) (32-byte rows), (h + 1) / 2 rows a buffer.
+ArenaLayout arena_layout(unsigned width, unsigned height);
+
 // One frame's per-level results, as libvmaf's float functions return them.
 struct FloatAdmSums {
   std::array<float, kScales> num{};      // adm_cm() of the restored part
@@ -61,6 +99,14 @@ struct FloatAdmSums {
 // The CSF weight of a level (h and v: `diagonal` false; d: true), as adm_csf_s()
 // forms it, with the adm_f1sN / adm_f2sN overrides.
 float csf_factor(const FloatAdmParams& params, int scale, bool diagonal);
+
+// The p-norm of a level's sums over h, v, d (accum, each the sum of its rows'
+// sums in row order), as adm_csf_den_scale_s() and adm_cm_s() finish it: each
+// to the power 1 / p plus the noise constant of the region's area, added in
+// h, v, d order. The one finishing function of the CPU stage and the CUDA
+// twin (which adds the rows' sums it reads back).
+float finish_p_norms(const float (&accum)[3], int region_width, int region_height,
+                     double noise_weight, double p_norm);
 
 // The decoupling of one row of the bands (adm_decouple_s()): the reference's
 // and the distorted's h, v, d rows in, the restored and additive rows out.
@@ -143,8 +189,7 @@ class FloatAdmComputer {
   float tracked_read(std::ptrdiff_t index);
   void tracked_write(std::ptrdiff_t index, float value);
   std::ptrdiff_t at(int buffer, int row, int column) const {
-    return static_cast<std::ptrdiff_t>(buffer) * static_cast<std::ptrdiff_t>(buffer_floats_) +
-           static_cast<std::ptrdiff_t>(row) * stride_ + column;
+    return layout_.at(buffer, row, column);
   }
   void dwt(const FloatPlane* picture, int src_buffer, int dst_first, int w, int h, bool lo_only);
   void decouple(int w, int h);
@@ -152,17 +197,17 @@ class FloatAdmComputer {
   void csf(int src_first, int dst_first, int flt_first, int scale, int w, int h);
   float cm(int src_first, int flt_first, int angles_first, int scale, int w, int h,
            double noise_weight);
+  void middle_terms(const pixel::CmBands& bands, int i, int begin, int end,
+                    const float (&rfactor)[3], bool masking);
 
   unsigned width_, height_;
   FloatAdmParams params_;
   Divider divider_;            // DIVS's reciprocal (rcp_estimate.h)
   const FloatAdmDsp* dsp_;     // the row kernels
-  std::ptrdiff_t stride_;      // floats per band row (libvmaf's buf_stride / 4)
-  std::size_t buffer_floats_;  // floats per band buffer
+  ArenaLayout layout_;
   std::vector<float> arena_;   // libvmaf's data_buf: 20 band buffers
   std::vector<float> tmp_lo_, tmp_hi_;
   std::vector<float> cm_terms_[3];  // a row's masking terms
-  std::vector<int> ind_y_[4], ind_x_[4];
   // The dry run's bookkeeping: which arena floats were written, and whether a
   // read went outside the arena, the picture or the DWT's row buffers, or hit
   // an unwritten float.

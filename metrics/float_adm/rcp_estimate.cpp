@@ -1,6 +1,5 @@
 #include "float_adm/rcp_estimate.h"
 
-#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -27,25 +26,11 @@ constexpr std::uint32_t kTable[4096] = {
 
 const std::uint32_t* rcp_estimate_table() { return kTable; }
 
-float rcp_estimate(float x) {
-  const auto bits = std::bit_cast<std::uint32_t>(x);
-  const std::uint32_t sign = bits & 0x80000000u;
-  const std::uint32_t exponent = (bits >> 23) & 0xFFu;
-  const std::uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0) return std::bit_cast<float>(sign | 0x7F800000u);  // zero, subnormal: inf
-  if (exponent == 0xFF)  // infinity: zero; NaN: quieted
-    return std::bit_cast<float>(mantissa != 0 ? bits | 0x400000u : sign);
-  const std::uint32_t estimate = kTable[mantissa >> 11];  // of 1.mantissa, in [0.5, 1)
-  const int result_exponent = static_cast<int>((estimate >> 23) & 0xFFu) - static_cast<int>(exponent) + 127;
-  if (result_exponent <= 0) return std::bit_cast<float>(sign);  // below the normals: zero
-  return std::bit_cast<float>(sign | (static_cast<std::uint32_t>(result_exponent) << 23) |
-                              (estimate & 0x7FFFFFu));
-}
+float rcp_estimate(float x) { return rcp_estimate_from(kTable, x); }
 
 float divide_as_this_processor(float n, float d) {
 #if defined(__x86_64__) || defined(__i386__)
-  const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
-  return n * (xi + xi * (1.0f - d * xi));
+  return refined_quotient(n, d, _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d))));
 #else
   return n / d;  // libvmaf's DIVS without SSE
 #endif

@@ -9,12 +9,38 @@
 
 #include <cstdint>
 
+#include "common/host_device.h"
+
 namespace vmafexact::float_adm {
+
+// RCPSS of x from the reference processor's table (rcp_estimate_table()): the
+// one emulation of it, which the CPU (rcp_estimate()) and the CUDA twin (the
+// table uploaded) run.
+VMAFEXACT_HD inline float rcp_estimate_from(const std::uint32_t* table, float x) {
+  const std::uint32_t bits = bits_of(x);
+  const std::uint32_t sign = bits & 0x80000000u;
+  const std::uint32_t exponent = (bits >> 23) & 0xFFu;
+  const std::uint32_t mantissa = bits & 0x7FFFFFu;
+  if (exponent == 0) return float_of(sign | 0x7F800000u);  // zero, subnormal: inf
+  if (exponent == 0xFF)                                    // infinity: zero; NaN: quieted
+    return float_of(mantissa != 0 ? bits | 0x400000u : sign);
+  const std::uint32_t estimate = table[mantissa >> 11];  // of 1.mantissa, in [0.5, 1)
+  const int result_exponent =
+      static_cast<int>((estimate >> 23) & 0xFFu) - static_cast<int>(exponent) + 127;
+  if (result_exponent <= 0) return float_of(sign);  // below the normals: zero
+  return float_of(sign | (static_cast<std::uint32_t>(result_exponent) << 23) |
+                  (estimate & 0x7FFFFFu));
+}
 
 // RCPSS of x as the reference processor computes it, for every float input:
 // +-0 and subnormals give +-infinity, infinities +-0, NaN the quieted NaN,
 // and results too small for a normal float +-0.
 float rcp_estimate(float x);
+
+// DIVS(n, d) from a reciprocal estimate xi of d: one Newton step.
+VMAFEXACT_HD inline float refined_quotient(float n, float d, float xi) {
+  return n * (xi + xi * (1.0f - d * xi));
+}
 
 // Its table: the reference processor's estimate of 1 + i / 4096 (i = 0..4095)
 // as float bits, for the SIMD twins that look it up side by side.

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "common/float_plane_pixel.h"
@@ -34,18 +33,6 @@ VMAFEXACT_HD inline float horner(float x) {
   float var = 0;
   for (int k = 0; k < kLog2PolyCount; ++k) var = var * x + log2_poly(k);
   return var;
-}
-
-// A float's bits and back (memcpy: std::bit_cast is not a device function).
-VMAFEXACT_HD inline std::uint32_t bits_of(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-VMAFEXACT_HD inline float float_of(std::uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
 }
 
 // vif_tools.c's log2f_approx(): the exponent plus a polynomial of the mantissa.
