@@ -4,6 +4,7 @@
 #include "adm/adm_extractor.h"
 #include "cambi/cambi_cuda_stage.h"
 #include "cambi/cambi_extractor.h"
+#include "float_adm/float_adm_cuda_stage.h"
 #include "float_motion/float_motion_cuda_stage.h"
 #include "float_vif/float_vif_cuda_stage.h"
 #include "motion/motion_cuda_stage.h"
@@ -30,6 +31,19 @@ std::unique_ptr<FeatureExtractor> cambi::make_cuda_extractor(const OptionValues&
   return vmafexact::cambi::make_extractor(options, [stream](const vmafexact::cambi::CambiSetup& setup) {
     return std::make_unique<CambiCudaStage>(setup, stream);
   });
+}
+
+std::unique_ptr<FeatureExtractor> float_adm::make_cuda_extractor(const OptionValues& options,
+                                                                 CudaStream stream) {
+  return vmafexact::float_adm::make_extractor(
+      options,
+      [stream](const PictureFormat& format, const vmafexact::float_adm::FloatAdmParams& params) {
+        return std::make_unique<FloatAdmCudaStage>(format, params, stream);
+      });
+}
+
+std::string float_adm::cuda_refusal(const OptionValues& options) {
+  return cuda_refusal(vmafexact::float_adm::params_of(options));
 }
 
 std::unique_ptr<FeatureExtractor> float_motion::make_cuda_extractor(const OptionValues& options,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "registry.h"
 
@@ -14,6 +15,11 @@ namespace float_motion {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
                                                       CudaStream stream);
 }
+namespace float_adm {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+std::string cuda_refusal(const OptionValues& options);
+}  // namespace float_adm
 namespace float_vif {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
                                                       CudaStream stream);

@@ -268,9 +268,9 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
           for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
           GST_ELEMENT_WARNING(
               self, STREAM, NOT_IMPLEMENTED,
-              ("Scoring on the CPU: %s %s no CUDA twin yet, so backend=auto does not use the GPU "
-               "for this run.",
-               names.c_str(), missing.size() == 1 ? "has" : "have"),
+              ("Scoring on the CPU: backend=auto does not use the GPU for this run, because of "
+               "%s.",
+               names.c_str()),
               ("Frames in CUDA memory are read through a host map: the scores are the same, "
                "but slower. Set backend=cpu to silence this warning, or score models and "
                "features that all have CUDA twins (docs/cuda.md lists them)."));

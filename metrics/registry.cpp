@@ -48,7 +48,9 @@ std::span<const FeatureEntry> feature_registry() {
        VMAFEXACT_CUDA_TWIN(cuda::float_motion::make_cuda_extractor), "float_motion"},
       {float_vif::descriptor(), float_vif::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::float_vif::make_cuda_extractor), "float_vif"},
-      {float_adm::descriptor(), float_adm::make_cpu_extractor, nullptr, "float_adm"},
+      {float_adm::descriptor(), float_adm::make_cpu_extractor,
+       VMAFEXACT_CUDA_TWIN(cuda::float_adm::make_cuda_extractor), "float_adm",
+       VMAFEXACT_CUDA_TWIN(cuda::float_adm::cuda_refusal)},
       {psnr::descriptor(), psnr::make_cpu_extractor,
        VMAFEXACT_CUDA_TWIN(cuda::psnr::make_cuda_extractor), "psnr"},
       {ssim::ssim_descriptor(), ssim::make_ssim_cpu_extractor,
@@ -98,15 +100,31 @@ bool cuda_twins_built() {
 #endif
 }
 
+namespace {
+
+std::string refusal_of(const FeatureEntry& entry, const OptionValues& values) {
+  if (!entry.make_cuda)
+    return std::string(cuda_twins_built() ? "no CUDA twin yet"
+                                          : "no CUDA twin in this build (built without CUDA)");
+  if (entry.cuda_refusal) return entry.cuda_refusal(values);
+  return {};
+}
+
+}  // namespace
+
+std::string cuda_twin_refusal(std::string_view name, const FeatureOptions& options) {
+  const FeatureEntry& entry = feature_entry(name);
+  return refusal_of(entry, entry.descriptor.parse(options));
+}
+
 std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
                                                          const FeatureOptions& options,
                                                          Backend backend, CudaStream stream) {
   const FeatureEntry& entry = feature_entry(name);
   const OptionValues values = entry.descriptor.parse(options);
   if (backend == Backend::kCpu) return entry.make_cpu(values);
-  if (!entry.make_cuda)
-    throw Error("feature '" + std::string(name) + "' has no CUDA twin" +
-                (cuda_twins_built() ? " yet" : " in this build (built without CUDA)") +
+  if (const std::string why = refusal_of(entry, values); !why.empty())
+    throw Error("feature '" + std::string(name) + "': " + why +
                 ": score it on the CPU (the element's backend=cpu, which also reads frames in "
                 "CUDA memory)");
   return entry.make_cuda(values, stream);

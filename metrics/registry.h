@@ -22,6 +22,8 @@ using CudaStream = CUstream_st*;
 using CpuFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options);
 using CudaFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options,
                                                           CudaStream stream);
+// Why a CUDA twin cannot score with these options (empty: it can).
+using CudaRefusal = std::string (*)(const OptionValues& options);
 
 struct FeatureEntry {
   const FeatureDescriptor& descriptor;  // name, provided features, option table
@@ -29,6 +31,8 @@ struct FeatureEntry {
   CudaFactory make_cuda;                // the CUDA twin; null where there is none
   // The twin harness's check of this feature's stages (tests/harness/).
   std::string_view harness;
+  // Options its CUDA twin does not compute; null where it computes them all.
+  CudaRefusal cuda_refusal = nullptr;
 
   std::string_view name() const { return descriptor.name; }
 };
@@ -47,9 +51,15 @@ const FeatureEntry* feature_entry_providing(std::string_view provided_feature);
 // Which backend's twin make_feature_extractor() makes.
 enum class Backend { kCpu, kCuda };
 
+// Why `name` with these options cannot be scored by a CUDA twin: it has none
+// (in this build), or its twin refuses the options; empty where it can.
+// Throws vmafexact::Error for an unknown name or a bad option.
+std::string cuda_twin_refusal(std::string_view name, const FeatureOptions& options = {});
+
 // Creates an extractor by name with options in libvmaf's text form; throws
 // vmafexact::Error for an unknown name, a bad option, or a feature without a
-// twin on `backend`. CUDA twins enqueue their work on `stream`.
+// twin on `backend` (cuda_twin_refusal()). CUDA twins enqueue their work on
+// `stream`.
 std::unique_ptr<FeatureExtractor> make_feature_extractor(std::string_view name,
                                                          const FeatureOptions& options = {},
                                                          Backend backend = Backend::kCpu,

@@ -35,17 +35,18 @@ std::vector<FeatureRequest> model_feature_requests(const model::Model& model) {
 std::vector<std::string> features_without_cuda_twin(const std::vector<ScoredModel>& models,
                                                     const std::vector<FeatureRequest>& features) {
   std::vector<std::string> missing;
-  const auto check = [&missing](const std::string& name) {
-    if (!feature_entry(name).make_cuda &&
-        std::find(missing.begin(), missing.end(), name) == missing.end())
-      missing.push_back(name);
+  const auto check = [&missing](const FeatureRequest& request) {
+    const std::string why = cuda_twin_refusal(request.name, request.options);
+    if (why.empty()) return;
+    const std::string entry = request.name + " (" + why + ")";
+    if (std::find(missing.begin(), missing.end(), entry) == missing.end()) missing.push_back(entry);
   };
   for (const auto& scored : models) {
-    for (const auto& request : model_feature_requests(scored.model)) check(request.name);
+    for (const auto& request : model_feature_requests(scored.model)) check(request);
     for (const auto& member : scored.bootstrap)
-      for (const auto& request : model_feature_requests(member)) check(request.name);
+      for (const auto& request : model_feature_requests(member)) check(request);
   }
-  for (const auto& request : features) check(request.name);
+  for (const auto& request : features) check(request);
   return missing;
 }
 

@@ -53,9 +53,10 @@ struct ScoredModel {
 };
 
 // The extractors the models (their bootstrap members included) and the extra
-// features read that have no CUDA twin in this build (feature_entry().make_cuda),
-// each named once, in the order the Scorer makes them: empty when everything
-// can be scored on CUDA.
+// features read that no CUDA twin of this build scores with their options,
+// each once, in the order the Scorer makes them, as "name (why)"
+// (cuda_twin_refusal(), e.g. "float_psnr (no CUDA twin yet)"): empty when
+// everything can be scored on CUDA.
 std::vector<std::string> features_without_cuda_twin(const std::vector<ScoredModel>& models,
                                                     const std::vector<FeatureRequest>& features);
 

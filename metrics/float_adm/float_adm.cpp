@@ -398,7 +398,7 @@ FloatAdmSums FloatAdmComputer::run(const FloatPlane& ref, const FloatPlane& dist
       dwt(dis_src, kDisA, kDisA, w, h, true);
       w = (w + 1) / 2;
       h = (h + 1) / 2;
-      sums.den[scale] = static_cast<float>(1e-10);  // libvmaf's guard against 0 / 0
+      sums.den[scale] = kSkippedScaleDen;
       continue;
     }
     dwt(ref_src, kRefA, kRefA, w, h, false);

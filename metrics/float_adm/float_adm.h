@@ -89,11 +89,15 @@ struct ArenaLayout {
 // 2) * sizeof(float)) (32-byte rows), (h + 1) / 2 rows a buffer.
 ArenaLayout arena_layout(unsigned width, unsigned height);
 
+// The den of a level adm_skip_scale0 leaves out: libvmaf's guard against 0 / 0.
+inline constexpr float kSkippedScaleDen = static_cast<float>(1e-10);
+
 // One frame's per-level results, as libvmaf's float functions return them.
 struct FloatAdmSums {
   std::array<float, kScales> num{};      // adm_cm() of the restored part
   std::array<float, kScales> den{};      // adm_csf_den_scale()
   std::array<float, kScales> aim_num{};  // adm_cm() of the additive part
+  bool operator==(const FloatAdmSums&) const = default;
 };
 
 // The CSF weight of a level (h and v: `diagonal` false; d: true), as adm_csf_s()

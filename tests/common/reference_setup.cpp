@@ -133,12 +133,9 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
 }
 
 bool every_feature_has_a_cuda_twin(const ReferenceSetup& setup) {
-  std::vector<FeatureRequest> requests = parse_feature_list(setup.features);
-  for (const auto& scored : load_models(parse_model_list(setup.models)))
-    for (auto& request : model_feature_requests(scored.model)) requests.push_back(std::move(request));
-  for (const auto& request : requests)
-    if (!feature_entry(request.name).make_cuda) return false;
-  return true;
+  return features_without_cuda_twin(load_models(parse_model_list(setup.models)),
+                                    parse_feature_list(setup.features))
+      .empty();
 }
 
 }  // namespace vmafexact::test

@@ -242,9 +242,10 @@ TEST_F(CudaParity, EightKEveryTwinEqualsTheCpu) {
                                  {"speed_chroma", {}},
                                  {"cambi", cambi_v1},
                                  {"float_motion", {{"motion_add_scale1", "true"}}},
-                                 {"float_vif", {}}},
+                                 {"float_vif", {}},
+                                 {"float_adm", {}}},
                                 backend);
-  ASSERT_EQ(features.size(), 10u) << "a twin is missing";
+  ASSERT_EQ(features.size(), 11u) << "a twin is missing";
   const PictureFormat format{7680, 4320, 8, ChromaFormat::k420};
   expect_same_scores(make_clip(format, 2, 17), features, "", format_label(format));
 }
@@ -337,6 +338,35 @@ TEST_F(CudaParity, FloatVifEqualsTheCpu) {
   const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
   expect_same_scores(make_clip(uhd, 2, 3), {{"float_vif", {}}}, "",
                      format_label(uhd) + " float_vif");
+}
+
+// float_adm with every option its twin computes, 8 to 16 bits, from 16x16
+// (where libvmaf's reads reach into values earlier levels left) to 4K, and
+// the float models, whose every feature now has a twin.
+TEST_F(CudaParity, FloatAdmEqualsTheCpu) {
+  const std::vector<FeatureOptions> option_sets = {
+      {},
+      {{"debug", "true"}, {"adm_enhn_gain_limit", "1.0"}},
+      {{"adm_csf_mode", "1"}, {"adm_csf_scale", "1.5"}, {"adm_csf_diag_scale", "0.5"}},
+      {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}},
+      {{"adm_bypass_cm", "1"}, {"adm_noise_weight", "0.5"}},
+      {{"adm_skip_scale0", "true"}, {"adm_skip_aim_scale", "1"}},
+      {{"adm_f1s0", "0.25"}, {"adm_f2s3", "2"}, {"adm_adm3_apply_hm", "true"}}};
+  const std::vector<PictureFormat> formats = {{16, 16, 8, ChromaFormat::k420},
+                                              {33, 35, 10, ChromaFormat::k422},
+                                              {129, 97, 12, ChromaFormat::k400},
+                                              {331, 177, 16, ChromaFormat::k420},
+                                              {1920, 1080, 8, ChromaFormat::k420}};
+  for (const auto& format : formats)
+    for (std::size_t k = 0; k < option_sets.size(); ++k)
+      expect_same_scores(make_clip(format, 3, format.width + k), {{"float_adm", option_sets[k]}},
+                         "", format_label(format) + " float_adm options #" + std::to_string(k));
+  const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
+  expect_same_scores(make_clip(uhd, 2, 3), {{"float_adm", {}}}, "",
+                     format_label(uhd) + " float_adm");
+  const PictureFormat hd{1280, 720, 8, ChromaFormat::k420};
+  expect_same_scores(make_clip(hd, 4, 7), {}, "vmaf_float_v0.6.1,vmaf_float_b_v0.6.3",
+                     format_label(hd) + " float models");
 }
 
 // cambi (at least 216 samples on a side) with every option the VMAF models

@@ -426,10 +426,11 @@ RunOutcome run_collecting_warnings(const std::string& description) {
   return outcome;
 }
 
-// backend=auto with CUDA memory and a model that reads features without a
-// CUDA twin (the float model: float_adm) scores on the CPU through
-// a host map, says so once, and writes the CPU's log; backend=cuda refuses
-// the same run with an error naming the feature.
+// backend=auto with CUDA memory and a feature without a CUDA twin
+// (float_ansnr) scores on the CPU through a host map, says so once, and writes
+// the CPU's log; backend=cuda refuses the same run with an error naming the
+// feature. The float model, whose features all have twins (float_adm's
+// since 2026-12-05), scores on the GPU without a warning, with the CPU's log.
 TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
   if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
   const std::string caps = "video/x-raw,format=I420,width=176,height=144,framerate=25/1";
@@ -439,37 +440,53 @@ TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
       "motion=sweep ! " +
       caps;
   const std::string upload = " ! cudaupload ! " + kCudaCaps;
-  const auto element = [](const std::string& backend, const std::string& log) {
-    return "vmafexact name=v model=vmaf_float_v0.6.1 log-precision=max backend=" + backend +
+  const auto element = [](const std::string& scoring, const std::string& backend,
+                          const std::string& log) {
+    return "vmafexact name=v " + scoring + " log-precision=max backend=" + backend +
            (log.empty() ? "" : " log-location=" + log) + " ! fakesink ";
   };
-  const std::string cpu_log = temp_log("fallback.cpu.json");
-  const RunOutcome cpu = run_collecting_warnings(element("cpu", cpu_log) + ref + " ! v.ref_sink " +
-                                                 dist + " ! v.dist_sink");
-  ASSERT_EQ(cpu.error, "");
-  EXPECT_TRUE(cpu.warnings.empty());
-  const std::string auto_log = temp_log("fallback.auto.json");
-  const RunOutcome automatic =
-      run_collecting_warnings(element("auto", auto_log) + ref + upload + " ! v.ref_sink " + dist +
-                              upload + " ! v.dist_sink");
-  ASSERT_EQ(automatic.error, "");
-  ASSERT_EQ(automatic.warnings.size(), 1u);
-  EXPECT_NE(automatic.warnings[0].find("Scoring on the CPU: float_adm has no CUDA twin yet"),
-            std::string::npos)
-      << automatic.warnings[0];
-  const auto expected = test::load_reference_log(cpu_log);
-  const auto scored = test::load_reference_log(auto_log);
-  std::filesystem::remove(cpu_log);
-  std::filesystem::remove(auto_log);
-  ASSERT_EQ(expected.frame_key_order, scored.frame_key_order);
-  ASSERT_EQ(expected.frames.size(), 6u);
-  ASSERT_EQ(scored.frames.size(), 6u);
-  for (std::size_t i = 0; i < expected.frames.size(); ++i)
-    for (const auto& [key, value] : expected.frames[i])
-      EXPECT_EQ(scored.frames[i].at(key), value) << "frame " << i << " " << key;
-  const RunOutcome forced = run_collecting_warnings(
-      element("cuda", "") + ref + upload + " ! v.ref_sink " + dist + upload + " ! v.dist_sink");
-  EXPECT_NE(forced.error.find("float_adm"), std::string::npos) << forced.error;
+  const auto same_logs = [](const std::string& cpu_log, const std::string& other_log) {
+    const auto expected = test::load_reference_log(cpu_log);
+    const auto scored = test::load_reference_log(other_log);
+    std::filesystem::remove(cpu_log);
+    std::filesystem::remove(other_log);
+    ASSERT_EQ(expected.frame_key_order, scored.frame_key_order);
+    ASSERT_EQ(expected.frames.size(), 6u);
+    ASSERT_EQ(scored.frames.size(), 6u);
+    for (std::size_t i = 0; i < expected.frames.size(); ++i)
+      for (const auto& [key, value] : expected.frames[i])
+        EXPECT_EQ(scored.frames[i].at(key), value) << "frame " << i << " " << key;
+  };
+  for (const std::string scoring :
+       {"model=vmaf_v0.6.1 features=float_ansnr", "model=vmaf_float_v0.6.1"}) {
+    const bool twinned = scoring == "model=vmaf_float_v0.6.1";
+    const std::string cpu_log = temp_log("fallback.cpu.json");
+    const RunOutcome cpu = run_collecting_warnings(element(scoring, "cpu", cpu_log) + ref +
+                                                   " ! v.ref_sink " + dist + " ! v.dist_sink");
+    ASSERT_EQ(cpu.error, "") << scoring;
+    EXPECT_TRUE(cpu.warnings.empty()) << scoring;
+    const std::string auto_log = temp_log("fallback.auto.json");
+    const RunOutcome automatic =
+        run_collecting_warnings(element(scoring, "auto", auto_log) + ref + upload +
+                                " ! v.ref_sink " + dist + upload + " ! v.dist_sink");
+    ASSERT_EQ(automatic.error, "") << scoring;
+    if (twinned) {
+      EXPECT_TRUE(automatic.warnings.empty()) << scoring << ": " << automatic.warnings[0];
+    } else {
+      ASSERT_EQ(automatic.warnings.size(), 1u);
+      EXPECT_NE(automatic.warnings[0].find("Scoring on the CPU: backend=auto does not use the GPU "
+                                           "for this run, because of float_ansnr (no CUDA twin "
+                                           "yet)."),
+                std::string::npos)
+          << automatic.warnings[0];
+    }
+    same_logs(cpu_log, auto_log);
+    if (twinned) continue;
+    const RunOutcome forced =
+        run_collecting_warnings(element(scoring, "cuda", "") + ref + upload + " ! v.ref_sink " +
+                                dist + upload + " ! v.dist_sink");
+    EXPECT_NE(forced.error.find("float_ansnr"), std::string::npos) << forced.error;
+  }
 }
 
 // Two elements in one process, each on its own device (0 and 1 where the

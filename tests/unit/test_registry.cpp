@@ -29,10 +29,11 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
     // Every feature but speed_temporal, psnr_hvs, ciede and libvmaf's float ones
-    // (SSIM's, MS-SSIM's, float_motion's and float_vif's excepted: they have
-    // twins) has a CUDA twin wherever CUDA is built.
+    // (SSIM's, MS-SSIM's, float_motion's, float_vif's and float_adm's excepted:
+    // they have twins) has a CUDA twin wherever CUDA is built.
     const bool twinned_float = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim" ||
-                               entry.name() == "float_motion" || entry.name() == "float_vif";
+                               entry.name() == "float_motion" || entry.name() == "float_vif" ||
+                               entry.name() == "float_adm";
     const bool cpu_only = entry.name() == "speed_temporal" || entry.name() == "psnr_hvs" ||
                           entry.name() == "ciede" ||
                           (entry.name().starts_with("float_") && !twinned_float);
@@ -93,12 +94,32 @@ TEST(Registry, NamesTheFeaturesWithoutACudaTwin) {
   if (cuda_twins_built()) {
     EXPECT_EQ(missing("vmaf_v0.6.1", "psnr,float_ssim,cambi"), Names{});
     EXPECT_EQ(missing("vmaf_v1.0.16_3d0h", ""), Names{});
-    EXPECT_EQ(missing("vmaf_float_v0.6.1", ""), Names{"float_adm"});
-    EXPECT_EQ(missing("vmaf_v0.6.1,vmaf_float_b_v0.6.3", "psnr_hvs,float_adm"),
-              (Names{"float_adm", "psnr_hvs"}));
-    EXPECT_EQ(missing("", "float_motion,ciede"), Names{"ciede"});
+    EXPECT_EQ(missing("vmaf_float_v0.6.1", ""), Names{});
+    EXPECT_EQ(missing("vmaf_v0.6.1,vmaf_float_b_v0.6.3", "psnr_hvs,float_adm,psnr_hvs"),
+              Names{"psnr_hvs (no CUDA twin yet)"});
+    EXPECT_EQ(missing("", "float_motion,ciede"), Names{"ciede (no CUDA twin yet)"});
+    // A twin that does not compute an option: named with its reason, each
+    // request once.
+    const Names p_norm = missing("vmaf_float_v0.6.1", "float_adm=adm_p_norm=2,float_ansnr");
+    ASSERT_EQ(p_norm.size(), 2u);
+    EXPECT_TRUE(p_norm[0].starts_with("float_adm (adm_p_norm=2 raises every sample's term"))
+        << p_norm[0];
+    EXPECT_EQ(p_norm[1], "float_ansnr (no CUDA twin yet)");
+    EXPECT_TRUE(cuda_twin_refusal("float_adm").empty());
+    EXPECT_TRUE(cuda_twin_refusal("float_adm", {{"adm_p_norm", "3"}}).empty());
+    try {
+      make_feature_extractor("float_adm", {{"adm_p_norm", "2.5"}}, Backend::kCuda);
+      ADD_FAILURE() << "float_adm's twin took adm_p_norm=2.5";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("adm_p_norm=2.5"), std::string::npos)
+          << error.what();
+    }
   } else {
-    EXPECT_EQ(missing("vmaf_v0.6.1", "psnr"), (Names{"adm", "motion", "vif", "psnr"}));
+    EXPECT_EQ(missing("vmaf_v0.6.1", "psnr"),
+              (Names{"adm (no CUDA twin in this build (built without CUDA))",
+                     "motion (no CUDA twin in this build (built without CUDA))",
+                     "vif (no CUDA twin in this build (built without CUDA))",
+                     "psnr (no CUDA twin in this build (built without CUDA))"}));
   }
 }
 
