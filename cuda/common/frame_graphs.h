@@ -20,6 +20,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/cuda_util.h"
+#include "common/picture.h"
+
 namespace vmafexact::cuda {
 
 // Whether stages capture graphs (default: yes unless VMAFEXACT_CUDA_GRAPHS=0).
@@ -74,6 +77,25 @@ FrameGraphs::Key graph_key(Values... values) {
       return static_cast<std::uintptr_t>(value);
   };
   return FrameGraphs::Key{word(values)...};
+}
+
+// A frame of a stage without state from frame to frame that reads the luma
+// planes and reads back one array: `enqueue` (the frame's passes) and the copy
+// of `results` into the frame's read-back slot, as one graph keyed by the
+// luma planes and the slot (the backend alternates two instances of such a
+// stage, so each reserves only its frames' slot).
+template <typename T>
+void submit_luma_frame(FrameGraphs& graphs, FrameReadback<T>& readback, const PictureView& ref,
+                       const PictureView& dist, unsigned index, const T* results,
+                       cudaStream_t stream, const std::function<void()>& enqueue) {
+  readback.reserve(index);
+  const PlaneView& r = ref.planes[0];
+  const PlaneView& d = dist.planes[0];
+  graphs.run(graph_key(r.data, r.stride, d.data, d.stride, index % 2), stream, [&] {
+    enqueue();
+    readback.copy(results, index, stream);
+  });
+  readback.mark(index, stream);
 }
 
 }  // namespace vmafexact::cuda

@@ -115,14 +115,8 @@ void FloatVifCudaStage::enqueue_frame(const PictureView& ref, const PictureView&
 
 void FloatVifCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
   if (rows_.size() != row_sums_) prepare_device();
-  readback_->reserve(index);  // one slot per instance when the backend alternates two
-  const PlaneView& r = ref.planes[0];
-  const PlaneView& d = dist.planes[0];
-  graphs_.run(graph_key(r.data, r.stride, d.data, d.stride, index % 2), stream_, [&] {
-    enqueue_frame(ref, dist);
-    readback_->copy(rows_.data(), index, stream_);
-  });
-  readback_->mark(index, stream_);
+  submit_luma_frame(graphs_, *readback_, ref, dist, index, rows_.data(), stream_,
+                    [&] { enqueue_frame(ref, dist); });
 }
 
 FloatVifSums FloatVifCudaStage::compute(const PictureView& ref, const PictureView& dist,

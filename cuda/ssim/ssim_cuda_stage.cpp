@@ -153,14 +153,8 @@ void SsimCudaPipeline::enqueue_terms(const PictureView& ref, const PictureView& 
 }
 
 void SsimCudaPipeline::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
-  readback_->reserve(index);  // one slot per lane when the backend alternates two
-  const PlaneView& r = ref.planes[0];
-  const PlaneView& d = dist.planes[0];
-  graphs_.run(graph_key(r.data, r.stride, d.data, d.stride, index % 2), stream_, [&] {
-    enqueue_terms(ref, dist);
-    readback_->copy(terms_.data(), index, stream_);
-  });
-  readback_->mark(index, stream_);
+  submit_luma_frame(graphs_, *readback_, ref, dist, index, terms_.data(), stream_,
+                    [&] { enqueue_terms(ref, dist); });
 }
 
 std::vector<SsimMeans> SsimCudaPipeline::collect(unsigned index) {

@@ -25,6 +25,7 @@
 #include "float_adm/float_adm_cuda_stage.h"
 #include "float_adm/float_adm_cuda_tile.h"
 #include "float_adm/float_adm_extractor.h"
+#include "float_emulation.h"
 #include "harness.h"
 #include "registry.h"
 
@@ -60,43 +61,13 @@ void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rn
     }
 }
 
-std::string label(unsigned w, unsigned h, unsigned bpc, const FeatureOptions& options) {
-  std::string text =
-      std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";
-  for (const auto& [name, value] : options) text += " " + name + "=" + value;
-  return text;
-}
-
-// Whether the extractor takes the format (libvmaf's reads defined there).
-bool accepted(const PictureFormat& format, const FeatureOptions& options) {
-  try {
-    make_feature_extractor("float_adm", options)->init(format);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 // The kernels' passes on the host, output by output, in the stage's order,
 // finished as the stage does.
 fa::FloatAdmSums emulate(const test::TestPlane& ref, const test::TestPlane& dist,
                          const fa::FloatAdmParams& params) {
   const int width = static_cast<int>(ref.width()), height = static_cast<int>(ref.height());
-  const float scaler = float_pixel::sample_scaler(ref.bpc());
-  std::vector<float> pictures[2];
-  for (int p = 0; p < 2; ++p) {
-    const test::TestPlane& source = p == 0 ? ref : dist;
-    const PlaneView view = source.plane();
-    pictures[p].resize(static_cast<std::size_t>(width) * height);
-    for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x)
-        pictures[p][static_cast<std::size_t>(y) * width + x] =
-            source.bpc() == 8
-                ? float_pixel::picture_sample(view.row<std::uint8_t>(static_cast<unsigned>(y))[x],
-                                              scaler, tile::kSampleOffset)
-                : float_pixel::picture_sample(view.row<std::uint16_t>(static_cast<unsigned>(y))[x],
-                                              scaler, tile::kSampleOffset);
-  }
+  std::vector<float> pictures[2] = {float_picture(ref, tile::kSampleOffset),
+                                    float_picture(dist, tile::kSampleOffset)};
   const fa::ArenaLayout layout = fa::arena_layout(ref.width(), ref.height());
   std::vector<float> arena(layout.floats(), 0.0f);
   std::size_t row_count = 0, terms_count = 0;
@@ -220,7 +191,7 @@ TEST(float_adm_cuda_emulation, LevelSumsEqualTheCpu) {
     for (const auto& [w, h] : sizes)
       for (const auto& options : kOptionSets) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
+        if (!feature_takes("float_adm", format, options)) continue;
         const fa::FloatAdmParams params =
             fa::params_of(feature_entry("float_adm").descriptor.parse(options));
         for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
@@ -231,7 +202,7 @@ TEST(float_adm_cuda_emulation, LevelSumsEqualTheCpu) {
           const fa::FloatAdmSums expected = cpu.compute(ref.view(), dist.view(), 0);
           const fa::FloatAdmSums emulated = emulate(ref, dist, params);
           EXPECT_TRUE(same_bits(emulated, expected))
-              << label(w, h, bpc, options) << ": cpu" << describe(expected) << " emulated"
+              << case_label(w, h, bpc, options) << ": cpu" << describe(expected) << " emulated"
               << describe(emulated);
           ++compared;
           small += w < fa::kCleanSide || h < fa::kCleanSide;
@@ -266,7 +237,7 @@ TEST_F(float_adm_cuda_device, StageContractEqualsTheCpuStage) {
       for (const auto& options :
            {FeatureOptions{}, FeatureOptions{{"adm_skip_scale0", "true"}, {"adm_csf_mode", "1"}}}) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
+        if (!feature_takes("float_adm", format, options)) continue;
         std::vector<HostFrame> frames;
         for (unsigned f = 0; f < 3; ++f) {
           HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
@@ -279,7 +250,7 @@ TEST_F(float_adm_cuda_device, StageContractEqualsTheCpuStage) {
         fa::FloatAdmCpuStage cpu(format, params);
         cuda::float_adm::FloatAdmCudaStage twin(format, params, stream.get());
         expect_device_stage_equals_cpu<fa::FloatAdmSums>(frames, cpu, twin, stream.get(),
-                                                         label(w, h, bpc, options));
+                                                         case_label(w, h, bpc, options));
       }
 }
 
@@ -293,8 +264,8 @@ TEST_F(float_adm_cuda_device, TwinEqualsTheCpuWithEveryOption) {
     for (const auto& [w, h] : sizes)
       for (const auto& options : kOptionSets) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
-        const std::string what = label(w, h, bpc, options);
+        if (!feature_takes("float_adm", format, options)) continue;
+        const std::string what = case_label(w, h, bpc, options);
         std::vector<HostFrame> frames;
         for (unsigned f = 0; f < 3; ++f) {
           HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};

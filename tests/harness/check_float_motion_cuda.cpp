@@ -17,6 +17,7 @@
 #include "common/feature_collector.h"
 #include "cuda_backend.h"
 #include "device_stage.h"
+#include "float_emulation.h"
 #include "float_motion/float_motion.h"
 #include "float_motion/float_motion_cuda_stage.h"
 #include "float_motion/float_motion_cuda_tile.h"
@@ -49,10 +50,6 @@ void paint(test::TestPlane& plane, unsigned frame, Fill fill, std::mt19937_64& r
         value = static_cast<unsigned>(rng() % (container + 1));
       plane.set(x, y, value);
     }
-}
-
-std::string label(unsigned w, unsigned h, unsigned bpc) {
-  return std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";
 }
 
 bool same_bits(const FloatPlane& a, const std::vector<float>& b) {
@@ -126,7 +123,7 @@ TEST(float_motion_cuda_emulation, BlurHalvingAndScoreEqualTheCpu) {
     for (const auto& [w, h] : kSizes)
       for (const int filter_size : {1, 3, 5})
         for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
-          const std::string what = label(w, h, bpc) + " filter " + std::to_string(filter_size);
+          const std::string what = case_label(w, h, bpc) + " filter " + std::to_string(filter_size);
           test::TestPlane previous(w, h, bpc), current(w, h, bpc);
           paint(previous, 0, fill, rng);
           paint(current, 1, fill, rng);
@@ -180,7 +177,7 @@ TEST_F(float_motion_cuda_device, StageContractEqualsTheCpuStage) {
         float_motion::FloatMotionCpuStage cpu(format, params);
         cuda::float_motion::FloatMotionCudaStage twin(format, params, stream.get());
         expect_device_stage_equals_cpu<float_motion::FloatMotionSums>(
-            frames, cpu, twin, stream.get(), label(w, h, bpc) + (scale1 ? " add_scale1" : ""));
+            frames, cpu, twin, stream.get(), case_label(w, h, bpc) + (scale1 ? " add_scale1" : ""));
       }
     }
 }
@@ -208,7 +205,7 @@ TEST_F(float_motion_cuda_device, TwinEqualsTheCpuWithEveryOption) {
   unsigned compared = 0;
   for (const auto& format : formats)
     for (const auto& options : option_sets) {
-      std::string what = label(format.width, format.height, format.bpc);
+      std::string what = case_label(format.width, format.height, format.bpc);
       for (const auto& [name, value] : options) what += " " + name + "=" + value;
       const unsigned cw = chroma_plane_width(format.width, format.chroma);
       const unsigned ch = chroma_plane_height(format.height, format.chroma);

@@ -18,6 +18,7 @@
 #include "common/feature_collector.h"
 #include "cuda_backend.h"
 #include "device_stage.h"
+#include "float_emulation.h"
 #include "float_vif/float_vif.h"
 #include "float_vif/float_vif_cuda_stage.h"
 #include "float_vif/float_vif_cuda_tile.h"
@@ -51,43 +52,12 @@ void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rn
     }
 }
 
-std::string label(unsigned w, unsigned h, unsigned bpc, const FeatureOptions& options) {
-  std::string text =
-      std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit";
-  for (const auto& [name, value] : options) text += " " + name + "=" + value;
-  return text;
-}
-
-// Whether the extractor takes the format with these options (the sizes its
-// filters need).
-bool accepted(const PictureFormat& format, const FeatureOptions& options) {
-  try {
-    make_feature_extractor("float_vif", options)->init(format);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 // The kernels' passes on the host, output by output, finished as the stage does.
 fv::FloatVifSums emulate(const test::TestPlane& ref, const test::TestPlane& dist,
                          const fv::FloatVifParams& params) {
   const int w = static_cast<int>(ref.width()), h = static_cast<int>(ref.height());
-  const float scaler = float_pixel::sample_scaler(ref.bpc());
-  std::vector<float> planes[2];
-  for (int p = 0; p < 2; ++p) {
-    const test::TestPlane& source = p == 0 ? ref : dist;
-    const PlaneView view = source.plane();
-    planes[p].resize(static_cast<std::size_t>(w) * h);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        planes[p][static_cast<std::size_t>(y) * w + x] =
-            source.bpc() == 8
-                ? float_pixel::picture_sample(view.row<std::uint8_t>(static_cast<unsigned>(y))[x],
-                                              scaler, tile::kSampleOffset)
-                : float_pixel::picture_sample(view.row<std::uint16_t>(static_cast<unsigned>(y))[x],
-                                              scaler, tile::kSampleOffset);
-  }
+  std::vector<float> planes[2] = {float_picture(ref, tile::kSampleOffset),
+                                  float_picture(dist, tile::kSampleOffset)};
   const fv::ScaleSize scaled = fv::prescaled_size(ref.width(), ref.height(), params.prescale);
   int sw = static_cast<int>(scaled.width), sh = static_cast<int>(scaled.height);
   if (sw != w || sh != h) {
@@ -187,7 +157,7 @@ TEST(float_vif_cuda_emulation, ScaleSumsEqualTheCpu) {
     for (const auto& [w, h] : sizes)
       for (const auto& options : kOptionSets) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
+        if (!feature_takes("float_vif", format, options)) continue;
         const fv::FloatVifParams params =
             fv::params_of(feature_entry("float_vif").descriptor.parse(options));
         for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
@@ -198,7 +168,7 @@ TEST(float_vif_cuda_emulation, ScaleSumsEqualTheCpu) {
           const fv::FloatVifSums expected = cpu.compute(ref.view(), dist.view(), 0);
           const fv::FloatVifSums emulated = emulate(ref, dist, params);
           EXPECT_TRUE(emulated == expected)
-              << label(w, h, bpc, options) << ": cpu" << describe(expected) << " emulated"
+              << case_label(w, h, bpc, options) << ": cpu" << describe(expected) << " emulated"
               << describe(emulated);
           ++compared;
         }
@@ -220,7 +190,7 @@ TEST_F(float_vif_cuda_device, StageContractEqualsTheCpuStage) {
            {FeatureOptions{},
             FeatureOptions{{"vif_prescale", "0.75"}, {"vif_prescale_method", "bicubic"}}}) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
+        if (!feature_takes("float_vif", format, options)) continue;
         std::vector<HostFrame> frames;
         for (unsigned f = 0; f < 3; ++f) {
           HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
@@ -233,7 +203,7 @@ TEST_F(float_vif_cuda_device, StageContractEqualsTheCpuStage) {
         fv::FloatVifCpuStage cpu(format, params);
         cuda::float_vif::FloatVifCudaStage twin(format, params, stream.get());
         expect_device_stage_equals_cpu<fv::FloatVifSums>(frames, cpu, twin, stream.get(),
-                                                         label(w, h, bpc, options));
+                                                         case_label(w, h, bpc, options));
       }
 }
 
@@ -247,8 +217,8 @@ TEST_F(float_vif_cuda_device, TwinEqualsTheCpuWithEveryOption) {
     for (const auto& [w, h] : sizes)
       for (const auto& options : kOptionSets) {
         const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!accepted(format, options)) continue;
-        const std::string what = label(w, h, bpc, options);
+        if (!feature_takes("float_vif", format, options)) continue;
+        const std::string what = case_label(w, h, bpc, options);
         std::vector<HostFrame> frames;
         for (unsigned f = 0; f < 3; ++f) {
           HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
