@@ -155,8 +155,8 @@ inline std::array<Level, vmafexact::float_adm::kScales> plan_levels(
     level.height = h;
     level.scored = !(s == 0 && params.skip_scale0);
     if (!level.scored) continue;
-    const float factor1 = fa::csf_factor(params, s, false);
-    level.factors = {{factor1, factor1, fa::csf_factor(params, s, true)}};
+    const auto factors = fa::csf_factors(params, s);
+    level.factors = {{factors[0], factors[1], factors[2]}};
     level.inner = pixel::inner_region(w, h);
     level.taps = pixel::tap_region(w, h);
     level.rows = pixel::cm_axis(level.inner.top, level.inner.bottom, h);

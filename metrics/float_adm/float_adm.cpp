@@ -69,6 +69,11 @@ float csf_factor(const FloatAdmParams& params, int scale, bool diagonal) {
   return factor;
 }
 
+std::array<float, 3> csf_factors(const FloatAdmParams& params, int scale) {
+  const float factor1 = csf_factor(params, scale, false);
+  return {factor1, factor1, csf_factor(params, scale, true)};
+}
+
 namespace {
 
 // One getter a line, the twins' under the build's condition.
@@ -274,9 +279,8 @@ void FloatAdmComputer::decouple(int w, int h) {
 // adm_csf_den_scale_s(): the p-norm of the CSF-weighted reference bands within
 // the border, plus the noise constant, summed over h, v, d.
 float FloatAdmComputer::den_scale(int scale, int w, int h) {
-  const float factor1 = csf_factor(params_, scale, false);
-  const float factor2 = csf_factor(params_, scale, true);
-  const float rfactor[3] = {factor1, factor1, factor2};
+  const auto [h_factor, v_factor, d_factor] = csf_factors(params_, scale);
+  const float rfactor[3] = {h_factor, v_factor, d_factor};
   const Region region = inner_region(w, h);
   float accum[3] = {0, 0, 0};
   for (int i = region.top; i < region.bottom; ++i) {
@@ -295,9 +299,8 @@ float FloatAdmComputer::den_scale(int scale, int w, int h) {
 // adm_csf_s(): dst = weight * src, flt = |dst| / 30, over the region within
 // the border plus a tap.
 void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scale, int w, int h) {
-  const float factor1 = csf_factor(params_, scale, false);
-  const float factor2 = csf_factor(params_, scale, true);
-  const float rfactor[3] = {factor1, factor1, factor2};
+  const auto [h_factor, v_factor, d_factor] = csf_factors(params_, scale);
+  const float rfactor[3] = {h_factor, v_factor, d_factor};
   const auto [left, top, right, bottom] = tap_region(w, h);
   for (int theta = 0; theta < 3; ++theta)
     for (int i = top; i < bottom; ++i) {
@@ -311,7 +314,7 @@ void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scal
       for (int j = left; j < right; ++j) {
         const float src = read(at(src_first + theta, i, j));
         float dst, flt;
-        pixel::csf_row(&src, &dst, &flt, 0, 1, rfactor[theta]);
+        pixel::csf(src, rfactor[theta], dst, flt);
         write(at(dst_first + theta, i, j), dst);
         write(at(flt_first + theta, i, j), flt);
       }
@@ -328,9 +331,8 @@ void FloatAdmComputer::csf(int src_first, int dst_first, int flt_first, int scal
 // band, the reads land in whatever libvmaf's buffers hold there, as here.
 float FloatAdmComputer::cm(int src_first, int flt_first, int angles_first, int scale, int w, int h,
                            double noise_weight) {
-  const float factor1 = csf_factor(params_, scale, false);
-  const float factor2 = csf_factor(params_, scale, true);
-  const float rfactor[3] = {factor1, factor1, factor2};
+  const auto [h_factor, v_factor, d_factor] = csf_factors(params_, scale);
+  const float rfactor[3] = {h_factor, v_factor, d_factor};
   const Region region = inner_region(w, h);
   const pixel::CmAxis rows = pixel::cm_axis(region.top, region.bottom, h);
   const pixel::CmAxis columns = pixel::cm_axis(region.left, region.right, w);

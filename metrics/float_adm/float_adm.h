@@ -103,6 +103,8 @@ struct FloatAdmSums {
 // The CSF weight of a level (h and v: `diagonal` false; d: true), as adm_csf_s()
 // forms it, with the adm_f1sN / adm_f2sN overrides.
 float csf_factor(const FloatAdmParams& params, int scale, bool diagonal);
+// A level's weights of h, v and d (csf_factor()'s h and v weight twice, then d's).
+std::array<float, 3> csf_factors(const FloatAdmParams& params, int scale);
 
 // The p-norm of a level's sums over h, v, d (accum, each the sum of its rows'
 // sums in row order), as adm_csf_den_scale_s() and adm_cm_s() finish it: each
