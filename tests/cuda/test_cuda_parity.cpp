@@ -137,6 +137,24 @@ std::string format_label(const PictureFormat& format) {
          std::to_string(format.bpc) + "-bit " + std::string(chroma_format_name(format.chroma));
 }
 
+// `feature` with each option set on each format it takes (a size below what
+// its filters need, or where libvmaf's result is undefined, is left out), on
+// 3-frame clips.
+void expect_same_scores_where_taken(const std::string& feature,
+                                    const std::vector<PictureFormat>& formats,
+                                    const std::vector<FeatureOptions>& option_sets) {
+  for (const auto& format : formats)
+    for (std::size_t k = 0; k < option_sets.size(); ++k) {
+      try {
+        make_feature_extractor(feature, option_sets[k])->init(format);
+      } catch (const Error&) {
+        continue;
+      }
+      expect_same_scores(make_clip(format, 3, format.width + k), {{feature, option_sets[k]}}, "",
+                         format_label(format) + " " + feature + " options #" + std::to_string(k));
+    }
+}
+
 }  // namespace
 
 TEST_F(CudaParity, EveryTwinEqualsTheCpuOnAwkwardSizes) {
@@ -325,16 +343,7 @@ TEST_F(CudaParity, FloatVifEqualsTheCpu) {
                                               {129, 97, 12, ChromaFormat::k400},
                                               {331, 177, 16, ChromaFormat::k420},
                                               {1920, 1080, 8, ChromaFormat::k420}};
-  for (const auto& format : formats)
-    for (std::size_t k = 0; k < option_sets.size(); ++k) {
-      try {
-        make_feature_extractor("float_vif", option_sets[k])->init(format);
-      } catch (const Error&) {
-        continue;  // below the size these filters take
-      }
-      expect_same_scores(make_clip(format, 3, format.width + k), {{"float_vif", option_sets[k]}},
-                         "", format_label(format) + " float_vif options #" + std::to_string(k));
-    }
+  expect_same_scores_where_taken("float_vif", formats, option_sets);
   const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
   expect_same_scores(make_clip(uhd, 2, 3), {{"float_vif", {}}}, "",
                      format_label(uhd) + " float_vif");
@@ -357,16 +366,7 @@ TEST_F(CudaParity, FloatAdmEqualsTheCpu) {
                                               {129, 97, 12, ChromaFormat::k400},
                                               {331, 177, 16, ChromaFormat::k420},
                                               {1920, 1080, 8, ChromaFormat::k420}};
-  for (const auto& format : formats)
-    for (std::size_t k = 0; k < option_sets.size(); ++k) {
-      try {
-        make_feature_extractor("float_adm", option_sets[k])->init(format);
-      } catch (const Error&) {
-        continue;  // a size where libvmaf's result is undefined with these options
-      }
-      expect_same_scores(make_clip(format, 3, format.width + k), {{"float_adm", option_sets[k]}},
-                         "", format_label(format) + " float_adm options #" + std::to_string(k));
-    }
+  expect_same_scores_where_taken("float_adm", formats, option_sets);
   const PictureFormat uhd{3840, 2160, 10, ChromaFormat::k420};
   expect_same_scores(make_clip(uhd, 2, 3), {{"float_adm", {}}}, "",
                      format_label(uhd) + " float_adm");

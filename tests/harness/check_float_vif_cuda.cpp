@@ -226,30 +226,7 @@ TEST_F(float_vif_cuda_device, TwinEqualsTheCpuWithEveryOption) {
           paint(frame.dist, f + 3, f == 2 ? Fill::kFullRange : Fill::kRandom, rng);
           frames.push_back(std::move(frame));
         }
-        auto cpu = make_feature_extractor("float_vif", options);
-        auto twin = backend.make_extractor("float_vif", options);
-        cpu->init(format);
-        twin->init(format);
-        FeatureCollector cpu_scores, twin_scores;
-        cuda::DevicePicture ref, dist;
-        for (unsigned f = 0; f < frames.size(); ++f) {
-          cpu->extract(frames[f].ref.view(), frames[f].dist.view(), f, cpu_scores);
-          ref.upload(frames[f].ref.view(), backend.stream());
-          dist.upload(frames[f].dist.view(), backend.stream());
-          twin->extract(ref.view(), dist.view(), f, twin_scores);
-        }
-        cpu->flush(cpu_scores);
-        twin->flush(twin_scores);
-        ASSERT_EQ(cpu_scores.names(), twin_scores.names()) << what;
-        for (const auto& name : cpu_scores.names())
-          for (unsigned f = 0; f < frames.size(); ++f) {
-            const auto a = cpu_scores.score(name, f), b = twin_scores.score(name, f);
-            ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << name << " frame " << f;
-            if (!a) continue;
-            EXPECT_TRUE(*a == *b || (std::isnan(*a) && std::isnan(*b)))
-                << what << " " << name << " frame " << f;
-            ++compared;
-          }
+        expect_twin_extractor_equals_cpu(frames, "float_vif", options, backend, what, &compared);
       }
   std::printf("[float_vif cuda] %u values compared\n", compared);
   EXPECT_GT(compared, 0u);

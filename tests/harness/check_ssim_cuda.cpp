@@ -232,44 +232,6 @@ namespace {
 HARNESS_DEVICE_FIXTURE(float_ssim);
 HARNESS_DEVICE_FIXTURE(float_ms_ssim);
 
-// Runs the CPU extractor and the twin side by side over `frames` and requires
-// the same collector (names, every value ==) after every frame and after flush.
-void expect_twin_equals_cpu(const std::vector<HostFrame>& frames, const std::string& feature,
-                            const FeatureOptions& options, cuda::CudaBackend& backend,
-                            const std::string& what, unsigned* compared) {
-  auto cpu = make_feature_extractor(feature, options);
-  auto twin = backend.make_extractor(feature, options);
-  const PictureFormat format{frames[0].ref.width(), frames[0].ref.height(), frames[0].ref.bpc(),
-                             ChromaFormat::k400};
-  cpu->init(format);
-  twin->init(format);
-  FeatureCollector cpu_scores, twin_scores;
-  auto same_scores = [&](const std::string& when) {
-    ASSERT_EQ(cpu_scores.names(), twin_scores.names()) << what << " " << when;
-    for (const auto& name : cpu_scores.names())
-      for (unsigned f = 0; f < cpu_scores.frame_count(); ++f) {
-        const auto a = cpu_scores.score(name, f), b = twin_scores.score(name, f);
-        ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << when << " " << name << " " << f;
-        if (a) {
-          EXPECT_TRUE(same(*a, *b)) << what << " " << when << " " << name << " frame " << f
-                                    << std::hexfloat << ": " << *a << " vs " << *b;
-          ++*compared;
-        }
-      }
-  };
-  cuda::DevicePicture ref, dist;
-  for (unsigned i = 0; i < frames.size(); ++i) {
-    cpu->extract(frames[i].ref.view(), frames[i].dist.view(), i, cpu_scores);
-    ref.upload(frames[i].ref.view(), backend.stream());
-    dist.upload(frames[i].dist.view(), backend.stream());
-    twin->extract(ref.view(), dist.view(), i, twin_scores);
-    same_scores("after frame " + std::to_string(i));
-  }
-  cpu->flush(cpu_scores);
-  twin->flush(twin_scores);
-  same_scores("after flush");
-}
-
 }  // namespace
 
 TEST_F(float_ssim_cuda_device, StageContractEqualsTheCpuStage) {
@@ -343,9 +305,10 @@ TEST_F(float_ssim_cuda_device, TwinEqualsTheCpuWithEveryOption) {
         continue;
       std::string what = label(w, h, bpc);
       for (const auto& [name, value] : options) what += " " + name + "=" + value;
-      expect_twin_equals_cpu(frames, "float_ssim", options, backend, what, &compared);
+      expect_twin_extractor_equals_cpu(frames, "float_ssim", options, backend, what, &compared);
       if (w >= 176 && h >= 176 && scale == 0)
-        expect_twin_equals_cpu(frames, "float_ms_ssim", options, backend, "ms " + what, &compared);
+        expect_twin_extractor_equals_cpu(frames, "float_ms_ssim", options, backend, "ms " + what,
+                                         &compared);
     }
   }
   std::printf("[cuda parity] float_ssim/float_ms_ssim options: %u values compared\n", compared);
