@@ -4,12 +4,11 @@
 #include "common/cuda_util.h"
 #include "common/float_pictures.h"
 #include "common/float_plane_pixel.h"
+#include "common/launch.h"
 
 namespace vmafexact::cuda {
 
 namespace {
-
-constexpr int kBlockX = 32, kBlockY = 8;
 
 struct PlaneArgs {
   const std::uint8_t* data;
@@ -35,14 +34,13 @@ void enqueue_float_pictures(const PlaneView& ref, const PlaneView& dist, unsigne
                             float* ref_out, float* dist_out, cudaStream_t stream) {
   const int w = static_cast<int>(ref.width), h = static_cast<int>(ref.height);
   if (w == 0 || h == 0) return;
-  const dim3 grid(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-                  static_cast<unsigned>((h + kBlockY - 1) / kBlockY), 2);
+  const dim3 grid = grid_2d(w, h, 2);
   const PlaneArgs r{ref.data, ref.stride}, d{dist.data, dist.stride};
   if (bpc == 8)
     float_pictures_kernel<std::uint8_t>
-        <<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(r, d, w, h, 1.0f, offset, ref_out, dist_out);
+        <<<grid, block_2d(), 0, stream>>>(r, d, w, h, 1.0f, offset, ref_out, dist_out);
   else
-    float_pictures_kernel<std::uint16_t><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(
+    float_pictures_kernel<std::uint16_t><<<grid, block_2d(), 0, stream>>>(
         r, d, w, h, float_pixel::sample_scaler(bpc), offset, ref_out, dist_out);
   check(cudaGetLastError(), "float pictures kernel launch");
 }

@@ -1,16 +1,10 @@
 #include "common/cuda_util.h"
+#include "common/launch.h"
 #include "float_adm/float_adm_cuda.h"
 
 namespace vmafexact::cuda::float_adm {
 
 namespace {
-
-constexpr int kBlockX = 32, kBlockY = 8, kRowBlock = 128;
-
-dim3 grid_for(int w, int h, int depth = 1) {
-  return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-              static_cast<unsigned>((h + kBlockY - 1) / kBlockY), static_cast<unsigned>(depth));
-}
 
 __device__ int thread_x() { return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); }
 __device__ int thread_y() { return static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); }
@@ -86,18 +80,16 @@ __global__ void cm_rows_kernel(const float* terms, int row_count, int column_cou
         terms + theta * plane + static_cast<std::ptrdiff_t>(v) * column_count, column_count);
 }
 
-unsigned row_blocks(int rows) { return static_cast<unsigned>((rows + kRowBlock - 1) / kRowBlock); }
-
 }  // namespace
 
 void enqueue_dwt(const float* source, std::ptrdiff_t stride, int w, int h, bool lo_only, float* lo,
                  float* hi, float* arena, const ArenaLayout& layout, int dst_first,
                  cudaStream_t stream) {
   const int out_rows = (h + 1) / 2;
-  dwt_vertical_kernel<<<grid_for(w, out_rows), dim3(kBlockX, kBlockY), 0, stream>>>(
-      source, stride, w, h, lo_only, lo, hi);
+  dwt_vertical_kernel<<<grid_2d(w, out_rows), block_2d(), 0, stream>>>(source, stride, w, h,
+                                                                       lo_only, lo, hi);
   check(cudaGetLastError(), "float_adm DWT vertical kernel launch");
-  dwt_horizontal_kernel<<<grid_for((w + 1) / 2, out_rows), dim3(kBlockX, kBlockY), 0, stream>>>(
+  dwt_horizontal_kernel<<<grid_2d((w + 1) / 2, out_rows), block_2d(), 0, stream>>>(
       lo, hi, w, h, lo_only, arena, layout, dst_first);
   check(cudaGetLastError(), "float_adm DWT horizontal kernel launch");
 }
@@ -107,8 +99,8 @@ void enqueue_decouple(float* arena, const ArenaLayout& layout, const pixel::Regi
                       cudaStream_t stream) {
   const int w = region.right - region.left, h = region.bottom - region.top;
   if (w <= 0 || h <= 0) return;
-  decouple_kernel<<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(
-      arena, layout, region, gain, cos_1deg_sq, rcp_table);
+  decouple_kernel<<<grid_2d(w, h), block_2d(), 0, stream>>>(arena, layout, region, gain,
+                                                            cos_1deg_sq, rcp_table);
   check(cudaGetLastError(), "float_adm decouple kernel launch");
 }
 
@@ -126,8 +118,8 @@ void enqueue_csf(float* arena, const ArenaLayout& layout, int src_first, int dst
                  cudaStream_t stream) {
   const int w = region.right - region.left, h = region.bottom - region.top;
   if (w <= 0 || h <= 0) return;
-  csf_kernel<<<grid_for(w, h, 3), dim3(kBlockX, kBlockY), 0, stream>>>(
-      arena, layout, src_first, dst_first, flt_first, region, factors);
+  csf_kernel<<<grid_2d(w, h, 3), block_2d(), 0, stream>>>(arena, layout, src_first, dst_first,
+                                                          flt_first, region, factors);
   check(cudaGetLastError(), "float_adm CSF kernel launch");
 }
 
@@ -138,7 +130,7 @@ void enqueue_cm_rows(const float* arena, const ArenaLayout& layout, const pixel:
   const int row_count = rows.count(), column_count = columns.count();
   if (row_count <= 0) return;
   if (column_count > 0) {
-    cm_terms_kernel<<<grid_for(column_count, row_count), dim3(kBlockX, kBlockY), 0, stream>>>(
+    cm_terms_kernel<<<grid_2d(column_count, row_count), block_2d(), 0, stream>>>(
         arena, layout, bands, rows, columns, factors, masking, p_norm, terms);
     check(cudaGetLastError(), "float_adm masking terms kernel launch");
   }

@@ -1,18 +1,12 @@
 #include <cstdint>
 
 #include "common/cuda_util.h"
+#include "common/launch.h"
 #include "float_motion/float_motion_cuda.h"
 
 namespace vmafexact::cuda::float_motion {
 
 namespace {
-
-constexpr int kBlockX = 32, kBlockY = 8, kRowBlock = 128;
-
-dim3 grid_for(int w, int h) {
-  return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-              static_cast<unsigned>((h + kBlockY - 1) / kBlockY));
-}
 
 template <typename Sample>
 __global__ void vertical_kernel(const std::uint8_t* plane, std::ptrdiff_t stride, int w, int h,
@@ -54,28 +48,25 @@ void enqueue_blur(const PlaneView& plane, unsigned bpc, const tile::Filter& filt
   const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
   if (w == 0 || h == 0) return;
   if (bpc == 8)
-    vertical_kernel<std::uint8_t><<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(
+    vertical_kernel<std::uint8_t><<<grid_2d(w, h), block_2d(), 0, stream>>>(
         plane.data, plane.stride, w, h, filter, 1.0f, vertical);
   else
-    vertical_kernel<std::uint16_t><<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(
+    vertical_kernel<std::uint16_t><<<grid_2d(w, h), block_2d(), 0, stream>>>(
         plane.data, plane.stride, w, h, filter, float_pixel::sample_scaler(bpc), vertical);
   check(cudaGetLastError(), "float_motion vertical kernel launch");
-  horizontal_kernel<<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(vertical, w, h, filter,
-                                                                           blurred);
+  horizontal_kernel<<<grid_2d(w, h), block_2d(), 0, stream>>>(vertical, w, h, filter, blurred);
   check(cudaGetLastError(), "float_motion horizontal kernel launch");
 }
 
 void enqueue_half(const float* plane, int w, int h, float* out, int out_w, int out_h,
                   cudaStream_t stream) {
-  half_kernel<<<grid_for(out_w, out_h), dim3(kBlockX, kBlockY), 0, stream>>>(plane, w, h, out,
-                                                                             out_w, out_h);
+  half_kernel<<<grid_2d(out_w, out_h), block_2d(), 0, stream>>>(plane, w, h, out, out_w, out_h);
   check(cudaGetLastError(), "float_motion half kernel launch");
 }
 
 void enqueue_row_sums(const float* a, const float* b, int w, int h, float* row_sums,
                       cudaStream_t stream) {
-  row_sums_kernel<<<static_cast<unsigned>((h + kRowBlock - 1) / kRowBlock), kRowBlock, 0, stream>>>(
-      a, b, w, h, row_sums);
+  row_sums_kernel<<<row_blocks(h), kRowBlock, 0, stream>>>(a, b, w, h, row_sums);
   check(cudaGetLastError(), "float_motion row sums kernel launch");
 }
 

@@ -1,18 +1,12 @@
 #include <cstdint>
 
 #include "common/cuda_util.h"
+#include "common/launch.h"
 #include "float_vif/float_vif_cuda.h"
 
 namespace vmafexact::cuda::float_vif {
 
 namespace {
-
-constexpr int kBlockX = 32, kBlockY = 8, kRowBlock = 128;
-
-dim3 grid_for(int w, int h, int pictures = 1) {
-  return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-              static_cast<unsigned>((h + kBlockY - 1) / kBlockY), static_cast<unsigned>(pictures));
-}
 
 __device__ std::size_t at(int x, int y, int w) {
   return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
@@ -76,29 +70,26 @@ __global__ void rows_kernel(const float* terms, int w, int h, float* row_num, fl
 
 void enqueue_prescale(const float* ref, const float* dist, int src_w, const tile::Prescale& tables,
                       int out_w, int out_h, float* ref_out, float* dist_out, cudaStream_t stream) {
-  prescale_kernel<<<grid_for(out_w, out_h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
+  prescale_kernel<<<grid_2d(out_w, out_h, 2), block_2d(), 0, stream>>>(
       ref, dist, src_w, tables, out_w, out_h, ref_out, dist_out);
   check(cudaGetLastError(), "float_vif prescale kernel launch");
 }
 
 void enqueue_decimate(const float* ref, const float* dist, int w, int h, const float* taps,
                       int count, float* ref_out, float* dist_out, cudaStream_t stream) {
-  decimate_kernel<<<grid_for(w / 2, h / 2, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
-      ref, dist, w, h, taps, count, ref_out, dist_out);
+  decimate_kernel<<<grid_2d(w / 2, h / 2, 2), block_2d(), 0, stream>>>(ref, dist, w, h, taps, count,
+                                                                       ref_out, dist_out);
   check(cudaGetLastError(), "float_vif decimate kernel launch");
 }
 
 void enqueue_scale(const float* ref, const float* dist, int w, int h, const float* taps, int count,
                    const tile::StatisticConstants& constants, float* maps, float* terms,
                    float* row_num, float* row_den, cudaStream_t stream) {
-  vertical_kernel<<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(ref, dist, w, h, taps,
-                                                                         count, maps);
+  vertical_kernel<<<grid_2d(w, h), block_2d(), 0, stream>>>(ref, dist, w, h, taps, count, maps);
   check(cudaGetLastError(), "float_vif vertical kernel launch");
-  terms_kernel<<<grid_for(w, h), dim3(kBlockX, kBlockY), 0, stream>>>(maps, w, h, taps, count,
-                                                                      constants, terms);
+  terms_kernel<<<grid_2d(w, h), block_2d(), 0, stream>>>(maps, w, h, taps, count, constants, terms);
   check(cudaGetLastError(), "float_vif terms kernel launch");
-  rows_kernel<<<static_cast<unsigned>((h + kRowBlock - 1) / kRowBlock), kRowBlock, 0, stream>>>(
-      terms, w, h, row_num, row_den);
+  rows_kernel<<<row_blocks(h), kRowBlock, 0, stream>>>(terms, w, h, row_num, row_den);
   check(cudaGetLastError(), "float_vif rows kernel launch");
 }
 

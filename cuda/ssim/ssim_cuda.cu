@@ -1,8 +1,8 @@
-#include "ssim/ssim_cuda.h"
-
 #include <cstdint>
 
 #include "common/cuda_util.h"
+#include "common/launch.h"
+#include "ssim/ssim_cuda.h"
 #include "ssim/ssim_cuda_tile.h"
 
 namespace vmafexact::cuda::ssim {
@@ -10,13 +10,6 @@ namespace vmafexact::cuda::ssim {
 namespace {
 
 namespace pixel = vmafexact::ssim::pixel;
-
-constexpr int kBlockX = 32, kBlockY = 8;
-
-dim3 grid_for(int w, int h, int pictures = 1) {
-  return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
-              static_cast<unsigned>((h + kBlockY - 1) / kBlockY), static_cast<unsigned>(pictures));
-}
 
 __global__ void decimate_kernel(const float* ref, const float* dist, int w, int h,
                                 const float* kernel, int taps, int factor, int out_w, int out_h,
@@ -64,7 +57,7 @@ __global__ void vertical_terms_kernel(const float* maps, int w, int h, const flo
 void enqueue_decimate(const float* ref, const float* dist, int w, int h, const float* kernel,
                       int taps, int factor, float* ref_out, float* dist_out, cudaStream_t stream) {
   const int out_w = w / factor + (w & 1), out_h = h / factor + (h & 1);
-  decimate_kernel<<<grid_for(out_w, out_h, 2), dim3(kBlockX, kBlockY), 0, stream>>>(
+  decimate_kernel<<<grid_2d(out_w, out_h, 2), block_2d(), 0, stream>>>(
       ref, dist, w, h, kernel, taps, factor, out_w, out_h, ref_out, dist_out);
   check(cudaGetLastError(), "ssim decimate kernel launch");
 }
@@ -72,11 +65,10 @@ void enqueue_decimate(const float* ref, const float* dist, int w, int h, const f
 void enqueue_terms(const float* ref, const float* dist, int w, int h, const float* gaussian,
                    float* maps, double* terms, cudaStream_t stream) {
   const int out_w = w - (tile::kTaps - 1), out_h = h - (tile::kTaps - 1);
-  horizontal_kernel<<<grid_for(out_w, h), dim3(kBlockX, kBlockY), 0, stream>>>(ref, dist, w, h,
-                                                                               gaussian, maps);
+  horizontal_kernel<<<grid_2d(out_w, h), block_2d(), 0, stream>>>(ref, dist, w, h, gaussian, maps);
   check(cudaGetLastError(), "ssim horizontal kernel launch");
-  vertical_terms_kernel<<<grid_for(out_w, out_h), dim3(kBlockX, kBlockY), 0, stream>>>(
-      maps, w, h, gaussian, terms);
+  vertical_terms_kernel<<<grid_2d(out_w, out_h), block_2d(), 0, stream>>>(maps, w, h, gaussian,
+                                                                          terms);
   check(cudaGetLastError(), "ssim vertical kernel launch");
 }
 
