@@ -198,6 +198,13 @@ bool post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
   return ok;
 }
 
+// Sends a distorted buffer (taken from its pad) downstream.
+GstFlowReturn send_downstream(GstVmafExact* self, GstBuffer* buffer) {
+  const GstFlowReturn ret = gst_aggregator_finish_buffer(GST_AGGREGATOR(self), buffer);
+  // The element also works as a plain sink: an unlinked src pad is not an error.
+  return ret == GST_FLOW_NOT_LINKED ? GST_FLOW_OK : ret;
+}
+
 // Takes the input's waiting buffer without scoring it: a distorted one still
 // goes downstream.
 GstFlowReturn pass_on(GstVmafExact* self, Input& input) {
@@ -207,10 +214,7 @@ GstFlowReturn pass_on(GstVmafExact* self, Input& input) {
     return GST_FLOW_OK;
   }
   GstBuffer* buffer = gst_aggregator_pad_pop_buffer(input.pad);
-  if (!buffer) return GST_FLOW_OK;
-  const GstFlowReturn ret = gst_aggregator_finish_buffer(GST_AGGREGATOR(self), buffer);
-  // The element also works as a plain sink: an unlinked src pad is not an error.
-  return ret == GST_FLOW_NOT_LINKED ? GST_FLOW_OK : ret;
+  return buffer ? send_downstream(self, buffer) : GST_FLOW_OK;
 }
 
 // Features such as motion finish a frame's scores only when the next frame has
@@ -371,6 +375,10 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
   GstBuffer* dist_buffer = heads[kDist].get();
   const FrameTiming timing{GST_BUFFER_PTS(dist_buffer), dist.time_of(dist_buffer),
                            dist.time_of(dist_buffer, false), GST_BUFFER_DURATION(dist_buffer)};
+  // The pair leaves its pads before it is scored (heads hold it): upstream
+  // then reads and parses the next pair while this one is scored, instead of
+  // waiting for aggregate() to return (a pad holds one frame).
+  for (Input& input : priv->inputs) gst_aggregator_pad_drop_buffer(input.pad);
   std::vector<FinishedFrame> finished;
   priv->monitor.pair_pushed(timing.running_time);
   try {
@@ -403,8 +411,9 @@ GstFlowReturn score_pair(GstVmafExact* self, const std::array<BufferPtr, 2>& hea
     return GST_FLOW_ERROR;
   }
   if (!post_frames(self, finished)) return GST_FLOW_ERROR;
-  pass_on(self, priv->inputs[kRef]);
-  return pass_on(self, dist);
+  ++priv->inputs[kRef].buffers;
+  ++dist.buffers;
+  return send_downstream(self, gst_buffer_ref(dist_buffer));
 }
 
 // End of both inputs: final scores, summary, log. Returns EOS or an error.

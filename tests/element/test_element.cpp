@@ -1,23 +1,24 @@
 // The vmafexact element through GstHarness: pairing, formats, caps errors, EOS,
 // flushing, messages and logs. Expected scores come from metrics/ directly on
 // the test's own planes, so these tests check the element's plumbing.
-#include <gtest/gtest.h>
 #include <gst/allocators/gstfdmemory.h>
+#include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <mutex>
 #include <new>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -202,6 +203,71 @@ TEST(Element, ScoresEveryPairAndPassesDistortedBuffersThrough) {
   gst_structure_free(const_cast<GstStructure*>(pooled));
   EXPECT_TRUE(message_texts(messages, GST_MESSAGE_WARNING).empty())
       << joined(message_texts(messages, GST_MESSAGE_WARNING));
+}
+
+// With one frame in flight a pair is scored inside aggregate(). It leaves its
+// pads first, so that upstream delivers the next pair while this one is scored
+// (a pad holds one frame; else reading and parsing the next pair waits for the
+// scoring and the scoring then waits for them). Here each frame's message,
+// posted once its pair is scored, is held by a sync handler until the next pair
+// has been taken by both pads.
+TEST(Element, TakesAPairOffItsPadsBeforeScoringIt) {
+  struct Gate {
+    std::mutex mutex;
+    std::condition_variable pushed;
+    guint64 pairs_taken = 0, pairs = 0;
+    std::vector<guint64> frames_waited_out;
+  } gate;
+  constexpr guint64 kPairs = 4;
+  gate.pairs = kPairs;
+  ElementHarness harness("threads=1 frames-in-flight=1");
+  // Not live, as filesrc: a pad then holds one frame (live pads hold two).
+  gst_harness_set_live(harness.ref(), FALSE);
+  gst_harness_set_live(harness.dist(), FALSE);
+  GstBus* bus = gst_element_get_bus(harness.element());
+  gst_bus_set_sync_handler(
+      bus,
+      [](GstBus*, GstMessage* message, gpointer data) {
+        auto& gate = *static_cast<Gate*>(data);
+        const GstStructure* structure = gst_message_get_structure(message);
+        guint64 index = 0;
+        if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT ||
+            !gst_structure_has_name(structure, "vmafexact-frame") ||
+            !gst_structure_get_uint64(structure, "index", &index))
+          return GST_BUS_PASS;
+        std::unique_lock lock(gate.mutex);
+        const guint64 wanted = std::min(index + 2, gate.pairs);
+        // Waits once: after a first failure the others would only add time.
+        if (gate.frames_waited_out.empty() &&
+            !gate.pushed.wait_for(lock, std::chrono::seconds(10),
+                                  [&] { return gate.pairs_taken >= wanted; }))
+          gate.frames_waited_out.push_back(index);
+        return GST_BUS_PASS;
+      },
+      &gate, nullptr);
+  harness.set_caps(caps_string(GST_VIDEO_FORMAT_I420, 64, 48),
+                   caps_string(GST_VIDEO_FORMAT_I420, 64, 48));
+  const Frames frames = make_frames(kPairs, 64, 48, 8, ChromaFormat::k420);
+  for (unsigned i = 0; i < kPairs; ++i) {
+    EXPECT_EQ(
+        harness.push_ref(make_buffer(frames.ref[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame)),
+        GST_FLOW_OK);
+    EXPECT_EQ(
+        harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_I420, i * kFrame, kFrame)),
+        GST_FLOW_OK);
+    const std::lock_guard lock(gate.mutex);
+    gate.pairs_taken = i + 1;
+    gate.pushed.notify_all();
+  }
+  harness.push_eos_ref();
+  harness.push_eos_dist();
+  ASSERT_TRUE(harness.wait_for_eos());
+  gst_bus_set_sync_handler(bus, nullptr, nullptr, nullptr);
+  gst_object_unref(bus);
+  expect_frame_scores(element_messages(harness.drain_messages(), "vmafexact-frame"), frames);
+  EXPECT_TRUE(gate.frames_waited_out.empty())
+      << "frame " << gate.frames_waited_out.front()
+      << "'s message was posted while the next pair could not reach the pads";
 }
 
 TEST(Element, PairsByRunningTimeNotArrival) {
