@@ -596,7 +596,9 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
   };
   const std::string ref = in("ref.y4m"), dist = in("dist_480.mp4");
   // A named pipe, as bash's <(ffmpeg ...) gives: never opened, so nothing blocks.
-  if (!fs::exists(in("pipe.y4m"))) ASSERT_EQ(mkfifo(in("pipe.y4m").c_str(), 0600), 0);
+  if (!fs::exists(in("pipe.y4m"))) {
+    ASSERT_EQ(mkfifo(in("pipe.y4m").c_str(), 0600), 0);
+  }
   const std::vector<Case> cases = {
       {{in("missing.mp4"), dist},
        2,
