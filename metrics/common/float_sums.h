@@ -12,13 +12,15 @@
 #pragma once
 
 #include "common/bands.h"
+#include "common/float_plane_pixel.h"
 #include "common/picture.h"
 
 namespace vmafexact {
 
-// picture_copy()'s divisor of a sample: 1, 4, 16 or 256 for 8, 10, 12, 16 bits.
-constexpr float float_sample_divisor(unsigned bpc) {
-  return bpc == 8 ? 1.0f : bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+// picture_copy()'s divisor of a sample: 1, 4, 16 or 256 for 8, 10, 12, 16 bits
+// (the float planes' sample_scaler() above 8 bits).
+inline float float_sample_divisor(unsigned bpc) {
+  return bpc == 8 ? 1.0f : float_pixel::sample_scaler(bpc);
 }
 
 // libvmaf's `double cum = 0; cum += v` over the plane's samples as floats.
