@@ -12,7 +12,6 @@
 
 #include <glib-unix.h>
 #include <gst/gst.h>
-#include <libsoup/soup.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "monitor_http.h"
 #include "support/decoded_video.h"
 #include "support/handles.h"
 #include "support/message_json.h"
@@ -38,12 +38,12 @@
 namespace {
 
 namespace examples = vmafexact::examples;
+namespace monitor_http = vmafexact::monitor_http;
 using examples::ErrorPtr;
 using examples::GCharPtr;
 using examples::GObjectPtr;
 using examples::GstObjectPtr;
 using examples::LoopPtr;
-using examples::UriListPtr;
 
 // ---------------------------------------------------------------- options
 
@@ -571,7 +571,6 @@ class Monitor {
     status_ = status;
     g_main_loop_quit(loop_.get());
   }
-  void serve(SoupServerMessage* message, const char* path);
 
   static gboolean bus_callback(GstBus*, GstMessage* message, gpointer self) {
     return static_cast<Monitor*>(self)->on_bus_message(message);
@@ -592,16 +591,12 @@ class Monitor {
     static_cast<Monitor*>(self)->on_eos_timeout();
     return G_SOURCE_REMOVE;
   }
-  static void server_callback(SoupServer*, SoupServerMessage* message, const char* path,
-                              GHashTable*, gpointer self) {
-    static_cast<Monitor*>(self)->serve(message, path);
-  }
 
   Options options_;
   LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
   GstObjectPtr<GstElement> pipeline_;
   GstObjectPtr<GstElement> vmafexact_;
-  GObjectPtr<SoupServer> server_;
+  std::unique_ptr<monitor_http::MetricsServer> server_;
   std::ofstream jsonl_file_;
   std::ostream* jsonl_ = nullptr;
   Figures figures_;
@@ -804,28 +799,6 @@ void Monitor::write_json_line(const GstStructure* structure) {
   }
 }
 
-void Monitor::serve(SoupServerMessage* message, const char* path) {
-  const char* method = soup_server_message_get_method(message);
-  if (std::strcmp(method, SOUP_METHOD_GET) != 0 && std::strcmp(method, SOUP_METHOD_HEAD) != 0) {
-    soup_server_message_set_status(message, SOUP_STATUS_METHOD_NOT_ALLOWED, nullptr);
-    soup_message_headers_append(soup_server_message_get_response_headers(message), "Allow",
-                                "GET, HEAD");
-    return;
-  }
-  if (std::strcmp(path, "/metrics") != 0) {
-    soup_server_message_set_status(message, SOUP_STATUS_NOT_FOUND, nullptr);
-    static constexpr char kHint[] = "vmafexact-monitor serves /metrics\n";
-    soup_server_message_set_response(message, "text/plain; charset=utf-8", SOUP_MEMORY_STATIC,
-                                     kHint, sizeof kHint - 1);
-    return;
-  }
-  const std::string body = render_metrics(figures_);
-  soup_server_message_set_status(message, SOUP_STATUS_OK, nullptr);
-  soup_server_message_set_response(message,
-                                   "application/openmetrics-text; version=1.0.0; charset=utf-8",
-                                   SOUP_MEMORY_COPY, body.data(), body.size());
-}
-
 bool Monitor::start_server() {
   std::string problem;
   const GObjectPtr<GSocketAddress> address = parse_listen_address(options_.listen, problem);
@@ -833,24 +806,15 @@ bool Monitor::start_server() {
     std::fprintf(stderr, "--listen %s: %s.\n", options_.listen.c_str(), problem.c_str());
     return false;
   }
-  server_.reset(static_cast<SoupServer*>(g_object_new(
-      SOUP_TYPE_SERVER, "server-header", "vmafexact-monitor/" VMAFEXACT_VERSION, nullptr)));
-  soup_server_add_handler(server_.get(), nullptr, server_callback, this, nullptr);
-  GError* raw_error = nullptr;
-  const bool listening = soup_server_listen(server_.get(), address.get(),
-                                            static_cast<SoupServerListenOptions>(0), &raw_error);
-  ErrorPtr error(raw_error);
-  if (!listening) {
+  server_ = std::make_unique<monitor_http::MetricsServer>(
+      "vmafexact-monitor/" VMAFEXACT_VERSION, [this] { return render_metrics(figures_); });
+  if (!server_->listen(address.get(), problem)) {
     std::fprintf(stderr, "--listen %s: cannot listen there: %s\n", options_.listen.c_str(),
-                 error ? error->message : "unknown error");
+                 problem.c_str());
     return false;
   }
   // With port 0 the system picks one: say which, for scripts and tests.
-  UriListPtr uris(soup_server_get_uris(server_.get()));
-  for (GSList* item = uris.get(); item; item = item->next) {
-    GCharPtr text(g_uri_to_string(static_cast<GUri*>(item->data)));
-    std::fprintf(stderr, "vmafexact-monitor: serving %smetrics\n", text.get());
-  }
+  std::fprintf(stderr, "vmafexact-monitor: serving %s\n", server_->metrics_url().c_str());
   return true;
 }
 
@@ -972,7 +936,7 @@ int Monitor::run() {
   // Going to NULL writes the log if the stream did not end (docs/element.md).
   gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
   g_source_remove(watch);
-  soup_server_disconnect(server_.get());
+  server_.reset();
   return status_;
 }
 

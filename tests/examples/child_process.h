@@ -85,6 +85,11 @@ class ChildProcess {
   }
 
   bool running() const { return !exited_; }
+  // The program's process id, for /proc/PID; empty once it has exited.
+  std::string pid() const {
+    const gchar* identifier = g_subprocess_get_identifier(process_.get());
+    return identifier ? identifier : "";
+  }
   void send_signal(int signal) { g_subprocess_send_signal(process_.get(), signal); }
 
   // Runs the default main context (which reports the exit), then sleeps.

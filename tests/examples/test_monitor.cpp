@@ -6,11 +6,17 @@
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 #include <libsoup/soup.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,6 +33,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "monitor_http_request.h"
 
 namespace {
 
@@ -213,8 +220,10 @@ Exposition parse_openmetrics(const std::string& text) {
 // vmafexact-monitor, with the port it reports.
 class Monitor : public vmafexact::test::ChildProcess {
  public:
-  Monitor(const std::vector<std::string>& arguments, const fs::path& stderr_path)
-      : ChildProcess(with_program(arguments), stderr_path) {}
+  // Under `ulimit -n max_descriptors` when that is above 0.
+  Monitor(const std::vector<std::string>& arguments, const fs::path& stderr_path,
+          int max_descriptors = 0)
+      : ChildProcess(with_program(arguments, max_descriptors), stderr_path) {}
 
   // The port the program reports ("serving http://127.0.0.1:PORT/metrics").
   std::optional<int> wait_port(std::chrono::seconds timeout) {
@@ -231,8 +240,14 @@ class Monitor : public vmafexact::test::ChildProcess {
   }
 
  private:
-  static std::vector<std::string> with_program(std::vector<std::string> arguments) {
+  static std::vector<std::string> with_program(std::vector<std::string> arguments,
+                                               int max_descriptors) {
     arguments.insert(arguments.begin(), VMAFEXACT_MONITOR_PATH);
+    // A shell sets the limit and execs the program, which keeps its process id.
+    if (max_descriptors > 0)
+      arguments.insert(arguments.begin(),
+                       {"/bin/sh", "-c",
+                        "ulimit -n " + std::to_string(max_descriptors) + " && exec \"$0\" \"$@\""});
     return arguments;
   }
 };
@@ -645,6 +660,339 @@ TEST_F(MonitorTest, RefusesAnUnknownPropertyOrValue) {
     EXPECT_NE(monitor.error_output().find(reason), std::string::npos)
         << assignment << ": " << monitor.error_output();
   }
+}
+
+// ---------------------------------------------------------------- the endpoint's limits
+
+// The request reader on its own (examples/monitor_http_request.h; fuzzed by
+// tests/fuzz/fuzz_monitor_http.cpp).
+TEST(MonitorHttpRequest, ReadsStrictHeadsAndRefusesEarly) {
+  namespace http = vmafexact::monitor_http;
+  const auto parse = [](std::string_view bytes) { return http::parse_request_head(bytes); };
+  const std::string get = "GET /metrics?x=1 HTTP/1.1\r\nHost: a\r\n\r\n";
+  const http::ParsedHead head = parse(get + "GET /next");  // pipelined: the rest is left
+  ASSERT_EQ(head.state, http::HeadState::kComplete);
+  EXPECT_EQ(head.head_size, get.size());
+  EXPECT_EQ(head.request.path, "/metrics");
+  EXPECT_TRUE(head.request.keep_alive);
+  EXPECT_FALSE(head.request.declares_body);
+  for (std::size_t size = 0; size < get.size(); ++size)
+    EXPECT_EQ(parse(std::string_view(get).substr(0, size)).state, http::HeadState::kIncomplete)
+        << size;
+  // Bare LF and leading empty lines; HTTP/1.0 closes.
+  const http::ParsedHead old = parse("\r\n\nHEAD /metrics HTTP/1.0\n\n");
+  ASSERT_EQ(old.state, http::HeadState::kComplete);
+  EXPECT_FALSE(old.request.keep_alive);
+  EXPECT_TRUE(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, Close\r\n\r\n")
+                  .request.keep_alive == false);
+  EXPECT_TRUE(parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+                  .request.declares_body);
+  EXPECT_FALSE(
+      parse("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 000\r\n\r\n").request.declares_body);
+  const std::pair<std::string, unsigned> refused[] = {
+      {"\x16\x03\x01\x02\x00", 400},           // a TLS handshake, refused before any line end
+      {"GET /metrics HTTP/1.1\r\n\r\n", 400},  // no Host
+      {"GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400},  // two
+      {"GET /metrics HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400},  // obs-fold
+      {"GET /metrics HTTP/1.1\r\nHost : a\r\n\r\n", 400},            // space before ':'
+      {"GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400},
+      {"GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400},
+      {"GET /me\rtrics HTTP/1.1\r\n", 400},
+      {"GET  /metrics HTTP/1.1\r\n", 400},
+      {"GET /metrics\r\n", 400},  // HTTP/0.9
+      {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505},
+      {"GET /" + std::string(9000, 'a'), 414},
+      {"GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(9000, 'a'), 431},
+  };
+  for (const auto& [bytes, status] : refused) {
+    const http::ParsedHead refusal = parse(bytes);
+    EXPECT_EQ(refusal.state, http::HeadState::kRefused) << bytes.substr(0, 60);
+    EXPECT_EQ(refusal.status, status) << bytes.substr(0, 60);
+  }
+  std::string many_fields = "GET / HTTP/1.1\r\nHost: a\r\n";
+  for (int field = 0; field < 100; ++field) many_fields += "X: 1\r\n";
+  EXPECT_EQ(parse(many_fields).status, 431u);
+}
+
+// A TCP connection to the monitor, made as curl or Prometheus make theirs:
+// plain socket calls, closed by this side when it goes.
+class Connection {
+ public:
+  explicit Connection(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+    const timeval timeout{5, 0};  // a monitor that stopped answering fails the test soon
+    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+      const std::string reason = std::strerror(errno);
+      close(fd_);
+      throw std::runtime_error("connect: " + reason);
+    }
+  }
+  ~Connection() { close(fd_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // False when the monitor closed or reset the connection first.
+  bool send_all(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t sent = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (sent <= 0) return false;
+      bytes.remove_prefix(static_cast<std::size_t>(sent));
+    }
+    return true;
+  }
+  bool readable(std::chrono::milliseconds timeout) {
+    pollfd watched{fd_, POLLIN, 0};
+    return poll(&watched, 1, static_cast<int>(timeout.count())) > 0;
+  }
+  // One response: its head, and as much body as its Content-Length says
+  // (none after HEAD). Empty when the monitor closed or did not answer.
+  std::string read_response(bool head_request = false) {
+    std::string text;
+    std::size_t head_end = std::string::npos;
+    std::size_t expected = std::string::npos;
+    while (expected == std::string::npos || text.size() < expected) {
+      char buffer[16384];
+      const ssize_t got = recv(fd_, buffer, sizeof buffer, 0);
+      if (got <= 0) return expected == std::string::npos ? "" : text;
+      text.append(buffer, static_cast<std::size_t>(got));
+      if (head_end == std::string::npos &&
+          (head_end = text.find("\r\n\r\n")) != std::string::npos) {
+        static const std::regex length("\r\nContent-Length: ([0-9]+)\r\n", std::regex::icase);
+        std::smatch m;
+        const std::string head = text.substr(0, head_end + 2);
+        const std::size_t body =
+            head_request || !std::regex_search(head, m, length) ? 0 : std::stoul(m[1]);
+        expected = head_end + 4 + body;
+      }
+    }
+    return text;
+  }
+  // Waits for the monitor to close the connection (reading and dropping what
+  // it says before): true when it did by `deadline`.
+  bool closed_within(std::chrono::milliseconds timeout) {
+    return closed_by(std::chrono::steady_clock::now() + timeout);
+  }
+  bool closed_by(std::chrono::steady_clock::time_point deadline) {
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || !readable(left)) return false;
+      char buffer[4096];
+      if (recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT) <= 0) return true;
+    }
+  }
+
+ private:
+  int fd_;
+};
+
+unsigned status_of(const std::string& response) {
+  return response.size() > 12 && response.compare(0, 9, "HTTP/1.1 ") == 0
+             ? static_cast<unsigned>(std::stoul(response.substr(9, 3)))
+             : 0;
+}
+
+std::string metrics_request(const std::string& method = "GET") {
+  return method +
+         " /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n";
+}
+
+std::size_t open_descriptors(const Monitor& monitor) {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry :
+       fs::directory_iterator("/proc/" + monitor.pid() + "/fd"))
+    ++count;
+  return count;
+}
+
+long resident_kib(const Monitor& monitor) {
+  std::ifstream status("/proc/" + monitor.pid() + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// Waits until `done()`, pumping the main loop; false at the timeout.
+template <typename Done>
+bool wait_until(Done done, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    Monitor::pump(20ms);
+  }
+  return true;
+}
+
+class MonitorEndpointTest : public MonitorTest {
+ protected:
+  // A monitor whose two-frame stream has ended and which serves on until
+  // SIGINT: its descriptors and memory change only with its connections.
+  std::optional<int> start(int max_descriptors = 0) {
+    monitor_ = std::make_unique<Monitor>(
+        std::vector<std::string>{
+            "--pipeline",
+            "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
+            "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v threads=1",
+            "--listen", "127.0.0.1:0", "--no-exit-on-eos"},
+        dir_ / "stderr.txt", max_descriptors);
+    const auto port = monitor_->wait_port(30s);
+    if (!port) return std::nullopt;
+    if (!wait_until(
+            [&] { return monitor_->error_output().find("still serving") != std::string::npos; },
+            30s))
+      return std::nullopt;
+    return port;
+  }
+  void TearDown() override {
+    if (monitor_ && monitor_->running()) {
+      monitor_->send_signal(SIGINT);
+      EXPECT_EQ(monitor_->wait_exit(20s), 0) << monitor_->error_output();
+    }
+    monitor_.reset();
+    MonitorTest::TearDown();
+  }
+  std::unique_ptr<Monitor> monitor_;
+};
+
+// curl's way, 10,000 times: a keep-alive request on a new connection, which
+// the client closes after the response. Under ulimit -n 64 libsoup 3.2 kept
+// each in CLOSE-WAIT and stopped answering after about 52.
+TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
+  const auto port = start(64);
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const std::size_t baseline = open_descriptors(*monitor_);
+  const std::string request = metrics_request();
+  for (int scrape = 0; scrape < 10000; ++scrape) {
+    Connection connection(*port);
+    ASSERT_TRUE(connection.send_all(request)) << "scrape " << scrape;
+    const std::string response = connection.read_response();
+    ASSERT_EQ(status_of(response), 200u)
+        << "scrape " << scrape << ": '" << response.substr(0, 200) << "'\n"
+        << monitor_->error_output();
+    ASSERT_NE(response.find("vmafexact_frames_scored_total 2\n"), std::string::npos);
+  }
+  EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) <= baseline; }, 5s))
+      << open_descriptors(*monitor_) << " descriptors open, " << baseline << " before";
+  // Idle connections beyond the descriptors left are closed to make room.
+  std::vector<std::unique_ptr<Connection>> idle;
+  for (int connection = 0; connection < 100; ++connection)
+    idle.push_back(std::make_unique<Connection>(*port));
+  Connection scraper(*port);
+  ASSERT_TRUE(scraper.send_all(request));
+  EXPECT_EQ(status_of(scraper.read_response()), 200u) << monitor_->error_output();
+}
+
+// 200 connections left idle, half of them after a keep-alive response: the
+// monitor answers meanwhile and closes them all after its idle timeout (5 s).
+TEST_F(MonitorEndpointTest, IdleConnectionsAreClosedAfterTheIdleTimeout) {
+  const auto port = start();
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const std::size_t baseline = open_descriptors(*monitor_);
+  std::vector<std::unique_ptr<Connection>> idle;
+  for (int connection = 0; connection < 200; ++connection) {
+    idle.push_back(std::make_unique<Connection>(*port));
+    if (connection % 2 == 0) continue;
+    ASSERT_TRUE(idle.back()->send_all(metrics_request()));
+    ASSERT_EQ(status_of(idle.back()->read_response()), 200u);
+  }
+  EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) >= baseline + 200; }, 5s));
+  const auto opened = std::chrono::steady_clock::now();
+  Connection scraper(*port);
+  ASSERT_TRUE(scraper.send_all(metrics_request("HEAD")));
+  const std::string response = scraper.read_response(true);
+  EXPECT_EQ(status_of(response), 200u);
+  EXPECT_EQ(response.substr(response.size() - 4), "\r\n\r\n");  // HEAD: no body
+  std::size_t closed = 0;
+  for (auto& connection : idle) closed += connection->closed_by(opened + 10s);
+  EXPECT_EQ(closed, idle.size());
+  EXPECT_GE(std::chrono::steady_clock::now() - opened, 3s);  // not before the timeout
+  EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) <= baseline + 1; }, 5s))
+      << open_descriptors(*monitor_) << " descriptors open, " << baseline << " before";
+}
+
+// A 300 MB POST: answered 405 after its head, its body discarded as it comes,
+// never held (libsoup 3.2 read it all, 641 MB resident, before answering).
+TEST_F(MonitorEndpointTest, ALargePostIsRefusedWithoutHoldingItsBody) {
+  const auto port = start();
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const long resident_before = resident_kib(*monitor_);
+  constexpr std::size_t kBodySize = 300u << 20;
+  Connection connection(*port);
+  const auto begun = std::chrono::steady_clock::now();
+  ASSERT_TRUE(connection.send_all("POST /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+                                  std::to_string(kBodySize) + "\r\n\r\n"));
+  const std::string chunk(1 << 16, 'x');
+  std::size_t sent = 0;
+  while (sent < kBodySize && !connection.readable(0ms) && connection.send_all(chunk))
+    sent += chunk.size();
+  const std::string response = connection.read_response();
+  EXPECT_EQ(status_of(response), 405u) << response;
+  EXPECT_NE(response.find("\r\nAllow: GET, HEAD\r\n"), std::string::npos) << response;
+  EXPECT_NE(response.find("\r\nConnection: close\r\n"), std::string::npos) << response;
+  EXPECT_LT(std::chrono::steady_clock::now() - begun, 10s);
+  const long resident_after = resident_kib(*monitor_);
+  EXPECT_LT(resident_after - resident_before, 4096)
+      << resident_before << " KiB resident before, " << resident_after << " after; " << sent
+      << " body bytes sent";
+  // A GET with a body is refused too, and the monitor answers on.
+  Connection with_body(*port);
+  ASSERT_TRUE(with_body.send_all(
+      "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"));
+  EXPECT_EQ(status_of(with_body.read_response()), 413u);
+  Connection scraper(*port);
+  ASSERT_TRUE(scraper.send_all(metrics_request()));
+  EXPECT_EQ(status_of(scraper.read_response()), 200u);
+}
+
+// Heads too large or malformed: refused with their status, the connection
+// closed; the monitor answers on.
+TEST_F(MonitorEndpointTest, OversizedAndMalformedHeadsAreRefused) {
+  const auto port = start();
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const std::pair<std::string, unsigned> cases[] = {
+      {"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + std::string(16 << 10, 'c') +
+           "\r\n\r\n",
+       431},
+      {"GET /" + std::string(16 << 10, 'm') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414},
+      {"GET /metrics HTTP/1.1\r\n\r\n", 400},
+      {std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11), 400},
+      {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505},
+      {"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 404},
+  };
+  for (const auto& [request, status] : cases) {
+    Connection connection(*port);
+    connection.send_all(request);  // the monitor may answer and close before it all went
+    const std::string response = connection.read_response();
+    EXPECT_EQ(status_of(response), status) << request.substr(0, 40) << ": " << response;
+    EXPECT_TRUE(connection.closed_within(3s)) << request.substr(0, 40);
+  }
+  Connection scraper(*port);
+  ASSERT_TRUE(scraper.send_all(metrics_request()));
+  EXPECT_EQ(status_of(scraper.read_response()), 200u);
+}
+
+// A slowloris (a header byte every half second) is cut at the request
+// timeout, 10 s after its first byte, with a 408.
+TEST_F(MonitorEndpointTest, ASlowlorisIsCutAtTheRequestTimeout) {
+  const auto port = start();
+  ASSERT_TRUE(port) << monitor_->error_output();
+  Connection connection(*port);
+  const auto begun = std::chrono::steady_clock::now();
+  bool open = connection.send_all("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+  // Waiting on the socket paces the bytes: the monitor's answer ends the loop.
+  while (open && std::chrono::steady_clock::now() - begun < 20s && !connection.readable(500ms))
+    open = connection.send_all("a");
+  const auto cut = std::chrono::steady_clock::now() - begun;
+  EXPECT_GE(cut, 9s);
+  EXPECT_LT(cut, 13s);
+  EXPECT_EQ(status_of(connection.read_response()), 408u);
+  EXPECT_TRUE(connection.closed_within(3s));
 }
 
 }  // namespace
