@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "log_file.h"
+#include "output/output_file.h"
 
 namespace vmafexact::gst {
 
@@ -68,12 +68,14 @@ std::string rotated_log_name(const std::string& pattern, unsigned counter, GDate
 StreamedLog::StreamedLog(Options options) : options_(std::move(options)) { open_body(); }
 
 void StreamedLog::open_body() {
-  const std::string path = make_temporary_beside(options_.location);
-  if (path.empty()) throw Error("cannot create a file beside \"" + options_.location + "\"");
-  body_ = std::fstream(path, std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
+  // Beside the log's (resolved) file, on its disk; for a device or FIFO in
+  // the temporary folder. Throws vmafexact::Error naming the log.
+  output::TemporaryFile scratch(output::resolve_output(options_.location));
+  body_ = std::fstream(scratch.path(),
+                       std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
   // Unlinked at once: the open stream keeps it, a crash leaves nothing behind.
-  g_remove(path.c_str());
-  if (!body_) throw Error("cannot open a file beside \"" + options_.location + "\"");
+  scratch.remove();
+  if (!body_) throw Error(output::cannot_write(options_.location, "cannot open a scratch file"));
   stream_.emplace(options_.format, options_.precision,
                   options_.rotation.kind != LogRotation::Kind::kNone);
   pools_.clear();
@@ -159,12 +161,20 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
 
   body_.flush();
   const bool body_ok = static_cast<bool>(body_);
-  const bool written = body_ok && write_file_atomically(path, [&](std::ostream& out) {
-                         stream_->write_head(out, names, info);
-                         body_.seekg(0);
-                         if (stream_->frames_written() > 0) out << body_.rdbuf();
-                         stream_->write_tail(out, names, pools_, aggregates);
-                       });
+  bool written = false;
+  if (body_ok) {
+    try {
+      output::write_output(path, [&](std::ostream& out) {
+        stream_->write_head(out, names, info);
+        body_.seekg(0);
+        if (stream_->frames_written() > 0) out << body_.rdbuf();
+        stream_->write_tail(out, names, pools_, aggregates);
+      });
+      written = true;
+    } catch (const Error& error) {
+      GST_WARNING("%s", error.what());
+    }
+  }
   body_.close();
   if (!written) {
     failed_path_ = path;

@@ -5,14 +5,17 @@
 //
 // main() learns what the inputs hold, lines the distorted video up with the
 // reference (scaling, sample format, frame rate, delay), runs the pipeline on
-// a GLib main loop (bus messages, SIGINT/SIGTERM, the progress line) and puts
-// the outputs in place; every failure ends as a CliError with its exit code.
+// a GLib main loop (bus messages, SIGINT/SIGTERM/SIGHUP/SIGQUIT, the progress
+// line) and puts the outputs in place; every failure ends as a CliError with
+// its exit code.
 
+#include <fcntl.h>
 #include <glib-unix.h>
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <csignal>
@@ -107,13 +110,26 @@ class Run {
     static_cast<Run*>(self)->interrupt(SIGTERM);
     return G_SOURCE_CONTINUE;
   }
+  static gboolean on_sighup(gpointer self) {
+    static_cast<Run*>(self)->interrupt(SIGHUP);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_sigquit(gint fd, GIOCondition, gpointer self) {
+    char bytes[16];
+    while (read(fd, bytes, sizeof bytes) > 0) {
+    }
+    static_cast<Run*>(self)->stop_at_once(SIGQUIT);
+    return G_SOURCE_CONTINUE;
+  }
   static gboolean on_tick(gpointer self) {
     static_cast<Run*>(self)->progress_.draw();
     return G_SOURCE_CONTINUE;
   }
   void handle(GstMessage* message);
   void interrupt(int signal);
+  void stop_at_once(int signal);
   void fail(const GstMessage* message);
+  void check_outputs();
   void quit() { g_main_loop_quit(loop_.get()); }
 
   const Options& options_;
@@ -125,8 +141,8 @@ class Run {
   LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
   std::optional<CliError> failure_;
   std::string missing_plugin_;
-  int signal_ = 0;        // the first SIGINT/SIGTERM
-  bool aborted_ = false;  // a second one
+  int signal_ = 0;        // the first SIGINT/SIGTERM/SIGHUP
+  bool aborted_ = false;  // a second one, or SIGQUIT
   std::thread ender_;     // sends EOS into vmafexact after the first signal
 };
 
@@ -146,6 +162,7 @@ void Run::handle(GstMessage* message) {
       } else if (gst_structure_has_name(s, "vmafexact-summary")) {
         outputs_.on_summary(s);
       }
+      check_outputs();
       break;
     }
     case GST_MESSAGE_WARNING: {
@@ -179,11 +196,12 @@ void Run::fail(const GstMessage* message) {
   gst_message_parse_error(const_cast<GstMessage*>(message), &raw_error, &raw_debug);
   ErrorPtr error(raw_error);
   GCharPtr debug(raw_debug);
-  std::string text = error ? error->message : "unknown error";
+  // The element writes its log to a scratch file: its messages name the log.
+  std::string text = outputs_.with_log_name(error ? error->message : "unknown error");
   if (!text.empty() && text.back() == '.') text.pop_back();
   // GStreamer's debug text starts with where the error was posted
   // ("file.c(123): function (): /GstPipeline:...:"); the advice follows.
-  std::string details = debug ? debug.get() : "";
+  std::string details = outputs_.with_log_name(debug ? debug.get() : "");
   if (const auto newline = details.find('\n');
       newline != std::string::npos && newline > 0 && details[newline - 1] == ':')
     details.erase(0, newline + 1);
@@ -215,11 +233,25 @@ void Run::fail(const GstMessage* message) {
   failure_.emplace(kExitScoring, text, details);
 }
 
+// A JSON line that could not be written (standard output closed or full, a
+// FIFO's reader gone): the run stops with that error.
+void Run::check_outputs() {
+  if (!outputs_.write_error() || failure_) return;
+  failure_ = *outputs_.write_error();
+  quit();
+}
+
+// SIGQUIT, or a second interrupt: no outputs written, temporary files removed.
+void Run::stop_at_once(int signal) {
+  if (signal_ == 0) signal_ = signal;
+  aborted_ = true;
+  quit();
+}
+
 void Run::interrupt(int signal) {
   if (signal_ != 0) {
     progress_.print("vmafexact: interrupted again: stopping without writing the outputs");
-    aborted_ = true;
-    quit();
+    stop_at_once(signal);
     return;
   }
   signal_ = signal;
@@ -232,20 +264,44 @@ void Run::interrupt(int signal) {
   ender_ = std::thread([pipeline = &pipeline_] { pipeline->end_inputs(); });
 }
 
+// SIGQUIT's handler: GLib's signal sources do not take SIGQUIT, so it wakes
+// the main loop through a pipe.
+int quit_pipe[2] = {-1, -1};
+extern "C" void on_sigquit_signal(int) {
+  const int saved = errno;
+  const char byte = 0;
+  [[maybe_unused]] const ssize_t written = write(quit_pipe[1], &byte, 1);
+  errno = saved;
+}
+
 ExitCode Run::run() {
+  outputs_.start();
   GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline_.pipeline()));
   const guint watch = gst_bus_add_watch(bus.get(), on_bus, this);
   const guint sigint = g_unix_signal_add(SIGINT, on_sigint, this);
   const guint sigterm = g_unix_signal_add(SIGTERM, on_sigterm, this);
+  const guint sighup = g_unix_signal_add(SIGHUP, on_sighup, this);
+  guint sigquit = 0;
+  if (quit_pipe[0] < 0 && pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+    struct sigaction action {};
+    action.sa_handler = on_sigquit_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGQUIT, &action, nullptr);
+  }
+  if (quit_pipe[0] >= 0) sigquit = g_unix_fd_add(quit_pipe[0], G_IO_IN, on_sigquit, this);
   const guint tick = g_timeout_add(250, on_tick, this);
 
-  outputs_.start();
   if (gst_element_set_state(pipeline_.pipeline(), GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     // The reason is on the bus: the loop reads it and quits.
   }
   g_main_loop_run(loop_.get());
 
+  // Signals from here on are held (GLib's sources gone, SIGQUIT's pipe
+  // unread): the outputs are written or removed whole.
   g_source_remove(tick);
+  if (sigquit) g_source_remove(sigquit);
+  g_source_remove(sighup);
   g_source_remove(sigterm);
   g_source_remove(sigint);
   gst_element_set_state(pipeline_.pipeline(), GST_STATE_NULL);
@@ -328,6 +384,17 @@ ExitCode run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace vmafexact::cli;
+  // A closed standard descriptor (`>&-`) is taken by /dev/null, read-only:
+  // no file opened later lands on it, and writes to it fail (--jsonl -
+  // reports that) instead of going into that file.
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int null_fd = open("/dev/null", O_RDONLY);
+      if (null_fd >= 0 && null_fd != fd) {
+        dup2(null_fd, fd);
+        close(null_fd);
+      }
+    }
   try {
     return run(argc, argv);
   } catch (const CliError& error) {

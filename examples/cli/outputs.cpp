@@ -1,18 +1,21 @@
 #include "outputs.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <regex>
 #include <sstream>
 
+#include "common/error.h"
 #include "errors.h"
-#include "log_file.h"
 #include "report.h"
 #include "support/message_json.h"
 
@@ -20,8 +23,10 @@ namespace vmafexact::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using gst::make_temporary_beside;
-using gst::write_file_atomically;
+
+constexpr char kRoomAdvice[] =
+    "Check that the folder is writable and has room (or that a FIFO has its reader); an "
+    "existing file there was left as it was.";
 
 // One spelling per file, for comparing names of files that may not exist yet.
 std::string canonical(const std::string& path) {
@@ -44,14 +49,31 @@ void check_output(const std::string& option, const std::string& path,
                          " video; writing it would "
                          "destroy the input",
                      "Give the output another name.");
-  if (!gst::log_folder_writable(path)) {
-    const fs::path folder =
-        fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-    throw CliError(kExitOutput,
-                   option + " " + path + ": cannot create a file in " + folder.string() +
-                       (fs::is_directory(folder, error) ? " (not writable)" : " (no such folder)"),
-                   "Check that the folder exists and is writable.");
+  const auto problem = output::output_problem(path);
+  if (!problem) return;
+  using Kind = output::OutputProblem::Kind;
+  switch (problem->kind) {
+    case Kind::kFolderMissing:
+    case Kind::kFolderNotWritable:
+      throw CliError(kExitOutput,
+                     option + " " + path + ": cannot create a file in " + problem->folder +
+                         (problem->kind == Kind::kFolderMissing ? " (no such folder)"
+                                                                : " (not writable)"),
+                     "Check that the folder exists and is writable.");
+    case Kind::kNotAFile:
+      throw CliError(kExitOutput, option + " " + path + ": " + problem->cause,
+                     "Give a file name, a device such as /dev/null, or a FIFO.");
+    case Kind::kNotWritable:
+      throw CliError(kExitOutput, option + " " + path + ": cannot be written (" +
+                                      problem->cause + ")",
+                     "Check its permissions.");
   }
+}
+
+// Whether standard output is open for writing (not closed with >&-).
+bool stdout_writable() {
+  const int flags = fcntl(STDOUT_FILENO, F_GETFL);
+  return flags != -1 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
 std::string string_field(const GstStructure* s, const char* name) {
@@ -101,38 +123,78 @@ Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput
   collect_scores_ = logs_.size() > 1 || !options.plot.empty() || !options.html.empty();
   if (!logs_.empty()) {
     element_log_format_ = logs_.front().format;
-    element_log_temporary_ = make_temporary_beside(logs_.front().path);
-    if (element_log_temporary_.empty())
-      throw CliError(kExitOutput, "cannot create a file beside " + logs_.front().path,
-                     "Check that the folder exists, is writable and has room.");
+    // The element replaces this file with its log at end of stream; it goes
+    // with this object (a run that did not finish, or after the copy).
+    try {
+      element_log_.emplace(output::resolve_output(logs_.front().path));
+    } catch (const Error& error) {
+      throw CliError(kExitOutput, error.what(), "Check that the folder is writable and has room.");
+    }
+    element_log_->close();
   }
 }
 
-Outputs::~Outputs() {
-  if (finished_) return;
-  if (!element_log_temporary_.empty()) g_remove(element_log_temporary_.c_str());
-  if (!jsonl_temporary_.empty()) {
-    jsonl_file_.close();
-    g_remove(jsonl_temporary_.c_str());
-  }
+const std::string& Outputs::element_log_location() const {
+  static const std::string none;
+  return element_log_ ? element_log_->path() : none;
+}
+
+std::string Outputs::with_log_name(std::string text) const {
+  if (!element_log_) return text;
+  const std::string& scratch = element_log_->path();
+  for (std::size_t at = text.find(scratch); at != std::string::npos;
+       at = text.find(scratch, at + logs_.front().path.size()))
+    text.replace(at, scratch.size(), logs_.front().path);
+  return text;
 }
 
 void Outputs::start() {
-  if (options_.jsonl.empty() || options_.jsonl == "-") return;
-  jsonl_temporary_ = make_temporary_beside(options_.jsonl);
-  if (!jsonl_temporary_.empty())
-    jsonl_file_.open(jsonl_temporary_, std::ios::out | std::ios::trunc);
-  if (jsonl_temporary_.empty() || !jsonl_file_)
-    throw CliError(kExitOutput, "--jsonl " + options_.jsonl + ": cannot create a file beside it",
-                   "Check that the folder exists, is writable and has room.");
+  if (jsonl_on_stdout()) {
+    if (!stdout_writable())
+      throw CliError(kExitOutput, "cannot write standard output: it is closed",
+                     "Run vmafexact with its standard output open, or give --jsonl a file.");
+    return;
+  }
+  if (options_.jsonl.empty()) return;
+  try {
+    jsonl_file_.emplace(options_.jsonl);
+  } catch (const Error& error) {
+    throw CliError(kExitOutput, "--jsonl: " + std::string(error.what()),
+                   "Check that the folder exists and is writable, or that the FIFO has its "
+                   "reader.");
+  }
+}
+
+// One JSON line: to standard output (flushed, so that a reader sees each
+// frame at once), or to --jsonl's file. A failed write stops the run.
+void Outputs::write_json_line(const GstStructure* structure, bool flush) {
+  if (options_.jsonl.empty() || write_error_) return;
+  const std::string line = examples::json_line(structure) + '\n';
+  if (jsonl_on_stdout()) {
+    if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size() ||
+        std::fflush(stdout) != 0) {
+      const int error = errno;
+      write_error_.emplace(kExitOutput,
+                           std::string("cannot write standard output: ") + std::strerror(error),
+                           "The JSON lines of --jsonl - could not be delivered.");
+    }
+    return;
+  }
+  try {
+    if (flush)
+      jsonl_file_->write(line);
+    else
+      jsonl_file_->stream() << line;
+  } catch (const Error& error) {
+    write_error_.emplace(kExitOutput, "--jsonl: " + std::string(error.what()), kRoomAdvice);
+  }
 }
 
 void Outputs::on_frame(const GstStructure* frame) {
-  if (!options_.jsonl.empty()) {
-    std::ostream& out = jsonl_on_stdout() ? std::cout : jsonl_file_;
-    out << examples::json_line(frame) << '\n';
-    if (jsonl_on_stdout()) out.flush();
-  }
+  // A device or FIFO gets each line at once; a file is renamed into place at
+  // the end, its writes can wait for the buffer.
+  write_json_line(frame, jsonl_file_ && jsonl_file_->target().kind ==
+                                            output::OutputTarget::Kind::kStream);
   if (!collect_scores_) return;
   guint64 index = 0;
   if (!gst_structure_get_uint64(frame, "index", &index)) return;
@@ -146,11 +208,7 @@ void Outputs::on_frame(const GstStructure* frame) {
 
 void Outputs::on_summary(const GstStructure* summary) {
   summary_.reset(gst_structure_copy(summary));
-  if (!options_.jsonl.empty()) {
-    std::ostream& out = jsonl_on_stdout() ? std::cout : jsonl_file_;
-    out << examples::json_line(summary) << '\n';
-    out.flush();
-  }
+  write_json_line(summary, true);
   if (!collect_scores_) return;
   // libvmaf's aggregate metrics: the summary's plain doubles.
   for (gint i = 0; i < gst_structure_n_fields(summary); ++i) {
@@ -181,34 +239,45 @@ void Outputs::write_extra_logs(const std::string& fps_source) {
     info.provenance.emplace_back("threads", std::to_string(threads));
   for (std::size_t i = 1; i < logs_.size(); ++i) {
     const LogTarget& target = logs_[i];
-    if (!write_file_atomically(target.path, [&](std::ostream& out) {
-          write_log(out, target.format, options_.precision, scores_, info);
-        }))
-      throw CliError(kExitOutput, "cannot write " + target.path,
-                     "Check that the folder is writable and has room; an existing file there "
-                     "was left as it was.");
+    try {
+      output::write_output(target.path, [&](std::ostream& out) {
+        write_log(out, target.format, options_.precision, scores_, info);
+      });
+    } catch (const Error& error) {
+      throw CliError(kExitOutput, error.what(), kRoomAdvice);
+    }
   }
 }
 
 void Outputs::finish() {
-  if (!logs_.empty()) {
+  if (write_error_) throw *write_error_;
+  if (element_log_) {
+    // The element's log, copied through the output writer: a file replaced
+    // whole, a device or FIFO written in place.
     const std::string& primary = logs_.front().path;
-    if (std::rename(element_log_temporary_.c_str(), primary.c_str()) != 0)
-      throw CliError(kExitOutput, "cannot write " + primary + ": " + g_strerror(errno),
-                     "Check that the folder is writable; an existing file there was left as it "
-                     "was.");
-    element_log_temporary_.clear();
-    if (logs_.size() > 1) write_extra_logs(primary);
+    try {
+      std::ifstream log(element_log_->path(), std::ios::binary);
+      if (!log) throw Error(output::cannot_write(primary, "vmafexact wrote no log"));
+      output::write_output(primary, [&](std::ostream& out) {
+        char buffer[1 << 16];
+        while (log.read(buffer, sizeof buffer) || log.gcount() > 0)
+          out.write(buffer, log.gcount());
+        if (log.bad()) throw Error(output::cannot_write(primary, "cannot read vmafexact's log"));
+      });
+    } catch (const Error& error) {
+      throw CliError(kExitOutput, error.what(), kRoomAdvice);
+    }
+    if (logs_.size() > 1) write_extra_logs(element_log_->path());
+    element_log_.reset();
   }
-  if (!jsonl_temporary_.empty()) {
-    jsonl_file_.close();
-    if (!jsonl_file_ || std::rename(jsonl_temporary_.c_str(), options_.jsonl.c_str()) != 0)
-      throw CliError(kExitOutput, "cannot write --jsonl " + options_.jsonl,
-                     "Check that the folder is writable and has room.");
-    jsonl_temporary_.clear();
+  if (jsonl_file_) {
+    try {
+      jsonl_file_->commit();
+    } catch (const Error& error) {
+      throw CliError(kExitOutput, "--jsonl: " + std::string(error.what()), kRoomAdvice);
+    }
   }
   if (!options_.plot.empty() || !options_.html.empty()) write_report();
-  finished_ = true;
 }
 
 // The report library's input: each score's values in frame order (under

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "atomic_file.h"
+#include "output/output_file.h"
 
 namespace vmafexact::report {
 namespace {
@@ -24,7 +24,9 @@ void write_rendered(const std::string& path, Render render) {
   } catch (const std::exception& error) {
     throw std::runtime_error("cannot write " + path + ": " + error.what());
   }
-  detail::write_file_atomically(path, bytes);
+  // Through the project's output writer: a file replaced whole, a device or
+  // FIFO written in place (vmafexact::Error, a std::runtime_error).
+  output::write_output(path, bytes);
 }
 
 }  // namespace

@@ -5,10 +5,13 @@
 // (scaling, frame rate, --dist-delay), SIGINT, and every error's exit code and
 // message.
 
+#include <fcntl.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <pty.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,10 +20,14 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -765,6 +772,288 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("vmafexact " VMAFEXACT_VERSION " (libvmaf 3.2.0)\nGStreamer ", 0), 0u)
       << version.out;
+}
+
+
+// --- Outputs that are not plain files (issue 39): device nodes, FIFOs and
+// symlinks are written through, never replaced; standard output's write
+// errors end the run; signals leave no temporary file. ---
+
+mode_t type_of(const fs::path& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) return 0;
+  return status.st_mode & S_IFMT;
+}
+
+// Reads a FIFO to its end on a thread of its own; opened before the tool
+// starts, so that the tool finds its reader.
+class FifoReader {
+ public:
+  explicit FifoReader(const fs::path& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)),
+        text_(std::async(std::launch::async, [fd = fd_] {
+          std::string text;
+          char buffer[65536];
+          for (;;) {
+            pollfd ready{fd, POLLIN, 0};
+            if (fd < 0 || ::poll(&ready, 1, 60000) <= 0) return text + "<timeout>";
+            const ssize_t n = ::read(fd, buffer, sizeof buffer);
+            if (n > 0)
+              text.append(buffer, static_cast<std::size_t>(n));
+            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+              return text;
+          }
+        })) {}
+  ~FifoReader() {
+    if (text_.valid()) text_.wait();
+    if (fd_ >= 0) ::close(fd_);
+  }
+  std::string text() { return text_.get(); }
+
+ private:
+  int fd_;
+  std::future<std::string> text_;
+};
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Scratch files of a log written to a device or FIFO go to $TMPDIR: a folder
+// of the test's own while `TemporaryFolderVariable` lives.
+class TemporaryFolderVariable {
+ public:
+  explicit TemporaryFolderVariable(const fs::path& folder) : folder_(folder) {
+    const char* previous = std::getenv("TMPDIR");
+    if (previous) previous_ = previous;
+    fs::create_directories(folder_);
+    setenv("TMPDIR", folder_.c_str(), 1);
+  }
+  ~TemporaryFolderVariable() {
+    if (previous_)
+      setenv("TMPDIR", previous_->c_str(), 1);
+    else
+      unsetenv("TMPDIR");
+  }
+  bool empty() const { return fs::is_empty(folder_); }
+
+ private:
+  fs::path folder_;
+  std::optional<std::string> previous_;
+};
+
+TEST_F(Cli, OutputsToDeviceNodesLeaveThemDevices) {
+  const std::vector<std::string> nodes = {"json", "csv", "xml", "jsonl", "plot.svg", "html"};
+  for (const auto& name : nodes)
+    if (::mknod(out(name).c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+      GTEST_SKIP() << "mknod not permitted here: " << std::strerror(errno);
+  const TemporaryFolderVariable scratch(out_ / "tmp");
+  const Result run = run_cli({"--json", out("json"), "--csv", out("csv"), "--xml", out("xml"),
+                              "--jsonl", out("jsonl"), "--plot", out("plot.svg"), "--html",
+                              out("html"), in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 0) << describe(run);
+  for (const auto& name : nodes) EXPECT_EQ(type_of(out(name)), S_IFCHR) << name;
+  EXPECT_TRUE(hidden_files(out_).empty());
+  EXPECT_TRUE(scratch.empty());
+}
+
+TEST_F(Cli, OutputsToFifosReachTheirReaders) {
+  const std::vector<std::string> fifos = {"json", "csv", "jsonl", "plot.svg", "html"};
+  std::map<std::string, std::unique_ptr<FifoReader>> readers;
+  for (const auto& name : fifos) {
+    ASSERT_EQ(::mkfifo(out(name).c_str(), 0600), 0);
+    readers[name] = std::make_unique<FifoReader>(out(name));
+  }
+  const TemporaryFolderVariable scratch(out_ / "tmp");
+  const Result run =
+      run_cli({"--json", out("json"), "--csv", out("csv"), "--jsonl", out("jsonl"), "--plot",
+               out("plot.svg"), "--html", out("html"), in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 0) << describe(run);
+  EXPECT_EQ(Json::parse(readers["json"]->text())["frames"].size(), 12u);
+  EXPECT_EQ(line_count(readers["csv"]->text()), 13u);
+  EXPECT_EQ(line_count(readers["jsonl"]->text()), 13u);
+  EXPECT_NE(readers["plot.svg"]->text().find("<svg"), std::string::npos);
+  EXPECT_NE(readers["html"]->text().find("<html"), std::string::npos);
+  for (const auto& name : fifos) EXPECT_EQ(type_of(out(name)), S_IFIFO) << name;
+  EXPECT_TRUE(hidden_files(out_).empty());
+  EXPECT_TRUE(scratch.empty());
+}
+
+TEST_F(Cli, AFifoWithoutAReaderIsAnErrorNotAHang) {
+  ASSERT_EQ(::mkfifo(out("scores.json").c_str(), 0600), 0);
+  const Result run = run_cli({"--json", out("scores.json"), in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 5) << describe(run);
+  EXPECT_NE(run.err.find("cannot write " + out("scores.json") +
+                         ": no process reads the FIFO (start its reader first)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(type_of(out("scores.json")), S_IFIFO);
+}
+
+TEST_F(Cli, OutputsThroughSymlinksWriteTheirTargets) {
+  fs::create_directories(out_ / "real");
+  const std::vector<std::string> names = {"scores.json", "scores.csv", "scores.jsonl", "plot.svg",
+                                          "report.html"};
+  for (const auto& name : names) fs::create_symlink(out_ / "real" / name, out(name));
+  write_file(out_ / "real" / "scores.json", "old");
+  const Result run =
+      run_cli({"--json", out("scores.json"), "--csv", out("scores.csv"), "--jsonl",
+               out("scores.jsonl"), "--plot", out("plot.svg"), "--html", out("report.html"),
+               in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 0) << describe(run);
+  for (const auto& name : names) {
+    EXPECT_EQ(type_of(out(name)), S_IFLNK) << name;
+    EXPECT_EQ(type_of(out_ / "real" / name), S_IFREG) << name;
+  }
+  EXPECT_EQ(Json::parse(read_file(out_ / "real" / "scores.json"))["frames"].size(), 12u);
+  EXPECT_EQ(line_count(read_file(out_ / "real" / "scores.jsonl")), 13u);
+  EXPECT_TRUE(hidden_files(out_).empty());
+  EXPECT_TRUE(hidden_files(out_ / "real").empty());
+}
+
+// `--jsonl -` with standard output closed, or on a full device: an error and
+// exit code 5, not lines silently lost.
+TEST_F(Cli, JsonlToAStandardOutputThatCannotBeWrittenIsAnError) {
+  const Result closed = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >&-", VMAFEXACT_CLI_PATH,
+                                     "--jsonl", "-", in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(closed.status, 5) << describe(closed);
+  EXPECT_NE(closed.err.find("cannot write standard output: it is closed"), std::string::npos)
+      << closed.err;
+  const Result full = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full",
+                                   VMAFEXACT_CLI_PATH, "--jsonl", "-", in("ref.y4m"),
+                                   in("dist_480.mp4")});
+  EXPECT_EQ(full.status, 5) << describe(full);
+  EXPECT_NE(full.err.find(std::string("cannot write standard output: ") + std::strerror(ENOSPC)),
+            std::string::npos)
+      << full.err;
+}
+
+// Runs the tool with `--jsonl -` and `extra` arguments (the inputs last);
+// after `after_lines` lines sends `signal`; the exit code.
+int signal_mid_run(const std::vector<std::string>& extra, int signal, std::size_t after_lines = 3) {
+  std::vector<std::string> args = {VMAFEXACT_CLI_PATH, "--threads", "1", "--jsonl", "-"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<gchar*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  GPid pid = 0;
+  gint out_fd = -1;
+  GError* error = nullptr;
+  if (!g_spawn_async_with_pipes(nullptr, argv.data(), nullptr, G_SPAWN_DO_NOT_REAP_CHILD, nullptr,
+                                nullptr, &pid, nullptr, &out_fd, nullptr, &error)) {
+    g_clear_error(&error);
+    return -1;
+  }
+  FILE* stdout_pipe = fdopen(out_fd, "r");
+  char buffer[1 << 16];
+  for (std::size_t lines = 0; lines < after_lines && std::fgets(buffer, sizeof buffer, stdout_pipe);)
+    ++lines;
+  kill(pid, signal);
+  while (std::fgets(buffer, sizeof buffer, stdout_pipe)) {
+  }
+  std::fclose(stdout_pipe);
+  int wait_status = 0;
+  waitpid(pid, &wait_status, 0);
+  g_spawn_close_pid(pid);
+  return exit_code_of(wait_status);
+}
+
+// SIGHUP and SIGTERM end the run as SIGINT does (what was scored is
+// written); SIGQUIT stops at once without outputs. None leaves a temporary
+// file beside the outputs.
+TEST_F(Cli, SignalsMidRunLeaveNoTemporaryFiles) {
+  for (const int signal : {SIGHUP, SIGTERM, SIGQUIT}) {
+    SCOPED_TRACE(strsignal(signal));
+    const fs::path folder = out_ / std::to_string(signal);
+    fs::create_directories(folder);
+    const std::string json = (folder / "scores.json").string();
+    const std::string csv = (folder / "scores.csv").string();
+    EXPECT_EQ(signal_mid_run({"--json", json, "--csv", csv, in("long_ref.mp4"),
+                              in("long_dist.mp4")},
+                             signal),
+              128 + signal);
+    EXPECT_TRUE(hidden_files(folder).empty());
+    if (signal == SIGQUIT) {
+      EXPECT_FALSE(fs::exists(json));
+      EXPECT_FALSE(fs::exists(csv));
+    } else {
+      EXPECT_GE(Json::parse(read_file(json))["frames"].size(), 3u);
+      EXPECT_GE(line_count(read_file(csv)), 4u);
+    }
+  }
+}
+
+// SIGKILL cannot be caught: its scratch file is left, and the next run
+// writing the same output removes it.
+TEST_F(Cli, AKilledRunsLeftoverIsRemovedByTheNextRun) {
+  EXPECT_EQ(signal_mid_run({"--json", out("scores.json"), in("long_ref.mp4"), in("long_dist.mp4")},
+                           SIGKILL),
+            128 + SIGKILL);
+  ASSERT_FALSE(hidden_files(out_).empty());  // the precondition: a leftover
+  const Result run = run_cli({"--json", out("scores.json"), in("ref.y4m"), in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 0) << describe(run);
+  EXPECT_TRUE(hidden_files(out_).empty()) << hidden_files(out_).front();
+}
+
+// --- Right outputs (issue 39): gray inputs scored on luma as they are, and
+// the usage line. ---
+
+// An 8-bit gray video holding the luma of a YUV one, at a height past 576
+// (where GStreamer's default YUV matrix is BT.709, not gray's BT.601, so a
+// videoconvert between them changes the luma): in either order it scores as
+// the YUV video against itself on luma (VMAF equal, psnr_y at libvmaf's cap
+// of 60 dB), no chroma score, and a warning that says so.
+TEST_F(Cli, GrayAndYuvWithOneLumaScoreAsTheYuvAgainstItself) {
+  constexpr int kWidth = 128, kHeight = 720, kFrames = 3;
+  const std::string yuv = out("yuv420p.yuv"), gray = out("gray.yuv");
+  const std::string make = "ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=size=" +
+                           std::to_string(kWidth) + "x" + std::to_string(kHeight) +
+                           ":rate=24 -frames:v " + std::to_string(kFrames) +
+                           " -pix_fmt yuv420p -f rawvideo " + yuv;
+  ASSERT_EQ(std::system(make.c_str()), 0) << make;
+  const std::string frames = read_file(yuv);
+  const std::size_t luma = std::size_t{kWidth} * kHeight, frame = luma * 3 / 2;
+  ASSERT_EQ(frames.size(), frame * kFrames);
+  std::string lumas;
+  for (int i = 0; i < kFrames; ++i) lumas += frames.substr(i * frame, luma);
+  write_file(gray, lumas);
+  const std::string size = std::to_string(kWidth) + "x" + std::to_string(kHeight);
+  const auto score = [&](const std::string& name, std::vector<std::string> args) {
+    const std::vector<std::string> common = {"--size", size, "--features", "psnr", "--json",
+                                             out(name)};
+    args.insert(args.begin(), common.begin(), common.end());
+    const Result run = run_cli(args);
+    EXPECT_EQ(run.status, 0) << describe(run);
+    return std::pair{Json::parse(read_file(out(name))), run.err};
+  };
+  const auto [itself, itself_err] = score("itself.json", {yuv, yuv});
+  const auto [gray_dist, gray_dist_err] = score("gray_dist.json", {"--dist-format", "gray", yuv, gray});
+  const auto [gray_ref, gray_ref_err] = score("gray_ref.json", {"--ref-format", "gray", gray, yuv});
+  ASSERT_EQ(itself["frames"].size(), std::size_t{kFrames});
+  for (const auto* log : {&gray_dist, &gray_ref}) {
+    ASSERT_EQ((*log)["frames"].size(), std::size_t{kFrames});
+    for (int i = 0; i < kFrames; ++i) {
+      const Json& metrics = (*log)["frames"][i]["metrics"];
+      EXPECT_EQ(metrics["vmaf"], itself["frames"][i]["metrics"]["vmaf"]) << "frame " << i;
+      EXPECT_EQ(metrics["psnr_y"], 60.0) << "frame " << i;
+      EXPECT_FALSE(metrics.contains("psnr_cb")) << metrics.dump();
+    }
+  }
+  for (const auto* err : {&gray_dist_err, &gray_ref_err})
+    EXPECT_NE(err->find("warning: Scoring the luma only"), std::string::npos) << *err;
+}
+
+// The usage line names the two files once ("REF DIST", not "REF DIST REF
+// DIST"): the tool takes exactly two.
+TEST_F(Cli, UsageLineNamesTheFilesOnce) {
+  const Result help = run_cli({"--help"});
+  ASSERT_EQ(help.status, 0) << describe(help);
+  const std::size_t usage = help.out.find("Usage:\n");
+  ASSERT_NE(usage, std::string::npos) << help.out;
+  const std::size_t line = usage + 7;
+  const std::string usage_line = help.out.substr(line, help.out.find('\n', line) - line);
+  EXPECT_NE(usage_line.find("vmafexact [OPTION"), std::string::npos) << usage_line;
+  EXPECT_TRUE(usage_line.ends_with("] REF DIST")) << usage_line;
 }
 
 }  // namespace

@@ -546,7 +546,7 @@ TEST(Report, WriteErrorsNameTheFileAndTheCause) {
   // A folder where the file should go stays a folder.
   fs::create_directory(folder / "taken.html");
   expect_error([&] { vmafexact::report::write_html(report, folder / "taken.html"); },
-               "cannot write " + (folder / "taken.html") + ": Is a directory");
+               "cannot write " + (folder / "taken.html") + ": it is a folder");
   EXPECT_TRUE(fs::is_directory(folder / "taken.html"));
   expect_error([&] { vmafexact::report::write_html(report, ""); },
                "cannot write : empty file name");
