@@ -29,7 +29,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.h"
 #include "monitor_http.h"
+#include "output/output_file.h"
 #include "support/decoded_video.h"
 #include "support/handles.h"
 #include "support/message_json.h"
@@ -598,6 +600,7 @@ class Monitor {
   GstObjectPtr<GstElement> vmafexact_;
   std::unique_ptr<monitor_http::MetricsServer> server_;
   std::ofstream jsonl_file_;
+  std::optional<vmafexact::output::OutputFile> jsonl_stream_;  // a device, FIFO or socket
   std::ostream* jsonl_ = nullptr;
   Figures figures_;
   bool shutdown_requested_ = false;
@@ -769,6 +772,19 @@ bool Monitor::open_jsonl() {
     jsonl_ = &std::cout;
     return true;
   }
+  // A device, FIFO or socket is written in place (a FIFO without a reader is
+  // an error at once, not a wait); a file is appended to, as logrotate expects.
+  try {
+    if (vmafexact::output::resolve_output(options_.jsonl).kind ==
+        vmafexact::output::OutputTarget::Kind::kStream) {
+      jsonl_stream_.emplace(options_.jsonl);
+      jsonl_ = &jsonl_stream_->stream();
+      return true;
+    }
+  } catch (const vmafexact::Error& error) {
+    std::fprintf(stderr, "--jsonl: %s\n", error.what());
+    return false;
+  }
   jsonl_file_.open(options_.jsonl, std::ios::out | std::ios::app);
   if (!jsonl_file_) {
     std::fprintf(stderr, "--jsonl %s: cannot open the file for appending: %s\n",
@@ -784,6 +800,7 @@ void Monitor::reopen_jsonl() {
   if (options_.jsonl.empty() || options_.jsonl == "-") return;
   jsonl_file_.close();
   jsonl_file_.clear();
+  jsonl_stream_.reset();
   jsonl_ = nullptr;
   if (!open_jsonl()) quit(1);
 }
