@@ -888,6 +888,35 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
   EXPECT_EQ(status_of(scraper.read_response()), 200u) << monitor_->error_output();
 }
 
+// Under ulimit -n 64 the monitor keeps about 25 connections; with all of
+// them in the middle of a request head, a new one is answered 503 and closed,
+// and the descriptors stay under the limit. Once they go, it answers again.
+TEST_F(MonitorEndpointTest, ConnectionsBeyondTheCapAreAnswered503WhenNoneIsIdle) {
+  const auto port = start(64);
+  ASSERT_TRUE(port) << monitor_->error_output();
+  std::vector<std::unique_ptr<Connection>> busy;
+  std::size_t refused = 0;
+  for (int connection = 0; connection < 60; ++connection) {
+    busy.push_back(std::make_unique<Connection>(*port));
+    ASSERT_TRUE(busy.back()->send_all("GET /metrics HTTP/1.1\r\n"));
+    if (busy.back()->readable(100ms)) {
+      const std::string response = busy.back()->read_response();
+      EXPECT_EQ(status_of(response), 503u) << response;
+      EXPECT_TRUE(busy.back()->closed_within(3s));
+      ++refused;
+    }
+  }
+  EXPECT_GE(refused, 20u);
+  EXPECT_LT(open_descriptors(*monitor_), 64u);
+  busy.clear();
+  EXPECT_TRUE(wait_until(
+      [&] {
+        Connection scraper(*port);
+        return scraper.send_all(metrics_request()) && status_of(scraper.read_response()) == 200;
+      },
+      5s));
+}
+
 // 200 connections left idle, half of them after a keep-alive response: the
 // monitor answers meanwhile and closes them all after its idle timeout (5 s).
 TEST_F(MonitorEndpointTest, IdleConnectionsAreClosedAfterTheIdleTimeout) {
