@@ -104,6 +104,19 @@ PairStep FramePairer::next(const InputHead& ref, const InputHead& dist, const Li
   if (ref.frame && clock.timeout) return lone_on_timeout(Side::kRef, *ref.frame, clock);
   if (dist.frame && clock.timeout) return lone_on_timeout(Side::kDist, *dist.frame, clock);
   if (ref_ended && dist_ended) return step_of(PairAction::kFinish);
+  // Live, one input ended and the other has nothing waiting: its frames could
+  // only be unpaired now, so it is waited for only until the ended input's
+  // end plus the latency and a grace; an input that never sends (a silent
+  // UDP port) then cannot hold the run open for ever.
+  if ((ref_ended || dist_ended) && !ref.frame && !dist.frame && clock.now) {
+    const Nanoseconds until = end_wait_until((ref_ended ? ref : dist).ended_at) + clock.latency;
+    PairStep step = step_of(*clock.now >= until ? PairAction::kFinish : PairAction::kWait);
+    if (step.action == PairAction::kFinish)
+      step.abandoned = ref_ended ? Side::kDist : Side::kRef;
+    else
+      step.wake_at = until;
+    return step;
+  }
   return step_of(PairAction::kWait);
 }
 

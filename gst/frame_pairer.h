@@ -27,6 +27,9 @@ struct WaitingFrame {
 struct InputHead {
   std::optional<WaitingFrame> frame;  // none: nothing queued
   bool eos = false;                   // ended (only meaningful with no frame queued)
+  // For an ended input: the running time it ended at (its last frame's end,
+  // else when its end came); none: unknown.
+  std::optional<Nanoseconds> ended_at;
 };
 
 enum class PairAction { kPair, kSkipPair, kDropRef, kDropDist, kWait, kFinish };
@@ -78,6 +81,9 @@ struct PairStep {
   // For a wait: when to be called again even if no frame arrives (a running
   // time on the clock); none: when a frame arrives or an input ends.
   std::optional<Nanoseconds> wake_at;
+  // For a finish (live): the input that had not ended, and sent nothing
+  // within the latency and a grace after the other one ended.
+  std::optional<Side> abandoned;
   // For a pair: which frames have no timestamp (indexed by Side). Either one
   // makes the pair one of arrival order; `warn_arrival_order` on the first
   // such pair only, so the element warns once.
@@ -102,6 +108,13 @@ class FramePairer {
   PairStep next(const InputHead& ref, const InputHead& dist, const LiveClock& clock);
   PairStep next(const InputHead& ref, const InputHead& dist, bool timeout) {
     return next(ref, dist, LiveClock{timeout, std::nullopt, 0, false});
+  }
+
+  // Live: once an input has ended and the other has nothing waiting, the
+  // other is waited for until this running time plus the latency (then the
+  // run finishes: anything it sends later could only be unpaired).
+  Nanoseconds end_wait_until(std::optional<Nanoseconds> ended_at) const {
+    return ended_at.value_or(0) + settings_.partner_grace;
   }
 
   std::uint64_t paired() const { return paired_; }

@@ -519,7 +519,20 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
                              priv->run.pairer.unpaired(Side::kDist));
       return pass_on(self, priv->inputs[i]);
     }
-    case PairAction::kFinish: return finish_stream(self);
+    case PairAction::kFinish:
+      if (step.abandoned) {
+        const Input& silent = priv->inputs[static_cast<unsigned>(*step.abandoned)];
+        const Input& ended = priv->inputs[1 - static_cast<unsigned>(*step.abandoned)];
+        GST_ELEMENT_WARNING(
+            self, STREAM, FAILED,
+            ("The %s stream ended and the %s input sent nothing within the latency after it: "
+             "ending without waiting for the %s input's end.",
+             ended.role, silent.role, silent.role),
+            ("Live, a frame waits for its partner only until its running time plus the "
+             "latency; check the %s source (docs/reliability.md).",
+             silent.role));
+      }
+      return finish_stream(self);
     case PairAction::kWait: break;
   }
   return GST_FLOW_OK;
@@ -558,6 +571,9 @@ gboolean sink_event_unguarded(GstAggregator* agg, GstAggregatorPad* pad, GstEven
     GST_DEBUG_OBJECT(pad, "caps %" GST_PTR_FORMAT, static_cast<void*>(caps));
     // The distorted caps become the output caps, through update_src_caps().
     if (is_dist) gst_pad_mark_reconfigure(GST_AGGREGATOR_SRC_PAD(agg));
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
+    // When it ended: how long the other input is still waited for, live.
+    input.end(gst_element_get_current_running_time(GST_ELEMENT(agg)));
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT && is_dist) {
     // The distorted buffers go out with their own timestamps, so the output
     // carries the distorted input's segment.
@@ -659,8 +675,16 @@ GstClockTime get_next_time_unguarded(GstAggregator* agg) {
   // A lone frame given a grace for its partner: not before the grace ends.
   // (Called with the aggregator's lock held: gst_aggregator_get_latency()
   // here would deadlock.)
-  const auto& grace = priv_of(agg)->run.grace_next_time;
+  GstVmafExactPrivate* priv = priv_of(agg);
+  const auto& grace = priv->run.grace_next_time;
   if (grace && GST_CLOCK_TIME_IS_VALID(earliest)) earliest = std::max(earliest, *grace);
+  // No frame waiting, one input ended: the other is waited for only until the
+  // end plus a grace (FramePairer::next()), else an input that never sends
+  // would leave the aggregator waiting for ever.
+  const bool ref_eos = gst_aggregator_pad_is_eos(priv->inputs[kRef].pad);
+  const bool dist_eos = gst_aggregator_pad_is_eos(priv->inputs[kDist].pad);
+  if (!GST_CLOCK_TIME_IS_VALID(earliest) && ref_eos != dist_eos)
+    earliest = priv->run.pairer.end_wait_until(priv->inputs[ref_eos ? kRef : kDist].ended_at);
   return earliest;
 }
 
@@ -806,6 +830,30 @@ void gst_vmaf_exact_set_context(GstElement* element, GstContext* context) {
   });
 }
 
+// Live sources linked without a queue (a udpsrc beside a videotestsrc) report
+// latencies that GstAggregator finds impossible (one input's minimum above
+// another's maximum): it then works as if not live and waits for a frame on
+// both pads, so an input that never sends blocks the other's streaming thread
+// for ever, and with it an EOS sent to the pipeline (gst-launch-1.0 -e). The
+// element's pads hold each input's frames for the latency themselves, so an
+// input's maximum is no limit here: its answer, seen on the way back through
+// the pad, is made unbounded.
+GstPadProbeReturn unbounded_live_latency(GstPad* pad, GstPadProbeInfo* info, gpointer) {
+  GstQuery* query = GST_PAD_PROBE_INFO_QUERY(info);
+  if (!query || GST_QUERY_TYPE(query) != GST_QUERY_LATENCY || !gst_query_is_writable(query))
+    return GST_PAD_PROBE_OK;
+  gboolean live = FALSE;
+  GstClockTime min = 0;
+  GstClockTime max = GST_CLOCK_TIME_NONE;
+  gst_query_parse_latency(query, &live, &min, &max);
+  if (live && GST_CLOCK_TIME_IS_VALID(max)) {
+    GST_DEBUG_OBJECT(pad, "upstream latency min %" GST_TIME_FORMAT " max %" GST_TIME_FORMAT
+                     ": taken as unbounded", GST_TIME_ARGS(min), GST_TIME_ARGS(max));
+    gst_query_set_latency(query, live, min, GST_CLOCK_TIME_NONE);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 // ---- GObject ---------------------------------------------------------------
 
 void gst_vmaf_exact_set_property(GObject* object, guint prop_id, const GValue* value,
@@ -894,5 +942,9 @@ static void gst_vmaf_exact_init(GstVmafExact* self) {
                                                 "direction", GST_PAD_SINK, "template",
                                                 pad_template, nullptr));
     gst_element_add_pad(GST_ELEMENT(self), GST_PAD(input.pad));  // takes the floating ref
+    gst_pad_add_probe(GST_PAD(input.pad),
+                      static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_QUERY_UPSTREAM |
+                                                   GST_PAD_PROBE_TYPE_PULL),
+                      unbounded_live_latency, nullptr, nullptr);
   }
 }

@@ -1,5 +1,6 @@
 #include "input.h"
 
+#include <algorithm>
 #include <string>
 
 #include "cuda_context.h"
@@ -37,12 +38,21 @@ GstClockTime Input::duration_of(GstBuffer* buffer) const {
   return GST_CLOCK_TIME_NONE;
 }
 
-InputHead Input::head(GstBuffer* buffer) const {
+InputHead Input::head(GstBuffer* buffer) {
   InputHead state;
   state.eos = gst_aggregator_pad_is_eos(pad);
-  if (buffer) state.frame = WaitingFrame{valid(time_of(buffer)), valid(duration_of(buffer))};
+  if (buffer) {
+    state.frame = WaitingFrame{valid(time_of(buffer)), valid(duration_of(buffer))};
+    if (state.frame->running_time) {
+      const Nanoseconds end = *state.frame->running_time + state.frame->duration.value_or(0);
+      last_end = std::max(last_end.value_or(0), end);
+    }
+  }
+  if (state.eos) state.ended_at = ended_at;
   return state;
 }
+
+void Input::end(GstClockTime now) { ended_at = last_end ? last_end : valid(now); }
 
 bool Input::is_cuda_memory() const { return CudaContextHandler::is_cuda_memory_caps(caps.get()); }
 

@@ -22,16 +22,28 @@ struct Input {
   CapsPtr caps;
   guint64 buffers = 0;  // taken since start or flush
   guint64 gaps = 0;     // GAP events seen
+  // The running time at which the latest frame seen ends (since start or
+  // flush), and, once the input has ended, the running time it ended at.
+  std::optional<Nanoseconds> last_end;
+  std::optional<Nanoseconds> ended_at;
 
   // The buffer's running time (or stream time) through the pad's segment.
   GstClockTime time_of(GstBuffer* buffer, bool running = true) const;
   // A frame's duration from the buffer, else from the caps' frame rate.
   GstClockTime duration_of(GstBuffer* buffer) const;
-  // What the frame pairer needs of the buffer waiting on this input (if any).
-  InputHead head(GstBuffer* buffer) const;
+  // What the frame pairer needs of the buffer waiting on this input (if any);
+  // notes the end of that frame (last_end).
+  InputHead head(GstBuffer* buffer);
+  // At this input's EOS: it ended at its last frame's end, else at `now`
+  // (the clock's running time, GST_CLOCK_TIME_NONE without a clock).
+  void end(GstClockTime now);
   bool is_cuda_memory() const;
   // A flush starts counting again; caps stay until new ones arrive.
-  void reset_counters() { buffers = gaps = 0; }
+  void reset_counters() {
+    buffers = gaps = 0;
+    last_end.reset();
+    ended_at.reset();
+  }
   void reset() {
     reset_counters();
     info.reset();

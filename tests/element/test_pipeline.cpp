@@ -2,11 +2,21 @@
 // shared fixture pair, with the log the element writes compared against
 // libvmaf's reference logs, every frame and pooled value with ==.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <gst/gst.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <cstdlib>
 #include <cmath>
 #include <cstdio>
@@ -513,6 +523,280 @@ TEST(PipelineSeek, AFlushingSeekWithFramesInFlightAt1080pIsSafe) {
     // be an old frame, but frame 0 of the new one must come.
     EXPECT_GE(frames_after_seek, 8u) << "run " << run;
   }
+}
+
+// ---- A live input that never sends (issue 39) -----------------------------
+//
+// A live source beside one that never sends (a udpsrc on a port nobody sends
+// to), both linked to the element without a queue: the sources' latencies
+// (40 ms minimum, 0 maximum) made GstAggregator work as if not live, so it
+// waited for a frame on both pads; the live source's streaming thread blocked
+// in its pad for ever, and an EOS sent to the pipeline (gst-launch-1.0 -e,
+// the monitor's SIGTERM) blocked the application in gst_element_send_event().
+
+constexpr const char* kSmallLiveCaps = "video/x-raw,format=I420,width=64,height=48,framerate=25/1";
+
+// Counts the buffers that reach a pad, and lets a test wait for a count.
+class BufferCount {
+ public:
+  explicit BufferCount(GstPad* pad) {
+    gst_pad_add_probe(
+        pad, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad*, GstPadProbeInfo*, gpointer self) {
+          static_cast<BufferCount*>(self)->add();
+          return GST_PAD_PROBE_OK;
+        },
+        this, nullptr);
+  }
+  bool wait_for(unsigned count, std::chrono::seconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return count_ >= count; });
+  }
+
+ private:
+  void add() {
+    const std::lock_guard lock(mutex_);
+    ++count_;
+    changed_.notify_all();
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  unsigned count_ = 0;
+};
+
+// Sends an event from a thread of its own, so that a test can give up on a
+// send_event() that blocks instead of hanging with it.
+class EventSender {
+ public:
+  EventSender(GstElement* element, GstEvent* event)
+      : thread_([this, element, event] {
+          gst_element_send_event(element, event);
+          sent_.set_value();
+        }) {}
+  bool wait(std::chrono::seconds timeout) {
+    return done_.wait_for(timeout) == std::future_status::ready;
+  }
+  ~EventSender() { thread_.join(); }
+
+ private:
+  std::promise<void> sent_;
+  std::future<void> done_ = sent_.get_future();
+  std::thread thread_;
+};
+
+struct EndOfRun {
+  bool eos = false;
+  bool summary = false;
+  guint64 unpaired_ref = 0, unpaired_dist = 0;
+  std::vector<std::string> warnings;
+};
+
+// Reads the bus until EOS or an error, for at most `timeout`.
+EndOfRun wait_end(GstElement* pipeline, std::chrono::seconds timeout) {
+  EndOfRun end;
+  GstBus* bus = gst_element_get_bus(pipeline);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!end.eos) {
+    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    GstMessage* message = gst_bus_timed_pop(bus, left.count());
+    if (!message) break;
+    const GstMessageType type = GST_MESSAGE_TYPE(message);
+    if (type == GST_MESSAGE_EOS) end.eos = true;
+    if (type == GST_MESSAGE_WARNING || type == GST_MESSAGE_ERROR) {
+      GError* error = nullptr;
+      if (type == GST_MESSAGE_WARNING)
+        gst_message_parse_warning(message, &error, nullptr);
+      else
+        gst_message_parse_error(message, &error, nullptr);
+      end.warnings.push_back(error->message);
+      g_error_free(error);
+    }
+    const GstStructure* structure = gst_message_get_structure(message);
+    if (type == GST_MESSAGE_ELEMENT && gst_structure_has_name(structure, "vmafexact-summary")) {
+      end.summary = true;
+      gst_structure_get_uint64(structure, "frames-unpaired-ref", &end.unpaired_ref);
+      gst_structure_get_uint64(structure, "frames-unpaired-dist", &end.unpaired_dist);
+    }
+    const bool failed = type == GST_MESSAGE_ERROR;
+    gst_message_unref(message);
+    if (failed) break;
+  }
+  gst_object_unref(bus);
+  return end;
+}
+
+// Unblocks streaming threads stuck in the element's pads (a failed test's
+// way out, so that the pipeline can still be stopped and freed).
+void flush_element_inputs(GstElement* pipeline) {
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
+  for (const char* name : {"ref_sink", "dist_sink"}) {
+    GstPad* pad = gst_element_get_static_pad(element, name);
+    gst_pad_send_event(pad, gst_event_new_flush_start());
+    gst_object_unref(pad);
+  }
+  gst_object_unref(element);
+}
+
+class PipelineSilentInput : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(PipelineSilentInput, AnEosSentToThePipelineEndsItWithoutAQueue) {
+  const std::string silent_pad = GetParam();
+  const std::string live_pad = silent_pad == "ref_sink" ? "dist_sink" : "ref_sink";
+  // The silent source first: a bin sends EOS to its newest source first, so
+  // the live one gets it while its streaming thread is in the element's pad.
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      ("udpsrc port=0 address=127.0.0.1 caps=\"" + std::string(kSmallLiveCaps) + "\" ! v." +
+       silent_pad + " videotestsrc is-live=true ! " + kSmallLiveCaps + " ! v." + live_pad +
+       " vmafexact name=v model=\"\" features=psnr ! fakesink")
+          .c_str(),
+      &error);
+  ASSERT_NE(pipeline, nullptr) << (error ? error->message : "");
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
+  GstPad* live_input = gst_element_get_static_pad(element, live_pad.c_str());
+  BufferCount frames(live_input);
+  gst_object_unref(live_input);
+  gst_object_unref(element);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  // Frames keep reaching the element although their partners never come.
+  EXPECT_TRUE(frames.wait_for(12, std::chrono::seconds(10)))
+      << "the live input's streaming thread is blocked in " << live_pad;
+  {
+    EventSender eos(pipeline, gst_event_new_eos());
+    const bool returned = eos.wait(std::chrono::seconds(10));
+    EXPECT_TRUE(returned) << "gst_element_send_event(EOS) blocked for 10 s";
+    if (!returned) flush_element_inputs(pipeline);
+  }
+  const EndOfRun end = wait_end(pipeline, std::chrono::seconds(10));
+  EXPECT_TRUE(end.eos) << "no EOS on the bus within 10 s of the EOS event";
+  EXPECT_TRUE(end.summary);
+  EXPECT_GE(live_pad == "ref_sink" ? end.unpaired_ref : end.unpaired_dist, 1u);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+
+INSTANTIATE_TEST_SUITE_P(EitherInput, PipelineSilentInput,
+                         ::testing::Values("ref_sink", "dist_sink"));
+
+TEST(PipelineSilentInputEnd, TheEndOfOneLiveInputEndsTheRunWhenTheOtherNeverSends) {
+  // With queues the latency is configured and lone frames time out; but once
+  // the live input ended nothing was left to time out, and the element
+  // waited for the silent input for ever: no summary, no EOS.
+  GError* error = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      ("udpsrc port=0 address=127.0.0.1 caps=\"" + std::string(kSmallLiveCaps) +
+       "\" ! queue ! v.ref_sink videotestsrc name=live is-live=true ! " + kSmallLiveCaps +
+       " ! queue ! v.dist_sink vmafexact name=v model=\"\" features=psnr latency=50000000 ! "
+       "fakesink")
+          .c_str(),
+      &error);
+  ASSERT_NE(pipeline, nullptr) << (error ? error->message : "");
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), "v");
+  GstPad* dist = gst_element_get_static_pad(element, "dist_sink");
+  BufferCount frames(dist);
+  gst_object_unref(dist);
+  gst_object_unref(element);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  ASSERT_TRUE(frames.wait_for(3, std::chrono::seconds(10)));
+  GstElement* live = gst_bin_get_by_name(GST_BIN(pipeline), "live");
+  {
+    EventSender eos(live, gst_event_new_eos());
+    EXPECT_TRUE(eos.wait(std::chrono::seconds(10)));
+  }
+  gst_object_unref(live);
+  const auto sent = std::chrono::steady_clock::now();
+  const EndOfRun end = wait_end(pipeline, std::chrono::seconds(10));
+  EXPECT_TRUE(end.eos) << "no EOS within 10 s of the live input's end";
+  // The latency (50 ms plus the sources') and the 100 ms grace, with room.
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(3));
+  EXPECT_TRUE(end.summary);
+  EXPECT_GE(end.unpaired_dist, 3u);
+  EXPECT_TRUE(std::any_of(end.warnings.begin(), end.warnings.end(), [](const std::string& text) {
+    return text.find("the reference input sent nothing") != std::string::npos;
+  })) << "no warning that names the silent input";
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+}
+
+// A program run by the test: standard output in a file, killed if it is still
+// running when the test ends (so that a hang fails the test, not the suite).
+class Program {
+ public:
+  Program(std::vector<std::string> argv, const std::filesystem::path& output) {
+    std::vector<char*> args;
+    for (std::string& argument : argv) args.push_back(argument.data());
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~Program() {
+    if (pid_ > 0 && !status_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  bool started() const { return pid_ > 0; }
+  void send_signal(int signal) { ::kill(pid_, signal); }
+  // The exit status, or nothing if the program still runs at the timeout.
+  std::optional<int> wait_exit(std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!status_ && std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_)
+        status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+TEST(PipelineSilentInputEnd, GstLaunchWithEosEndsOnSigintWhenALiveInputNeverSends) {
+  const std::unique_ptr<gchar, decltype(&g_free)> launcher(
+      g_find_program_in_path("gst-launch-1.0"), g_free);
+  if (!launcher) GTEST_SKIP() << "gst-launch-1.0 is not installed";
+  const auto output = temp_log("gst-launch.txt");
+  Program program({launcher.get(), "-e", "-v", "udpsrc", "port=0", "address=127.0.0.1",
+                   std::string("caps=") + kSmallLiveCaps, "!", "v.ref_sink", "videotestsrc",
+                   "is-live=true", "!", kSmallLiveCaps, "!", "identity", "name=seen",
+                   "silent=false", "!", "v.dist_sink", "vmafexact", "name=v", "model=\"\"",
+                   "features=psnr", "!", "fakesink"},
+                  output);
+  ASSERT_TRUE(program.started());
+  // Frames flow (identity reports each one), or, before the fix, the live
+  // input's thread stuck in the element's pad after a few (6 here).
+  const auto frames_seen = [&] {
+    const std::string text = test::read_file(output);
+    std::size_t count = 0;
+    for (std::size_t at = text.find("GstIdentity:seen: last-message"); at != std::string::npos;
+         at = text.find("GstIdentity:seen: last-message", at + 1))
+      ++count;
+    return count;
+  };
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       frames_seen() < 12 && std::chrono::steady_clock::now() < deadline && !program.wait_exit(
+           std::chrono::seconds(0));)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_GE(frames_seen(), 12u);
+  program.send_signal(SIGINT);
+  const auto status = program.wait_exit(std::chrono::seconds(10));
+  ASSERT_TRUE(status) << "gst-launch-1.0 -e still ran 10 s after SIGINT";
+  EXPECT_EQ(*status, 0) << test::read_file(output);
+  EXPECT_NE(test::read_file(output).find("Got EOS from element"), std::string::npos);
+  std::filesystem::remove(output);
 }
 
 }  // namespace

@@ -242,6 +242,37 @@ TEST(FramePairerLive, WithoutAClockATimeoutDropsTheLoneFrameAtOnce) {
             PairAction::kDropRef);
 }
 
+// Issue 39: a live input that never sends (a silent UDP port) once held the
+// run open for ever after the other input ended: no frame to time out, so the
+// aggregator was never called again, and the summary and EOS never came.
+TEST(FramePairerLive, AfterOneInputEndedTheOtherIsWaitedForOnlyTheLatencyAndAGrace) {
+  const Nanoseconds end = 10 * kFrame;
+  const InputHead ref_ended{std::nullopt, true, end};
+  FramePairer pairer;
+  EXPECT_EQ(pairer.end_wait_until(end), end + 100 * kMs);
+  const PairStep wait = pairer.next(ref_ended, empty(), at(end + kLatency, false));
+  EXPECT_EQ(wait.action, PairAction::kWait);
+  EXPECT_EQ(wait.wake_at, end + kLatency + 100 * kMs);
+  // A distorted frame within the wait is one left over: dropped as trailing.
+  const PairStep trailing = pairer.next(ref_ended, frame_at(end), at(end + kLatency + kMs));
+  EXPECT_EQ(trailing.action, PairAction::kDropDist);
+  EXPECT_TRUE(trailing.trailing);
+  const PairStep finish = pairer.next(ref_ended, empty(), at(end + kLatency + 100 * kMs));
+  EXPECT_EQ(finish.action, PairAction::kFinish);
+  EXPECT_EQ(finish.abandoned, Side::kDist);
+  // The other way round, and an input that ended before any frame or clock.
+  const PairStep other = pairer.next(empty(), InputHead{std::nullopt, true, std::nullopt},
+                                     at(kLatency + 100 * kMs));
+  EXPECT_EQ(other.action, PairAction::kFinish);
+  EXPECT_EQ(other.abandoned, Side::kRef);
+  // Without a clock (not live) the element keeps waiting: the aggregator
+  // calls it again when a frame or the other end comes.
+  EXPECT_EQ(pairer.next(ref_ended, empty(), LiveClock{true, std::nullopt, kLatency}).action,
+            PairAction::kWait);
+  // Both ended: an ordinary finish, nothing abandoned.
+  EXPECT_FALSE(pairer.next(ref_ended, ended(), at(0)).abandoned);
+}
+
 TEST(FramePairerLive, PairsLaterThanMaxLatenessAreSkippedAndWarnedAtIntervals) {
   PairerSettings settings;
   settings.max_lateness = 1000 * kMs;
