@@ -104,6 +104,8 @@ struct Run {
   // backend=auto fell back to the CPU for features without a CUDA twin, and
   // said so (once a run, not at every flushing seek).
   bool warned_cpu_fallback = false;
+  // A gray input paired with a YUV one by luma, and said so (once a run).
+  bool warned_luma_only = false;
   // Both inputs had a frame waiting when the last aggregate() returned.
   bool backlog = false;
   // Live: a lone frame waits for its partner until then: what get_next_time()
@@ -246,6 +248,20 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
                        format_text.c_str()),
                       ("Scale both inputs to one fixed size and format before vmafexact."));
     return false;
+  }
+  const auto ref_format = picture_format_from_info(*priv->inputs[kRef].info);
+  const auto dist_format = picture_format_from_info(*priv->inputs[kDist].info);
+  if (pairs_gray_with_yuv(*ref_format, *dist_format) && !run.warned_luma_only) {
+    run.warned_luma_only = true;
+    const std::string dist_text = describe_video_info(*priv->inputs[kDist].info);
+    GST_ELEMENT_WARNING(
+        self, STREAM, FORMAT,
+        ("Scoring the luma only: the reference is %s and the distorted video %s; the gray "
+         "samples are compared with the other's luma as they are, and chroma scores (psnr_cb, "
+         "psnr_cr, ...) are not computed.",
+         format_text.c_str(), dist_text.c_str()),
+        ("VMAF reads only the luma. Give both inputs in one YUV format to score chroma too; "
+         "a conversion between gray and YUV (videoconvert) may change the luma's range."));
   }
   const Settings& settings = run.plan->settings;
   if (!log_location_is_free(GST_ELEMENT(self), *run.plan)) return false;

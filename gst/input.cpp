@@ -56,6 +56,13 @@ void Input::end(GstClockTime now) { ended_at = last_end ? last_end : valid(now);
 
 bool Input::is_cuda_memory() const { return CudaContextHandler::is_cuda_memory_caps(caps.get()); }
 
+bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist) {
+  const bool ref_gray = ref.chroma == ChromaFormat::k400;
+  const bool dist_gray = dist.chroma == ChromaFormat::k400;
+  return ref_gray != dist_gray && ref.width == dist.width && ref.height == dist.height &&
+         ref.bpc == dist.bpc;
+}
+
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,
                                            const Input& dist) {
   if (!ref.info || !dist.info) {
@@ -75,6 +82,14 @@ std::optional<PictureFormat> common_format(GstElement* element, const Input& ref
                       ("vmafexact scores progressive planar or semi-planar YUV and gray video "
                        "at 8, 10, 12 or 16 bits; insert videoconvert before the pad."));
     return std::nullopt;
+  }
+  // A gray input holds the luma alone, as it is: it pairs by luma with a YUV
+  // input of the same size and depth, the pair scored as gray (VMAF reads
+  // only the luma; chroma scores need chroma on both sides).
+  if (pairs_gray_with_yuv(*ref_format, *dist_format)) {
+    PictureFormat luma = *ref_format;
+    luma.chroma = ChromaFormat::k400;
+    return luma;
   }
   if (*ref_format != *dist_format) {
     GST_ELEMENT_ERROR(

@@ -51,6 +51,10 @@ struct Input {
   }
 };
 
+// Whether one format is gray and the other YUV of the same size and depth:
+// such inputs pair by luma (common_format() gives the gray format).
+bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist);
+
 // The picture format both inputs share; nullopt after posting the element
 // error that says what differs (or that a frame came before its caps).
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,

@@ -422,4 +422,30 @@ GstVideoFormat scoring_format(const VideoInput& ref) {
   return GST_VIDEO_FORMAT_P016_LE;
 }
 
+std::vector<GstVideoFormat> dist_scoring_formats(GstVideoFormat ref_format,
+                                                 const VideoInput& dist) {
+  const GstVideoFormatInfo* info = gst_video_format_get_info(ref_format);
+  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);
+  // The planar formats scoring_format() gives at 8 and 16 bits.
+  const std::vector<GstVideoFormat> gray_at_8 = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420,
+                                                 GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444};
+  const std::vector<GstVideoFormat> gray_at_16 = {
+      GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P016_LE, GST_VIDEO_FORMAT_Y444_16LE};
+  if (GST_VIDEO_FORMAT_INFO_IS_GRAY(info)) return depth <= 8 ? gray_at_8 : gray_at_16;
+  if (depth <= 8) return {ref_format, GST_VIDEO_FORMAT_GRAY8};
+  if (depth > 12) return {ref_format, GST_VIDEO_FORMAT_GRAY16_LE};
+  if (dist.format != GST_VIDEO_FORMAT_UNKNOWN &&
+      GST_VIDEO_FORMAT_INFO_IS_GRAY(gst_video_format_get_info(dist.format)))
+    throw CliError(kExitNothingToCompare,
+                   "the reference is " + std::to_string(depth) + "-bit YUV (" +
+                       gst_video_format_to_string(ref_format) + ") and the distorted video " +
+                       dist.path + " gray (" + gst_video_format_to_string(dist.format) +
+                       "): a gray video is scored against the luma of a YUV one of its own bit "
+                       "depth (8 or 16 bits), and GStreamer has no " +
+                       std::to_string(depth) + "-bit gray format",
+                   "Give both videos at one bit depth, e.g. an 8-bit reference for an 8-bit gray "
+                   "video.");
+  return {ref_format};
+}
+
 }  // namespace vmafexact::cli

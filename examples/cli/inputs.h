@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "options.h"
 #include "support/y4m.h"
@@ -52,6 +53,15 @@ void settle_raw_framerates(VideoInput& ref, VideoInput& dist, const InputOptions
 // reference's bit depth and chroma subsampling (NV12 and I420 score alike;
 // RGB becomes 4:4:4).
 GstVideoFormat scoring_format(const VideoInput& ref);
+
+// The formats the distorted video may reach vmafexact in, given the
+// reference's scoring format: that format; and, as vmafexact pairs a gray
+// input with a YUV one of the same bit depth by luma, a gray one too
+// (videoconvert keeps a gray or YUV input on its side: converting between
+// gray and YUV would change the luma's range or matrix). Throws
+// CliError(kExitNothingToCompare) for a gray input that cannot be paired
+// so (no gray format at the other's bit depth).
+std::vector<GstVideoFormat> dist_scoring_formats(GstVideoFormat ref_format, const VideoInput& dist);
 
 // "1:23.456" or "unknown".
 std::string duration_text(GstClockTime duration);

@@ -69,8 +69,9 @@ constexpr const char* kSummary =
     "features, bit for bit libvmaf 3.2.0's scores. REF and DIST are any files GStreamer\n"
     "can read (mp4, mkv, webm, y4m, ...) or raw .yuv/.raw files (give --size).\n"
     "The distorted video is scaled to the reference's size and converted to its sample\n"
-    "format and frame rate. A pooled summary of every score is printed; --json, --xml,\n"
-    "--csv, --sub write libvmaf's logs, --plot and --html a plot and a report page.";
+    "format and frame rate; a gray input is scored against the other's luma as it is.\n"
+    "A pooled summary of every score is printed; --json, --xml, --csv, --sub write\n"
+    "libvmaf's logs, --plot and --html a plot and a report page.";
 
 constexpr const char* kDescription =
     "Examples:\n"
@@ -285,7 +286,9 @@ Options parse_options(int argc, char** argv) {
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr},
   };
 
-  GOptionContext* context = g_option_context_new("REF DIST");
+  // GLib's usage line already names the files, from the remaining entry's
+  // argument description above: no parameter string here, or it shows twice.
+  GOptionContext* context = g_option_context_new(nullptr);
   g_option_context_set_summary(context, kSummary);
   g_option_context_set_description(context, kDescription);
   g_option_context_add_main_entries(context, entries, nullptr);

@@ -76,6 +76,22 @@ GstPadProbeReturn skip_start(GstPad*, GstPadProbeInfo* info, gpointer data) {
              : GST_PAD_PROBE_DROP;
 }
 
+// Sets the caps' format field to one format, or to a list of them.
+void set_formats(GstCaps* caps, const std::vector<GstVideoFormat>& formats) {
+  GValue list = G_VALUE_INIT;
+  g_value_init(&list, GST_TYPE_LIST);
+  for (const GstVideoFormat format : formats) {
+    GValue name = G_VALUE_INIT;
+    g_value_init(&name, G_TYPE_STRING);
+    g_value_set_static_string(&name, gst_video_format_to_string(format));
+    gst_value_list_append_and_take_value(&list, &name);
+  }
+  GstStructure* structure = gst_caps_get_structure(caps, 0);
+  gst_structure_set_value(structure, "format",
+                          formats.size() == 1 ? gst_value_list_get_value(&list, 0) : &list);
+  g_value_unset(&list);
+}
+
 // appsrc wants data: the next frame, or the end of the file, or an error
 // naming the file and the frame.
 void feed_y4m(GstAppSrc* source, guint, gpointer data) {
@@ -127,6 +143,7 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
 Alignment align(const Options& options, const VideoInput& ref, const VideoInput& dist) {
   Alignment alignment;
   alignment.format = scoring_format(ref);
+  alignment.dist_formats = dist_scoring_formats(alignment.format, dist);
   alignment.scale = ref.width != dist.width || ref.height != dist.height;
   if (alignment.scale && options.no_scale)
     throw CliError(kExitNothingToCompare,
@@ -195,9 +212,9 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
     steps.push_back("videoconvert");
     steps.push_back("capsfilter");
     Branch& branch = add_branch(dist, steps, "dist_sink", alignment.dist_skip);
-    examples::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format,
-                                               "width", G_TYPE_INT, ref.width, "height", G_TYPE_INT,
-                                               ref.height, nullptr));
+    examples::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
+                                               "height", G_TYPE_INT, ref.height, nullptr));
+    set_formats(caps.get(), alignment.dist_formats);
     if (alignment.convert_rate)
       gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
                           ref.framerate.den, nullptr);

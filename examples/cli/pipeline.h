@@ -6,7 +6,9 @@
 //         ! video/x-raw,format=F                                  ! v.ref_sink
 //   DIST: uridecodebin | filesrc ! rawvideoparse  ! queue [! videorate]
 //         [! videoscale method=M add-borders=false] ! videoconvert
-//         ! video/x-raw,format=F,width=W,height=H[,framerate=R]    ! v.dist_sink
+//         ! video/x-raw,format={F,G},width=W,height=H[,framerate=R] ! v.dist_sink
+//   (G: a gray or planar format that vmafexact pairs with F by luma; see
+//   dist_scoring_formats())
 //   vmafexact name=v ... ! fakesink sync=false
 #pragma once
 
@@ -24,10 +26,13 @@ namespace vmafexact::cli {
 
 // How the distorted video is lined up with the reference.
 struct Alignment {
-  GstVideoFormat format = GST_VIDEO_FORMAT_I420;  // both inputs are scored in it
-  bool scale = false;                             // the sizes differ
-  bool convert_rate = false;                      // both rates known and different
-  GstClockTime ref_skip = 0;                      // running time skipped at the start
+  GstVideoFormat format = GST_VIDEO_FORMAT_I420;  // the reference is scored in it
+  // The distorted video's: `format`, or a gray one or, against a gray
+  // reference, any planar one of its depth (see dist_scoring_formats()).
+  std::vector<GstVideoFormat> dist_formats{GST_VIDEO_FORMAT_I420};
+  bool scale = false;         // the sizes differ
+  bool convert_rate = false;  // both rates known and different
+  GstClockTime ref_skip = 0;  // running time skipped at the start
   GstClockTime dist_skip = 0;
 };
 

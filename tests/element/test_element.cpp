@@ -1736,3 +1736,50 @@ TEST(Element, BadModelOverloadIsAnErrorAtStartThatNamesTheFix) {
             std::string::npos)
       << psnr->message;
 }
+
+// --- Right outputs (issue 39): gray paired with YUV by luma, score names
+// every log can hold, error texts valid UTF-8. ---
+
+// A gray input holds the luma as it is: paired with a YUV input of the same
+// size and depth, the pair is scored on luma (psnr_y of the two lumas, no
+// chroma score), in either order, with a warning that says so; a gray input
+// of another depth is still refused.
+TEST(Element, GrayPairsWithYuvByLumaInEitherOrder) {
+  const Frames frames = make_frames(3, 32, 32, 8, ChromaFormat::k420);
+  for (const bool gray_ref : {true, false}) {
+    SCOPED_TRACE(gray_ref ? "gray reference" : "gray distorted");
+    const GstVideoFormat ref_format = gray_ref ? GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_I420;
+    const GstVideoFormat dist_format = gray_ref ? GST_VIDEO_FORMAT_I420 : GST_VIDEO_FORMAT_GRAY8;
+    ElementHarness harness("model= features=psnr");
+    harness.set_caps(caps_string(ref_format, 32, 32), caps_string(dist_format, 32, 32));
+    run_pairs(harness, frames, ref_format, dist_format);
+    harness.push_eos_ref();
+    harness.push_eos_dist();
+    ASSERT_TRUE(harness.wait_for_eos());
+    const auto messages = harness.drain_messages();
+    EXPECT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty())
+        << joined(message_texts(messages, GST_MESSAGE_ERROR));
+    const auto warnings = message_texts(messages, GST_MESSAGE_WARNING);
+    EXPECT_TRUE(contains(warnings, "Scoring the luma only")) << joined(warnings);
+    const auto posted = element_messages(messages, "vmafexact-frame");
+    ASSERT_EQ(posted.size(), frames.ref.size());
+    for (std::size_t i = 0; i < posted.size(); ++i) {
+      EXPECT_EQ(field_double(posted[i], "psnr_y"), expected_psnr(frames.ref[i], frames.dist[i])[0]);
+      EXPECT_FALSE(gst_structure_has_field(posted[i], "psnr_cb"));
+    }
+  }
+  ElementHarness deeper;
+  deeper.set_caps(caps_string(GST_VIDEO_FORMAT_GRAY16_LE, 32, 32),
+                  caps_string(GST_VIDEO_FORMAT_I420_10LE, 32, 32));
+  const RawPicture picture = random_picture(32, 32, 10, ChromaFormat::k420, 1);
+  deeper.push_ref(make_buffer(random_picture(32, 32, 16, ChromaFormat::k400, 1),
+                              GST_VIDEO_FORMAT_GRAY16_LE, 0, kFrame));
+  deeper.push_dist(make_buffer(picture, GST_VIDEO_FORMAT_I420_10LE, 0, kFrame));
+  MessagePtr error(gst_bus_timed_pop_filtered(GST_ELEMENT_BUS(deeper.element()), 10 * GST_SECOND,
+                                              GST_MESSAGE_ERROR));
+  ASSERT_TRUE(error);
+  GError* gerror = nullptr;
+  gst_message_parse_error(error.get(), &gerror, nullptr);
+  EXPECT_NE(std::string(gerror->message).find("differ"), std::string::npos) << gerror->message;
+  g_error_free(gerror);
+}

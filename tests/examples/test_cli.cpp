@@ -995,6 +995,68 @@ TEST_F(Cli, AKilledRunsLeftoverIsRemovedByTheNextRun) {
   EXPECT_TRUE(hidden_files(out_).empty()) << hidden_files(out_).front();
 }
 
+// --- Right outputs (issue 39): gray inputs scored on luma as they are, and
+// the usage line. ---
+
+// An 8-bit gray video holding the luma of a YUV one, at a height past 576
+// (where GStreamer's default YUV matrix is BT.709, not gray's BT.601, so a
+// videoconvert between them changes the luma): in either order it scores as
+// the YUV video against itself on luma (VMAF equal, psnr_y at libvmaf's cap
+// of 60 dB), no chroma score, and a warning that says so.
+TEST_F(Cli, GrayAndYuvWithOneLumaScoreAsTheYuvAgainstItself) {
+  constexpr int kWidth = 128, kHeight = 720, kFrames = 3;
+  const std::string yuv = out("yuv420p.yuv"), gray = out("gray.yuv");
+  const std::string make =
+      "ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=size=" + std::to_string(kWidth) +
+      "x" + std::to_string(kHeight) + ":rate=24 -frames:v " + std::to_string(kFrames) +
+      " -pix_fmt yuv420p -f rawvideo " + yuv;
+  ASSERT_EQ(std::system(make.c_str()), 0) << make;
+  const std::string frames = read_file(yuv);
+  const std::size_t luma = std::size_t{kWidth} * kHeight, frame = luma * 3 / 2;
+  ASSERT_EQ(frames.size(), frame * kFrames);
+  std::string lumas;
+  for (int i = 0; i < kFrames; ++i) lumas += frames.substr(i * frame, luma);
+  write_file(gray, lumas);
+  const std::string size = std::to_string(kWidth) + "x" + std::to_string(kHeight);
+  const auto score = [&](const std::string& name, std::vector<std::string> args) {
+    const std::vector<std::string> common = {"--size", size,     "--features",
+                                             "psnr",   "--json", out(name)};
+    args.insert(args.begin(), common.begin(), common.end());
+    const Result run = run_cli(args);
+    EXPECT_EQ(run.status, 0) << describe(run);
+    return std::pair{Json::parse(read_file(out(name))), run.err};
+  };
+  const auto [itself, itself_err] = score("itself.json", {yuv, yuv});
+  const auto [gray_dist, gray_dist_err] =
+      score("gray_dist.json", {"--dist-format", "gray", yuv, gray});
+  const auto [gray_ref, gray_ref_err] = score("gray_ref.json", {"--ref-format", "gray", gray, yuv});
+  ASSERT_EQ(itself["frames"].size(), std::size_t{kFrames});
+  for (const auto* log : {&gray_dist, &gray_ref}) {
+    ASSERT_EQ((*log)["frames"].size(), std::size_t{kFrames});
+    for (int i = 0; i < kFrames; ++i) {
+      const Json& metrics = (*log)["frames"][i]["metrics"];
+      EXPECT_EQ(metrics["vmaf"], itself["frames"][i]["metrics"]["vmaf"]) << "frame " << i;
+      EXPECT_EQ(metrics["psnr_y"], 60.0) << "frame " << i;
+      EXPECT_FALSE(metrics.contains("psnr_cb")) << metrics.dump();
+    }
+  }
+  for (const auto* err : {&gray_dist_err, &gray_ref_err})
+    EXPECT_NE(err->find("warning: Scoring the luma only"), std::string::npos) << *err;
+}
+
+// The usage line names the two files once ("REF DIST", not "REF DIST REF
+// DIST"): the tool takes exactly two.
+TEST_F(Cli, UsageLineNamesTheFilesOnce) {
+  const Result help = run_cli({"--help"});
+  ASSERT_EQ(help.status, 0) << describe(help);
+  const std::size_t usage = help.out.find("Usage:\n");
+  ASSERT_NE(usage, std::string::npos) << help.out;
+  const std::size_t line = usage + 7;
+  const std::string usage_line = help.out.substr(line, help.out.find('\n', line) - line);
+  EXPECT_NE(usage_line.find("vmafexact [OPTION"), std::string::npos) << usage_line;
+  EXPECT_TRUE(usage_line.ends_with("] REF DIST")) << usage_line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
