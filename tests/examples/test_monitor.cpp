@@ -2,6 +2,7 @@
 // read with a strict OpenMetrics parser, and compared with the element's own
 // messages as the program's --jsonl wrote them.
 
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -622,6 +624,43 @@ TEST_F(MonitorTest, RefusesAPortInUse) {
             std::string::npos)
       << second.error_output();
   EXPECT_EQ(http_get(*port, "/metrics").status, 200u);  // the first one still answers
+}
+
+// --jsonl naming a FIFO (issue 39): written in place, never replaced by a
+// file; without a reader an error at once, not a wait for ever in open().
+TEST_F(MonitorTest, JsonlToAFifoReachesItsReaderOrFailsAtOnceWithoutOne) {
+  const std::string pipeline =
+      "videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
+      "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v features=psnr "
+      "model=\"\" ! fakesink";
+  const fs::path fifo = dir_ / "scores.jsonl";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    Monitor monitor({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
+                    dir_ / "no-reader.txt");
+    const auto status = monitor.wait_exit(30s);
+    ASSERT_TRUE(status) << "still waiting for a reader";
+    EXPECT_NE(*status, 0);
+    EXPECT_NE(monitor.error_output().find("no process reads the FIFO"), std::string::npos)
+        << monitor.error_output();
+  }
+  // A reader first; the lines of ten frames fit in the pipe's buffer.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  Monitor monitor({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
+                  dir_ / "reader.txt");
+  const auto status = monitor.wait_exit(30s);
+  ASSERT_TRUE(status);
+  EXPECT_EQ(*status, 0) << monitor.error_output();
+  std::string text;
+  char buffer[65536];
+  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(n));
+  ::close(reader);
+  EXPECT_NE(text.find("vmafexact-summary"), std::string::npos) << text;
+  struct stat status_of_fifo {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &status_of_fifo), 0);
+  EXPECT_TRUE(S_ISFIFO(status_of_fifo.st_mode));
 }
 
 TEST_F(MonitorTest, RefusesABadUriWithItsReason) {
