@@ -15,17 +15,20 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -569,6 +572,7 @@ class Monitor {
   gboolean on_bus_message(GstMessage* message);
   void on_signal(const char* name);
   void on_eos_timeout();
+  bool stop_pipeline();
   void quit(int status) {
     status_ = status;
     g_main_loop_quit(loop_.get());
@@ -606,6 +610,12 @@ class Monitor {
   bool shutdown_requested_ = false;
   bool reached_eos_ = false;
   int status_ = 0;
+  // The EOS a signal sends, from a thread of its own: gst_element_send_event()
+  // blocks while a source's streaming thread is stuck downstream (it takes
+  // the source's stream lock, holding the pipeline's state lock), and the
+  // loop must go on serving /metrics and counting --eos-timeout meanwhile.
+  std::thread eos_sender_;
+  std::future<void> eos_sent_;
 };
 
 // A URI as given, or a path turned into a file:// URI.
@@ -912,9 +922,17 @@ void Monitor::on_signal(const char* name) {
   shutdown_requested_ = true;
   std::fprintf(stderr,
                "vmafexact-monitor: %s: ending the streams (EOS); waiting for the summary.\n", name);
-  gst_element_send_event(pipeline_.get(), gst_event_new_eos());
+  // The timer first: it must fire even if the EOS never gets through.
   if (options_.eos_timeout_s > 0)
     g_timeout_add_seconds(options_.eos_timeout_s, eos_timeout_callback, this);
+  std::promise<void> sent;
+  eos_sent_ = sent.get_future();
+  eos_sender_ = std::thread(
+      [pipeline = GstObjectPtr<GstElement>(static_cast<GstElement*>(gst_object_ref(pipeline_.get()))),
+       sent = std::move(sent)]() mutable {
+        gst_element_send_event(pipeline.get(), gst_event_new_eos());
+        sent.set_value();
+      });
 }
 
 void Monitor::on_eos_timeout() {
@@ -924,6 +942,20 @@ void Monitor::on_eos_timeout() {
                "summary (raise --eos-timeout if the pipeline needs longer).\n",
                options_.eos_timeout_s);
   quit(1);
+}
+
+// Sets the pipeline to NULL, which writes the element's log if the stream did
+// not end (docs/element.md); false, without touching it, while the EOS a
+// signal sent is still blocked (waited for a moment only when the stream
+// ended: its sender then returns at once).
+bool Monitor::stop_pipeline() {
+  if (eos_sender_.joinable()) {
+    const auto wait = reached_eos_ ? std::chrono::seconds(1) : std::chrono::seconds(0);
+    if (eos_sent_.wait_for(wait) != std::future_status::ready) return false;
+    eos_sender_.join();
+  }
+  gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
+  return true;
 }
 
 int Monitor::run() {
@@ -950,8 +982,17 @@ int Monitor::run() {
   g_source_remove(sigint);
   g_source_remove(sigterm);
   g_source_remove(sighup);
-  // Going to NULL writes the log if the stream did not end (docs/element.md).
-  gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
+  if (!stop_pipeline()) {
+    // The EOS is still blocked in a source, holding the pipeline's state lock:
+    // going to NULL would block as well. Exit with what this program wrote
+    // flushed; the status says the pipeline did not end cleanly.
+    std::fprintf(stderr,
+                 "vmafexact-monitor: the pipeline is still blocked taking the EOS (a streaming "
+                 "thread does not return); exiting without stopping it.\n");
+    if (jsonl_) jsonl_->flush();
+    std::fflush(nullptr);
+    std::_Exit(status_ != 0 ? status_ : 1);
+  }
   g_source_remove(watch);
   server_.reset();
   return status_;

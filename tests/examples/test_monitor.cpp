@@ -1063,6 +1063,122 @@ TEST_F(MonitorEndpointTest, ASlowlorisIsCutAtTheRequestTimeout) {
   EXPECT_TRUE(connection.closed_within(3s));
 }
 
+// ---------------------------------------------------------------- shutdown
+//
+// Issue 39: SIGTERM while an input never sends. The EOS the signal sent
+// blocked the main loop in gst_element_send_event(): /metrics stopped
+// answering, --eos-timeout never fired, a second SIGTERM was ignored.
+
+// The status of GET /metrics, or nothing if it does not answer within 5 s.
+std::optional<guint> metrics_status(int port) {
+  GObjectPtr<SoupSession> session(soup_session_new_with_options("timeout", 5, nullptr));
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
+  GObjectPtr<SoupMessage> message(soup_message_new(SOUP_METHOD_GET, url.c_str()));
+  GError* error = nullptr;
+  GBytes* bytes = soup_session_send_and_read(session.get(), message.get(), nullptr, &error);
+  g_clear_error(&error);
+  if (!bytes) return std::nullopt;
+  g_bytes_unref(bytes);
+  return soup_message_get_status(message.get());
+}
+
+// Waits until the program's standard error holds `text`; false at the timeout.
+bool wait_for_error_text(const Monitor& monitor, const std::string& text,
+                         std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (monitor.error_output().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline || !monitor.running()) return false;
+    Monitor::pump(20ms);
+  }
+  return true;
+}
+
+constexpr const char* kShutdownCaps = "video/x-raw,format=I420,width=64,height=48,framerate=25/1";
+
+class MonitorShutdownTest : public MonitorTest {
+ protected:
+  // A pipeline whose sources cannot take an EOS: a filesrc blocked reading a
+  // FIFO that this test holds open and never writes to, and a videotestsrc
+  // blocked in the element's pad waiting for the reference frames (not live).
+  std::string blocked_pipeline() {
+    const fs::path fifo = dir_ / "silent.fifo";
+    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    fifo_writer_ = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);  // no reader waits for a writer
+    EXPECT_GE(fifo_writer_, 0);
+    return "filesrc location=" + fifo.string() + " ! v.ref_sink videotestsrc ! " + kShutdownCaps +
+           " ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! fakesink";
+  }
+  void TearDown() override {
+    if (fifo_writer_ >= 0) ::close(fifo_writer_);
+    MonitorTest::TearDown();
+  }
+
+  int fifo_writer_ = -1;
+};
+
+TEST_F(MonitorShutdownTest, SigtermWithASilentLiveInputEndsWithTheSummary) {
+  // The issue's pipeline: a udpsrc nobody sends to, a live test source, no
+  // queue. The element lets the live frames go unpaired and ends on the EOS.
+  const fs::path jsonl = dir_ / "silent.jsonl";
+  Monitor monitor({"--pipeline",
+                   "udpsrc port=0 address=127.0.0.1 caps=\"" + std::string(kShutdownCaps) +
+                       "\" ! v.ref_sink videotestsrc is-live=true ! " + kShutdownCaps +
+                       " ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! fakesink",
+                   "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--eos-timeout", "10"},
+                  dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  // The live frames reach the element and go unpaired (before the fix they
+  // stuck in its pad, and the EOS with them).
+  EXPECT_TRUE(wait_for_error_text(monitor, "has no reference frame", 10s))
+      << monitor.error_output();
+  monitor.send_signal(SIGTERM);
+  const auto signalled = std::chrono::steady_clock::now();
+  EXPECT_EQ(monitor.wait_exit(15s), 0) << monitor.error_output();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 12s);
+  const std::vector<Json> lines = read_json_lines(jsonl);
+  ASSERT_FALSE(lines.empty()) << monitor.error_output();
+  EXPECT_EQ(lines.back().at("message"), "vmafexact-summary");
+}
+
+TEST_F(MonitorShutdownTest, SigtermKeepsServingAndStopsAtTheEosTimeoutWhenTheEosIsBlocked) {
+  Monitor monitor({"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout",
+                   "2"},
+                  dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  EXPECT_EQ(metrics_status(*port), std::optional<guint>(200u));
+  monitor.send_signal(SIGTERM);
+  const auto signalled = std::chrono::steady_clock::now();
+  ASSERT_TRUE(wait_for_error_text(monitor, "SIGTERM: ending the streams", 10s))
+      << monitor.error_output();
+  // The EOS is stuck in the sources; the loop still answers.
+  EXPECT_EQ(metrics_status(*port), std::optional<guint>(200u)) << "/metrics stopped answering";
+  const auto status = monitor.wait_exit(10s);
+  EXPECT_EQ(status, std::optional<int>(1)) << monitor.error_output();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 2s + 3s);
+  EXPECT_NE(monitor.error_output().find("no end of stream 2 s after the signal"), std::string::npos)
+      << monitor.error_output();
+}
+
+TEST_F(MonitorShutdownTest, ASecondSigtermStopsAtOnceWhenTheEosIsBlocked) {
+  Monitor monitor({"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout",
+                   "600"},
+                  dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  monitor.send_signal(SIGTERM);
+  ASSERT_TRUE(wait_for_error_text(monitor, "SIGTERM: ending the streams", 10s))
+      << monitor.error_output();
+  EXPECT_EQ(metrics_status(*port), std::optional<guint>(200u)) << "/metrics stopped answering";
+  monitor.send_signal(SIGTERM);
+  const auto signalled = std::chrono::steady_clock::now();
+  EXPECT_EQ(monitor.wait_exit(10s), std::optional<int>(1)) << monitor.error_output();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 3s);
+  EXPECT_NE(monitor.error_output().find("SIGTERM again"), std::string::npos)
+      << monitor.error_output();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
