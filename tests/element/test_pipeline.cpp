@@ -699,7 +699,8 @@ TEST(PipelineSilentInputEnd, TheEndOfOneLiveInputEndsTheRunWhenTheOtherNeverSend
   gst_object_unref(dist);
   gst_object_unref(element);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  ASSERT_TRUE(frames.wait_for(3, std::chrono::seconds(10)));
+  // EXPECT, not ASSERT: the pipeline must reach NULL before `frames` goes.
+  EXPECT_TRUE(frames.wait_for(3, std::chrono::seconds(10)));
   GstElement* live = gst_bin_get_by_name(GST_BIN(pipeline), "live");
   {
     EventSender eos(live, gst_event_new_eos());
@@ -709,8 +710,9 @@ TEST(PipelineSilentInputEnd, TheEndOfOneLiveInputEndsTheRunWhenTheOtherNeverSend
   const auto sent = std::chrono::steady_clock::now();
   const EndOfRun end = wait_end(pipeline, std::chrono::seconds(10));
   EXPECT_TRUE(end.eos) << "no EOS within 10 s of the live input's end";
-  // The latency (50 ms plus the sources') and the 100 ms grace, with room.
-  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(3));
+  // The latency (50 ms plus the sources') and the 100 ms grace, with room
+  // for a loaded machine.
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(5));
   EXPECT_TRUE(end.summary);
   EXPECT_GE(end.unpaired_dist, 3u);
   EXPECT_TRUE(std::any_of(end.warnings.begin(), end.warnings.end(), [](const std::string& text) {
