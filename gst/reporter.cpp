@@ -146,6 +146,7 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
   if (scorer && log) {
     written = log->finish(scorer->frames_pushed(), scorer->scores().names(),
                           scorer->scores().aggregates(), scoring_time);
+    if (!written && log->refused()) return false;  // its error is posted
     if (!written) path = log->failed_path();
   } else {
     // No pair came: a log without frames, as libvmaf writes for an empty run.
@@ -156,7 +157,7 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
     if (!settings.log_rotate.empty()) {
       std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> now(g_date_time_new_now_utc(),
                                                                    g_date_time_unref);
-      path = rotated_log_name(settings.log_location, 0, now.get());
+      path = RotatedNames(settings.log_location).next(0, now.get());  // never a file there
     }
     FeatureCollector no_scores;
     written = write_file_atomically(path, [&](std::ostream& out) {

@@ -8,6 +8,7 @@
 #include "registry.h"
 #include "log_file.h"
 #include "pipeline_files.h"
+#include "rotated_names.h"
 #include "reporter.h"
 #include "element_debug.h"
 #include "gstvmafexact.h"
@@ -400,6 +401,32 @@ bool log_location_is_free(GstElement* element, const StartPlan& plan) {
   GstElement* self = element;  // for GST_ELEMENT_ERROR
   const std::string& log = plan.settings.log_location;
   if (log.empty()) return true;
+  if (plan.log_rotation.kind != LogRotation::Kind::kNone) {
+    for (const auto& model : plan.models)
+      if (model.is_path && is_rotated_name(log, model.source)) {
+        GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                          ("log-location \"%s\" names the model file \"%s\" among its rotated "
+                           "files; writing the log could destroy the model.",
+                           log.c_str(), model.source.c_str()),
+                          ("Give log-location another pattern."));
+        return false;
+      }
+    if (const auto user = pipeline_element_named_by(element, log)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("log-location \"%s\" names the file of element '%s' (\"%s\") among "
+                         "its rotated files; writing the log could destroy it.",
+                         log.c_str(), user->element.c_str(), user->path.c_str()),
+                        ("Give log-location a pattern that none of the inputs' names matches "
+                         "(e.g. another folder or prefix)."));
+      return false;
+    }
+    return true;  // each rotated file is checked before it is written
+  }
+  return log_file_is_free(element, plan, log);
+}
+
+bool log_file_is_free(GstElement* element, const StartPlan& plan, const std::string& log) {
+  GstElement* self = element;  // for GST_ELEMENT_ERROR
   for (const auto& model : plan.models)
     if (model.is_path && same_file(model.source, log)) {
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,

@@ -73,7 +73,11 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings,
 // element error, when the file is a model file of the plan or one that
 // another element of the pipeline reads or writes (a filesrc's input, say).
 // Checked at start and again with the first pair, when a pipeline that links
-// its decoders late has every element in place.
+// its decoders late has every element in place. With log-rotate, the pattern:
+// no input may have a name of its rotated files.
 bool log_location_is_free(GstElement* element, const StartPlan& plan);
+
+// The same for one file about to be written, `path` (a rotated file's name).
+bool log_file_is_free(GstElement* element, const StartPlan& plan, const std::string& path);
 
 }  // namespace vmafexact::gst

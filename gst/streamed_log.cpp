@@ -130,19 +130,13 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
                              std::chrono::steady_clock::duration scoring_time) {
   const bool rotating = options_.rotation.kind != LogRotation::Kind::kNone;
   if (!first_time_) first_time_.reset(g_date_time_new_now_utc());
-  std::string path = rotating
-                         ? rotated_log_name(options_.location, files_written_, first_time_.get())
-                         : options_.location;
-  // {time} has whole seconds: a file that would take the previous one's name
-  // (files started within a second) gets the counter too.
-  if (rotating && path == last_path_) {
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "-%06u", files_written_);
-    const std::size_t dot = path.rfind('.');
-    const std::size_t slash = path.rfind('/');
-    path.insert(
-        dot != std::string::npos && (slash == std::string::npos || dot > slash) ? dot : path.size(),
-        digits);
+  // A rotated file gets a name of its own, never one already taken, and not
+  // another element's file.
+  std::string path = rotating ? names_.next(files_written_, first_time_.get()) : options_.location;
+  if (rotating && options_.may_write && !options_.may_write(path)) {
+    failed_path_ = path;
+    refused_ = true;
+    return false;
   }
   LogInfo info;
   info.version = options_.version;

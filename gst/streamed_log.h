@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@
 
 #include "output/log_stream.h"
 #include "pooling/pooling.h"
+#include "rotated_names.h"
 
 namespace vmafexact::gst {
 
@@ -58,6 +60,9 @@ class StreamedLog {
     std::string version;
     Provenance provenance;
     unsigned width = 0, height = 0, subsample = 1;
+    // With rotation: whether a rotated file may be written at `path` (no
+    // other element's file); false after the caller posted why.
+    std::function<bool(const std::string& path)> may_write;
   };
   // Opens the body file beside the location; throws vmafexact::Error naming
   // the file when it cannot.
@@ -80,6 +85,8 @@ class StreamedLog {
 
   const std::string& failed_path() const { return failed_path_; }
   unsigned files_written() const { return files_written_; }
+  // The last failure was may_write's refusal (already reported).
+  bool refused() const { return refused_; }
 
  private:
   void open_body();
@@ -100,6 +107,8 @@ class StreamedLog {
   std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> first_time_{nullptr, g_date_time_unref};
   unsigned files_written_ = 0;
   std::string failed_path_;
+  bool refused_ = false;
+  RotatedNames names_{options_.location};  // rotated files' names, never one taken
   std::string last_path_;  // the file written last
 };
 

@@ -434,6 +434,91 @@ TEST(Rotation, NeedsANamePatternAndAValidPeriod) {
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
 }
 
+// The frames of every rotated log in `folder` whose name starts with `prefix`:
+// their frameNum values in file-name order, and the number of files.
+struct RotatedFrames {
+  std::vector<unsigned> frames;
+  std::size_t files = 0;
+};
+RotatedFrames rotated_frames(const TempFolder& folder, const std::string& prefix) {
+  RotatedFrames found;
+  for (const std::string& name : folder.entries()) {
+    if (!name.starts_with(prefix)) continue;
+    ++found.files;
+    const auto log = nlohmann::json::parse(read_file(folder.path / name));  // complete JSON
+    for (const auto& frame : log["frames"]) found.frames.push_back(frame["frameNum"].get<unsigned>());
+  }
+  std::sort(found.frames.begin(), found.frames.end());
+  return found;
+}
+
+std::vector<unsigned> zero_to(unsigned count) {
+  std::vector<unsigned> indices(count);
+  for (unsigned i = 0; i < count; ++i) indices[i] = i;
+  return indices;
+}
+
+TEST(Rotation, OneFilePerSecondOnAFileInputKeepsEveryFileAndFrame) {
+  // 250 frames at 25 fps: 10 s of running time, scored in far less: files
+  // that start within one wall-clock second once took one {time} name and
+  // replaced each other (6 of 10 files, 150 of 250 frames kept).
+  TempFolder folder;
+  RunResult run;
+  run_collecting(small_pair(250, "model=\"\" features=psnr frame-message=false log-rotate=1s "
+                                 "log-location=" +
+                                     (folder.path / "s-{time}.json").string()),
+                 run);
+  ASSERT_EQ(run.error, "");
+  const auto found = rotated_frames(folder, "s-");
+  EXPECT_EQ(found.files, 10u);
+  EXPECT_EQ(found.frames, zero_to(250));
+  EXPECT_EQ(folder.entries().size(), 10u);  // no temporary file left
+}
+
+TEST(Rotation, OneFilePerFrameKeepsEveryFile) {
+  // Once 26 of 50: a suffix was added only against the previous file's name.
+  TempFolder folder;
+  RunResult run;
+  run_collecting(small_pair(50, "model=\"\" features=psnr frame-message=false "
+                                "log-rotate=1frames log-location=" +
+                                    (folder.path / "f-{time}.json").string()),
+                 run);
+  ASSERT_EQ(run.error, "");
+  const auto found = rotated_frames(folder, "f-");
+  EXPECT_EQ(found.files, 50u);
+  EXPECT_EQ(found.frames, zero_to(50));
+  // Names: the {time} name, then the same with -1, -2, ... within one second.
+  const std::regex name(R"(f-[0-9]{8}T[0-9]{6}Z(-[1-9][0-9]*)?\.json)");
+  for (const std::string& entry : folder.entries())
+    EXPECT_TRUE(std::regex_match(entry, name)) << entry;
+}
+
+TEST(Rotation, AFileAlreadyThereWithARotatedNameIsKept) {
+  // An earlier run's log, or anything else: the rotated file takes the next
+  // free suffix instead of replacing it.
+  TempFolder folder;
+  write_text(folder.path / "p-000000.json", "earlier run");
+  write_text(folder.path / "p-000001-1.json", "another");
+  RunResult run;
+  run_collecting(small_pair(6, "model=\"\" features=psnr frame-message=false log-rotate=2frames "
+                               "log-location=" +
+                                   (folder.path / "p-{index}.json").string()),
+                 run);
+  ASSERT_EQ(run.error, "");
+  EXPECT_EQ(read_file(folder.path / "p-000000.json"), "earlier run");
+  EXPECT_EQ(read_file(folder.path / "p-000001-1.json"), "another");
+  const std::vector<std::string> expected = {"p-000000-1.json", "p-000000.json",
+                                             "p-000001-1.json", "p-000001.json",
+                                             "p-000002.json"};
+  EXPECT_EQ(folder.entries(), expected);
+  std::vector<unsigned> frames;
+  for (const char* written : {"p-000000-1.json", "p-000001.json", "p-000002.json"}) {
+    const auto log = nlohmann::json::parse(read_file(folder.path / written));
+    for (const auto& frame : log["frames"]) frames.push_back(frame["frameNum"].get<unsigned>());
+  }
+  EXPECT_EQ(frames, zero_to(6));
+}
+
 // ---- Live pipelines -----------------------------------------------------------
 
 // One live videotestsrc (I420, `caps` such as "width=64,height=48,framerate=
