@@ -193,7 +193,8 @@ bool post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
       if (ok && !priv->run.log->add_frame(frame.index, scores.frame_scores(frame.index),
                                           frame.timing.running_time, scores.names(),
                                           scoring.scoring_time())) {
-        priv->reporter.log_write_failed(priv->run.log->failed_path());
+        if (!priv->run.log->refused())  // a refusal posted its own error
+          priv->reporter.log_write_failed(priv->run.log->failed_path());
         ok = false;
       }
   scoring.release_final_frames();
@@ -354,6 +355,10 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     log.width = format->width;
     log.height = format->height;
     log.subsample = settings.subsample;
+    // Each rotated file's name is checked against the pipeline's files anew.
+    log.may_write = [self, plan = &*run.plan](const std::string& path) {
+      return log_file_is_free(GST_ELEMENT(self), *plan, path);
+    };
     try {
       run.log = std::make_unique<StreamedLog>(std::move(log));
     } catch (const vmafexact::Error& error) {

@@ -435,6 +435,112 @@ TEST(PipelineFiles, ALogLocationThatIsTheModelFileIsRefused) {
   std::filesystem::remove(model);
 }
 
+// A folder of its own under the temporary folder, removed at the end.
+struct PipelineFolder {
+  std::filesystem::path path;
+  PipelineFolder() {
+    gchar* made = g_dir_make_tmp("vmafexact-files-XXXXXX", nullptr);
+    path = made;
+    g_free(made);
+  }
+  ~PipelineFolder() {
+    std::error_code error;
+    std::filesystem::remove_all(path, error);
+  }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(path))
+      names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+};
+
+const std::string kPairedSource =
+    "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=48,framerate=24/1";
+const std::string kFrameParser =
+    "rawvideoparse use-sink-caps=false width=64 height=48 format=i420 framerate=24/1";
+const std::string kFrameBytes(64 * 48 * 3 / 2, '\x5a');
+
+TEST(PipelineFiles, ALogLocationThatIsOneOfAMultifilesrcsNumberedFilesIsRefused) {
+  // multifilesrc reads f000.yuv, f001.yuv, ...: a log named as one of them
+  // (however spelt) once replaced that frame file.
+  PipelineFolder folder;
+  for (const char* name : {"f000.yuv", "f001.yuv"})
+    std::ofstream(folder.path / name, std::ios::binary) << kFrameBytes;
+  const auto run = [&](const std::string& log) {
+    return run_pipeline("vmafexact name=v model=\"\" features=psnr log-location=\"" + log +
+                        "\" ! fakesink multifilesrc name=reference location=\"" +
+                        (folder.path / "f%03d.yuv").string() + "\" stop-index=1 ! " +
+                        kFrameParser + " ! v.ref_sink " + kPairedSource + " ! v.dist_sink");
+  };
+  for (const auto& log : {folder.path / "f001.yuv", folder.path / "." / "f000.yuv"}) {
+    const std::string error = run(log.string());
+    EXPECT_NE(error.find("is the file of element 'reference'"), std::string::npos)
+        << log << ": " << error;
+  }
+  EXPECT_EQ(test::read_file(folder.path / "f000.yuv"), kFrameBytes);
+  EXPECT_EQ(test::read_file(folder.path / "f001.yuv"), kFrameBytes);
+  // A name the pattern does not print is free: %03d never prints "1".
+  EXPECT_EQ(run((folder.path / "f1.yuv").string()), "");
+  EXPECT_TRUE(std::filesystem::exists(folder.path / "f1.yuv"));
+}
+
+TEST(PipelineFiles, ALogLocationThatIsAMultifilesinksFutureFileIsRefused) {
+  // %% is a '%', %05d five digits at least: "out%%00007.raw" prints "out%00007.raw".
+  PipelineFolder folder;
+  const std::string error = run_pipeline(
+      "vmafexact name=v model=\"\" features=psnr log-location=\"" +
+      (folder.path / "out%00007.raw").string() + "\" ! fakesink " + kPairedSource +
+      " ! v.ref_sink " + kPairedSource + " ! v.dist_sink fakesrc num-buffers=0 ! multifilesink "
+      "name=out location=\"" + (folder.path / "out%%%05d.raw").string() + "\"");
+  EXPECT_NE(error.find("is the file of element 'out'"), std::string::npos) << error;
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{});
+}
+
+TEST(PipelineFiles, AnInputNamedAsARotatedLogIsRefusedAtStart) {
+  // log-location=cap-{index}.json with log-rotate once replaced an input
+  // named cap-000000.json; {time} names, with or without a collision suffix, too.
+  PipelineFolder folder;
+  const auto run = [&](const std::string& pattern, const std::string& input) {
+    std::ofstream(folder.path / input, std::ios::binary) << kFrameBytes + kFrameBytes;
+    return run_pipeline("vmafexact name=v model=\"\" features=psnr log-rotate=1frames "
+                        "log-location=\"" + (folder.path / pattern).string() +
+                        "\" ! fakesink filesrc name=reference location=\"" +
+                        (folder.path / "." / input).string() + "\" ! " + kFrameParser +
+                        " ! v.ref_sink " + kPairedSource + " ! v.dist_sink");
+  };
+  for (const auto& [pattern, input] :
+       {std::pair{"cap-{index}.json", "cap-000000.json"}, {"cap-{index}.json", "cap-1234567.json"},
+        {"t-{time}.json", "t-20261206T044600Z.json"}, {"t-{time}.json", "t-20261206T044600Z-3.json"},
+        {"{index}", "000002-1"}}) {
+    const std::string error = run(pattern, input);
+    EXPECT_NE(error.find("names the file of element 'reference'"), std::string::npos)
+        << pattern << " " << input << ": " << error;
+    EXPECT_EQ(test::read_file(folder.path / input), kFrameBytes + kFrameBytes) << input;
+  }
+  // Names no rotated file takes: five digits, another prefix.
+  for (const auto& [pattern, input] :
+       {std::pair{"c-{index}.json", "c-00000.json"}, {"t-{time}.json", "u-20261206T044600Z.json"}}) {
+    EXPECT_EQ(run(pattern, input), "") << pattern << " " << input;
+    EXPECT_EQ(test::read_file(folder.path / input), kFrameBytes + kFrameBytes) << input;
+  }
+}
+
+TEST(PipelineFiles, ARotatedLogNameThatIsAnotherElementsFileIsRefusedBeforeItIsWritten) {
+  // multifilesink's files do not exist yet at start: the rotated name is
+  // checked again when the file is about to be written.
+  PipelineFolder folder;
+  const std::string error = run_pipeline(
+      "vmafexact name=v model=\"\" features=psnr log-rotate=1frames log-location=\"" +
+      (folder.path / "cap-{index}.json").string() + "\" ! fakesink " + kPairedSource +
+      " ! v.ref_sink " + kPairedSource + " ! v.dist_sink fakesrc num-buffers=0 ! multifilesink "
+      "name=out location=\"" + (folder.path / "cap-%06d.json").string() + "\"");
+  EXPECT_NE(error.find("cap-000000.json\" is the file of element 'out'"), std::string::npos)
+      << error;
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{});
+}
+
 TEST(PipelineCaps, ADownstreamThatRefusesTheDistortedFormatIsNamed) {
   // The distorted video goes out unchanged; when downstream takes only NV12
   // and the distorted input is fixed to I420, upstream fails with a generic
