@@ -52,6 +52,8 @@ std::optional<MonitorPlan> plan_monitor(GstElement* element, const Settings& set
       throw Error("window-step '" + settings.window_step + "' and window '" + settings.window +
                   "' must both be durations or both numbers of frames (e.g. window=10s "
                   "window-step=1s, or window=300f window-step=30f)");
+    // A tiny step would open windows without end (memory, messages).
+    if (plan.window) check_window_step(*plan.window, *plan.step);
     property = "input-timeout";
     if (const auto timeout = parse_span(settings.input_timeout, "input-timeout", false))
       plan.input_timeout = timeout->amount;

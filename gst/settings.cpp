@@ -182,8 +182,9 @@ void install_properties(GObjectClass* klass) {
       g_param_spec_string("window-step", "Window step",
                           "How far each window starts after the previous one, in the window's "
                           "unit: a duration (1s, 500ms, 1.5s, 1m or 1min, 1h, 250us, 100ns) or "
-                          "frames (30f); shorter than window: overlapping windows. Empty: the "
-                          "window (tumbling windows). Read when the element starts.",
+                          "frames (30f); shorter than window: overlapping windows, at most "
+                          "1000 of them and a step of at least 1ms. Empty: the window "
+                          "(tumbling windows). Read when the element starts.",
                           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_ALERT,

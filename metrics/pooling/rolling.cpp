@@ -303,9 +303,53 @@ std::vector<AlertSpec> parse_alerts(std::string_view text) {
 
 // ---- Rolling windows ------------------------------------------------------
 
-RollingWindows::RollingWindows(Span window, Span step) : window_(window), step_(step) {
+std::string span_text(const Span& span) {
+  if (span.unit == Span::Unit::kFrames) return std::to_string(span.amount) + "f";
+  struct UnitScale {
+    const char* name;
+    std::uint64_t nanoseconds;
+  };
+  static constexpr UnitScale kUnits[] = {
+      {"s", 1'000'000'000}, {"ms", 1'000'000}, {"us", 1'000}, {"ns", 1}};
+  for (const auto& [name, scale] : kUnits)
+    if (span.amount % scale == 0) return std::to_string(span.amount / scale) + name;
+  return std::to_string(span.amount) + "ns";  // not reached: every amount is whole ns
+}
+
+namespace {
+
+// `amount` rounded up to at most two significant digits (1234567 -> 1300000),
+// for a suggestion that reads well.
+std::uint64_t round_up_two_digits(std::uint64_t amount) {
+  std::uint64_t scale = 1;
+  while (amount / scale >= 100) scale *= 10;
+  return (amount + scale - 1) / scale * scale;
+}
+
+}  // namespace
+
+void check_window_step(const Span& window, const Span& step) {
   if (window.unit != step.unit)
     throw Error("window and window-step must both be durations or both numbers of frames");
+  if (step.amount >= window.amount) return;  // tumbling or apart: a frame is in one window at most
+  const std::uint64_t overlapping = (window.amount + step.amount - 1) / step.amount;
+  const bool timed = window.unit == Span::Unit::kTime;
+  const std::uint64_t shortest = std::max<std::uint64_t>(
+      round_up_two_digits((window.amount + kMaxOverlappingWindows - 1) / kMaxOverlappingWindows),
+      timed ? kMinTimeStep : 1);
+  if (step.amount >= shortest) return;
+  const std::string limit =
+      "at most " + std::to_string(kMaxOverlappingWindows) + " may overlap" +
+      (timed ? " and a step must be at least " + span_text({Span::Unit::kTime, kMinTimeStep})
+             : std::string());
+  throw Error("window-step=" + span_text(step) + " opens " + std::to_string(overlapping) +
+              " overlapping windows per window=" + span_text(window) + "; " + limit +
+              ": use window-step=" + span_text({window.unit, shortest}) +
+              " or more (or a shorter window)");
+}
+
+RollingWindows::RollingWindows(Span window, Span step) : window_(window), step_(step) {
+  check_window_step(window, step);
 }
 
 void RollingWindows::note_time(std::optional<Nanoseconds> time) {

@@ -93,6 +93,23 @@ struct Span {
 std::optional<Span> parse_span(std::string_view text, std::string_view property,
                                bool frames_allowed = true);
 
+// A span as the properties write it, in the largest unit that keeps it whole:
+// "100ms", "1500ms", "1ns", "300f".
+std::string span_text(const Span& span);
+
+// Overlapping windows are bounded: a frame is in at most ceil(window / step)
+// windows, so that many may be open at once and may close per frame. With
+// step < window, that count is at most kMaxOverlappingWindows and a
+// duration step at least kMinTimeStep (so at most 1000 windows close per
+// second of running time). Memory, messages and work per frame stay bounded
+// whatever the properties.
+inline constexpr std::uint64_t kMaxOverlappingWindows = 1000;
+inline constexpr std::uint64_t kMinTimeStep = 1'000'000;  // 1 ms
+
+// Throws vmafexact::Error naming the step, the limit and the fix when `step`
+// opens too many overlapping windows of `window` (or the units differ).
+void check_window_step(const Span& window, const Span& step);
+
 enum class Compare { kLess, kLessEqual, kGreater, kGreaterEqual };
 bool compare(Compare op, double value, double threshold);
 
@@ -134,6 +151,7 @@ struct WindowReport {
 // yet posted. See docs/element.md ("Rolling windows") for the rules.
 class RollingWindows {
  public:
+  // Throws vmafexact::Error when check_window_step() refuses the pair.
   RollingWindows(Span window, Span step);
 
   // A pair was pushed for scoring; its scores come later through add_frame().

@@ -142,10 +142,11 @@ TEST(Documentation, DurationPropertiesShowEveryUnitTheyTake) {
          return std::vector<std::pair<const char*, std::string>>{{"window", value}};
        }},
       {"window-step",
-       [](const std::string& value, const std::string& unit, const std::string&) {
-         // The window in the step's kind: frames with frames, else a duration.
-         const std::string window = unit == "f" || unit == "frames" ? "10f" : "10s";
-         return std::vector<std::pair<const char*, std::string>>{{"window", window},
+       [](const std::string& value, const std::string&, const std::string&) {
+         // The window as long as the step (tumbling windows): every step unit
+         // is taken, however short (a step far shorter than the window is
+         // refused for the number of windows it would open).
+         return std::vector<std::pair<const char*, std::string>>{{"window", value},
                                                                  {"window-step", value}};
        }},
       {"input-timeout",

@@ -336,12 +336,13 @@ TEST(Monitor, StalledInputsAreRaisedAndClearedWhenFramesComeAgain) {
 
 namespace {
 
-// The error the element posts when it starts with `property` set to `value`.
-std::string start_error(const char* property, const char* value) {
+// The error the element posts when it starts with each property set to its value.
+std::string start_error(const std::vector<std::pair<const char*, const char*>>& properties) {
   GstElement* element = gst_element_factory_make("vmafexact", nullptr);
   if (!element) throw std::runtime_error("vmafexact element not found");
   g_object_set(element, "model", "", "features", "psnr", nullptr);
-  gst_util_set_object_arg(G_OBJECT(element), property, value);
+  for (const auto& [property, value] : properties)
+    gst_util_set_object_arg(G_OBJECT(element), property, value);
   GstBus* bus = gst_bus_new();
   gst_element_set_bus(element, bus);
   gst_element_set_state(element, GST_STATE_PAUSED);
@@ -360,6 +361,10 @@ std::string start_error(const char* property, const char* value) {
   gst_object_unref(bus);
   gst_object_unref(element);
   return text;
+}
+
+std::string start_error(const char* property, const char* value) {
+  return start_error({{property, value}});
 }
 
 }  // namespace
@@ -395,6 +400,59 @@ TEST(Monitor, BadPropertiesAreErrorsAtStartNamingThePropertyAndTheFix) {
   EXPECT_STREQ(step, "30f");
   g_free(step);
   gst_object_unref(element);
+}
+
+TEST(Monitor, TinyWindowStepsAreRefusedAtStartNamingTheLimitAndTheFix) {
+  // Once, window=100ms window-step=1ns never ended (40 million windows per
+  // frame, 11.5 GB after 20 s) and window=1s window-step=1us posted 100,000
+  // window messages for 29 frames.
+  const auto began = std::chrono::steady_clock::now();
+  const struct {
+    const char *window, *step, *named;
+  } cases[] = {
+      {"100ms", "1ns", "window-step=1ns opens 100000000 overlapping windows per window=100ms"},
+      {"1s", "1us", "window-step=1us opens 1000000 overlapping windows per window=1s"},
+      {"100ms", "999us", "use window-step=1ms or more"},  // a step under 1 ms
+      {"1h", "1s", "use window-step=3600ms or more"},     // 3600 windows
+      {"5000f", "1f", "use window-step=5f or more"},
+  };
+  for (const auto& bad : cases) {
+    const std::string text = start_error({{"window", bad.window}, {"window-step", bad.step}});
+    const std::string what = std::string("window=") + bad.window + " window-step=" + bad.step;
+    EXPECT_NE(text.find("Invalid window-step property"), std::string::npos) << what << ": " << text;
+    EXPECT_NE(text.find("at most 1000 may overlap"), std::string::npos) << what << ": " << text;
+    EXPECT_NE(text.find(bad.named), std::string::npos) << what << ": " << text;
+  }
+  // The limits themselves are allowed.
+  for (const auto& [window, step] : {std::pair{"1s", "1ms"}, {"100ms", "1ms"}, {"1h", "3600ms"},
+                                     {"1000f", "1f"}, {"500us", "500us"}})
+    EXPECT_EQ(start_error({{"window", window}, {"window-step", step}}), "") << window << " " << step;
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10));
+}
+
+TEST(Monitor, TheMostOverlappingWindowsAllowedEndPromptlyWithBoundedMessages) {
+  // window=1s window-step=1ms, the limit: 48 frames at 24 fps (2 s) give the
+  // 1001 windows that end by the last frame's end and the partial one after;
+  // each frame is in at most 1000 of them.
+  const auto began = std::chrono::steady_clock::now();
+  ElementHarness harness("window=1s window-step=1ms");
+  std::vector<int> amplitudes(48);
+  for (std::size_t i = 0; i < amplitudes.size(); ++i) amplitudes[i] = 1 + static_cast<int>(i % 7);
+  push_all(harness, make_frames(amplitudes));
+  const auto messages = harness.drain_messages();
+  const auto posted = element_messages(messages, "vmafexact-frame");
+  const auto windows = element_messages(messages, "vmafexact-window");
+  ASSERT_EQ(posted.size(), 48u);
+  EXPECT_GE(windows.size(), 1000u);
+  EXPECT_LE(windows.size(), 1002u);
+  for (const GstStructure* frame : posted) {
+    const GstClockTime time = field_time(frame, "running-time");
+    std::size_t holding = 0;
+    for (const GstStructure* window : windows)
+      holding += time >= field_time(window, "window-start") && time < field_time(window, "window-end");
+    EXPECT_LE(holding, 1000u + 1u);  // the partial window may hold it too
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(20));
 }
 
 TEST(Monitor, AnAlertOnAScoreTheRunDoesNotProduceIsWarnedOnce) {

@@ -2,7 +2,8 @@
 // alert list (SCORE OP VALUE[:for=..][:clear=..][:on=..];...) and the window,
 // window-step and input-timeout spans (10s, 500ms, 300f). Every input either
 // parses or throws vmafexact::Error; then the parsed alerts and a window run
-// on a few frames, so that whatever parses also runs.
+// on a few frames, so that whatever parses also runs, and the span runs as
+// the step of a 100ms (100f) window.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -25,6 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       vmafexact::RollingWindows windows(*span, *span);
       for (std::uint64_t i = 0; i < 8; ++i) windows.add_frame(i * 1'000'000'000u, 1'000'000'000u, {1.0 * i});
       windows.finish();
+      // The span as the step of a longer window: a tiny step is refused at
+      // construction, never run for ever.
+      const bool timed = span->unit == vmafexact::Span::Unit::kTime;
+      vmafexact::RollingWindows sliding({span->unit, timed ? 100'000'000u : 100u}, *span);
+      for (std::uint64_t i = 0; i < 8; ++i) sliding.add_frame(i * 40'000'000u, 40'000'000u, {1.0 * i});
+      sliding.finish();
     }
   } catch (const vmafexact::Error&) {
   }

@@ -382,6 +382,52 @@ TEST(RollingWindows, MixedUnitsAreRefused) {
   EXPECT_THROW(RollingWindows({Span::Unit::kTime, 1}, {Span::Unit::kFrames, 1}), Error);
 }
 
+TEST(RollingWindows, StepsThatOpenTooManyOverlappingWindowsAreRefused) {
+  const Span time_window{Span::Unit::kTime, 100 * kMs};
+  // 100 million windows a frame once: refused, with the limit and the fix.
+  EXPECT_THROW(RollingWindows(time_window, {Span::Unit::kTime, 1}), Error);
+  try {
+    check_window_step(time_window, {Span::Unit::kTime, 1});
+    ADD_FAILURE() << "window-step=1ns allowed";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "window-step=1ns opens 100000000 overlapping windows per window=100ms; at most "
+                 "1000 may overlap and a step must be at least 1ms: use window-step=1ms or more "
+                 "(or a shorter window)");
+  }
+  EXPECT_THROW(check_window_step(time_window, {Span::Unit::kTime, kMs - 1}), Error);
+  EXPECT_NO_THROW(check_window_step(time_window, {Span::Unit::kTime, kMs}));
+  EXPECT_NO_THROW(check_window_step({Span::Unit::kTime, 1000 * kMs}, {Span::Unit::kTime, kMs}));
+  EXPECT_THROW(check_window_step({Span::Unit::kTime, 1001 * kMs}, {Span::Unit::kTime, kMs}), Error);
+  // Tumbling windows and windows apart overlap nothing: any length.
+  EXPECT_NO_THROW(check_window_step({Span::Unit::kTime, 1}, {Span::Unit::kTime, 1}));
+  EXPECT_NO_THROW(check_window_step({Span::Unit::kTime, 1}, {Span::Unit::kTime, 5}));
+  EXPECT_NO_THROW(check_window_step({Span::Unit::kFrames, 1000}, {Span::Unit::kFrames, 1}));
+  EXPECT_THROW(check_window_step({Span::Unit::kFrames, 1001}, {Span::Unit::kFrames, 1}), Error);
+  EXPECT_EQ(span_text({Span::Unit::kTime, 1'500'000'000}), "1500ms");
+  EXPECT_EQ(span_text({Span::Unit::kTime, 3'600'000'000'000}), "3600s");
+  EXPECT_EQ(span_text({Span::Unit::kFrames, 300}), "300f");
+}
+
+TEST(RollingWindows, AtTheLimitAFrameClosesAtMostTheLimitOfWindows) {
+  // window=1s window-step=1ms: 2 s of frames at 25 fps, then a frame an hour
+  // later: it closes the windows still open, those that hold the last frame,
+  // no more (and no empty window of the gap).
+  RollingWindows windows({Span::Unit::kTime, 1000 * kMs}, {Span::Unit::kTime, kMs});
+  std::size_t posted = 0;
+  for (Nanoseconds time = 0; time < 2000 * kMs; time += 40 * kMs) {
+    const auto closed = windows.add_frame(time, 40 * kMs, {1.});
+    EXPECT_LE(closed.size(), 40u) << time;  // one a step of the frame's 40 ms
+    posted += closed.size();
+  }
+  const auto closed = windows.add_frame(3'600'000 * kMs, 40 * kMs, {2.});
+  EXPECT_EQ(closed.size(), kMaxOverlappingWindows);
+  for (const WindowReport& report : closed) EXPECT_GE(report.frames, 1u);
+  posted += closed.size();
+  EXPECT_EQ(posted, 1961u);  // a window at each millisecond of the frames' 1960 ms
+  EXPECT_LE(windows.finish().size(), kMaxOverlappingWindows + 1);
+}
+
 TEST(RollingAlerts, HoldAndHysteresis) {
   const auto specs = parse_alerts("vmaf<60:for=20ms:clear=65;vmaf<50:for=2f");
   AlertState timed(specs[0]), counted(specs[1]);
