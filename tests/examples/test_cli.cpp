@@ -983,6 +983,22 @@ TEST_F(Cli, SignalsMidRunLeaveNoTemporaryFiles) {
   }
 }
 
+// A disk that fills up as the element writes its log (a file-size limit of
+// 4 KiB, SIGXFSZ ignored): the error names the output, not the scratch file
+// the element was writing.
+TEST_F(Cli, AFullDiskNamesTheOutputNotItsTemporaryFile) {
+  const Result run = run_program({"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"",
+                                  VMAFEXACT_CLI_PATH, "--json", out("scores.json"), in("ref.y4m"),
+                                  in("dist_480.mp4")});
+  EXPECT_EQ(run.status, 5) << describe(run);
+  EXPECT_NE(run.err.find("Could not write the score log to \"" + out("scores.json") + "\""),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find(".scores.json."), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out("scores.json")));
+  EXPECT_TRUE(hidden_files(out_).empty());
+}
+
 // SIGKILL cannot be caught: its scratch file is left, and the next run
 // writing the same output removes it.
 TEST_F(Cli, AKilledRunsLeftoverIsRemovedByTheNextRun) {
