@@ -407,7 +407,13 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
     if (!pending_.empty()) known = std::min(known, pending_.front());
     return close_time_windows(known);
   }
-  // Frame windows: unpaired frames before this one (by running time) count with it.
+  // Frame windows: unpaired frames before this one (by running time) count
+  // with it, and the oldest, folded ones.
+  for (unsigned kind = 0; kind < folded_.size(); ++kind)
+    frame.unscored_before[kind] += folded_[kind];
+  folded_ = {};
+  folded_start_.reset();
+  folded_end_.reset();
   while (!unscored_.empty() &&
          (!running_time || !unscored_.front().running_time ||
           *unscored_.front().running_time < *running_time)) {
@@ -432,7 +438,10 @@ std::vector<WindowReport> RollingWindows::add_unscored(Unscored kind,
                                                        std::optional<Nanoseconds> running_time,
                                                        std::optional<Nanoseconds> duration) {
   unscored_.push_back({kind, running_time, end_of(running_time, duration)});
-  if (window_.unit != Span::Unit::kTime) return {};
+  if (window_.unit != Span::Unit::kTime) {
+    if (unscored_.size() > kMaxHeldMarks) fold_oldest_mark();
+    return {};
+  }
   if (!running_time) {
     unscored_.pop_back();  // untimed frames have no place in time windows
     return {};
@@ -442,6 +451,15 @@ std::vector<WindowReport> RollingWindows::add_unscored(Unscored kind,
   Nanoseconds known = seen_until_;
   if (!pending_.empty()) known = std::min(known, pending_.front());
   return close_time_windows(known);
+}
+
+void RollingWindows::fold_oldest_mark() {
+  const UnscoredMark& mark = unscored_.front();
+  ++folded_[static_cast<unsigned>(mark.kind)];
+  if (mark.running_time && (!folded_start_ || *mark.running_time < *folded_start_))
+    folded_start_ = mark.running_time;
+  if (mark.end && (!folded_end_ || *mark.end > *folded_end_)) folded_end_ = mark.end;
+  unscored_.pop_front();
 }
 
 WindowReport RollingWindows::time_window(Nanoseconds start, Nanoseconds end, bool partial) const {
@@ -520,14 +538,23 @@ std::vector<WindowReport> RollingWindows::finish() {
   }
   // Frame windows: unpaired frames after the last scored frame count in the partial window.
   WindowReport last = frame_window(true);
+  bool folded = false;
+  for (unsigned kind = 0; kind < folded_.size(); ++kind) {
+    last.count(static_cast<Unscored>(kind)) += folded_[kind];
+    folded |= folded_[kind] > 0;
+  }
+  widen(last, folded_start_, folded_end_);
   for (const UnscoredMark& mark : unscored_) {
     ++last.count(mark.kind);
     widen(last, mark.running_time, mark.end);
   }
   const bool has_new_frames = next_index_ > first_index_ && !frames_.empty();
-  if (has_new_frames || !unscored_.empty()) reports.push_back(std::move(last));
+  if (has_new_frames || !unscored_.empty() || folded) reports.push_back(std::move(last));
   frames_.clear();
   unscored_.clear();
+  folded_ = {};
+  folded_start_.reset();
+  folded_end_.reset();
   return reports;
 }
 

@@ -175,6 +175,12 @@ class RollingWindows {
   // The window being filled, as it stands (for alerts); nullopt when empty.
   std::optional<WindowReport> current() const;
 
+  // Frame windows: unscored frames held until the next scored frame at most
+  // this many; older ones are folded into counts that it takes (an input
+  // that sends nothing for months holds a few kB, not a mark a frame).
+  static constexpr std::size_t kMaxHeldMarks = 4096;
+  std::size_t held_marks() const { return unscored_.size(); }
+
  private:
   struct Frame {
     std::optional<Nanoseconds> running_time, end;
@@ -190,6 +196,7 @@ class RollingWindows {
   WindowReport time_window(Nanoseconds start, Nanoseconds end, bool partial) const;
   WindowReport frame_window(bool partial) const;
   void note_time(std::optional<Nanoseconds> time);
+  void fold_oldest_mark();
 
   Span window_, step_;
   std::deque<Frame> frames_;
@@ -202,6 +209,10 @@ class RollingWindows {
   // Frame windows: the index of the first frame in frames_ and of the next frame.
   std::uint64_t first_index_ = 0, next_index_ = 0;
   std::uint64_t trailing_unpaired_[2] = {0, 0};
+  // Frame windows: the marks folded past kMaxHeldMarks, by Unscored kind, and
+  // the running times they spanned.
+  std::array<std::uint64_t, 3> folded_{};
+  std::optional<Nanoseconds> folded_start_, folded_end_;
 };
 
 // ---- Alerts ---------------------------------------------------------------

@@ -428,6 +428,33 @@ TEST(RollingWindows, AtTheLimitAFrameClosesAtMostTheLimitOfWindows) {
   EXPECT_LE(windows.finish().size(), kMaxOverlappingWindows + 1);
 }
 
+TEST(RollingWindows, FrameWindowsHoldABoundedNumberOfUnpairedFrames) {
+  // A distorted input that sends nothing for long: every reference frame is
+  // unpaired and waits for the next scored frame; once a mark each (100,000
+  // marks here, 2 million a day at 25 fps).
+  constexpr std::uint64_t kUnpaired = 100'000;
+  RollingWindows windows({Span::Unit::kFrames, 2}, {Span::Unit::kFrames, 2});
+  RollingWindows ending({Span::Unit::kFrames, 2}, {Span::Unit::kFrames, 2});
+  for (std::uint64_t i = 0; i < kUnpaired; ++i) {
+    EXPECT_TRUE(windows.add_unpaired(false, i * 40 * kMs, 40 * kMs).empty());
+    ending.add_unpaired(false, i * 40 * kMs, 40 * kMs);
+  }
+  EXPECT_LE(windows.held_marks(), RollingWindows::kMaxHeldMarks);
+  // Counted all the same: with the next scored frame's window...
+  EXPECT_TRUE(windows.add_frame(kUnpaired * 40 * kMs, 40 * kMs, {1.}).empty());
+  const auto closed = windows.add_frame((kUnpaired + 1) * 40 * kMs, 40 * kMs, {2.});
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0].frames, 2u);
+  EXPECT_EQ(closed[0].unpaired_ref, kUnpaired);
+  // ... or in the partial window at the end, over their running times.
+  const auto last = ending.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].unpaired_ref, kUnpaired);
+  EXPECT_EQ(last[0].start, 0u);
+  EXPECT_EQ(last[0].end, kUnpaired * 40 * kMs);
+  EXPECT_TRUE(last[0].partial);
+}
+
 TEST(RollingAlerts, HoldAndHysteresis) {
   const auto specs = parse_alerts("vmaf<60:for=20ms:clear=65;vmaf<50:for=2f");
   AlertState timed(specs[0]), counted(specs[1]);
