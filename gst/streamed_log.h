@@ -5,11 +5,13 @@
 // bounded for a run of any length, and the file equals the log written the
 // old way (whole, from every frame's scores) byte for byte.
 //
-// The body file is created beside the target and unlinked at once: the
-// process holds it open, so a crash or a kill leaves nothing behind (the
+// The body file is created beside the target (beside a symlink's final
+// target; for a device or FIFO in the temporary folder) and unlinked at once:
+// the process holds it open, so a crash or a kill leaves nothing behind (the
 // kernel frees it), and the target keeps its previous content until the
 // rename. Only while a finished log is assembled does a named temporary file
-// (".NAME.XXXXXX") exist beside the target.
+// (".NAME.vmafexact.HOST.PID.XXXXXX") exist beside the target. The log is
+// written through metrics/output/output_file.h: a device or FIFO in place.
 #pragma once
 
 #include <gst/gst.h>
