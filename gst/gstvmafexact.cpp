@@ -39,6 +39,7 @@
 #include "frame_source.h"
 #include "gst_handles.h"
 #include "input.h"
+#include "log_file.h"
 #include "monitor.h"
 #include "reporter.h"
 #include "scoring_session.h"
@@ -194,7 +195,8 @@ bool post_frames(GstVmafExact* self, const std::vector<FinishedFrame>& frames) {
                                           frame.timing.running_time, scores.names(),
                                           scoring.scoring_time())) {
         if (!priv->run.log->refused())  // a refusal posted its own error
-          priv->reporter.log_write_failed(priv->run.log->failed_path());
+          priv->reporter.log_write_failed(priv->run.log->failed_path(),
+                                          priv->run.log->failed_cause());
         ok = false;
       }
   scoring.release_final_frames();
@@ -362,10 +364,13 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     try {
       run.log = std::make_unique<StreamedLog>(std::move(log));
     } catch (const vmafexact::Error& error) {
+      // The path was checked at start: what changed since picks the fix.
+      const auto problem = log_location_problem(settings.log_location);
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Could not start the score log: %s.", error.what()),
-                        ("Check that the folder of log-location exists, is writable and has "
-                         "room."));
+                        ("%s", problem ? problem->advice.c_str()
+                                       : "Check that the folder of log-location exists, is "
+                                         "writable and has room."));
       return false;
     }
   }

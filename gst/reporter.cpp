@@ -141,13 +141,16 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
                          const Provenance& provenance,
                          std::chrono::steady_clock::duration scoring_time) const {
   if (settings.log_location.empty()) return true;
-  bool written = false;
+  std::optional<std::string> failure;  // the writer's error text
   std::string path = settings.log_location;
   if (scorer && log) {
-    written = log->finish(scorer->frames_pushed(), scorer->scores().names(),
-                          scorer->scores().aggregates(), scoring_time);
+    const bool written = log->finish(scorer->frames_pushed(), scorer->scores().names(),
+                                     scorer->scores().aggregates(), scoring_time);
     if (!written && log->refused()) return false;  // its error is posted
-    if (!written) path = log->failed_path();
+    if (!written) {
+      path = log->failed_path();
+      failure = log->failed_cause();
+    }
   } else {
     // No pair came: a log without frames, as libvmaf writes for an empty run.
     LogInfo info;
@@ -160,12 +163,12 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
       path = RotatedNames(settings.log_location).next(0, now.get());  // never a file there
     }
     FeatureCollector no_scores;
-    written = write_file_atomically(path, [&](std::ostream& out) {
+    failure = write_log_file(path, [&](std::ostream& out) {
       vmafexact::write_log(out, settings.log_format, settings.log_precision, no_scores, info);
     });
   }
-  if (!written) {
-    log_write_failed(path);
+  if (failure) {
+    log_write_failed(path, *failure);
     return false;
   }
   GST_INFO_OBJECT(element_, "wrote %u frames to %s", scorer ? scorer->frames_pushed() : 0u,
@@ -173,12 +176,10 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
   return true;
 }
 
-void Reporter::log_write_failed(const std::string& path) const {
-  GST_ELEMENT_ERROR(element_, RESOURCE, WRITE,
-                    ("Could not write the score log to \"%s\".", path.c_str()),
-                    ("Check that the folder exists and is writable and that the disk has "
-                     "room, or change the log-location property. An existing file there "
-                     "was left as it was."));
+void Reporter::log_write_failed(const std::string& path, const std::string& cause) const {
+  const LogError error = log_write_error(path, cause);
+  GST_ELEMENT_ERROR(element_, RESOURCE, WRITE, ("%s.", error.text.c_str()),
+                    ("%s", error.advice.c_str()));
 }
 
 }  // namespace vmafexact::gst

@@ -71,8 +71,9 @@ class Reporter {
   bool write_log(const Settings& settings, const Scorer* scorer, StreamedLog* log,
                  const Provenance& provenance,
                  std::chrono::steady_clock::duration scoring_time) const;
-  // A rotated file could not be written (an error).
-  void log_write_failed(const std::string& path) const;
+  // The log could not be written to `path` (an error): `cause`, the
+  // writer's error text, says why.
+  void log_write_failed(const std::string& path, const std::string& cause) const;
 
  private:
   GstElement* element_;  // not owned: the reporter is part of it

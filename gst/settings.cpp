@@ -369,21 +369,11 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
       }
     }
     // Fail now rather than after scoring a whole stream, without touching an
-    // existing log (it is replaced only when the new one is complete).
-    std::error_code error;
-    if (std::filesystem::is_directory(s.log_location, error)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
-                        ("log-location \"%s\" is a folder.", s.log_location.c_str()),
-                        ("Set log-location to a file name (e.g. %s/scores.json).",
-                         s.log_location.c_str()));
-      return std::nullopt;
-    }
-    if (!log_folder_writable(s.log_location)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
-                        ("Could not open the score log \"%s\" for writing.",
-                         s.log_location.c_str()),
-                        ("Check that the folder exists and is writable, or change the "
-                         "log-location property."));
+    // existing log (it is replaced only when the new one is complete). A FIFO
+    // is not opened here: a reader may come before the log is written.
+    if (const auto problem = log_location_problem(s.log_location)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("%s.", problem->text.c_str()),
+                        ("%s", problem->advice.c_str()));
       return std::nullopt;
     }
     if (!log_location_is_free(element, plan)) return std::nullopt;

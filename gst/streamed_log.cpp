@@ -156,6 +156,9 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
   body_.flush();
   const bool body_ok = static_cast<bool>(body_);
   bool written = false;
+  if (!body_ok)
+    failed_cause_ = output::cannot_write(
+        path, "its frames' entries could not be written to a scratch file (is the disk full?)");
   if (body_ok) {
     try {
       output::write_output(path, [&](std::ostream& out) {
@@ -167,6 +170,7 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
       written = true;
     } catch (const Error& error) {
       GST_WARNING("%s", error.what());
+      failed_cause_ = error.what();
     }
   }
   body_.close();

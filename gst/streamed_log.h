@@ -86,6 +86,8 @@ class StreamedLog {
               std::chrono::steady_clock::duration scoring_time);
 
   const std::string& failed_path() const { return failed_path_; }
+  // Why it failed: the writer's error text ("cannot write PATH: CAUSE").
+  const std::string& failed_cause() const { return failed_cause_; }
   unsigned files_written() const { return files_written_; }
   // The last failure was may_write's refusal (already reported).
   bool refused() const { return refused_; }
@@ -109,6 +111,7 @@ class StreamedLog {
   std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> first_time_{nullptr, g_date_time_unref};
   unsigned files_written_ = 0;
   std::string failed_path_;
+  std::string failed_cause_;
   bool refused_ = false;
   RotatedNames names_{options_.location};  // rotated files' names, never one taken
   std::string last_path_;  // the file written last

@@ -1524,7 +1524,13 @@ TEST(Element, BackendCudaWithoutADeviceIsAClearError) {
 TEST(Element, UnwritableLogIsAnErrorAtStart) {
   const auto error = start_error("log-location", "/nonexistent-folder/scores.json");
   ASSERT_TRUE(error);
-  EXPECT_NE(error->message.find("/nonexistent-folder/scores.json"), std::string::npos) << error->message;
+  // The path, the cause, and the fix for that cause.
+  EXPECT_NE(error->message.find("log-location \"/nonexistent-folder/scores.json\" cannot be "
+                                "written: its folder \"/nonexistent-folder\" does not exist"),
+            std::string::npos)
+      << error->message;
+  EXPECT_NE(error->details.find("Create the folder \"/nonexistent-folder\""), std::string::npos)
+      << error->details;
 }
 
 TEST(Element, FramesWithoutTimestampsAreWarnedOnceAndCounted) {
@@ -1663,7 +1669,10 @@ TEST(Element, ALogLocationThatIsAFolderIsAnErrorAtStart) {
   const auto folder = std::filesystem::temp_directory_path();
   const auto error = start_error("log-location", folder.c_str());
   ASSERT_TRUE(error);
-  EXPECT_NE(error->message.find("is a folder"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find("cannot be written: it is a folder"), std::string::npos)
+      << error->message;
+  EXPECT_NE(error->details.find((folder / "scores.json").string()), std::string::npos)
+      << error->details;
 }
 
 TEST(Element, UnknownFeatureIsAnErrorAtStart) {

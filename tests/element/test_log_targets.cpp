@@ -49,8 +49,13 @@ class LogTargets : public ::testing::Test {
   fs::path folder_;
 };
 
-// Ten frames scored with PSNR, the log at `location`; "" at EOS, or the error.
-std::string score_ten_frames(const fs::path& location) {
+// What a run ended with: empty at EOS; else the error's message and details.
+struct Outcome {
+  std::string message, details;
+};
+
+// Ten frames scored with PSNR, the log at `location`.
+Outcome run_ten_frames(const fs::path& location) {
   const std::string description =
       "videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
       "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
@@ -62,26 +67,35 @@ std::string score_ten_frames(const fs::path& location) {
     std::string text = error ? error->message : "no pipeline";
     g_clear_error(&error);
     if (pipeline) gst_object_unref(pipeline);
-    return text;
+    return {text, ""};
   }
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   GstBus* bus = gst_element_get_bus(pipeline);
   GstMessage* message = gst_bus_timed_pop_filtered(
       bus, 30 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  std::string failure;
+  Outcome failure;
   if (!message) {
-    failure = "timeout";
+    failure.message = "timeout";
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
     GError* gerror = nullptr;
-    gst_message_parse_error(message, &gerror, nullptr);
-    failure = gerror->message;
+    gchar* details = nullptr;
+    gst_message_parse_error(message, &gerror, &details);
+    failure = {gerror->message, details ? details : ""};
     g_error_free(gerror);
+    g_free(details);
   }
   if (message) gst_message_unref(message);
   gst_object_unref(bus);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
   return failure;
+}
+
+// "" at EOS, or the error's message.
+std::string score_ten_frames(const fs::path& location) { return run_ten_frames(location).message; }
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 mode_t type_of(const fs::path& path) {
@@ -133,8 +147,13 @@ TEST_F(LogTargets, AFifosReaderGetsTheWholeLogAndItStaysAFifo) {
 TEST_F(LogTargets, AFifoWithoutAReaderIsAnErrorNotAHang) {
   const fs::path fifo = folder_ / "log.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const std::string failure = score_ten_frames(fifo);
-  EXPECT_NE(failure.find("Could not write the score log"), std::string::npos) << failure;
+  // Not refused at start (a reader may come by end of stream); the write says why it failed.
+  const Outcome failure = run_ten_frames(fifo);
+  EXPECT_TRUE(contains(failure.message, "Could not write the score log to \"" + fifo.string() +
+                                            "\": no process reads the FIFO"))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.details, "Start the FIFO's reader (e.g. cat " + fifo.string()))
+      << failure.details;
   EXPECT_EQ(type_of(fifo), S_IFIFO);
   EXPECT_EQ(names(), std::vector<std::string>{"log.json"});
 }
@@ -149,6 +168,62 @@ TEST_F(LogTargets, ASymlinkStaysAndItsTargetHoldsTheLog) {
   text << in.rdbuf();
   EXPECT_EQ(frames_in(text.str()), 10u);
   EXPECT_EQ(names(), (std::vector<std::string>{"link.json", "real.json"}));
+}
+
+// Paths that cannot hold a log are refused at start, the message naming
+// the cause and the details the fix for that kind of path.
+TEST_F(LogTargets, AFolderIsRefusedAtStartWithAFileNameToUse) {
+  const Outcome failure = run_ten_frames(folder_);
+  EXPECT_TRUE(contains(failure.message, "log-location \"" + folder_.string() +
+                                            "\" cannot be written: it is a folder"))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.details, (folder_ / "scores.json").string())) << failure.details;
+  EXPECT_TRUE(names().empty());
+}
+
+TEST_F(LogTargets, AMissingFolderIsRefusedAtStartNamingTheFolder) {
+  const fs::path missing = folder_ / "missing";
+  const Outcome failure = run_ten_frames(missing / "scores.json");
+  EXPECT_TRUE(contains(failure.message,
+                       "cannot be written: its folder \"" + missing.string() + "\" does not exist"))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.details, "Create the folder \"" + missing.string() + "\""))
+      << failure.details;
+  EXPECT_TRUE(names().empty());
+}
+
+TEST_F(LogTargets, AReadOnlyFolderIsRefusedAtStartNamingTheFolder) {
+  // Root writes into any folder of a writable file system: then a folder of
+  // procfs, which root may not create files in either.
+  fs::path read_only = folder_ / "read-only";
+  if (::geteuid() != 0) {
+    fs::create_directory(read_only);
+    fs::permissions(read_only, fs::perms::owner_read | fs::perms::owner_exec);
+  } else if (::access("/proc/sys", W_OK) != 0) {
+    read_only = "/proc/sys";
+  } else {
+    GTEST_SKIP() << "no folder here that this user may not write";
+  }
+  const Outcome failure = run_ten_frames(read_only / "scores.json");
+  if (::geteuid() != 0) fs::permissions(read_only, fs::perms::owner_all);  // for TearDown
+  EXPECT_TRUE(
+      contains(failure.message, "cannot be written: its folder \"" + read_only.string() + "\": "))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.details, "Make the folder \"" + read_only.string() + "\" writable"))
+      << failure.details;
+}
+
+TEST_F(LogTargets, ABlockDeviceIsRefusedAtStartAndLeftAlone) {
+  const fs::path device = folder_ / "disk";
+  if (::mknod(device.c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0)
+    GTEST_SKIP() << "mknod not permitted here: " << std::strerror(errno);
+  const Outcome failure = run_ten_frames(device);
+  EXPECT_TRUE(contains(failure.message, "log-location \"" + device.string() +
+                                            "\" cannot be written: it is a block device"))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.details, "a block device is never written")) << failure.details;
+  EXPECT_FALSE(contains(failure.details, "disk/scores.json")) << failure.details;
+  EXPECT_EQ(type_of(device), S_IFBLK);
 }
 
 }  // namespace
