@@ -65,6 +65,58 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// Text from the user as ASCII, for an error message: bytes outside printable
+// ASCII (a tab, a newline, UTF-8 or not) as \xNN.
+std::string printable(std::string_view text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      shown += c;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+      shown += escaped;
+    }
+  }
+  return shown;
+}
+
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// A score name goes into every log as it is, where nothing can escape it:
+// libvmaf's XML log writes it as an attribute name, the CSV and SUB layouts as
+// a column and a label, the element's messages as a field name (which
+// gst_structure_from_string() reads back in ASCII only). So a model's name is
+// an XML name in ASCII: a letter or '_', then letters, digits, '_', '-', '.'.
+void check_score_name(std::string_view name, std::string_view entry) {
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool allowed = is_ascii_letter(c) || c == '_' ||
+                         (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
+    if (allowed) continue;
+    const auto byte = static_cast<unsigned char>(c);
+    char what[64];
+    if (c == ' ')
+      std::snprintf(what, sizeof what, "a space");
+    else if (c == '\t')
+      std::snprintf(what, sizeof what, "a tab");
+    else if (c == '\n')
+      std::snprintf(what, sizeof what, "a newline");
+    else if (byte < 0x20 || byte == 0x7f)
+      std::snprintf(what, sizeof what, "the control character 0x%02X", byte);
+    else if (byte >= 0x80)
+      std::snprintf(what, sizeof what, "a byte outside ASCII (0x%02X)", byte);
+    else
+      std::snprintf(what, sizeof what, "'%c'", c);
+    throw Error("model entry '" + printable(entry) + "': the name '" + printable(name) + "' " +
+                (i == 0 ? "starts with " : "holds ") + what +
+                "; a score name is written as it is into every log (an XML attribute name, a "
+                "CSV column, a message field), so it holds only ASCII letters, digits, '_', '-' "
+                "and '.', and starts with a letter or '_' (e.g. name=vmaf_4k)");
+  }
+}
+
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
@@ -472,20 +524,22 @@ std::vector<ModelSpec> parse_model_list(std::string_view list) {
       throw Error("model entry '" + std::string(entry) + "' names no model");
     for (std::size_t i = 1; i < parts.size(); ++i) {
       const std::string_view option = trim(parts[i]);
-      if (option.rfind("name=", 0) == 0 && option.size() > 5)
+      if (option.rfind("name=", 0) == 0 && option.size() > 5) {
         spec.key = std::string(option.substr(5));
-      else if (option == "disable_clip" || option == "disable_clip=true")
+        check_score_name(spec.key, entry);
+      } else if (option == "disable_clip" || option == "disable_clip=true") {
         spec.predict.disable_clip = true;
-      else if (option == "enable_transform" || option == "enable_transform=true")
+      } else if (option == "enable_transform" || option == "enable_transform=true") {
         spec.predict.enable_transform = true;
-      else if (const std::size_t dot = option.find('.');
-               dot != std::string_view::npos && dot < option.find('='))
+      } else if (const std::size_t dot = option.find('.');
+                 dot != std::string_view::npos && dot < option.find('=')) {
         spec.overloads.push_back(parse_overload(option, entry));
-      else
+      } else {
         throw Error("unknown model option '" + std::string(option) + "' in '" +
                     std::string(entry) +
                     "' (name=KEY, disable_clip, enable_transform, or a feature overload "
                     "EXTRACTOR.OPTION=VALUE such as vif.vif_enhn_gain_limit=1.0)");
+      }
     }
     specs.push_back(std::move(spec));
   }

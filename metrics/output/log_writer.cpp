@@ -23,25 +23,105 @@ std::string printf_double(const char* format, double value) {
   return large;
 }
 
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+struct CodePoint {
+  char32_t value = 0;
+  std::size_t length = 0;  // 0: no valid UTF-8 sequence starts here
+};
+
+// The UTF-8 sequence at text[at]: overlong forms, surrogates and values past
+// U+10FFFF are not valid, as in JSON's and XML's UTF-8.
+CodePoint code_point_at(std::string_view text, std::size_t at) {
+  const auto first = static_cast<unsigned char>(text[at]);
+  if (first < 0x80) return {first, 1};
+  std::size_t length = 0;
+  char32_t value = 0, smallest = 0;
+  if ((first & 0xE0) == 0xC0) {
+    length = 2, value = first & 0x1F, smallest = 0x80;
+  } else if ((first & 0xF0) == 0xE0) {
+    length = 3, value = first & 0x0F, smallest = 0x800;
+  } else if ((first & 0xF8) == 0xF0) {
+    length = 4, value = first & 0x07, smallest = 0x10000;
+  } else {
+    return {};
+  }
+  if (text.size() - at < length) return {};
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(text[at + k]);
+    if ((next & 0xC0) != 0x80) return {};
+    value = (value << 6) | (next & 0x3F);
+  }
+  if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return {};
+  return {value, length};
+}
+
+}  // namespace
+
+// Every text a log quotes (names, provenance such as a model file's path) is
+// made valid: control characters escaped, bytes that are not UTF-8 replaced by
+// U+FFFD, so that the log parses whatever the text holds.
 std::string json_escape(std::string_view text) {
   std::string escaped;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
+  for (std::size_t at = 0; at < text.size();) {
+    const CodePoint point = code_point_at(text, at);
+    if (point.length == 0) {
+      escaped += kReplacement;
+      ++at;
+      continue;
+    }
+    switch (point.value) {
+      case '"': escaped += "\\\""; break;
+      case '\\': escaped += "\\\\"; break;
+      case '\n': escaped += "\\n"; break;
+      case '\r': escaped += "\\r"; break;
+      case '\t': escaped += "\\t"; break;
+      case '\b': escaped += "\\b"; break;
+      case '\f': escaped += "\\f"; break;
+      default:
+        if (point.value < 0x20) {
+          char code[8];
+          std::snprintf(code, sizeof code, "\\u%04X", static_cast<unsigned>(point.value));
+          escaped += code;
+        } else {
+          escaped += text.substr(at, point.length);
+        }
+    }
+    at += point.length;
   }
   return escaped;
 }
 
 std::string xml_escape(std::string_view text) {
   std::string escaped;
-  for (const char c : text) {
-    switch (c) {
+  for (std::size_t at = 0; at < text.size();) {
+    const CodePoint point = code_point_at(text, at);
+    if (point.length == 0) {
+      escaped += kReplacement;
+      ++at;
+      continue;
+    }
+    switch (point.value) {
       case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
       case '&': escaped += "&amp;"; break;
       case '<': escaped += "&lt;"; break;
       case '>': escaped += "&gt;"; break;
-      default: escaped += c;
+      // As character references, so that a parser keeps them in an attribute.
+      case '\t': escaped += "&#9;"; break;
+      case '\n': escaped += "&#10;"; break;
+      case '\r': escaped += "&#13;"; break;
+      default:
+        // XML 1.0 has no other control character below 0x20, nor U+FFFE/U+FFFF,
+        // not even as a reference.
+        if (point.value < 0x20 || point.value == 0xFFFE || point.value == 0xFFFF)
+          escaped += kReplacement;
+        else
+          escaped += text.substr(at, point.length);
     }
+    at += point.length;
   }
   return escaped;
 }

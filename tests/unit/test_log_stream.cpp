@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "output/log_writer.h"
 #include "pooling/pooling.h"
 #include "scorer.h"
+#include "strict_xml.h"
 #include "synthetic_clip.h"
 
 using namespace vmafexact;
@@ -183,3 +185,128 @@ void check_streamed_equals_whole(unsigned frames, unsigned subsample, unsigned t
 TEST(StreamedLog, TenThousandFramesEqualTheWholeLog) { check_streamed_equals_whole(10000, 1, 1); }
 TEST(StreamedLog, SubsampledEqualsTheWholeLog) { check_streamed_equals_whole(3001, 3, 1); }
 TEST(StreamedLog, FramesSideBySideEqualTheWholeLog) { check_streamed_equals_whole(500, 1, 3); }
+
+// --- Score names every log can hold (issue 39). A model's name is written as
+// it is into every layout: as libvmaf's XML attribute names, CSV columns, SUB
+// labels and the element's message fields, none of which escapes. ---
+
+namespace {
+
+std::string error_of_model_list(const std::string& list) {
+  try {
+    parse_model_list(list);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+// Names with markup characters, white space, control characters, UTF-8 (valid
+// or not) or a leading digit, '-' or '.' are refused when the list is read,
+// by an error in ASCII that names the model entry, the character and what
+// is allowed.
+TEST(ModelNames, NamesNoLayoutCanHoldAreRefusedAtStart) {
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"a\"b", "holds '\"'"},
+      {"a<b", "holds '<'"},
+      {"a>b", "holds '>'"},
+      {"a&b", "holds '&'"},
+      {"a'b", "holds '''"},
+      {"a b", "holds a space"},
+      {"a\tb", "holds a tab"},
+      {"a\nb", "holds a newline"},
+      {"a\x01" "b", "holds the control character 0x01"},
+      {"caf\xC3\xA9", "holds a byte outside ASCII (0xC3)"},
+      {"a\xFF" "b", "holds a byte outside ASCII (0xFF)"},
+      {"4k", "starts with '4'"},
+      {"-x", "starts with '-'"},
+      {".x", "starts with '.'"},
+      {"a=b", "holds '='"},
+  };
+  for (const auto& [name, what] : refused) {
+    const std::string message = error_of_model_list("vmaf_v0.6.1:name=" + name);
+    SCOPED_TRACE(message);
+    EXPECT_NE(message.find("model entry 'vmaf_v0.6.1:name="), std::string::npos);
+    EXPECT_NE(message.find(what), std::string::npos);
+    EXPECT_NE(message.find("only ASCII letters, digits, '_', '-' and '.', and starts with a "
+                           "letter or '_'"),
+              std::string::npos);
+    for (const char c : message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(c);
+  }
+  for (const char* name : {"vmaf_4k", "a.b-c_1", "_x", "X"})
+    EXPECT_EQ(error_of_model_list(std::string("vmaf_v0.6.1:name=") + name), "") << name;
+}
+
+// Models under accepted names of every kind, scored and streamed into each
+// layout with a provenance text of hostile kinds: JSON and XML parse back
+// strictly, CSV's and SUB's first lines name the scores as they are.
+TEST(ModelNames, AcceptedNamesKeepEveryStreamedLayoutWellFormed) {
+  PictureFormat format;
+  format.width = 64;
+  format.height = 48;
+  const test::Clip clip = test::make_clip(format, 3, 5);
+  Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1:name=a.b-c_1,vmaf_v0.6.1:name=_X")),
+                {}, format);
+  std::vector<StreamedLogs> logs;
+  logs.reserve(4);
+  for (const auto f : {LogFormat::kJson, LogFormat::kXml, LogFormat::kCsv, LogFormat::kSub})
+    logs.emplace_back(f, LogPrecision::kDefault);
+  const auto consume = [&](const std::vector<unsigned>& finished) {
+    for (const unsigned index : finished)
+      for (auto& log : logs)
+        log.stream.write_frame(log.body, index, scorer.scores().frame_scores(index));
+  };
+  for (unsigned i = 0; i < clip.frames(); ++i)
+    consume(scorer.push(clip.ref_view(i), clip.dist_view(i)));
+  consume(scorer.finish());
+  LogInfo info;
+  info.version = "v\t<\"&'>\n";
+  info.width = format.width;
+  info.height = format.height;
+  info.frame_count = clip.frames();
+  info.provenance = {{"models", "a.b-c_1=vmaf (/tmp/odd \xFF\x01 \xC3\xA9.json)"}};
+  for (auto& log : logs) {
+    std::ostringstream text;
+    log.stream.write_head(text, scorer.scores().names(), info);
+    text << log.body.str();
+    log.stream.write_tail(text, scorer.scores().names(), scorer.pooled(),
+                          scorer.scores().aggregates());
+    const std::string whole = text.str();
+    SCOPED_TRACE(log_format_name(log.format));
+    switch (log.format) {
+      case LogFormat::kJson: {
+        const auto json = nlohmann::json::parse(whole);
+        EXPECT_EQ(json["version"], info.version);
+        EXPECT_EQ(json["frames"].size(), 3u);
+        EXPECT_TRUE(json["frames"][2]["metrics"].contains("a.b-c_1"));
+        EXPECT_TRUE(json["pooled_metrics"].contains("_X"));
+        EXPECT_EQ(json["provenance"]["models"],
+                  "a.b-c_1=vmaf (/tmp/odd \xEF\xBF\xBD\x01 \xC3\xA9.json)");
+        break;
+      }
+      case LogFormat::kXml: {
+#ifdef VMAFEXACT_TEST_HAVE_LIBXML2
+        const auto doc = test::parse_strict_xml(whole);
+        ASSERT_TRUE(doc) << whole;
+        EXPECT_EQ(test::xml_attribute(doc, "VMAF", "version"), info.version);
+        EXPECT_TRUE(test::xml_attribute(doc, "frame", "a.b-c_1"));
+        EXPECT_TRUE(test::xml_attribute(doc, "frame", "_X"));
+        EXPECT_EQ(test::xml_attribute(doc, "provenance", "models"),
+                  "a.b-c_1=vmaf (/tmp/odd \xEF\xBF\xBD\xEF\xBF\xBD \xC3\xA9.json)");
+#else
+        GTEST_SKIP() << "libxml2's headers were not found";
+#endif
+        break;
+      }
+      case LogFormat::kCsv:
+        EXPECT_NE(whole.substr(0, whole.find('\n')).find(",a.b-c_1,"), std::string::npos)
+            << whole;
+        break;
+      case LogFormat::kSub:
+        EXPECT_NE(whole.substr(0, whole.find('\n')).find("|_X: "), std::string::npos) << whole;
+        break;
+    }
+  }
+}

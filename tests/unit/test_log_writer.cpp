@@ -2,10 +2,14 @@
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/feature_collector.h"
 #include "output/log_writer.h"
+#include "strict_xml.h"
 
 using namespace vmafexact;
 
@@ -180,4 +184,82 @@ TEST(LogWriter, LogFormatOfPathReadsTheExtensionInAnyCase) {
   EXPECT_FALSE(log_format_of_path("dir.csv/scores"));
   EXPECT_FALSE(log_format_of_path(".json.AbC123"));
   EXPECT_STREQ(log_format_name(LogFormat::kCsv), "csv");
+}
+
+// --- Text from outside in the logs (issue 39): whatever a quoted text holds
+// (markup characters, a tab, line breaks, control characters, UTF-8 or bytes
+// that are not), every layout stays well-formed; names are those the model
+// list accepts (test_log_stream.cpp: the others are refused at start). ---
+
+namespace {
+
+struct QuotedText {
+  std::string text;
+  std::string in_json;  // what a JSON parser reads back
+  std::string in_xml;   // what an XML parser reads back
+};
+
+const std::string kReplaced = "\xEF\xBF\xBD";  // U+FFFD
+
+std::vector<QuotedText> hostile_texts() {
+  return {
+      {"a\"b<c>&d'e f", "a\"b<c>&d'e f", "a\"b<c>&d'e f"},
+      {"tab\there", "tab\there", "tab\there"},
+      {"line\nbreak\r\n", "line\nbreak\r\n", "line\nbreak\r\n"},
+      {"\xC3\xA9t\xC3\xA9 \xE2\x9C\x93 \xE6\x97\xA5", "\xC3\xA9t\xC3\xA9 \xE2\x9C\x93 \xE6\x97\xA5",
+       "\xC3\xA9t\xC3\xA9 \xE2\x9C\x93 \xE6\x97\xA5"},
+      {"bell\x01", "bell\x01", "bell" + kReplaced},
+      {"bad \xFF\xFE byte", "bad " + kReplaced + kReplaced + " byte",
+       "bad " + kReplaced + kReplaced + " byte"},
+      {"overlong \xC0\xAF", "overlong " + kReplaced + kReplaced, "overlong " + kReplaced + kReplaced},
+      {"cut \xE2\x82", "cut " + kReplaced + kReplaced, "cut " + kReplaced + kReplaced},
+      {"surrogate \xED\xA0\x80", "surrogate " + kReplaced + kReplaced + kReplaced,
+       "surrogate " + kReplaced + kReplaced + kReplaced},
+      {"not a character \xEF\xBF\xBE", "not a character \xEF\xBF\xBE", "not a character " + kReplaced},
+  };
+}
+
+// Scores under the kinds of names the model list accepts.
+FeatureCollector oddly_named_scores() {
+  FeatureCollector scores;
+  for (unsigned frame = 0; frame < 2; ++frame) {
+    scores.append("vmaf_4k", frame, 90.0 + frame);
+    scores.append("a.b-c_1", frame, 1.5);
+    scores.append("_x", frame, 2.5);
+  }
+  return scores;
+}
+
+}  // namespace
+
+TEST(LogWriter, EveryLayoutStaysWellFormedWhateverTheQuotedTextHolds) {
+  for (const QuotedText& quoted : hostile_texts()) {
+    SCOPED_TRACE(nlohmann::json(quoted.in_json).dump());
+    LogInfo info = info_for(2);
+    info.version = quoted.text;
+    info.provenance = {{"models", quoted.text}};
+    const FeatureCollector scores = oddly_named_scores();
+
+    const auto json = nlohmann::json::parse(render(LogFormat::kJson, LogPrecision::kMax, scores, info));
+    EXPECT_EQ(json["version"], quoted.in_json);
+    EXPECT_EQ(json["provenance"]["models"], quoted.in_json);
+    EXPECT_EQ(json["frames"][1]["metrics"]["a.b-c_1"], 1.5);
+    EXPECT_EQ(json["pooled_metrics"]["vmaf_4k"]["max"], 91.0);
+
+#ifdef VMAFEXACT_TEST_HAVE_LIBXML2
+    const std::string xml = render(LogFormat::kXml, LogPrecision::kMax, scores, info);
+    const auto doc = vmafexact::test::parse_strict_xml(xml);
+    ASSERT_TRUE(doc) << xml;
+    EXPECT_EQ(vmafexact::test::xml_attribute(doc, "VMAF", "version"), quoted.in_xml);
+    EXPECT_EQ(vmafexact::test::xml_attribute(doc, "provenance", "models"), quoted.in_xml);
+    EXPECT_EQ(vmafexact::test::xml_attribute(doc, "frame", "a.b-c_1"), "1.5");
+#else
+    GTEST_SKIP() << "libxml2's headers were not found";
+#endif
+
+    const std::string csv = render(LogFormat::kCsv, LogPrecision::kMax, scores, info);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "Frame,vmaf_4k,a.b-c_1,_x,");
+    const std::string sub = render(LogFormat::kSub, LogPrecision::kMax, scores, info);
+    EXPECT_EQ(sub.substr(0, sub.find('\n')), "{0}{1}frame: 0|vmaf_4k: 90|a.b-c_1: 1.5|_x: 2.5|");
+  }
 }
