@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "utf8_messages.h"
 
 namespace vmafexact::gst {
 

@@ -336,7 +336,11 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     const auto loaded = vmafexact::load_models(run.plan->models);
     for (std::size_t m = 0; m < loaded.size(); ++m) {
       models += (m ? ", " : "") + loaded[m].key + "=" + loaded[m].model.name();
-      if (run.plan->models[m].is_path) models += " (" + run.plan->models[m].source + ")";
+      // A path need not be UTF-8; the provenance goes into messages and logs.
+      if (run.plan->models[m].is_path) {
+        const GCharPtr shown(g_filename_display_name(run.plan->models[m].source.c_str()));
+        models += std::string(" (") + shown.get() + ")";
+      }
     }
     std::string backend = run.scoring->device_name();
     if (backend == "CPU")

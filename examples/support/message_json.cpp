@@ -67,7 +67,10 @@ std::string json_line(const GstStructure* structure) {
   const nlohmann::ordered_json line = {{"wallclock", wallclock_text()},
                                        {"message", gst_structure_get_name(structure)},
                                        {"fields", json_of(structure)}};
-  return line.dump();
+  // A text field may carry bytes that are not UTF-8 (a model file's path in
+  // the provenance): replaced by U+FFFD rather than throwing, so that every
+  // line is valid JSON.
+  return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace vmafexact::examples

@@ -125,7 +125,10 @@ std::string caps_string(GstVideoFormat format, unsigned width, unsigned height, 
          ",framerate=" + std::to_string(fps_n) + "/" + std::to_string(fps_d);
 }
 
-ElementHarness::ElementHarness(const char* properties) {
+ElementHarness::ElementHarness(const char* properties) : ElementHarness(properties, nullptr) {}
+
+ElementHarness::ElementHarness(const char* properties,
+                               const std::function<void(GstElement*)>& configure) {
   GstElement* element = gst_element_factory_make("vmafexact", nullptr);
   if (!element) throw std::runtime_error("vmafexact element not found (GST_PLUGIN_PATH?)");
   // PSNR alone unless the test says otherwise: its expected values are computed
@@ -141,6 +144,7 @@ ElementHarness::ElementHarness(const char* properties) {
     }
     g_strfreev(pairs);
   }
+  if (configure) configure(element);
   bus_ = gst_bus_new();
   gst_element_set_bus(element, bus_);
   ref_ = gst_harness_new_with_element(element, "ref_sink", "src");

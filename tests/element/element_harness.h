@@ -7,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -57,6 +58,10 @@ using MessagePtr = std::unique_ptr<GstMessage, MessageUnref>;
 class ElementHarness {
  public:
   explicit ElementHarness(const char* properties = nullptr);
+  // The same, then `configure` sets what a property string cannot carry (a
+  // path that is not UTF-8: gst_util_set_object_arg() refuses it), before the
+  // element starts.
+  ElementHarness(const char* properties, const std::function<void(GstElement*)>& configure);
   ~ElementHarness();
   ElementHarness(const ElementHarness&) = delete;
   ElementHarness& operator=(const ElementHarness&) = delete;

@@ -452,6 +452,22 @@ TEST_F(PythonExamples, MessagesModuleConvertsEveryKindOfValue) {
   EXPECT_EQ(child.wait_exit(60s), 0) << child.error_output() << child.output();
 }
 
+// A model file whose key holds a byte that is not UTF-8 (issue 39): the
+// element's error quotes the key, and PyGObject decodes error texts as UTF-8.
+// score.py ends with the element's error and exit status 1, no traceback.
+TEST_F(PythonExamples, ScoreReportsAnErrorQuotingABadByteWithoutATraceback) {
+  write_inputs(2);
+  std::ofstream(dir_ / "bad_key.json")
+      << "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\", \"norm\xFF_type\": \"none\"}}\n";
+  EXPECT_EQ(run("score.py", {path("ref.y4m"), path("dist.y4m"), "--model", path("bad_key.json")}),
+            1);
+  EXPECT_NE(errors_.find("ERROR from v: Invalid model property: " + path("bad_key.json")),
+            std::string::npos)
+      << errors_;
+  EXPECT_NE(errors_.find("\xEF\xBF\xBD"), std::string::npos) << errors_;  // U+FFFD for the byte
+  EXPECT_EQ(errors_.find("Traceback"), std::string::npos) << errors_;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
