@@ -22,18 +22,17 @@ inline gchar* valid_utf8_taking(gchar* text) {
 
 }  // namespace vmafexact::gst
 
-#define VMAFEXACT_ELEMENT_MESSAGE(el, type, kind, domain, code, text, debug)                 \
-  G_STMT_START {                                                                            \
-    gchar* vmafexact_text_ =                                                                \
-        ::vmafexact::gst::valid_utf8_taking(_gst_element_error_printf text);                \
-    gchar* vmafexact_debug_ =                                                               \
-        ::vmafexact::gst::valid_utf8_taking(_gst_element_error_printf debug);               \
-    if (vmafexact_text_) GST_WARNING_OBJECT(el, kind ": %s", vmafexact_text_);              \
-    if (vmafexact_debug_) GST_WARNING_OBJECT(el, kind ": %s", vmafexact_debug_);            \
-    gst_element_message_full(GST_ELEMENT(el), type, GST_##domain##_ERROR,                   \
-                             GST_##domain##_ERROR_##code, vmafexact_text_, vmafexact_debug_, \
-                             __FILE__, GST_FUNCTION, __LINE__);                             \
-  }                                                                                         \
+#define VMAFEXACT_ELEMENT_MESSAGE(el, type, kind, domain, code, text, debug)                      \
+  G_STMT_START {                                                                                  \
+    gchar* vmafexact_text_ = ::vmafexact::gst::valid_utf8_taking(_gst_element_error_printf text); \
+    gchar* vmafexact_debug_ =                                                                     \
+        ::vmafexact::gst::valid_utf8_taking(_gst_element_error_printf debug);                     \
+    if (vmafexact_text_) GST_WARNING_OBJECT(el, kind ": %s", vmafexact_text_);                    \
+    if (vmafexact_debug_) GST_WARNING_OBJECT(el, kind ": %s", vmafexact_debug_);                  \
+    gst_element_message_full(GST_ELEMENT(el), type, GST_##domain##_ERROR,                         \
+                             GST_##domain##_ERROR_##code, vmafexact_text_, vmafexact_debug_,      \
+                             __FILE__, GST_FUNCTION, __LINE__);                                   \
+  }                                                                                               \
   G_STMT_END
 
 #undef GST_ELEMENT_ERROR

@@ -217,9 +217,9 @@ TEST(ModelNames, NamesNoLayoutCanHoldAreRefusedAtStart) {
       {"a b", "holds a space"},
       {"a\tb", "holds a tab"},
       {"a\nb", "holds a newline"},
-      {"a\x01" "b", "holds the control character 0x01"},
+      {std::string("a\x01") + "b", "holds the control character 0x01"},
       {"caf\xC3\xA9", "holds a byte outside ASCII (0xC3)"},
-      {"a\xFF" "b", "holds a byte outside ASCII (0xFF)"},
+      {std::string("a\xFF") + "b", "holds a byte outside ASCII (0xFF)"},
       {"4k", "starts with '4'"},
       {"-x", "starts with '-'"},
       {".x", "starts with '.'"},
@@ -247,8 +247,8 @@ TEST(ModelNames, AcceptedNamesKeepEveryStreamedLayoutWellFormed) {
   format.width = 64;
   format.height = 48;
   const test::Clip clip = test::make_clip(format, 3, 5);
-  Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1:name=a.b-c_1,vmaf_v0.6.1:name=_X")),
-                {}, format);
+  Scorer scorer(load_models(parse_model_list("vmaf_v0.6.1:name=a.b-c_1,vmaf_v0.6.1:name=_X")), {},
+                format);
   std::vector<StreamedLogs> logs;
   logs.reserve(4);
   for (const auto f : {LogFormat::kJson, LogFormat::kXml, LogFormat::kCsv, LogFormat::kSub})
@@ -301,8 +301,7 @@ TEST(ModelNames, AcceptedNamesKeepEveryStreamedLayoutWellFormed) {
         break;
       }
       case LogFormat::kCsv:
-        EXPECT_NE(whole.substr(0, whole.find('\n')).find(",a.b-c_1,"), std::string::npos)
-            << whole;
+        EXPECT_NE(whole.substr(0, whole.find('\n')).find(",a.b-c_1,"), std::string::npos) << whole;
         break;
       case LogFormat::kSub:
         EXPECT_NE(whole.substr(0, whole.find('\n')).find("|_X: "), std::string::npos) << whole;

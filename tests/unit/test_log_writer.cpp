@@ -211,11 +211,13 @@ std::vector<QuotedText> hostile_texts() {
       {"bell\x01", "bell\x01", "bell" + kReplaced},
       {"bad \xFF\xFE byte", "bad " + kReplaced + kReplaced + " byte",
        "bad " + kReplaced + kReplaced + " byte"},
-      {"overlong \xC0\xAF", "overlong " + kReplaced + kReplaced, "overlong " + kReplaced + kReplaced},
+      {"overlong \xC0\xAF", "overlong " + kReplaced + kReplaced,
+       "overlong " + kReplaced + kReplaced},
       {"cut \xE2\x82", "cut " + kReplaced + kReplaced, "cut " + kReplaced + kReplaced},
       {"surrogate \xED\xA0\x80", "surrogate " + kReplaced + kReplaced + kReplaced,
        "surrogate " + kReplaced + kReplaced + kReplaced},
-      {"not a character \xEF\xBF\xBE", "not a character \xEF\xBF\xBE", "not a character " + kReplaced},
+      {"not a character \xEF\xBF\xBE", "not a character \xEF\xBF\xBE",
+       "not a character " + kReplaced},
   };
 }
 
@@ -240,7 +242,8 @@ TEST(LogWriter, EveryLayoutStaysWellFormedWhateverTheQuotedTextHolds) {
     info.provenance = {{"models", quoted.text}};
     const FeatureCollector scores = oddly_named_scores();
 
-    const auto json = nlohmann::json::parse(render(LogFormat::kJson, LogPrecision::kMax, scores, info));
+    const auto json =
+        nlohmann::json::parse(render(LogFormat::kJson, LogPrecision::kMax, scores, info));
     EXPECT_EQ(json["version"], quoted.in_json);
     EXPECT_EQ(json["provenance"]["models"], quoted.in_json);
     EXPECT_EQ(json["frames"][1]["metrics"]["a.b-c_1"], 1.5);
