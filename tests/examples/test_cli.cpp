@@ -1027,6 +1027,11 @@ TEST_F(Cli, GrayAndYuvWithOneLumaScoreAsTheYuvAgainstItself) {
       "x" + std::to_string(kHeight) + ":rate=24 -frames:v " + std::to_string(kFrames) +
       " -pix_fmt yuv420p -f rawvideo " + yuv;
   ASSERT_EQ(std::system(make.c_str()), 0) << make;
+  const std::string deeper_copy =
+      "ffmpeg -nostdin -loglevel error -y -f rawvideo -pix_fmt yuv420p -s " +
+      std::to_string(kWidth) + "x" + std::to_string(kHeight) + " -i " + yuv +
+      " -pix_fmt yuv420p10le -f rawvideo " + out("yuv420p10le.yuv");
+  ASSERT_EQ(std::system(deeper_copy.c_str()), 0) << deeper_copy;
   const std::string frames = read_file(yuv);
   const std::size_t luma = std::size_t{kWidth} * kHeight, frame = luma * 3 / 2;
   ASSERT_EQ(frames.size(), frame * kFrames);
@@ -1058,6 +1063,14 @@ TEST_F(Cli, GrayAndYuvWithOneLumaScoreAsTheYuvAgainstItself) {
   }
   for (const auto* err : {&gray_dist_err, &gray_ref_err})
     EXPECT_NE(err->find("warning: Scoring the luma only"), std::string::npos) << *err;
+
+  // GStreamer has no 10-bit gray format: against a 10-bit reference, a gray
+  // video is refused rather than converted.
+  const Result deeper = run_cli({"--size", size, "--ref-format", "yuv420p10le", "--dist-format",
+                                 "gray", out("yuv420p10le.yuv"), gray});
+  EXPECT_EQ(deeper.status, 3) << describe(deeper);
+  EXPECT_NE(deeper.err.find("GStreamer has no 10-bit gray format"), std::string::npos)
+      << deeper.err;
 }
 
 // The usage line names the two files once ("REF DIST", not "REF DIST REF
