@@ -19,8 +19,6 @@ packages=(
   dpkg-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
-  # vmafexact-monitor's HTTP server and its test's HTTP client (optional in meson)
-  libsoup-3.0-dev
   # the plot and HTML report (examples/report): cairo draws, Pango sets the text
   libcairo2-dev libpango1.0-dev
   # tests and benchmarks

@@ -1,4 +1,4 @@
-// vmafexact-monitor, run as a program: its /metrics scraped over HTTP (libsoup),
+// vmafexact-monitor, run as a program: its /metrics scraped over HTTP (plain sockets),
 // read with a strict OpenMetrics parser, and compared with the element's own
 // messages as the program's --jsonl wrote them.
 
@@ -6,7 +6,6 @@
 #include <gio/gio.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
-#include <libsoup/soup.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -43,7 +42,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
-using vmafexact::test::GObjectPtr;
 using vmafexact::test::read_text;
 
 // ---------------------------------------------------------------- OpenMetrics
@@ -254,32 +252,113 @@ class Monitor : public vmafexact::test::ChildProcess {
   }
 };
 
+// A TCP connection to the monitor, made as curl or Prometheus make theirs:
+// plain socket calls, closed by this side when it goes.
+class Connection {
+ public:
+  explicit Connection(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+    const timeval timeout{5, 0};  // a monitor that stopped answering fails the test soon
+    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+      const std::string reason = std::strerror(errno);
+      close(fd_);
+      throw std::runtime_error("connect: " + reason);
+    }
+  }
+  ~Connection() { close(fd_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // False when the monitor closed or reset the connection first.
+  bool send_all(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t sent = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (sent <= 0) return false;
+      bytes.remove_prefix(static_cast<std::size_t>(sent));
+    }
+    return true;
+  }
+  bool readable(std::chrono::milliseconds timeout) {
+    pollfd watched{fd_, POLLIN, 0};
+    return poll(&watched, 1, static_cast<int>(timeout.count())) > 0;
+  }
+  // One response: its head, and as much body as its Content-Length says
+  // (none after HEAD). Empty when the monitor closed or did not answer.
+  std::string read_response(bool head_request = false) {
+    std::string text;
+    std::size_t head_end = std::string::npos;
+    std::size_t expected = std::string::npos;
+    while (expected == std::string::npos || text.size() < expected) {
+      char buffer[16384];
+      const ssize_t got = recv(fd_, buffer, sizeof buffer, 0);
+      if (got <= 0) return expected == std::string::npos ? "" : text;
+      text.append(buffer, static_cast<std::size_t>(got));
+      if (head_end == std::string::npos &&
+          (head_end = text.find("\r\n\r\n")) != std::string::npos) {
+        static const std::regex length("\r\nContent-Length: ([0-9]+)\r\n", std::regex::icase);
+        std::smatch m;
+        const std::string head = text.substr(0, head_end + 2);
+        const std::size_t body =
+            head_request || !std::regex_search(head, m, length) ? 0 : std::stoul(m[1]);
+        expected = head_end + 4 + body;
+      }
+    }
+    return text;
+  }
+  // Waits for the monitor to close the connection (reading and dropping what
+  // it says before): true when it did by `deadline`.
+  bool closed_within(std::chrono::milliseconds timeout) {
+    return closed_by(std::chrono::steady_clock::now() + timeout);
+  }
+  bool closed_by(std::chrono::steady_clock::time_point deadline) {
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || !readable(left)) return false;
+      char buffer[4096];
+      if (recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT) <= 0) return true;
+    }
+  }
+
+ private:
+  int fd_;
+};
+
+unsigned status_of(const std::string& response) {
+  return response.size() > 12 && response.compare(0, 9, "HTTP/1.1 ") == 0
+             ? static_cast<unsigned>(std::stoul(response.substr(9, 3)))
+             : 0;
+}
+
 struct Response {
   guint status = 0;
   std::string content_type;
   std::string body;
 };
 
+// GET `path` on a connection of its own, closed after the response; throws
+// when the monitor does not answer (within 5 s) or cannot be reached.
 Response http_get(int port, const std::string& path) {
-  GObjectPtr<SoupSession> session(soup_session_new());
-  const std::string url = "http://127.0.0.1:" + std::to_string(port) + path;
-  GObjectPtr<SoupMessage> message(soup_message_new(SOUP_METHOD_GET, url.c_str()));
-  GError* error = nullptr;
-  GBytes* bytes = soup_session_send_and_read(session.get(), message.get(), nullptr, &error);
-  if (!bytes) {
-    std::string text = error ? error->message : "?";
-    g_clear_error(&error);
-    throw std::runtime_error("GET " + url + " failed: " + text);
-  }
+  Connection connection(port);
+  const std::string request =
+      "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  const std::string text = connection.send_all(request) ? connection.read_response() : "";
+  const std::size_t head_end = text.find("\r\n\r\n");
+  if (status_of(text) == 0 || head_end == std::string::npos)
+    throw std::runtime_error("GET " + path + " on port " + std::to_string(port) +
+                             " failed: no response (\"" + text.substr(0, 80) + "\")");
   Response response;
-  response.status = soup_message_get_status(message.get());
-  const char* type = soup_message_headers_get_one(soup_message_get_response_headers(message.get()),
-                                                  "Content-Type");
-  response.content_type = type ? type : "";
-  gsize size = 0;
-  const auto* data = static_cast<const char*>(g_bytes_get_data(bytes, &size));
-  response.body.assign(data ? data : "", size);
-  g_bytes_unref(bytes);
+  response.status = status_of(text);
+  static const std::regex type("\r\nContent-Type: ([^\r]*)\r\n", std::regex::icase);
+  const std::string head = text.substr(0, head_end + 2);
+  if (std::smatch m; std::regex_search(head, m, type)) response.content_type = m[1];
+  response.body = text.substr(head_end + 4);
   return response;
 }
 
@@ -753,90 +832,6 @@ TEST(MonitorHttpRequest, ReadsStrictHeadsAndRefusesEarly) {
   EXPECT_EQ(parse(many_fields).status, 431u);
 }
 
-// A TCP connection to the monitor, made as curl or Prometheus make theirs:
-// plain socket calls, closed by this side when it goes.
-class Connection {
- public:
-  explicit Connection(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
-    const timeval timeout{5, 0};  // a monitor that stopped answering fails the test soon
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-      const std::string reason = std::strerror(errno);
-      close(fd_);
-      throw std::runtime_error("connect: " + reason);
-    }
-  }
-  ~Connection() { close(fd_); }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  // False when the monitor closed or reset the connection first.
-  bool send_all(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t sent = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (sent <= 0) return false;
-      bytes.remove_prefix(static_cast<std::size_t>(sent));
-    }
-    return true;
-  }
-  bool readable(std::chrono::milliseconds timeout) {
-    pollfd watched{fd_, POLLIN, 0};
-    return poll(&watched, 1, static_cast<int>(timeout.count())) > 0;
-  }
-  // One response: its head, and as much body as its Content-Length says
-  // (none after HEAD). Empty when the monitor closed or did not answer.
-  std::string read_response(bool head_request = false) {
-    std::string text;
-    std::size_t head_end = std::string::npos;
-    std::size_t expected = std::string::npos;
-    while (expected == std::string::npos || text.size() < expected) {
-      char buffer[16384];
-      const ssize_t got = recv(fd_, buffer, sizeof buffer, 0);
-      if (got <= 0) return expected == std::string::npos ? "" : text;
-      text.append(buffer, static_cast<std::size_t>(got));
-      if (head_end == std::string::npos &&
-          (head_end = text.find("\r\n\r\n")) != std::string::npos) {
-        static const std::regex length("\r\nContent-Length: ([0-9]+)\r\n", std::regex::icase);
-        std::smatch m;
-        const std::string head = text.substr(0, head_end + 2);
-        const std::size_t body =
-            head_request || !std::regex_search(head, m, length) ? 0 : std::stoul(m[1]);
-        expected = head_end + 4 + body;
-      }
-    }
-    return text;
-  }
-  // Waits for the monitor to close the connection (reading and dropping what
-  // it says before): true when it did by `deadline`.
-  bool closed_within(std::chrono::milliseconds timeout) {
-    return closed_by(std::chrono::steady_clock::now() + timeout);
-  }
-  bool closed_by(std::chrono::steady_clock::time_point deadline) {
-    while (true) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0 || !readable(left)) return false;
-      char buffer[4096];
-      if (recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT) <= 0) return true;
-    }
-  }
-
- private:
-  int fd_;
-};
-
-unsigned status_of(const std::string& response) {
-  return response.size() > 12 && response.compare(0, 9, "HTTP/1.1 ") == 0
-             ? static_cast<unsigned>(std::stoul(response.substr(9, 3)))
-             : 0;
-}
-
 std::string metrics_request(const std::string& method = "GET") {
   return method +
          " /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n";
@@ -1071,15 +1066,12 @@ TEST_F(MonitorEndpointTest, ASlowlorisIsCutAtTheRequestTimeout) {
 
 // The status of GET /metrics, or nothing if it does not answer within 5 s.
 std::optional<guint> metrics_status(int port) {
-  GObjectPtr<SoupSession> session(soup_session_new_with_options("timeout", 5, nullptr));
-  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
-  GObjectPtr<SoupMessage> message(soup_message_new(SOUP_METHOD_GET, url.c_str()));
-  GError* error = nullptr;
-  GBytes* bytes = soup_session_send_and_read(session.get(), message.get(), nullptr, &error);
-  g_clear_error(&error);
-  if (!bytes) return std::nullopt;
-  g_bytes_unref(bytes);
-  return soup_message_get_status(message.get());
+  try {
+    const guint status = http_get(port, "/metrics").status;
+    return status;
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
 }
 
 // Waits until the program's standard error holds `text`; false at the timeout.
