@@ -129,6 +129,9 @@ bool StreamedLog::write_file(unsigned end_frame, const std::vector<std::string>&
                              const std::vector<std::pair<std::string, double>>& aggregates,
                              std::chrono::steady_clock::duration scoring_time) {
   const bool rotating = options_.rotation.kind != LogRotation::Kind::kNone;
+  // A refused name ended the run with an error: no file under another name
+  // at stop.
+  if (refused_) return false;
   if (!first_time_) first_time_.reset(g_date_time_new_now_utc());
   // A rotated file gets a name of its own, never one already taken, and not
   // another element's file.
