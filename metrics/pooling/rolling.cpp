@@ -348,8 +348,16 @@ void check_window_step(const Span& window, const Span& step) {
               " or more (or a shorter window)");
 }
 
+void check_window_length(const Span& window) {
+  if (window.unit != Span::Unit::kFrames || window.amount <= kMaxWindowFrames) return;
+  throw Error("window=" + span_text(window) + " holds more frames than a window may; at most " +
+              std::to_string(kMaxWindowFrames) + " frames (2 MiB per score): use window=" +
+              span_text({Span::Unit::kFrames, kMaxWindowFrames}) + " or less");
+}
+
 RollingWindows::RollingWindows(Span window, Span step) : window_(window), step_(step) {
   check_window_step(window, step);
+  check_window_length(window);
 }
 
 void RollingWindows::note_time(std::optional<Nanoseconds> time) {
@@ -402,10 +410,12 @@ std::vector<WindowReport> RollingWindows::add_frame(std::optional<Nanoseconds> r
     while (!pending_.empty() && pending_.front() <= *running_time) pending_.pop_front();
     note_time(running_time);
     last_end_ = std::max(last_end_, *frame.end);
-    frames_.push_back(std::move(frame));
+    if (held_in_time_windows(*running_time)) frames_.push_back(std::move(frame));
     Nanoseconds known = seen_until_;
     if (!pending_.empty()) known = std::min(known, pending_.front());
-    return close_time_windows(known);
+    std::vector<WindowReport> reports = close_time_windows(known);
+    cut_full_windows(known, reports);
+    return reports;
   }
   // Frame windows: unpaired frames before this one (by running time) count
   // with it, and the oldest, folded ones.
@@ -448,9 +458,12 @@ std::vector<WindowReport> RollingWindows::add_unscored(Unscored kind,
   }
   note_time(running_time);
   last_end_ = std::max(last_end_, *unscored_.back().end);
+  if (!held_in_time_windows(*running_time)) unscored_.pop_back();
   Nanoseconds known = seen_until_;
   if (!pending_.empty()) known = std::min(known, pending_.front());
-  return close_time_windows(known);
+  std::vector<WindowReport> reports = close_time_windows(known);
+  cut_full_windows(known, reports);
+  return reports;
 }
 
 void RollingWindows::fold_oldest_mark() {
@@ -465,6 +478,7 @@ void RollingWindows::fold_oldest_mark() {
 WindowReport RollingWindows::time_window(Nanoseconds start, Nanoseconds end, bool partial) const {
   WindowReport report;
   report.partial = partial;
+  report.truncated = cut_;
   std::vector<const std::vector<std::optional<double>>*> in_window;
   for (const Frame& frame : frames_)
     if (*frame.running_time >= start && *frame.running_time < end) {
@@ -487,23 +501,52 @@ std::vector<WindowReport> RollingWindows::close_time_windows(Nanoseconds known_u
     const Nanoseconds start = *next_start_;
     WindowReport report = time_window(start, start + window_.amount, false);
     if (!report.empty()) reports.push_back(std::move(report));
-    Nanoseconds next = start + step_.amount;
-    // Drop what no later window holds, then skip windows that would be empty.
-    while (!frames_.empty() && *frames_.front().running_time < next) frames_.pop_front();
-    while (!unscored_.empty() && *unscored_.front().running_time < next) unscored_.pop_front();
-    std::optional<Nanoseconds> earliest;
-    for (const Frame& frame : frames_) earliest = std::min(earliest.value_or(*frame.running_time), *frame.running_time);
-    for (const UnscoredMark& mark : unscored_) earliest = std::min(earliest.value_or(*mark.running_time), *mark.running_time);
-    if (!earliest) {
-      // Nothing held: the next event starts the windows again on this grid.
-      if (known_until >= next + window_.amount)
-        next += ((known_until - next - window_.amount) / step_.amount + 1) * step_.amount;
-    } else if (*earliest >= next + window_.amount) {
-      next += ((*earliest - next - window_.amount) / step_.amount + 1) * step_.amount;
-    }
-    next_start_ = next;
+    advance_time_window(start, known_until);
   }
   return reports;
+}
+
+void RollingWindows::advance_time_window(Nanoseconds start, Nanoseconds known_until) {
+  Nanoseconds next = start + step_.amount;
+  // Drop what no later window holds (also frames that came out of order),
+  // then skip windows that would be empty.
+  std::erase_if(frames_, [&](const Frame& frame) { return *frame.running_time < next; });
+  std::erase_if(unscored_, [&](const UnscoredMark& mark) { return *mark.running_time < next; });
+  std::optional<Nanoseconds> earliest;
+  for (const Frame& frame : frames_)
+    earliest = std::min(earliest.value_or(*frame.running_time), *frame.running_time);
+  for (const UnscoredMark& mark : unscored_)
+    earliest = std::min(earliest.value_or(*mark.running_time), *mark.running_time);
+  if (!earliest) {
+    // Nothing held: the next event starts the windows again on this grid.
+    if (known_until >= next + window_.amount)
+      next += ((known_until - next - window_.amount) / step_.amount + 1) * step_.amount;
+  } else if (*earliest >= next + window_.amount) {
+    next += ((*earliest - next - window_.amount) / step_.amount + 1) * step_.amount;
+  }
+  next_start_ = next;
+  cut_ = false;
+}
+
+void RollingWindows::cut_full_windows(Nanoseconds known_until, std::vector<WindowReport>& reports) {
+  while (next_start_ && frames_held() >= kMaxWindowFrames) {
+    const Nanoseconds start = *next_start_;
+    const Nanoseconds end = start + window_.amount;
+    WindowReport report = time_window(start, end, false);
+    report.truncated = true;
+    const bool holds = !report.empty();
+    if (holds) reports.push_back(std::move(report));
+    if (holds && step_.amount >= window_.amount) {
+      // No later window holds these frames: the rest of this window comes
+      // after them, as a window of its own.
+      std::erase_if(frames_, [&](const Frame& frame) { return *frame.running_time < end; });
+      std::erase_if(unscored_, [&](const UnscoredMark& mark) { return *mark.running_time < end; });
+      cut_ = true;
+    } else {
+      // The later windows hold the frames after the cut.
+      advance_time_window(start, known_until);
+    }
+  }
 }
 
 WindowReport RollingWindows::frame_window(bool partial) const {
@@ -534,6 +577,7 @@ std::vector<WindowReport> RollingWindows::finish() {
     frames_.clear();
     unscored_.clear();
     next_start_.reset();
+    cut_ = false;
     return reports;
   }
   // Frame windows: unpaired frames after the last scored frame count in the partial window.

@@ -110,6 +110,16 @@ inline constexpr std::uint64_t kMinTimeStep = 1'000'000;  // 1 ms
 // opens too many overlapping windows of `window` (or the units differ).
 void check_window_step(const Span& window, const Span& step);
 
+// A window holds at most kMaxWindowFrames frames (scored or not), 2 MiB per
+// score as StreamQuantiles::kExactLimit, about 73 minutes at 60 fps: a frame
+// window longer than that is refused; a duration window that reaches it
+// before its end is posted then, truncated (see RollingWindows).
+inline constexpr std::uint64_t kMaxWindowFrames = std::uint64_t{1} << 18;
+
+// Throws vmafexact::Error naming the window, the limit and the fix when a
+// frame `window` is longer than kMaxWindowFrames.
+void check_window_length(const Span& window);
+
 enum class Compare { kLess, kLessEqual, kGreater, kGreaterEqual };
 bool compare(Compare op, double value, double threshold);
 
@@ -139,6 +149,8 @@ struct WindowReport {
   std::uint64_t frames = 0, unpaired_ref = 0, unpaired_dist = 0, skipped = 0;
   std::vector<std::optional<WindowStats>> stats;
   bool partial = false;
+  // A duration window cut at kMaxWindowFrames: it holds less than its span.
+  bool truncated = false;
 
   std::uint64_t& count(Unscored kind) {
     return kind == Unscored::kRef ? unpaired_ref : kind == Unscored::kDist ? unpaired_dist : skipped;
@@ -148,10 +160,16 @@ struct WindowReport {
 
 // Windows of scored frames, in running time (duration spans) or in frame
 // counts. Memory holds only the frames and unpaired marks of the windows not
-// yet posted. See docs/element.md ("Rolling windows") for the rules.
+// yet posted, at most kMaxWindowFrames of them for duration windows: when the
+// oldest open window holds that many before its end, it is posted at once
+// with `truncated` set (start and end those of the frames it holds); then,
+// with overlap (step < window), the windows go on along the step; without,
+// the frames after the cut up to the window's end form the next (truncated)
+// window. See docs/element.md ("Rolling windows") for the rules.
 class RollingWindows {
  public:
-  // Throws vmafexact::Error when check_window_step() refuses the pair.
+  // Throws vmafexact::Error when check_window_step() or check_window_length()
+  // refuses the pair.
   RollingWindows(Span window, Span step);
 
   // A pair was pushed for scoring; its scores come later through add_frame().
@@ -180,6 +198,9 @@ class RollingWindows {
   // that sends nothing for months holds a few kB, not a mark a frame).
   static constexpr std::size_t kMaxHeldMarks = 4096;
   std::size_t held_marks() const { return unscored_.size(); }
+  // The frames held, scored and unscored: duration windows at most
+  // kMaxWindowFrames, frame windows at most the window plus kMaxHeldMarks.
+  std::size_t frames_held() const { return frames_.size() + unscored_.size(); }
 
  private:
   struct Frame {
@@ -193,6 +214,15 @@ class RollingWindows {
     std::optional<Nanoseconds> running_time, end;
   };
   std::vector<WindowReport> close_time_windows(Nanoseconds known_until);
+  // Drops what only the window at `start` held and moves to the next window
+  // that can hold anything.
+  void advance_time_window(Nanoseconds start, Nanoseconds known_until);
+  // Posts the oldest window early while kMaxWindowFrames frames are held.
+  void cut_full_windows(Nanoseconds known_until, std::vector<WindowReport>& reports);
+  // Holds a time window's event unless no window can hold it any more.
+  bool held_in_time_windows(Nanoseconds running_time) const {
+    return !next_start_ || running_time >= *next_start_;
+  }
   WindowReport time_window(Nanoseconds start, Nanoseconds end, bool partial) const;
   WindowReport frame_window(bool partial) const;
   void note_time(std::optional<Nanoseconds> time);
@@ -206,6 +236,8 @@ class RollingWindows {
   std::optional<Nanoseconds> next_start_;
   Nanoseconds seen_until_ = 0, last_end_ = 0;
   std::deque<Nanoseconds> pending_;
+  // The window at next_start_ was cut already: what it holds now is its rest.
+  bool cut_ = false;
   // Frame windows: the index of the first frame in frames_ and of the next frame.
   std::uint64_t first_index_ = 0, next_index_ = 0;
   std::uint64_t trailing_unpaired_[2] = {0, 0};

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "common/error.h"
 #include "pooling/pooling.h"
@@ -453,6 +454,127 @@ TEST(RollingWindows, FrameWindowsHoldABoundedNumberOfUnpairedFrames) {
   EXPECT_EQ(last[0].start, 0u);
   EXPECT_EQ(last[0].end, kUnpaired * 40 * kMs);
   EXPECT_TRUE(last[0].partial);
+}
+
+TEST(RollingWindows, AFrameWindowLongerThanTheFrameLimitIsRefused) {
+  EXPECT_THROW(RollingWindows({Span::Unit::kFrames, 300'000}, {Span::Unit::kFrames, 300'000}),
+               Error);
+  try {
+    check_window_length({Span::Unit::kFrames, 300'000});
+    ADD_FAILURE() << "window=300000f allowed";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "window=300000f holds more frames than a window may; at most 262144 frames "
+                 "(2 MiB per score): use window=262144f or less");
+  }
+  EXPECT_NO_THROW(check_window_length({Span::Unit::kFrames, kMaxWindowFrames}));
+  EXPECT_THROW(check_window_length({Span::Unit::kFrames, kMaxWindowFrames + 1}), Error);
+  // Duration windows of any length: they are cut at the limit instead.
+  EXPECT_NO_THROW(
+      RollingWindows({Span::Unit::kTime, 86'400'000 * kMs}, {Span::Unit::kTime, 86'400'000 * kMs}));
+}
+
+namespace {
+
+// `count` frames at 1000 fps (1 ms each, frame i scores i) into `windows`; the
+// reports, and the most frames held at any time.
+std::pair<std::vector<WindowReport>, std::size_t> feed_1000_fps(RollingWindows& windows,
+                                                                std::uint64_t count) {
+  std::vector<WindowReport> reports;
+  std::size_t most_held = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    auto closed = windows.add_frame(i * kMs, kMs, one(static_cast<double>(i)));
+    reports.insert(reports.end(), closed.begin(), closed.end());
+    most_held = std::max(most_held, windows.frames_held());
+  }
+  return {std::move(reports), most_held};
+}
+
+}  // namespace
+
+TEST(RollingWindows, ADurationWindowIsCutAtTheFrameLimitAndTheRestFollows) {
+  // window=1h at 1000 fps would hold 3.6 million frames: it is posted at
+  // 262,144 frames instead, truncated, with the span of what it holds; the
+  // rest of the hour is the next window.
+  RollingWindows windows({Span::Unit::kTime, 3'600'000 * kMs},
+                         {Span::Unit::kTime, 3'600'000 * kMs});
+  const auto [reports, most_held] = feed_1000_fps(windows, 300'000);
+  EXPECT_LE(most_held, kMaxWindowFrames);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].truncated);
+  EXPECT_FALSE(reports[0].partial);
+  EXPECT_EQ(reports[0].frames, kMaxWindowFrames);
+  EXPECT_EQ(reports[0].start, 0u);
+  EXPECT_EQ(reports[0].end, kMaxWindowFrames * kMs);
+  EXPECT_EQ(reports[0].stats[0]->mean, (kMaxWindowFrames - 1) / 2.);  // frames 0 to 262143, exact
+  EXPECT_EQ(reports[0].stats[0]->max, kMaxWindowFrames - 1.);
+  const auto last = windows.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_TRUE(last[0].truncated);
+  EXPECT_TRUE(last[0].partial);
+  EXPECT_EQ(last[0].frames, 300'000 - kMaxWindowFrames);
+  EXPECT_EQ(last[0].start, kMaxWindowFrames * kMs);
+  EXPECT_EQ(last[0].stats[0]->min, static_cast<double>(kMaxWindowFrames));
+
+  // window=400s: cut at 262,144 frames, its rest (to 400 s) posted at its end,
+  // truncated too; the next window whole again.
+  RollingWindows tumbling({Span::Unit::kTime, 400'000 * kMs}, {Span::Unit::kTime, 400'000 * kMs});
+  const auto [pieces, held] = feed_1000_fps(tumbling, 500'000);
+  EXPECT_LE(held, kMaxWindowFrames);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].frames, kMaxWindowFrames);
+  EXPECT_TRUE(pieces[1].truncated);
+  EXPECT_EQ(pieces[1].start, kMaxWindowFrames * kMs);
+  EXPECT_EQ(pieces[1].end, 400'000 * kMs);
+  EXPECT_EQ(pieces[1].frames, 400'000 - kMaxWindowFrames);
+  const auto rest = tumbling.finish();
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_FALSE(rest[0].truncated);
+  EXPECT_EQ(rest[0].start, 400'000 * kMs);
+  EXPECT_EQ(rest[0].frames, 100'000u);
+}
+
+TEST(RollingWindows, OverlappingDurationWindowsHoldAtMostTheFrameLimitTogether) {
+  // window=1h window-step=3600ms (1000 overlapping) at 1000 fps: each window
+  // is cut once it holds 262,144 frames; the frames of all the open windows
+  // together stay within the limit.
+  RollingWindows windows({Span::Unit::kTime, 3'600'000 * kMs}, {Span::Unit::kTime, 3600 * kMs});
+  const auto [reports, most_held] = feed_1000_fps(windows, 300'000);
+  EXPECT_LE(most_held, kMaxWindowFrames);
+  ASSERT_EQ(reports.size(), 11u);  // cut at frames 262143 + 3600 k
+  for (std::size_t k = 0; k < reports.size(); ++k) {
+    EXPECT_TRUE(reports[k].truncated) << k;
+    EXPECT_EQ(reports[k].frames, kMaxWindowFrames) << k;
+    EXPECT_EQ(reports[k].start, k * 3600 * kMs) << k;
+    EXPECT_EQ(reports[k].end, (k * 3600 + kMaxWindowFrames) * kMs) << k;
+  }
+  EXPECT_LE(windows.finish().size(), 1u);
+}
+
+TEST(RollingWindows, UnpairedFramesAndFramesBetweenWindowsAreBoundedToo) {
+  // An input whose partner never comes: a window of unpaired frames only is
+  // cut at the limit as well.
+  RollingWindows unpaired({Span::Unit::kTime, 3'600'000 * kMs},
+                          {Span::Unit::kTime, 3'600'000 * kMs});
+  std::size_t most_held = 0, cut = 0;
+  for (std::uint64_t i = 0; i < 300'000; ++i) {
+    for (const WindowReport& report : unpaired.add_unpaired(true, i * kMs, kMs)) {
+      EXPECT_TRUE(report.truncated);
+      EXPECT_EQ(report.unpaired_dist, kMaxWindowFrames);
+      ++cut;
+    }
+    most_held = std::max(most_held, unpaired.frames_held());
+  }
+  EXPECT_LE(most_held, kMaxWindowFrames);
+  EXPECT_EQ(cut, 1u);
+  // window=1s window-step=1h: the frames between windows are in none and held by none.
+  RollingWindows apart({Span::Unit::kTime, 1000 * kMs}, {Span::Unit::kTime, 3'600'000 * kMs});
+  const auto [reports, held] = feed_1000_fps(apart, 300'000);
+  EXPECT_LE(held, 1001u);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].frames, 1000u);
+  EXPECT_FALSE(reports[0].truncated);
+  EXPECT_TRUE(apart.finish().empty());
 }
 
 TEST(RollingAlerts, HoldAndHysteresis) {
