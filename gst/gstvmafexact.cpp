@@ -83,7 +83,8 @@ constexpr const char* kPostedMessages =
     "mismatched formats (STREAM/FORMAT, CORE/NEGOTIATION), frames that cannot be read "
     "(STREAM/DECODE), scoring failures (STREAM/FAILED). Warnings: unpaired frames, a stream "
     "that ended first, nothing scored, frames without timestamps, an alert on a score the "
-    "run lacks, caps downstream refuses. Every field and text: docs/element.md.";
+    "run lacks, caps downstream refuses, a window cut at its frame limit. Every field and "
+    "text: docs/element.md.";
 
 // libvmaf's version and the commit of its master that vmafexact follows.
 constexpr const char* kLibvmafSpecification = VMAFEXACT_LIBVMAF_VERSION " (master f85a8536)";

@@ -43,6 +43,7 @@ std::optional<MonitorPlan> plan_monitor(GstElement* element, const Settings& set
   const char* property = "window";
   try {
     plan.window = parse_span(settings.window, "window");
+    if (plan.window) check_window_length(*plan.window);  // a frame window's memory
     property = "window-step";
     plan.step = parse_span(settings.window_step, "window-step");
     if (plan.step && !plan.window)
@@ -215,6 +216,7 @@ void Monitor::start(MonitorPlan plan, const std::array<GstPad*, 2>& pads) {
   stop();
   plan_ = std::move(plan);
   reset_measurement();
+  warned_truncated_window_ = false;
   if (plan_.input_timeout) stall_.start(element_, *plan_.input_timeout, pads);
 }
 
@@ -333,11 +335,13 @@ void Monitor::post_windows(const std::vector<WindowReport>& reports) {
     GstStructure* message = gst_structure_new(
         "vmafexact-window", "window-start", GST_TYPE_CLOCK_TIME, clock_time(report.start),
         "window-end", GST_TYPE_CLOCK_TIME, clock_time(report.end), "frames", G_TYPE_UINT64,
-        report.frames, "frames-unpaired", G_TYPE_UINT64,
-        report.unpaired_ref + report.unpaired_dist, "frames-unpaired-ref", G_TYPE_UINT64,
-        report.unpaired_ref, "frames-unpaired-dist", G_TYPE_UINT64, report.unpaired_dist,
-        "frames-skipped-late", G_TYPE_UINT64, report.skipped, "partial", G_TYPE_BOOLEAN, report.partial, nullptr);
+        report.frames, "frames-unpaired", G_TYPE_UINT64, report.unpaired_ref + report.unpaired_dist,
+        "frames-unpaired-ref", G_TYPE_UINT64, report.unpaired_ref, "frames-unpaired-dist",
+        G_TYPE_UINT64, report.unpaired_dist, "frames-skipped-late", G_TYPE_UINT64, report.skipped,
+        "partial", G_TYPE_BOOLEAN, report.partial, "truncated", G_TYPE_BOOLEAN, report.truncated,
+        nullptr);
     add_provenance(message);
+    if (report.truncated) warn_truncated_window(report);
     for (std::size_t s = 0; s < report.stats.size() && s < names_.size(); ++s)
       if (report.stats[s])
         gst_structure_set(message, names_[s].c_str(), GST_TYPE_STRUCTURE,
@@ -355,6 +359,36 @@ void Monitor::post_windows(const std::vector<WindowReport>& reports) {
         post_alert(spec, *change, clock_time(report.end), report);
     }
   }
+}
+
+void Monitor::warn_truncated_window(const WindowReport& report) {
+  if (warned_truncated_window_ || !plan_.window) return;
+  warned_truncated_window_ = true;
+  // The frame rate the window saw, from the frames it holds and their span.
+  const std::uint64_t held =
+      report.frames + report.unpaired_ref + report.unpaired_dist + report.skipped;
+  const double seconds = report.start && report.end && *report.end > *report.start
+                             ? static_cast<double>(*report.end - *report.start) / GST_SECOND
+                             : 0.;
+  const double fps = seconds > 0. ? static_cast<double>(held) / seconds : 0.;
+  const std::string window = span_text(*plan_.window);
+  // The longest window that holds no more at this rate, in whole seconds (ms under 1 s).
+  std::string longest = "a shorter one";
+  if (fps > 0.) {
+    const auto span =
+        static_cast<Nanoseconds>(static_cast<double>(kMaxWindowFrames) / fps * GST_SECOND);
+    const Nanoseconds unit = span >= GST_SECOND ? GST_SECOND : GST_MSECOND;
+    longest = span_text({Span::Unit::kTime, std::max<Nanoseconds>(span / unit, 1) * unit});
+  }
+  GST_ELEMENT_WARNING(
+      element_, LIBRARY, SETTINGS,
+      ("window=%s reached %" G_GUINT64_FORMAT
+       " frames, the most a window holds, after %.1f s (about %.0f fps); it was "
+       "posted then with truncated=true, and so is every window that would hold "
+       "more.",
+       window.c_str(), kMaxWindowFrames, seconds, fps),
+      ("Set a shorter window: at most %s at this frame rate (%" G_GUINT64_FORMAT " frames).",
+       longest.c_str(), kMaxWindowFrames));
 }
 
 void Monitor::post_alert(const AlertSpec& spec, const AlertChange& change,

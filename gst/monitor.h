@@ -117,6 +117,8 @@ class Monitor {
  private:
   std::size_t score_index(const std::string& name);
   void post_windows(const std::vector<WindowReport>& reports);
+  // Once a run: a window reached kMaxWindowFrames before its end.
+  void warn_truncated_window(const WindowReport& report);
   void post_alert(const AlertSpec& spec, const AlertChange& change, GstClockTime running_time,
                   const std::optional<WindowReport>& window);
   void check_alert_scores();
@@ -132,6 +134,7 @@ class Monitor {
   std::size_t exact_limit_ = StreamQuantiles::kExactLimit;  // of quantiles made from now on
   Provenance provenance_;
   bool checked_alert_scores_ = false;
+  bool warned_truncated_window_ = false;  // once a run: a window cut at kMaxWindowFrames
   StallWatch stall_;
 };
 

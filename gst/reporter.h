@@ -33,6 +33,7 @@ inline constexpr std::string_view kMessageFields[] = {
     "threads",         "frames-in-flight",
     // vmafexact-window (gst/monitor.h).
     "window-start",    "window-end",      "frames",          "partial",
+    "truncated",
     // Provenance: where the scores come from.
     "vmafexact-version", "libvmaf-version", "models", "backend",
     // libvmaf's aggregate metrics, summary fields of their own (psnr's apsnr).

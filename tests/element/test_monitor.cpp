@@ -430,6 +430,19 @@ TEST(Monitor, TinyWindowStepsAreRefusedAtStartNamingTheLimitAndTheFix) {
   EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10));
 }
 
+TEST(Monitor, AFrameWindowOverTheFrameLimitIsRefusedAtStartNamingTheLimitAndTheFix) {
+  // A window holds every frame's scores until it is posted: window=300000f
+  // would hold 300,000 (a duration window is cut at the limit instead).
+  const std::string text = start_error("window", "300000f");
+  EXPECT_NE(text.find("Invalid window property: window=300000f holds more frames than a window "
+                      "may; at most 262144 frames (2 MiB per score): use window=262144f or less"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("See the window property"), std::string::npos) << text;
+  EXPECT_EQ(start_error("window", "262144f"), "");
+  EXPECT_EQ(start_error("window", "24h"), "");
+}
+
 TEST(Monitor, TheMostOverlappingWindowsAllowedEndPromptlyWithBoundedMessages) {
   // window=1s window-step=1ms, the limit: 48 frames at 24 fps (2 s) give the
   // 1001 windows that end by the last frame's end and the partial one after;

@@ -360,6 +360,7 @@ TEST_F(PythonExamples, MonitorPrintsWindowsAndAlertsAndEndsWithTheSummaryOnSigin
                                                   "frames-unpaired-dist",
                                                   "frames-skipped-late",
                                                   "partial",
+                                                  "truncated",
                                                   "vmafexact-version",
                                                   "libvmaf-version",
                                                   "models",
