@@ -511,6 +511,10 @@ GstFlowReturn aggregate_unguarded(GstAggregator* agg, gboolean timeout) {
     states[i] = input.head(heads[i].get());
   }
   const LiveClock clock = live_clock(agg, timeout, priv->run.backlog);
+  for (unsigned i : {kRef, kDist})
+    if (heads[i] && clock.now) priv->inputs[i].last_seen = clock.now;
+  for (unsigned i : {kRef, kDist})
+    if (states[i].eos) states[i].ended_at = end_wait_from(priv->inputs[i], priv->inputs[1 - i]);
   const PairStep step = priv->run.pairer.next(states[kRef], states[kDist], clock);
   // The waiting frame of input i's running time and duration, for messages
   // (GST_CLOCK_TIME_NONE where it has none).
@@ -714,8 +718,11 @@ GstClockTime get_next_time_unguarded(GstAggregator* agg) {
   // would leave the aggregator waiting for ever.
   const bool ref_eos = gst_aggregator_pad_is_eos(priv->inputs[kRef].pad);
   const bool dist_eos = gst_aggregator_pad_is_eos(priv->inputs[kDist].pad);
-  if (!GST_CLOCK_TIME_IS_VALID(earliest) && ref_eos != dist_eos)
-    earliest = priv->run.pairer.end_wait_until(priv->inputs[ref_eos ? kRef : kDist].ended_at);
+  if (!GST_CLOCK_TIME_IS_VALID(earliest) && ref_eos != dist_eos) {
+    const unsigned ended = ref_eos ? kRef : kDist;
+    earliest = priv->run.pairer.end_wait_until(
+        end_wait_from(priv->inputs[ended], priv->inputs[1 - ended]));
+  }
   return earliest;
 }
 

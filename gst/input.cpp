@@ -52,7 +52,10 @@ InputHead Input::head(GstBuffer* buffer) {
   return state;
 }
 
-void Input::end(GstClockTime now) { ended_at = last_end ? last_end : valid(now); }
+void Input::end(GstClockTime now) {
+  const std::optional<Nanoseconds> seen = valid(now);
+  ended_at = last_end && seen ? std::max(*last_end, *seen) : last_end ? last_end : seen;
+}
 
 bool Input::is_cuda_memory() const { return CudaContextHandler::is_cuda_memory_caps(caps.get()); }
 
@@ -61,6 +64,11 @@ bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist) {
   const bool dist_gray = dist.chroma == ChromaFormat::k400;
   return ref_gray != dist_gray && ref.width == dist.width && ref.height == dist.height &&
          ref.bpc == dist.bpc;
+}
+
+std::optional<Nanoseconds> end_wait_from(const Input& ended, const Input& other) {
+  if (ended.ended_at && other.last_seen) return std::max(*ended.ended_at, *other.last_seen);
+  return ended.ended_at ? ended.ended_at : other.last_seen;
 }
 
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,

@@ -23,9 +23,11 @@ struct Input {
   guint64 buffers = 0;  // taken since start or flush
   guint64 gaps = 0;     // GAP events seen
   // The running time at which the latest frame seen ends (since start or
-  // flush), and, once the input has ended, the running time it ended at.
+  // flush); once the input has ended, the running time it ended at; and the
+  // clock's running time when a frame of it was last seen waiting (live).
   std::optional<Nanoseconds> last_end;
   std::optional<Nanoseconds> ended_at;
+  std::optional<Nanoseconds> last_seen;
 
   // The buffer's running time (or stream time) through the pad's segment.
   GstClockTime time_of(GstBuffer* buffer, bool running = true) const;
@@ -34,8 +36,9 @@ struct Input {
   // What the frame pairer needs of the buffer waiting on this input (if any);
   // notes the end of that frame (last_end).
   InputHead head(GstBuffer* buffer);
-  // At this input's EOS: it ended at its last frame's end, else at `now`
-  // (the clock's running time, GST_CLOCK_TIME_NONE without a clock).
+  // At this input's EOS: it ended at its last frame's end or at `now` (the
+  // clock's running time, GST_CLOCK_TIME_NONE without a clock), the later:
+  // an element behind real time sees the end well after the last frame's.
   void end(GstClockTime now);
   bool is_cuda_memory() const;
   // A flush starts counting again; caps stay until new ones arrive.
@@ -43,6 +46,7 @@ struct Input {
     buffers = gaps = 0;
     last_end.reset();
     ended_at.reset();
+    last_seen.reset();
   }
   void reset() {
     reset_counters();
@@ -57,6 +61,12 @@ bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist);
 
 // The picture format both inputs share; nullopt after posting the element
 // error that says what differs (or that a frame came before its caps).
+// Live, one input ended and the other has nothing waiting: the running time
+// from which the other is waited for (a latency and a grace): the later of
+// the end and the last time a frame of the other was seen, so that an input
+// still sending, only a little behind, is not taken for a silent one.
+std::optional<Nanoseconds> end_wait_from(const Input& ended, const Input& other);
+
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,
                                            const Input& dist);
 
