@@ -873,6 +873,10 @@ class Program {
 };
 
 TEST(PipelineSilentInputEnd, GstLaunchWithEosEndsOnSigintWhenALiveInputNeverSends) {
+#if defined(__SANITIZE_ADDRESS__)
+  // The in-process PipelineSilentInput tests cover the element under ASan.
+  GTEST_SKIP() << "a gst-launch-1.0 child cannot load the ASan-built plugin";
+#endif
   const std::unique_ptr<gchar, decltype(&g_free)> launcher(
       g_find_program_in_path("gst-launch-1.0"), g_free);
   if (!launcher) GTEST_SKIP() << "gst-launch-1.0 is not installed";
