@@ -175,7 +175,9 @@ void install_properties(GObjectClass* klass) {
           "Rolling window for vmafexact-window messages: a duration of running time (10s, "
           "500ms, 1.5s, 1m or 1min, 1h, 250us, 100ns) or a number of scored frames (300f). Each "
           "message holds every score's min, max, mean, harmonic mean, p1, p5, p50, low1_mean "
-          "and low5_mean over the window. Empty: no windows. Read when the element starts.",
+          "and low5_mean over the window. At most 262144 frames: a longer frame window is an "
+          "error, a duration window is posted early there (truncated=true). Empty: no windows. "
+          "Read when the element starts.",
           nullptr, ready_flags));
   g_object_class_install_property(
       klass, PROP_WINDOW_STEP,
