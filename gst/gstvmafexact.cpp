@@ -175,6 +175,14 @@ bool is_gap_buffer(GstBuffer* buffer) {
   return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
 }
 
+// Whether a rotated log file may be written at a path: not another element's
+// file (checked anew for each file; posts the error when not).
+std::function<bool(const std::string&)> log_file_check(GstVmafExact* self, const StartPlan& plan) {
+  return [self, &plan](const std::string& path) {
+    return log_file_is_free(GST_ELEMENT(self), plan, path);
+  };
+}
+
 // Reports frames whose scores are final: their messages, their log entries;
 // then their scores are freed, so memory stays flat however long the run.
 // False after posting an error (a rotated log file could not be written).
@@ -363,9 +371,7 @@ bool ensure_scoring(GstVmafExact* self, const std::array<BufferPtr, 2>& heads) {
     log.height = format->height;
     log.subsample = settings.subsample;
     // Each rotated file's name is checked against the pipeline's files anew.
-    log.may_write = [self, plan = &*run.plan](const std::string& path) {
-      return log_file_is_free(GST_ELEMENT(self), *plan, path);
-    };
+    log.may_write = log_file_check(self, *run.plan);
     try {
       run.log = std::make_unique<StreamedLog>(std::move(log));
     } catch (const vmafexact::Error& error) {
@@ -478,7 +484,7 @@ GstFlowReturn finish_stream(GstVmafExact* self) {
   const auto scoring_time =
       run.scoring ? run.scoring->scoring_time() : std::chrono::steady_clock::duration{};
   if (!priv->reporter.write_log(run.plan->settings, scorer, run.log.get(), run.provenance,
-                                scoring_time))
+                                scoring_time, log_file_check(self, *run.plan)))
     return GST_FLOW_ERROR;
   // With src unlinked the element ends the pipeline: no sink downstream will
   // post EOS, so it becomes a sink and posts it (a bin posts EOS once every
@@ -776,7 +782,8 @@ gboolean stop_unguarded(GstAggregator* agg) {
       GST_WARNING_OBJECT(agg, "finishing at stop failed: %s", error.what());
     }
     priv->reporter.write_log(run.plan->settings, &run.scoring->scorer(), run.log.get(),
-                             run.provenance, run.scoring->scoring_time());
+                             run.provenance, run.scoring->scoring_time(),
+                             log_file_check(GST_VMAF_EXACT(agg), *run.plan));
   }
   run = Run{};  // drains any frames in flight before freeing what they read
   priv->monitor.stop();

@@ -139,7 +139,8 @@ void Reporter::warn_arrival_order(const char* untimed) const {
 
 bool Reporter::write_log(const Settings& settings, const Scorer* scorer, StreamedLog* log,
                          const Provenance& provenance,
-                         std::chrono::steady_clock::duration scoring_time) const {
+                         std::chrono::steady_clock::duration scoring_time,
+                         const std::function<bool(const std::string& path)>& may_write) const {
   if (settings.log_location.empty()) return true;
   std::optional<std::string> failure;  // the writer's error text
   std::string path = settings.log_location;
@@ -161,6 +162,8 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
       std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> now(g_date_time_new_now_utc(),
                                                                    g_date_time_unref);
       path = RotatedNames(settings.log_location).next(0, now.get());  // never a file there
+      // Nor another element's file (multifilesink's, not there yet).
+      if (may_write && !may_write(path)) return false;  // its error is posted
     }
     FeatureCollector no_scores;
     failure = write_log_file(path, [&](std::ostream& out) {

@@ -67,11 +67,12 @@ class Reporter {
   void warn_arrival_order(const char* untimed) const;
 
   // Writes the log if log-location is set: `log`, the streamed log of the
-  // scoring session (null when no pair came: an empty log is written).
+  // scoring session (null when no pair came: an empty log is written, its
+  // rotated name first checked by `may_write`, as StreamedLog's are).
   // False after posting an error.
   bool write_log(const Settings& settings, const Scorer* scorer, StreamedLog* log,
-                 const Provenance& provenance,
-                 std::chrono::steady_clock::duration scoring_time) const;
+                 const Provenance& provenance, std::chrono::steady_clock::duration scoring_time,
+                 const std::function<bool(const std::string& path)>& may_write) const;
   // The log could not be written to `path` (an error): `cause`, the
   // writer's error text, says why.
   void log_write_failed(const std::string& path, const std::string& cause) const;

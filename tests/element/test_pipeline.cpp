@@ -541,6 +541,23 @@ TEST(PipelineFiles, ARotatedLogNameThatIsAnotherElementsFileIsRefusedBeforeItIsW
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
 }
 
+TEST(PipelineFiles, ARotatedEmptyLogNameThatIsAnotherElementsFileIsRefused) {
+  // No pair came: the empty log's rotated name is checked as a scored one's.
+  PipelineFolder folder;
+  const std::string no_frames =
+      "videotestsrc num-buffers=0 ! video/x-raw,format=I420,width=64,height=48,framerate=24/1";
+  const std::string error =
+      run_pipeline("vmafexact name=v model=\"\" features=psnr log-rotate=1frames log-location=\"" +
+                   (folder.path / "cap-{index}.json").string() + "\" ! fakesink " + no_frames +
+                   " ! v.ref_sink " + no_frames +
+                   " ! v.dist_sink fakesrc num-buffers=0 ! multifilesink "
+                   "name=out location=\"" +
+                   (folder.path / "cap-%06d.json").string() + "\"");
+  EXPECT_NE(error.find("cap-000000.json\" is the file of element 'out'"), std::string::npos)
+      << error;
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{});
+}
+
 TEST(PipelineCaps, ADownstreamThatRefusesTheDistortedFormatIsNamed) {
   // The distorted video goes out unchanged; when downstream takes only NV12
   // and the distorted input is fixed to I420, upstream fails with a generic

@@ -30,8 +30,8 @@ std::vector<std::string> entries(const fs::path& folder) {
 // element's stop does: the remaining frames and the last file. Nothing is
 // written, and the refused name is not asked again with a suffix.
 TEST(StreamedLogRefusal, AfterARefusedRotatedNameNothingIsWrittenUnderAnyName) {
-  const fs::path folder = fs::temp_directory_path() /
-                          ("vmafexact-streamed-log-" + std::to_string(getpid()));
+  const fs::path folder =
+      fs::temp_directory_path() / ("vmafexact-streamed-log-" + std::to_string(getpid()));
   fs::remove_all(folder);
   fs::create_directories(folder);
   const std::string refused = (folder / "cap-000000.json").string();
