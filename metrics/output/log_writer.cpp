@@ -58,72 +58,73 @@ CodePoint code_point_at(std::string_view text, std::size_t at) {
   return {value, length};
 }
 
+// Walks `text` by code point: a byte that starts no valid UTF-8 sequence
+// becomes U+FFFD; each code point is given to `escape(value, bytes, out)`,
+// which appends it as is or escaped.
+template <typename Escape>
+std::string escape_code_points(std::string_view text, Escape escape) {
+  std::string escaped;
+  for (std::size_t at = 0; at < text.size();) {
+    const CodePoint point = code_point_at(text, at);
+    if (point.length == 0) {
+      escaped += kReplacement;
+      ++at;
+      continue;
+    }
+    escape(point.value, text.substr(at, point.length), escaped);
+    at += point.length;
+  }
+  return escaped;
+}
+
 }  // namespace
 
 // Every text a log quotes (names, provenance such as a model file's path) is
 // made valid: control characters escaped, bytes that are not UTF-8 replaced by
 // U+FFFD, so that the log parses whatever the text holds.
 std::string json_escape(std::string_view text) {
-  std::string escaped;
-  for (std::size_t at = 0; at < text.size();) {
-    const CodePoint point = code_point_at(text, at);
-    if (point.length == 0) {
-      escaped += kReplacement;
-      ++at;
-      continue;
-    }
-    switch (point.value) {
-      case '"': escaped += "\\\""; break;
-      case '\\': escaped += "\\\\"; break;
-      case '\n': escaped += "\\n"; break;
-      case '\r': escaped += "\\r"; break;
-      case '\t': escaped += "\\t"; break;
-      case '\b': escaped += "\\b"; break;
-      case '\f': escaped += "\\f"; break;
+  return escape_code_points(text, [](auto value, std::string_view bytes, std::string& out) {
+    switch (value) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
       default:
-        if (point.value < 0x20) {
+        if (value < 0x20) {
           char code[8];
-          std::snprintf(code, sizeof code, "\\u%04X", static_cast<unsigned>(point.value));
-          escaped += code;
+          std::snprintf(code, sizeof code, "\\u%04X", static_cast<unsigned>(value));
+          out += code;
         } else {
-          escaped += text.substr(at, point.length);
+          out += bytes;
         }
     }
-    at += point.length;
-  }
-  return escaped;
+  });
 }
 
 std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  for (std::size_t at = 0; at < text.size();) {
-    const CodePoint point = code_point_at(text, at);
-    if (point.length == 0) {
-      escaped += kReplacement;
-      ++at;
-      continue;
-    }
-    switch (point.value) {
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&apos;"; break;
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
+  return escape_code_points(text, [](auto value, std::string_view bytes, std::string& out) {
+    switch (value) {
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
       // As character references, so that a parser keeps them in an attribute.
-      case '\t': escaped += "&#9;"; break;
-      case '\n': escaped += "&#10;"; break;
-      case '\r': escaped += "&#13;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
       default:
         // XML 1.0 has no other control character below 0x20, nor U+FFFE/U+FFFF,
         // not even as a reference.
-        if (point.value < 0x20 || point.value == 0xFFFE || point.value == 0xFFFF)
-          escaped += kReplacement;
+        if (value < 0x20 || value == 0xFFFE || value == 0xFFFF)
+          out += kReplacement;
         else
-          escaped += text.substr(at, point.length);
+          out += bytes;
     }
-    at += point.length;
-  }
-  return escaped;
+  });
 }
 
 }  // namespace log_text
