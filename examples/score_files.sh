@@ -35,7 +35,7 @@ format=${5:-i420} framerate=${6:-24/1} log=${7:-out.json}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
-tool="$build_dir/examples/vmafexact"
+tool="$build_dir/tools/vmafexact"
 if [[ ! -x "$tool" ]]; then
   echo "score_files: $tool is not built; run: meson setup build && meson compile -C build" >&2
   exit 1

@@ -114,10 +114,10 @@ Options parse_options(int argc, char** argv) {
 // rawvideoparse for a tightly packed file, with its layout spelled out
 // (examples/common/raw_video.h says why).
 std::string raw_parser(const Options& options) {
-  const GstVideoFormat format = vmafexact::examples::raw_format_from_name(options.format);
+  const GstVideoFormat format = vmafexact::tools::raw_format_from_name(options.format);
   if (format == GST_VIDEO_FORMAT_UNKNOWN) {
     std::fprintf(stderr, "unknown format %s (formats: %s)\n", options.format.c_str(),
-                 vmafexact::examples::raw_format_names().c_str());
+                 vmafexact::tools::raw_format_names().c_str());
     std::exit(2);
   }
   int framerate_num = 0, framerate_den = 0;
@@ -126,7 +126,7 @@ std::string raw_parser(const Options& options) {
     std::fprintf(stderr, "bad frame rate %s (write N/D, e.g. 24/1)\n", options.framerate.c_str());
     std::exit(2);
   }
-  return vmafexact::examples::rawvideoparse_description(format, options.width, options.height,
+  return vmafexact::tools::rawvideoparse_description(format, options.width, options.height,
                                                         framerate_num, framerate_den);
 }
 

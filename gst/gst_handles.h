@@ -1,5 +1,5 @@
 // RAII owners for the GLib and GStreamer handles the element holds, shared
-// with the programs in examples/ (examples/support/handles.h adds theirs).
+// with the programs in tools/ (tools/support/handles.h adds theirs).
 #pragma once
 
 #include <gst/gst.h>

@@ -19,7 +19,7 @@ packages=(
   dpkg-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
-  # the plot and HTML report (examples/report): cairo draws, Pango sets the text
+  # the plot and HTML report (tools/report): cairo draws, Pango sets the text
   libcairo2-dev libpango1.0-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev

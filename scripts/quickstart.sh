@@ -31,6 +31,6 @@ cat <<MSG
 vmafexact is built: the plugin is $build_dir/gst/libgstvmafexact.so.
 The element's reference:  GST_PLUGIN_PATH=$build_dir/gst gst-inspect-1.0 vmafexact
 The test suite:           scripts/test.sh
-Score two files:          $build_dir/examples/vmafexact REF DIST  (mp4, mkv, y4m, ...; docs/tool.md)
-Score two raw files:      $build_dir/examples/vmafexact --size WxH --format yuv420p REF.yuv DIST.yuv
+Score two files:          $build_dir/tools/vmafexact REF DIST  (mp4, mkv, y4m, ...; docs/tool.md)
+Score two raw files:      $build_dir/tools/vmafexact --size WxH --format yuv420p REF.yuv DIST.yuv
 MSG

@@ -122,10 +122,10 @@ Options parse_options(int argc, char** argv) {
 }
 
 GstVideoInfo video_info_of(const Options& options) {
-  const GstVideoFormat format = vmafexact::examples::raw_format_from_name(options.format);
+  const GstVideoFormat format = vmafexact::tools::raw_format_from_name(options.format);
   if (format == GST_VIDEO_FORMAT_UNKNOWN)
     fail("unknown --format " + options.format + " (formats: " +
-         vmafexact::examples::raw_format_names() + ")");
+         vmafexact::tools::raw_format_names() + ")");
   GstVideoInfo info;
   gst_video_info_set_format(&info, format, options.width, options.height);
   GST_VIDEO_INFO_FPS_N(&info) = 25;
@@ -139,7 +139,7 @@ GstVideoInfo video_info_of(const Options& options) {
 std::vector<BufferPtr> read_frames(const std::string& path, const GstVideoInfo& info,
                                    unsigned count) {
   const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
-  const auto layout = vmafexact::examples::packed_layout(format, GST_VIDEO_INFO_WIDTH(&info),
+  const auto layout = vmafexact::tools::packed_layout(format, GST_VIDEO_INFO_WIDTH(&info),
                                                          GST_VIDEO_INFO_HEIGHT(&info));
   gsize offsets[GST_VIDEO_MAX_PLANES] = {};
   gint strides[GST_VIDEO_MAX_PLANES] = {};

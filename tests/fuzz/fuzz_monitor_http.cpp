@@ -1,4 +1,4 @@
-// Fuzz target: vmafexact-monitor's HTTP request reader (examples/
+// Fuzz target: vmafexact-monitor's HTTP request reader (tools/monitor/
 // monitor_http_request.h), fed as the server feeds it: the bytes received so
 // far, one request after another on a keep-alive connection, each answered.
 // Beyond not crashing it checks what the server relies on:

@@ -1,5 +1,5 @@
 // Fuzz target: y4m files as the vmafexact tool reads them
-// (examples/support/y4m.h): the header line, then the frame lines and the
+// (tools/support/y4m.h): the header line, then the frame lines and the
 // frames, through a temporary file. Every input either reads or throws
 // Y4mError; frames are read only where they are small (no input makes the
 // target allocate more than a few MiB).
@@ -16,11 +16,11 @@
 #include "support/y4m.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using vmafexact::examples::Y4mError;
+  using vmafexact::tools::Y4mError;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto newline = text.find('\n');
   try {
-    vmafexact::examples::parse_y4m_header(text.substr(0, newline));
+    vmafexact::tools::parse_y4m_header(text.substr(0, newline));
   } catch (const Y4mError&) {
   }
   char path[] = "/tmp/vmafexact-fuzz-y4m-XXXXXX";
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   close(fd);
   try {
-    vmafexact::examples::Y4mReader reader(path);
+    vmafexact::tools::Y4mReader reader(path);
     if (reader.header().frame_bytes <= (4u << 20)) {
       std::vector<std::uint8_t> frame(reader.header().frame_bytes);
       while (reader.read_frame(frame.data())) {

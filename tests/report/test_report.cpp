@@ -1,4 +1,4 @@
-// The plot and HTML report library (examples/report, docs/report.md): the SVG
+// The plot and HTML report library (tools/report, docs/report.md): the SVG
 // read back with libxml2 (one series group per score, gaps, the pooled lines),
 // the PNG read back with cairo, atomic writes, escaping, a self-contained page,
 // many frames, and the page rendered by headless Chromium.

@@ -1,6 +1,6 @@
 // A program run by a test (GSubprocess): its stdout and stderr in files, its
 // exit awaited with a timeout, signals sent to it; killed if the test gives
-// up on it. Shared by the suites that run the examples as programs.
+// up on it. Shared by the suites that run the tools and examples as programs.
 #pragma once
 
 #include <gio/gio.h>

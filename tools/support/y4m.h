@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 // What is wrong with a y4m file, in words for its user.
 class Y4mError : public std::runtime_error {
@@ -86,4 +86,4 @@ class Y4mReader {
   std::uint64_t frames_read_ = 0;
 };
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -42,13 +42,13 @@
 
 namespace {
 
-namespace examples = vmafexact::examples;
+namespace tools = vmafexact::tools;
 namespace monitor_http = vmafexact::monitor_http;
-using examples::ErrorPtr;
-using examples::GCharPtr;
-using examples::GObjectPtr;
-using examples::GstObjectPtr;
-using examples::LoopPtr;
+using tools::ErrorPtr;
+using tools::GCharPtr;
+using tools::GObjectPtr;
+using tools::GstObjectPtr;
+using tools::LoopPtr;
 
 // ---------------------------------------------------------------- options
 
@@ -676,7 +676,7 @@ bool Monitor::build_from_uris() {
       std::fprintf(stderr, "Could not link the %s branch to vmafexact's %s.\n", side, pad.c_str());
       return false;
     }
-    examples::link_decoded_video(decoder, queue);
+    tools::link_decoded_video(decoder, queue);
   }
   vmafexact_.reset(static_cast<GstElement*>(gst_object_ref(vmafexact)));
   return true;
@@ -817,7 +817,7 @@ void Monitor::reopen_jsonl() {
 
 void Monitor::write_json_line(const GstStructure* structure) {
   if (!jsonl_) return;
-  *jsonl_ << examples::json_line(structure) << '\n';
+  *jsonl_ << tools::json_line(structure) << '\n';
   jsonl_->flush();
   if (!*jsonl_) {
     std::fprintf(stderr, "--jsonl %s: write failed: %s\n", options_.jsonl.c_str(),

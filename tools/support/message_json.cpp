@@ -5,7 +5,7 @@
 
 #include "handles.h"
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 namespace {
 
 bool is_time_field(std::string_view name) {
@@ -73,4 +73,4 @@ std::string json_line(const GstStructure* structure) {
   return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

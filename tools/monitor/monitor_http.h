@@ -37,7 +37,7 @@ inline void destroy_source(GSource* source) {
   g_source_destroy(source);
   g_source_unref(source);
 }
-using SourcePtr = std::unique_ptr<GSource, examples::Releaser<GSource, destroy_source>>;
+using SourcePtr = std::unique_ptr<GSource, tools::Releaser<GSource, destroy_source>>;
 
 struct ServerLimits {
   RequestLimits request;
@@ -73,7 +73,7 @@ class MetricsServer {
   static gboolean accept_callback(GSocket*, GIOCondition, gpointer self);
   static gboolean resume_callback(gpointer self);
   void accept_pending();
-  void add(examples::GObjectPtr<GSocket> socket);
+  void add(tools::GObjectPtr<GSocket> socket);
   bool close_longest_idle();
   void remove(Connections::iterator connection);
   void watch_listener();
@@ -83,7 +83,7 @@ class MetricsServer {
   Renderer render_metrics_;
   ServerLimits limits_;
   std::size_t connection_cap_ = 0;
-  examples::GObjectPtr<GSocket> listener_;
+  tools::GObjectPtr<GSocket> listener_;
   SourcePtr accept_source_;  // while accepting
   SourcePtr resume_timer_;   // while accepting is paused
   gint64 last_accept_warning_ = 0;

@@ -23,7 +23,7 @@ struct VideoInput {
   bool raw = false;
   // A YUV4MPEG2 file (read by vmafexact, not GStreamer): its reader, header
   // read and frames counted at discovery, positioned at the first frame.
-  std::shared_ptr<examples::Y4mReader> y4m;
+  std::shared_ptr<tools::Y4mReader> y4m;
   int width = 0;
   int height = 0;
   // The sample format the decoder (or the raw file) delivers; UNKNOWN when

@@ -2,7 +2,7 @@
 
 #include "handles.h"
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 void link_decoded_video(GstElement* decoder, GstElement* branch_head) {
   g_signal_connect(decoder, "pad-added", G_CALLBACK(link_video_pad), branch_head);
@@ -43,4 +43,4 @@ void check_video_found(GstElement* decoder, gpointer branch_head) {
   g_error_free(error);
 }
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -10,7 +10,7 @@
 
 #include "support/raw_video.h"
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 namespace {
 
@@ -234,4 +234,4 @@ bool Y4mReader::read_frame(std::uint8_t* out) {
   return true;
 }
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 // A raw sample format vmafexact scores, by GStreamer's name (I420, i420_10le,
 // i420-10le, any case) or ffmpeg's pix_fmt name (yuv420p, yuv422p10le, nv12,
@@ -50,4 +50,4 @@ std::vector<std::pair<std::string, std::string>> rawvideoparse_properties(GstVid
 std::string rawvideoparse_description(GstVideoFormat format, int width, int height,
                                       int framerate_num, int framerate_den);
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -10,7 +10,7 @@
 
 #include "gst_handles.h"
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 using gst::CapsPtr;
 using gst::ErrorPtr;
@@ -37,4 +37,4 @@ inline GstObjectPtr<GstElement> make_element(const char* factory, const char* na
   return GstObjectPtr<GstElement>(element);
 }
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

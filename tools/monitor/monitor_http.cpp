@@ -23,9 +23,9 @@ namespace vmafexact::monitor_http {
 
 namespace {
 
-using examples::ErrorPtr;
-using examples::GCharPtr;
-using examples::GObjectPtr;
+using tools::ErrorPtr;
+using tools::GCharPtr;
+using tools::GObjectPtr;
 
 constexpr gsize kReadChunk = 16384;
 constexpr int kDrainChunksPerWakeup = 64;  // 1 MiB, then the other connections' turn

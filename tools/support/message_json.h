@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 // A message structure as JSON: numbers as numbers (an unknown time, and a
 // non-finite double, as null), nested structures as objects, anything else as
@@ -18,4 +18,4 @@ nlohmann::ordered_json json_of(const GstStructure* structure);
 // on one line without its newline.
 std::string json_line(const GstStructure* structure);
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -782,7 +782,7 @@ TEST_F(MonitorTest, RefusesAnUnknownPropertyOrValue) {
 
 // ---------------------------------------------------------------- the endpoint's limits
 
-// The request reader on its own (examples/monitor_http_request.h; fuzzed by
+// The request reader on its own (tools/monitor/monitor_http_request.h; fuzzed by
 // tests/fuzz/fuzz_monitor_http.cpp).
 TEST(MonitorHttpRequest, ReadsStrictHeadsAndRefusesEarly) {
   namespace http = vmafexact::monitor_http;

@@ -17,7 +17,7 @@
 namespace vmafexact::cli {
 namespace {
 
-using examples::GCharPtr;
+using tools::GCharPtr;
 
 // GOptionContext writes into these; each is owned here and freed at exit.
 struct RawArguments {
@@ -128,12 +128,12 @@ void parse_size(const char* option, const gchar* text, int& width, int& height) 
 
 void parse_format(const char* option, const gchar* text, GstVideoFormat& format) {
   if (!text) return;
-  format = examples::raw_format_from_name(text);
+  format = tools::raw_format_from_name(text);
   if (format == GST_VIDEO_FORMAT_UNKNOWN)
     bad(option, text,
         "not a raw format vmafexact scores; formats (GStreamer's names, ffmpeg's "
         "in parentheses): " +
-            examples::raw_format_names());
+            tools::raw_format_names());
 }
 
 // "N/D", "N" or a decimal such as 29.97.
@@ -296,7 +296,7 @@ Options parse_options(int argc, char** argv) {
   GError* raw_error = nullptr;
   const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
   g_option_context_free(context);
-  examples::ErrorPtr error(raw_error);
+  tools::ErrorPtr error(raw_error);
   if (!parsed)
     throw CliError(kExitUsage, error ? error->message : "cannot read the command line",
                    "Run vmafexact --help for the options.");

@@ -5,7 +5,7 @@
 
 #include <gst/gst.h>
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 
 // Connects both handlers below to `decoder` (a uridecodebin or decodebin):
 // its first raw video pad is linked to the sink pad of `branch_head`.
@@ -18,4 +18,4 @@ void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head);
 // "no-more-pads": all streams found; a branch without video posts an error.
 void check_video_found(GstElement* decoder, gpointer branch_head);
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -38,10 +38,10 @@
 namespace vmafexact::cli {
 namespace {
 
-using examples::ErrorPtr;
-using examples::GCharPtr;
-using examples::GstObjectPtr;
-using examples::LoopPtr;
+using tools::ErrorPtr;
+using tools::GCharPtr;
+using tools::GstObjectPtr;
+using tools::LoopPtr;
 
 // Finds the vmafexact element. Run from the build tree, the tool falls back to
 // the plugin built beside it when GStreamer has none registered; installed,

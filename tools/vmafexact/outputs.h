@@ -1,6 +1,6 @@
 // Where the scores go: libvmaf's logs (--json, --xml, --csv, --sub), JSON lines
 // (--jsonl), the plot and the HTML page (--plot, --html, drawn by the report
-// library, examples/report) and the summary table. Every output goes through
+// library, tools/report) and the summary table. Every output goes through
 // the project's output writer (metrics/output/output_file.h): a file is
 // written beside its target and renamed into place only when the run has
 // scores to write, so a failed run leaves an existing file as it was; a
@@ -97,7 +97,7 @@ class Outputs {
   std::optional<CliError> write_error_;
   bool collect_scores_ = false;
   FeatureCollector scores_;
-  examples::StructurePtr summary_;
+  tools::StructurePtr summary_;
   std::string title_;
   std::vector<std::pair<std::string, std::string>> facts_;
 };

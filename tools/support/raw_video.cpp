@@ -4,7 +4,7 @@
 #include <cctype>
 #include <utility>
 
-namespace vmafexact::examples {
+namespace vmafexact::tools {
 namespace {
 
 // The formats vmafexact scores (its pad template), with ffmpeg's names for
@@ -128,4 +128,4 @@ std::string rawvideoparse_description(GstVideoFormat format, int width, int heig
   return description;
 }
 
-}  // namespace vmafexact::examples
+}  // namespace vmafexact::tools

@@ -72,11 +72,11 @@ class ScoringPipeline {
                      const char* pad_name, GstClockTime skip);
   GstElement* make(Branch& branch, const char* factory);
 
-  examples::GstObjectPtr<GstElement> pipeline_;
-  examples::GstObjectPtr<GstElement> vmafexact_;
+  tools::GstObjectPtr<GstElement> pipeline_;
+  tools::GstObjectPtr<GstElement> vmafexact_;
   struct Branch {
     const VideoInput* input = nullptr;
-    std::vector<examples::GstObjectPtr<GstElement>> elements;  // in link order
+    std::vector<tools::GstObjectPtr<GstElement>> elements;  // in link order
     std::unique_ptr<SkippedStart> skip;                        // --dist-delay
     std::unique_ptr<Y4mFeed> y4m;                              // a y4m input's appsrc feed
   };

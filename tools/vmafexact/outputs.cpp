@@ -169,7 +169,7 @@ void Outputs::start() {
 // frame at once), or to --jsonl's file. A failed write stops the run.
 void Outputs::write_json_line(const GstStructure* structure, bool flush) {
   if (options_.jsonl.empty() || write_error_) return;
-  const std::string line = examples::json_line(structure) + '\n';
+  const std::string line = tools::json_line(structure) + '\n';
   if (jsonl_on_stdout()) {
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size() ||
         std::fflush(stdout) != 0) {

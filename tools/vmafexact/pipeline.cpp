@@ -20,18 +20,18 @@ struct SkippedStart {
 // thread: each frame a buffer of its tightly packed planes with their layout
 // as video meta, timestamped from the header's rate.
 struct Y4mFeed {
-  explicit Y4mFeed(std::shared_ptr<examples::Y4mReader> input_reader)
+  explicit Y4mFeed(std::shared_ptr<tools::Y4mReader> input_reader)
       : reader(std::move(input_reader)) {
-    const examples::Y4mHeader& header = reader->header();
-    const examples::RawLayout layout =
-        examples::packed_layout(header.format, header.width, header.height);
+    const tools::Y4mHeader& header = reader->header();
+    const tools::RawLayout layout =
+        tools::packed_layout(header.format, header.width, header.height);
     planes = static_cast<guint>(layout.offsets.size());
     for (guint plane = 0; plane < planes; ++plane) {
       offsets[plane] = layout.offsets[plane];
       strides[plane] = static_cast<gint>(layout.strides[plane]);
     }
   }
-  std::shared_ptr<examples::Y4mReader> reader;  // the one discovery opened
+  std::shared_ptr<tools::Y4mReader> reader;  // the one discovery opened
   // The frames' packed layout, as video meta.
   guint planes = 0;
   gsize offsets[GST_VIDEO_MAX_PLANES] = {};
@@ -40,7 +40,7 @@ struct Y4mFeed {
 
 namespace {
 
-using examples::GstObjectPtr;
+using tools::GstObjectPtr;
 
 std::string size_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
@@ -96,7 +96,7 @@ void set_formats(GstCaps* caps, const std::vector<GstVideoFormat>& formats) {
 // naming the file and the frame.
 void feed_y4m(GstAppSrc* source, guint, gpointer data) {
   auto* feed = static_cast<Y4mFeed*>(data);
-  const examples::Y4mHeader& header = feed->reader->header();
+  const tools::Y4mHeader& header = feed->reader->header();
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, header.frame_bytes, nullptr);
   bool read = false;
   std::string failure;
@@ -107,7 +107,7 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
     } else {
       try {
         read = feed->reader->read_frame(map.data);
-      } catch (const examples::Y4mError& error) {
+      } catch (const tools::Y4mError& error) {
         failure = error.what();
       }
       gst_buffer_unmap(buffer, &map);
@@ -171,7 +171,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                                  const VideoInput& dist, const Alignment& alignment,
                                  const std::string& log_location, LogFormat log_format)
     : pipeline_(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("vmafexact")))),
-      vmafexact_(examples::make_element("vmafexact", "v")) {
+      vmafexact_(tools::make_element("vmafexact", "v")) {
   if (!vmafexact_)
     throw CliError(kExitScoring, "the vmafexact GStreamer element is not installed",
                    "Install the project (meson install), or point GStreamer at the built "
@@ -187,7 +187,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                             options.precision == LogPrecision::kMax ? "max" : "default");
     g_object_set(v, "log-location", log_location.c_str(), nullptr);
   }
-  auto sink = examples::make_element("fakesink", "sink");
+  auto sink = tools::make_element("fakesink", "sink");
   if (!sink)
     throw CliError(kExitScoring, "GStreamer's fakesink is missing",
                    "Install gstreamer1.0-plugins-base.");
@@ -201,7 +201,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
   {
     Branch& branch =
         add_branch(ref, {"videoconvert", "capsfilter"}, "ref_sink", alignment.ref_skip);
-    examples::CapsPtr caps(
+    tools::CapsPtr caps(
         gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr));
     g_object_set(branch.elements.back().get(), "caps", caps.get(), nullptr);
   }
@@ -212,7 +212,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
     steps.push_back("videoconvert");
     steps.push_back("capsfilter");
     Branch& branch = add_branch(dist, steps, "dist_sink", alignment.dist_skip);
-    examples::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
+    tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
                                                "height", G_TYPE_INT, ref.height, nullptr));
     set_formats(caps.get(), alignment.dist_formats);
     if (alignment.convert_rate)
@@ -241,7 +241,7 @@ ScoringPipeline::~ScoringPipeline() {
 GstElement* ScoringPipeline::make(Branch& branch, const char* factory) {
   const std::string name =
       std::string(branch.input->role == "reference" ? "ref" : "dist") + "-" + factory;
-  auto element = examples::make_element(factory, name.c_str());
+  auto element = tools::make_element(factory, name.c_str());
   if (!element)
     throw CliError(kExitScoring, std::string("GStreamer's ") + factory + " element is missing",
                    "Install gstreamer1.0-plugins-base (and -good for more formats).");
@@ -261,8 +261,8 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
   if (input.y4m) {
     branch.y4m = std::make_unique<Y4mFeed>(input.y4m);
     GstElement* source = make(branch, "appsrc");
-    const examples::Y4mHeader& header = input.y4m->header();
-    examples::CapsPtr caps(gst_caps_new_simple(
+    const tools::Y4mHeader& header = input.y4m->header();
+    tools::CapsPtr caps(gst_caps_new_simple(
         "video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(header.format), "width",
         G_TYPE_INT, header.width, "height", G_TYPE_INT, header.height, "framerate",
         GST_TYPE_FRACTION, header.fps_num, header.fps_den, "interlace-mode", G_TYPE_STRING,
@@ -284,7 +284,7 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
     GstElement* source = make(branch, "filesrc");
     g_object_set(source, "location", input.path.c_str(), nullptr);
     GstElement* parser = make(branch, "rawvideoparse");
-    for (const auto& [property, value] : examples::rawvideoparse_properties(
+    for (const auto& [property, value] : tools::rawvideoparse_properties(
              input.format, input.width, input.height, input.framerate.num, input.framerate.den))
       gst_util_set_object_arg(G_OBJECT(parser), property.c_str(), value.c_str());
     head = make(branch, "queue");
@@ -294,7 +294,7 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
     GstElement* decoder = make(branch, "uridecodebin");
     g_object_set(decoder, "uri", input.uri.c_str(), nullptr);
     head = make(branch, "queue");
-    examples::link_decoded_video(decoder, head);
+    tools::link_decoded_video(decoder, head);
   }
   GstElement* previous = head;
   for (const char* factory : steps) {

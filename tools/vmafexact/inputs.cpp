@@ -17,19 +17,19 @@
 namespace vmafexact::cli {
 namespace {
 
-using examples::CapsPtr;
-using examples::ErrorPtr;
-using examples::GCharPtr;
-using examples::GObjectPtr;
-using examples::GstObjectPtr;
-using examples::MessagePtr;
+using tools::CapsPtr;
+using tools::ErrorPtr;
+using tools::GCharPtr;
+using tools::GObjectPtr;
+using tools::GstObjectPtr;
+using tools::MessagePtr;
 
 void release_discoverer_info(GstDiscovererInfo* info) { gst_discoverer_info_unref(info); }
 void release_stream_list(GList* list) { gst_discoverer_stream_info_list_free(list); }
 using DiscovererInfoPtr =
     std::unique_ptr<GstDiscovererInfo,
-                    examples::Releaser<GstDiscovererInfo, release_discoverer_info>>;
-using StreamListPtr = std::unique_ptr<GList, examples::Releaser<GList, release_stream_list>>;
+                    tools::Releaser<GstDiscovererInfo, release_discoverer_info>>;
+using StreamListPtr = std::unique_ptr<GList, tools::Releaser<GList, release_stream_list>>;
 
 // How long the discoverer may take to read a file, and its first, short run
 // (discover_uri()).
@@ -87,13 +87,13 @@ GstVideoFormat format_of_raw_caps(const GstCaps* caps) {
 GstVideoFormat probe_decoded_format(const VideoInput& input) {
   GstObjectPtr<GstElement> pipeline(
       static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("probe"))));
-  auto decoder = examples::make_element("uridecodebin", "decoder");
-  auto sink = examples::make_element("fakesink", "sink");
+  auto decoder = tools::make_element("uridecodebin", "decoder");
+  auto sink = tools::make_element("fakesink", "sink");
   if (!decoder || !sink)
     throw CliError(kExitScoring, "GStreamer's uridecodebin or fakesink is missing",
                    "Install gstreamer1.0-plugins-base.");
   g_object_set(decoder.get(), "uri", input.uri.c_str(), nullptr);
-  examples::link_decoded_video(decoder.get(), sink.get());
+  tools::link_decoded_video(decoder.get(), sink.get());
   gst_bin_add_many(GST_BIN(pipeline.get()), decoder.get(), sink.get(), nullptr);
   gst_element_set_state(pipeline.get(), GST_STATE_PAUSED);
   GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
@@ -255,8 +255,8 @@ VideoInput discover_raw(const InputOptions& options, const std::string& role) {
   input.height = options.height;
   input.format = options.format;
   input.codec = "raw";
-  const examples::RawLayout layout =
-      examples::packed_layout(options.format, options.width, options.height);
+  const tools::RawLayout layout =
+      tools::packed_layout(options.format, options.width, options.height);
   GStatBuf status;
   g_stat(options.path.c_str(), &status);
   const auto bytes = static_cast<guint64>(status.st_size);
@@ -293,7 +293,7 @@ bool is_y4m(const std::string& path) {
   char start[9] = {};
   const std::size_t got = std::fread(start, 1, sizeof start, file);
   std::fclose(file);
-  return examples::starts_like_y4m(std::string_view(start, got));
+  return tools::starts_like_y4m(std::string_view(start, got));
 }
 
 // A y4m file: read by vmafexact itself (GStreamer 1.22's y4mdec reads 8-bit
@@ -303,15 +303,15 @@ VideoInput discover_y4m(const InputOptions& options, const std::string& role) {
   input.role = role;
   input.path = options.path;
   try {
-    input.y4m = std::make_shared<examples::Y4mReader>(options.path);
-  } catch (const examples::Y4mError& error) {
+    input.y4m = std::make_shared<tools::Y4mReader>(options.path);
+  } catch (const tools::Y4mError& error) {
     throw CliError(kExitInput,
                    "cannot read the " + role + " " + options.path + " as y4m: " + error.what(),
                    "vmafexact reads progressive YUV4MPEG2 files; docs/tool.md (\"Y4M files\") "
                    "lists the chroma types.");
   }
-  const examples::Y4mReader& reader = *input.y4m;
-  const examples::Y4mHeader& header = reader.header();
+  const tools::Y4mReader& reader = *input.y4m;
+  const tools::Y4mHeader& header = reader.header();
   input.width = header.width;
   input.height = header.height;
   input.format = header.format;
