@@ -218,11 +218,11 @@ Exposition parse_openmetrics(const std::string& text) {
 // ---------------------------------------------------------------- processes
 
 // vmafexact-monitor, with the port it reports.
-class Monitor : public vmafexact::test::ChildProcess {
+class MonitorProcess : public vmafexact::test::ChildProcess {
  public:
   // Under `ulimit -n max_descriptors` when that is above 0.
-  Monitor(const std::vector<std::string>& arguments, const fs::path& stderr_path,
-          int max_descriptors = 0)
+  MonitorProcess(const std::vector<std::string>& arguments, const fs::path& stderr_path,
+                 int max_descriptors = 0)
       : ChildProcess(with_program(arguments, max_descriptors), stderr_path) {}
 
   // The port the program reports ("serving http://127.0.0.1:PORT/metrics").
@@ -375,6 +375,20 @@ bool has_message(const std::vector<Json>& lines, const std::string& name) {
   return false;
 }
 
+// The --jsonl file's lines once they hold the summary (the monitor, run with
+// --no-exit-on-eos, serves on after it), or at the timeout or the monitor's exit.
+std::vector<Json> wait_for_summary(const fs::path& jsonl, const MonitorProcess& monitor,
+                                   std::chrono::seconds timeout) {
+  std::vector<Json> lines;
+  for (auto deadline = std::chrono::steady_clock::now() + timeout;
+       std::chrono::steady_clock::now() < deadline && monitor.running();) {
+    lines = read_json_lines(jsonl);
+    if (has_message(lines, "vmafexact-summary")) break;
+    MonitorProcess::pump(100ms);
+  }
+  return lines;
+}
+
 void run_to_eos(const std::string& description) {
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -411,6 +425,25 @@ class MonitorTest : public ::testing::Test {
         " t. ! queue ! jpegenc quality=30 ! jpegdec ! videoconvert ! video/x-raw,format=I420"
         " ! y4menc ! filesink location=" +
         (dir_ / "dist.y4m").string());
+  }
+
+  // Runs the monitor on write_streams(10)'s files with `arguments`, which shift
+  // the reference by one frame (-40 ms) against the distorted input and set no
+  // model and psnr: each distorted frame pairs with the next reference frame,
+  // and one frame of each input stays unpaired.
+  void expect_shifted_pairs(const std::vector<std::string>& arguments, const fs::path& jsonl) {
+    MonitorProcess monitor(arguments, dir_ / "stderr.txt");
+    const auto port = monitor.wait_port(30s);
+    ASSERT_TRUE(port) << monitor.error_output();
+    EXPECT_TRUE(has_message(wait_for_summary(jsonl, monitor, 60s), "vmafexact-summary"))
+        << monitor.error_output();
+    const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
+    EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 9) << monitor.error_output();
+    EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
+    EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
+    EXPECT_EQ(metrics.families.at("vmafexact_build").samples.at(0).labels.at("model"), "");
+    monitor.send_signal(SIGINT);
+    EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
   }
 
   fs::path dir_;
@@ -479,18 +512,12 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   if (windows)
     arguments.insert(arguments.end(),
                      {"--set", "window=6f", "--set", "alert=vmaf<1000;psnr_y<0:on=window"});
-  Monitor monitor(arguments, dir_ / "stderr.txt");
+  MonitorProcess monitor(arguments, dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
 
   // Wait for the summary: the program keeps serving after the end of stream.
-  std::vector<Json> lines;
-  for (auto deadline = std::chrono::steady_clock::now() + 120s;
-       std::chrono::steady_clock::now() < deadline && monitor.running();) {
-    lines = read_json_lines(jsonl);
-    if (has_message(lines, "vmafexact-summary")) break;
-    Monitor::pump(100ms);
-  }
+  const std::vector<Json> lines = wait_for_summary(jsonl, monitor, 120s);
   ASSERT_TRUE(has_message(lines, "vmafexact-summary")) << monitor.error_output();
 
   const Response response = http_get(*port, "/metrics");
@@ -606,33 +633,19 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
 }
 
-// --ref-offset shifts the reference by one frame: each distorted frame pairs
-// with the next reference frame, and one frame of each input stays unpaired.
 TEST_F(MonitorTest, RefOffsetShiftsThePairsAndTheUnpairedAreCounted) {
   write_streams(10);
   const fs::path jsonl = dir_ / "scores.jsonl";
-  Monitor monitor({"--ref", (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(),
-                   "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos",
-                   "--ref-offset", "-40ms", "--set", "model=\"\"", "--set", "features=psnr"},
-                  dir_ / "stderr.txt");
-  const auto port = monitor.wait_port(30s);
-  ASSERT_TRUE(port) << monitor.error_output();
-  for (auto deadline = std::chrono::steady_clock::now() + 60s;
-       !has_message(read_json_lines(jsonl), "vmafexact-summary") &&
-       std::chrono::steady_clock::now() < deadline && monitor.running();)
-    Monitor::pump(100ms);
-  const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
-  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 9) << monitor.error_output();
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
-  EXPECT_EQ(metrics.families.at("vmafexact_build").samples.at(0).labels.at("model"), "");
-  monitor.send_signal(SIGINT);
-  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+  expect_shifted_pairs(
+      {"--ref", (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(), "--listen",
+       "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos", "--ref-offset", "-40ms",
+       "--set", "model=\"\"", "--set", "features=psnr"},
+      jsonl);
 }
 
 TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
   const fs::path jsonl = dir_ / "live.jsonl";
-  Monitor monitor(
+  MonitorProcess monitor(
       {"--pipeline",
        "videotestsrc is-live=true pattern=ball ! "
        "video/x-raw,format=I420,width=96,height=64,framerate=25/1 ! tee name=t "
@@ -649,7 +662,7 @@ TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
     const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
     scored = metrics.find("vmafexact_frames_scored_total")->value;
     EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 0);
-    Monitor::pump(100ms);
+    MonitorProcess::pump(100ms);
   }
   ASSERT_GE(scored, 3) << monitor.error_output();
 
@@ -659,7 +672,7 @@ TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
   monitor.send_signal(SIGHUP);
   for (auto deadline = std::chrono::steady_clock::now() + 30s;
        read_json_lines(jsonl).empty() && std::chrono::steady_clock::now() < deadline;)
-    Monitor::pump(50ms);
+    MonitorProcess::pump(50ms);
   EXPECT_FALSE(read_json_lines(jsonl).empty()) << monitor.error_output();
   EXPECT_FALSE(read_json_lines(rotated).empty());
 
@@ -675,8 +688,8 @@ TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
 TEST_F(MonitorTest, RefusesABadListenAddress) {
   for (const char* address : {"nonsense", "127.0.0.1", "127.0.0.1:65536", "127.0.0.1:port",
                               "1.2.3:80", "::1:9464", "example.com:80", "127.0.0.1:"}) {
-    Monitor monitor({"--pipeline", "videotestsrc ! vmafexact name=v", "--listen", address},
-                    dir_ / "stderr.txt");
+    MonitorProcess monitor({"--pipeline", "videotestsrc ! vmafexact name=v", "--listen", address},
+                           dir_ / "stderr.txt");
     const auto status = monitor.wait_exit(30s);
     ASSERT_TRUE(status) << address;
     EXPECT_NE(*status, 0) << address;
@@ -690,12 +703,12 @@ TEST_F(MonitorTest, RefusesAPortInUse) {
   const std::string pipeline =
       "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
       "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v";
-  Monitor first({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--no-exit-on-eos"},
-                dir_ / "first.txt");
+  MonitorProcess first({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--no-exit-on-eos"},
+                       dir_ / "first.txt");
   const auto port = first.wait_port(30s);
   ASSERT_TRUE(port) << first.error_output();
   const std::string address = "127.0.0.1:" + std::to_string(*port);
-  Monitor second({"--pipeline", pipeline, "--listen", address}, dir_ / "second.txt");
+  MonitorProcess second({"--pipeline", pipeline, "--listen", address}, dir_ / "second.txt");
   const auto status = second.wait_exit(30s);
   ASSERT_TRUE(status);
   EXPECT_NE(*status, 0);
@@ -715,8 +728,9 @@ TEST_F(MonitorTest, JsonlToAFifoReachesItsReaderOrFailsAtOnceWithoutOne) {
   const fs::path fifo = dir_ / "scores.jsonl";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   {
-    Monitor monitor({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
-                    dir_ / "no-reader.txt");
+    MonitorProcess monitor(
+        {"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
+        dir_ / "no-reader.txt");
     const auto status = monitor.wait_exit(30s);
     ASSERT_TRUE(status) << "still waiting for a reader";
     EXPECT_NE(*status, 0);
@@ -726,8 +740,9 @@ TEST_F(MonitorTest, JsonlToAFifoReachesItsReaderOrFailsAtOnceWithoutOne) {
   // A reader first; the lines of ten frames fit in the pipe's buffer.
   const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   ASSERT_GE(reader, 0);
-  Monitor monitor({"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
-                  dir_ / "reader.txt");
+  MonitorProcess monitor(
+      {"--pipeline", pipeline, "--listen", "127.0.0.1:0", "--jsonl", fifo.string()},
+      dir_ / "reader.txt");
   const auto status = monitor.wait_exit(30s);
   ASSERT_TRUE(status);
   EXPECT_EQ(*status, 0) << monitor.error_output();
@@ -751,7 +766,8 @@ TEST_F(MonitorTest, RefusesABadUriWithItsReason) {
       {"file://" + (dir_ / "missing.y4m").string(), "Resource not found"},
   };
   for (const auto& [uri, reason] : cases) {
-    Monitor monitor({"--ref", uri, "--dist", dist, "--listen", "127.0.0.1:0"}, dir_ / "stderr.txt");
+    MonitorProcess monitor({"--ref", uri, "--dist", dist, "--listen", "127.0.0.1:0"},
+                           dir_ / "stderr.txt");
     const auto status = monitor.wait_exit(30s);
     ASSERT_TRUE(status) << uri;
     EXPECT_NE(*status, 0) << uri;
@@ -767,11 +783,12 @@ TEST_F(MonitorTest, RefusesAnUnknownPropertyOrValue) {
       {"model=vmaf_foo", "unknown built-in model 'vmaf_foo'"},
   };
   for (const auto& [assignment, reason] : cases) {
-    Monitor monitor({"--pipeline",
-                     "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! "
-                     "tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v",
-                     "--listen", "127.0.0.1:0", "--set", assignment},
-                    dir_ / "stderr.txt");
+    MonitorProcess monitor(
+        {"--pipeline",
+         "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! "
+         "tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v",
+         "--listen", "127.0.0.1:0", "--set", assignment},
+        dir_ / "stderr.txt");
     const auto status = monitor.wait_exit(30s);
     ASSERT_TRUE(status) << assignment;
     EXPECT_NE(*status, 0) << assignment;
@@ -837,7 +854,16 @@ std::string metrics_request(const std::string& method = "GET") {
          " /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n";
 }
 
-std::size_t open_descriptors(const Monitor& monitor) {
+// One request for /metrics on a new connection, as curl makes it (keep-alive,
+// closed by this side after the response): the response, empty when the
+// monitor closed the connection first or did not answer.
+std::string scrape(int port, const std::string& method = "GET") {
+  Connection connection(port);
+  return connection.send_all(metrics_request(method)) ? connection.read_response(method == "HEAD")
+                                                      : "";
+}
+
+std::size_t open_descriptors(const MonitorProcess& monitor) {
   std::size_t count = 0;
   for ([[maybe_unused]] const auto& entry :
        fs::directory_iterator("/proc/" + monitor.pid() + "/fd"))
@@ -845,7 +871,7 @@ std::size_t open_descriptors(const Monitor& monitor) {
   return count;
 }
 
-long resident_kib(const Monitor& monitor) {
+long resident_kib(const MonitorProcess& monitor) {
   std::ifstream status("/proc/" + monitor.pid() + "/status");
   for (std::string line; std::getline(status, line);)
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
@@ -858,7 +884,7 @@ bool wait_until(Done done, std::chrono::seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!done()) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
-    Monitor::pump(20ms);
+    MonitorProcess::pump(20ms);
   }
   return true;
 }
@@ -868,7 +894,7 @@ class MonitorEndpointTest : public MonitorTest {
   // A monitor whose two-frame stream has ended and which serves on until
   // SIGINT: its descriptors and memory change only with its connections.
   std::optional<int> start(int max_descriptors = 0) {
-    monitor_ = std::make_unique<Monitor>(
+    monitor_ = std::make_unique<MonitorProcess>(
         std::vector<std::string>{
             "--pipeline",
             "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
@@ -891,7 +917,7 @@ class MonitorEndpointTest : public MonitorTest {
     monitor_.reset();
     MonitorTest::TearDown();
   }
-  std::unique_ptr<Monitor> monitor_;
+  std::unique_ptr<MonitorProcess> monitor_;
 };
 
 // curl's way, 10,000 times: a keep-alive request on a new connection, which
@@ -901,13 +927,10 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
   const auto port = start(64);
   ASSERT_TRUE(port) << monitor_->error_output();
   const std::size_t baseline = open_descriptors(*monitor_);
-  const std::string request = metrics_request();
-  for (int scrape = 0; scrape < 10000; ++scrape) {
-    Connection connection(*port);
-    ASSERT_TRUE(connection.send_all(request)) << "scrape " << scrape;
-    const std::string response = connection.read_response();
+  for (int count = 0; count < 10000; ++count) {
+    const std::string response = scrape(*port);
     ASSERT_EQ(status_of(response), 200u)
-        << "scrape " << scrape << ": '" << response.substr(0, 200) << "'\n"
+        << "scrape " << count << ": '" << response.substr(0, 200) << "'\n"
         << monitor_->error_output();
     ASSERT_NE(response.find("vmafexact_frames_scored_total 2\n"), std::string::npos);
   }
@@ -917,9 +940,7 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
   std::vector<std::unique_ptr<Connection>> idle;
   for (int connection = 0; connection < 100; ++connection)
     idle.push_back(std::make_unique<Connection>(*port));
-  Connection scraper(*port);
-  ASSERT_TRUE(scraper.send_all(request));
-  EXPECT_EQ(status_of(scraper.read_response()), 200u) << monitor_->error_output();
+  EXPECT_EQ(status_of(scrape(*port)), 200u) << monitor_->error_output();
 }
 
 // Under ulimit -n 64 the monitor keeps about 25 connections; with all of
@@ -943,12 +964,7 @@ TEST_F(MonitorEndpointTest, ConnectionsBeyondTheCapAreAnswered503WhenNoneIsIdle)
   EXPECT_GE(refused, 20u);
   EXPECT_LT(open_descriptors(*monitor_), 64u);
   busy.clear();
-  EXPECT_TRUE(wait_until(
-      [&] {
-        Connection scraper(*port);
-        return scraper.send_all(metrics_request()) && status_of(scraper.read_response()) == 200;
-      },
-      5s));
+  EXPECT_TRUE(wait_until([&] { return status_of(scrape(*port)) == 200; }, 5s));
 }
 
 // 200 connections left idle, half of them after a keep-alive response: the
@@ -966,9 +982,7 @@ TEST_F(MonitorEndpointTest, IdleConnectionsAreClosedAfterTheIdleTimeout) {
   }
   EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) >= baseline + 200; }, 5s));
   const auto opened = std::chrono::steady_clock::now();
-  Connection scraper(*port);
-  ASSERT_TRUE(scraper.send_all(metrics_request("HEAD")));
-  const std::string response = scraper.read_response(true);
+  const std::string response = scrape(*port, "HEAD");
   EXPECT_EQ(status_of(response), 200u);
   EXPECT_EQ(response.substr(response.size() - 4), "\r\n\r\n");  // HEAD: no body
   std::size_t closed = 0;
@@ -1008,9 +1022,7 @@ TEST_F(MonitorEndpointTest, ALargePostIsRefusedWithoutHoldingItsBody) {
   ASSERT_TRUE(with_body.send_all(
       "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"));
   EXPECT_EQ(status_of(with_body.read_response()), 413u);
-  Connection scraper(*port);
-  ASSERT_TRUE(scraper.send_all(metrics_request()));
-  EXPECT_EQ(status_of(scraper.read_response()), 200u);
+  EXPECT_EQ(status_of(scrape(*port)), 200u);
 }
 
 // Heads too large or malformed: refused with their status, the connection
@@ -1035,9 +1047,7 @@ TEST_F(MonitorEndpointTest, OversizedAndMalformedHeadsAreRefused) {
     EXPECT_EQ(status_of(response), status) << request.substr(0, 40) << ": " << response;
     EXPECT_TRUE(connection.closed_within(3s)) << request.substr(0, 40);
   }
-  Connection scraper(*port);
-  ASSERT_TRUE(scraper.send_all(metrics_request()));
-  EXPECT_EQ(status_of(scraper.read_response()), 200u);
+  EXPECT_EQ(status_of(scrape(*port)), 200u);
 }
 
 // A slowloris (a header byte every half second) is cut at the request
@@ -1075,12 +1085,12 @@ std::optional<guint> metrics_status(int port) {
 }
 
 // Waits until the program's standard error holds `text`; false at the timeout.
-bool wait_for_error_text(const Monitor& monitor, const std::string& text,
+bool wait_for_error_text(const MonitorProcess& monitor, const std::string& text,
                          std::chrono::seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (monitor.error_output().find(text) == std::string::npos) {
     if (std::chrono::steady_clock::now() >= deadline || !monitor.running()) return false;
-    Monitor::pump(20ms);
+    MonitorProcess::pump(20ms);
   }
   return true;
 }
@@ -1112,12 +1122,13 @@ TEST_F(MonitorShutdownTest, SigtermWithASilentLiveInputEndsWithTheSummary) {
   // The issue's pipeline: a udpsrc nobody sends to, a live test source, no
   // queue. The element lets the live frames go unpaired and ends on the EOS.
   const fs::path jsonl = dir_ / "silent.jsonl";
-  Monitor monitor({"--pipeline",
-                   "udpsrc port=0 address=127.0.0.1 caps=\"" + std::string(kShutdownCaps) +
-                       "\" ! v.ref_sink videotestsrc is-live=true ! " + kShutdownCaps +
-                       " ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! fakesink",
-                   "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--eos-timeout", "10"},
-                  dir_ / "stderr.txt");
+  MonitorProcess monitor(
+      {"--pipeline",
+       "udpsrc port=0 address=127.0.0.1 caps=\"" + std::string(kShutdownCaps) +
+           "\" ! v.ref_sink videotestsrc is-live=true ! " + kShutdownCaps +
+           " ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! fakesink",
+       "--listen", "127.0.0.1:0", "--jsonl", jsonl.string(), "--eos-timeout", "10"},
+      dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   // The live frames reach the element and go unpaired (before the fix they
@@ -1134,9 +1145,9 @@ TEST_F(MonitorShutdownTest, SigtermWithASilentLiveInputEndsWithTheSummary) {
 }
 
 TEST_F(MonitorShutdownTest, SigtermKeepsServingAndStopsAtTheEosTimeoutWhenTheEosIsBlocked) {
-  Monitor monitor({"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout",
-                   "2"},
-                  dir_ / "stderr.txt");
+  MonitorProcess monitor(
+      {"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout", "2"},
+      dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   EXPECT_EQ(metrics_status(*port), std::optional<guint>(200u));
@@ -1154,9 +1165,9 @@ TEST_F(MonitorShutdownTest, SigtermKeepsServingAndStopsAtTheEosTimeoutWhenTheEos
 }
 
 TEST_F(MonitorShutdownTest, ASecondSigtermStopsAtOnceWhenTheEosIsBlocked) {
-  Monitor monitor({"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout",
-                   "600"},
-                  dir_ / "stderr.txt");
+  MonitorProcess monitor(
+      {"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout", "600"},
+      dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   monitor.send_signal(SIGTERM);
