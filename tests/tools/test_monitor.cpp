@@ -220,10 +220,11 @@ Exposition parse_openmetrics(const std::string& text) {
 // vmafexact-monitor, with the port it reports.
 class MonitorProcess : public vmafexact::test::ChildProcess {
  public:
-  // Under `ulimit -n max_descriptors` when that is above 0.
+  // Under `ulimit -n max_descriptors` when that is above 0; its standard
+  // output in `stdout_path` when given.
   MonitorProcess(const std::vector<std::string>& arguments, const fs::path& stderr_path,
-                 int max_descriptors = 0)
-      : ChildProcess(with_program(arguments, max_descriptors), stderr_path) {}
+                 int max_descriptors = 0, const fs::path& stdout_path = {})
+      : ChildProcess(with_program(arguments, max_descriptors), stderr_path, stdout_path) {}
 
   // The port the program reports ("serving http://127.0.0.1:PORT/metrics").
   std::optional<int> wait_port(std::chrono::seconds timeout) {
@@ -640,6 +641,20 @@ TEST_F(MonitorTest, RefOffsetShiftsThePairsAndTheUnpairedAreCounted) {
       {"--ref", (dir_ / "ref.y4m").string(), "--dist", (dir_ / "dist.y4m").string(), "--listen",
        "127.0.0.1:0", "--jsonl", jsonl.string(), "--no-exit-on-eos", "--ref-offset", "-40ms",
        "--set", "model=\"\"", "--set", "features=psnr"},
+      jsonl);
+}
+
+// The same with every option that takes a value given as --opt=value (the
+// shift split between both offsets); before GOption, --ref=... was refused as
+// an unknown argument.
+TEST_F(MonitorTest, EveryOptionTakesItsValueAfterAnEqualsSign) {
+  write_streams(10);
+  const fs::path jsonl = dir_ / "scores.jsonl";
+  expect_shifted_pairs(
+      {"--ref=" + (dir_ / "ref.y4m").string(), "--dist=" + (dir_ / "dist.y4m").string(),
+       "--listen=127.0.0.1:0", "--jsonl=" + jsonl.string(), "--no-exit-on-eos",
+       "--ref-offset=-20ms", "--dist-offset=20ms", "--set=model=\"\"", "--set=features=psnr",
+       "--eos-timeout=5"},
       jsonl);
 }
 
@@ -1145,8 +1160,9 @@ TEST_F(MonitorShutdownTest, SigtermWithASilentLiveInputEndsWithTheSummary) {
 }
 
 TEST_F(MonitorShutdownTest, SigtermKeepsServingAndStopsAtTheEosTimeoutWhenTheEosIsBlocked) {
+  // --eos-timeout=2: the value after an equals sign, read as the 2 s below.
   MonitorProcess monitor(
-      {"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout", "2"},
+      {"--pipeline", blocked_pipeline(), "--listen", "127.0.0.1:0", "--eos-timeout=2"},
       dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
@@ -1180,6 +1196,155 @@ TEST_F(MonitorShutdownTest, ASecondSigtermStopsAtOnceWhenTheEosIsBlocked) {
   EXPECT_LT(std::chrono::steady_clock::now() - signalled, 3s);
   EXPECT_NE(monitor.error_output().find("SIGTERM again"), std::string::npos)
       << monitor.error_output();
+}
+
+// ---------------------------------------------------------------- the command line
+//
+// GOption (options.cpp), as the vmafexact tool's: --opt=value as well as
+// --opt value, --version, and refusals that name the option and the fix.
+
+constexpr const char* kTwoFramePipeline =
+    "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=64 ! tee name=t "
+    "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v threads=1";
+
+struct Finished {
+  std::optional<int> status;  // nothing: still running after 30 s
+  std::string output;
+  std::string errors;
+};
+
+class MonitorCommandLineTest : public MonitorTest {
+ protected:
+  // Runs the monitor on `arguments` to its exit.
+  Finished run(const std::vector<std::string>& arguments) {
+    MonitorProcess monitor(arguments, dir_ / "stderr.txt", 0, dir_ / "stdout.txt");
+    Finished finished;
+    finished.status = monitor.wait_exit(30s);
+    finished.output = monitor.output();
+    finished.errors = monitor.error_output();
+    return finished;
+  }
+};
+
+std::string joined(const std::vector<std::string>& arguments) {
+  std::string text;
+  for (const std::string& argument : arguments) text += (text.empty() ? "" : " ") + argument;
+  return text;
+}
+
+// Served on the address given as --listen=..., scraped; --pipeline=... as
+// well; --jsonl - (a value that starts with '-') still writes to standard
+// output; of --exit-on-eos and --no-exit-on-eos the last one counts.
+TEST_F(MonitorCommandLineTest, ListenAfterAnEqualsSignIsServedAndScraped) {
+  MonitorProcess monitor({"--pipeline=" + std::string(kTwoFramePipeline), "--listen=127.0.0.1:0",
+                          "--jsonl", "-", "--exit-on-eos", "--no-exit-on-eos"},
+                         dir_ / "stderr.txt", 0, dir_ / "stdout.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  ASSERT_TRUE(wait_for_error_text(monitor, "still serving", 30s)) << monitor.error_output();
+  const Response response = http_get(*port, "/metrics");
+  ASSERT_EQ(response.status, 200u);
+  Exposition metrics;
+  ASSERT_NO_THROW(metrics = parse_openmetrics(response.body)) << response.body;
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 2);
+  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
+  monitor.send_signal(SIGINT);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+  EXPECT_NE(monitor.output().find("\"vmafexact-summary\""), std::string::npos) << monitor.output();
+}
+
+TEST_F(MonitorCommandLineTest, VersionPrintsTheVersionsAloneAndWithOtherOptions) {
+  const std::string first_line = "vmafexact-monitor " VMAFEXACT_VERSION " (libvmaf 3.2.0)\n";
+  const std::regex gstreamer_line("\nGStreamer [0-9]+\\.[0-9]+\\.[0-9]+[^\n]*\n$");
+  const std::vector<std::string> command_lines[] = {
+      {"--version"},
+      {"--listen=127.0.0.1:0", "--version"},
+      {"--version", "--pipeline", kTwoFramePipeline, "--listen", "127.0.0.1:0"},
+      // A command line refused without --version: one input, a bad timeout.
+      {"--ref", "only-one-input", "--eos-timeout=soon", "--version"},
+  };
+  for (const auto& arguments : command_lines) {
+    const Finished finished = run(arguments);
+    EXPECT_EQ(finished.status, std::optional<int>(0)) << joined(arguments) << finished.errors;
+    EXPECT_EQ(finished.output.rfind(first_line, 0), 0u) << joined(arguments) << finished.output;
+    EXPECT_TRUE(std::regex_search(finished.output, gstreamer_line))
+        << joined(arguments) << finished.output;
+    EXPECT_EQ(finished.errors.find("serving"), std::string::npos) << finished.errors;
+  }
+}
+
+TEST_F(MonitorCommandLineTest, HelpListsEveryOption) {
+  for (const char* help : {"--help", "-h"}) {
+    const Finished finished = run({help});
+    EXPECT_EQ(finished.status, std::optional<int>(0)) << finished.errors;
+    for (const char* option :
+         {"--ref=URI", "--dist=URI", "--pipeline=DESCRIPTION", "--set=NAME=VALUE",
+          "--listen=HOST:PORT", "--jsonl=FILE|-", "--exit-on-eos", "--no-exit-on-eos",
+          "--ref-offset=DURATION", "--dist-offset=DURATION", "--eos-timeout=SECONDS", "--version"})
+      EXPECT_NE(finished.output.find(option), std::string::npos) << option << "\n"
+                                                                 << finished.output;
+  }
+}
+
+// Unknown options and stray arguments: exit status 2, the problem named and
+// --help pointed to; nothing served.
+TEST_F(MonitorCommandLineTest, UnknownOptionsAndArgumentsAreRefusedWithTheFix) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--pipeline=" + std::string(kTwoFramePipeline), "--listen=127.0.0.1:0", "--no-such-option"},
+       "--no-such-option"},
+      {{"--pipeline", kTwoFramePipeline, "--listen=127.0.0.1:0", "--no-such-option=1"},
+       "--no-such-option"},
+      {{"--pipeline", kTwoFramePipeline, "--listen=127.0.0.1:0", "stray"},
+       "unknown argument 'stray'"},
+  };
+  for (const auto& [arguments, problem] : cases) {
+    const Finished finished = run(arguments);
+    EXPECT_EQ(finished.status, std::optional<int>(2)) << joined(arguments);
+    EXPECT_NE(finished.errors.find(problem), std::string::npos) << finished.errors;
+    EXPECT_NE(finished.errors.find(" --help for the options"), std::string::npos)
+        << finished.errors;
+    EXPECT_EQ(finished.errors.find("serving"), std::string::npos) << finished.errors;
+  }
+}
+
+// An option that takes a value, given last without one: exit status 2, that
+// option named (not the --listen=... before it) and --help pointed to.
+TEST_F(MonitorCommandLineTest, AMissingValueIsNamedWithTheFix) {
+  for (const std::string option : {"--ref", "--dist", "--pipeline", "--set", "--listen", "--jsonl",
+                                   "--ref-offset", "--dist-offset", "--eos-timeout"}) {
+    const Finished finished = run({"--listen=127.0.0.1:0", option});
+    EXPECT_EQ(finished.status, std::optional<int>(2)) << option << ": " << finished.errors;
+    EXPECT_TRUE(std::regex_search(finished.errors, std::regex(option + "(?![-=])")))
+        << option << ": " << finished.errors;
+    EXPECT_NE(finished.errors.find(" --help for the options"), std::string::npos)
+        << finished.errors;
+  }
+}
+
+// Values after an equals sign are checked as those after a space, with the
+// same messages and exit statuses.
+TEST_F(MonitorCommandLineTest, BadValuesAfterAnEqualsSignAreRefusedWithTheFix) {
+  struct Case {
+    std::string argument;
+    int status;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"--eos-timeout=abc", 2, "--eos-timeout takes a number of seconds (0 to 86400), not 'abc'"},
+      {"--ref-offset=soon", 2, "--ref-offset takes a duration such as 250ms, 1.5s or -40ms"},
+      {"--dist-offset=1h", 2, "--dist-offset takes a duration such as 250ms, 1.5s or -40ms"},
+      {"--set=threads", 2, "--set takes NAME=VALUE (e.g. --set features=psnr), not 'threads'"},
+      {"--jsonl=", 2, "--jsonl needs a file name or -"},
+      // A flag refuses a value rather than drop it (true for "false").
+      {"--exit-on-eos=false", 2, "--exit-on-eos takes no value, not 'false'"},
+      {"--listen=nonsense", 1, "--listen nonsense: expected HOST:PORT"},
+  };
+  for (const auto& [argument, status, message] : cases) {
+    const Finished finished = run({"--pipeline", kTwoFramePipeline, argument});
+    EXPECT_EQ(finished.status, std::optional<int>(status)) << argument << ": " << finished.errors;
+    EXPECT_NE(finished.errors.find(message), std::string::npos)
+        << argument << ": " << finished.errors;
+  }
 }
 
 }  // namespace
