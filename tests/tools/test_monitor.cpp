@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -31,9 +32,12 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "child_process.h"
+#include "exposition.h"
+#include "figures.h"
 #include "monitor_http_request.h"
 
 namespace {
@@ -478,6 +482,94 @@ TEST(OpenMetricsParser, RejectsWhatIsNotOpenMetrics) {
       "# TYPE a gauge\n\na 1\n# EOF\n",                  // empty line
   };
   for (const char* text : bad) EXPECT_THROW(parse_openmetrics(text), std::runtime_error) << text;
+}
+
+// ---------------------------------------------------------------- figures and exposition
+//
+// tools/monitor/figures.h and exposition.h on their own: messages built here,
+// the text read back with the strict parser above.
+
+namespace monitor_tool = vmafexact::monitor_tool;
+
+using StructureHandle = std::unique_ptr<GstStructure, decltype(&gst_structure_free)>;
+
+StructureHandle structure(const char* name) {
+  return StructureHandle(gst_structure_new_empty(name), &gst_structure_free);
+}
+
+TEST(MonitorExposition, FiguresFromMessagesAreWrittenAsStrictOpenMetrics) {
+  monitor_tool::Figures figures;
+  figures.version = "0.1.0";
+  figures.model = "vmaf_v0.6.1";
+  figures.backend = "cpu";
+
+  // A frame: its doubles are its scores, in order; NaN and infinities written
+  // as OpenMetrics spells them, every other value with every bit.
+  StructureHandle frame = structure("vmafexact-frame");
+  gst_structure_set(frame.get(), "index", G_TYPE_UINT64, guint64{4}, "running-time", G_TYPE_UINT64,
+                    guint64{160'000'000}, "vmaf", G_TYPE_DOUBLE, 0.1 + 0.2, "psnr_y", G_TYPE_DOUBLE,
+                    std::numeric_limits<double>::infinity(), "ssim", G_TYPE_DOUBLE,
+                    std::numeric_limits<double>::quiet_NaN(), nullptr);
+  monitor_tool::take_frame(figures, frame.get());
+
+  // Two tumbling windows, then one overlapping the second: only the tumbling
+  // ones add to the unpaired counter.
+  for (const auto& [start, end, unpaired] :
+       {std::tuple{0u, 10u, 2u}, std::tuple{10u, 20u, 3u}, std::tuple{15u, 25u, 7u}}) {
+    StructureHandle window = structure("vmafexact-window");
+    GstStructure* vmaf =
+        gst_structure_new("vmaf", "mean", G_TYPE_DOUBLE, 80.5, "min", G_TYPE_DOUBLE, 70.0, nullptr);
+    gst_structure_set(window.get(), "frames", G_TYPE_UINT64, guint64{10}, "frames-unpaired-ref",
+                      G_TYPE_UINT64, guint64{unpaired}, "window-start", G_TYPE_UINT64,
+                      guint64{start} * GST_SECOND, "window-end", G_TYPE_UINT64,
+                      guint64{end} * GST_SECOND, "vmaf", GST_TYPE_STRUCTURE, vmaf, nullptr);
+    gst_structure_free(vmaf);
+    monitor_tool::take_window(figures, window.get());
+  }
+
+  // An alert whose expression needs escaping, raised, cleared, raised again;
+  // one without a state is ignored.
+  const std::string expression = "vmaf<60:on=\"a\\b\"\nx";
+  for (const char* state : {"raised", "cleared", "raised"}) {
+    StructureHandle alert = structure("vmafexact-alert");
+    gst_structure_set(alert.get(), "alert", G_TYPE_STRING, expression.c_str(), "state",
+                      G_TYPE_STRING, state, "value", G_TYPE_DOUBLE, 55.25, "threshold",
+                      G_TYPE_DOUBLE, 60.0, nullptr);
+    monitor_tool::take_alert(figures, alert.get());
+  }
+  StructureHandle stateless = structure("vmafexact-alert");
+  gst_structure_set(stateless.get(), "alert", G_TYPE_STRING, "psnr_y<30", nullptr);
+  monitor_tool::take_alert(figures, stateless.get());
+
+  // A summary that counts fewer frames than the frame messages did: the
+  // counter does not go down.
+  StructureHandle summary = structure("vmafexact-summary");
+  gst_structure_set(summary.get(), "frames-scored", G_TYPE_UINT64, guint64{3}, nullptr);
+  monitor_tool::take_summary(figures, summary.get());
+
+  const std::string text = monitor_tool::render_metrics(figures);
+  Exposition metrics;
+  ASSERT_NO_THROW(metrics = parse_openmetrics(text)) << text;
+  const auto& build = metrics.families.at("vmafexact_build").samples.at(0).labels;
+  EXPECT_EQ(build.at("backend"), "cpu");
+  EXPECT_EQ(build.at("model"), "vmaf_v0.6.1");
+  EXPECT_EQ(metrics.find("vmafexact_score", {{"score", "vmaf"}})->value, 0.1 + 0.2);
+  EXPECT_EQ(metrics.find("vmafexact_score", {{"score", "psnr_y"}})->value,
+            std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(metrics.find("vmafexact_score", {{"score", "ssim"}})->value));
+  EXPECT_EQ(metrics.families.at("vmafexact_score").samples.size(), 3u);
+  EXPECT_EQ(metrics.find("vmafexact_last_frame_index")->value, 4);
+  EXPECT_EQ(metrics.find("vmafexact_last_frame_running_time_seconds")->value, 0.16);
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 5);
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 5);
+  EXPECT_EQ(metrics.find("vmafexact_window_frames_unpaired", {{"input", "reference"}})->value, 7);
+  EXPECT_EQ(metrics.find("vmafexact_window", {{"score", "vmaf"}, {"stat", "mean"}})->value, 80.5);
+  EXPECT_EQ(metrics.find("vmafexact_window_end_seconds")->value, 25);
+  EXPECT_EQ(metrics.find("vmafexact_alert_active", {{"alert", expression}})->value, 1);
+  EXPECT_EQ(metrics.find("vmafexact_alert_raised_total", {{"alert", expression}})->value, 2);
+  EXPECT_EQ(metrics.find("vmafexact_alert_value", {{"alert", expression}})->value, 55.25);
+  EXPECT_EQ(metrics.families.at("vmafexact_alert_active").samples.size(), 1u);
+  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 0);
 }
 
 // Whether this build's vmafexact has a property (windows and alerts come from
