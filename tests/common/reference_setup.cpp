@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/feature_options.h"
 #include "model/model.h"
 #include "registry.h"
 #include "scorer.h"
@@ -11,7 +12,14 @@ namespace vmafexact::test {
 
 namespace {
 
-bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+// The registry's extractor that writes `key` with its default options (libvmaf's
+// alias of one of its provided features), or "" where none does.
+std::string extractor_writing(const std::string& key) {
+  for (const FeatureEntry& entry : feature_registry())
+    for (const std::string_view provided : entry.descriptor.provided)
+      if (feature_name_alias(provided) == key) return std::string(entry.name());
+  return {};
+}
 
 bool feature_available(const std::string& name) {
   try {
@@ -88,33 +96,7 @@ ReferenceSetup reference_setup(const ReferenceLog& log, std::string_view log_nam
     } else if (key.find("_egl_") != std::string::npos) {  // inputs of vmaf_v0.6.1neg only
       available = vmaf_neg;
     } else {
-      std::string feature;
-      if (key == "float_psnr")
-        feature = "float_psnr";
-      else if (key == "float_ansnr" || key == "float_anpsnr")
-        feature = "float_ansnr";
-      else if (starts_with(key, "float_moment_"))
-        feature = "float_moment";
-      else if (starts_with(key, "psnr_hvs"))
-        feature = "psnr_hvs";
-      else if (key == "ciede2000")
-        feature = "ciede";
-      else if (starts_with(key, "psnr_"))
-        feature = "psnr";
-      else if (starts_with(key, "integer_vif")) feature = "vif";
-      else if (starts_with(key, "integer_adm") || starts_with(key, "integer_aim")) feature = "adm";
-      else if (starts_with(key, "integer_motion") || key == "VMAF_integer_feature_motion_sad_score")
-        feature = "motion";
-      else if (key == "cambi")
-        feature = "cambi";
-      else if (key == "motion" || key == "motion2" || key == "motion3")
-        feature = "float_motion";
-      else if (starts_with(key, "vif_scale"))
-        feature = "float_vif";
-      else if (key == "adm2" || key == "aim" || key == "adm3" || starts_with(key, "adm_scale"))
-        feature = "float_adm";
-      else if (key == "float_ssim" || key == "float_ms_ssim")
-        feature = key;
+      const std::string feature = extractor_writing(key);
       if (feature.empty()) {
         setup.unknown.push_back(key);
         continue;

@@ -3,15 +3,18 @@
 // when they load, and the docs' option tables equal the registry's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <regex>
 #include <sstream>
 
 #include "common/error.h"
 #include "error_of.h"
 #include "model/model.h"
+#include "reference_setup.h"
 #include "registry.h"
 #include "scorer.h"
 
@@ -28,16 +31,14 @@ TEST(Registry, EveryEntryIsCompleteAndNamedOnce) {
     EXPECT_FALSE(entry.descriptor.summary.empty()) << entry.name();
     EXPECT_FALSE(entry.descriptor.provided.empty()) << entry.name();
     ASSERT_NE(entry.make_cpu, nullptr) << entry.name();
-    // Every feature but speed_temporal, psnr_hvs, ciede and libvmaf's float ones
-    // (SSIM's, MS-SSIM's, float_motion's, float_vif's and float_adm's excepted:
-    // they have twins) has a CUDA twin wherever CUDA is built.
-    const bool twinned_float = entry.name() == "float_ssim" || entry.name() == "float_ms_ssim" ||
-                               entry.name() == "float_motion" || entry.name() == "float_vif" ||
-                               entry.name() == "float_adm";
-    const bool cpu_only = entry.name() == "speed_temporal" || entry.name() == "psnr_hvs" ||
-                          entry.name() == "ciede" ||
-                          (entry.name().starts_with("float_") && !twinned_float);
-    EXPECT_EQ(entry.make_cuda != nullptr, cuda_twins_built() && !cpu_only) << entry.name();
+    // No twin without CUDA; which features have one is docs/cuda.md's list
+    // (Registry.CudaDocNamesTheFeaturesWithAndWithoutATwin).
+    if (!cuda_twins_built()) {
+      EXPECT_EQ(entry.make_cuda, nullptr) << entry.name();
+    }
+    if (entry.cuda_refusal) {
+      EXPECT_NE(entry.make_cuda, nullptr) << entry.name();
+    }
     // The extractor reports the entry's name and provided features.
     const auto extractor = make_feature_extractor(entry.name());
     EXPECT_EQ(extractor->name(), entry.name());
@@ -297,13 +298,186 @@ TEST(Registry, DocsOptionTablesMatchTheRegistry) {
       EXPECT_TRUE(found) << page << " lacks the row\n  " << expected << " ... |";
     }
   }
-  // The element's reference lists every extractor.
-  std::ifstream element(docs / "element.md");
+}
+
+// ---- every other list of features -------------------------------------------
+// The registry is the one list of features; every list kept elsewhere (docs,
+// scripts, reference runs) is checked against it here, so that a feature added
+// to the registry fails these tests until each of them names it
+// (docs/architecture.md, "Adding a feature").
+
+std::string source_text(const char* relative) {
+  std::ifstream file(std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / relative);
+  EXPECT_TRUE(file) << relative;
   std::stringstream text;
-  text << element.rdbuf();
-  for (const auto& entry : feature_registry())
-    EXPECT_NE(text.str().find("| `" + std::string(entry.name()) + "` |"), std::string::npos)
-        << "docs/element.md does not list " << entry.name();
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::set<std::string> registry_names() {
+  std::set<std::string> names;
+  for (const auto& entry : feature_registry()) names.emplace(entry.name());
+  return names;
+}
+
+// The text between the first pair of backquotes of a table cell ("" if none).
+std::string first_code(const std::string& cell) {
+  const auto open = cell.find('`');
+  const auto close = open == std::string::npos ? open : cell.find('`', open + 1);
+  return close == std::string::npos ? std::string() : cell.substr(open + 1, close - open - 1);
+}
+
+// The first code span of column `column` of each row of the first table after
+// the line `heading` (header and rule rows left out).
+std::set<std::string> table_codes(const std::string& text, const std::string& heading,
+                                  std::size_t column) {
+  std::istringstream lines(text);
+  std::set<std::string> codes;
+  bool after_heading = false;
+  std::size_t rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!after_heading) {
+      after_heading = line == heading;
+      continue;
+    }
+    if (line.rfind("|", 0) != 0) {
+      if (rows > 0) break;
+      continue;
+    }
+    if (rows++ < 2) continue;  // the header and the rule
+    std::vector<std::string> cells;
+    std::istringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell);
+    if (column < cells.size() && !first_code(cells[column]).empty())
+      codes.insert(first_code(cells[column]));
+  }
+  return codes;
+}
+
+// The line of a Markdown table whose first cell is `first_cell`.
+std::string table_row(const std::string& text, const std::string& first_cell) {
+  const auto at = text.find("\n| " + first_cell + " |");
+  if (at == std::string::npos) return {};
+  return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
+bool names_word(const std::string& text, std::string_view name) {
+  return std::regex_search(text, std::regex("\\b" + std::string(name) + "\\b"));
+}
+
+TEST(Registry, ElementDocListsEveryFeature) {
+  const std::string text = source_text("docs/element.md");
+  EXPECT_EQ(table_codes(text, "### Features", 0), registry_names())
+      << "docs/element.md, Features: one row per registry feature";
+  std::set<std::string> scored_by = table_codes(text, "## Scores", 1);
+  EXPECT_EQ(scored_by, registry_names()) << "docs/element.md, Scores: the extractor of each score";
+  const std::string property = table_row(text, "`features`");
+  ASSERT_FALSE(property.empty()) << "docs/element.md has no `features` property row";
+  for (const auto& name : registry_names())
+    EXPECT_NE(property.find("`" + name + "`"), std::string::npos)
+        << "docs/element.md's features property does not name " << name;
+  // The error for an unknown feature, as the element words it.
+  const std::string unknown = error_of([] { feature_entry("foo"); });
+  const std::string available = unknown.substr(unknown.find("(available: "));
+  EXPECT_NE(text.find(available), std::string::npos)
+      << "docs/element.md's error table lacks " << available;
+}
+
+TEST(Registry, FeaturesIndexAndReadmeNameEveryFeature) {
+  const std::string index = source_text("docs/features/README.md");
+  for (const auto& name : registry_names())
+    EXPECT_NE(index.find("(" + name + ".md)"), std::string::npos)
+        << "docs/features/README.md does not link " << name << ".md";
+  const std::string readme = source_text("README.md");
+  const std::string property = table_row(readme, "`features`");
+  ASSERT_FALSE(property.empty()) << "README.md has no `features` property row";
+  for (const auto& name : registry_names())
+    EXPECT_NE(property.find("`" + name + "`"), std::string::npos)
+        << "README.md's features property does not name " << name;
+}
+
+// docs/cuda.md names the features with a CUDA twin, then those "CPU only so
+// far": each feature in one of the two, and (in CUDA builds) in the one its
+// registry entry says.
+TEST(Registry, CudaDocNamesTheFeaturesWithAndWithoutATwin) {
+  std::string text = source_text("docs/cuda.md");
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  const auto twins_at = text.find("Features with a CUDA twin:");
+  const auto cpu_at = text.find("CPU only so far:");
+  ASSERT_NE(twins_at, std::string::npos);
+  ASSERT_NE(cpu_at, std::string::npos);
+  ASSERT_LT(twins_at, cpu_at);
+  const std::string twinned = text.substr(twins_at, cpu_at - twins_at);
+  const std::string cpu_only = text.substr(cpu_at, text.find('.', cpu_at) - cpu_at);
+  for (const auto& entry : feature_registry()) {
+    const bool with = names_word(twinned, entry.name());
+    const bool without = names_word(cpu_only, entry.name());
+    EXPECT_NE(with, without) << "docs/cuda.md must name " << entry.name()
+                             << " either with a CUDA twin or CPU only";
+    if (cuda_twins_built()) {
+      EXPECT_EQ(with, entry.make_cuda != nullptr)
+          << entry.name() << ": docs/cuda.md says it has " << (with ? "a" : "no")
+          << " CUDA twin, the registry the opposite";
+    }
+  }
+}
+
+// Every feature is compared with libvmaf's bits by some reference log of
+// tests/fixtures (make_references.sh's runs), as a run's feature or a model's
+// input, and every key of those logs has its extractor in the registry.
+TEST(Registry, EveryFeatureIsComparedWithAReferenceLog) {
+  const auto fixtures = std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures";
+  std::set<std::string> compared;
+  std::size_t logs = 0;
+  for (const char* folder : {"ref", "ref-float-models", "ref-sharing"})
+    for (const auto& file : std::filesystem::directory_iterator(fixtures / folder)) {
+      if (file.path().extension() != ".json") continue;
+      ++logs;
+      const std::string name = file.path().filename().string();
+      const auto setup = test::reference_setup(test::load_reference_log(file.path()), name);
+      EXPECT_TRUE(setup.unknown.empty()) << name << ": no extractor writes " << setup.unknown[0];
+      for (const auto& request : parse_feature_list(setup.features)) compared.insert(request.name);
+      for (const auto& model : load_models(parse_model_list(setup.models))) {
+        for (const auto& request : model_feature_requests(model.model)) compared.insert(request.name);
+        for (const auto& member : model.bootstrap)
+          for (const auto& request : model_feature_requests(member)) compared.insert(request.name);
+      }
+    }
+  EXPECT_GE(logs, 40u);
+  // Compared with libvmaf by golden values in a unit test instead (libvmaf's own
+  // %.17g values, its command in the test's comment).
+  const std::set<std::string> golden_only = {"speed_temporal"};  // tests/unit/test_speed.cpp
+  for (const auto& name : registry_names()) {
+    if (golden_only.count(name)) {
+      EXPECT_FALSE(compared.count(name)) << name << " has reference logs now: not golden only";
+    } else {
+      EXPECT_TRUE(compared.count(name)) << "no reference log of tests/fixtures scores " << name
+                                        << " (make_references.sh's runs)";
+    }
+  }
+  for (const auto& name : golden_only) EXPECT_TRUE(registry_names().count(name)) << name;
+}
+
+// Each score key an extractor writes with its default options sets the
+// reference run up with that extractor.
+TEST(Registry, ReferenceSetupFindsTheExtractorOfEveryScore) {
+  for (const auto& entry : feature_registry()) {
+    test::ReferenceLog log;
+    for (const auto provided : entry.descriptor.provided)
+      log.frame_key_order.emplace_back(feature_name_alias(provided));
+    const auto setup = test::reference_setup(log, "x.max.json");
+    EXPECT_EQ(setup.features, entry.name());
+    EXPECT_TRUE(setup.unknown.empty()) << entry.name();
+  }
+}
+
+// tests/fixtures/tools/differential.py draws each feature (plain or with options).
+TEST(Registry, DifferentialRunsDrawEveryFeature) {
+  const std::string script = source_text("tests/fixtures/tools/differential.py");
+  for (const auto& name : registry_names())
+    EXPECT_TRUE(script.find('"' + name + '"') != std::string::npos ||
+                script.find('"' + name + '=') != std::string::npos)
+        << "tests/fixtures/tools/differential.py draws no " << name;
 }
 
 }  // namespace
