@@ -2,10 +2,14 @@
 // logged without keeping its frames: each final frame's entry goes out at
 // once (to a body file), and the parts that hold late values — the head
 // (fps, the CSV's column names) and the pooled and aggregate blocks — are
-// written at the end. head + entries + tail equals write_log() on a collector
-// holding every frame, byte for byte (tests/unit/test_log_stream.cpp).
+// written at the end. Every layout is written here and only here: write_log()
+// (the whole log) is head + entries + tail of a LogStream, so the streamed
+// log equals it byte for byte (tests/unit/test_log_stream.cpp,
+// test_log_writer.cpp).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -15,6 +19,10 @@
 #include "pooling/pooling.h"
 
 namespace vmafexact {
+
+// A score's pooled values by name; nullopt where none are listed (libvmaf's
+// pooling failed: no frame, or a frame without the score).
+using PooledOf = std::function<std::optional<PooledScore>(const std::string& name)>;
 
 class LogStream {
  public:
@@ -33,8 +41,12 @@ class LogStream {
 
   void write_head(std::ostream& out, const std::vector<std::string>& names,
                   const LogInfo& info) const;
-  // `pools`: the frames of this log pooled; `aggregates`: libvmaf's aggregate
-  // metrics (the collector's aggregates()).
+  // `pooled_of`: the pooled values of this log's frames; `aggregates`:
+  // libvmaf's aggregate metrics (the collector's aggregates()).
+  void write_tail(std::ostream& out, const std::vector<std::string>& names,
+                  const PooledOf& pooled_of,
+                  const std::vector<std::pair<std::string, double>>& aggregates) const;
+  // `pools`: the frames of this log pooled as they were written.
   void write_tail(std::ostream& out, const std::vector<std::string>& names,
                   const RunningPools& pools,
                   const std::vector<std::pair<std::string, double>>& aggregates) const;

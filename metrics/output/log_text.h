@@ -1,6 +1,5 @@
-// Text pieces both log writers need (log_writer.cpp, the whole-log reference,
-// and log_stream.cpp, the streamed one), so that they print names and numbers
-// the same way.
+// Text pieces of the logs (log_text.cpp): printf of a number and the escaping
+// of names and values, for the layouts (log_stream.cpp) and format_score().
 #pragma once
 
 #include <string>

@@ -45,11 +45,6 @@ struct LogInfo {
 // One score as libvmaf prints it at the given precision.
 std::string format_score(double value, LogPrecision precision);
 
-// One frame's line of the SUB layout (frame i shown until frame i + 1).
-void write_sub_line(std::ostream& out, unsigned index,
-                    const std::vector<std::pair<std::string, double>>& frame,
-                    LogPrecision precision);
-
 // The collector's aggregates() go under JSON's "aggregate_metrics" and XML's
 // <aggregate_metrics>, as libvmaf writes them; its CSV and SUB have none (nor
 // pooled values: a line per frame only).
