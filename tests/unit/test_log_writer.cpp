@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -8,7 +9,9 @@
 #include <vector>
 
 #include "common/feature_collector.h"
+#include "output/log_stream.h"
 #include "output/log_writer.h"
+#include "pooling/pooling.h"
 #include "strict_xml.h"
 
 using namespace vmafexact;
@@ -264,5 +267,87 @@ TEST(LogWriter, EveryLayoutStaysWellFormedWhateverTheQuotedTextHolds) {
     EXPECT_EQ(csv.substr(0, csv.find('\n')), "Frame,vmaf_4k,a.b-c_1,_x,");
     const std::string sub = render(LogFormat::kSub, LogPrecision::kMax, scores, info);
     EXPECT_EQ(sub.substr(0, sub.find('\n')), "{0}{1}frame: 0|vmaf_4k: 90|a.b-c_1: 1.5|_x: 2.5|");
+  }
+}
+
+// --- One writer per layout (issue 40): write_log() and the streamed log
+// (LogStream's head, frames and tail, pooled as the frames go) write every
+// layout through the same code, so they agree byte for byte in the cases the
+// layouts treat apart, not only on scorer output
+// (test_log_stream.cpp's StreamedLog tests). ---
+
+namespace {
+
+struct EdgeCase {
+  const char* what;
+  FeatureCollector scores;
+  LogInfo info;
+};
+
+std::vector<EdgeCase> edge_cases() {
+  std::vector<EdgeCase> cases;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  {
+    EdgeCase c{"no frame", {}, info_for(0)};
+    c.scores.set_aggregate("apsnr_y", inf);
+    cases.push_back(std::move(c));
+  }
+  {
+    // Frame 0 not listed: libvmaf still writes a comma before frame 1; no
+    // score pools (a frame in the range lacks it).
+    EdgeCase c{"frame 0 without scores", {}, info_for(3)};
+    c.scores.append("a", 1, 1.5);
+    c.scores.append("a", 2, 2.5);
+    cases.push_back(std::move(c));
+  }
+  {
+    EdgeCase c{"non-finite scores, fps and aggregates", {}, info_for(3)};
+    c.info.fps = nan;
+    for (unsigned i = 0; i < 3; ++i) {
+      c.scores.append("a", i, i == 1 ? nan : 0.00000001 * i);
+      c.scores.append("b", i, i == 2 ? -inf : 100.0 + i);
+    }
+    c.scores.append("late", 2, 3.0);  // frames 0 and 1 lack it: no pooled values
+    c.scores.set_aggregate("apsnr_y", inf);
+    c.scores.set_aggregate("apsnr_cb", 42.125);
+    cases.push_back(std::move(c));
+  }
+  {
+    EdgeCase c{"subsampled, names and provenance to escape", {}, info_for(7)};
+    c.info.subsample = 3;
+    c.info.version = "v<\"&'>\t\n\xFF";
+    c.info.provenance = {{"models", "a=b (\"/tmp/x\x01.json\")"}, {"k<&>", "v"}};
+    for (unsigned i = 0; i < 7; ++i) {
+      c.scores.append("s", i, i * 1.25);
+      if (i != 3) c.scores.append("t", i, 2.0 - i);  // frame 3 is off the grid
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST(LogWriter, StreamedPiecesEqualTheWholeLogInEveryLayout) {
+  for (const EdgeCase& c : edge_cases()) {
+    for (const auto format : {LogFormat::kJson, LogFormat::kXml, LogFormat::kCsv, LogFormat::kSub})
+      for (const auto precision : {LogPrecision::kDefault, LogPrecision::kMax}) {
+        SCOPED_TRACE(std::string(c.what) + ", " + log_format_name(format) +
+                     (precision == LogPrecision::kMax ? ", max" : ", default"));
+        LogStream stream(format, precision);
+        RunningPools pools;
+        std::ostringstream body;
+        const unsigned step = std::max(c.info.subsample, 1u);
+        for (unsigned i = 0; i < c.scores.frame_count(); i += step) {
+          stream.write_frame(body, i, c.scores.frame_scores(i));
+          pools.add_frame(c.scores.frame_scores(i));
+        }
+        std::ostringstream streamed;
+        stream.write_head(streamed, c.scores.names(), c.info);
+        streamed << body.str();
+        stream.write_tail(streamed, c.scores.names(), pools, c.scores.aggregates());
+        EXPECT_EQ(streamed.str(), render(format, precision, c.scores, c.info));
+      }
   }
 }
