@@ -70,25 +70,21 @@ std::unique_ptr<SourceFrame> CudaFrameSource::read(GstBuffer* buffer, const GstV
 
 PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& format,
                                          bool chroma) {
-  PictureView view = sized_picture_view(format);
-  const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
-  for (unsigned c = 0; c < (chroma ? view.plane_count() : 1); ++c) {
-    PlaneView& plane = view.planes[c];
-    const ComponentLayout layout = component_layout(frame.map->frame(), c, sample_bytes);
-    if (layout.in_place) {
-      plane.data = layout.data;
-      plane.stride = layout.stride;
-      continue;
-    }
-    const std::ptrdiff_t pitch = (plane.width * sample_bytes + 255) / 256 * 256;
-    frame.repacked[c].resize(static_cast<std::size_t>(pitch) * (plane.height ? plane.height : 1));
-    cuda::enqueue_repack_component(layout.data, layout.stride, layout.pixel_stride, sample_bytes,
-                                   layout.shift, plane.width, plane.height,
-                                   frame.repacked[c].data(), pitch, stream_);
-    plane.data = frame.repacked[c].data();
-    plane.stride = pitch;
-  }
-  return view;
+  // On the device: a plane not viewed in place is repacked on the stream into
+  // a pitched device plane (rows of 256-byte multiples).
+  return view_planes(frame.map->frame(), format, chroma, true,
+                     [&](unsigned c, const ComponentLayout& layout, PlaneView& plane) {
+                       const unsigned sample_bytes = layout.sample_bytes;
+                       const std::ptrdiff_t pitch = (plane.width * sample_bytes + 255) / 256 * 256;
+                       frame.repacked[c].resize(static_cast<std::size_t>(pitch) *
+                                                (plane.height ? plane.height : 1));
+                       cuda::enqueue_repack_component(layout.data, layout.stride,
+                                                      layout.pixel_stride, sample_bytes,
+                                                      layout.shift, plane.width, plane.height,
+                                                      frame.repacked[c].data(), pitch, stream_);
+                       plane.data = frame.repacked[c].data();
+                       plane.stride = pitch;
+                     });
 }
 
 class CudaDevice final : public ScoringDevice {

@@ -136,6 +136,7 @@ ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
   layout.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
   layout.pixel_stride = static_cast<unsigned>(GST_VIDEO_FORMAT_INFO_PSTRIDE(finfo, component));
   layout.shift = GST_VIDEO_FORMAT_INFO_SHIFT(finfo, component);
+  layout.sample_bytes = sample_bytes;
   layout.in_place = layout.pixel_stride == sample_bytes && layout.shift == 0;
   return layout;
 }
@@ -184,24 +185,18 @@ PictureView sized_picture_view(const PictureFormat& format) {
 
 PictureView picture_view_of(const GstVideoFrame& frame, const PictureFormat& format,
                             ScratchPlanes& scratch, bool copy, bool chroma) {
-  PictureView view = sized_picture_view(format);
-  const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
-  for (unsigned c = 0; c < (chroma ? view.plane_count() : 1); ++c) {
-    PlaneView& plane = view.planes[c];
-    const ComponentLayout layout = component_layout(frame, c, sample_bytes);
-    if (layout.in_place && !copy) {
-      plane.data = layout.data;
-      plane.stride = layout.stride;
-      continue;
-    }
-    if (sample_bytes == 1)
-      repack_component<std::uint8_t>(layout, plane.width, plane.height, scratch.planes[c]);
-    else
-      repack_component<std::uint16_t>(layout, plane.width, plane.height, scratch.planes[c]);
-    plane.data = scratch.planes[c].data();
-    plane.stride = static_cast<std::ptrdiff_t>(plane.width) * sample_bytes;
-  }
-  return view;
+  // On the host: a plane not viewed in place is repacked (or copied) into scratch.
+  return view_planes(frame, format, chroma, !copy,
+                     [&](unsigned c, const ComponentLayout& layout, PlaneView& plane) {
+                       std::vector<std::uint8_t>& packed = scratch.planes[c];
+                       if (layout.sample_bytes == 1)
+                         repack_component<std::uint8_t>(layout, plane.width, plane.height, packed);
+                       else
+                         repack_component<std::uint16_t>(layout, plane.width, plane.height, packed);
+                       plane.data = packed.data();
+                       plane.stride =
+                           static_cast<std::ptrdiff_t>(plane.width) * layout.sample_bytes;
+                     });
 }
 
 }  // namespace vmafexact::gst

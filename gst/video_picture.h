@@ -30,6 +30,7 @@ struct ComponentLayout {
   std::ptrdiff_t stride = 0;
   unsigned pixel_stride = 0;
   unsigned shift = 0;
+  unsigned sample_bytes = 0;  // of the samples the metrics read: 1 or 2
   bool in_place = false;
 };
 ComponentLayout component_layout(const GstVideoFrame& frame, unsigned component,
@@ -52,6 +53,31 @@ std::string planes_outside_memory(const GstVideoFrame& frame);
 // A view of `format`'s planes as libvmaf sizes them (chroma rounded down), with
 // no samples yet: the frame sources fill in each plane's data and stride.
 PictureView sized_picture_view(const PictureFormat& format);
+
+// The plane-layout loop of both frame sources (host frames here, CUDA frames
+// in cuda_frame_source.cpp): the view of `format`'s planes in a mapped frame,
+// luma only without `chroma` (the chroma planes' data null, their sizes set).
+// A plane whose layout is in place is viewed where it lies, unless
+// `view_in_place` is off; any other is given by the back end,
+// `repack(component, layout, plane)`, which sets plane.data and plane.stride
+// (plane.width and plane.height are set).
+template <typename Repack>
+PictureView view_planes(const GstVideoFrame& frame, const PictureFormat& format, bool chroma,
+                        bool view_in_place, Repack&& repack) {
+  PictureView view = sized_picture_view(format);
+  const unsigned sample_bytes = format.bpc > 8 ? 2 : 1;
+  for (unsigned c = 0; c < (chroma ? view.plane_count() : 1); ++c) {
+    PlaneView& plane = view.planes[c];
+    const ComponentLayout layout = component_layout(frame, c, sample_bytes);
+    if (view_in_place && layout.in_place) {
+      plane.data = layout.data;
+      plane.stride = layout.stride;
+    } else {
+      repack(c, layout, plane);
+    }
+  }
+  return view;
+}
 
 // Builds the view of a mapped frame. Valid while `frame` stays mapped and
 // `scratch` is untouched.
