@@ -4,7 +4,7 @@
 //
 // adm_dsp_scalar.h holds the scalar reference of each routine: the ground
 // truth, built on adm_pixel.h (the arithmetic the CUDA twin shares).
-// adm_dsp_avx2.cpp and adm_dsp_avx512.cpp hold twins that must give identical
+// adm_dsp_simd.cpp (compiled once per ISA) holds twins that must give identical
 // outputs for every input (tests/unit/test_simd.cpp checks it, checkasm-style).
 // Every routine here is integer arithmetic except the decoupling's angle test,
 // which the twins evaluate with the same float/double operations per element.

@@ -2,7 +2,7 @@
 // dispatch table (dav1d's model, metrics/common/cpu.h).
 //
 // cambi_dsp_scalar.h holds the scalar reference of each routine;
-// cambi_dsp_avx2.cpp and cambi_dsp_avx512.cpp hold twins that give identical
+// cambi_dsp_simd.cpp (compiled once per ISA) holds twins that give identical
 // outputs for every input (tests/harness/check_cambi.cpp checks it). Every
 // routine is integer except c_values_row, whose floats are formed lane by lane
 // with the same two rounded operations as the scalar code (an int32 product

@@ -3,17 +3,17 @@
 // model: the features' *_dsp_simd.h templates are written once over V, and
 // each ISA's translation unit instantiates them with its V).
 //
-// Only for translation units built with -mavx2 (metrics/meson.build's
-// avx2_sources). Lanes: I holds N 32-bit lanes (read as N/2 64-bit lanes by
-// the *64 operations), H half of it (N/2 x 32 bits), D N/2 doubles, F N/2
-// floats, M a mask of 32-bit lanes (all ones or zero per lane here; one bit
-// per lane with AVX-512). Names say the lane width (32, 64, 16) and whether a
-// shift or a sum is signed; every operation is the plain instruction, with
-// its wrapping (modulo 2^lane bits) arithmetic.
+// Included by common/simd.h (the layer's entry) in translation units built
+// with -mavx2 (metrics/meson.build's per-ISA libraries). Lanes: I holds N 32-bit lanes (read as N/2
+// 64-bit lanes by the *64 operations), H half of it (N/2 x 32 bits), D N/2 doubles, F N/2 floats, M
+// a mask of 32-bit lanes (all ones or zero per lane here; one bit per lane with AVX-512). Names say
+// the lane width (32, 64, 16) and whether a shift or a sum is signed; every operation is the plain
+// instruction, with its wrapping (modulo 2^lane bits) arithmetic.
 #pragma once
 
 #include <immintrin.h>
 
+#include <array>
 #include <cstdint>
 
 #ifndef VMAFEXACT_SIMD_INLINE
@@ -21,7 +21,42 @@
 #define VMAFEXACT_SIMD_INLINE [[gnu::always_inline]] static inline
 #endif
 
-namespace vmafexact::simd::avx2 {
+#ifndef VMAFEXACT_ISA
+#error "include common/simd.h, not common/simd_avx2.h"
+#endif
+
+namespace vmafexact::simd::VMAFEXACT_ISA {
+
+inline constexpr char kIsaName[] = "avx2";
+
+namespace detail {
+// For each 8-bit lane set: the index into the source of each set lane (its
+// rank among the set lanes), -1 for the others (V::fill_lanes).
+struct ExpandTable {
+  alignas(32) std::array<std::int32_t, 8> lanes[256];
+  constexpr ExpandTable() : lanes{} {
+    for (int m = 0; m < 256; ++m) {
+      int rank = 0;
+      for (int l = 0; l < 8; ++l) lanes[m][l] = (m >> l & 1) ? rank++ : -1;
+    }
+  }
+};
+constexpr ExpandTable kExpandTable;
+
+// For each 8-bit lane set: the set lanes' indices in order, then zeros
+// (V::compress_fw).
+struct CompressTable {
+  alignas(32) std::array<std::int32_t, 8> lanes[256];
+  constexpr CompressTable() : lanes{} {
+    for (int m = 0; m < 256; ++m) {
+      int next = 0;
+      for (int l = 0; l < 8; ++l)
+        if (m >> l & 1) lanes[m][next++] = l;
+    }
+  }
+};
+constexpr CompressTable kCompressTable;
+}  // namespace detail
 
 struct V {
   static constexpr int N = 8;          // 32-bit lanes per I
@@ -279,6 +314,185 @@ struct V {
     x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
     return _mm_cvtsi128_si32(x);
   }
+
+  // --- 16-bit lanes, N16 per I (CAMBI) ---------------------------------------------
+  // Comparisons give lanes of all ones or zero, in an I (AVX-512 as well).
+  static constexpr int N16 = 2 * N;
+  VMAFEXACT_SIMD_INLINE I set16(int x) { return _mm256_set1_epi16(static_cast<short>(x)); }
+  VMAFEXACT_SIMD_INLINE I iota16() {
+    return _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  VMAFEXACT_SIMD_INLINE I load16(const std::uint16_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  VMAFEXACT_SIMD_INLINE void store16(std::uint16_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  // The low byte of each lane (lanes below 256).
+  VMAFEXACT_SIMD_INLINE void store_u16_as_u8(std::uint8_t* p, I v) {
+    const __m128i packed =
+        _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), packed);
+  }
+  VMAFEXACT_SIMD_INLINE I add16(I a, I b) { return _mm256_add_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I min_u16(I a, I b) { return _mm256_min_epu16(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_u16(I a, I b) { return _mm256_max_epu16(a, b); }
+  VMAFEXACT_SIMD_INLINE I min_i16(I a, I b) { return _mm256_min_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_i16(I a, I b) { return _mm256_max_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I not_(I a) { return _mm256_xor_si256(a, _mm256_set1_epi32(-1)); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I slli16(I v) {
+    return _mm256_slli_epi16(v, n);
+  }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli16(I v) {
+    return _mm256_srli_epi16(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl16(I v, unsigned n) {
+    return _mm256_srl_epi16(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  VMAFEXACT_SIMD_INLINE I eq16(I a, I b) { return _mm256_cmpeq_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I gt_i16(I a, I b) { return _mm256_cmpgt_epi16(a, b); }
+  // m ? a : b per 16-bit lane of a comparison m.
+  VMAFEXACT_SIMD_INLINE I select16(I m, I a, I b) { return _mm256_blendv_epi8(b, a, m); }
+  // One bit per lane of a comparison.
+  VMAFEXACT_SIMD_INLINE std::uint32_t bits16(I m) {
+    const __m128i packed =
+        _mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(packed));
+  }
+  VMAFEXACT_SIMD_INLINE std::uint16_t hmax_u16(I v) {
+    __m128i x = _mm_max_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    // max = 65535 - min(65535 - x): phminposuw finds the minimum.
+    x = _mm_xor_si128(x, _mm_set1_epi32(-1));
+    return static_cast<std::uint16_t>(0xFFFF - (_mm_cvtsi128_si32(_mm_minpos_epu16(x)) & 0xFFFF));
+  }
+  // src[0], src[2], ...: the even samples of 2 N16.
+  VMAFEXACT_SIMD_INLINE I even16(const std::uint16_t* src) {
+    const I low = _mm256_set1_epi32(0xFFFF);
+    const I a = _mm256_and_si256(load16(src), low), b = _mm256_and_si256(load16(src + N16), low);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+  }
+
+  // --- 8-bit lanes, N8 per I (CAMBI) ------------------------------------------------
+  static constexpr int N8 = 4 * N;
+  VMAFEXACT_SIMD_INLINE I load8(const std::uint8_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  VMAFEXACT_SIMD_INLINE void store8(std::uint8_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  VMAFEXACT_SIMD_INLINE I set8(int x) { return _mm256_set1_epi8(static_cast<char>(x)); }
+  VMAFEXACT_SIMD_INLINE I add8(I a, I b) { return _mm256_add_epi8(a, b); }
+  VMAFEXACT_SIMD_INLINE I sub8(I a, I b) { return _mm256_sub_epi8(a, b); }
+  VMAFEXACT_SIMD_INLINE I gt_i8(I a, I b) { return _mm256_cmpgt_epi8(a, b); }
+  VMAFEXACT_SIMD_INLINE I even8(const std::uint8_t* src) {
+    const I low = _mm256_set1_epi16(0xFF);
+    const I a = _mm256_and_si256(load8(src), low), b = _mm256_and_si256(load8(src + N8), low);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  }
+
+  // --- 32-bit lanes with comparisons as lanes (CAMBI) ---------------------------------
+  // Unlike lt32/gt0_32's M, these comparisons give lanes of all ones or zero
+  // in an I on every ISA.
+  // An int in every lane (set32's uint32 is the same bits).
+  VMAFEXACT_SIMD_INLINE I set_i32(int x) { return _mm256_set1_epi32(x); }
+  VMAFEXACT_SIMD_INLINE I iota32() { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
+  // An aligned store (p at a multiple of the vector's size).
+  VMAFEXACT_SIMD_INLINE void store_aligned(std::int32_t* p, I v) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  VMAFEXACT_SIMD_INLINE I min_i32(I a, I b) { return _mm256_min_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_i32(I a, I b) { return _mm256_max_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I eq32(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I gt_i32(I a, I b) { return _mm256_cmpgt_epi32(a, b); }
+  // Lanes of all ones where `bits` has a one.
+  VMAFEXACT_SIMD_INLINE I lanes32(std::uint32_t bits) {
+    const I bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit),
+                              bit);
+  }
+  VMAFEXACT_SIMD_INLINE bool any32(I m) { return !_mm256_testz_si256(m, m); }
+  VMAFEXACT_SIMD_INLINE std::uint32_t bits32(I m) {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(m)));
+  }
+  // table[index] of uint16 / uint8 tables, read as 32 bits (the tables have
+  // slack after their last entry) and cut to the entry.
+  VMAFEXACT_SIMD_INLINE I gather_u16(const std::uint16_t* table, I index) {
+    return _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2),
+                            _mm256_set1_epi32(0xFFFF));
+  }
+  VMAFEXACT_SIMD_INLINE I gather_u8(const std::uint8_t* table, I index) {
+    return _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 1),
+                            _mm256_set1_epi32(0xFF));
+  }
+
+  // --- Floats across the vector, N per FW (CAMBI, SpEED) ------------------------------
+  using FW = __m256;  // 8 floats
+  VMAFEXACT_SIMD_INLINE FW zerofw() { return _mm256_setzero_ps(); }
+  VMAFEXACT_SIMD_INLINE FW set1fw(float x) { return _mm256_set1_ps(x); }
+  VMAFEXACT_SIMD_INLINE FW loadfw(const float* p) { return _mm256_loadu_ps(p); }
+  VMAFEXACT_SIMD_INLINE void storefw(float* p, FW v) { _mm256_storeu_ps(p, v); }
+  // Masks of the first n lanes (1 <= n <= N): loads give 0 in the others,
+  // stores leave them.
+  VMAFEXACT_SIMD_INLINE M mask_first(unsigned n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  VMAFEXACT_SIMD_INLINE FW loadfw_masked(const float* p, M m) { return _mm256_maskload_ps(p, m); }
+  VMAFEXACT_SIMD_INLINE void storefw_masked(float* p, FW v, M m) { _mm256_maskstore_ps(p, m, v); }
+  VMAFEXACT_SIMD_INLINE FW addfw(FW a, FW b) { return _mm256_add_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW subfw(FW a, FW b) { return _mm256_sub_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW mulfw(FW a, FW b) { return _mm256_mul_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW divfw(FW a, FW b) { return _mm256_div_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW maxfw(FW a, FW b) { return _mm256_max_ps(a, b); }
+  // a where the lanes of m are all ones, +0 where zero.
+  VMAFEXACT_SIMD_INLINE FW andfw(FW a, I m) { return _mm256_and_ps(a, _mm256_castsi256_ps(m)); }
+  // N samples as floats (exact: below 2^24).
+  VMAFEXACT_SIMD_INLINE FW cvtfw(const std::uint8_t* p) {
+    return _mm256_cvtepi32_ps(
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+  }
+  VMAFEXACT_SIMD_INLINE FW cvtfw(const std::uint16_t* p) {
+    return _mm256_cvtepi32_ps(
+        _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+  VMAFEXACT_SIMD_INLINE FW cvt_i32_fw(I v) { return _mm256_cvtepi32_ps(v); }
+  VMAFEXACT_SIMD_INLINE FW gather_fw(const float* table, I index) {
+    return _mm256_i32gather_ps(table, index, 4);
+  }
+  // One bit per lane of a <= b, a >= b (ordered: no NaN here).
+  VMAFEXACT_SIMD_INLINE std::uint32_t le_bits(FW a, FW b) {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_LE_OQ)));
+  }
+  VMAFEXACT_SIMD_INLINE std::uint32_t ge_bits(FW a, FW b) {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GE_OQ)));
+  }
+  VMAFEXACT_SIMD_INLINE FW reverse_fw(FW v) {
+    return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+  }
+  // The lanes set in `lanes` take from[0], from[1], ... in order; the others keep v's.
+  VMAFEXACT_SIMD_INLINE FW fill_lanes(FW v, std::uint32_t lanes, FW from) {
+    const I sources = _mm256_load_si256(
+        reinterpret_cast<const __m256i*>(detail::kExpandTable.lanes[lanes].data()));
+    const I set = _mm256_cmpgt_epi32(sources, _mm256_set1_epi32(-1));
+    return _mm256_blendv_ps(v, _mm256_permutevar8x32_ps(from, sources), _mm256_castsi256_ps(set));
+  }
+  // Zeros into the last `count` lanes at p.
+  VMAFEXACT_SIMD_INLINE void store_zero_top(float* p, int count) {
+    const I lanes =
+        _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(7 - count));
+    _mm256_maskstore_ps(p, lanes, _mm256_setzero_ps());
+  }
+  // The lanes set in `lanes`, in order, in the first lanes.
+  VMAFEXACT_SIMD_INLINE FW compress_fw(FW v, std::uint32_t lanes) {
+    return _mm256_permutevar8x32_ps(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(
+                                           detail::kCompressTable.lanes[lanes].data())));
+  }
+
+  // --- More doubles (SpEED) -----------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D zerod() { return _mm256_setzero_pd(); }
+  VMAFEXACT_SIMD_INLINE D loadd(const double* p) { return _mm256_loadu_pd(p); }
 };
 
-}  // namespace vmafexact::simd::avx2
+}  // namespace vmafexact::simd::VMAFEXACT_ISA

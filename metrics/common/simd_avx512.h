@@ -2,8 +2,9 @@
 // operation of the same name does the same per lane), over 512-bit vectors,
 // plus the few operations only AVX-512 has (vcvtqq2ps, vplzcntd).
 //
-// Only for translation units built with -mavx512f -mavx512cd -mavx512bw
-// -mavx512dq -mavx512vl (metrics/meson.build's avx512_sources). GCC lets those
+// Included by common/simd.h (the layer's entry) in translation units built
+// with -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl (and
+// -mavx512vnni for avx512vnni: metrics/meson.build's per-ISA libraries). GCC lets those
 // imply FMA; -ffp-contract=off keeps every multiply and add separate (meson's
 // no-fma test checks the objects). Masks M hold one bit per 32-bit lane.
 #pragma once
@@ -17,14 +18,17 @@
 #define VMAFEXACT_SIMD_INLINE [[gnu::always_inline]] static inline
 #endif
 
-// A translation unit built with AVX-512 VNNI as well (vif_dsp_avx512vnni.cpp)
-// defines this first: its V, whose add_madd16 differs, is then another type,
-// not a second definition of this one.
-#ifndef VMAFEXACT_AVX512_NAMESPACE
-#define VMAFEXACT_AVX512_NAMESPACE avx512
+#ifndef VMAFEXACT_ISA
+#error "include common/simd.h, not common/simd_avx512.h"
 #endif
 
-namespace vmafexact::simd::VMAFEXACT_AVX512_NAMESPACE {
+// The namespace is the ISA's name: built with AVX-512 VNNI as well
+// (VMAFEXACT_ISA=avx512vnni), V, whose add_madd16 differs, is another type,
+// not a second definition of this one.
+namespace vmafexact::simd::VMAFEXACT_ISA {
+
+// The name the tables report, the VNNI build's too.
+inline constexpr char kIsaName[] = "avx512";
 
 struct V {
   static constexpr int N = 16;  // 32-bit lanes per I
@@ -253,6 +257,168 @@ struct V {
            static_cast<std::uint64_t>(_mm_extract_epi64(x, 1));
   }
   VMAFEXACT_SIMD_INLINE std::int32_t or_all32(I v) { return _mm512_reduce_or_epi32(v); }
+
+  // --- 16-bit lanes, N16 per I (CAMBI) ---------------------------------------------
+  // Comparisons give lanes of all ones or zero, in an I, so the templates read
+  // as for AVX2.
+  static constexpr int N16 = 2 * N;
+  VMAFEXACT_SIMD_INLINE I set16(int x) { return _mm512_set1_epi16(static_cast<short>(x)); }
+  VMAFEXACT_SIMD_INLINE I iota16() {
+    return _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+                            13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  }
+  VMAFEXACT_SIMD_INLINE I load16(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
+  VMAFEXACT_SIMD_INLINE void store16(std::uint16_t* p, I v) { _mm512_storeu_si512(p, v); }
+  VMAFEXACT_SIMD_INLINE void store_u16_as_u8(std::uint8_t* p, I v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi16_epi8(v));
+  }
+  VMAFEXACT_SIMD_INLINE I add16(I a, I b) { return _mm512_add_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I min_u16(I a, I b) { return _mm512_min_epu16(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_u16(I a, I b) { return _mm512_max_epu16(a, b); }
+  VMAFEXACT_SIMD_INLINE I min_i16(I a, I b) { return _mm512_min_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_i16(I a, I b) { return _mm512_max_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I not_(I a) { return _mm512_xor_si512(a, _mm512_set1_epi32(-1)); }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I slli16(I v) {
+    return _mm512_slli_epi16(v, n);
+  }
+  template <int n>
+  VMAFEXACT_SIMD_INLINE I srli16(I v) {
+    return _mm512_srli_epi16(v, n);
+  }
+  VMAFEXACT_SIMD_INLINE I srl16(I v, unsigned n) {
+    return _mm512_srl_epi16(v, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  VMAFEXACT_SIMD_INLINE I eq16(I a, I b) {
+    return _mm512_movm_epi16(_mm512_cmpeq_epi16_mask(a, b));
+  }
+  VMAFEXACT_SIMD_INLINE I gt_i16(I a, I b) {
+    return _mm512_movm_epi16(_mm512_cmpgt_epi16_mask(a, b));
+  }
+  // m ? a : b per 16-bit lane of a comparison m.
+  VMAFEXACT_SIMD_INLINE I select16(I m, I a, I b) {
+    return _mm512_mask_blend_epi16(_mm512_movepi16_mask(m), b, a);
+  }
+  VMAFEXACT_SIMD_INLINE std::uint32_t bits16(I m) { return _mm512_movepi16_mask(m); }
+  VMAFEXACT_SIMD_INLINE std::uint16_t hmax_u16(I v) {
+    const __m256i y = _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i x = _mm_max_epu16(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+    x = _mm_xor_si128(x, _mm_set1_epi32(-1));  // max = 65535 - min(65535 - x)
+    return static_cast<std::uint16_t>(0xFFFF - (_mm_cvtsi128_si32(_mm_minpos_epu16(x)) & 0xFFFF));
+  }
+  // src[0], src[2], ...: the even samples of 2 N16 (the low halves of 32-bit lanes).
+  VMAFEXACT_SIMD_INLINE I even16(const std::uint16_t* src) {
+    const __m256i a = _mm512_cvtepi32_epi16(load16(src));
+    const __m256i b = _mm512_cvtepi32_epi16(load16(src + N16));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1);
+  }
+
+  // --- 8-bit lanes, N8 per I (CAMBI) ------------------------------------------------
+  static constexpr int N8 = 4 * N;
+  VMAFEXACT_SIMD_INLINE I load8(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+  VMAFEXACT_SIMD_INLINE void store8(std::uint8_t* p, I v) { _mm512_storeu_si512(p, v); }
+  VMAFEXACT_SIMD_INLINE I set8(int x) { return _mm512_set1_epi8(static_cast<char>(x)); }
+  VMAFEXACT_SIMD_INLINE I add8(I a, I b) { return _mm512_add_epi8(a, b); }
+  VMAFEXACT_SIMD_INLINE I sub8(I a, I b) { return _mm512_sub_epi8(a, b); }
+  VMAFEXACT_SIMD_INLINE I gt_i8(I a, I b) { return _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b)); }
+  VMAFEXACT_SIMD_INLINE I even8(const std::uint8_t* src) {
+    const __m256i a = _mm512_cvtepi16_epi8(load8(src));
+    const __m256i b = _mm512_cvtepi16_epi8(load8(src + N8));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1);
+  }
+
+  // --- 32-bit lanes with comparisons as lanes (CAMBI) ---------------------------------
+  // Unlike lt32/gt0_32's M, these comparisons give lanes of all ones or zero
+  // in an I on every ISA.
+  // An int in every lane (set32's uint32 is the same bits).
+  VMAFEXACT_SIMD_INLINE I set_i32(int x) { return _mm512_set1_epi32(x); }
+  VMAFEXACT_SIMD_INLINE I iota32() {
+    return _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  }
+  // An aligned store (p at a multiple of the vector's size).
+  VMAFEXACT_SIMD_INLINE void store_aligned(std::int32_t* p, I v) { _mm512_store_si512(p, v); }
+  VMAFEXACT_SIMD_INLINE I min_i32(I a, I b) { return _mm512_min_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I max_i32(I a, I b) { return _mm512_max_epi32(a, b); }
+  VMAFEXACT_SIMD_INLINE I eq32(I a, I b) {
+    return _mm512_movm_epi32(_mm512_cmpeq_epi32_mask(a, b));
+  }
+  VMAFEXACT_SIMD_INLINE I gt_i32(I a, I b) {
+    return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b));
+  }
+  VMAFEXACT_SIMD_INLINE I lanes32(std::uint32_t bits) {
+    return _mm512_movm_epi32(static_cast<__mmask16>(bits));
+  }
+  VMAFEXACT_SIMD_INLINE bool any32(I m) { return _mm512_test_epi32_mask(m, m) != 0; }
+  VMAFEXACT_SIMD_INLINE std::uint32_t bits32(I m) { return _mm512_movepi32_mask(m); }
+  VMAFEXACT_SIMD_INLINE I gather_u16(const std::uint16_t* table, I index) {
+    return _mm512_and_si512(_mm512_i32gather_epi32(index, static_cast<const void*>(table), 2),
+                            _mm512_set1_epi32(0xFFFF));
+  }
+  VMAFEXACT_SIMD_INLINE I gather_u8(const std::uint8_t* table, I index) {
+    return _mm512_and_si512(_mm512_i32gather_epi32(index, static_cast<const void*>(table), 1),
+                            _mm512_set1_epi32(0xFF));
+  }
+
+  // --- Floats across the vector, N per FW (CAMBI, SpEED) ------------------------------
+  using FW = __m512;  // 16 floats
+  VMAFEXACT_SIMD_INLINE FW zerofw() { return _mm512_setzero_ps(); }
+  VMAFEXACT_SIMD_INLINE FW set1fw(float x) { return _mm512_set1_ps(x); }
+  VMAFEXACT_SIMD_INLINE FW loadfw(const float* p) { return _mm512_loadu_ps(p); }
+  VMAFEXACT_SIMD_INLINE void storefw(float* p, FW v) { _mm512_storeu_ps(p, v); }
+  // Masks of the first n lanes (1 <= n <= N): loads give 0 in the others,
+  // stores leave them.
+  VMAFEXACT_SIMD_INLINE M mask_first(unsigned n) { return static_cast<M>((1u << n) - 1u); }
+  VMAFEXACT_SIMD_INLINE FW loadfw_masked(const float* p, M m) {
+    return _mm512_maskz_loadu_ps(m, p);
+  }
+  VMAFEXACT_SIMD_INLINE void storefw_masked(float* p, FW v, M m) { _mm512_mask_storeu_ps(p, m, v); }
+  VMAFEXACT_SIMD_INLINE FW addfw(FW a, FW b) { return _mm512_add_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW subfw(FW a, FW b) { return _mm512_sub_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW mulfw(FW a, FW b) { return _mm512_mul_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW divfw(FW a, FW b) { return _mm512_div_ps(a, b); }
+  VMAFEXACT_SIMD_INLINE FW maxfw(FW a, FW b) { return _mm512_max_ps(a, b); }
+  // a where the lanes of m are all ones, +0 where zero.
+  VMAFEXACT_SIMD_INLINE FW andfw(FW a, I m) { return _mm512_and_ps(a, _mm512_castsi512_ps(m)); }
+  // N samples as floats (exact: below 2^24).
+  VMAFEXACT_SIMD_INLINE FW cvtfw(const std::uint8_t* p) {
+    return _mm512_cvtepi32_ps(
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+  VMAFEXACT_SIMD_INLINE FW cvtfw(const std::uint16_t* p) {
+    return _mm512_cvtepi32_ps(
+        _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+  }
+  VMAFEXACT_SIMD_INLINE FW cvt_i32_fw(I v) { return _mm512_cvtepi32_ps(v); }
+  VMAFEXACT_SIMD_INLINE FW gather_fw(const float* table, I index) {
+    return _mm512_i32gather_ps(index, static_cast<const void*>(table), 4);
+  }
+  // One bit per lane of a <= b, a >= b (ordered: no NaN here).
+  VMAFEXACT_SIMD_INLINE std::uint32_t le_bits(FW a, FW b) {
+    return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ);
+  }
+  VMAFEXACT_SIMD_INLINE std::uint32_t ge_bits(FW a, FW b) {
+    return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ);
+  }
+  VMAFEXACT_SIMD_INLINE FW reverse_fw(FW v) {
+    return _mm512_permutexvar_ps(
+        _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
+  }
+  // The lanes set in `lanes` take from[0], from[1], ... in order; the others keep v's.
+  VMAFEXACT_SIMD_INLINE FW fill_lanes(FW v, std::uint32_t lanes, FW from) {
+    return _mm512_mask_expand_ps(v, static_cast<__mmask16>(lanes), from);
+  }
+  // Zeros into the last `count` lanes at p.
+  VMAFEXACT_SIMD_INLINE void store_zero_top(float* p, int count) {
+    _mm512_mask_storeu_ps(p, static_cast<__mmask16>(0xFFFF0000u >> count), _mm512_setzero_ps());
+  }
+  // The lanes set in `lanes`, in order, in the first lanes.
+  VMAFEXACT_SIMD_INLINE FW compress_fw(FW v, std::uint32_t lanes) {
+    return _mm512_maskz_compress_ps(static_cast<__mmask16>(lanes), v);
+  }
+
+  // --- More doubles (SpEED) -----------------------------------------------------------
+  VMAFEXACT_SIMD_INLINE D zerod() { return _mm512_setzero_pd(); }
+  VMAFEXACT_SIMD_INLINE D loadd(const double* p) { return _mm512_loadu_pd(p); }
 };
 
-}  // namespace vmafexact::simd::VMAFEXACT_AVX512_NAMESPACE
+}  // namespace vmafexact::simd::VMAFEXACT_ISA

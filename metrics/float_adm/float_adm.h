@@ -134,7 +134,7 @@ struct CmRow {
 };
 
 // The row kernels of FloatAdmComputer: the scalar reference (float_adm.cpp,
-// float_adm_pixel.h) and its SIMD twins (float_adm_lanes.h), each output
+// float_adm_pixel.h) and its SIMD twins (float_adm_simd.cpp), each output
 // formed by the same float operations in the same order (the twin harness,
 // FloatAdmTwin, checks it).
 struct FloatAdmDsp {

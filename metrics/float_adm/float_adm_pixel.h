@@ -2,7 +2,7 @@
 // the decoupling (adm_decouple_s()), the CSF weighting and the masking's
 // terms (adm_cm_s()), and the regions each pass covers. The scalar reference
 // (float_adm.cpp) is these, sample after sample; the SIMD twins
-// (float_adm_lanes.h) run the same operations on many samples at once and
+// (float_adm_simd.cpp) run the same operations on many samples at once and
 // these on the columns left over; the CUDA twin's kernels (cuda/float_adm/)
 // run them as __host__ __device__ functions.
 #pragma once

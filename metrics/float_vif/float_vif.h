@@ -78,7 +78,7 @@ StatisticConstants statistic_constants(const FloatVifParams& params);
 float finish_rows(std::span<const float> row_sums);
 
 // The row kernels of compute_vif(): the scalar reference (float_vif.cpp) and
-// its SIMD twins (float_vif_lanes.h), each output formed by the same float
+// its SIMD twins (float_vif_simd.cpp), each output formed by the same float
 // operations in the same order, so every twin gives the reference's bits
 // (the twin harness, FloatVifTwin, checks it).
 struct FloatVifDsp {
@@ -104,7 +104,7 @@ const FloatVifDsp& float_vif_dsp_scalar();
 const FloatVifDsp* float_vif_dsp_isa(unsigned cpu_flag);
 // The best table the CPU flags allow.
 const FloatVifDsp& float_vif_dsp(unsigned cpu_flags);
-// The ISA twins' tables (float_vif_avx2.cpp, float_vif_avx512.cpp).
+// The ISA twins' tables (float_vif_simd.cpp, compiled once per ISA).
 const FloatVifDsp& float_vif_dsp_avx2();
 const FloatVifDsp& float_vif_dsp_avx512();
 

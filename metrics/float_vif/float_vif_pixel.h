@@ -1,7 +1,7 @@
 // One pixel of float VIF's arithmetic, as libvmaf's vif_tools.c forms it: the
 // taps' sums, the approximate log2 and vif_statistic_s()'s terms. The scalar
 // reference (float_vif.cpp) is these, pixel after pixel; the SIMD twins
-// (float_vif_lanes.h) run the same operations on many pixels at once and these
+// (float_vif_simd.cpp) run the same operations on many pixels at once and these
 // on the columns left over; the CUDA twin's kernels (cuda/float_vif/) run
 // them as __host__ __device__ functions.
 #pragma once

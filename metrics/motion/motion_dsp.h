@@ -2,8 +2,8 @@
 // their dispatch table (dav1d's model, metrics/common/cpu.h).
 //
 // motion_dsp_scalar.h holds the scalar reference of each routine (the loops
-// motion.cpp always had, over motion_pixel.h). motion_dsp_avx2.cpp and
-// motion_dsp_avx512.cpp hold twins that give identical outputs for every input
+// motion.cpp always had, over motion_pixel.h). motion_dsp_simd.cpp
+// (compiled once per ISA) holds twins that give identical outputs for every input
 // (tests/unit/test_simd.cpp checks it). All integer.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The DSP routines of PSNR's per-pixel stage (the sum of squared errors), one
 // row at a time, and their dispatch table (dav1d's model, metrics/common/cpu.h).
-// psnr_dsp.cpp holds the scalar references (libvmaf's loops); psnr_dsp_avx2.cpp
-// and psnr_dsp_avx512.cpp twins with identical outputs for every input
+// psnr_dsp.cpp holds the scalar references (libvmaf's loops); psnr_dsp_simd.cpp
+// (compiled once per ISA) twins with identical outputs for every input
 // (tests/unit/test_simd.cpp checks it). All integer.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The block arithmetic of PSNR-HVS (psnr_hvs.h), for N blocks side by side:
 // included by psnr_hvs.cpp (the scalar reference, one block at a time) and by
-// psnr_hvs_avx2.cpp and psnr_hvs_avx512.cpp inside their own namespaces, each
-// compiled for its ISA. Lane l of every array holds block l, and every lane
+// psnr_hvs_simd.cpp (N = the vector layer's V::N) inside its namespace, which
+// metrics/meson.build compiles once per ISA. Lane l of every array holds block l, and every lane
 // runs the same operations in the same order as one block alone, so any N and
 // any ISA give the bits of one block at a time (the twin harness checks it).
 // Expects <cmath>, <cstdint>, <cstdlib> and psnr_hvs.h.

@@ -3,7 +3,7 @@
 //
 // speed_dsp_scalar.h holds the scalar reference of each routine: libvmaf's
 // float and double operations, one output at a time, in libvmaf's order.
-// speed_dsp_avx2.cpp and speed_dsp_avx512.cpp hold twins that give identical
+// speed_dsp_simd.cpp (compiled once per ISA) holds twins that give identical
 // outputs for every input (tests/harness/check_speed.cpp checks it): their
 // lanes run across independent outputs (columns, matrix entries), never across
 // the terms of one sum, so every value sees the same roundings in the same

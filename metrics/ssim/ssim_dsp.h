@@ -5,8 +5,8 @@
 // filter tap is a float product added to a double sum, every sum is stored
 // back as a float, and the per-pixel SSIM terms mix float and double
 // operations. ssim_dsp_scalar.h holds the scalar reference of each routine,
-// one output at a time in libvmaf's order; ssim_dsp_avx2.cpp and
-// ssim_dsp_avx512.cpp hold twins whose lanes run across independent outputs
+// one output at a time in libvmaf's order; ssim_dsp_simd.cpp (compiled once
+// per ISA) holds twins whose lanes run across independent outputs
 // (columns), never across the terms of one sum, so every value sees the same
 // roundings in the same order (the build has no fused multiply-add:
 // -ffp-contract=off). tests/harness/check_ssim.cpp checks them.

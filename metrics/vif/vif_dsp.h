@@ -2,8 +2,8 @@
 // their dispatch table (dav1d's model, metrics/common/cpu.h).
 //
 // vif_dsp_scalar.h holds the scalar reference of each routine: the ground
-// truth, written as libvmaf's C code computes it. vif_dsp_avx2.cpp and
-// vif_dsp_avx512.cpp hold twins that must give identical outputs for every
+// truth, written as libvmaf's C code computes it. vif_dsp_simd.cpp
+// (compiled once per ISA) holds twins that must give identical outputs for every
 // input (tests/unit/test_simd.cpp checks it, checkasm-style). Every routine is
 // integer arithmetic except accumulate_pixel's double gain, which the twins
 // compute with the same IEEE operations per element (no FMA, no reordering);

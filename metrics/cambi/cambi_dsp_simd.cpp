@@ -1,8 +1,8 @@
-// The SIMD twins of CAMBI's DSP routines, written once over a vector layer `V`
-// (cambi_dsp_avx2.cpp, cambi_dsp_avx512.cpp each define one and include this
-// file inside their own namespace). V holds L16 lanes of 16 bits in W (and
-// L8 = 2 L16 bytes), L32 = L16 / 2 lanes of 32 bits in I, L32 floats in F;
-// comparisons give lanes of all ones or zero.
+// The SIMD twins of CAMBI's DSP routines, written once over the vector layer
+// `V` (metrics/common/simd.h: N16 lanes of 16 bits or N8 bytes in an I, N
+// lanes of 32 bits, N floats in an FW; the comparisons used here give lanes of
+// all ones or zero) and compiled once per ISA by metrics/meson.build
+// (cambi_dsp_avx2(), cambi_dsp_avx512()).
 //
 // Exactness against cambi_dsp_scalar.h: every routine but c_values_row is
 // integer (sums of at most four 10-bit samples, counts of at most 49 or 4225,
@@ -13,38 +13,47 @@
 // non-negative floats, which is exact in any order. Lanes that do not apply
 // are computed from counts that exist and masked to 0. Each row's tail (and
 // the columns the vectors cannot reach) goes to the scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <algorithm>,
-// <cstdint>, <utility>, cambi/cambi_dsp.h, cambi/cambi_dsp_scalar.h and its layer first,
-// then this file inside its namespace.
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "cambi/cambi_dsp.h"
+#include "cambi/cambi_dsp_scalar.h"
+#include "common/simd.h"
+
+namespace vmafexact::cambi {
+namespace VMAFEXACT_ISA {
+namespace {
 
 template <class V>
 std::uint16_t preprocess_8(const std::uint8_t* row, const std::uint8_t* below, unsigned w,
                            bool anti_dither, std::uint16_t* out) {
-  using W = typename V::W;
-  constexpr unsigned L = V::L16;
+  using W = typename V::I;
+  constexpr unsigned L = V::N16;
   W largest = V::zero();
   unsigned c = 0;
   if (!anti_dither) {
     for (; c + L <= w; c += L) {
-      const W a = V::load_u8_16(row + c);
+      const W a = V::load_u8_as_u16(row + c);
       largest = V::max_u16(largest, a);
       V::store16(out + c, V::template slli16<2>(a));
     }
   } else if (below) {
     // (4a + 4b + 4c + 4d) >> 2: the sum of the four 8-bit samples.
     for (; c + L < w; c += L) {
-      const W a = V::load_u8_16(row + c);
+      const W a = V::load_u8_as_u16(row + c);
       largest = V::max_u16(largest, a);
-      const W sum = V::add16(V::add16(a, V::load_u8_16(row + c + 1)),
-                             V::add16(V::load_u8_16(below + c), V::load_u8_16(below + c + 1)));
+      const W sum =
+          V::add16(V::add16(a, V::load_u8_as_u16(row + c + 1)),
+                   V::add16(V::load_u8_as_u16(below + c), V::load_u8_as_u16(below + c + 1)));
       V::store16(out + c, sum);
     }
   } else {
     for (; c + L < w; c += L) {
-      const W a = V::load_u8_16(row + c);
+      const W a = V::load_u8_as_u16(row + c);
       largest = V::max_u16(largest, a);
-      V::store16(out + c, V::template slli16<1>(V::add16(a, V::load_u8_16(row + c + 1))));
+      V::store16(out + c, V::template slli16<1>(V::add16(a, V::load_u8_as_u16(row + c + 1))));
     }
   }
   const std::uint16_t tail = scalar::preprocess_8(row, below, c, w, w, anti_dither, out);
@@ -53,7 +62,7 @@ std::uint16_t preprocess_8(const std::uint8_t* row, const std::uint8_t* below, u
 
 // (v + 2^(shift-1)) >> shift without overflow: v >> shift plus the bit below.
 template <class V>
-typename V::W to_10_bits(typename V::W v, unsigned shift) {
+typename V::I to_10_bits(typename V::I v, unsigned shift) {
   if (shift == 0) return v;
   return V::add16(V::srl16(v, shift), V::and_(V::srl16(v, shift - 1), V::set16(1)));
 }
@@ -62,7 +71,7 @@ typename V::W to_10_bits(typename V::W v, unsigned shift) {
 // overflow (any 16-bit input, as the scalar code's int sums): the quarters
 // (halves) added, plus the floor of their remainders' sum.
 template <class V>
-typename V::W average4(typename V::W a, typename V::W b, typename V::W c, typename V::W d) {
+typename V::I average4(typename V::I a, typename V::I b, typename V::I c, typename V::I d) {
   const auto three = V::set16(3);
   const auto quarters = V::add16(V::add16(V::template srli16<2>(a), V::template srli16<2>(b)),
                                  V::add16(V::template srli16<2>(c), V::template srli16<2>(d)));
@@ -72,7 +81,7 @@ typename V::W average4(typename V::W a, typename V::W b, typename V::W c, typena
 }
 
 template <class V>
-typename V::W average2(typename V::W a, typename V::W b) {
+typename V::I average2(typename V::I a, typename V::I b) {
   const auto one = V::set16(1);
   return V::add16(V::add16(V::template srli16<1>(a), V::template srli16<1>(b)),
                   V::template srli16<1>(V::add16(V::and_(a, one), V::and_(b, one))));
@@ -81,8 +90,8 @@ typename V::W average2(typename V::W a, typename V::W b) {
 template <class V>
 std::uint16_t preprocess_16(const std::uint16_t* row, const std::uint16_t* below, unsigned w,
                             unsigned shift, bool anti_dither, std::uint16_t* out) {
-  using W = typename V::W;
-  constexpr unsigned L = V::L16;
+  using W = typename V::I;
+  constexpr unsigned L = V::N16;
   W largest = V::zero();
   unsigned c = 0;
   if (!anti_dither) {
@@ -115,7 +124,7 @@ std::uint16_t preprocess_16(const std::uint16_t* row, const std::uint16_t* below
 template <class V>
 void anti_dither(const std::uint16_t* row, const std::uint16_t* below, unsigned w,
                  std::uint16_t* out) {
-  constexpr unsigned L = V::L16;
+  constexpr unsigned L = V::N16;
   unsigned c = 0;
   if (below) {
     for (; c + L < w; c += L)
@@ -131,8 +140,8 @@ void anti_dither(const std::uint16_t* row, const std::uint16_t* below, unsigned 
 template <class V>
 void derivative(const std::uint16_t* row, const std::uint16_t* below, unsigned w,
                 std::uint8_t* out) {
-  using W = typename V::W;
-  constexpr unsigned L = V::L16;
+  using W = typename V::I;
+  constexpr unsigned L = V::N16;
   const W one = V::set16(1);
   unsigned c = 0;
   for (; c + L < w; c += L) {
@@ -147,7 +156,7 @@ void derivative(const std::uint16_t* row, const std::uint16_t* below, unsigned w
 template <class V>
 void update_counts(std::uint8_t* counts, const std::uint8_t* entering, const std::uint8_t* leaving,
                    unsigned w) {
-  constexpr unsigned L = V::L8;
+  constexpr unsigned L = V::N8;
   unsigned c = 0;
   for (; c + L <= w; c += L) {
     auto v = V::load8(counts + c);
@@ -160,7 +169,7 @@ void update_counts(std::uint8_t* counts, const std::uint8_t* entering, const std
 
 template <class V>
 void mask_row(const std::uint8_t* counts, unsigned w, unsigned index, std::uint8_t* mask) {
-  constexpr unsigned L = V::L8;
+  constexpr unsigned L = V::N8;
   // Sums of seven counts of at most 7, and the index (at most 55), are below
   // 128: a signed byte compare is the unsigned one.
   const auto limit = V::set8(static_cast<int>(index));
@@ -180,7 +189,7 @@ void mask_row(const std::uint8_t* counts, unsigned w, unsigned index, std::uint8
 // store never reaches samples still to be read (they lie at twice the index).
 template <class V>
 void decimate_16(const std::uint16_t* src, unsigned w, std::uint16_t* dst) {
-  constexpr unsigned L = V::L16;
+  constexpr unsigned L = V::N16;
   unsigned j = 0;
   for (; j + L <= w; j += L) V::store16(dst + j, V::even16(src + 2 * j));
   scalar::decimate(src, j, w, dst);
@@ -188,22 +197,22 @@ void decimate_16(const std::uint16_t* src, unsigned w, std::uint16_t* dst) {
 
 template <class V>
 void decimate_8(const std::uint8_t* src, unsigned w, std::uint8_t* dst) {
-  constexpr unsigned L = V::L8;
+  constexpr unsigned L = V::N8;
   unsigned j = 0;
   for (; j + L <= w; j += L) V::store8(dst + j, V::even8(src + 2 * j));
   scalar::decimate(src, j, w, dst);
 }
 
 template <class V>
-typename V::W mode3(typename V::W a, typename V::W b, typename V::W c) {
+typename V::I mode3(typename V::I a, typename V::I b, typename V::I c) {
   const auto smallest = V::min_u16(a, V::min_u16(b, c));
-  const auto unless_a = V::select(V::eq16(b, c), b, smallest);
-  return V::select(V::or_(V::eq16(a, b), V::eq16(a, c)), a, unless_a);
+  const auto unless_a = V::select16(V::eq16(b, c), b, smallest);
+  return V::select16(V::or_(V::eq16(a, b), V::eq16(a, c)), a, unless_a);
 }
 
 template <class V>
 void mode_horizontal(const std::uint16_t* src, unsigned w, std::uint16_t* out) {
-  constexpr unsigned L = V::L16;
+  constexpr unsigned L = V::N16;
   unsigned j = 0;
   if (w > L + 1) {
     out[0] = src[0];
@@ -216,7 +225,7 @@ void mode_horizontal(const std::uint16_t* src, unsigned w, std::uint16_t* out) {
 template <class V>
 void mode_vertical(const std::uint16_t* a, const std::uint16_t* b, const std::uint16_t* c,
                    unsigned w, std::uint16_t* out) {
-  constexpr unsigned L = V::L16;
+  constexpr unsigned L = V::N16;
   unsigned j = 0;
   for (; j + L <= w; j += L)
     V::store16(out + j, mode3<V>(V::load16(a + j), V::load16(b + j), V::load16(c + j)));
@@ -231,8 +240,8 @@ void mode_vertical(const std::uint16_t* a, const std::uint16_t* b, const std::ui
 // slack), which they leave unchanged.
 template <class V>
 void apply_run(std::uint16_t* row, int first, int last, int pad, int w, bool add) {
-  using W = typename V::W;
-  constexpr int L = static_cast<int>(V::L16);
+  using W = typename V::I;
+  constexpr int L = static_cast<int>(V::N16);
   const int begin = std::max(first - pad, 0);
   const int end = std::min(last + pad + 1, w);
   const W pad_v = V::set16(pad), first_v = V::set16(first), last_v = V::set16(last);
@@ -257,8 +266,8 @@ template <class V>
 void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
            const std::uint16_t* leaving, const std::uint8_t* leaving_mask,
            const std::uint16_t* entering, const std::uint8_t* entering_mask) {
-  using W = typename V::W;
-  constexpr unsigned L = V::L16;
+  using W = typename V::I;
+  constexpr unsigned L = V::N16;
   const int width = static_cast<int>(w), p = static_cast<int>(pad);
   const W none = V::set16(-1), base = V::set16(band_base), size = V::set16(h.band_size);
   // A masked sample's band row, or -1 (values are at most 1024, rows fit int16).
@@ -266,8 +275,8 @@ void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
     if (!samples) return none;
     const W row = V::sub16(V::load16(samples + c), base);
     const W in_band = V::and_(V::gt_i16(row, none), V::gt_i16(size, row));
-    const W masked = V::gt_i16(V::load_u8_16(mask + c), V::zero());
-    return V::select(V::and_(in_band, masked), row, none);
+    const W masked = V::gt_i16(V::load_u8_as_u16(mask + c), V::zero());
+    return V::select16(V::and_(in_band, masked), row, none);
   };
   struct Runs {
     std::int16_t rows[L + 1];  // [0]: the row of the column before the vector
@@ -295,8 +304,8 @@ void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
     W out_rows = rows_of(leaving, leaving_mask, c);
     W in_rows = rows_of(entering, entering_mask, c);
     const W same = V::eq16(out_rows, in_rows);
-    out_rows = V::select(same, none, out_rows);
-    in_rows = V::select(same, none, in_rows);
+    out_rows = V::select16(same, none, out_rows);
+    in_rows = V::select16(same, none, in_rows);
     scan(out_runs, out_rows, c, false);
     scan(in_runs, in_rows, c, true);
   }
@@ -330,32 +339,32 @@ template <class V>
 void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std::uint16_t* image,
                   const std::uint8_t* mask, unsigned w, float* out) {
   using I = typename V::I;
-  using F = typename V::F;
-  constexpr unsigned L = V::L32;
+  using F = typename V::FW;
+  constexpr unsigned L = V::N;
   const int nd = t.num_diffs;
   const std::ptrdiff_t stride = h.stride;
-  const I num_diffs = V::set32(nd), zero = V::zero32();
-  const I base = V::set32(t.band_base), top_row = V::set32(h.band_size - 1);
-  const I stride_v = V::set32(static_cast<int>(stride));
+  const I num_diffs = V::set_i32(nd), zero = V::zero();
+  const I base = V::set_i32(t.band_base), top_row = V::set_i32(h.band_size - 1);
+  const I stride_v = V::set_i32(static_cast<int>(stride));
   unsigned c = 0;
   for (; c + L <= w; c += L) {
     float* dst = out + c;
-    I active = V::gt_i32(V::load_u8_32(mask + c), zero);
+    I active = V::gt_i32(V::load(mask + c), zero);
     if (!V::any32(active)) {
-      V::storef(dst, V::zerof());
+      V::storefw(dst, V::zerofw());
       continue;
     }
-    const I value = V::load_u16_32(image + c);
+    const I value = V::load(image + c);
     const I first = V::gather_u8(t.first_diff, value);
-    active = V::and32(active, V::gt_i32(num_diffs, first));
+    active = V::and_(active, V::gt_i32(num_diffs, first));
     const std::uint32_t lanes = V::bits32(active);
     if (!lanes) {
-      V::storef(dst, V::zerof());
+      V::storefw(dst, V::zerofw());
       continue;
     }
-    F best = V::zerof();
+    F best = V::zerofw();
     alignas(64) std::int32_t values[L];
-    V::store32(values, value);
+    V::store_aligned(values, value);
     // The active lanes grouped by value. One group (a vector of one value,
     // common in flat areas) is read with plain loads; more groups measured
     // slower than the gathers on AVX2 and AVX-512 (Xeon), so they are gathered.
@@ -366,7 +375,7 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
     std::uint32_t rest = lanes;
     while (rest && group_count < kMaxGroups) {
       const int v = values[__builtin_ctz(rest)];
-      const std::uint32_t same = V::bits32(V::eq32(value, V::set32(v))) & rest;
+      const std::uint32_t same = V::bits32(V::eq32(value, V::set_i32(v))) & rest;
       groups[group_count] = same;
       group_values[group_count++] = v;
       rest &= ~same;
@@ -377,40 +386,43 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
       for (int g = 0; g < group_count; ++g) {
         const int v = group_values[g];
         const std::uint16_t* column = h.count + (v - t.band_base) * stride + c;
-        const I p0 = V::load_u16_32(column);
+        const I p0 = V::load(column);
         const I in_group = V::lanes32(groups[g]);
-        F group_best = V::zerof();
+        F group_best = V::zerofw();
         for (int d = t.first_diff[v]; d < nd; ++d) {
-          const I above = V::load_u16_32(column + (d + 1) * stride);
-          const I below = V::load_u16_32(column - (d + 1) * stride);
+          const I above = V::load(column + (d + 1) * stride);
+          const I below = V::load(column - (d + 1) * stride);
           const I pm = V::max_i32(above, below);
           // No sample of either neighbouring value: every product is 0 (the
           // common case in flat areas), and max(best, 0) is best.
-          if (!V::any32(V::and32(in_group, V::gt_i32(pm, zero)))) continue;
-          const I product = V::mullo32(V::set32(t.weights[d]), V::mullo32(p0, pm));
-          const F val = V::mulf(V::cvt_f32(product), V::gather_f32(t.reciprocal, V::add32(p0, pm)));
-          group_best = V::maxf(group_best, val);
+          if (!V::any32(V::and_(in_group, V::gt_i32(pm, zero)))) continue;
+          const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
+          const F val =
+              V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
+          group_best = V::maxfw(group_best, val);
         }
-        best = V::maxf(best, V::andf(group_best, in_group));
+        best = V::maxfw(best, V::andfw(group_best, in_group));
       }
     } else {
       const I row = V::min_i32(V::max_i32(V::sub32(value, base), zero), top_row);
-      const I index0 = V::add32(V::mullo32(row, stride_v), V::add32(V::iota32(), V::set32(static_cast<int>(c))));
+      const I index0 = V::add32(V::mullo32(row, stride_v),
+                                V::add32(V::iota32(), V::set_i32(static_cast<int>(c))));
       const I p0 = V::gather_u16(h.count, index0);
       for (int d = 0; d < nd; ++d) {
-        const I use = V::and32(active, V::gt_i32(V::set32(d + 1), first));  // d >= first
+        const I use = V::and_(active, V::gt_i32(V::set_i32(d + 1), first));  // d >= first
         if (!V::any32(use)) continue;
-        const I offset = V::set32(static_cast<int>((d + 1) * stride));
+        const I offset = V::set_i32(static_cast<int>((d + 1) * stride));
         const I above = V::gather_u16(h.count, V::add32(index0, offset));
         const I below = V::gather_u16(h.count, V::sub32(index0, offset));
         const I pm = V::max_i32(above, below);
-        if (!V::any32(V::and32(use, V::gt_i32(pm, zero)))) continue;
-        const I product = V::mullo32(V::set32(t.weights[d]), V::mullo32(p0, pm));
-        const F val = V::mulf(V::cvt_f32(product), V::gather_f32(t.reciprocal, V::add32(p0, pm)));
-        best = V::maxf(best, V::andf(val, use));
+        if (!V::any32(V::and_(use, V::gt_i32(pm, zero)))) continue;
+        const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
+        const F val =
+            V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
+        best = V::maxfw(best, V::andfw(val, use));
       }
     }
-    V::storef(dst, V::andf(best, active));
+    V::storefw(dst, V::andfw(best, active));
   }
   scalar::c_values_row(h, t, image, mask, c, w, out);
 }
@@ -425,40 +437,40 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
 // two vectors ahead no swap reaches the vector being read.
 template <class V>
 void quick_select(float* values, int n, int k) {
-  constexpr int L = static_cast<int>(V::L32);
+  constexpr int L = static_cast<int>(V::N);
   if (n == k) return;
   // Short scans are the common case: the first two values are looked at one
   // by one, the rest a vector at a time.
-  auto scan_up = [&](int i, float pivot, typename V::F pivot_v) {
+  auto scan_up = [&](int i, float pivot, typename V::FW pivot_v) {
     if (!(values[i] > pivot)) return i;
     if (!(values[i + 1] > pivot)) return i + 1;
     for (i += 2;; i += L)
-      if (const std::uint32_t bits = V::le_bits(V::loadf(values + i), pivot_v))
+      if (const std::uint32_t bits = V::le_bits(V::loadfw(values + i), pivot_v))
         return i + __builtin_ctz(bits);
   };
-  auto scan_down = [&](int j, float pivot, typename V::F pivot_v) {
+  auto scan_down = [&](int j, float pivot, typename V::FW pivot_v) {
     if (!(values[j] < pivot)) return j;
     if (!(values[j - 1] < pivot)) return j - 1;
     for (j -= 2;; j -= L)
-      if (const std::uint32_t bits = V::ge_bits(V::loadf(values + j - (L - 1)), pivot_v))
+      if (const std::uint32_t bits = V::ge_bits(V::loadfw(values + j - (L - 1)), pivot_v))
         return j - (L - 1) + (31 - __builtin_clz(bits));
   };
   int left = 0, right = n - 1;
   while (left < right) {
     const float pivot = values[k];
-    const typename V::F pivot_v = V::setf(pivot);
+    const typename V::FW pivot_v = V::set1fw(pivot);
     int i = left, j = right;
     if (pivot == 0.0f) {
       // A vector's zero lanes, in order, take values[j], values[j - 1], ...
       // (the vector ending at j, reversed and expanded into them), and those
       // become zeros: the swaps of the scalar loop, a vector at a time.
       while (j - i >= 3 * L) {
-        const typename V::F chunk = V::loadf(values + i);
+        const typename V::FW chunk = V::loadfw(values + i);
         const std::uint32_t zeros = V::le_bits(chunk, pivot_v);
         if (zeros) {
           const int count = __builtin_popcount(zeros);
           float* tail = values + j - (L - 1);
-          V::storef(values + i, V::fill_lanes(chunk, zeros, V::reverse(V::loadf(tail))));
+          V::storefw(values + i, V::fill_lanes(chunk, zeros, V::reverse_fw(V::loadfw(tail))));
           V::store_zero_top(tail, count);
           j -= count;
         }
@@ -484,9 +496,9 @@ void quick_select(float* values, int n, int k) {
 // the same order, without a branch per value.
 template <class V>
 double ordered_sum(const float* values, int k) {
-  constexpr int L = static_cast<int>(V::L32);
+  constexpr int L = static_cast<int>(V::N);
   constexpr int kBlock = 512;
-  const typename V::F zero = V::zerof();
+  const typename V::FW zero = V::zerofw();
   alignas(64) float packed[kBlock + L];
   double sum = 0;
   int i = 0;
@@ -494,9 +506,9 @@ double ordered_sum(const float* values, int k) {
     const int end = std::min(k - (k - i) % L, i + kBlock);
     int count = 0;
     for (; i < end; i += L) {
-      const typename V::F v = V::loadf(values + i);
+      const typename V::FW v = V::loadfw(values + i);
       const std::uint32_t nonzero = ~V::le_bits(v, zero) & ((1u << L) - 1);
-      V::storef(packed + count, V::compress(v, nonzero));
+      V::storefw(packed + count, V::compress_fw(v, nonzero));
       count += __builtin_popcount(nonzero);
     }
     for (int j = 0; j < count; ++j) sum += packed[j];
@@ -523,3 +535,14 @@ constexpr CambiDsp make_dsp(const char* isa) {
                   quick_select<V>,
                   ordered_sum<V>};
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const CambiDsp& VMAFEXACT_ISA_NAMED(cambi_dsp)() {
+  static constexpr CambiDsp dsp =
+      VMAFEXACT_ISA::make_dsp<simd::VMAFEXACT_ISA::V>(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::cambi

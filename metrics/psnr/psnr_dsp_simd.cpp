@@ -1,7 +1,6 @@
 // The SIMD twins of the PSNR DSP routines, written once over the vector layer
-// `V` of metrics/common/simd_avx2.h / simd_avx512.h and compiled once per ISA
-// (psnr_dsp_avx2.cpp, psnr_dsp_avx512.cpp include this file inside their
-// namespace, with their V).
+// `V` (metrics/common/simd.h) and compiled once per ISA by metrics/meson.build
+// (psnr_dsp_avx2(), psnr_dsp_avx512()).
 //
 // Exactness against psnr_dsp.h's scalar references:
 //  * 8 bit: per 32-bit lane, the sum of two squared errors (pmaddwd of the
@@ -11,10 +10,15 @@
 //  * 16 bit: each squared error is an exact signed 32 x 32 -> 64 product
 //    (pmuldq) added in 64-bit lanes; a row's sum is below 2^32 * w, exact.
 // The columns beyond the last whole vector go to the scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <cstdint>,
-// psnr/psnr_dsp.h and its vector layer first, then this file inside its own
-// namespace.
+
+#include <cstdint>
+
+#include "common/simd.h"
+#include "psnr/psnr_dsp.h"
+
+namespace vmafexact::psnr {
+namespace VMAFEXACT_ISA {
+namespace {
 
 template <class V>
 std::uint32_t sse_row_8(const std::uint8_t* r, const std::uint8_t* d, unsigned w) {
@@ -45,3 +49,14 @@ template <class V>
 constexpr PsnrDsp make_dsp(const char* isa) {
   return PsnrDsp{isa, sse_row_8<V>, sse_row_16<V>};
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const PsnrDsp& VMAFEXACT_ISA_NAMED(psnr_dsp)() {
+  static constexpr PsnrDsp dsp =
+      VMAFEXACT_ISA::make_dsp<simd::VMAFEXACT_ISA::V>(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::psnr

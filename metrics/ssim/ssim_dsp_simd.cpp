@@ -1,7 +1,7 @@
 // The SIMD twins of the SSIM DSP routines, written once over the vector layer
-// `V` of metrics/common/simd_avx2.h / simd_avx512.h (its float lanes: NF
-// floats and as many doubles) and compiled once per ISA (ssim_dsp_avx2.cpp,
-// ssim_dsp_avx512.cpp include this file inside their namespace, with their V).
+// `V` (metrics/common/simd.h; its float lanes: NF floats and as many doubles)
+// and compiled once per ISA by metrics/meson.build (ssim_dsp_avx2(),
+// ssim_dsp_avx512()).
 //
 // Exactness against ssim_dsp_scalar.h: every lane is one output of the
 // scalar loop. A filter tap is the float product (mulf), widened exactly to
@@ -13,10 +13,19 @@
 // square root are correctly rounded in both), and their sums are formed by
 // adding the lanes one by one in order of x. Borders and tails go to the
 // scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <cstdint>,
-// ssim/ssim_dsp.h, ssim/ssim_dsp_scalar.h and its vector layer first, then
-// this file inside its own namespace.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/simd.h"
+#include "ssim/ssim_dsp.h"
+#include "ssim/ssim_dsp_scalar.h"
+
+namespace vmafexact::ssim {
+namespace VMAFEXACT_ISA {
+namespace {
 
 template <class V>
 void convert_row_8(const std::uint8_t* src, unsigned w, float* dst) {
@@ -191,3 +200,14 @@ constexpr SsimDsp make_dsp(const char* isa) {
   return {isa,           convert_row_8<V>, convert_row_16<V>, decimate_row<V>, gaussian_row<V>,
           gaussian_column<V>, products_row<V>,  terms_row<V>};
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const SsimDsp& VMAFEXACT_ISA_NAMED(ssim_dsp)() {
+  static const SsimDsp dsp =
+      VMAFEXACT_ISA::make_dsp<simd::VMAFEXACT_ISA::V>(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::ssim

@@ -1,10 +1,10 @@
 // The SIMD twins of the ADM DSP routines (adm_dsp.h), written once over GCC's
-// vector extensions with N 32-bit lanes, and compiled once per ISA
-// (adm_dsp_avx2.cpp: N = 8, adm_dsp_avx512.cpp: N = 16, each with its own
-// instruction set flags). Where GCC's generic lowering of a step is slow
-// (widening loads, narrowing stores, half-vector conversions, vpmuldq), the
-// step is the vector layer's instruction (metrics/common/simd_avx2.h /
-// simd_avx512.h, the ISA's `V`), the generic vector cast to V's type and back.
+// vector extensions with N 32-bit lanes, and compiled once per ISA by
+// metrics/meson.build (adm_dsp_avx2(): N = 8, adm_dsp_avx512(): N = 16, each
+// with its own instruction set flags). Where GCC's generic lowering of a step
+// is slow (widening loads, narrowing stores, half-vector conversions,
+// vpmuldq), the step is the vector layer's instruction (metrics/common/simd.h,
+// the ISA's `V`), the generic vector cast to V's type and back.
 //
 // Exactness, routine by routine, against adm_dsp_scalar.h:
 //  * Every step is the scalar step on the same type per lane: int32 arithmetic
@@ -28,10 +28,20 @@
 // Columns a vector cannot own (the first output of a DWT row, the masking
 // stage's first and last column, where the neighbours are mirrored, and each
 // row's columns beyond the last whole vector) go to the scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <algorithm>,
-// <cstdint>, <utility>, adm/adm_dsp_scalar.h and its vector layer first, then
-// this file inside its own namespace, after naming the layer's struct `V`.
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "adm/adm_dsp.h"
+#include "adm/adm_dsp_scalar.h"
+#include "common/simd.h"
+
+namespace vmafexact::adm {
+namespace VMAFEXACT_ISA {
+namespace {
+
+using V = simd::VMAFEXACT_ISA::V;
 
 constexpr int N = V::N;
 
@@ -742,3 +752,13 @@ AdmDsp make_dsp(const char* isa) {
       reference_cubes_n,
   };
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const AdmDsp& VMAFEXACT_ISA_NAMED(adm_dsp)() {
+  static const AdmDsp dsp = VMAFEXACT_ISA::make_dsp(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::adm

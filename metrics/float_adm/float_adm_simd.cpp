@@ -1,15 +1,24 @@
 // The row kernels of float ADM (FloatAdmDsp) for kLanes columns side by side,
-// in GCC's vector extensions: included by float_adm_avx2.cpp (8 lanes) and
-// float_adm_avx512.cpp (16 lanes) inside their own namespaces, each compiled
-// for its ISA, after defining `constexpr int kLanes`. Every lane runs the
+// in GCC's vector extensions (metrics/common/simd.h's lanes): compiled once
+// per ISA by metrics/meson.build (float_adm_dsp_avx2(): 8 lanes,
+// float_adm_dsp_avx512(): 16). Every lane runs the
 // operations of float_adm_pixel.h on its column in the same order (vector
 // arithmetic is IEEE per lane; a branch becomes a select of the same value;
 // the reference's reciprocal estimate is looked up in its table per lane),
 // and the columns left over run float_adm_pixel.h itself, so each twin gives
 // the scalar reference's bits (the twin harness, FloatAdmTwin, checks it).
-// Expects <cstdint> and float_adm_pixel.h.
 
-#include "common/vector_lanes.h"
+#include <cstdint>
+
+#include "common/simd.h"
+#include "float_adm/float_adm.h"
+#include "float_adm/float_adm_pixel.h"
+
+namespace vmafexact::float_adm {
+namespace VMAFEXACT_ISA {
+namespace {
+
+using namespace simd::VMAFEXACT_ISA::lanes;
 
 // rcp_estimate() per lane.
 inline F rcp_lanes(F x) {
@@ -188,3 +197,18 @@ void dwt_horizontal(const float* lo, const float* hi, int begin, int end, bool l
   }
   pixel::dwt_horizontal_row(lo, hi, j, end, lo_only, bands);
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const FloatAdmDsp& VMAFEXACT_ISA_NAMED(float_adm_dsp)() {
+  static constexpr FloatAdmDsp dsp{simd::VMAFEXACT_ISA::kIsaName,
+                                   VMAFEXACT_ISA::decouple,
+                                   VMAFEXACT_ISA::cm,
+                                   VMAFEXACT_ISA::csf,
+                                   VMAFEXACT_ISA::dwt_vertical,
+                                   VMAFEXACT_ISA::dwt_horizontal};
+  return dsp;
+}
+
+}  // namespace vmafexact::float_adm

@@ -1,15 +1,25 @@
 // The row kernels of float VIF (FloatVifDsp) for kLanes columns side by side,
-// in GCC's vector extensions: included by float_vif_avx2.cpp (8 lanes) and
-// float_vif_avx512.cpp (16 lanes) inside their own namespaces, each compiled
-// for its ISA, after defining `constexpr int kLanes`. Every lane runs the
+// in GCC's vector extensions (metrics/common/simd.h's lanes): compiled once
+// per ISA by metrics/meson.build (float_vif_dsp_avx2(): 8 lanes,
+// float_vif_dsp_avx512(): 16). Every lane runs the
 // operations of float_vif_pixel.h on its column in the same order (vector
 // arithmetic is IEEE per lane; a branch becomes a select of the same value),
 // and the columns left over run the scalar reference (its table's vertical
 // pass, float_vif_pixel.h's sums and statistic), so each twin gives
 // the scalar reference's bits (the twin harness, FloatVifTwin, checks it).
-// Expects <cstdint>, <limits> and float_vif_pixel.h.
 
-#include "common/vector_lanes.h"
+#include <cstdint>
+#include <limits>
+
+#include "common/simd.h"
+#include "float_vif/float_vif.h"
+#include "float_vif/float_vif_pixel.h"
+
+namespace vmafexact::float_vif {
+namespace VMAFEXACT_ISA {
+namespace {
+
+using namespace simd::VMAFEXACT_ISA::lanes;
 
 template <bool kMoments>
 void vertical_rows(const float* taps, int taps_count, const float* const* ref_rows,
@@ -125,3 +135,14 @@ void statistic(const float* const* rows, unsigned width, const StatisticConstant
   for (; j < width; ++j)
     pixel::statistic(rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], c, num[j], den[j]);
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const FloatVifDsp& VMAFEXACT_ISA_NAMED(float_vif_dsp)() {
+  static constexpr FloatVifDsp dsp{simd::VMAFEXACT_ISA::kIsaName, VMAFEXACT_ISA::vertical,
+                                   VMAFEXACT_ISA::horizontal, VMAFEXACT_ISA::statistic};
+  return dsp;
+}
+
+}  // namespace vmafexact::float_vif

@@ -1,7 +1,11 @@
 // The SIMD twins of the VIF DSP routines, written once over the vector layer
-// `V` of metrics/common/simd_avx2.h / simd_avx512.h and compiled once per ISA
-// (vif_dsp_avx2.cpp, vif_dsp_avx512.cpp include this file inside their own
-// namespace).
+// `V` (metrics/common/simd.h) and compiled once per ISA by metrics/meson.build
+// (vif_dsp_avx2(), vif_dsp_avx512(), and vif_dsp_avx512vnni(): the AVX-512
+// build with VNNI as well, whose V::add_madd16 is one vpdpwssd, the horizontal
+// filters' multiply-adds fused with their sums, modulo 2^32 as before: the
+// same bits; vif_dsp.cpp hands it out as the AVX-512 table where the CPU has
+// VNNI and the mask allows it). No FMA: the project builds with
+// -ffp-contract=off, and meson checks the objects.
 //
 // V has N 32-bit lanes in an integer vector I (also read as N/2 64-bit lanes),
 // a lane mask M, half-width integer vectors H and double vectors D of N/2 lanes.
@@ -18,10 +22,18 @@
 //    scalar's order, and truncation toward zero (no FMA: built without
 //    contraction); sums added in a different order are exact integers.
 // Each row's columns beyond the last whole vector go to the scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <algorithm>,
-// <cstdint>, vif/vif_dsp_scalar.h and its vector layer first, then this file
-// inside its namespace.
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "common/simd.h"
+#include "vif/vif_dsp.h"
+#include "vif/vif_dsp_scalar.h"
+
+namespace vmafexact::vif {
+namespace VMAFEXACT_ISA {
+namespace {
 
 // N lanes below 2^16 stored as biased int16 entries (StatRows): the low 16
 // bits of value - 32768.
@@ -683,3 +695,14 @@ constexpr VifDsp make_dsp(const char* isa) {
       lowpass_horizontal<V>,
   };
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const VifDsp& VMAFEXACT_ISA_NAMED(vif_dsp)() {
+  static constexpr VifDsp dsp =
+      VMAFEXACT_ISA::make_dsp<simd::VMAFEXACT_ISA::V>(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::vif

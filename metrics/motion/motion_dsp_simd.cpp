@@ -1,7 +1,7 @@
 // The SIMD twins of the motion DSP routines, written once over the vector
-// layer `V` of metrics/common/simd_avx2.h / simd_avx512.h (N 32-bit lanes in an
-// integer vector I) and compiled once per ISA (motion_dsp_avx2.cpp,
-// motion_dsp_avx512.cpp include this file inside their own namespace).
+// layer `V` (metrics/common/simd.h: N 32-bit lanes in an integer vector I) and
+// compiled once per ISA by metrics/meson.build (motion_dsp_avx2(),
+// motion_dsp_avx512()).
 //
 // Exactness against motion_dsp_scalar.h (whose sums are exact int64):
 //  * filter5's taps add to 65536. For 8-bit samples a sum 3571 (a + e) +
@@ -18,10 +18,16 @@
 //    for 8 bit; F(h) + (S >> 8) stays within int32 (at most 2^31 - 128).
 // Each row's borders and the columns beyond the last whole vector go to the
 // scalar reference.
-//
-// Not a normal header: an ISA translation unit includes <cstdint>,
-// motion/motion_dsp.h, motion/motion_dsp_scalar.h and its vector layer first,
-// then this file inside its namespace.
+
+#include <cstdint>
+
+#include "common/simd.h"
+#include "motion/motion_dsp.h"
+#include "motion/motion_dsp_scalar.h"
+
+namespace vmafexact::motion {
+namespace VMAFEXACT_ISA {
+namespace {
 
 template <class V>
 typename V::I filter5(typename V::I a, typename V::I b, typename V::I c, typename V::I d,
@@ -97,3 +103,14 @@ template <class V>
 constexpr MotionDsp make_dsp(const char* isa) {
   return MotionDsp{isa, vertical<V, std::uint8_t>, vertical<V, std::uint16_t>, horizontal<V>};
 }
+
+}  // namespace
+}  // namespace VMAFEXACT_ISA
+
+const MotionDsp& VMAFEXACT_ISA_NAMED(motion_dsp)() {
+  static constexpr MotionDsp dsp =
+      VMAFEXACT_ISA::make_dsp<simd::VMAFEXACT_ISA::V>(simd::VMAFEXACT_ISA::kIsaName);
+  return dsp;
+}
+
+}  // namespace vmafexact::motion
