@@ -30,6 +30,7 @@
 #include "vif/vif_cuda_plan.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_extractor.h"
+#include "vif_frames.h"
 
 using namespace vmafexact;
 using namespace vmafexact::harness;
@@ -39,62 +40,9 @@ using vmafexact::vif::VifParams;
 
 namespace {
 
-enum class Pattern { kNoise, kEdges, kExtremes, kFlat, kNoisyCopy, kAboveRange };
-
-struct XorShift {
-  std::uint32_t state;
-  std::uint32_t next() {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return state;
-  }
-};
-
-// One synthetic luma frame; kAboveRange uses the whole 16-bit range whatever
-// bpc says (libvmaf reads such samples, and so must the twin).
-std::vector<std::uint16_t> make_frame(Pattern pattern, unsigned width, unsigned height,
-                                      unsigned bpc, bool distorted, std::uint32_t seed) {
-  const unsigned max = pattern == Pattern::kAboveRange && bpc > 8 ? 65535u : (1u << bpc) - 1;
-  XorShift rng{(distorted ? 0x9e3779b9u : 0x12345678u) ^ seed};
-  std::vector<std::uint16_t> frame(static_cast<std::size_t>(width) * height);
-  for (unsigned y = 0; y < height; ++y)
-    for (unsigned x = 0; x < width; ++x) {
-      unsigned v = 0;
-      switch (pattern) {
-        case Pattern::kNoise:
-        case Pattern::kAboveRange:
-          v = rng.next() % (max + 1);
-          break;
-        case Pattern::kEdges: {
-          const unsigned xs = distorted ? x + 1 : x;
-          v = ((xs / 4 + y / 4) % 2) ? max : 0;
-          if (distorted && (x * 7 + y * 3) % 23 == 0) v = max / 2;
-          break;
-        }
-        case Pattern::kExtremes: {
-          XorShift cell{(y * width + x) * 2654435761u + 1u + seed};
-          v = (cell.next() & 1) ? max : 0;
-          if (distorted && rng.next() % 4 == 0) v = max - v;
-          break;
-        }
-        case Pattern::kFlat:
-          v = distorted ? max / 2 : max / 3;
-          break;
-        case Pattern::kNoisyCopy: {
-          XorShift cell{(y * width + x) * 2246822519u + 7u + seed};
-          const long base = static_cast<long>((x * 5 + y * 3) % 64) * max / 64 +
-                            static_cast<long>(cell.next() % (max / 8 + 1));
-          const long noise = distorted ? static_cast<long>(rng.next() % 9) - 4 : 0;
-          v = static_cast<unsigned>(std::clamp(base + noise * static_cast<long>(max / 255 + 1), 0L,
-                                               static_cast<long>(max)));
-          break;
-        }
-      }
-      frame[static_cast<std::size_t>(y) * width + x] = static_cast<std::uint16_t>(v);
-    }
-  return frame;
-}
+// The frames of the unit tests (tests/common/vif_frames.h), drawn with a seed.
+using Pattern = test::VifPattern;
+using test::vif_frame;
 
 struct Case {
   unsigned width, height, bpc;
@@ -203,10 +151,10 @@ TEST(vif_cuda_emulation, PlanReadsTheRowsAndColumnsTheCpuReads) {
 
 TEST(vif_cuda_emulation, SumsEqualTheCpuOnEverySizeDepthAndOption) {
   for (const Case& c : small_cases()) {
-    TestPlane ref(make_frame(c.pattern, c.width, c.height, c.bpc, false, c.width), c.width,
-                          c.height, c.bpc);
-    TestPlane dist(make_frame(c.pattern, c.width, c.height, c.bpc, true, c.height), c.width,
-                           c.height, c.bpc, 7);
+    TestPlane ref(vif_frame(c.pattern, c.width, c.height, c.bpc, false, c.width), c.width, c.height,
+                  c.bpc);
+    TestPlane dist(vif_frame(c.pattern, c.width, c.height, c.bpc, true, c.height), c.width,
+                   c.height, c.bpc, 7);
     const FrameSums expected = cpu_sums(c, ref, dist);
     const auto plan = cuda::vif::make_vif_plan(c.width, c.height, c.params.skip_scale0);
     const FrameSums emulated = run_guarded(ref, dist, 2, [&] {
@@ -220,8 +168,8 @@ TEST(vif_cuda_emulation, SumsEqualTheCpuOnEverySizeDepthAndOption) {
 TEST(vif_cuda_emulation, SumsEqualTheCpuAt1080p) {
   for (const unsigned bpc : {8u, 10u}) {
     const Case c{1920, 1080, bpc, Pattern::kNoisyCopy, {}};
-    TestPlane ref(make_frame(c.pattern, c.width, c.height, bpc, false, 1), c.width, c.height, bpc);
-    TestPlane dist(make_frame(c.pattern, c.width, c.height, bpc, true, 2), c.width, c.height, bpc);
+    TestPlane ref(vif_frame(c.pattern, c.width, c.height, bpc, false, 1), c.width, c.height, bpc);
+    TestPlane dist(vif_frame(c.pattern, c.width, c.height, bpc, true, 2), c.width, c.height, bpc);
     const auto plan = cuda::vif::make_vif_plan(c.width, c.height, false);
     EXPECT_EQ(cuda::vif::emulate_frame(plan, bpc, c.params, ref.plane(), dist.plane()),
               cpu_sums(c, ref, dist))
@@ -237,10 +185,10 @@ TEST_F(vif_cuda_device, SumsEqualTheCpuOnEverySizeDepthAndOption) {
   cases.push_back({3840, 2160, 10, Pattern::kNoise, {}});
   cases.push_back({1277, 719, 8, Pattern::kEdges, {1.0, true}});
   for (const Case& c : cases) {
-    TestPlane ref(make_frame(c.pattern, c.width, c.height, c.bpc, false, c.width), c.width,
-                          c.height, c.bpc);
-    TestPlane dist(make_frame(c.pattern, c.width, c.height, c.bpc, true, c.height), c.width,
-                           c.height, c.bpc, 7);
+    TestPlane ref(vif_frame(c.pattern, c.width, c.height, c.bpc, false, c.width), c.width, c.height,
+                  c.bpc);
+    TestPlane dist(vif_frame(c.pattern, c.width, c.height, c.bpc, true, c.height), c.width,
+                   c.height, c.bpc, 7);
     const FrameSums expected = cpu_sums(c, ref, dist);
     cuda::DevicePicture ref_device, dist_device;
     ref_device.upload(ref.view(), stream.get());
@@ -274,8 +222,8 @@ TEST_F(vif_cuda_device, ScoresEqualTheCpuWithEveryOption) {
           twin->init(format);
           FeatureCollector cpu_scores, twin_scores;
           for (unsigned f = 0; f < 3; ++f) {
-            const TestPlane ref(make_frame(c.pattern, w, h, bpc, false, f), w, h, bpc);
-            const TestPlane dist(make_frame(c.pattern, w, h, bpc, true, 3 * f + 1), w, h, bpc);
+            const TestPlane ref(vif_frame(c.pattern, w, h, bpc, false, f), w, h, bpc);
+            const TestPlane dist(vif_frame(c.pattern, w, h, bpc, true, 3 * f + 1), w, h, bpc);
             cpu->extract(ref.view(), dist.view(), f, cpu_scores);
             cuda::DevicePicture ref_device, dist_device;
             ref_device.upload(ref.view(), stream.get());
@@ -311,8 +259,8 @@ const BenchRegistration vif_cuda_bench({{"vif", "cuda_device", [](unsigned w, un
     unsigned frame = 0;
   };
   auto state = std::make_shared<State>();
-  const TestPlane ref(make_frame(Pattern::kNoisyCopy, w, h, bpc, false, 1), w, h, bpc);
-  const TestPlane dist(make_frame(Pattern::kNoisyCopy, w, h, bpc, true, 2), w, h, bpc);
+  const TestPlane ref(vif_frame(Pattern::kNoisyCopy, w, h, bpc, false, 1), w, h, bpc);
+  const TestPlane dist(vif_frame(Pattern::kNoisyCopy, w, h, bpc, true, 2), w, h, bpc);
   state->ref.upload(ref.view(), state->stream.get());
   state->dist.upload(dist.view(), state->stream.get());
   state->stage = std::make_unique<cuda::vif::VifCudaStage>(w, h, bpc, VifParams{}, state->stream.get());
@@ -331,8 +279,9 @@ TEST_F(vif_cuda_device, StageContractEqualsTheCpuStage) {
     for (const unsigned bpc : {8u, 10u, 12u, 16u}) {
       std::vector<HostFrame> frames;
       for (unsigned f = 0; f < 3; ++f)
-        frames.push_back({TestPlane(make_frame(Pattern::kNoisyCopy, w, h, bpc, false, f), w, h, bpc),
-                          TestPlane(make_frame(Pattern::kNoisyCopy, w, h, bpc, true, f + 9), w, h, bpc, 7)});
+        frames.push_back(
+            {TestPlane(vif_frame(Pattern::kNoisyCopy, w, h, bpc, false, f), w, h, bpc),
+             TestPlane(vif_frame(Pattern::kNoisyCopy, w, h, bpc, true, f + 9), w, h, bpc, 7)});
       vif::VifCpuStage cpu(w, h, bpc, VifParams{}, vif::vif_dsp_scalar());
       cuda::vif::VifCudaStage twin(w, h, bpc, VifParams{}, stream.get());
       expect_device_stage_equals_cpu<FrameSums>(frames, cpu, twin, stream.get(),

@@ -2,9 +2,9 @@
 //
 // Expected scores marked "libvmaf C" were printed with %.17g by a private program
 // that linked libvmaf 3.2.0's portable C build (/work/libvmaf-build/c, no x86
-// assembly), fed it the frames make_frame() below builds (same code) through
-// vmaf_read_pictures() with feature "vif" and the options shown, and read them
-// back with vmaf_feature_score_at_index().
+// assembly), fed it the frames make_frame() below builds (the same code, now in
+// tests/common/vif_frames.h) through vmaf_read_pictures() with feature "vif" and
+// the options shown, and read them back with vmaf_feature_score_at_index().
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,13 +23,14 @@
 #include "common/feature_collector.h"
 #include "common/thread_pool.h"
 #include "fixtures.h"
+#include "registry.h"
 #include "scorer.h"
 #include "test_pictures.h"
 #include "vif/vif.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_extractor.h"
 #include "vif/vif_tables.h"
-#include "registry.h"
+#include "vif_frames.h"
 
 using namespace vmafexact;
 using vif::FrameSums;
@@ -37,60 +38,13 @@ using vif::ScaleSums;
 
 namespace {
 
-enum class Pattern { kNoise, kEdges, kExtremes, kFlat, kNoisyCopy };
+using Pattern = test::VifPattern;
 
-struct XorShift {
-  std::uint32_t state;
-  std::uint32_t next() {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return state;
-  }
-};
-
-// Luma samples of one synthetic frame, row-major, width * height.
+// Luma samples of one synthetic frame, row-major, width * height: seed 0, the
+// frames libvmaf scored.
 std::vector<std::uint16_t> make_frame(Pattern pattern, unsigned width, unsigned height,
                                       unsigned bpc, bool distorted) {
-  const unsigned max = (1u << bpc) - 1;
-  XorShift rng{distorted ? 0x9e3779b9u : 0x12345678u};
-  std::vector<std::uint16_t> frame(static_cast<std::size_t>(width) * height);
-  for (unsigned y = 0; y < height; ++y) {
-    for (unsigned x = 0; x < width; ++x) {
-      unsigned v = 0;
-      switch (pattern) {
-        case Pattern::kNoise:
-          v = rng.next() % (max + 1);
-          break;
-        case Pattern::kEdges: {
-          const unsigned xs = distorted ? x + 1 : x;
-          v = ((xs / 4 + y / 4) % 2) ? max : 0;
-          if (distorted && (x * 7 + y * 3) % 23 == 0) v = max / 2;
-          break;
-        }
-        case Pattern::kExtremes: {
-          XorShift cell{(y * width + x) * 2654435761u + 1u};
-          v = (cell.next() & 1) ? max : 0;
-          if (distorted && rng.next() % 4 == 0) v = max - v;
-          break;
-        }
-        case Pattern::kFlat:
-          v = distorted ? max / 2 : max / 3;
-          break;
-        case Pattern::kNoisyCopy: {
-          XorShift cell{(y * width + x) * 2246822519u + 7u};
-          const long base = static_cast<long>((x * 5 + y * 3) % 64) * max / 64 +
-                            static_cast<long>(cell.next() % (max / 8 + 1));
-          const long noise = distorted ? static_cast<long>(rng.next() % 9) - 4 : 0;
-          v = static_cast<unsigned>(std::clamp(base + noise * static_cast<long>(max / 255 + 1), 0L,
-                                               static_cast<long>(max)));
-          break;
-        }
-      }
-      frame[static_cast<std::size_t>(y) * width + x] = static_cast<std::uint16_t>(v);
-    }
-  }
-  return frame;
+  return test::vif_frame(pattern, width, height, bpc, distorted);
 }
 
 // A luma-only picture holding `samples` (8-bit or 16-bit storage), with
