@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "adm/adm.h"
+#include "adm/adm_dsp.h"
 #include "common/cpu.h"
 #include "common/picture.h"
 #include "dsp_inputs.h"
 #include "harness.h"
-#include "adm/adm.h"
-#include "adm/adm_dsp.h"
+#include "sizes_and_frames.h"
 
 using namespace vmafexact;
 using namespace vmafexact::harness;
@@ -480,34 +481,20 @@ bool same_sums(const adm::FrameSums& a, const adm::FrameSums& b) {
 
 // The whole per-pixel stage, scalar table against the twin's, on pictures.
 TEST_P(AdmTwin, StageEndToEnd) {
-  struct Size {
-    unsigned w, h;
-  };
-  std::vector<Size> sizes = {{33, 33}, {34, 35},  {35, 34},  {47, 39},
-                        {65, 34}, {100, 36}, {129, 97}, {331, 177}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1281, 721}});  // --full
+  const std::vector<Size> sizes = sizes_with_full(
+      {{33, 33}, {34, 35}, {35, 34}, {47, 39}, {65, 34}, {100, 36}, {129, 97}, {331, 177}},
+      {{1920, 1080}, {1281, 721}});
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange})
         for (int variant = 0; variant < 4; ++variant) {
-          const unsigned bytes = bpc > 8 ? 2 : 1;
           test::TestPlane ref_pic(size.w, size.h, bpc, 3), dis_pic(size.w, size.h, bpc, 6);
-          const std::uint32_t max =
-              fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
-          for (unsigned y = 0; y < size.h; ++y)
-            for (unsigned x = 0; x < size.w; ++x) {
-              // Smooth content with edges and noise, and a distorted copy.
-              std::uint32_t v =
-                  ((x / 7 + y / 5) % 2 ? x * 5 + y * 3 : 200 - x) * (max / 64 + 1) % (max + 1);
-              if (fill != Fill::kRandom || rng_() % 3 == 0)
-                v = static_cast<std::uint32_t>(rng_() % (max + 1));
-              if (fill == Fill::kExtremes) v = (rng_() & 1) ? max : 0;
-              std::uint32_t d = v;
-              if (rng_() % 4 == 0) d = static_cast<std::uint32_t>(rng_() % (max + 1));
-              if (variant == 1 && rng_() % 8 == 0) d = max - v;
-              ref_pic.set(x, y, v);
-              dis_pic.set(x, y, d);
-            }
+          // Smooth content with edges and noise, and a distorted copy.
+          paint_noisy_copy(ref_pic, dis_pic, fill, variant == 1, rng_,
+                           [](unsigned x, unsigned y, std::uint32_t max) -> std::uint32_t {
+                             return ((x / 7 + y / 5) % 2 ? x * 5 + y * 3 : 200 - x) *
+                                    (max / 64 + 1) % (max + 1);
+                           });
           adm::AdmOptions options;
           if (variant == 1) options.enhn_gain_limit = 1.0;
           if (variant == 2) options.skip_scale0 = true;

@@ -21,15 +21,12 @@
 #include "harness.h"
 #include "psnr_hvs/psnr_hvs.h"
 #include "registry.h"
+#include "sizes_and_frames.h"
 
 using namespace vmafexact;
 using namespace vmafexact::harness;
 
 namespace {
-
-struct Size {
-  unsigned w, h;
-};
 
 // A picture of TestPlanes: luma only, or with chroma planes of libvmaf's sizes.
 struct TestFrame {
@@ -563,21 +560,20 @@ HARNESS_DSP_FIXTURE(PsnrHvsTwin, psnr_hvs::PsnrHvsDsp, psnr_hvs::psnr_hvs_dsp_sc
                     psnr_hvs::psnr_hvs_dsp_isa, 0x4875);
 
 TEST_P(PsnrHvsTwin, PlaneSums) {
-  std::vector<Size> sizes = {{8, 8}, {15, 9}, {64, 15}, {113, 17}, {120, 22}, {241, 30}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
+  const std::vector<Size> sizes = sizes_with_full(
+      {{8, 8}, {15, 9}, {64, 15}, {113, 17}, {120, 22}, {241, 30}}, {{1920, 1080}, {3840, 2160}});
   for (unsigned bpc : {8u, 10u, 12u})
     for (const Size size : sizes)
       for (test::Fill fill : {test::Fill::kRandom, test::Fill::kExtremes, test::Fill::kFullRange}) {
         test::TestPlane ref_plane(size.w, size.h, bpc, 3), dist_plane(size.w, size.h, bpc, 5);
-        for (unsigned y = 0; y < size.h; ++y)
-          for (unsigned x = 0; x < size.w; ++x) {
-            ref_plane.set(x, y, test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1));
-            // Mostly near the reference, as a distorted picture is.
-            const std::uint32_t near = std::min<std::uint32_t>(
-                ref_plane.get(x, y) + static_cast<std::uint32_t>(rng_() % 9), (1u << bpc) - 1);
-            dist_plane.set(x, y,
-                           rng_() % 4 ? near : test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1));
-          }
+        paint_pair(ref_plane, dist_plane, [&](unsigned, unsigned) {
+          const std::uint32_t r = test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1);
+          // Mostly near the reference, as a distorted picture is.
+          const std::uint32_t near =
+              std::min<std::uint32_t>(r + static_cast<std::uint32_t>(rng_() % 9), (1u << bpc) - 1);
+          return std::pair{r,
+                           rng_() % 4 ? near : test::sample_of(rng_, fill, bpc, bpc > 8 ? 2 : 1)};
+        });
         for (unsigned csf = 0; csf < 3; ++csf) {
           const auto a =
               psnr_hvs::plane_sum(ref_plane.plane(), dist_plane.plane(), bpc, csf, ref());

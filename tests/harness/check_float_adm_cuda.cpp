@@ -38,10 +38,6 @@ namespace pixel = vmafexact::float_adm::pixel;
 
 namespace {
 
-struct Size {
-  unsigned w, h;
-};
-
 // A picture with hard edges over a gradient, noise, flat rows and (`fill`)
 // runs of extreme or out-of-range samples: the decoupling's clamps, its angle
 // test and the masking's clip at 0 are all taken.
@@ -178,6 +174,20 @@ const std::vector<FeatureOptions> kOptionSets = {
     {{"adm_f1s0", "0.25"}, {"adm_f2s3", "2"}, {"adm_adm3_apply_hm", "true"}},
     {{"adm_noise_weight", "0"}, {"adm_dlm_weight", "0.8"}, {"adm_min_val", "0.1"}}};
 
+// float_adm's parts, for the device checks (device_stage.h).
+struct FloatAdmTwin {
+  static constexpr const char* kFeature = "float_adm";
+  using Sums = fa::FloatAdmSums;
+  using CpuStage = fa::FloatAdmCpuStage;
+  using CudaStage = cuda::float_adm::FloatAdmCudaStage;
+  static fa::FloatAdmParams params(const FeatureOptions& options) {
+    return fa::params_of(feature_entry(kFeature).descriptor.parse(options));
+  }
+  static void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
+    ::paint(plane, seed, fill, rng);
+  }
+};
+
 }  // namespace
 
 TEST(float_adm_cuda_emulation, LevelSumsEqualTheCpu) {
@@ -228,53 +238,14 @@ HARNESS_DEVICE_FIXTURE(float_adm);
 // The stage contract (frames submitted one ahead, as the Scorer runs them):
 // every frame's sums == the CPU stage's.
 TEST_F(float_adm_cuda_device, StageContractEqualsTheCpuStage) {
-  cuda::Stream stream;
-  std::mt19937_64 rng(seed() ^ 0xFADA1);
-  const std::vector<Size> sizes = {{16, 16},   {12, 10},     {47, 39},
-                                   {331, 177}, {1920, 1080}, {1277, 719}};
-  for (const unsigned bpc : {8u, 10u, 16u})
-    for (const auto& [w, h] : sizes)
-      for (const auto& options :
-           {FeatureOptions{}, FeatureOptions{{"adm_skip_scale0", "true"}, {"adm_csf_mode", "1"}}}) {
-        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!feature_takes("float_adm", format, options)) continue;
-        std::vector<HostFrame> frames;
-        for (unsigned f = 0; f < 3; ++f) {
-          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
-          paint(frame.ref, f, f == 1 ? Fill::kExtremes : Fill::kRandom, rng);
-          paint(frame.dist, f + 5, Fill::kRandom, rng);
-          frames.push_back(std::move(frame));
-        }
-        const fa::FloatAdmParams params =
-            fa::params_of(feature_entry("float_adm").descriptor.parse(options));
-        fa::FloatAdmCpuStage cpu(format, params);
-        cuda::float_adm::FloatAdmCudaStage twin(format, params, stream.get());
-        expect_device_stage_equals_cpu<fa::FloatAdmSums>(frames, cpu, twin, stream.get(),
-                                                         case_label(w, h, bpc, options));
-      }
+  expect_stage_contract<FloatAdmTwin>(
+      {{16, 16}, {12, 10}, {47, 39}, {331, 177}, {1920, 1080}, {1277, 719}}, {8u, 10u, 16u},
+      {FeatureOptions{}, FeatureOptions{{"adm_skip_scale0", "true"}, {"adm_csf_mode", "1"}}},
+      0xFADA1);
 }
 
 // The extractor on both backends with every option: the same collector.
 TEST_F(float_adm_cuda_device, TwinEqualsTheCpuWithEveryOption) {
-  cuda::CudaBackend backend;
-  std::mt19937_64 rng(seed() ^ 0xFADA2);
-  const std::vector<Size> sizes = {{16, 16}, {33, 35}, {97, 71}, {640, 360}};
-  unsigned compared = 0;
-  for (const unsigned bpc : {8u, 12u})
-    for (const auto& [w, h] : sizes)
-      for (const auto& options : kOptionSets) {
-        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!feature_takes("float_adm", format, options)) continue;
-        const std::string what = case_label(w, h, bpc, options);
-        std::vector<HostFrame> frames;
-        for (unsigned f = 0; f < 3; ++f) {
-          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
-          paint(frame.ref, f, Fill::kRandom, rng);
-          paint(frame.dist, f + 3, f == 2 ? Fill::kFullRange : Fill::kRandom, rng);
-          frames.push_back(std::move(frame));
-        }
-        expect_twin_extractor_equals_cpu(frames, "float_adm", options, backend, what, &compared);
-      }
-  std::printf("[float_adm cuda] %u values compared\n", compared);
-  EXPECT_GT(compared, 0u);
+  expect_extractor_with_every_option<FloatAdmTwin>({{16, 16}, {33, 35}, {97, 71}, {640, 360}},
+                                                   {8u, 12u}, kOptionSets, 0xFADA2);
 }

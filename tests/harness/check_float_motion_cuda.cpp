@@ -31,10 +31,6 @@ namespace tile = vmafexact::cuda::float_motion::tile;
 
 namespace {
 
-struct Size {
-  unsigned w, h;
-};
-
 // Frame `frame` of a clip: a moving hard-edged pattern over a gradient, noise,
 // and (`fill`) runs of extreme samples.
 void paint(test::TestPlane& plane, unsigned frame, Fill fill, std::mt19937_64& rng) {
@@ -163,13 +159,8 @@ TEST_F(float_motion_cuda_device, StageContractEqualsTheCpuStage) {
   sizes.insert(sizes.end(), {{1920, 1080}, {1277, 719}});
   for (const unsigned bpc : {8u, 10u, 16u})
     for (const auto& [w, h] : sizes) {
-      std::vector<HostFrame> frames;
-      for (unsigned f = 0; f < 4; ++f) {
-        HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
-        paint(frame.ref, f, f == 2 ? Fill::kExtremes : Fill::kRandom, rng);
-        paint(frame.dist, f + 7, Fill::kRandom, rng);
-        frames.push_back(std::move(frame));
-      }
+      const std::vector<HostFrame> frames =
+          painted_clip(w, h, bpc, 4, 7, {2, Fill::kExtremes, false}, paint, rng);
       const PictureFormat format{w, h, bpc, ChromaFormat::k400};
       for (const bool scale1 : {false, true}) {
         float_motion::FloatMotionParams params;

@@ -143,8 +143,18 @@ const std::vector<FeatureOptions> kOptionSets = {
     {{"vif_prescale", "2"}},
     {{"vif_scale1_min_val", "0.5"}, {"debug", "true"}}};
 
-struct Size {
-  unsigned w, h;
+// float_vif's parts, for the device checks (device_stage.h).
+struct FloatVifTwin {
+  static constexpr const char* kFeature = "float_vif";
+  using Sums = fv::FloatVifSums;
+  using CpuStage = fv::FloatVifCpuStage;
+  using CudaStage = cuda::float_vif::FloatVifCudaStage;
+  static fv::FloatVifParams params(const FeatureOptions& options) {
+    return fv::params_of(feature_entry(kFeature).descriptor.parse(options));
+  }
+  static void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
+    ::paint(plane, seed, fill, rng);
+  }
 };
 
 }  // namespace
@@ -181,53 +191,15 @@ HARNESS_DEVICE_FIXTURE(float_vif);
 // The stage contract (frames submitted one ahead, as the Scorer runs them):
 // every frame's sums == the CPU stage's.
 TEST_F(float_vif_cuda_device, StageContractEqualsTheCpuStage) {
-  cuda::Stream stream;
-  std::mt19937_64 rng(seed() ^ 0xF1F01);
-  const std::vector<Size> sizes = {{32, 32}, {47, 39}, {331, 177}, {1920, 1080}, {1277, 719}};
-  for (const unsigned bpc : {8u, 10u, 16u})
-    for (const auto& [w, h] : sizes)
-      for (const auto& options :
-           {FeatureOptions{},
-            FeatureOptions{{"vif_prescale", "0.75"}, {"vif_prescale_method", "bicubic"}}}) {
-        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!feature_takes("float_vif", format, options)) continue;
-        std::vector<HostFrame> frames;
-        for (unsigned f = 0; f < 3; ++f) {
-          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
-          paint(frame.ref, f, f == 1 ? Fill::kExtremes : Fill::kRandom, rng);
-          paint(frame.dist, f + 5, Fill::kRandom, rng);
-          frames.push_back(std::move(frame));
-        }
-        const fv::FloatVifParams params =
-            fv::params_of(feature_entry("float_vif").descriptor.parse(options));
-        fv::FloatVifCpuStage cpu(format, params);
-        cuda::float_vif::FloatVifCudaStage twin(format, params, stream.get());
-        expect_device_stage_equals_cpu<fv::FloatVifSums>(frames, cpu, twin, stream.get(),
-                                                         case_label(w, h, bpc, options));
-      }
+  expect_stage_contract<FloatVifTwin>(
+      {{32, 32}, {47, 39}, {331, 177}, {1920, 1080}, {1277, 719}}, {8u, 10u, 16u},
+      {FeatureOptions{},
+       FeatureOptions{{"vif_prescale", "0.75"}, {"vif_prescale_method", "bicubic"}}},
+      0xF1F01);
 }
 
 // The extractor on both backends with every option: the same collector.
 TEST_F(float_vif_cuda_device, TwinEqualsTheCpuWithEveryOption) {
-  cuda::CudaBackend backend;
-  std::mt19937_64 rng(seed() ^ 0xF1F02);
-  const std::vector<Size> sizes = {{33, 35}, {97, 71}, {640, 360}};
-  unsigned compared = 0;
-  for (const unsigned bpc : {8u, 12u})
-    for (const auto& [w, h] : sizes)
-      for (const auto& options : kOptionSets) {
-        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
-        if (!feature_takes("float_vif", format, options)) continue;
-        const std::string what = case_label(w, h, bpc, options);
-        std::vector<HostFrame> frames;
-        for (unsigned f = 0; f < 3; ++f) {
-          HostFrame frame{test::TestPlane(w, h, bpc), test::TestPlane(w, h, bpc)};
-          paint(frame.ref, f, Fill::kRandom, rng);
-          paint(frame.dist, f + 3, f == 2 ? Fill::kFullRange : Fill::kRandom, rng);
-          frames.push_back(std::move(frame));
-        }
-        expect_twin_extractor_equals_cpu(frames, "float_vif", options, backend, what, &compared);
-      }
-  std::printf("[float_vif cuda] %u values compared\n", compared);
-  EXPECT_GT(compared, 0u);
+  expect_extractor_with_every_option<FloatVifTwin>({{33, 35}, {97, 71}, {640, 360}}, {8u, 12u},
+                                                   kOptionSets, 0xF1F02);
 }

@@ -19,6 +19,7 @@
 #include "motion/motion_dsp.h"
 #include "motion/motion_extractor.h"
 #include "motion/motion_pixel.h"
+#include "sizes_and_frames.h"
 
 using namespace vmafexact;
 using namespace vmafexact::harness;
@@ -110,26 +111,22 @@ TEST_P(MotionTwin, Horizontal) {
 }
 
 TEST_P(MotionTwin, SadEndToEnd) {
-  struct Size {
-    unsigned w, h;
-  };
-  std::vector<Size> sizes = {{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
-                        {15, 8},  {16, 16},  {17, 17}, {19, 6},   {33, 31},   {64, 40},  {100, 8},
-                        {8, 100}, {131, 67}, {257, 9}, {1283, 7}, {1920, 12}, {1921, 33}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1281, 721}});  // --full
+  const std::vector<Size> sizes =
+      sizes_with_full({{3, 3},   {4, 3},    {3, 5},   {5, 5},    {7, 4},     {8, 8},    {9, 13},
+                       {15, 8},  {16, 16},  {17, 17}, {19, 6},   {33, 31},   {64, 40},  {100, 8},
+                       {8, 100}, {131, 67}, {257, 9}, {1283, 7}, {1920, 12}, {1921, 33}},
+                      {{1920, 1080}, {1281, 721}});
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : kFills) {
         const unsigned bytes = bpc > 8 ? 2 : 1;
         test::TestPlane prev_pic(size.w, size.h, bpc, 5), cur_pic(size.w, size.h, bpc, 2);
-        for (unsigned y = 0; y < size.h; ++y)
-          for (unsigned x = 0; x < size.w; ++x) {
-            const std::uint32_t p = motion_sample(rng_, fill, bpc, bytes);
-            std::uint32_t c = p;
-            if (rng_() % 3 != 0) c = motion_sample(rng_, fill, bpc, bytes);
-            prev_pic.set(x, y, p);
-            cur_pic.set(x, y, c);
-          }
+        paint_pair(prev_pic, cur_pic, [&](unsigned, unsigned) {
+          const std::uint32_t p = motion_sample(rng_, fill, bpc, bytes);
+          std::uint32_t c = p;
+          if (rng_() % 3 != 0) c = motion_sample(rng_, fill, bpc, bytes);
+          return std::pair{p, c};
+        });
         const PlaneView prev = prev_pic.plane(), cur = cur_pic.plane();
         std::vector<std::int32_t> scratch;
         const auto sad = [&](const PlaneView& a, const PlaneView& b, const motion::MotionDsp& dsp,
@@ -149,11 +146,8 @@ TEST_P(MotionTwin, SadEndToEnd) {
 // The CPU stage of the contract (MotionCpuStage, which keeps the last `depth`
 // reference planes) with the scalar table and the twin's, over a short clip.
 TEST_P(MotionTwin, StageOverFrames) {
-  struct Size {
-    unsigned w, h;
-  };
-  std::vector<Size> sizes = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 19}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
+  const std::vector<Size> sizes = sizes_with_full(
+      {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 19}}, {{1920, 1080}, {3840, 2160}});
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (unsigned depth : {2u, 3u}) {
@@ -164,11 +158,10 @@ TEST_P(MotionTwin, StageOverFrames) {
         for (unsigned frame = 0; frame < 5; ++frame) {
           const Fill fill = kFills[(frame + depth) % 5];
           test::TestPlane ref_pic(size.w, size.h, bpc, 4), dis_pic(size.w, size.h, bpc, 1);
-          for (unsigned y = 0; y < size.h; ++y)
-            for (unsigned x = 0; x < size.w; ++x) {
-              ref_pic.set(x, y, motion_sample(rng_, fill, bpc, bytes));
-              dis_pic.set(x, y, motion_sample(rng_, fill, bpc, bytes));
-            }
+          paint_pair(ref_pic, dis_pic, [&](unsigned, unsigned) {
+            const std::uint32_t r = motion_sample(rng_, fill, bpc, bytes);
+            return std::pair{r, motion_sample(rng_, fill, bpc, bytes)};
+          });
           const auto expected = run_guarded(ref_pic, dis_pic, 1 + frame, [&] {
             return scalar_stage.compute(ref_pic.view(), dis_pic.view(), frame);
           });

@@ -179,10 +179,6 @@ void expect_emulation_equals_cpu(const Plane& prev, const Plane& cur, const std:
   EXPECT_EQ(e.sad, motion::motion_sad(prev.view(), cur.view(), cur.bpc, scratch, motion::motion_dsp_scalar())) << label;
 }
 
-struct Size {
-  unsigned w, h;
-};
-
 // Around the kernel's block (kRows) and chunk (kChunk) boundaries, and odd sizes.
 const std::vector<Size> kSizes = {
     {3, 3},    {4, 3},     {3, 4},    {5, 7},    {17, 17},  {33, 9},    {3, 41},

@@ -17,6 +17,7 @@
 #include "psnr/psnr.h"
 #include "psnr/psnr_dsp.h"
 #include "psnr/psnr_extractor.h"
+#include "sizes_and_frames.h"
 
 using namespace vmafexact;
 using namespace vmafexact::harness;
@@ -61,23 +62,19 @@ TEST_P(PsnrTwin, Rows) {
 // Whole planes 3x3 .. 1921x33, and rows so wide that the 8-bit uint32 row sum
 // wraps: 65794 errors of 255 (65794 * 65025 > 2^32).
 TEST_P(PsnrTwin, Planes) {
-  struct Size {
-    unsigned w, h;
-  };
-  std::vector<Size> sizes = {{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {3840, 2160}});  // --full
+  const std::vector<Size> sizes =
+      sizes_with_full({{3, 3}, {5, 4}, {17, 9}, {33, 31}, {131, 67}, {1921, 33}, {65794, 3}},
+                      {{1920, 1080}, {3840, 2160}});
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : kFills) {
         const unsigned bytes = bpc > 8 ? 2 : 1;
         test::TestPlane ref_pic(size.w, size.h, bpc, 7), dis_pic(size.w, size.h, bpc, 2);
-        for (unsigned y = 0; y < size.h; ++y)
-          for (unsigned x = 0; x < size.w; ++x) {
-            const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
-            const std::uint32_t b = fill == Fill::kMax ? 0 : motion_sample(rng_, fill, bpc, bytes);
-            ref_pic.set(x, y, a);
-            dis_pic.set(x, y, b);
-          }
+        paint_pair(ref_pic, dis_pic, [&](unsigned, unsigned) {
+          const std::uint32_t a = motion_sample(rng_, fill, bpc, bytes);
+          const std::uint32_t b = fill == Fill::kMax ? 0 : motion_sample(rng_, fill, bpc, bytes);
+          return std::pair{a, b};
+        });
         const PlaneView r = ref_pic.plane(), d = dis_pic.plane();
         const std::uint64_t expected =
             run_guarded(ref_pic, dis_pic, 1, [&] { return psnr::plane_sse(r, d, bpc, ref()); });

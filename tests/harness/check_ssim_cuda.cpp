@@ -151,10 +151,6 @@ bool same_means(const ssim::SsimMeans& a, const ssim::SsimMeans& b) {
   return same(a.ssim, b.ssim) && same(a.l, b.l) && same(a.c, b.c) && same(a.s, b.s);
 }
 
-struct Size {
-  unsigned w, h;
-};
-
 // float_ssim from the smallest picture its window allows after scaling.
 const std::vector<Size> kSsimSizes = {{11, 11}, {17, 17}, {33, 21}, {64, 48}, {203, 190}, {257, 263}};
 const std::vector<Size> kMsSsimSizes = {{176, 176}, {177, 181}, {333, 241}};

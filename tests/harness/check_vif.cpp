@@ -14,6 +14,7 @@
 #include "common/picture.h"
 #include "dsp_inputs.h"
 #include "harness.h"
+#include "sizes_and_frames.h"
 #include "vif/vif.h"
 #include "vif/vif_dsp.h"
 #include "vif/vif_tables.h"
@@ -330,33 +331,28 @@ TEST_P(VifTwin, LowpassHorizontal) {
 
 // The whole per-pixel stage, scalar table against the twin's, on pictures.
 TEST_P(VifTwin, StageEndToEnd) {
-  struct Size {
-    unsigned w, h;
-  };
-  std::vector<Size> sizes = {{8, 8},   {9, 13},  {15, 8},  {16, 16},  {17, 17},  {33, 31},
-                             {64, 40}, {100, 8}, {8, 100}, {131, 67}, {257, 131}};
-  if (full()) sizes.insert(sizes.end(), {{1920, 1080}, {1277, 719}});  // --full
+  const std::vector<Size> sizes = sizes_with_full({{8, 8},
+                                                   {9, 13},
+                                                   {15, 8},
+                                                   {16, 16},
+                                                   {17, 17},
+                                                   {33, 31},
+                                                   {64, 40},
+                                                   {100, 8},
+                                                   {8, 100},
+                                                   {131, 67},
+                                                   {257, 131}},
+                                                  {{1920, 1080}, {1277, 719}});
   for (unsigned bpc : {8u, 10u, 12u, 16u})
     for (const Size& size : sizes)
       for (Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange})
         for (int variant = 0; variant < 3; ++variant) {
-          const unsigned bytes = bpc > 8 ? 2 : 1;
           test::TestPlane ref_pic(size.w, size.h, bpc, 3), dis_pic(size.w, size.h, bpc, 5);
-          const std::uint32_t max =
-              fill == Fill::kFullRange ? (bytes == 1 ? 255 : 65535) : (1u << bpc) - 1;
-          for (unsigned y = 0; y < size.h; ++y)
-            for (unsigned x = 0; x < size.w; ++x) {
-              // Smooth content plus noise, and a distorted copy (noise, inversions).
-              std::uint32_t v = (x * 5 + y * 3) * (max / 64 + 1) % (max + 1);
-              if (fill != Fill::kRandom || rng_() % 3 == 0)
-                v = static_cast<std::uint32_t>(rng_() % (max + 1));
-              if (fill == Fill::kExtremes) v = (rng_() & 1) ? max : 0;
-              std::uint32_t d = v;
-              if (rng_() % 4 == 0) d = static_cast<std::uint32_t>(rng_() % (max + 1));
-              if (variant == 1 && rng_() % 8 == 0) d = max - v;
-              ref_pic.set(x, y, v);
-              dis_pic.set(x, y, d);
-            }
+          // Smooth content plus noise, and a distorted copy (noise, inversions).
+          paint_noisy_copy(ref_pic, dis_pic, fill, variant == 1, rng_,
+                           [](unsigned x, unsigned y, std::uint32_t max) -> std::uint32_t {
+                             return (x * 5 + y * 3) * (max / 64 + 1) % (max + 1);
+                           });
           VifParams params;
           if (variant == 1) params.enhn_gain_limit = 1.0;
           if (variant == 2) params.skip_scale0 = true;

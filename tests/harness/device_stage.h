@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <initializer_list>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,14 +17,12 @@
 #include "common/feature_stage.h"
 #include "cuda_backend.h"
 #include "dsp_inputs.h"
+#include "float_emulation.h"
 #include "registry.h"
+#include "sizes_and_frames.h"
 #include "test_pictures.h"
 
 namespace vmafexact::harness {
-
-struct HostFrame {
-  test::TestPlane ref, dist;
-};
 
 template <class Sums>
 void expect_device_stage_equals_cpu(const std::vector<HostFrame>& frames, FeatureStage<Sums>& cpu,
@@ -82,6 +83,64 @@ inline void expect_twin_extractor_equals_cpu(const std::vector<HostFrame>& frame
   cpu->flush(cpu_scores);
   twin->flush(twin_scores);
   same_scores("after flush");
+}
+
+// The two device checks of a luma twin whose stages take the feature's parsed
+// parameters (float_vif, float_adm), written once. `Twin` names the feature's
+// parts:
+//   static constexpr const char* kFeature;
+//   using Sums, CpuStage, CudaStage;  // (format, params), CudaStage with a stream too
+//   static Params params(const FeatureOptions&);
+//   static void paint(test::TestPlane&, unsigned seed, test::Fill, std::mt19937_64&);
+// Cases the feature does not take (its extractor refuses the format) are left out.
+
+// The stage contract (frames submitted one ahead, as the Scorer runs them):
+// on clips of 3 frames (the second reference with extreme samples), every
+// frame's sums == the CPU stage's.
+template <class Twin>
+void expect_stage_contract(const std::vector<Size>& sizes, std::initializer_list<unsigned> bpcs,
+                           std::initializer_list<FeatureOptions> option_sets,
+                           std::uint64_t seed_constant) {
+  cuda::Stream stream;
+  std::mt19937_64 rng(seed() ^ seed_constant);
+  for (const unsigned bpc : bpcs)
+    for (const auto& [w, h] : sizes)
+      for (const auto& options : option_sets) {
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        if (!feature_takes(Twin::kFeature, format, options)) continue;
+        const std::vector<HostFrame> frames =
+            painted_clip(w, h, bpc, 3, 5, {1, test::Fill::kExtremes, false}, Twin::paint, rng);
+        const auto params = Twin::params(options);
+        typename Twin::CpuStage cpu(format, params);
+        typename Twin::CudaStage twin(format, params, stream.get());
+        expect_device_stage_equals_cpu<typename Twin::Sums>(frames, cpu, twin, stream.get(),
+                                                            case_label(w, h, bpc, options));
+      }
+}
+
+// The extractor on both backends with every option set: on clips of 3 frames
+// (the third distorted with full-range samples), the same collector after
+// every frame and after flush; prints how many values were compared.
+template <class Twin>
+void expect_extractor_with_every_option(const std::vector<Size>& sizes,
+                                        std::initializer_list<unsigned> bpcs,
+                                        const std::vector<FeatureOptions>& option_sets,
+                                        std::uint64_t seed_constant) {
+  cuda::CudaBackend backend;
+  std::mt19937_64 rng(seed() ^ seed_constant);
+  unsigned compared = 0;
+  for (const unsigned bpc : bpcs)
+    for (const auto& [w, h] : sizes)
+      for (const auto& options : option_sets) {
+        const PictureFormat format{w, h, bpc, ChromaFormat::k400};
+        if (!feature_takes(Twin::kFeature, format, options)) continue;
+        const std::string what = case_label(w, h, bpc, options);
+        const std::vector<HostFrame> frames =
+            painted_clip(w, h, bpc, 3, 3, {2, test::Fill::kFullRange, true}, Twin::paint, rng);
+        expect_twin_extractor_equals_cpu(frames, Twin::kFeature, options, backend, what, &compared);
+      }
+  std::printf("[%s cuda] %u values compared\n", Twin::kFeature, compared);
+  EXPECT_GT(compared, 0u);
 }
 
 }  // namespace vmafexact::harness
