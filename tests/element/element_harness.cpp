@@ -1,8 +1,15 @@
 #include "element_harness.h"
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "psnr/psnr.h"
 
 namespace vmafexact::test {
 
@@ -227,5 +234,76 @@ guint64 field_uint64(const GstStructure* structure, const char* name) {
     throw std::runtime_error(std::string("no guint64 field ") + name);
   return value;
 }
+
+namespace checks {
+
+std::vector<double> expected_psnr(const RawPicture& ref, const RawPicture& dist) {
+  const OwnedView r = view_of(ref), d = view_of(dist);
+  std::vector<double> scores;
+  for (unsigned p = 0; p < r.view.plane_count(); ++p) {
+    const auto sse = psnr::plane_sse(r.view.planes[p], d.view.planes[p], ref.bpc);
+    scores.push_back(psnr::psnr_from_sse(sse, r.view.planes[p].width, r.view.planes[p].height,
+                                         ref.bpc, psnr::default_psnr_max(ref.bpc)));
+  }
+  return scores;
+}
+
+bool contains(const std::vector<std::string>& texts, const std::string& needle) {
+  for (const auto& text : texts)
+    if (text.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+std::string joined(const std::vector<std::string>& texts) {
+  std::string all;
+  for (const auto& text : texts) all += text + "\n";
+  return all;
+}
+
+Frames make_frames(unsigned count, unsigned width, unsigned height, unsigned bpc,
+                   ChromaFormat chroma) {
+  Frames frames;
+  for (unsigned i = 0; i < count; ++i) {
+    frames.ref.push_back(random_picture(width, height, bpc, chroma, 100 + i));
+    frames.dist.push_back(distorted(frames.ref.back(), 3 + static_cast<int>(i) % 5, 200 + i));
+  }
+  return frames;
+}
+
+void run_pairs(ElementHarness& harness, const Frames& frames, GstVideoFormat ref_format,
+               GstVideoFormat dist_format) {
+  for (std::size_t i = 0; i < frames.ref.size(); ++i) {
+    ASSERT_EQ(harness.push_ref(make_buffer(frames.ref[i], ref_format, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+    ASSERT_EQ(harness.push_dist(make_buffer(frames.dist[i], dist_format, i * kFrame, kFrame)),
+              GST_FLOW_OK);
+  }
+}
+
+void expect_frame_scores(const std::vector<const GstStructure*>& frames_posted,
+                         const Frames& frames) {
+  ASSERT_EQ(frames_posted.size(), frames.ref.size());
+  const char* names[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+  for (std::size_t i = 0; i < frames_posted.size(); ++i) {
+    EXPECT_EQ(field_uint64(frames_posted[i], "index"), i);
+    const auto expected = expected_psnr(frames.ref[i], frames.dist[i]);
+    for (std::size_t p = 0; p < expected.size(); ++p)
+      EXPECT_EQ(field_double(frames_posted[i], names[p]), expected[p]) << "frame " << i << " " << names[p];
+  }
+}
+
+std::filesystem::path temp_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("vmafexact-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace checks
 
 }  // namespace vmafexact::test

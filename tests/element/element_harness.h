@@ -7,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -96,5 +97,37 @@ std::vector<std::string> message_texts(const std::vector<MessagePtr>& messages,
 
 double field_double(const GstStructure* structure, const char* name);
 guint64 field_uint64(const GstStructure* structure, const char* name);
+
+// The element's own checks (tests/element/test_*.cpp): pairs of frames pushed
+// in step and their psnr scores against the metrics' own. A namespace of their
+// own, as other tests of this binary keep helpers of the same names.
+namespace checks {
+
+constexpr GstClockTime kFrame = GST_SECOND / 24;
+
+// psnr_y/cb/cr of a pair, from the metrics' own functions.
+std::vector<double> expected_psnr(const RawPicture& ref, const RawPicture& dist);
+
+bool contains(const std::vector<std::string>& texts, const std::string& needle);
+std::string joined(const std::vector<std::string>& texts);
+
+struct Frames {
+  std::vector<RawPicture> ref, dist;
+};
+
+Frames make_frames(unsigned count, unsigned width, unsigned height, unsigned bpc,
+                   ChromaFormat chroma);
+
+// Pushes pairs in step and checks each frame message against the metrics.
+void run_pairs(ElementHarness& harness, const Frames& frames, GstVideoFormat ref_format,
+               GstVideoFormat dist_format);
+
+void expect_frame_scores(const std::vector<const GstStructure*>& frames_posted,
+                         const Frames& frames);
+
+std::filesystem::path temp_path(const std::string& name);
+std::string read_text(const std::filesystem::path& path);
+
+}  // namespace checks
 
 }  // namespace vmafexact::test
