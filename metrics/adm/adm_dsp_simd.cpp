@@ -45,11 +45,13 @@ using V = simd::VMAFEXACT_ISA::V;
 
 constexpr int N = V::N;
 
-typedef std::uint8_t VU8 __attribute__((vector_size(N)));
-typedef std::int16_t VI16 __attribute__((vector_size(N * 2)));
-typedef std::uint16_t VU16 __attribute__((vector_size(N * 2)));
-typedef std::int32_t VI32 __attribute__((vector_size(N * 4)));
-typedef std::uint32_t VU32 __attribute__((vector_size(N * 4)));
+// The layer's vector-extension types (metrics/common/simd.h) by lane type.
+namespace lanes = simd::VMAFEXACT_ISA::lanes;
+using VU8 = lanes::U8;
+using VI16 = lanes::I16;
+using VU16 = lanes::U16;
+using VI32 = lanes::I;
+using VU32 = lanes::U;
 
 template <typename T>
 struct VectorOf;
@@ -145,14 +147,13 @@ template <typename V>
 }
 
 // Steps with 64-bit lanes (int64, uint64, double) run on half vectors (N/2
-// lanes), so that they fill one hardware register: GCC splits wider vector
-// types for plain arithmetic, but converts and shifts them lane by lane.
-constexpr int H = N / 2;
-typedef std::int32_t VI32H __attribute__((vector_size(H * 4)));
-typedef std::int64_t VI64H __attribute__((vector_size(H * 8)));
-typedef std::uint64_t VU64H __attribute__((vector_size(H * 8)));
-typedef float VFH __attribute__((vector_size(H * 4)));
-typedef double VDH __attribute__((vector_size(H * 8)));
+// lanes), so that they fill one hardware register (simd.h's lanes).
+constexpr int H = lanes::kHalfLanes;
+using VI32H = lanes::IHalf;
+using VI64H = lanes::I64Half;
+using VU64H = lanes::U64Half;
+using VFH = lanes::FHalf;
+using VDH = lanes::DHalf;
 
 // Conversions between half vectors, one instruction each: GCC's generic
 // convert splits these into quarter vectors and joins them. Each is the
@@ -463,8 +464,7 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
 // Leading zeros of lanes >= 256: floor(log2 v) from the exponent of
 // float(v >> 8), exact below 2^24 (AVX2 has no vplzcntd).
 [[gnu::always_inline]] inline VI32 leading_zeros_from_256(VU32 v) {
-  typedef float VF32 __attribute__((vector_size(N * 4)));
-  const VF32 f = __builtin_convertvector((VI32)(v >> 8u), VF32);
+  const lanes::F f = __builtin_convertvector((VI32)(v >> 8u), lanes::F);
   const VI32 floor_log2 = (((VI32)f >> 23) & 0xFF) - 127 + 8;
   return 31 - floor_log2;
 }

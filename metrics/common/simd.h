@@ -7,8 +7,8 @@
 //  - `V`: the ISA's intrinsics behind one struct spelled alike for every ISA
 //    (simd_avx2.h, simd_avx512.h: integer lanes of 8, 16 and 32 bits, 64-bit
 //    lanes, doubles, floats per double lane and floats across the vector);
-//  - `lanes`: the same N 32-bit lanes as GCC vector-extension types, for float
-//    code written once as the scalar reference's expressions;
+//  - `lanes`: the same N lanes as GCC vector-extension types, for code written
+//    once as the scalar reference's expressions (float VIF, float ADM, ADM);
 //  - kIsaName, the name the ISA's table reports ("avx512" for avx512vnni too);
 // and VMAFEXACT_ISA_NAMED(name), name_<isa>: the getter of the ISA's table
 // that <feature>_dsp.h declares.
@@ -38,9 +38,10 @@
 
 namespace vmafexact::simd::VMAFEXACT_ISA {
 
-// GCC's vector extensions over V::N 32-bit lanes. Arithmetic on them is IEEE
-// per lane and a comparison gives a lane mask for `?:`, so a twin can write a
-// scalar reference's operations once for all lanes (float_vif, float_adm).
+// GCC's vector extensions over V::N lanes. Arithmetic on them is IEEE (or
+// wrapping, for integers) per lane and a comparison gives a lane mask for `?:`,
+// so a twin can write a scalar reference's operations once for all lanes
+// (float_vif, float_adm, adm).
 namespace lanes {
 
 constexpr int kLanes = V::N;
@@ -51,6 +52,22 @@ typedef std::uint32_t U __attribute__((vector_size(4 * kLanes)));
 typedef double D __attribute__((vector_size(8 * kLanes)));
 // The same in memory at any float's alignment.
 typedef float UnalignedF __attribute__((vector_size(4 * kLanes), aligned(4), may_alias));
+// The same kLanes at narrower widths (ADM's widening loads and narrowing
+// stores).
+typedef std::uint8_t U8 __attribute__((vector_size(kLanes)));
+typedef std::int16_t I16 __attribute__((vector_size(2 * kLanes)));
+typedef std::uint16_t U16 __attribute__((vector_size(2 * kLanes)));
+
+// Half vectors, kLanes / 2 lanes: steps with 64-bit lanes (int64, uint64,
+// double) run on them so that they fill one hardware register (GCC splits
+// wider vector types for plain arithmetic, but converts and shifts them lane
+// by lane).
+constexpr int kHalfLanes = kLanes / 2;
+typedef std::int32_t IHalf __attribute__((vector_size(4 * kHalfLanes)));
+typedef std::int64_t I64Half __attribute__((vector_size(8 * kHalfLanes)));
+typedef std::uint64_t U64Half __attribute__((vector_size(8 * kHalfLanes)));
+typedef float FHalf __attribute__((vector_size(4 * kHalfLanes)));
+typedef double DHalf __attribute__((vector_size(8 * kHalfLanes)));
 
 inline F load(const float* p) { return *reinterpret_cast<const UnalignedF*>(p); }
 inline void store(float* p, F v) { *reinterpret_cast<UnalignedF*>(p) = v; }
