@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/scratch_files.h"
 #include "common/feature_collector.h"
 #include "output/log_writer.h"
 #include "pooling/pooling.h"
@@ -32,36 +33,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A folder of its own per test, removed at the end.
-struct TempFolder {
-  fs::path path;
-  TempFolder() {
-    gchar* made = g_dir_make_tmp("vmafexact-live-XXXXXX", nullptr);
-    path = made;
-    g_free(made);
-  }
-  ~TempFolder() {
-    std::error_code error;
-    fs::remove_all(path, error);
-  }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path)) names.push_back(entry.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
+// A folder of its own per test, removed at the end; whole files
+// (tests/common/scratch_files.h).
+struct TempFolder : test::ScratchFolder {
+  TempFolder() : ScratchFolder("vmafexact-live") {}
 };
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+using test::read_file;
+using test::write_file;
 
 // 64x48 frames of a moving ball, the distorted copy brightened: every score
 // changes from frame to frame, motion too.
@@ -163,7 +141,7 @@ class StreamedElementLog : public ::testing::TestWithParam<LogCase> {};
 TEST_P(StreamedElementLog, EqualsTheWholeLogByteForByte) {
   const LogCase c = GetParam();
   TempFolder folder;
-  const fs::path log = folder.path / (std::string("scores.") + c.format_name);
+  const fs::path log = folder.path() / (std::string("scores.") + c.format_name);
   RunResult run;
   run_collecting(
       small_pair(c.frames, "features=psnr=enable_apsnr=true log-location=" + log.string() +
@@ -309,7 +287,7 @@ void kill_mid_run(const TempFolder& folder, const fs::path& log) {
   bool scoring = false;
   for (int i = 0; i < 200 && !scoring; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    scoring = holds_unlinked_body(pid, folder.path);
+    scoring = holds_unlinked_body(pid, folder.path());
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // frames into the body
   ::kill(pid, SIGKILL);
@@ -323,9 +301,9 @@ void kill_mid_run(const TempFolder& folder, const fs::path& log) {
 TEST(KilledRun, LeavesThePreviousLogWholeAndNoTemporaryFile) {
   SKIP_UNDER_ASAN("a gst-launch-1.0 child cannot load the ASan-built plugin");
   TempFolder folder;
-  const fs::path log = folder.path / "scores.json";
+  const fs::path log = folder.path() / "scores.json";
   const std::string previous = "{\"a previous, complete log\": true}\n";
-  write_text(log, previous);
+  write_file(log, previous);
   kill_mid_run(folder, log);
   EXPECT_EQ(read_file(log), previous);
   // The body file was unlinked when made: nothing is left beside the log.
@@ -335,14 +313,14 @@ TEST(KilledRun, LeavesThePreviousLogWholeAndNoTemporaryFile) {
 TEST(KilledRun, LeavesNoLogWhereThereWasNone) {
   SKIP_UNDER_ASAN("a gst-launch-1.0 child cannot load the ASan-built plugin");
   TempFolder folder;
-  kill_mid_run(folder, folder.path / "scores.json");
+  kill_mid_run(folder, folder.path() / "scores.json");
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
 }
 
 TEST(KilledRun, AFinishedRunReplacesThePreviousLog) {  // the control: the log is written
   TempFolder folder;
-  const fs::path log = folder.path / "scores.json";
-  write_text(log, "previous\n");
+  const fs::path log = folder.path() / "scores.json";
+  write_file(log, "previous\n");
   RunResult run;
   run_collecting(small_pair(30, "log-location=" + log.string()), run);
   ASSERT_EQ(run.error, "");
@@ -363,7 +341,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(Rotation, FilesAreCompleteLogsWhoseFramesMakeTheWholeLog) {
   TempFolder folder;
-  const fs::path whole = folder.path / "whole.json";
+  const fs::path whole = folder.path() / "whole.json";
   RunResult run;
   const std::string features = "features=psnr=enable_apsnr=true frame-message=false ";
   run_collecting(small_pair(250, features + "log-location=" + whole.string()), run);
@@ -372,14 +350,14 @@ TEST(Rotation, FilesAreCompleteLogsWhoseFramesMakeTheWholeLog) {
 
   RunResult rotated_run;
   run_collecting(small_pair(250, features + "log-rotate=100frames log-location=" +
-                                     (folder.path / "part-{index}.json").string()),
+                                     (folder.path() / "part-{index}.json").string()),
                  rotated_run);
   ASSERT_EQ(rotated_run.error, "");
   nlohmann::json frames = nlohmann::json::array();
   for (const char* name : {"part-000000.json", "part-000001.json", "part-000002.json"}) {
     SCOPED_TRACE(name);
-    ASSERT_TRUE(fs::exists(folder.path / name));
-    const auto part = nlohmann::json::parse(read_file(folder.path / name));  // complete JSON
+    ASSERT_TRUE(fs::exists(folder.path() / name));
+    const auto part = nlohmann::json::parse(read_file(folder.path() / name));  // complete JSON
     const auto& part_frames = part["frames"];
     ASSERT_EQ(part_frames.size(), name[10] == '2' ? 50u : 100u);
     // Its pooled block pools its own frames.
@@ -398,7 +376,7 @@ TEST(Rotation, FilesAreCompleteLogsWhoseFramesMakeTheWholeLog) {
 
 TEST(Rotation, ByRunningTimeInCsv) {
   TempFolder folder;
-  const fs::path whole = folder.path / "whole.csv";
+  const fs::path whole = folder.path() / "whole.csv";
   RunResult run;
   run_collecting(
       small_pair(130, "frame-message=false log-format=csv log-location=" + whole.string()), run);
@@ -407,12 +385,12 @@ TEST(Rotation, ByRunningTimeInCsv) {
   RunResult rotated_run;
   // 25 frames per second: 50 frames per file.
   run_collecting(small_pair(130, "frame-message=false log-format=csv log-rotate=2s log-location=" +
-                                     (folder.path / "part-{index}.csv").string()),
+                                     (folder.path() / "part-{index}.csv").string()),
                  rotated_run);
   ASSERT_EQ(rotated_run.error, "");
   std::vector<std::string> lines{whole_lines.front()};
   for (const char* name : {"part-000000.csv", "part-000001.csv", "part-000002.csv"}) {
-    const auto part = lines_of(read_file(folder.path / name));
+    const auto part = lines_of(read_file(folder.path() / name));
     ASSERT_FALSE(part.empty()) << name;
     EXPECT_EQ(part.front(), whole_lines.front()) << name;  // the header
     EXPECT_EQ(part.size(), name[10] == '2' ? 31u : 51u) << name;
@@ -424,14 +402,34 @@ TEST(Rotation, ByRunningTimeInCsv) {
 TEST(Rotation, NeedsANamePatternAndAValidPeriod) {
   TempFolder folder;
   for (const std::string& properties :
-       {"log-rotate=1h log-location=" + (folder.path / "scores.json").string(),
-        "log-rotate=10 log-location=" + (folder.path / "s-{index}.json").string(),
+       {"log-rotate=1h log-location=" + (folder.path() / "scores.json").string(),
+        "log-rotate=10 log-location=" + (folder.path() / "s-{index}.json").string(),
         std::string("log-rotate=1h")}) {
     RunResult run;
     run_collecting(small_pair(5, properties), run);
     EXPECT_NE(run.error.find("log-rotate"), std::string::npos) << properties << ": " << run.error;
   }
   EXPECT_EQ(folder.entries(), std::vector<std::string>{});
+}
+
+// Scores `frames` pairs with psnr alone and no frame messages, the log rotated
+// as `rotate` says ("log-rotate=1s") into files named after `pattern` in
+// `folder`; the error posted, "" at EOS.
+std::string score_rotated(const TempFolder& folder, unsigned frames, const std::string& rotate,
+                          const std::string& pattern) {
+  RunResult run;
+  run_collecting(small_pair(frames, "model=\"\" features=psnr frame-message=false " + rotate +
+                                        " log-location=" + (folder.path() / pattern).string()),
+                 run);
+  return run.error;
+}
+
+// The frameNum values of a JSON log, in its order (parsing it: a complete log).
+std::vector<unsigned> frame_numbers(const fs::path& log) {
+  const auto parsed = nlohmann::json::parse(read_file(log));
+  std::vector<unsigned> numbers;
+  for (const auto& frame : parsed["frames"]) numbers.push_back(frame["frameNum"].get<unsigned>());
+  return numbers;
 }
 
 // The frames of every rotated log in `folder` whose name starts with `prefix`:
@@ -445,8 +443,8 @@ RotatedFrames rotated_frames(const TempFolder& folder, const std::string& prefix
   for (const std::string& name : folder.entries()) {
     if (!name.starts_with(prefix)) continue;
     ++found.files;
-    const auto log = nlohmann::json::parse(read_file(folder.path / name));  // complete JSON
-    for (const auto& frame : log["frames"]) found.frames.push_back(frame["frameNum"].get<unsigned>());
+    const auto numbers = frame_numbers(folder.path() / name);
+    found.frames.insert(found.frames.end(), numbers.begin(), numbers.end());
   }
   std::sort(found.frames.begin(), found.frames.end());
   return found;
@@ -463,12 +461,7 @@ TEST(Rotation, OneFilePerSecondOnAFileInputKeepsEveryFileAndFrame) {
   // that start within one wall-clock second once took one {time} name and
   // replaced each other (6 of 10 files, 150 of 250 frames kept).
   TempFolder folder;
-  RunResult run;
-  run_collecting(small_pair(250, "model=\"\" features=psnr frame-message=false log-rotate=1s "
-                                 "log-location=" +
-                                     (folder.path / "s-{time}.json").string()),
-                 run);
-  ASSERT_EQ(run.error, "");
+  ASSERT_EQ(score_rotated(folder, 250, "log-rotate=1s", "s-{time}.json"), "");
   const auto found = rotated_frames(folder, "s-");
   EXPECT_EQ(found.files, 10u);
   EXPECT_EQ(found.frames, zero_to(250));
@@ -478,12 +471,7 @@ TEST(Rotation, OneFilePerSecondOnAFileInputKeepsEveryFileAndFrame) {
 TEST(Rotation, OneFilePerFrameKeepsEveryFile) {
   // Once 26 of 50: a suffix was added only against the previous file's name.
   TempFolder folder;
-  RunResult run;
-  run_collecting(small_pair(50, "model=\"\" features=psnr frame-message=false "
-                                "log-rotate=1frames log-location=" +
-                                    (folder.path / "f-{time}.json").string()),
-                 run);
-  ASSERT_EQ(run.error, "");
+  ASSERT_EQ(score_rotated(folder, 50, "log-rotate=1frames", "f-{time}.json"), "");
   const auto found = rotated_frames(folder, "f-");
   EXPECT_EQ(found.files, 50u);
   EXPECT_EQ(found.frames, zero_to(50));
@@ -497,24 +485,19 @@ TEST(Rotation, AFileAlreadyThereWithARotatedNameIsKept) {
   // An earlier run's log, or anything else: the rotated file takes the next
   // free suffix instead of replacing it.
   TempFolder folder;
-  write_text(folder.path / "p-000000.json", "earlier run");
-  write_text(folder.path / "p-000001-1.json", "another");
-  RunResult run;
-  run_collecting(small_pair(6, "model=\"\" features=psnr frame-message=false log-rotate=2frames "
-                               "log-location=" +
-                                   (folder.path / "p-{index}.json").string()),
-                 run);
-  ASSERT_EQ(run.error, "");
-  EXPECT_EQ(read_file(folder.path / "p-000000.json"), "earlier run");
-  EXPECT_EQ(read_file(folder.path / "p-000001-1.json"), "another");
+  write_file(folder.path() / "p-000000.json", "earlier run");
+  write_file(folder.path() / "p-000001-1.json", "another");
+  ASSERT_EQ(score_rotated(folder, 6, "log-rotate=2frames", "p-{index}.json"), "");
+  EXPECT_EQ(read_file(folder.path() / "p-000000.json"), "earlier run");
+  EXPECT_EQ(read_file(folder.path() / "p-000001-1.json"), "another");
   const std::vector<std::string> expected = {"p-000000-1.json", "p-000000.json",
                                              "p-000001-1.json", "p-000001.json",
                                              "p-000002.json"};
   EXPECT_EQ(folder.entries(), expected);
   std::vector<unsigned> frames;
   for (const char* written : {"p-000000-1.json", "p-000001.json", "p-000002.json"}) {
-    const auto log = nlohmann::json::parse(read_file(folder.path / written));
-    for (const auto& frame : log["frames"]) frames.push_back(frame["frameNum"].get<unsigned>());
+    const auto numbers = frame_numbers(folder.path() / written);
+    frames.insert(frames.end(), numbers.begin(), numbers.end());
   }
   EXPECT_EQ(frames, zero_to(6));
 }
@@ -804,8 +787,8 @@ TEST(Memory, FlatInALiveRunWithoutALog) {
 TEST(Memory, FlatInALiveRunWithALog) {
   SKIP_UNDER_ASAN("resident memory under ASan is its shadow and quarantine, not the element's");
   TempFolder folder;
-  expect_flat_memory("log-location=" + (folder.path / "scores.json").string());
-  const auto log = nlohmann::json::parse(read_file(folder.path / "scores.json"));
+  expect_flat_memory("log-location=" + (folder.path() / "scores.json").string());
+  const auto log = nlohmann::json::parse(read_file(folder.path() / "scores.json"));
   EXPECT_GT(log["frames"].size(), 500u);
 }
 

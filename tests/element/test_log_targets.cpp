@@ -3,56 +3,41 @@
 // it was: a device or FIFO is written in place, never replaced by a regular
 // file; a symlink's target is what is replaced.
 
-#include <fcntl.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "../common/pipeline_end.h"
+#include "../common/scratch_files.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+using vmafexact::test::FifoReader;
+using vmafexact::test::file_type;
+
 class LogTargets : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("vmafexact-log-targets-" + std::to_string(getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
+  std::vector<std::string> names() const { return scratch_.entries(); }
 
-  std::vector<std::string> names() const {
-    std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(folder_))
-      found.push_back(entry.path().filename().string());
-    std::sort(found.begin(), found.end());
-    return found;
-  }
-
-  fs::path folder_;
+  const vmafexact::test::ScratchFolder scratch_{"vmafexact-log-targets"};
+  const fs::path folder_ = scratch_.path();
 };
 
 // What a run ended with: empty at EOS; else the error's message and details.
-struct Outcome {
-  std::string message, details;
-};
+using Outcome = vmafexact::test::PipelineEnd;
 
 // Ten frames scored with PSNR, the log at `location`.
 Outcome run_ten_frames(const fs::path& location) {
@@ -61,34 +46,7 @@ Outcome run_ten_frames(const fs::path& location) {
       "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
       "vmafexact name=v features=psnr model=\"\" log-location=\"" +
       location.string() + "\" ! fakesink";
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
-  if (!pipeline || error) {
-    std::string text = error ? error->message : "no pipeline";
-    g_clear_error(&error);
-    if (pipeline) gst_object_unref(pipeline);
-    return {text, ""};
-  }
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  GstMessage* message = gst_bus_timed_pop_filtered(
-      bus, 30 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  Outcome failure;
-  if (!message) {
-    failure.message = "timeout";
-  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GError* gerror = nullptr;
-    gchar* details = nullptr;
-    gst_message_parse_error(message, &gerror, &details);
-    failure = {gerror->message, details ? details : ""};
-    g_error_free(gerror);
-    g_free(details);
-  }
-  if (message) gst_message_unref(message);
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(pipeline);
-  return failure;
+  return vmafexact::test::run_to_end(description, 30 * GST_SECOND);
 }
 
 // "" at EOS, or the error's message.
@@ -96,12 +54,6 @@ std::string score_ten_frames(const fs::path& location) { return run_ten_frames(l
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
-}
-
-mode_t type_of(const fs::path& path) {
-  struct stat status {};
-  if (::lstat(path.c_str(), &status) != 0) return 0;
-  return status.st_mode & S_IFMT;
 }
 
 std::size_t frames_in(const std::string& log) {
@@ -115,32 +67,21 @@ TEST_F(LogTargets, ACharacterDeviceStaysADevice) {
   if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
     GTEST_SKIP() << "mknod not permitted here: " << std::strerror(errno);
   EXPECT_EQ(score_ten_frames(null), "");
-  EXPECT_EQ(type_of(null), S_IFCHR);
+  EXPECT_EQ(file_type(null), S_IFCHR);
   EXPECT_EQ(names(), std::vector<std::string>{"null"});
 }
 
 TEST_F(LogTargets, AFifosReaderGetsTheWholeLogAndItStaysAFifo) {
   const fs::path fifo = folder_ / "log.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // The reader is there before the element writes.
-  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  ASSERT_GE(reader, 0);
-  auto run = std::async(std::launch::async, [&] { return score_ten_frames(fifo); });
-  std::string log;
-  std::array<char, 65536> buffer{};
-  for (;;) {
-    pollfd ready{reader, POLLIN, 0};
-    if (::poll(&ready, 1, 30000) <= 0) break;  // bounded: a hang fails the test
-    const ssize_t n = ::read(reader, buffer.data(), buffer.size());
-    if (n > 0)
-      log.append(buffer.data(), static_cast<std::size_t>(n));
-    else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-      break;
-  }
-  ::close(reader);
-  EXPECT_EQ(run.get(), "");
+  // The reader is there before the element writes; bounded: a hang fails the test.
+  FifoReader reader(fifo, std::chrono::seconds(30));
+  ASSERT_TRUE(reader.opened());
+  const std::string error = score_ten_frames(fifo);
+  const std::string log = reader.text();
+  EXPECT_EQ(error, "");
   EXPECT_EQ(frames_in(log), 10u) << log;
-  EXPECT_EQ(type_of(fifo), S_IFIFO);
+  EXPECT_EQ(file_type(fifo), S_IFIFO);
   EXPECT_EQ(names(), std::vector<std::string>{"log.json"});
 }
 
@@ -154,7 +95,7 @@ TEST_F(LogTargets, AFifoWithoutAReaderIsAnErrorNotAHang) {
       << failure.message;
   EXPECT_TRUE(contains(failure.details, "Start the FIFO's reader (e.g. cat " + fifo.string()))
       << failure.details;
-  EXPECT_EQ(type_of(fifo), S_IFIFO);
+  EXPECT_EQ(file_type(fifo), S_IFIFO);
   EXPECT_EQ(names(), std::vector<std::string>{"log.json"});
 }
 
@@ -162,11 +103,8 @@ TEST_F(LogTargets, ASymlinkStaysAndItsTargetHoldsTheLog) {
   std::ofstream(folder_ / "real.json") << "old";
   fs::create_symlink("real.json", folder_ / "link.json");
   EXPECT_EQ(score_ten_frames(folder_ / "link.json"), "");
-  EXPECT_EQ(type_of(folder_ / "link.json"), S_IFLNK);
-  std::ifstream in(folder_ / "real.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(frames_in(text.str()), 10u);
+  EXPECT_EQ(file_type(folder_ / "link.json"), S_IFLNK);
+  EXPECT_EQ(frames_in(vmafexact::test::read_file(folder_ / "real.json")), 10u);
   EXPECT_EQ(names(), (std::vector<std::string>{"link.json", "real.json"}));
 }
 
@@ -223,7 +161,7 @@ TEST_F(LogTargets, ABlockDeviceIsRefusedAtStartAndLeftAlone) {
       << failure.message;
   EXPECT_TRUE(contains(failure.details, "a block device is never written")) << failure.details;
   EXPECT_FALSE(contains(failure.details, "disk/scores.json")) << failure.details;
-  EXPECT_EQ(type_of(device), S_IFBLK);
+  EXPECT_EQ(file_type(device), S_IFBLK);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "../common/scratch_files.h"
 #include "report.h"
 
 namespace {
@@ -44,47 +45,9 @@ using vmafexact::report::Series;
 
 // ---- Helpers --------------------------------------------------------------
 
-// A fresh folder under the system's temporary folder, removed with everything in it.
-class TemporaryFolder {
- public:
-  TemporaryFolder() {
-    std::string pattern = (fs::temp_directory_path() / "vmafexact-report-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-
-  std::string operator/(const std::string& leaf) const { return (path_ / leaf).string(); }
-  const fs::path& path() const { return path_; }
-  // The names of the folder's entries, hidden ones (the temporary files) included.
-  std::set<std::string> entries() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) {
-      names.insert(entry.path().filename().string());
-    }
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+// A fresh folder of the test's own, and whole files (tests/common/scratch_files.h).
+using vmafexact::test::read_file;
+using vmafexact::test::ScratchFolder;
 
 struct XmlDocFree {
   void operator()(xmlDoc* document) const { xmlFreeDoc(document); }
@@ -480,7 +443,7 @@ std::size_t count_pixels(cairo_surface_t* image, int red, int green, int blue, i
 }
 
 TEST(Report, PngHasThePlotSize) {
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   for (const std::size_t scores : {1U, 3U}) {
     Report report = sample_report();
     report.series.resize(scores);
@@ -497,7 +460,7 @@ TEST(Report, PngHasThePlotSize) {
     EXPECT_GT(count_pixels(image.get(), 255, 255, 255, 0),
               static_cast<std::size_t>(size.width) * size.height / 2);
   }
-  EXPECT_EQ(folder.entries(), (std::set<std::string>{"plot1.PNG", "plot3.PNG"}));
+  EXPECT_EQ(folder.entries(), (std::vector<std::string>{"plot1.PNG", "plot3.PNG"}));
 }
 
 TEST(Report, PngOfTooManyScoresIsRefusedAndSvgIsNot) {
@@ -505,12 +468,12 @@ TEST(Report, PngOfTooManyScoresIsRefusedAndSvgIsNot) {
   for (int index = 0; index < 200; ++index) {
     report.series.push_back({std::string("s").append(std::to_string(index)), {1, 2}});
   }
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   try {
     vmafexact::report::write_plot(report, folder / "plot.png");
     FAIL() << "no error";
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("cannot write " + (folder / "plot.png")),
+    EXPECT_NE(std::string(error.what()).find("cannot write " + (folder / "plot.png").string()),
               std::string::npos)
         << error.what();
     EXPECT_NE(std::string(error.what()).find("write an SVG"), std::string::npos) << error.what();
@@ -533,7 +496,7 @@ void expect_error(const std::function<void()>& write, const std::string& message
 }
 
 TEST(Report, WriteErrorsNameTheFileAndTheCause) {
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   const Report report = sample_report();
   const std::string missing = folder / "no-such-folder/plot.svg";
   expect_error([&] { vmafexact::report::write_plot(report, missing); },
@@ -546,20 +509,20 @@ TEST(Report, WriteErrorsNameTheFileAndTheCause) {
   // A folder where the file should go stays a folder.
   fs::create_directory(folder / "taken.html");
   expect_error([&] { vmafexact::report::write_html(report, folder / "taken.html"); },
-               "cannot write " + (folder / "taken.html") + ": it is a folder");
+               "cannot write " + (folder / "taken.html").string() + ": it is a folder");
   EXPECT_TRUE(fs::is_directory(folder / "taken.html"));
   expect_error([&] { vmafexact::report::write_html(report, ""); },
                "cannot write : empty file name");
-  EXPECT_EQ(folder.entries(), std::set<std::string>{"taken.html"});  // no temporary left
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{"taken.html"});  // no temporary left
 }
 
 // A write that fails half-way (the file size limit) leaves the old file whole.
 TEST(Report, FailedWriteLeavesTheOldFileAndNoTemporary) {
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   const std::string svg_path = folder / "plot.svg";
   const std::string html_path = folder / "report.html";
-  write_text_file(svg_path, "old plot");
-  write_text_file(html_path, "old page");
+  vmafexact::test::write_file(svg_path, "old plot");
+  vmafexact::test::write_file(html_path, "old page");
   {
     rlimit saved{};
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -577,26 +540,26 @@ TEST(Report, FailedWriteLeavesTheOldFileAndNoTemporary) {
   }
   EXPECT_EQ(read_file(svg_path), "old plot");
   EXPECT_EQ(read_file(html_path), "old page");
-  EXPECT_EQ(folder.entries(), (std::set<std::string>{"plot.svg", "report.html"}));
+  EXPECT_EQ(folder.entries(), (std::vector<std::string>{"plot.svg", "report.html"}));
 }
 
 TEST(Report, UnwritableFolderLeavesTheOldFile) {
   if (::geteuid() == 0) GTEST_SKIP() << "root writes into any folder (FailedWrite... covers it)";
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   const std::string path = folder / "plot.png";
-  write_text_file(path, "old plot");
+  vmafexact::test::write_file(path, "old plot");
   fs::permissions(folder.path(), fs::perms::owner_read | fs::perms::owner_exec);
   expect_error([&] { vmafexact::report::write_plot(sample_report(), path); },
                "cannot write " + path + ": Permission denied");
   fs::permissions(folder.path(), fs::perms::owner_all);
   EXPECT_EQ(read_file(path), "old plot");
-  EXPECT_EQ(folder.entries(), std::set<std::string>{"plot.png"});
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{"plot.png"});
 }
 
 TEST(Report, ReplacedFileKeepsItsPermissions) {
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   const std::string path = folder / "report.html";
-  write_text_file(path, "old page");
+  vmafexact::test::write_file(path, "old page");
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   vmafexact::report::write_html(sample_report(), path);
   EXPECT_NE(read_file(path), "old page");
@@ -737,7 +700,7 @@ TEST(Report, HtmlRendersInHeadlessChromium) {
     GTEST_SKIP() << "chromium is not installed (Debian: apt-get install chromium, which "
                     "scripts/install-deps.sh does); the page was not rendered";
   }
-  const TemporaryFolder folder;
+  const ScratchFolder folder{"vmafexact-report"};
   const std::string page = folder / "report.html";
   const std::string screenshot = folder / "screenshot.png";
   vmafexact::report::write_html(sample_report(), page);
@@ -751,7 +714,7 @@ TEST(Report, HtmlRendersInHeadlessChromium) {
                                         "--no-first-run",
                                         "--hide-scrollbars",
                                         "--force-device-scale-factor=1",
-                                        "--user-data-dir=" + (folder / "profile"),
+                                        "--user-data-dir=" + (folder / "profile").string(),
                                         "--proxy-server=http://127.0.0.1:9",
                                         "--proxy-bypass-list=<-loopback>",
                                         "--host-resolver-rules=MAP * ~NOTFOUND",

@@ -33,6 +33,9 @@
 #include <string>
 #include <vector>
 
+#include "../common/pipeline_end.h"
+#include "../common/scratch_files.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,16 +53,10 @@ int exit_code_of(int wait_status) {
   return -1;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+using vmafexact::test::FifoReader;
+using vmafexact::test::file_type;
+using vmafexact::test::read_file;
+using vmafexact::test::write_file;
 
 // The scoring speed, different in every run, written as 0.
 std::string without_fps(const std::string& log) {
@@ -142,32 +139,7 @@ Result run_cli_on_terminal(const std::vector<std::string>& args) {
 
 // Runs a gst-launch-1.0 description in this process until EOS; "" or the error.
 std::string run_pipeline(const std::string& description) {
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
-  if (!pipeline || error) {
-    std::string text = error ? error->message : "no pipeline";
-    g_clear_error(&error);
-    if (pipeline) gst_object_unref(pipeline);
-    return text;
-  }
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  GstMessage* message = gst_bus_timed_pop_filtered(
-      bus, 120 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  std::string failure;
-  if (!message) {
-    failure = "timeout";
-  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GError* gerror = nullptr;
-    gst_message_parse_error(message, &gerror, nullptr);
-    failure = gerror->message;
-    g_error_free(gerror);
-  }
-  if (message) gst_message_unref(message);
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(pipeline);
-  return failure;
+  return vmafexact::test::run_to_end(description, 120 * GST_SECOND).message;
 }
 
 std::vector<std::string> hidden_files(const fs::path& folder) {
@@ -779,42 +751,6 @@ TEST_F(Cli, HelpAndVersion) {
 // symlinks are written through, never replaced; standard output's write
 // errors end the run; signals leave no temporary file. ---
 
-mode_t type_of(const fs::path& path) {
-  struct stat status {};
-  if (::lstat(path.c_str(), &status) != 0) return 0;
-  return status.st_mode & S_IFMT;
-}
-
-// Reads a FIFO to its end on a thread of its own; opened before the tool
-// starts, so that the tool finds its reader.
-class FifoReader {
- public:
-  explicit FifoReader(const fs::path& path)
-      : fd_(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)),
-        text_(std::async(std::launch::async, [fd = fd_] {
-          std::string text;
-          char buffer[65536];
-          for (;;) {
-            pollfd ready{fd, POLLIN, 0};
-            if (fd < 0 || ::poll(&ready, 1, 60000) <= 0) return text + "<timeout>";
-            const ssize_t n = ::read(fd, buffer, sizeof buffer);
-            if (n > 0)
-              text.append(buffer, static_cast<std::size_t>(n));
-            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-              return text;
-          }
-        })) {}
-  ~FifoReader() {
-    if (text_.valid()) text_.wait();
-    if (fd_ >= 0) ::close(fd_);
-  }
-  std::string text() { return text_.get(); }
-
- private:
-  int fd_;
-  std::future<std::string> text_;
-};
-
 std::size_t line_count(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
@@ -852,7 +788,7 @@ TEST_F(Cli, OutputsToDeviceNodesLeaveThemDevices) {
                               "--jsonl", out("jsonl"), "--plot", out("plot.svg"), "--html",
                               out("html"), in("ref.y4m"), in("dist_480.mp4")});
   EXPECT_EQ(run.status, 0) << describe(run);
-  for (const auto& name : nodes) EXPECT_EQ(type_of(out(name)), S_IFCHR) << name;
+  for (const auto& name : nodes) EXPECT_EQ(file_type(out(name)), S_IFCHR) << name;
   EXPECT_TRUE(hidden_files(out_).empty());
   EXPECT_TRUE(scratch.empty());
 }
@@ -874,7 +810,7 @@ TEST_F(Cli, OutputsToFifosReachTheirReaders) {
   EXPECT_EQ(line_count(readers["jsonl"]->text()), 13u);
   EXPECT_NE(readers["plot.svg"]->text().find("<svg"), std::string::npos);
   EXPECT_NE(readers["html"]->text().find("<html"), std::string::npos);
-  for (const auto& name : fifos) EXPECT_EQ(type_of(out(name)), S_IFIFO) << name;
+  for (const auto& name : fifos) EXPECT_EQ(file_type(out(name)), S_IFIFO) << name;
   EXPECT_TRUE(hidden_files(out_).empty());
   EXPECT_TRUE(scratch.empty());
 }
@@ -887,7 +823,7 @@ TEST_F(Cli, AFifoWithoutAReaderIsAnErrorNotAHang) {
                          ": no process reads the FIFO (start its reader first)"),
             std::string::npos)
       << run.err;
-  EXPECT_EQ(type_of(out("scores.json")), S_IFIFO);
+  EXPECT_EQ(file_type(out("scores.json")), S_IFIFO);
 }
 
 TEST_F(Cli, OutputsThroughSymlinksWriteTheirTargets) {
@@ -902,8 +838,8 @@ TEST_F(Cli, OutputsThroughSymlinksWriteTheirTargets) {
                in("ref.y4m"), in("dist_480.mp4")});
   EXPECT_EQ(run.status, 0) << describe(run);
   for (const auto& name : names) {
-    EXPECT_EQ(type_of(out(name)), S_IFLNK) << name;
-    EXPECT_EQ(type_of(out_ / "real" / name), S_IFREG) << name;
+    EXPECT_EQ(file_type(out(name)), S_IFLNK) << name;
+    EXPECT_EQ(file_type(out_ / "real" / name), S_IFREG) << name;
   }
   EXPECT_EQ(Json::parse(read_file(out_ / "real" / "scores.json"))["frames"].size(), 12u);
   EXPECT_EQ(line_count(read_file(out_ / "real" / "scores.jsonl")), 13u);

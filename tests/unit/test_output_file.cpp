@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "scratch_files.h"
 
 namespace {
 
@@ -37,26 +39,9 @@ using vmafexact::output::output_problem;
 using vmafexact::output::OutputProblem;
 using vmafexact::output::write_output;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> names_in(const fs::path& folder) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(folder))
-    names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-mode_t type_of(const fs::path& path) {
-  struct stat status {};
-  EXPECT_EQ(::lstat(path.c_str(), &status), 0) << path;
-  return status.st_mode & S_IFMT;
-}
+using vmafexact::test::entry_names;
+using vmafexact::test::file_type;
+using vmafexact::test::read_file;
 
 std::string message_of(const std::function<void()>& action) {
   try {
@@ -73,43 +58,24 @@ std::string host_name() {
   return text.data();
 }
 
-// Everything a FIFO's reader gets until the writer closes it; the reader
-// opened before the writer, so that the writer finds one.
-std::string read_all(int fd) {
-  std::string text;
-  std::array<char, 65536> buffer{};
-  for (;;) {
-    pollfd ready{fd, POLLIN, 0};
-    if (::poll(&ready, 1, 10000) <= 0) return text + "<timeout>";
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n > 0) {
-      text.append(buffer.data(), static_cast<std::size_t>(n));
-    } else if (n == 0) {
-      return text;
-    } else if (errno != EAGAIN && errno != EINTR) {
-      return text + "<error>";
-    }
-  }
-}
+// Everything a FIFO's, pipe's or socket's reader gets until the writer closes
+// it; a FIFO's reader opened before the writer, so that the writer finds one.
+std::string read_all(int fd) { return vmafexact::test::read_to_end(fd, std::chrono::seconds(10)); }
 
 class OutputFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("vmafexact-output-" + std::to_string(getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-  fs::path folder_;
+  // Named after the test, as the errors quote the folder.
+  const vmafexact::test::ScratchFolder scratch_{
+      std::string("vmafexact-output-") +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+  const fs::path folder_ = scratch_.path();
 };
 
 TEST_F(OutputFileTest, ANewFileIsWrittenWithNothingLeftBeside) {
   const fs::path path = folder_ / "scores.json";
   write_output(path, "hello\n");
-  EXPECT_EQ(read_text(path), "hello\n");
-  EXPECT_EQ(names_in(folder_), std::vector<std::string>{"scores.json"});
+  EXPECT_EQ(read_file(path), "hello\n");
+  EXPECT_EQ(entry_names(folder_), std::vector<std::string>{"scores.json"});
 }
 
 TEST_F(OutputFileTest, AnExistingFileIsReplacedAndKeepsItsMode) {
@@ -117,11 +83,11 @@ TEST_F(OutputFileTest, AnExistingFileIsReplacedAndKeepsItsMode) {
   std::ofstream(path) << "old";
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
   write_output(path, [](std::ostream& out) { out << "new, " << 42; });
-  EXPECT_EQ(read_text(path), "new, 42");
+  EXPECT_EQ(read_file(path), "new, 42");
   struct stat status {};
   ASSERT_EQ(::stat(path.c_str(), &status), 0);
   EXPECT_EQ(status.st_mode & 07777, 0640u);
-  EXPECT_EQ(names_in(folder_), std::vector<std::string>{"scores.csv"});
+  EXPECT_EQ(entry_names(folder_), std::vector<std::string>{"scores.csv"});
 }
 
 TEST_F(OutputFileTest, AnUncommittedFileLeavesThePreviousOneAndNoTemporary) {
@@ -131,8 +97,8 @@ TEST_F(OutputFileTest, AnUncommittedFileLeavesThePreviousOneAndNoTemporary) {
     OutputFile file(path);
     file.stream() << "half a log";
   }
-  EXPECT_EQ(read_text(path), "previous");
-  EXPECT_EQ(names_in(folder_), std::vector<std::string>{"scores.json"});
+  EXPECT_EQ(read_file(path), "previous");
+  EXPECT_EQ(entry_names(folder_), std::vector<std::string>{"scores.json"});
 }
 
 TEST_F(OutputFileTest, ASymlinkChainStaysAndItsTargetIsReplaced) {
@@ -140,20 +106,21 @@ TEST_F(OutputFileTest, ASymlinkChainStaysAndItsTargetIsReplaced) {
   fs::create_symlink("real.json", folder_ / "middle.json");
   fs::create_symlink(folder_ / "middle.json", folder_ / "link.json");
   write_output(folder_ / "link.json", "through the links");
-  EXPECT_EQ(type_of(folder_ / "link.json"), S_IFLNK);
-  EXPECT_EQ(type_of(folder_ / "middle.json"), S_IFLNK);
-  EXPECT_EQ(type_of(folder_ / "real.json"), S_IFREG);
-  EXPECT_EQ(read_text(folder_ / "real.json"), "through the links");
-  EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"link.json", "middle.json", "real.json"}));
+  EXPECT_EQ(file_type(folder_ / "link.json"), S_IFLNK);
+  EXPECT_EQ(file_type(folder_ / "middle.json"), S_IFLNK);
+  EXPECT_EQ(file_type(folder_ / "real.json"), S_IFREG);
+  EXPECT_EQ(read_file(folder_ / "real.json"), "through the links");
+  EXPECT_EQ(entry_names(folder_),
+            (std::vector<std::string>{"link.json", "middle.json", "real.json"}));
 }
 
 TEST_F(OutputFileTest, ADanglingSymlinkGetsItsTargetCreated) {
   fs::create_directories(folder_ / "logs");
   fs::create_symlink("logs/new.json", folder_ / "link.json");
   write_output(folder_ / "link.json", "created");
-  EXPECT_EQ(type_of(folder_ / "link.json"), S_IFLNK);
-  EXPECT_EQ(read_text(folder_ / "logs" / "new.json"), "created");
-  EXPECT_EQ(names_in(folder_ / "logs"), std::vector<std::string>{"new.json"});
+  EXPECT_EQ(file_type(folder_ / "link.json"), S_IFLNK);
+  EXPECT_EQ(read_file(folder_ / "logs" / "new.json"), "created");
+  EXPECT_EQ(entry_names(folder_ / "logs"), std::vector<std::string>{"new.json"});
 }
 
 TEST_F(OutputFileTest, ACharacterDeviceIsWrittenInPlaceAndStaysADevice) {
@@ -162,13 +129,13 @@ TEST_F(OutputFileTest, ACharacterDeviceIsWrittenInPlaceAndStaysADevice) {
     GTEST_SKIP() << "mknod not permitted here: " << std::strerror(errno);
   EXPECT_FALSE(output_problem(null));
   write_output(null, std::string(200000, 'x'));
-  EXPECT_EQ(type_of(null), S_IFCHR);
-  EXPECT_EQ(names_in(folder_), std::vector<std::string>{"null"});
+  EXPECT_EQ(file_type(null), S_IFCHR);
+  EXPECT_EQ(entry_names(folder_), std::vector<std::string>{"null"});
   // A symlink to the device: the device is written, not replaced.
   fs::create_symlink(null, folder_ / "to-null");
   write_output(folder_ / "to-null", "x");
-  EXPECT_EQ(type_of(null), S_IFCHR);
-  EXPECT_EQ(type_of(folder_ / "to-null"), S_IFLNK);
+  EXPECT_EQ(file_type(null), S_IFCHR);
+  EXPECT_EQ(file_type(folder_ / "to-null"), S_IFLNK);
 }
 
 TEST_F(OutputFileTest, AFifoWithAReaderReceivesEveryByteAndStaysAFifo) {
@@ -185,8 +152,8 @@ TEST_F(OutputFileTest, AFifoWithAReaderReceivesEveryByteAndStaysAFifo) {
   EXPECT_EQ(read_all(reader), bytes);
   ::close(reader);
   EXPECT_EQ(writer.get(), "no error");
-  EXPECT_EQ(type_of(fifo), S_IFIFO);
-  EXPECT_EQ(names_in(folder_), std::vector<std::string>{"pipe"});
+  EXPECT_EQ(file_type(fifo), S_IFIFO);
+  EXPECT_EQ(entry_names(folder_), std::vector<std::string>{"pipe"});
 }
 
 TEST_F(OutputFileTest, AFifoWithoutAReaderIsAClearErrorNotAHang) {
@@ -196,7 +163,7 @@ TEST_F(OutputFileTest, AFifoWithoutAReaderIsAClearErrorNotAHang) {
   EXPECT_FALSE(output_problem(fifo));
   EXPECT_EQ(message_of([&] { write_output(fifo, "x"); }),
             "cannot write " + fifo.string() + ": no process reads the FIFO (start its reader first)");
-  EXPECT_EQ(type_of(fifo), S_IFIFO);
+  EXPECT_EQ(file_type(fifo), S_IFIFO);
 }
 
 TEST_F(OutputFileTest, AReaderThatGoesAwayIsAnErrorNotSigpipe) {
@@ -228,7 +195,7 @@ TEST_F(OutputFileTest, ASocketIsWrittenInPlace) {
   EXPECT_EQ(read_all(connection), "to the socket");
   ::close(connection);
   ::close(listener);
-  EXPECT_EQ(type_of(path), S_IFSOCK);
+  EXPECT_EQ(file_type(path), S_IFSOCK);
 }
 
 // /dev/fd/N (bash's >(...)), /dev/stdout: written through the descriptor,
@@ -258,13 +225,13 @@ TEST_F(OutputFileTest, AFolderOrABlockDeviceIsAnError) {
     GTEST_SKIP() << "mknod not permitted here: " << std::strerror(errno);
   EXPECT_EQ(message_of([&] { write_output(block, "x"); }),
             "cannot write " + block.string() + ": it is a block device, not a file");
-  EXPECT_EQ(type_of(block), S_IFBLK);
+  EXPECT_EQ(file_type(block), S_IFBLK);
 }
 
 TEST_F(OutputFileTest, TheCheckAtStartModifiesNothing) {
   const fs::path path = folder_ / "scores.json";
   EXPECT_FALSE(output_problem(path));
-  EXPECT_TRUE(names_in(folder_).empty());
+  EXPECT_TRUE(entry_names(folder_).empty());
   const auto missing = output_problem(folder_ / "no-such-folder" / "scores.json");
   ASSERT_TRUE(missing);
   EXPECT_EQ(missing->kind, OutputProblem::Kind::kFolderMissing);
@@ -279,8 +246,8 @@ TEST_F(OutputFileTest, TheCheckAtStartModifiesNothing) {
   const rlimit file_size{4096, 4096};
   if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) std::_Exit(2);
   const std::string message = message_of([&] { write_output(path, std::string(100000, 'x')); });
-  const bool kept = read_text(path) == "previous";
-  const auto files = names_in(path.parent_path()).size();
+  const bool kept = read_file(path) == "previous";
+  const auto files = entry_names(path.parent_path()).size();
   std::fprintf(stderr, "%s; previous %s; %zu file(s)\n", message.c_str(), kept ? "kept" : "LOST",
                files);
   std::fflush(stderr);
@@ -290,10 +257,11 @@ TEST_F(OutputFileTest, TheCheckAtStartModifiesNothing) {
 
 TEST_F(OutputFileTest, AFullDiskNamesTheTargetNotTheTemporaryFile) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // The child runs in a folder of its own (its pid in the name).
-  EXPECT_EXIT(write_on_a_full_disk(folder_ / "scores.json"), ::testing::ExitedWithCode(0),
-              "cannot write /[^ ]*-AFullDiskNamesTheTargetNotTheTemporaryFile/scores.json: " +
-                  std::string(std::strerror(EFBIG)) + "; previous kept; 1 file\\(s\\)");
+  // The child runs in a folder of its own (made by its own fixture).
+  EXPECT_EXIT(
+      write_on_a_full_disk(folder_ / "scores.json"), ::testing::ExitedWithCode(0),
+      "cannot write /[^ ]*-AFullDiskNamesTheTargetNotTheTemporaryFile-[^ /]*/scores.json: " +
+          std::string(std::strerror(EFBIG)) + "; previous kept; 1 file\\(s\\)");
 }
 
 TEST_F(OutputFileTest, ADeadProcesssTemporaryFileIsRemovedALiveOnesKept) {
@@ -312,7 +280,7 @@ TEST_F(OutputFileTest, ADeadProcesssTemporaryFileIsRemovedALiveOnesKept) {
   write_output(folder_ / "scores.json", "new");
   std::vector<std::string> kept = {live, other_file, other_host, "scores.json"};
   std::sort(kept.begin(), kept.end());
-  EXPECT_EQ(names_in(folder_), kept);
+  EXPECT_EQ(entry_names(folder_), kept);
 }
 
 }  // namespace
