@@ -20,22 +20,9 @@
 #include "model/model.h"
 #include "pooling/pooling.h"
 #include "registry.h"
+#include "request.h"
 
 namespace vmafexact {
-
-// An extractor by libvmaf's name, with options ("adm" + adm_enhn_gain_limit=1).
-struct FeatureRequest {
-  std::string name;
-  FeatureOptions options;
-  bool operator==(const FeatureRequest&) const = default;
-};
-
-// Parses a comma-separated feature list in libvmaf's --feature syntax:
-// "psnr, adm=adm_enhn_gain_limit=1.0:adm_csf_mode=0". A request whose
-// identity (name and non-default feature parameters, OptionValues::identity())
-// an earlier one has is dropped, as libvmaf drops it.
-// Throws vmafexact::Error naming an unknown feature or a malformed option.
-std::vector<FeatureRequest> parse_feature_list(std::string_view list);
 
 // The extractor request behind each input of a model, in the model's order;
 // throws vmafexact::Error naming the model and an input no extractor provides.
@@ -60,33 +47,6 @@ struct ScoredModel {
 std::vector<std::string> features_without_cuda_twin(const std::vector<ScoredModel>& models,
                                                     const std::vector<FeatureRequest>& features);
 
-// libvmaf's model feature overload (`vmaf --model version=X:vif.vif_enhn_gain_limit=1.0`,
-// vmaf_model_feature_overload()): one option set on every input of the model
-// that the extractor `extractor` computes, over what the model's file sets.
-struct ModelOverload {
-  std::string extractor;  // libvmaf's extractor name, e.g. "vif"
-  std::string option;     // e.g. "vif_enhn_gain_limit"
-  std::string value;      // as given, e.g. "1.0"
-  bool operator==(const ModelOverload&) const = default;
-};
-
-// One entry of a model list: a built-in version or a JSON file, and options.
-struct ModelSpec {
-  std::string source;  // built-in version ("vmaf_v0.6.1") or path of a JSON model file
-  bool is_path = false;
-  std::string key;     // score name; empty: "vmaf" for the first model, else the model's name
-  model::PredictOptions predict;
-  std::vector<ModelOverload> overloads;  // in the order given
-};
-
-// Parses a comma-separated model list. Each entry is a built-in name or a path
-// (anything with a '/' or ending in .json), or libvmaf's form
-// "version=NAME" / "path=FILE", followed by ":name=KEY", ":disable_clip",
-// ":enable_transform" and feature overloads ":EXTRACTOR.OPTION=VALUE" as wanted.
-// Throws vmafexact::Error for malformed entries, and for an overload naming an
-// unknown extractor or option or a value the option does not take.
-std::vector<ModelSpec> parse_model_list(std::string_view list);
-
 // Loads the models of a list, applies their overloads (libvmaf's merge: an
 // option the model's file already sets takes the overload's value, another is
 // added) and names their scores; throws vmafexact::Error naming the model that
@@ -99,6 +59,25 @@ std::vector<ScoredModel> load_models(const std::vector<ModelSpec>& specs);
 // model's (KEY_0001, ...) and KEY_bagging, KEY_stddev, KEY_ci_p95_lo and
 // KEY_ci_p95_hi.
 std::vector<std::string> written_scores(const ScoredModel& model);
+
+// The models a Scorer reads, read only: its own, or loaded once and shared by
+// Scorers that score one after the other (the element's sessions of a run,
+// one after each flushing seek).
+class ScorerModels {
+ public:
+  ScorerModels() = default;
+  // Implicit, as the models it holds: Scorer(load_models(...), ...).
+  ScorerModels(std::vector<ScoredModel> models)
+      : shared_(std::make_shared<const std::vector<ScoredModel>>(std::move(models))) {}
+  ScorerModels(std::shared_ptr<const std::vector<ScoredModel>> shared)
+      : shared_(std::move(shared)) {}
+  std::shared_ptr<const std::vector<ScoredModel>> shared() const {
+    return shared_ ? shared_ : std::make_shared<const std::vector<ScoredModel>>();
+  }
+
+ private:
+  std::shared_ptr<const std::vector<ScoredModel>> shared_;
+};
 
 using ExtractorFactory =
     std::function<std::unique_ptr<FeatureExtractor>(std::string_view, const FeatureOptions&)>;
@@ -133,7 +112,7 @@ class Scorer {
  public:
   // Throws vmafexact::Error when a feature is unknown, an option is bad, or the
   // picture format cannot be scored (e.g. too small, naming the minimum).
-  Scorer(std::vector<ScoredModel> models, const std::vector<FeatureRequest>& features,
+  Scorer(ScorerModels models, const std::vector<FeatureRequest>& features,
          const PictureFormat& format, ScorerOptions options = {});
 
   // Features only, no model.
@@ -234,7 +213,7 @@ class Scorer {
   PictureFormat format_;
   std::vector<FeatureRequest> requests_;  // parallel to extractors_
   std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
-  std::vector<ScoredModel> models_;
+  std::shared_ptr<const std::vector<ScoredModel>> models_;  // never null
   std::vector<ModelInput> model_inputs_;
   ScorerOptions options_;
   FeatureCollector scores_;

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "scorer.h"
+#include "request.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

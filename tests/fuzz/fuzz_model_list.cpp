@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "request.h"
 #include "scorer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
