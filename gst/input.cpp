@@ -15,7 +15,45 @@ std::optional<Nanoseconds> valid(GstClockTime time) {
   return time;
 }
 
+// Live sources linked without a queue (a udpsrc beside a videotestsrc) report
+// latencies that GstAggregator finds impossible (one input's minimum above
+// another's maximum): it then works as if not live and waits for a frame on
+// both pads, so an input that never sends blocks the other's streaming thread
+// for ever, and with it an EOS sent to the pipeline (gst-launch-1.0 -e). The
+// element's pads hold each input's frames for the latency themselves, so an
+// input's maximum is no limit here: its answer, seen on the way back through
+// the pad, is made unbounded.
+GstPadProbeReturn unbounded_live_latency(GstPad* pad, GstPadProbeInfo* info, gpointer) {
+  GstQuery* query = GST_PAD_PROBE_INFO_QUERY(info);
+  if (!query || GST_QUERY_TYPE(query) != GST_QUERY_LATENCY || !gst_query_is_writable(query))
+    return GST_PAD_PROBE_OK;
+  gboolean live = FALSE;
+  GstClockTime min = 0;
+  GstClockTime max = GST_CLOCK_TIME_NONE;
+  gst_query_parse_latency(query, &live, &min, &max);
+  if (live && GST_CLOCK_TIME_IS_VALID(max)) {
+    GST_DEBUG_OBJECT(pad, "upstream latency min %" GST_TIME_FORMAT " max %" GST_TIME_FORMAT
+                     ": taken as unbounded", GST_TIME_ARGS(min), GST_TIME_ARGS(max));
+    gst_query_set_latency(query, live, min, GST_CLOCK_TIME_NONE);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 }  // namespace
+
+void Input::add_pad(GstElement* element, const char* template_name, const char* input_role) {
+  role = input_role;
+  GstPadTemplate* pad_template =
+      gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(element), template_name);
+  pad = GST_AGGREGATOR_PAD(g_object_new(GST_TYPE_AGGREGATOR_PAD, "name",
+                                        GST_PAD_TEMPLATE_NAME_TEMPLATE(pad_template), "direction",
+                                        GST_PAD_SINK, "template", pad_template, nullptr));
+  gst_element_add_pad(element, GST_PAD(pad));  // takes the floating ref
+  gst_pad_add_probe(GST_PAD(pad),
+                    static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_QUERY_UPSTREAM |
+                                                 GST_PAD_PROBE_TYPE_PULL),
+                    unbounded_live_latency, nullptr, nullptr);
+}
 
 GstClockTime Input::time_of(GstBuffer* buffer, bool running) const {
   const GstClockTime time =
@@ -69,6 +107,28 @@ bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist) {
 std::optional<Nanoseconds> end_wait_from(const Input& ended, const Input& other) {
   if (ended.ended_at && other.last_seen) return std::max(*ended.ended_at, *other.last_seen);
   return ended.ended_at ? ended.ended_at : other.last_seen;
+}
+
+LiveClock live_clock(GstAggregator* agg, bool timeout, bool backlog) {
+  LiveClock clock{timeout, std::nullopt, 0, backlog};
+  const GstClockTime latency = gst_aggregator_get_latency(agg);
+  if (!GST_CLOCK_TIME_IS_VALID(latency)) return clock;
+  clock.latency = latency;
+  const GstClockTime now = gst_element_get_current_running_time(GST_ELEMENT(agg));
+  if (GST_CLOCK_TIME_IS_VALID(now)) clock.now = now;
+  return clock;
+}
+
+GstClockTime earliest_waiting(const std::array<Input, 2>& inputs) {
+  GstClockTime earliest = GST_CLOCK_TIME_NONE;
+  for (const Input& input : inputs) {
+    BufferPtr buffer(gst_aggregator_pad_peek_buffer(input.pad));
+    if (!buffer) continue;
+    const GstClockTime time = input.time_of(buffer.get());
+    if (GST_CLOCK_TIME_IS_VALID(time) && (!GST_CLOCK_TIME_IS_VALID(earliest) || time < earliest))
+      earliest = time;
+  }
+  return earliest;
 }
 
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,

@@ -7,6 +7,7 @@
 #include <gst/base/gstaggregator.h>
 #include <gst/video/video.h>
 
+#include <array>
 #include <optional>
 
 #include "common/feature_extractor.h"
@@ -41,6 +42,9 @@ struct Input {
   // an element behind real time sees the end well after the last frame's.
   void end(GstClockTime now);
   bool is_cuda_memory() const;
+  // Makes the input's pad from the element's pad template `template_name`
+  // and adds it to the element (which owns it); `role` names it in messages.
+  void add_pad(GstElement* element, const char* template_name, const char* role);
   // A flush starts counting again; caps stay until new ones arrive.
   void reset_counters() {
     buffers = gaps = 0;
@@ -66,6 +70,14 @@ bool pairs_gray_with_yuv(const PictureFormat& ref, const PictureFormat& dist);
 // the end and the last time a frame of the other was seen, so that an input
 // still sending, only a little behind, is not taken for a silent one.
 std::optional<Nanoseconds> end_wait_from(const Input& ended, const Input& other);
+
+// What the clock of the inputs' aggregator says now, for the frame pairer; no
+// time when not live.
+LiveClock live_clock(GstAggregator* agg, bool timeout, bool backlog);
+
+// The earliest running time of the frames waiting on the inputs' pads;
+// GST_CLOCK_TIME_NONE when none waits.
+GstClockTime earliest_waiting(const std::array<Input, 2>& inputs);
 
 std::optional<PictureFormat> common_format(GstElement* element, const Input& ref,
                                            const Input& dist);

@@ -1,7 +1,6 @@
 #include "monitor.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "common/error.h"
 #include "element_debug.h"
@@ -321,13 +320,7 @@ void Monitor::finish() {
 }
 
 void Monitor::add_provenance(GstStructure* message) const {
-  // As in the summary: "threads" a number, the others strings.
-  for (const auto& [key, value] : provenance_)
-    if (key == "threads")
-      gst_structure_set(message, key.c_str(), G_TYPE_UINT,
-                        static_cast<guint>(std::strtoul(value.c_str(), nullptr, 10)), nullptr);
-    else
-      gst_structure_set(message, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
+  if (provenance_) provenance_->set_fields(message);  // as in the summary
 }
 
 void Monitor::post_windows(const std::vector<WindowReport>& reports) {

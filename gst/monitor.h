@@ -18,6 +18,7 @@
 
 #include "common/feature_collector.h"
 #include "pooling/rolling.h"
+#include "provenance.h"
 #include "scoring_session.h"
 #include "settings.h"
 #include "streamed_log.h"
@@ -132,7 +133,7 @@ class Monitor {
   std::vector<std::string> names_;  // score names, in order first seen
   std::vector<StreamQuantiles> quantiles_;  // parallel to names_
   std::size_t exact_limit_ = StreamQuantiles::kExactLimit;  // of quantiles made from now on
-  Provenance provenance_;
+  std::optional<Provenance> provenance_;  // none before scoring first started
   bool checked_alert_scores_ = false;
   bool warned_truncated_window_ = false;  // once a run: a window cut at kMaxWindowFrames
   StallWatch stall_;

@@ -8,15 +8,11 @@
 #include "gst_handles.h"
 #include "log_file.h"
 #include "output/log_writer.h"
+#include "video_picture.h"
 #include "vmafexact_config.h"
 
 namespace vmafexact::gst {
 
-bool is_message_field(std::string_view name) {
-  for (const auto field : kMessageFields)
-    if (field == name) return true;
-  return false;
-}
 namespace {
 
 std::string time_string(GstClockTime time) {
@@ -57,9 +53,7 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
   if (scorer)
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
                       G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
-  for (const auto& [key, value] : provenance)
-    if (key != "threads")
-      gst_structure_set(summary, key.c_str(), G_TYPE_STRING, value.c_str(), nullptr);
+  provenance.set_text_fields(summary);  // threads: the scorer's, above
   if (scorer && scored > 0) {
     // Pooled as the frames became final (running values, libvmaf's bits):
     // over frames 0 .. scored-1.
@@ -126,6 +120,61 @@ void Reporter::warn_nothing_scored() const {
                       ("Both inputs must carry frames with matching running times."));
 }
 
+void Reporter::end_of_stream(const Scorer* scorer, const FramePairer& pairer,
+                             const Provenance& provenance, const PooledExtras& add_pooled) const {
+  const guint64 scored = scorer ? scorer->frames_pushed() : 0;
+  const guint64 trailing_ref = pairer.trailing(Side::kRef);
+  const guint64 trailing_dist = pairer.trailing(Side::kDist);
+  if (trailing_ref || trailing_dist)
+    warn_ended_first(trailing_ref > 0, scored, trailing_ref > 0 ? trailing_ref : trailing_dist);
+  if (scored == 0) warn_nothing_scored();
+  post_summary(scorer, pairer.unpaired(Side::kRef), pairer.unpaired(Side::kDist),
+               pairer.skipped(), pairer.paired_by_arrival_order(), provenance, add_pooled);
+}
+
+void Reporter::warn_abandoned(const char* ended, const char* silent) const {
+  GST_ELEMENT_WARNING(
+      element_, STREAM, FAILED,
+      ("The %s stream ended and the %s input sent nothing within the latency after it: "
+       "ending without waiting for the %s input's end.",
+       ended, silent, silent),
+      ("Live, a frame waits for its partner only until its running time plus the "
+       "latency; check the %s source (docs/reliability.md).",
+       silent));
+}
+
+void Reporter::frame_unreadable(const UnreadableFrame& unreadable, const Input& input,
+                                GstBuffer* buffer) const {
+  if (!unreadable.reason.empty()) {
+    GST_ELEMENT_ERROR(element_, STREAM, DECODE,
+                      ("Could not read a %s frame: %s.", input.role, unreadable.reason.c_str()),
+                      ("The buffer's video meta describes planes its memory does not hold; "
+                       "check the element in front of this pad."));
+    return;
+  }
+  GST_ELEMENT_ERROR(element_, STREAM, DECODE,
+                    ("Could not read a %s frame: the buffer holds %" G_GSIZE_FORMAT
+                     " bytes where its caps (%s) need %" G_GSIZE_FORMAT ".",
+                     input.role, gst_buffer_get_size(buffer),
+                     describe_video_info(*input.info).c_str(), GST_VIDEO_INFO_SIZE(&*input.info)),
+                    ("Upstream sent a buffer that does not match its caps; check the "
+                     "parser or decoder in front of this pad (rawvideoparse needs the "
+                     "exact frame layout)."));
+}
+
+void Reporter::frames_unprepared(const UnpreparedFrame& unprepared) const {
+  GST_ELEMENT_ERROR(element_, RESOURCE, FAILED,
+                    ("Could not prepare the frames: %s.", unprepared.reason.c_str()), (nullptr));
+}
+
+void Reporter::scoring_failed(const Error& error) const {
+  if (dynamic_cast<const DeviceError*>(&error))
+    GST_ELEMENT_ERROR(element_, RESOURCE, FAILED, ("Scoring failed on the GPU: %s.", error.what()),
+                      (nullptr));
+  else
+    GST_ELEMENT_ERROR(element_, STREAM, FAILED, ("Scoring failed: %s.", error.what()), (nullptr));
+}
+
 void Reporter::warn_arrival_order(const char* untimed) const {
   GST_ELEMENT_WARNING(
       element_, STREAM, FAILED,
@@ -157,7 +206,7 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
     LogInfo info;
     info.version = "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
     info.subsample = settings.subsample;
-    info.provenance = provenance;
+    info.provenance = provenance.as_text();
     if (!settings.log_rotate.empty()) {
       std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> now(g_date_time_new_now_utc(),
                                                                    g_date_time_unref);
@@ -176,6 +225,20 @@ bool Reporter::write_log(const Settings& settings, const Scorer* scorer, Streame
   }
   GST_INFO_OBJECT(element_, "wrote %u frames to %s", scorer ? scorer->frames_pushed() : 0u,
                   settings.log_location.c_str());
+  return true;
+}
+
+bool Reporter::log_frames(StreamedLog* log, const std::vector<FinishedFrame>& frames,
+                          const ScoringSession& session) const {
+  if (!log) return true;
+  const FeatureCollector& scores = session.scorer().scores();
+  for (const FinishedFrame& frame : frames)
+    if (!log->add_frame(frame.index, scores.frame_scores(frame.index), frame.timing.running_time,
+                        scores.names(), session.scoring_time())) {
+      if (!log->refused())  // a refusal posted its own error
+        log_write_failed(log->failed_path(), log->failed_cause());
+      return false;
+    }
   return true;
 }
 

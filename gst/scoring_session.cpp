@@ -1,11 +1,12 @@
 #include "scoring_session.h"
 
 #include "common/error.h"
+#include "element_debug.h"
 
 namespace vmafexact::gst {
 
 ScoringSession::ScoringSession(std::unique_ptr<ScoringDevice> device,
-                               std::vector<ScoredModel> models,
+                               ScorerModels models,
                                const std::vector<FeatureRequest>& features,
                                const PictureFormat& format, ScorerOptions options)
     : device_(std::move(device)) {
@@ -57,6 +58,19 @@ std::vector<FinishedFrame> ScoringSession::finish() {
   release_read_frames();
   timings_.clear();
   return finished;
+}
+
+void ScoringSession::finish_at_stop(GstElement* element, StreamedLog* log) {
+  try {
+    const auto finished = finish();
+    const auto& scores = scorer_->scores();
+    if (log)
+      for (const FinishedFrame& frame : finished)
+        log->add_frame(frame.index, scores.frame_scores(frame.index), frame.timing.running_time,
+                       scores.names(), scoring_time_);
+  } catch (const Error& error) {
+    GST_WARNING_OBJECT(element, "finishing at stop failed: %s", error.what());
+  }
 }
 
 void ScoringSession::release_read_frames() {

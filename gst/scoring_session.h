@@ -20,6 +20,7 @@
 
 #include "frame_source.h"
 #include "scorer.h"
+#include "streamed_log.h"
 
 namespace vmafexact::gst {
 
@@ -50,7 +51,7 @@ struct UnpreparedFrame {
 class ScoringSession {
  public:
   // Throws vmafexact::Error when the format cannot be scored.
-  ScoringSession(std::unique_ptr<ScoringDevice> device, std::vector<ScoredModel> models,
+  ScoringSession(std::unique_ptr<ScoringDevice> device, ScorerModels models,
                  const std::vector<FeatureRequest>& features, const PictureFormat& format,
                  ScorerOptions options);
   ~ScoringSession();
@@ -65,6 +66,10 @@ class ScoringSession {
                                   const FrameTiming& timing);
   // End of stream (or stop): the frames held back. Throws vmafexact::Error.
   std::vector<FinishedFrame> finish();
+  // Stopped before end of stream: the frames held back go into `log` (if
+  // any; their messages are not posted at stop). A failure is only logged
+  // in `element`'s debug log: what was written stays.
+  void finish_at_stop(GstElement* element, StreamedLog* log);
 
   const Scorer& scorer() const { return *scorer_; }
   // Frees the scores of the frames returned so far, once they are reported.

@@ -5,13 +5,13 @@
 #include <system_error>
 
 #include "common/error.h"
-#include "registry.h"
-#include "log_file.h"
-#include "pipeline_files.h"
-#include "rotated_names.h"
-#include "reporter.h"
 #include "element_debug.h"
-#include "gstvmafexact.h"
+#include "gst_handles.h"
+#include "log_file.h"
+#include "message_fields.h"
+#include "pipeline_files.h"
+#include "registry.h"
+#include "rotated_names.h"
 
 namespace vmafexact::gst {
 namespace {
@@ -81,6 +81,21 @@ const std::string& model_blurb() {
       "or a file such as vmaf_b_v0.6.3.json) also scores KEY_0001.., KEY_bagging, KEY_stddev, "
       "KEY_ci_p95_lo and KEY_ci_p95_hi. Empty: features only. Read when the element starts.";
   return blurb;
+}
+
+// The models as the provenance names them: key=name, and a file's path shown
+// in UTF-8 (a path need not be; the provenance goes into messages and logs).
+std::string describe_models(const std::vector<ModelSpec>& specs,
+                            const std::vector<ScoredModel>& loaded) {
+  std::string models;
+  for (std::size_t m = 0; m < loaded.size(); ++m) {
+    models += (m ? ", " : "") + loaded[m].key + "=" + loaded[m].model.name();
+    if (specs[m].is_path) {
+      const GCharPtr shown(g_filename_display_name(specs[m].source.c_str()));
+      models += std::string(" (") + shown.get() + ")";
+    }
+  }
+  return models;
 }
 
 }  // namespace
@@ -312,12 +327,14 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
     }
     // A broken model file fails the start, and so does a score name that
     // would overwrite a field of the element's messages.
-    for (const auto& model : load_models(plan.models))
+    plan.loaded_models = std::make_shared<const std::vector<ScoredModel>>(load_models(plan.models));
+    for (const auto& model : *plan.loaded_models)
       for (const auto& name : written_scores(model))
         if (is_message_field(name))
           throw Error("the score name '" + name +
                       "' is a field of vmafexact's messages; give the model another name with "
                       ":name=KEY");
+    plan.models_described = describe_models(plan.models, *plan.loaded_models);
   } catch (const Error& error) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid model property: %s.", error.what()),
                       ("Set model to built-in names (%s) or paths of libvmaf JSON model files, "
@@ -444,7 +461,7 @@ bool log_file_is_free(GstElement* element, const StartPlan& plan, const std::str
 
 }  // namespace vmafexact::gst
 
-// ---- The enum types of the properties (declared in gstvmafexact.h) ----------
+// ---- The enum types of the properties -----------------------------------------
 
 GType gst_vmaf_exact_log_format_get_type(void) {
   using vmafexact::LogFormat;

@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,12 +56,17 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value);
 bool get_setting(const Settings& settings, guint prop_id, GValue* value);
 
 // What one run (start to stop) scores: the settings as they were at start,
-// and the model and feature lists parsed, checked and loadable.
+// and the model and feature lists parsed, checked and loaded.
 struct StartPlan {
   Settings settings;
   std::vector<ModelSpec> models;
   std::vector<FeatureRequest> features;
   LogRotation log_rotation;  // log-rotate parsed
+  // The models loaded and checked at start: every scoring session of the run
+  // reads these (a model file is read once a run).
+  std::shared_ptr<const std::vector<ScoredModel>> loaded_models;
+  // The models as the provenance names them: "vmaf=vmaf_v0.6.1, b=name (path)".
+  std::string models_described;
 };
 
 // Parses and checks the settings at start: feature and model lists, models
@@ -81,3 +87,18 @@ bool log_location_is_free(GstElement* element, const StartPlan& plan);
 bool log_file_is_free(GstElement* element, const StartPlan& plan, const std::string& path);
 
 }  // namespace vmafexact::gst
+
+// The GTypes of the enum properties (Backend, LogFormat, LogPrecision), for
+// their param specs and gst-inspect-1.0.
+G_BEGIN_DECLS
+
+#define GST_TYPE_VMAF_EXACT_LOG_FORMAT (gst_vmaf_exact_log_format_get_type())
+GType gst_vmaf_exact_log_format_get_type(void);
+
+#define GST_TYPE_VMAF_EXACT_LOG_PRECISION (gst_vmaf_exact_log_precision_get_type())
+GType gst_vmaf_exact_log_precision_get_type(void);
+
+#define GST_TYPE_VMAF_EXACT_BACKEND (gst_vmaf_exact_backend_get_type())
+GType gst_vmaf_exact_backend_get_type(void);
+
+G_END_DECLS

@@ -50,8 +50,6 @@ LogRotation parse_log_rotation(std::string_view text);
 // first frame (20261202T071732Z).
 std::string rotated_log_name(const std::string& pattern, unsigned counter, GDateTime* time);
 
-using Provenance = std::vector<std::pair<std::string, std::string>>;
-
 class StreamedLog {
  public:
   struct Options {
@@ -60,7 +58,7 @@ class StreamedLog {
     LogPrecision precision = LogPrecision::kDefault;
     LogRotation rotation;
     std::string version;
-    Provenance provenance;
+    std::vector<std::pair<std::string, std::string>> provenance;  // as text
     unsigned width = 0, height = 0, subsample = 1;
     // With rotation: whether a rotated file may be written at `path` (no
     // other element's file); false after the caller posted why.
