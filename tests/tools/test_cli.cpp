@@ -744,6 +744,9 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("vmafexact " VMAFEXACT_VERSION " (libvmaf 3.2.0)\nGStreamer ", 0), 0u)
       << version.out;
+  // The second line is GStreamer's own "GStreamer 1.22.0", named once.
+  EXPECT_EQ(version.out.find("GStreamer GStreamer"), std::string::npos) << version.out;
+  EXPECT_EQ(std::count(version.out.begin(), version.out.end(), '\n'), 2) << version.out;
 }
 
 

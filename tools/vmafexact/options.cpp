@@ -302,7 +302,8 @@ Options parse_options(int argc, char** argv) {
                    "Run vmafexact --help for the options.");
 
   if (raw.version) {
-    std::printf("%s\nGStreamer %s\n", version_text().c_str(), gst_version_string());
+    // gst_version_string() already reads "GStreamer 1.22.0".
+    std::printf("%s\n%s\n", version_text().c_str(), GCharPtr(gst_version_string()).get());
     std::exit(kExitOk);
   }
 
