@@ -13,6 +13,11 @@
 
 namespace vmafexact::gst {
 
+// The name of rotated file `counter` from the pattern: {index} becomes the
+// counter (6 digits, from 000000), {time} the UTC wall time of the file's
+// first frame (20261202T071732Z).
+std::string rotated_log_name(const std::string& pattern, unsigned counter, GDateTime* time);
+
 class RotatedNames {
  public:
   explicit RotatedNames(std::string pattern) : pattern_(std::move(pattern)) {}

@@ -45,26 +45,6 @@ LogRotation parse_log_rotation(std::string_view text) {
   return rotation;
 }
 
-std::string rotated_log_name(const std::string& pattern, unsigned counter, GDateTime* time) {
-  std::string name = pattern;
-  const auto replace = [&](std::string_view key, const std::string& value) {
-    for (std::size_t at = name.find(key); at != std::string::npos;
-         at = name.find(key, at + value.size()))
-      name.replace(at, key.size(), value);
-  };
-  char digits[16];
-  std::snprintf(digits, sizeof digits, "%06u", counter);
-  replace("{index}", digits);
-  if (time) {
-    std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> utc(g_date_time_to_utc(time),
-                                                                 g_date_time_unref);
-    std::unique_ptr<gchar, decltype(&g_free)> text(g_date_time_format(utc.get(), "%Y%m%dT%H%M%SZ"),
-                                                   g_free);
-    replace("{time}", text ? text.get() : "");
-  }
-  return name;
-}
-
 StreamedLog::StreamedLog(Options options) : options_(std::move(options)) { open_body(); }
 
 void StreamedLog::open_body() {

@@ -45,11 +45,6 @@ struct LogRotation {
 // vmafexact::Error naming the problem.
 LogRotation parse_log_rotation(std::string_view text);
 
-// The name of rotated file `counter` from the pattern: {index} becomes the
-// counter (6 digits, from 000000), {time} the UTC wall time of the file's
-// first frame (20261202T071732Z).
-std::string rotated_log_name(const std::string& pattern, unsigned counter, GDateTime* time);
-
 class StreamedLog {
  public:
   struct Options {

@@ -1,11 +1,11 @@
-// The CUDA factories of the feature registry (metrics/registry.cpp): each
+// The CUDA factories of the feature registry (scoring/registry.cpp): each
 // makes the feature's one extractor (metrics/) over the feature's CUDA stage.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "registry.h"
+#include "factories.h"
 
 namespace vmafexact::cuda {
 namespace adm {

@@ -11,19 +11,9 @@
 
 #include "common/feature_extractor.h"
 #include "common/feature_stage.h"
-
-// The CUDA runtime's stream type, without its headers (cudaStream_t).
-struct CUstream_st;
+#include "factories.h"
 
 namespace vmafexact {
-
-using CudaStream = CUstream_st*;
-
-using CpuFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options);
-using CudaFactory = std::unique_ptr<FeatureExtractor> (*)(const OptionValues& options,
-                                                          CudaStream stream);
-// Why a CUDA twin cannot score with these options (empty: it can).
-using CudaRefusal = std::string (*)(const OptionValues& options);
 
 struct FeatureEntry {
   const FeatureDescriptor& descriptor;  // name, provided features, option table
