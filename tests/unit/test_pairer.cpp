@@ -15,10 +15,10 @@ namespace {
 constexpr Nanoseconds kFrame = 41'666'666;  // 24 fps
 
 InputHead frame_at(std::optional<Nanoseconds> time, std::optional<Nanoseconds> duration = kFrame) {
-  return InputHead{WaitingFrame{time, duration}, false};
+  return InputHead{WaitingFrame{time, duration}, false, std::nullopt};
 }
 InputHead empty() { return InputHead{}; }
-InputHead ended() { return InputHead{std::nullopt, true}; }
+InputHead ended() { return InputHead{std::nullopt, true, std::nullopt}; }
 
 TEST(FramePairer, EqualRunningTimesPair) {
   FramePairer pairer;
