@@ -190,6 +190,24 @@ std::vector<MessagePtr> ElementHarness::drain_messages() {
   return messages;
 }
 
+std::vector<MessagePtr> ElementHarness::messages_until(const char* name, GstClockTime timeout) {
+  std::vector<MessagePtr> messages;
+  const gint64 deadline = g_get_monotonic_time() + static_cast<gint64>(timeout / GST_USECOND);
+  for (gint64 now = g_get_monotonic_time(); now < deadline; now = g_get_monotonic_time()) {
+    GstMessage* message =
+        gst_bus_timed_pop(bus_, static_cast<GstClockTime>(deadline - now) * GST_USECOND);
+    if (!message) break;
+    messages.emplace_back(message);
+    // An error ends the wait too: no scores come after it.
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) break;
+    const GstStructure* structure = gst_message_get_structure(message);
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ELEMENT && structure &&
+        gst_structure_has_name(structure, name))
+      break;
+  }
+  return messages;
+}
+
 std::vector<const GstStructure*> element_messages(const std::vector<MessagePtr>& messages,
                                                   const char* name) {
   std::vector<const GstStructure*> found;

@@ -82,6 +82,10 @@ class ElementHarness {
 
   // Messages posted so far (drains the bus).
   std::vector<MessagePtr> drain_messages();
+  // Messages posted until the element posts one named `name` (scoring runs on
+  // worker threads, so a pushed pair's scores come later), that one included;
+  // stops at an error, or after `timeout` without it.
+  std::vector<MessagePtr> messages_until(const char* name, GstClockTime timeout = 60 * GST_SECOND);
 
  private:
   GstHarness* ref_ = nullptr;
