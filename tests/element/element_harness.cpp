@@ -174,6 +174,23 @@ void ElementHarness::set_caps(const std::string& ref_caps, const std::string& di
   gst_harness_set_src_caps_str(dist_, dist_caps.c_str());
 }
 
+void ElementHarness::flushing_seek() {
+  const guint32 seqnum = gst_util_seqnum_next();
+  for (GstHarness* h : {ref_, dist_}) {
+    GstEvent* start = gst_event_new_flush_start();
+    gst_event_set_seqnum(start, seqnum);
+    gst_harness_push_event(h, start);
+  }
+  for (GstHarness* h : {ref_, dist_}) {
+    GstEvent* stop = gst_event_new_flush_stop(TRUE);
+    gst_event_set_seqnum(stop, seqnum);
+    gst_harness_push_event(h, stop);
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    gst_harness_push_event(h, gst_event_new_segment(&segment));
+  }
+}
+
 bool ElementHarness::wait_for_eos() {
   while (true) {
     GstEvent* event = gst_harness_pull_event(ref_);  // waits up to 60 s

@@ -77,6 +77,10 @@ class ElementHarness {
   void push_eos_ref() { gst_harness_push_event(ref_, gst_event_new_eos()); }
   void push_eos_dist() { gst_harness_push_event(dist_, gst_event_new_eos()); }
 
+  // A flushing seek as it reaches the inputs: FLUSH_START and FLUSH_STOP with
+  // the seek's sequence number, then a new time segment, on both.
+  void flushing_seek();
+
   // Pulls output events until EOS; false on timeout.
   bool wait_for_eos();
 

@@ -22,20 +22,7 @@ TEST(Element, FlushingSeekStartsAgainFromZero) {
   }
   for (unsigned i = 0; i < 3; ++i) gst_buffer_unref(gst_harness_pull(harness.ref()));
   // A flushing seek reaches every input with the seek's sequence number.
-  const guint32 seqnum = gst_util_seqnum_next();
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* start = gst_event_new_flush_start();
-    gst_event_set_seqnum(start, seqnum);
-    gst_harness_push_event(h, start);
-  }
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* stop = gst_event_new_flush_stop(TRUE);
-    gst_event_set_seqnum(stop, seqnum);
-    gst_harness_push_event(h, stop);
-    GstSegment segment;
-    gst_segment_init(&segment, GST_FORMAT_TIME);
-    gst_harness_push_event(h, gst_event_new_segment(&segment));
-  }
+  harness.flushing_seek();
   harness.drain_messages();
   harness.push_ref(make_buffer(frames.ref[3], GST_VIDEO_FORMAT_I420, 0, kFrame));
   harness.push_dist(make_buffer(frames.dist[3], GST_VIDEO_FORMAT_I420, 0, kFrame));
@@ -50,24 +37,6 @@ TEST(Element, FlushingSeekStartsAgainFromZero) {
   const auto summary = element_messages(messages, "vmafexact-summary");
   ASSERT_EQ(summary.size(), 1u);
   EXPECT_EQ(field_uint64(summary[0], "frames-scored"), 1u);
-}
-
-// Sends a flushing seek's FLUSH_START / FLUSH_STOP and a new segment to both inputs.
-void flush_both(ElementHarness& harness) {
-  const guint32 seqnum = gst_util_seqnum_next();
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* start = gst_event_new_flush_start();
-    gst_event_set_seqnum(start, seqnum);
-    gst_harness_push_event(h, start);
-  }
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* stop = gst_event_new_flush_stop(TRUE);
-    gst_event_set_seqnum(stop, seqnum);
-    gst_harness_push_event(h, stop);
-    GstSegment segment;
-    gst_segment_init(&segment, GST_FORMAT_TIME);
-    gst_harness_push_event(h, gst_event_new_segment(&segment));
-  }
 }
 
 TEST(ElementVmaf, FlushingSeekWithFramesInFlightIsSafe) {
@@ -85,7 +54,7 @@ TEST(ElementVmaf, FlushingSeekWithFramesInFlightIsSafe) {
       ASSERT_EQ(harness.push_dist(make_buffer(frames.dist[i], GST_VIDEO_FORMAT_NV12, i * kFrame, kFrame)),
                 GST_FLOW_OK);
     }
-    flush_both(harness);  // at once: the last frames are still in flight
+    harness.flushing_seek();  // at once: the last frames are still in flight
   }
   harness.drain_messages();
   for (unsigned i = 4; i < 6; ++i) {

@@ -37,24 +37,6 @@ void push_pairs(ElementHarness& harness, const Frames& frames, unsigned first, u
   }
 }
 
-// A flushing seek's FLUSH_START / FLUSH_STOP and a new segment on both inputs.
-void flush_both(ElementHarness& harness) {
-  const guint32 seqnum = gst_util_seqnum_next();
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* start = gst_event_new_flush_start();
-    gst_event_set_seqnum(start, seqnum);
-    gst_harness_push_event(h, start);
-  }
-  for (GstHarness* h : {harness.ref(), harness.dist()}) {
-    GstEvent* stop = gst_event_new_flush_stop(TRUE);
-    gst_event_set_seqnum(stop, seqnum);
-    gst_harness_push_event(h, stop);
-    GstSegment segment;
-    gst_segment_init(&segment, GST_FORMAT_TIME);
-    gst_harness_push_event(h, gst_event_new_segment(&segment));
-  }
-}
-
 guint field_uint(const GstStructure* structure, const char* name) {
   EXPECT_EQ(gst_structure_get_field_type(structure, name), G_TYPE_UINT) << name;
   guint value = 0;
@@ -89,7 +71,7 @@ TEST(Start, AModelFileIsReadOnceARunAtStart) {
   EXPECT_TRUE(message_texts(before, GST_MESSAGE_ERROR).empty())
       << joined(message_texts(before, GST_MESSAGE_ERROR));
   EXPECT_FALSE(element_messages(before, "vmafexact-frame").empty());
-  flush_both(harness);
+  harness.flushing_seek();
   harness.drain_messages();
   push_pairs(harness, frames, 3, 5);
   harness.push_eos_ref();
