@@ -1,9 +1,12 @@
-// The plot and the HTML report of a scoring run (docs/report.md): each score per
-// frame drawn with cairo (SVG or PNG), and one self-contained HTML page holding
-// the plot, the summary table and the provenance. No GStreamer: the caller
-// collects the scores and passes them in.
+// The plot and the HTML report of a scoring run of one or several encodes
+// against one reference (docs/report.md): a page that leads with the answer (one
+// summary row per encode), then each chosen score per frame with the encodes
+// overlaid on a time axis, the rate-quality chart, the worst frames with
+// thumbnails, and the provenance. cairo draws (SVG or PNG); no GStreamer: the
+// caller collects the scores and passes them in.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
@@ -15,9 +18,17 @@ namespace vmafexact::report {
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
+// What a score is, which decides whether it is plotted by default and its axis.
+enum class ScoreKind {
+  model,     // a model's score (e.g. "vmaf"): plotted by default, fixed 0-100 axis
+  feature,   // a feature asked for (e.g. "psnr_y"): plotted by default
+  internal,  // a model's input the user did not ask for (e.g. "integer_adm2")
+};
+
 struct Series {  // one score over the frames, e.g. "vmaf", "psnr_y"
   std::string name;
   std::vector<double> values;  // index = frame number; NaN = frame without this score
+  ScoreKind kind = ScoreKind::feature;
 };
 
 struct Pooled {  // the summary figures of one score (as the element's summary gives them)
@@ -27,12 +38,109 @@ struct Pooled {  // the summary figures of one score (as the element's summary g
          low5_mean = kUnknown;  // NaN when not known
 };
 
-struct Report {
-  std::string title;  // e.g. "ref.y4m vs dist.mp4"
+// A small picture: PNG file bytes (empty: none).
+struct Thumbnail {
+  std::string png;
+  int width = 0;
+  int height = 0;
+};
+
+struct WorstFrame {
+  std::uint64_t frame = 0;  // frame number in the encode's series
+  double time_s = kUnknown;  // its time from the start of the scored range
+  double score = kUnknown;   // the score it was picked by (Encode::worst_score)
+  Thumbnail reference, distorted;
+};
+
+// One encode (distorted video) scored against the reference.
+struct Encode {
+  std::string name;  // the file name without its extension ("crf30")
+  std::string path;  // as given
+  double size_bytes = kUnknown;
+  double duration_s = kUnknown;
+  double bitrate_bps = kUnknown;  // size * 8 / duration
+  std::string codec;              // e.g. "H.264 (High Profile)"; empty: not known
+  double frame_rate = kUnknown;   // frames per second; NaN: the time axis counts frames
   std::vector<Series> series;
   std::vector<Pooled> pooled;  // same names as series (may lack some)
-  std::vector<std::pair<std::string, std::string>> provenance;  // key, value, in order shown
+  std::string worst_score;     // the score the worst frames are picked by (e.g. "vmaf")
+  std::vector<WorstFrame> worst_frames;  // lowest score first
+  // The encode's own facts shown under the provenance (e.g. "alignment"), in order.
+  std::vector<std::pair<std::string, std::string>> details;
 };
+
+// Rate-quality of encode ladders and their BD-rates (filled by the --ladder code,
+// tools/report/bd_rate.*; shown by tools/report/rate_quality.cpp).
+struct RatePoint {
+  std::string name;  // the encode's name
+  double bitrate_bps = kUnknown;
+  double vmaf = kUnknown;  // pooled mean of the first model's score
+  double psnr = kUnknown;  // pooled mean of psnr_y; NaN when not scored
+};
+struct Ladder {
+  std::string name;
+  std::vector<RatePoint> points;  // in the order given
+};
+struct BdRate {  // one ladder against the first (the anchor), for one metric
+  std::string ladder;
+  std::string anchor;
+  std::string metric;                  // "vmaf" or "psnr"
+  std::optional<double> percent;       // negative: fewer bits for the same quality
+  double overlap_low = kUnknown;       // the quality range integrated over
+  double overlap_high = kUnknown;
+  std::string error;                   // why there is no figure (e.g. curves do not overlap)
+};
+struct RateQuality {
+  std::vector<Ladder> ladders;
+  std::vector<BdRate> bd_rates;
+};
+
+struct Report {
+  std::string title;  // e.g. "ref.y4m vs dist.mp4"; shown once
+  // The reference; only its facts (no series).
+  std::string reference_path;
+  double reference_size_bytes = kUnknown;
+  double reference_duration_s = kUnknown;
+  double reference_bitrate_bps = kUnknown;
+  std::string reference_codec;
+  std::vector<Encode> encodes;  // in the order given
+  // The run's provenance.
+  std::string date;          // ISO 8601 UTC
+  std::string command_line;  // as typed, quoted for a shell
+  std::string scaler;        // e.g. "vmafexactscale flags=bicubic (libswscale 6.7.100)"
+  // Further provenance (versions, models, backend, threads, ...), in order shown.
+  std::vector<std::pair<std::string, std::string>> provenance;
+  // --plot-scores: empty: the models' scores and the features asked for;
+  // {"all"}: every score; else these names, in this order.
+  std::vector<std::string> plot_scores;
+  // Why there are no thumbnails (e.g. "built from logs: no pictures"); empty: none.
+  std::string thumbnails_note;
+  std::optional<RateQuality> rate_quality;
+  // Transitional, for callers not yet filling `encodes`: one encode's series and
+  // pooled figures, taken as the only encode when `encodes` is empty. Goes away
+  // once tools/vmafexact fills `encodes`.
+  std::vector<Series> series;
+  std::vector<Pooled> pooled;
+};
+
+// ---- Helpers the tool and `vmafexact report` share ----------------------------
+
+// The names plotted, in order: per `report.plot_scores` over the names of every
+// encode's series (first appearance order). Unknown names are skipped;
+// unknown_plot_scores() lists them for an error message.
+std::vector<std::string> plotted_scores(const Report& report);
+std::vector<std::string> unknown_plot_scores(const Report& report);
+
+// "mm:ss.ff" (hundredths), "h:mm:ss.ff" from one hour; "—" for NaN/negative.
+std::string format_time(double seconds);
+
+// The kind of a score from a log, where only the names are known: a model's
+// score when it is one of `model_names`, a model's input when it is one of
+// libvmaf's model features (integer_adm*, integer_vif*, integer_motion*, ...),
+// else a feature asked for.
+ScoreKind classify_score(std::string_view name, const std::vector<std::string>& model_names);
+
+// ---- Output ---------------------------------------------------------------------
 
 enum class PlotFormat { svg, png };
 
@@ -40,7 +148,8 @@ enum class PlotFormat { svg, png };
 std::optional<PlotFormat> plot_format_for(std::string_view path);
 
 // The plot's size in pixels (the PNG's size; the SVG's in user units): kPlotWidth
-// wide, a header, one panel per series, stacked, and the frame axis' title.
+// wide, a header, one panel per plotted score (encodes overlaid), stacked, the
+// time axis' title, then the rate-quality chart when there are two or more encodes.
 inline constexpr int kPlotWidth = 1200;
 struct PlotSize {
   int width;
