@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "bd_rate.h"
+
 namespace vmafexact::report {
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
@@ -69,32 +71,6 @@ struct Encode {
   std::vector<std::pair<std::string, std::string>> details;
 };
 
-// Rate-quality of encode ladders and their BD-rates (filled by the --ladder code,
-// tools/report/bd_rate.*; shown by tools/report/rate_quality.cpp).
-struct RatePoint {
-  std::string name;  // the encode's name
-  double bitrate_bps = kUnknown;
-  double vmaf = kUnknown;  // pooled mean of the first model's score
-  double psnr = kUnknown;  // pooled mean of psnr_y; NaN when not scored
-};
-struct Ladder {
-  std::string name;
-  std::vector<RatePoint> points;  // in the order given
-};
-struct BdRate {  // one ladder against the first (the anchor), for one metric
-  std::string ladder;
-  std::string anchor;
-  std::string metric;                  // "vmaf" or "psnr"
-  std::optional<double> percent;       // negative: fewer bits for the same quality
-  double overlap_low = kUnknown;       // the quality range integrated over
-  double overlap_high = kUnknown;
-  std::string error;                   // why there is no figure (e.g. curves do not overlap)
-};
-struct RateQuality {
-  std::vector<Ladder> ladders;
-  std::vector<BdRate> bd_rates;
-};
-
 struct Report {
   std::string title;  // e.g. "ref.y4m vs dist.mp4"; shown once
   // The reference; only its facts (no series).
@@ -115,7 +91,9 @@ struct Report {
   std::vector<std::string> plot_scores;
   // Why there are no thumbnails (e.g. "built from logs: no pictures"); empty: none.
   std::string thumbnails_note;
-  std::optional<RateQuality> rate_quality;
+  // --ladder: encodes of one reference at several rates (tools/report/bd_rate.h);
+  // the page's rate-quality section shows them with their BD-rates.
+  std::vector<Ladder> ladders;
   // Transitional, for callers not yet filling `encodes`: one encode's series and
   // pooled figures, taken as the only encode when `encodes` is empty. Goes away
   // once tools/vmafexact fills `encodes`.
