@@ -35,6 +35,9 @@ packages=(
   # the Python examples (examples/python/, docs/python.md) and their tests: PyGObject
   # for /usr/bin/python3 and the typelibs of Gst and GstPbutils
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  # the BD-rate tests: an independent PCHIP BD-rate in NumPy/SciPy for /usr/bin/python3
+  # (tests/tools/bd_rate_reference.py) that the C++ one must equal
+  python3-numpy python3-scipy
 )
 if [[ "${1:-}" == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
