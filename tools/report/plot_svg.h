@@ -1,4 +1,4 @@
-// The plot's SVG as an element, for the HTML page to hold inline.
+// The plot's SVG as elements, for the HTML page to hold inline.
 #pragma once
 
 #include <string>
@@ -9,5 +9,11 @@ namespace vmafexact::report::detail {
 
 // The <svg> element of render_svg without the XML declaration before it.
 std::string render_svg_element(const Report& report);
+
+// The page's two figures: the scores per frame without the title (the page has
+// it once) and without the rate-quality chart; the rate-quality chart alone
+// (empty when there are fewer than two encodes with a bitrate and no ladder).
+std::string render_scores_svg_element(const Report& report);
+std::string render_rate_quality_svg_element(const Report& report);
 
 }  // namespace vmafexact::report::detail

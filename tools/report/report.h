@@ -118,6 +118,11 @@ std::string format_time(double seconds);
 // else a feature asked for.
 ScoreKind classify_score(std::string_view name, const std::vector<std::string>& model_names);
 
+// The `count` frames of lowest value in `series` (NaN frames never), lowest first,
+// ties by frame number; their times from `frame_rate` (NaN: unknown). No pictures.
+std::vector<WorstFrame> select_worst_frames(const Series& series, double frame_rate,
+                                            std::size_t count);
+
 // ---- Output ---------------------------------------------------------------------
 
 enum class PlotFormat { svg, png };
