@@ -614,7 +614,8 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
       {{"--subsample", "0", ref, dist}, 1, "--subsample '0'"},
       {{"--scale-method", "fancy", ref, dist},
        1,
-       "--scale-method 'fancy': not a videoscale method"},
+       "--scale-method 'fancy': write ffmpeg (FFmpeg's scaling, the default) or a videoscale "
+       "method"},
       {{"--backend", "gpu", ref, dist}, 1, "--backend 'gpu'"},
       {{"--precision", "17", ref, dist}, 1, "--precision '17'"},
       {{"--dist-delay", "soon", ref, dist}, 1, "--dist-delay"},
@@ -622,11 +623,11 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
       {{"--size", "637x359", "--format", "yuv420q", in("ref_637.yuv"), dist},
        1,
        "--format 'yuv420q': not a raw format"},
-      {{"--size", "637x359", ref, dist}, 1, "--size is for raw input (.yuv, .raw), but neither"},
+      {{"--size", "637x359", ref, dist}, 1, "--size is for raw input (.yuv, .raw), but no input"},
       {{"--model", "vmaf_v9", ref, dist}, 1, "unknown built-in model 'vmaf_v9'"},
       {{"--model", "", ref, dist}, 1, "nothing to score"},
       {{"--features", "ssimulacra2", ref, dist}, 1, "unknown feature 'ssimulacra2'"},
-      {{ref}, 1, "give exactly two files, REF and DIST (got 1)"},
+      {{ref}, 1, "give the distorted video (or videos) after the reference " + ref},
       {{"--frobnicate", ref, dist}, 1, "Unknown option --frobnicate"},
   };
   for (const Case& c : cases) {
@@ -638,6 +639,46 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
     // The last line but the advice: "vmafexact: MESSAGE".
     const std::size_t line = run.err.rfind("\nvmafexact: ") + 1;
     EXPECT_NE(run.err.find(c.message, line), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty()) << run.out;
+  }
+}
+
+// Issue 41's options: each wrong value refused before anything is read, with
+// the option, the value and the fix named.
+TEST_F(Cli, NewOptionsAreCheckedWithAClearError) {
+  const std::string ref = in("ref.y4m"), dist = in("dist_480.mp4"), other = in("dist_12fps.mp4");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--align", "maybe", ref, dist}, "--align 'maybe': write auto or off"},
+      {{"--align-range", "0", ref, dist}, "--align-range '0': write a number of seconds"},
+      {{"--start", "soon", ref, dist}, "--start 'soon': write a time"},
+      {{"--start", "1:75", ref, dist}, "--start '1:75': write a time"},
+      {{"--frames", "0", ref, dist}, "--frames '0': write a whole number of frames, 1 or more"},
+      {{"--frames", "3", "--duration", "1", ref, dist},
+       "--frames and --duration both say how much to score"},
+      {{"--duration", "0", ref, dist}, "--duration '0': write a time above 0"},
+      {{"--scale-flags", "bicubik", ref, dist},
+       "--scale-flags 'bicubik': 'bicubik' is not a libswscale flag"},
+      {{"--scale-method", "bilinear", "--scale-flags", "lanczos", ref, dist},
+       "--scale-flags is for --scale-method ffmpeg, but --scale-method is bilinear"},
+      {{"--plot-scores", ",", ref, dist}, "--plot-scores ',': name the scores to draw"},
+      {{"--worst-frames", "-1", ref, dist}, "--worst-frames '-1': write 0 (none) to 100"},
+      {{"--ladder", "x264", ref, dist}, "--ladder 'x264': write NAME=DIST,DIST,..."},
+      {{"--ladder", "a=" + dist, "--ladder", "a=" + other, ref},
+       "--ladder 'a': two ladders have this name"},
+      {{"--json", out("scores.json"), ref, dist, other},
+       "--json '" + out("scores.json") + "': with several DISTs each writes its own file: put "
+       "{name}"},
+      {{"--jsonl", "-", ref, dist, other}, "--jsonl '-': standard output carries one encode's"},
+      {{"--csv", out("{name}.csv"), ref, dist, in("sub/dist_480.mp4")},
+       dist + " and " + in("sub/dist_480.mp4") + " have the same {name}, dist_480"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result run = run_cli(args);
+    std::string joined;
+    for (const auto& arg : args) joined += arg + " ";
+    SCOPED_TRACE(joined);
+    EXPECT_EQ(run.status, 1) << describe(run);
+    EXPECT_NE(run.err.find("vmafexact: " + message), std::string::npos) << run.err;
     EXPECT_TRUE(run.out.empty()) << run.out;
   }
 }
@@ -738,7 +779,9 @@ TEST_F(Cli, HelpAndVersion) {
         "--threads",     "--subsample",    "--json",      "--xml",
         "--csv",         "--precision",    "--jsonl",     "--progress",
         "--no-progress", "--quiet",        "--version",   "--plot",
-        "--html",        "Exit codes: 0"})
+        "--html",        "Exit codes: 0",  "--start",     "--frames",
+        "--duration",    "--align",        "--align-range", "--ladder",
+        "--scale-flags", "--plot-scores",  "--worst-frames", "{name}"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
   const Result version = run_cli({"--version"});
   EXPECT_EQ(version.status, 0);
@@ -1012,8 +1055,7 @@ TEST_F(Cli, GrayAndYuvWithOneLumaScoreAsTheYuvAgainstItself) {
       << deeper.err;
 }
 
-// The usage line names the two files once ("REF DIST", not "REF DIST REF
-// DIST"): the tool takes exactly two.
+// The usage line names the files once ("REF DIST [DIST...]", not twice).
 TEST_F(Cli, UsageLineNamesTheFilesOnce) {
   const Result help = run_cli({"--help"});
   ASSERT_EQ(help.status, 0) << describe(help);
@@ -1022,7 +1064,7 @@ TEST_F(Cli, UsageLineNamesTheFilesOnce) {
   const std::size_t line = usage + 7;
   const std::string usage_line = help.out.substr(line, help.out.find('\n', line) - line);
   EXPECT_NE(usage_line.find("vmafexact [OPTION"), std::string::npos) << usage_line;
-  EXPECT_TRUE(usage_line.ends_with("] REF DIST")) << usage_line;
+  EXPECT_TRUE(usage_line.ends_with("] REF DIST [DIST...]")) << usage_line;
 }
 
 }  // namespace

@@ -344,8 +344,11 @@ ExitCode run(int argc, char** argv) {
   gst_pb_utils_init();
   ensure_element();
   VideoInput ref = discover_input(options.ref, "reference");
-  VideoInput dist = discover_input(options.dist, "distorted video");
-  settle_raw_framerates(ref, dist, options.ref, options.dist);
+  if (options.dists.size() > 1 || options.start || options.frames || options.duration)
+    throw CliError(kExitUsage, "several DISTs and frame ranges are not scored yet",
+                   "Give one DIST without --start, --frames or --duration.");
+  VideoInput dist = discover_input(options.dists.front(), "distorted video");
+  settle_raw_framerates(ref, dist, options.ref, options.dists.front());
   const Alignment alignment = align(options, ref, dist);
   Outputs outputs(options, ref, dist);
 
@@ -354,7 +357,7 @@ ExitCode run(int argc, char** argv) {
   std::string lining_up;
   if (alignment.scale)
     lining_up += "scaled to " + std::to_string(ref.width) + "x" + std::to_string(ref.height) +
-                 " (videoscale method " + options.scale_method + ")";
+                 " (videoscale method " + videoscale_method(options) + ")";
   if (alignment.convert_rate)
     lining_up += std::string(lining_up.empty() ? "" : ", ") + "frame rate converted to " +
                  std::to_string(ref.framerate.num) + "/" + std::to_string(ref.framerate.den) +

@@ -2,6 +2,7 @@
 
 #include <gst/gst.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,15 @@ struct RawArguments {
   gchar* ref_framerate = nullptr;
   gchar* dist_framerate = nullptr;
   gchar* scale_method = nullptr;
+  gchar* scale_flags = nullptr;
+  gchar* align = nullptr;
+  gdouble align_range = 2.0;
+  gchar* start = nullptr;
+  gchar* frames = nullptr;
+  gchar* duration = nullptr;
+  gchar** ladders = nullptr;
+  gchar* plot_scores = nullptr;
+  gint worst_frames = 5;
   gboolean no_scale = FALSE;
   gboolean no_rate_conversion = FALSE;
   gdouble dist_delay = 0;
@@ -58,33 +68,46 @@ struct RawArguments {
                         dist_format, framerate, ref_framerate, dist_framerate, scale_method,
                         model,       features,  backend,       json,           xml,
                         csv,         sub,       precision,     jsonl,          plot,
-                        html})
+                        html,        scale_flags, align,        start,          frames,
+                        duration,    plot_scores})
       g_free(text);
     g_strfreev(files);
+    g_strfreev(ladders);
   }
 };
 
 constexpr const char* kSummary =
-    "Scores the distorted video DIST against the reference REF with libvmaf's VMAF and\n"
-    "features, bit for bit libvmaf 3.2.0's scores. REF and DIST are any files GStreamer\n"
-    "can read (mp4, mkv, webm, y4m, ...) or raw .yuv/.raw files (give --size).\n"
-    "The distorted video is scaled to the reference's size and converted to its sample\n"
-    "format and frame rate; a gray input is scored against the other's luma as it is.\n"
-    "A pooled summary of every score is printed; --json, --xml, --csv, --sub write\n"
-    "libvmaf's logs, --plot and --html a plot and a report page.";
+    "Scores each distorted video (encode) DIST against the reference REF with libvmaf's\n"
+    "VMAF and features, bit for bit libvmaf 3.2.0's scores. REF and DIST are any files\n"
+    "GStreamer can read (mp4, mkv, webm, y4m, ...) or raw .yuv/.raw files (give --size).\n"
+    "Several DISTs are scored in one run, REF decoded once. Each DIST is scaled to the\n"
+    "reference's size and converted to its sample format and frame rate; a gray input is\n"
+    "scored against the other's luma as it is. A summary is printed (one row per encode);\n"
+    "--json, --xml, --csv, --sub write libvmaf's logs, --plot and --html a plot and a\n"
+    "report page.";
 
 constexpr const char* kDescription =
     "Examples:\n"
     "  vmafexact ref.mp4 dist_480p.mp4\n"
+    "  vmafexact --json 'out/{name}.json' ref.mp4 crf23.mp4 crf28.mp4 crf33.mp4\n"
+    "  vmafexact --start 2 --frames 30 ref.mp4 dist.mp4   # 30 frames from 2 s\n"
     "  vmafexact --json scores.json --csv scores.csv ref.y4m dist.mkv\n"
     "  vmafexact --plot scores.svg --html report.html ref.mp4 dist_480p.mp4\n"
     "  vmafexact --size 1920x1080 --format yuv420p10le ref.yuv dist.yuv\n"
     "  vmafexact --model vmaf_v0.6.1,vmaf_v0.6.1neg --features psnr --jsonl - ref.mp4 dist.mp4\n"
     "  vmafexact --dist-delay 0.5 ref.mp4 dist.mp4   # DIST starts 0.5 s later than REF\n"
     "\n"
-    "Scaling: when the sizes differ, DIST goes through videoscale (--scale-method, default\n"
-    "catrom: bicubic, Catmull-Rom) to REF's width and height, stretched without borders.\n"
-    "--no-scale makes differing sizes an error instead.\n"
+    "Several encodes: each output path (--json, --xml, --csv, --sub, --jsonl, --plot) must\n"
+    "hold {name}, replaced by each DIST's file name without its extension.\n"
+    "Scaling: when the sizes differ, DIST is scaled to REF's width and height, stretched\n"
+    "without borders, by default as FFmpeg's scale filter does (vmafexactscale over\n"
+    "libswscale, --scale-flags, default bicubic), so that the scores equal libvmaf's on the\n"
+    "encode scaled with ffmpeg -vf scale=W:H; --scale-method METHOD uses GStreamer's\n"
+    "videoscale instead (catrom, bilinear, lanczos, ...). --no-scale makes differing sizes\n"
+    "an error instead.\n"
+    "Frame ranges: --start TIME skips the first TIME of both inputs (after --dist-delay);\n"
+    "--frames N or --duration TIME scores that much from there. TIME is seconds (2.5) or\n"
+    "[[hh:]mm:]ss[.frac] (1:02.5).\n"
     "Frame rates: frames are paired by their timestamps. When both rates are known and\n"
     "differ, DIST's frames are dropped or repeated to REF's rate (videorate), as\n"
     "ffmpeg's fps filter would; --no-rate-conversion makes differing rates an error.\n"
@@ -108,6 +131,11 @@ std::string text_of(const gchar* value) { return value ? value : ""; }
                       const std::string& what) {
   throw CliError(kExitUsage, option + " '" + value + "': " + what,
                  "Run vmafexact --help for the options.");
+}
+
+std::string number_text(double number) {
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_ascii_formatd(text, sizeof text, "%g", number);
 }
 
 // "WxH", both positive.
@@ -196,7 +224,101 @@ std::string videoscale_methods() {
   return names;
 }
 
+// NAME=DIST,DIST,...
+Options::Ladder parse_ladder(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    bad("--ladder", text, "write NAME=DIST,DIST,..., e.g. x264=a.mp4,b.mp4,c.mp4,d.mp4");
+  Options::Ladder ladder;
+  ladder.name = text.substr(0, equals);
+  gchar** paths = g_strsplit(text.c_str() + equals + 1, ",", -1);
+  for (gchar** path = paths; *path; ++path)
+    if (**path) ladder.paths.emplace_back(*path);
+  g_strfreev(paths);
+  if (ladder.paths.empty())
+    bad("--ladder", text, "name the ladder's encodes after =, comma-separated");
+  for (std::size_t i = 0; i < ladder.paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (ladder.paths[i] == ladder.paths[j])
+        bad("--ladder", text, ladder.paths[i] + " is named twice; name each encode once");
+  return ladder;
+}
+
+// FFmpeg's sws_flags: names joined by '+' (or '-' to clear one), e.g.
+// "bicubic", "lanczos+accurate_rnd". Empty when fine, else what is wrong.
+std::string sws_flags_problem(const std::string& flags) {
+  static constexpr std::string_view kNames[] = {
+      "fast_bilinear",   "bilinear",     "bicubic",         "experimental", "neighbor",
+      "area",            "bicublin",     "gauss",           "sinc",         "lanczos",
+      "spline",          "print_info",   "accurate_rnd",    "full_chroma_int",
+      "full_chroma_inp", "bitexact",     "error_diffusion", "unstable"};
+  std::string known;
+  for (std::string_view name : kNames) {
+    if (!known.empty()) known += ", ";
+    known += name;
+  }
+  std::size_t at = 0;
+  bool any = false;
+  while (at < flags.size()) {
+    if (flags[at] == '+' || flags[at] == '-') ++at;
+    const std::size_t end = std::min(flags.find_first_of("+-", at), flags.size());
+    const std::string_view name(flags.data() + at, end - at);
+    if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames)) {
+      std::string problem(1, '\'');
+      problem.append(name);
+      problem.append("' is not a libswscale flag (flags: ").append(known).append("; joined by +)");
+      return problem;
+    }
+    any = true;
+    at = end;
+  }
+  if (!any) return "give a flag, e.g. bicubic or lanczos+accurate_rnd";
+  return {};
+}
+
 }  // namespace
+
+std::optional<double> parse_time(std::string_view text) {
+  // Up to three ':'-separated parts; the last may have a fraction.
+  double seconds = 0;
+  int parts = 0;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t colon = text.find(':', at);
+    const std::string part(text.substr(at, colon == std::string_view::npos ? text.npos : colon - at));
+    if (part.empty() || part.find_first_not_of("0123456789.") != std::string::npos) return {};
+    const bool last = colon == std::string_view::npos;
+    if (!last && part.find('.') != std::string::npos) return {};
+    char* end = nullptr;
+    const double value = g_ascii_strtod(part.c_str(), &end);
+    if (*end || !std::isfinite(value)) return {};
+    // Minutes and seconds after a colon are below 60.
+    if (parts > 0 && value >= 60) return {};
+    seconds = seconds * 60 + value;
+    if (++parts > 3) return {};
+    if (last) break;
+    at = colon + 1;
+  }
+  if (!std::isfinite(seconds) || seconds > 1e7) return {};
+  return seconds;
+}
+
+std::string encode_name(const std::string& path) {
+  GCharPtr base(g_path_get_basename(path.c_str()));
+  std::string name = base.get();
+  const std::size_t dot = name.find_last_of('.');
+  if (dot != std::string::npos && dot > 0) name.erase(dot);
+  return name;
+}
+
+std::string expand_name(const std::string& pattern, const std::string& name) {
+  std::string text = pattern;
+  constexpr std::string_view kField = "{name}";
+  for (std::size_t at = text.find(kField); at != std::string::npos;
+       at = text.find(kField, at + name.size()))
+    text.replace(at, kField.size(), name);
+  return text;
+}
 
 std::string version_text() {
   return "vmafexact " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
@@ -226,9 +348,27 @@ Options parse_options(int argc, char** argv) {
       {"dist-framerate", 0, 0, G_OPTION_ARG_STRING, &raw.dist_framerate, "Frame rate of a raw DIST",
        "RATE"},
       {"scale-method", 0, 0, G_OPTION_ARG_STRING, &raw.scale_method,
-       "videoscale method that scales DIST to REF's size (default catrom, a bicubic; also "
-       "bilinear, 4-tap, lanczos, mitchell, nearest-neighbour, ...)",
-       "METHOD"},
+       "How DIST is scaled to REF's size: ffmpeg (default: FFmpeg's scale filter, libswscale "
+       "with --scale-flags) or a videoscale method (catrom, bilinear, 4-tap, lanczos, "
+       "mitchell, nearest-neighbour, ...)",
+       "ffmpeg|METHOD"},
+      {"scale-flags", 0, 0, G_OPTION_ARG_STRING, &raw.scale_flags,
+       "libswscale's flags for --scale-method ffmpeg, as FFmpeg's sws_flags (default bicubic; "
+       "also bilinear, lanczos, spline, area, neighbor, ... with +accurate_rnd, "
+       "+full_chroma_int, +bitexact)",
+       "FLAGS"},
+      {"align", 0, 0, G_OPTION_ARG_STRING, &raw.align,
+       "auto: find each DIST's offset against REF (frames cut or added at its start) from the "
+       "pictures and score with it; off (default): frames pair by their timestamps "
+       "(and --dist-delay)",
+       "auto|off"},
+      {"align-range", 0, 0, G_OPTION_ARG_DOUBLE, &raw.align_range,
+       "How far --align auto searches, either way (default 2 seconds)", "SECONDS"},
+      {"start", 0, 0, G_OPTION_ARG_STRING, &raw.start,
+       "Score from TIME into both inputs (seconds or [[hh:]mm:]ss[.frac])", "TIME"},
+      {"frames", 0, 0, G_OPTION_ARG_STRING, &raw.frames, "Score N frames (from --start)", "N"},
+      {"duration", 0, 0, G_OPTION_ARG_STRING, &raw.duration,
+       "Score TIME of video (from --start; seconds or [[hh:]mm:]ss[.frac])", "TIME"},
       {"no-scale", 0, 0, G_OPTION_ARG_NONE, &raw.no_scale,
        "Refuse inputs of different sizes instead of scaling DIST (exit code 3)", nullptr},
       {"no-rate-conversion", 0, 0, G_OPTION_ARG_NONE, &raw.no_rate_conversion,
@@ -269,9 +409,21 @@ Options parse_options(int argc, char** argv) {
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &raw.plot,
        "Draw every score per frame into FILE (.svg or .png; docs/report.md)", "FILE"},
       {"html", 0, 0, G_OPTION_ARG_FILENAME, &raw.html,
-       "Write one self-contained HTML page with the plot, the summary table and where the "
-       "scores come from",
+       "Write one self-contained HTML page with the summary table, the plots, the worst "
+       "frames and where the scores come from (every encode on one page)",
        "FILE"},
+      {"plot-scores", 0, 0, G_OPTION_ARG_STRING, &raw.plot_scores,
+       "Scores drawn in --plot and --html, comma-separated (default: the models' scores and the "
+       "features asked for; all: every feature)",
+       "LIST"},
+      {"worst-frames", 0, 0, G_OPTION_ARG_INT, &raw.worst_frames,
+       "Frames with the lowest VMAF shown in --html, per encode, with thumbnails (default 5; "
+       "0: none)",
+       "N"},
+      {"ladder", 0, 0, G_OPTION_ARG_STRING_ARRAY, &raw.ladders,
+       "Encodes of one encoder at several rates (4 or more), for the rate-quality chart and "
+       "BD-rate against the first ladder; repeat for each ladder",
+       "NAME=DIST,DIST,..."},
       {"progress", 0, 0, G_OPTION_ARG_NONE, &raw.progress,
        "Show the progress line on standard error even when it is not a terminal", nullptr},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &raw.no_progress,
@@ -282,7 +434,8 @@ Options parse_options(int argc, char** argv) {
        nullptr},
       {"version", 0, 0, G_OPTION_ARG_NONE, &raw.version,
        "Print vmafexact's, libvmaf's and GStreamer's versions", nullptr},
-      {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.files, nullptr, "REF DIST"},
+      {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.files, nullptr,
+       "REF DIST [DIST...]"},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr},
   };
 
@@ -313,16 +466,34 @@ Options parse_options(int argc, char** argv) {
   for (const std::string& file : files)
     if (file.size() > 1 && file[0] == '-')
       throw CliError(kExitUsage, "unknown option " + file, "Run vmafexact --help for the options.");
-  if (files.size() != 2)
+  for (gchar** ladder = raw.ladders; ladder && *ladder; ++ladder)
+    options.ladders.push_back(parse_ladder(*ladder));
+  for (std::size_t i = 0; i < options.ladders.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (options.ladders[i].name == options.ladders[j].name)
+        bad("--ladder", options.ladders[i].name, "two ladders have this name; name each its own");
+  if (files.empty() || (files.size() == 1 && options.ladders.empty()))
     throw CliError(kExitUsage,
                    files.empty() ? "give the reference and the distorted video"
-                                 : "give exactly two files, REF and DIST (got " +
-                                       std::to_string(files.size()) + ")",
-                   "Usage: vmafexact [OPTIONS] REF DIST (vmafexact --help for the options).");
+                                 : "give the distorted video (or videos) after the reference " +
+                                       files[0],
+                   "Usage: vmafexact [OPTIONS] REF DIST [DIST...] (vmafexact --help for the "
+                   "options).");
   options.ref.path = files[0];
-  options.dist.path = files[1];
+  // The DISTs given, then the ladders' encodes not given already.
+  std::vector<std::string> dist_paths(files.begin() + 1, files.end());
+  for (const Options::Ladder& ladder : options.ladders)
+    for (const std::string& path : ladder.paths)
+      if (std::find(dist_paths.begin(), dist_paths.end(), path) == dist_paths.end())
+        dist_paths.push_back(path);
+  for (const std::string& path : dist_paths) {
+    InputOptions dist;
+    dist.path = path;
+    options.dists.push_back(std::move(dist));
+  }
 
-  // Raw inputs: per-input values win over the shared ones.
+  // Raw inputs: per-input values win over the shared ones; --dist-* applies
+  // to every DIST.
   int width = 0, height = 0;
   parse_size("--size", raw.size, width, height);
   GstVideoFormat format = GST_VIDEO_FORMAT_I420;
@@ -336,9 +507,12 @@ Options parse_options(int argc, char** argv) {
     const gchar* framerate;
     const char* name;
   };
-  for (PerInput per :
-       {PerInput{options.ref, raw.ref_size, raw.ref_format, raw.ref_framerate, "ref"},
-        PerInput{options.dist, raw.dist_size, raw.dist_format, raw.dist_framerate, "dist"}}) {
+  std::vector<PerInput> per_inputs = {
+      {options.ref, raw.ref_size, raw.ref_format, raw.ref_framerate, "ref"}};
+  for (InputOptions& dist : options.dists)
+    per_inputs.push_back({dist, raw.dist_size, raw.dist_format, raw.dist_framerate, "dist"});
+  bool any_raw = false;
+  for (PerInput per : per_inputs) {
     InputOptions& input = per.input;
     const std::string prefix = std::string("--") + per.name + "-";
     input.raw = has_raw_extension(input.path) || per.size;
@@ -358,13 +532,14 @@ Options parse_options(int argc, char** argv) {
       throw CliError(
           kExitUsage, input.path + " is raw video (no header), so its size must be given",
           "Give --size WxH (or " + prefix + "size WxH), and --format if it is not yuv420p.");
+    any_raw = any_raw || input.raw;
   }
-  if (!options.ref.raw && !options.dist.raw && (raw.size || raw.format || raw.framerate))
+  if (!any_raw && (raw.size || raw.format || raw.framerate))
     throw CliError(kExitUsage,
                    std::string(raw.size     ? "--size"
                                : raw.format ? "--format"
                                             : "--framerate") +
-                       " is for raw input (.yuv, .raw), but neither input is raw",
+                       " is for raw input (.yuv, .raw), but no input is raw",
                    "Drop the option: the sizes, formats and rates of other files are read from "
                    "the files; or give --ref-size / --dist-size to read a file as raw video.");
 
@@ -372,9 +547,50 @@ Options parse_options(int argc, char** argv) {
   options.no_rate_conversion = raw.no_rate_conversion;
   if (raw.scale_method) {
     options.scale_method = raw.scale_method;
-    if (!is_videoscale_method(options.scale_method))
+    if (options.scale_method != "ffmpeg" && !is_videoscale_method(options.scale_method))
       bad("--scale-method", options.scale_method,
-          "not a videoscale method (methods: " + videoscale_methods() + ")");
+          "write ffmpeg (FFmpeg's scaling, the default) or a videoscale method (" +
+              videoscale_methods() + ")");
+  }
+  if (raw.scale_flags) {
+    if (options.scale_method != "ffmpeg")
+      throw CliError(kExitUsage,
+                     "--scale-flags is for --scale-method ffmpeg, but --scale-method is " +
+                         options.scale_method,
+                     "Drop --scale-flags, or --scale-method to scale as FFmpeg does.");
+    options.scale_flags = raw.scale_flags;
+    if (const std::string problem = sws_flags_problem(options.scale_flags); !problem.empty())
+      bad("--scale-flags", options.scale_flags, problem);
+  }
+  if (raw.align) {
+    const std::string align = raw.align;
+    if (align != "auto" && align != "off") bad("--align", align, "write auto or off");
+    options.align_auto = align == "auto";
+  }
+  if (!std::isfinite(raw.align_range) || raw.align_range <= 0 || raw.align_range > 60)
+    bad("--align-range", number_text(raw.align_range),
+        "write a number of seconds above 0 and at most 60, e.g. 2");
+  options.align_range = raw.align_range;
+  if (raw.start) {
+    options.start = parse_time(raw.start);
+    if (!options.start)
+      bad("--start", raw.start, "write a time: seconds (2.5) or [[hh:]mm:]ss[.frac] (1:02.5)");
+  }
+  if (raw.frames && raw.duration)
+    throw CliError(kExitUsage, "--frames and --duration both say how much to score",
+                   "Give one of them.");
+  if (raw.frames) {
+    const std::string text = raw.frames;
+    guint64 frames = 0;
+    if (!g_ascii_string_to_unsigned(text.c_str(), 10, 1, G_MAXUINT32, &frames, nullptr))
+      bad("--frames", text, "write a whole number of frames, 1 or more");
+    options.frames = frames;
+  }
+  if (raw.duration) {
+    options.duration = parse_time(raw.duration);
+    if (!options.duration || *options.duration <= 0)
+      bad("--duration", raw.duration,
+          "write a time above 0: seconds (2.5) or [[hh:]mm:]ss[.frac] (1:02.5)");
   }
   if (!std::isfinite(raw.dist_delay) || std::fabs(raw.dist_delay) > 1e6)
     bad("--dist-delay", std::to_string(raw.dist_delay),
@@ -416,6 +632,37 @@ Options parse_options(int argc, char** argv) {
   options.jsonl = text_of(raw.jsonl);
   options.plot = text_of(raw.plot);
   options.html = text_of(raw.html);
+  // Several encodes write one file each: the paths must tell them apart.
+  if (options.dists.size() > 1) {
+    for (const auto& [option, path] : {std::pair{"--json", &options.json},
+                                       {"--xml", &options.xml},
+                                       {"--csv", &options.csv},
+                                       {"--sub", &options.sub},
+                                       {"--jsonl", &options.jsonl},
+                                       {"--plot", &options.plot}}) {
+      if (path->empty()) continue;
+      if (*path == "-")
+        bad(option, *path,
+            "standard output carries one encode's lines; with several DISTs write them to "
+            "files, e.g. --jsonl 'out/{name}.jsonl'");
+      if (path->find("{name}") == std::string::npos)
+        bad(option, *path,
+            "with several DISTs each writes its own file: put {name} (the DIST's file name "
+            "without its extension) in the path, e.g. 'out/{name}." +
+                std::string(option + 2) + "'");
+    }
+    const bool named_outputs = !options.json.empty() || !options.xml.empty() ||
+                               !options.csv.empty() || !options.sub.empty() ||
+                               !options.jsonl.empty() || !options.plot.empty();
+    for (std::size_t i = 0; named_outputs && i < options.dists.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (encode_name(options.dists[i].path) == encode_name(options.dists[j].path))
+          throw CliError(kExitUsage,
+                         options.dists[j].path + " and " + options.dists[i].path +
+                             " have the same {name}, " + encode_name(options.dists[i].path) +
+                             ": their outputs would overwrite each other",
+                         "Rename one of the files, or score them in separate runs.");
+  }
   // Checked now, not after scoring the whole video.
   if (!options.plot.empty() && !report::plot_format_for(options.plot))
     bad("--plot", options.plot, "name the file .svg or .png (the extension picks the format)");
@@ -431,6 +678,20 @@ Options parse_options(int argc, char** argv) {
                      : raw.no_progress ? ProgressMode::kOff
                                        : ProgressMode::kAuto;
   options.quiet = raw.quiet;
+  if (raw.plot_scores) {
+    gchar** names = g_strsplit(raw.plot_scores, ",", -1);
+    for (gchar** name = names; *name; ++name) {
+      const std::string trimmed = g_strstrip(*name);
+      if (!trimmed.empty()) options.plot_scores.push_back(trimmed);
+    }
+    g_strfreev(names);
+    if (options.plot_scores.empty())
+      bad("--plot-scores", raw.plot_scores,
+          "name the scores to draw, comma-separated (e.g. vmaf,psnr_y), or all");
+  }
+  if (raw.worst_frames < 0 || raw.worst_frames > 100)
+    bad("--worst-frames", std::to_string(raw.worst_frames), "write 0 (none) to 100");
+  options.worst_frames = raw.worst_frames;
   return options;
 }
 

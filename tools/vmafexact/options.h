@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "output/log_writer.h"
 
@@ -31,12 +33,31 @@ enum class ProgressMode { kAuto, kOn, kOff };
 
 struct Options {
   InputOptions ref;
-  InputOptions dist;
+  // Every distorted video (encode) in order: the files given after REF, then
+  // the encodes of the ladders, each path once. Never empty.
+  std::vector<InputOptions> dists;
+  // --ladder NAME=DIST,DIST,... (repeatable): encodes of one encoder at
+  // several rates, for the rate-quality chart and BD-rate.
+  struct Ladder {
+    std::string name;
+    std::vector<std::string> paths;
+  };
+  std::vector<Ladder> ladders;
   // Lining up.
-  std::string scale_method = "catrom";  // videoscale's method nick
+  bool align_auto = false;  // --align auto|off: find each DIST's offset
+  double align_range = 2.0;  // --align-range SECONDS searched, either way
+  // "ffmpeg": vmafexactscale (libswscale, as FFmpeg's scale filter), else a
+  // videoscale method nick.
+  std::string scale_method = "ffmpeg";
+  std::string scale_flags = "bicubic";  // --scale-flags, FFmpeg's sws_flags syntax
   bool no_scale = false;
   bool no_rate_conversion = false;
   double dist_delay = 0;  // seconds; > 0: the distorted video lags the reference
+  // Frame range, on both inputs (after the delay): from `start` seconds,
+  // `frames` frames or `duration` seconds (at most one of the two).
+  std::optional<double> start;
+  std::optional<guint64> frames;
+  std::optional<double> duration;
   // The element's properties.
   std::string model = "vmaf_v0.6.1";
   std::string features;
@@ -49,6 +70,8 @@ struct Options {
   std::string jsonl;  // "-": standard output
   std::string plot;   // .svg or .png
   std::string html;
+  std::vector<std::string> plot_scores;  // --plot-scores LIST; empty: default; {"all"}
+  int worst_frames = 5;                  // --worst-frames N (0: none)
   ProgressMode progress = ProgressMode::kAuto;
   bool quiet = false;
 };
@@ -58,6 +81,17 @@ struct Options {
 // GStreamer's own options (--gst-debug, ...) are taken too, and GStreamer is
 // initialised.
 Options parse_options(int argc, char** argv);
+
+// A time as seconds: "2", "2.5", "1:02.5" ([[hh:]mm:]ss[.frac]); nullopt
+// when it is not one, negative or not finite.
+std::optional<double> parse_time(std::string_view text);
+
+// The `{name}` of an encode: its file name without the extension
+// ("out/crf30.mp4" -> "crf30").
+std::string encode_name(const std::string& path);
+
+// `pattern` with every "{name}" replaced by `name`.
+std::string expand_name(const std::string& pattern, const std::string& name);
 
 // "vmafexact 0.1.0 (libvmaf 3.2.0)".
 std::string version_text();

@@ -140,6 +140,10 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
 
 }  // namespace
 
+std::string videoscale_method(const Options& options) {
+  return options.scale_method == "ffmpeg" ? "catrom" : options.scale_method;
+}
+
 Alignment align(const Options& options, const VideoInput& ref, const VideoInput& dist) {
   Alignment alignment;
   alignment.format = scoring_format(ref);
@@ -222,7 +226,8 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       GstElementFactory* factory = gst_element_get_factory(element.get());
       const std::string name = factory ? GST_OBJECT_NAME(factory) : "";
       if (name == "videoscale") {
-        gst_util_set_object_arg(G_OBJECT(element.get()), "method", options.scale_method.c_str());
+        gst_util_set_object_arg(G_OBJECT(element.get()), "method",
+                                videoscale_method(options).c_str());
         // Stretched to the reference's size, as ffmpeg's scale filter does,
         // rather than letterboxed to keep the aspect ratio.
         g_object_set(element.get(), "add-borders", FALSE, nullptr);

@@ -36,6 +36,10 @@ struct Alignment {
   GstClockTime dist_skip = 0;
 };
 
+// The videoscale method for the options' --scale-method: "ffmpeg" is
+// catrom while vmafexactscale is not there.
+std::string videoscale_method(const Options& options);
+
 // Decides the alignment; throws CliError(kExitNothingToCompare) when
 // --no-scale or --no-rate-conversion refuse the inputs.
 Alignment align(const Options& options, const VideoInput& ref, const VideoInput& dist);
