@@ -1,8 +1,9 @@
 #include "gstvmafexact.h"
+#include "swscale_element.h"
 #include "vmafexact_config.h"
 
 static gboolean plugin_init(GstPlugin* plugin) {
-  return GST_ELEMENT_REGISTER(vmafexact, plugin);
+  return GST_ELEMENT_REGISTER(vmafexact, plugin) && GST_ELEMENT_REGISTER(vmafexactscale, plugin);
 }
 
 // GST_LICENSE is the nearest of the names GStreamer accepts (meson.build says

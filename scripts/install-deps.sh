@@ -19,6 +19,9 @@ packages=(
   dpkg-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
+  # vmafexactscale (gst/swscale_element.cpp): FFmpeg's scale filter's pictures through
+  # Debian's own libswscale (FFmpeg 5.1), the same library the ffmpeg command runs
+  libswscale-dev libavutil-dev
   # the plot and HTML report (tools/report): cairo draws, Pango sets the text
   libcairo2-dev libpango1.0-dev
   # tests and benchmarks
