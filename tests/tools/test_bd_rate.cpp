@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../common/scratch_files.h"
+#include "../common/strict_xml.h"
 #include "bd_rate.h"
 #include "child_process.h"
 
@@ -397,6 +398,51 @@ TEST(BdRateLadders, EachAgainstTheFirstForVmafAndPsnr) {
   EXPECT_TRUE(contains(table, "slow     anchor"));
   EXPECT_TRUE(contains(table, "refused (1)"));
   EXPECT_TRUE(contains(table, "(1) \"no-psnr\", point 1: no finite PSNR"));
+}
+
+std::size_t count_of(const std::string& text, std::string_view part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+// The page's BD-rate section: well-formed, the table's figures those of
+// compare_ladders, one PCHIP curve per ladder and metric it accepts, names escaped.
+TEST(BdRateSection, TableChartsAndPointsOfTheLadders) {
+  EXPECT_EQ("", vmafexact::report::render_rate_quality_html({}));
+  const std::vector<Ladder> ladders = {
+      {"slow <&>",
+       {{"s1.mp4", 400e3, 70, 35},
+        {"s2.mp4", 800e3, 80, 38},
+        {"s3.mp4", 1500e3, 88, 41},
+        {"s4.mp4", 3000e3, 94, 44}}},
+      {"fast",
+       {{"f1.mp4", 500e3, 70.5, kNaN},
+        {"f2.mp4", 1000e3, 80.1, kNaN},
+        {"f3.mp4", 1800e3, 87.0, kNaN},
+        {"f4.mp4", 3500e3, 93.0, kNaN}}},
+  };
+  const std::string html = vmafexact::report::render_rate_quality_html(ladders);
+#ifdef VMAFEXACT_TEST_HAVE_LIBXML2
+  EXPECT_TRUE(vmafexact::test::parse_strict_xml("<div xmlns=\"http://www.w3.org/1999/xhtml\">" +
+                                                html + "</div>"))
+      << html;
+#endif
+  const std::vector<LadderComparison> comparisons = vmafexact::report::compare_ladders(ladders);
+  ASSERT_TRUE(comparisons[1].vmaf);
+  EXPECT_TRUE(contains(html, "<th scope=\"row\">slow &lt;&amp;&gt;</th>"));
+  EXPECT_TRUE(
+      contains(html, "<th scope=\"row\">fast</th><td class=\"number\">4</td><td class=\"number\">" +
+                         vmafexact::report::format_bd_rate_percent(comparisons[1].vmaf->percent) +
+                         "</td><td class=\"number\">70.50 to 93.00</td><td>refused (1)</td>"));
+  EXPECT_TRUE(contains(html, "<li>&quot;fast&quot;, point 1: no finite PSNR"));
+  EXPECT_TRUE(contains(html, "against \"slow &lt;&amp;&gt;\""));
+  EXPECT_EQ(2u, count_of(html, "<svg "));      // VMAF and PSNR
+  EXPECT_EQ(3u, count_of(html, "<path "));     // both ladders' VMAF curves, one PSNR curve
+  EXPECT_EQ(12u, count_of(html, "<circle "));  // every point with a quality: fast has no PSNR
+  EXPECT_TRUE(contains(html,
+                       "<td>fast</td><th scope=\"row\">f2.mp4</th><td class=\"number\">"
+                       "1000.000</td><td class=\"number\">80.100000</td>"));
 }
 
 }  // namespace
