@@ -2,9 +2,12 @@
 # `meson install` into a staging folder (DESTDIR): the plugin lands in
 # <prefix>/<libdir>/gstreamer-1.0, the note printed at the end says where and
 # whether GStreamer looks there, and gst-inspect-1.0 loads the installed plugin
-# with its real license and origin. Then the note's three verdicts.
+# with its real license and origin. Then the note's three verdicts. With
+# PYTHON: the vmafexact Python module lands in PYTHON_DIR, importable, naming
+# the installed tool TOOL.
 #
 # Usage: test_install.sh MESON BUILD_DIR PLUGIN_DIR GST_PLUGIN_DIR NOTE_SCRIPT PACKAGE ORIGIN
+#                        [PYTHON PYTHON_DIR TOOL]
 set -eu
 meson=$1
 build=$2
@@ -13,6 +16,10 @@ gst_dir=$4
 note=$5
 package=$6
 origin=$7
+python=${8:-}
+python_dir=${9:-}
+python_dir=${python_dir%/}
+tool=${10:-}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vmafexact-install-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -66,6 +73,29 @@ expect "$work/other.txt" "GStreamer does not look there (its plugin folder is /u
 expect "$work/other.txt" "export GST_PLUGIN_PATH=/usr/lib/gstreamer-1.0"
 expect "$work/other.txt" "meson configure /src/build -Dprefix=/usr"
 expect "$work/other.txt" "-Dlibdir=lib/x86_64-linux-gnu, then meson install -C /src/build again"
+
+# The Python module: staged, importable from there, naming the installed tool;
+# and where the python3 it was installed for reads modules, when the prefix is
+# that python's own (/usr/local is Debian's python3's too).
+if [ -n "$python" ]; then
+  staged_module="$work/stage$python_dir/vmafexact"
+  for file in __init__.py _config.py; do
+    [ -f "$staged_module/$file" ] || fail "no $file in $staged_module"
+  done
+  found=$(env -u VMAFEXACT_TOOL PYTHONPATH="$work/stage$python_dir" "$python" -c \
+    'import vmafexact; print(vmafexact.__file__); print(vmafexact.tool_path())' 2>&1) ||
+    fail "the staged module does not import: $found"
+  [ "$found" = "$staged_module/__init__.py
+$tool" ] || fail "the staged module is not the one imported, or names another tool: $found"
+  "$python" - "$python_dir" "$tool" <<'PY' || fail "$python does not read $python_dir"
+import os, sys, sysconfig
+folder, tool = os.path.realpath(sys.argv[1]), sys.argv[2]
+prefix = os.path.dirname(os.path.dirname(tool))
+debian = sysconfig.get_default_scheme() == "posix_local" if hasattr(sysconfig, "get_default_scheme") else False
+if prefix == sys.prefix or (debian and prefix == "/usr/local"):
+    sys.exit(folder not in [os.path.realpath(entry) for entry in sys.path])
+PY
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
