@@ -28,6 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,7 @@ using vmafexact::report::kUnknown;
 using vmafexact::report::PlotFormat;
 using vmafexact::report::Pooled;
 using vmafexact::report::Report;
+using vmafexact::report::ScoreKind;
 using vmafexact::report::Series;
 
 // ---- Helpers --------------------------------------------------------------
@@ -756,3 +758,430 @@ TEST(Report, HtmlRendersInHeadlessChromium) {
 }
 
 }  // namespace
+
+// ---- Several encodes, the page that leads with the answer -----------------
+
+namespace several {
+
+struct WorstFrameCheck {
+  std::string time, frame;
+};
+
+using vmafexact::report::Encode;
+using vmafexact::report::Thumbnail;
+using vmafexact::report::WorstFrame;
+
+// A small picture as PNG bytes, of one colour, drawn with cairo.
+Thumbnail solid_png(int width, int height, double red, double green, double blue) {
+  const SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height));
+  cairo_t* context = cairo_create(surface.get());
+  cairo_set_source_rgb(context, red, green, blue);
+  cairo_paint(context);
+  cairo_destroy(context);
+  std::string bytes;
+  cairo_surface_write_to_png_stream(
+      surface.get(),
+      [](void* closure, const unsigned char* data, unsigned int length) {
+        static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+        return CAIRO_STATUS_SUCCESS;
+      },
+      &bytes);
+  return {bytes, width, height};
+}
+
+// Two encodes of 3 s at 25 fps: vmaf (a model) between 50 and 75, psnr_y (asked
+// for) and integer_adm2 (a model input), with worst frames and thumbnails.
+Report two_encodes(std::size_t frames = 75) {
+  Report report;
+  report.title = "ref vs crf23, crf35";
+  report.reference_path = "ref.mp4";
+  report.reference_size_bytes = 2e6;
+  report.reference_duration_s = 3;
+  report.reference_bitrate_bps = 2e6 * 8 / 3;
+  report.reference_codec = "H.264 (High Profile)";
+  report.date = "2026-12-06T10:00:00Z";
+  report.command_line = "vmafexact ref.mp4 crf23.mp4 crf35.mp4 --html page.html";
+  report.scaler = "none (same size)";
+  report.provenance = {{"vmafexact-version", "0.1.0"}, {"models", "vmaf=vmaf_v0.6.1"}};
+  for (const auto& [name, offset, bitrate] :
+       {std::tuple{"crf23", 20.0, 1.5e6}, std::tuple{"crf35", 0.0, 0.4e6}}) {
+    Encode encode;
+    encode.name = name;
+    encode.path = std::string(name) + ".mp4";
+    encode.size_bytes = bitrate * 3 / 8;
+    encode.duration_s = 3;
+    encode.bitrate_bps = bitrate;
+    encode.codec = "H.264";
+    encode.frame_rate = 25;
+    Series vmaf{"vmaf", {}, ScoreKind::model};
+    Series psnr{"psnr_y", {}, ScoreKind::feature};
+    Series adm{"integer_adm2", {}, ScoreKind::internal};
+    for (std::size_t frame = 0; frame < frames; ++frame) {
+      const double phase = static_cast<double>(frame) * 0.3;
+      vmaf.values.push_back(50 + offset / 4 + 5 * (1 + std::sin(phase)));
+      psnr.values.push_back(30 + offset / 5 + std::cos(phase));
+      adm.values.push_back(0.9 + 0.01 * std::sin(phase));
+    }
+    encode.pooled = {{"vmaf", 50, 75, 55 + offset / 4, 54 + offset / 4, 50, 50.5, 55, 50.2, 50.6},
+                     {"psnr_y", 29, 35, 30 + offset / 5, 30, 29, 29, 30, 29, 29},
+                     {"integer_adm2", 0.89, 0.91, 0.9, 0.9, 0.89, 0.89, 0.9, 0.89, 0.89}};
+    encode.worst_score = "vmaf";
+    encode.worst_frames =
+        vmafexact::report::select_worst_frames(vmaf, encode.frame_rate, 3);
+    for (WorstFrame& worst : encode.worst_frames) {
+      worst.reference = solid_png(160, 90, 0.2, 0.6, 0.2);
+      worst.distorted = solid_png(160, 90, 0.6, 0.2, 0.2);
+    }
+    encode.series = {vmaf, psnr, adm};
+    report.encodes.push_back(std::move(encode));
+  }
+  return report;
+}
+
+std::vector<xmlNode*> panels(xmlDoc* document) {
+  return select(document, "//svg:g[@class='panel']");
+}
+
+}  // namespace several
+
+TEST(ReportTime, FormatsMinutesSecondsHundredths) {
+  using vmafexact::report::format_time;
+  EXPECT_EQ(format_time(0), "00:00.00");
+  EXPECT_EQ(format_time(1.0 / 25 * 30), "00:01.20");
+  EXPECT_EQ(format_time(61.005), "01:01.01");  // 6100.5 hundredths round up
+  EXPECT_EQ(format_time(59.999), "01:00.00");  // rounded once, carried
+  EXPECT_EQ(format_time(599.5), "09:59.50");
+  EXPECT_EQ(format_time(3725.5), "1:02:05.50");
+  EXPECT_EQ(format_time(kUnknown), "\xE2\x80\x94");
+  EXPECT_EQ(format_time(-1), "\xE2\x80\x94");
+  EXPECT_EQ(format_time(INFINITY), "\xE2\x80\x94");
+}
+
+TEST(ReportSelection, DefaultPlotsModelsAndFeaturesAskedFor) {
+  Report report = several::two_encodes();
+  EXPECT_EQ(vmafexact::report::plotted_scores(report),
+            (std::vector<std::string>{"vmaf", "psnr_y"}));
+  report.plot_scores = {"all"};
+  EXPECT_EQ(vmafexact::report::plotted_scores(report),
+            (std::vector<std::string>{"vmaf", "psnr_y", "integer_adm2"}));
+  report.plot_scores = {"integer_adm2", "nope", "vmaf", "vmaf"};
+  EXPECT_EQ(vmafexact::report::plotted_scores(report),
+            (std::vector<std::string>{"integer_adm2", "vmaf"}));
+  EXPECT_EQ(vmafexact::report::unknown_plot_scores(report), (std::vector<std::string>{"nope"}));
+
+  // The SVG follows the selection: one panel per plotted score.
+  report.plot_scores = {};
+  XmlDocPtr document = parse_xml(vmafexact::report::render_svg(report));
+  ASSERT_TRUE(document);
+  std::vector<std::string> names;
+  for (xmlNode* panel : several::panels(document.get())) names.push_back(attribute(panel, "data-score"));
+  EXPECT_EQ(names, (std::vector<std::string>{"vmaf", "psnr_y"}));
+}
+
+TEST(ReportSelection, ScoresClassifiedFromALogsNames) {
+  using vmafexact::report::classify_score;
+  const std::vector<std::string> models = {"vmaf", "vmaf_neg"};
+  EXPECT_EQ(classify_score("vmaf", models), ScoreKind::model);
+  EXPECT_EQ(classify_score("vmaf_neg", models), ScoreKind::model);
+  EXPECT_EQ(classify_score("integer_adm2", models), ScoreKind::internal);
+  EXPECT_EQ(classify_score("integer_vif_scale0", models), ScoreKind::internal);
+  EXPECT_EQ(classify_score("VMAF_integer_feature_motion_sad_score", models), ScoreKind::internal);
+  EXPECT_EQ(classify_score("integer_motion2", models), ScoreKind::internal);
+  EXPECT_EQ(classify_score("psnr_y", models), ScoreKind::feature);
+  EXPECT_EQ(classify_score("float_ssim", models), ScoreKind::feature);
+}
+
+TEST(ReportSelection, WorstFramesAreTheLowestValuesInOrder) {
+  Series series{"vmaf", {80, kUnknown, 40, 95, 40, 10, 60}, ScoreKind::model};
+  const auto worst = vmafexact::report::select_worst_frames(series, 25, 3);
+  ASSERT_EQ(worst.size(), 3U);
+  EXPECT_EQ(worst[0].frame, 5U);
+  EXPECT_EQ(worst[0].score, 10);
+  EXPECT_EQ(worst[1].frame, 2U);  // ties by frame number
+  EXPECT_EQ(worst[2].frame, 4U);
+  EXPECT_DOUBLE_EQ(worst[0].time_s, 0.2);
+  EXPECT_EQ(vmafexact::report::select_worst_frames(series, 25, 100).size(), 6U);  // NaN never
+  EXPECT_TRUE(vmafexact::report::select_worst_frames(series, 25, 0).empty());
+}
+
+TEST(ReportPlot, ModelScoreAxisIsFixedAndTimeAxisInMinutesSeconds) {
+  const Report report = several::two_encodes();
+  const XmlDocPtr document = parse_xml(vmafexact::report::render_svg(report));
+  ASSERT_TRUE(document);
+  const auto panels = several::panels(document.get());
+  ASSERT_EQ(panels.size(), 2U);
+  // vmaf's values lie in 50-75, its axis still 0-100; psnr_y's follows its values.
+  EXPECT_EQ(attribute(panels[0], "data-y-low"), "0");
+  EXPECT_EQ(attribute(panels[0], "data-y-high"), "100");
+  EXPECT_NE(attribute(panels[1], "data-y-low"), "0");
+  // 3 s at 25 fps: ticks every half second, as mm:ss.ff.
+  EXPECT_EQ(attribute(panels[0], "data-x-ticks"),
+            "00:00.00 00:00.50 00:01.00 00:01.50 00:02.00 00:02.50");
+  EXPECT_EQ(only_text(document.get(), "//svg:g[@class='chart']/@data-x-unit"), "time");
+  // Hovering names the time and the frame number, and each encode's value.
+  const auto cells = select(document.get(), "svg:g[@class='hover']/svg:rect", panels[0]);
+  ASSERT_EQ(cells.size(), 75U);
+  const std::string title = only_text(document.get(), "svg:title", cells[30]);
+  EXPECT_TRUE(title.starts_with("00:01.20 frame 30\ncrf23: ")) << title;
+  EXPECT_NE(title.find("\ncrf35: "), std::string::npos) << title;
+
+  // Without a frame rate the axis counts frames.
+  Report frames_only = report;
+  frames_only.encodes[1].frame_rate = kUnknown;
+  const XmlDocPtr frames_document = parse_xml(vmafexact::report::render_svg(frames_only));
+  EXPECT_EQ(only_text(frames_document.get(), "//svg:g[@class='chart']/@data-x-unit"), "frame");
+
+  // A model score beyond 0-100 widens the axis rather than leaving the plot.
+  Report wide = report;
+  wide.encodes[0].series[0].values[3] = 104;
+  const XmlDocPtr wide_document = parse_xml(vmafexact::report::render_svg(wide));
+  EXPECT_EQ(attribute(several::panels(wide_document.get())[0], "data-y-high"), "120");
+}
+
+TEST(ReportPlot, SeveralEncodesOverlaidInOnePanelPerScore) {
+  const Report report = several::two_encodes();
+  const std::string svg = vmafexact::report::render_svg(report);
+  const std::vector<SeriesGroup> groups = series_groups(svg);
+  ASSERT_EQ(groups.size(), 4U);  // vmaf x 2, psnr_y x 2
+  const XmlDocPtr document = parse_xml(svg);
+  const auto vmaf = select(document.get(), "//svg:g[@class='panel'][@data-score='vmaf']"
+                                           "/svg:g[@class='series']");
+  ASSERT_EQ(vmaf.size(), 2U);
+  EXPECT_EQ(attribute(vmaf[0], "data-encode"), "crf23");
+  EXPECT_EQ(attribute(vmaf[1], "data-encode"), "crf35");
+  for (const SeriesGroup& group : groups) {
+    ASSERT_EQ(group.lines.size(), 1U);
+    // Both encodes span the same time: from the left edge to the right edge.
+    EXPECT_NEAR(group.lines[0].front().x, 80, 0.5);
+    EXPECT_NEAR(group.lines[0].back().x, 1100, 0.5);
+  }
+  // crf23 (20 points better) is drawn higher (smaller y) than crf35 at frame 0.
+  EXPECT_LT(groups[0].lines[0].front().y, groups[1].lines[0].front().y);
+  // The PNG draws the same and has the same size.
+  EXPECT_FALSE(vmafexact::report::render_png(report).empty());
+}
+
+TEST(ReportPlot, RateQualityChartWithTwoOrMoreEncodes) {
+  Report report = several::two_encodes();
+  const XmlDocPtr document = parse_xml(vmafexact::report::render_svg(report));
+  EXPECT_EQ(select(document.get(), "//svg:g[@class='rate-quality']").size(), 1U);
+  const int with_chart = vmafexact::report::plot_size(report).height;
+  report.encodes.pop_back();
+  const XmlDocPtr one = parse_xml(vmafexact::report::render_svg(report));
+  EXPECT_TRUE(select(one.get(), "//svg:g[@class='rate-quality']").empty());
+  EXPECT_LT(vmafexact::report::plot_size(report).height, with_chart);
+}
+
+TEST(ReportPage, SummaryFirstWithOneRowPerEncode) {
+  const Report report = several::two_encodes();
+  const std::string html = vmafexact::report::render_html(report);
+  const XmlDocPtr document = parse_xml(html);
+  ASSERT_TRUE(document);
+  // The title once: <title> and <h1>, no plot title in the page.
+  EXPECT_EQ(select(document.get(), "//h:h1").size(), 1U);
+  EXPECT_EQ(html.find(report.title, html.find("</h1>")), std::string::npos);
+  // The summary table comes before any plot.
+  EXPECT_LT(html.find("<table class=\"summary\""), html.find("<svg"));
+  const auto headings = select(document.get(), "//h:table[@class='summary']/h:thead//h:th");
+  std::vector<std::string> heading_texts;
+  for (xmlNode* heading : headings) heading_texts.push_back(text_of(heading));
+  EXPECT_EQ(heading_texts,
+            (std::vector<std::string>{"encode", "size", "bitrate", "duration", "vmaf mean",
+                                      "vmaf harmonic mean", "vmaf 1 % low", "vmaf min",
+                                      "PSNR Y mean (dB)"}));
+  const auto rows = select(document.get(), "//h:table[@class='summary']/h:tbody/h:tr");
+  ASSERT_EQ(rows.size(), 2U);
+  std::vector<std::string> cells;
+  for (xmlNode* cell : select(document.get(), "h:th | h:td", rows[0])) cells.push_back(text_of(cell));
+  EXPECT_EQ(cells, (std::vector<std::string>{"crf23", "562.5 kB", "1.500 Mbit/s", "00:03.00",
+                                             "60", "59", "50.2", "50", "34"}));
+  // The rate-quality chart is there with two encodes.
+  EXPECT_EQ(select(document.get(), "//svg:svg[@id='rate-quality-plot']").size(), 1U);
+  // The provenance: date, command line, scaler, each input.
+  const std::string provenance = text_of(select(document.get(), "//h:table[@class='provenance']")[0]);
+  EXPECT_NE(provenance.find("2026-12-06T10:00:00Z"), std::string::npos);
+  EXPECT_NE(provenance.find("vmafexact ref.mp4 crf23.mp4"), std::string::npos);
+  EXPECT_NE(provenance.find("none (same size)"), std::string::npos);
+  EXPECT_EQ(select(document.get(), "//h:table[@class='inputs']/h:tbody/h:tr").size(), 3U);
+}
+
+TEST(ReportPage, WorstFramesWithTheirPictures) {
+  const Report report = several::two_encodes();
+  const XmlDocPtr document = parse_xml(vmafexact::report::render_html(report));
+  ASSERT_TRUE(document);
+  const auto tables = select(document.get(), "//h:table[@class='worst']");
+  ASSERT_EQ(tables.size(), 2U);
+  const auto rows = select(document.get(), "h:tbody/h:tr", tables[0]);
+  ASSERT_EQ(rows.size(), 3U);
+  // The lowest first: its time, frame and score, then two pictures.
+  const several::WorstFrameCheck first{text_of(select(document.get(), "h:td", rows[0])[0]),
+                              text_of(select(document.get(), "h:td", rows[0])[1])};
+  const auto& worst = report.encodes[0].worst_frames[0];
+  EXPECT_EQ(first.time, vmafexact::report::format_time(worst.time_s));
+  EXPECT_EQ(first.frame, std::to_string(worst.frame));
+  const auto images = select(document.get(), "h:td/h:img", rows[0]);
+  ASSERT_EQ(images.size(), 2U);
+  for (xmlNode* image : images) {
+    const std::string source = attribute(image, "src");
+    ASSERT_TRUE(source.starts_with("data:image/png;base64,"));
+    gsize length = 0;
+    const std::unique_ptr<guchar, decltype(&g_free)> bytes(
+        g_base64_decode(source.c_str() + 22, &length), &g_free);
+    ASSERT_GT(length, 8U);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.get()), 8), "\x89PNG\r\n\x1a\n");
+  }
+  // Built from logs: no pictures, and the page says why.
+  Report from_logs = report;
+  for (auto& encode : from_logs.encodes) {
+    for (auto& frame : encode.worst_frames) frame.reference = frame.distorted = {};
+  }
+  from_logs.thumbnails_note = "no pictures from logs";
+  const std::string html = vmafexact::report::render_html(from_logs);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("no pictures from logs"), std::string::npos);
+}
+
+// Headless Chromium with every network request refused (a proxy that does not
+// exist, no name resolution); `arguments` after the common ones. Returns its
+// standard output; fails the test when it does not run.
+std::string run_chromium(const std::string& chromium, const ScratchFolder& folder,
+                         std::vector<std::string> extra) {
+  std::vector<std::string> arguments = {"timeout",
+                                        "60",
+                                        chromium,
+                                        "--headless",
+                                        "--no-sandbox",
+                                        "--disable-gpu",
+                                        "--disable-dev-shm-usage",
+                                        "--no-first-run",
+                                        "--force-device-scale-factor=1",
+                                        "--user-data-dir=" + (folder / "profile").string(),
+                                        "--proxy-server=http://127.0.0.1:9",
+                                        "--proxy-bypass-list=<-loopback>",
+                                        "--host-resolver-rules=MAP * ~NOTFOUND"};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  gchar* output = nullptr;
+  gchar* errors = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  const bool spawned = g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr,
+                                    nullptr, &output, &errors, &wait_status, &error);
+  const std::unique_ptr<gchar, decltype(&g_free)> output_owner(output, &g_free);
+  const std::unique_ptr<gchar, decltype(&g_free)> errors_owner(errors, &g_free);
+  if (!spawned) {
+    ADD_FAILURE() << (error != nullptr ? error->message : "");
+    return {};
+  }
+  EXPECT_TRUE(g_spawn_check_wait_status(wait_status, nullptr))
+      << "chromium failed: " << (errors != nullptr ? errors : "");
+  return output != nullptr ? output : "";
+}
+
+// What the page looks like in a browser, asked of the browser's DOM: a script
+// added to a copy of the page (its policy widened only for that inline script;
+// everything else stays refused) writes its findings into the DOM, which
+// --dump-dom prints. A `securitypolicyviolation` listener, installed first,
+// counts every fetch the page would make.
+constexpr const char* kProbeHead = R"(<script>
+window.vxViolations = [];
+document.addEventListener('securitypolicyviolation', e => window.vxViolations.push(e.blockedURI));
+</script>)";
+constexpr const char* kProbeBody = R"(<script>
+window.addEventListener('load', async () => {
+  const images = [...document.querySelectorAll('table.worst img')];
+  await Promise.all(images.map(i => i.decode().catch(() => null)));
+  const summary = document.querySelector('table.summary');
+  const firstPlot = document.querySelector('svg');
+  const vmaf = document.querySelector('svg g.panel[data-score="vmaf"]');
+  const rate = document.querySelector('svg#rate-quality-plot');
+  const found = {
+    summaryAbovePlot: summary.getBoundingClientRect().bottom <= firstPlot.getBoundingClientRect().top,
+    summaryRows: summary.tBodies[0].rows.length,
+    images: images.length,
+    imagesDecoded: images.filter(i => i.complete && i.naturalWidth > 0 && i.naturalHeight > 0).length,
+    timeTicks: vmaf ? vmaf.getAttribute('data-x-ticks') : '',
+    vmafAxis: vmaf ? vmaf.getAttribute('data-y-low') + '-' + vmaf.getAttribute('data-y-high') : '',
+    vmafSeries: vmaf ? vmaf.querySelectorAll('g.series').length : 0,
+    vmafDrawnHeight: vmaf ? Math.round(vmaf.getBoundingClientRect().height) : 0,
+    rateChartHeight: rate ? Math.round(rate.getBoundingClientRect().height) : 0,
+    h1: document.querySelectorAll('h1').length,
+    resources: performance.getEntriesByType('resource').map(r => r.name),
+    violations: window.vxViolations,
+  };
+  const out = document.createElement('pre');
+  out.id = 'vx-probe';
+  out.textContent = 'VXPROBE' + JSON.stringify(found) + 'VXEND';
+  document.body.appendChild(out);
+});
+</script>)";
+
+std::string probe_value(const std::string& dom, const std::string& key) {
+  // The <pre> the probe wrote (its script's text names the markers too).
+  const std::string opening = "<pre id=\"vx-probe\">VXPROBE";
+  const std::size_t begin = dom.find(opening);
+  const std::size_t end = dom.find("VXEND", begin);
+  if (begin == std::string::npos || end == std::string::npos) return "<no probe>";
+  const std::string json = dom.substr(begin + opening.size(), end - begin - opening.size());
+  const std::string marker = "\"" + key + "\":";
+  const std::size_t at = json.find(marker);
+  if (at == std::string::npos) return "<no " + key + ">";
+  std::size_t stop = at + marker.size();
+  int depth = 0;
+  bool in_string = false;
+  for (; stop < json.size(); ++stop) {
+    const char c = json[stop];
+    if (in_string) {
+      if (c == '\\') ++stop;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') ++depth;
+    else if (c == ']' || c == '}') {
+      if (depth == 0) break;
+      --depth;
+    } else if (c == ',' && depth == 0) break;
+  }
+  return json.substr(at + marker.size(), stop - at - marker.size());
+}
+
+TEST(ReportPage, SeveralEncodesInHeadlessChromiumWithoutNetwork) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) {
+    GTEST_SKIP() << "chromium is not installed (Debian: apt-get install chromium, which "
+                    "scripts/install-deps.sh does); the page was not rendered";
+  }
+  const ScratchFolder folder{"vmafexact-report"};
+  std::string html = vmafexact::report::render_html(several::two_encodes());
+  // The probe: only inline scripts are let in besides what the page allows.
+  const std::string policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+  const std::size_t policy_at = html.find(policy);
+  ASSERT_NE(policy_at, std::string::npos);
+  html.replace(policy_at, policy.size(), policy + "; script-src 'unsafe-inline'");
+  html.insert(html.find("<meta charset=\"utf-8\"/>") + 23, kProbeHead);
+  html.insert(html.rfind("</body>"), kProbeBody);
+  const std::string page = folder / "report.html";
+  std::ofstream(page) << html;
+  const auto started = std::chrono::steady_clock::now();
+  const std::string dom = run_chromium(chromium, folder,
+                                       {"--window-size=1280,2000", "--virtual-time-budget=5000",
+                                        "--dump-dom", "file://" + page});
+  std::printf("[report] chromium DOM in %.1f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  ASSERT_NE(dom.find("<pre id=\"vx-probe\">"), std::string::npos) << dom.substr(0, 2000);
+  EXPECT_EQ(probe_value(dom, "summaryAbovePlot"), "true");
+  EXPECT_EQ(probe_value(dom, "summaryRows"), "2");
+  EXPECT_EQ(probe_value(dom, "images"), "12");  // 3 worst frames x 2 pictures x 2 encodes
+  EXPECT_EQ(probe_value(dom, "imagesDecoded"), "12");
+  EXPECT_NE(probe_value(dom, "timeTicks").find("00:01.00"), std::string::npos);
+  EXPECT_EQ(probe_value(dom, "vmafAxis"), "\"0-100\"");
+  EXPECT_EQ(probe_value(dom, "vmafSeries"), "2");
+  EXPECT_GT(std::atoi(probe_value(dom, "vmafDrawnHeight").c_str()), 100);
+  EXPECT_GT(std::atoi(probe_value(dom, "rateChartHeight").c_str()), 100);
+  EXPECT_EQ(probe_value(dom, "h1"), "1");
+  EXPECT_EQ(probe_value(dom, "resources"), "[]");
+  EXPECT_EQ(probe_value(dom, "violations"), "[]");
+}

@@ -823,10 +823,13 @@ void append_hover(std::string& out, const Chart& chart, const Panel& panel, doub
                   top + kPlotTop, std::min(right - left, kPlotRight - kPlotLeft),
                   kPlotBottom - kPlotTop, first);
     out.append(rect);
+    // Lines of the tooltip, each escaped, joined by a character reference
+    // (escaping would turn a line break into U+FFFD).
     std::string title;
     if (chart.time_axis) title.append(format_time(x_first)).append(" ");
     title.append(first == last ? "frame " + std::to_string(first)
                                : "frames " + std::to_string(first) + "-" + std::to_string(last));
+    title = escape_markup(title);
     for (std::size_t index = 0; index < panel.lines.size(); ++index) {
       const Line& line = panel.lines[index];
       double lowest = kUnknown;
@@ -834,10 +837,10 @@ void append_hover(std::string& out, const Chart& chart, const Panel& panel, doub
         const double value = (*line.values)[frame];
         if (std::isfinite(value) && !(lowest <= value)) lowest = value;
       }
-      title.append("\n").append(keys[key_of_line[index]].name).append(": ");
-      title.append(first == last ? "" : "lowest ").append(format_number(lowest));
+      title.append("&#10;").append(escape_markup(keys[key_of_line[index]].name + ": "));
+      title.append(first == last ? "" : "lowest ").append(escape_markup(format_number(lowest)));
     }
-    out.append("<title>").append(escape_markup(title)).append("</title></rect>");
+    out.append("<title>").append(title).append("</title></rect>");
   }
   out.append("</g>\n");
 }
