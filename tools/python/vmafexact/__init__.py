@@ -200,7 +200,7 @@ def _option_arguments(options):
             if value:
                 arguments.append(flag)
         elif kind == "align":
-            text = {True: "auto", False: "off"}.get(value, value) if isinstance(value, bool) else value
+            text = ("auto" if value else "off") if isinstance(value, bool) else value
             if text not in ("auto", "off"):
                 raise OptionError(f"align= takes True ('auto') or False ('off'), not {value!r}")
             arguments += [flag, text]
