@@ -91,7 +91,8 @@ $tool" ] || fail "the staged module is not the one imported, or names another to
 import os, sys, sysconfig
 folder, tool = os.path.realpath(sys.argv[1]), sys.argv[2]
 prefix = os.path.dirname(os.path.dirname(tool))
-debian = sysconfig.get_default_scheme() == "posix_local" if hasattr(sysconfig, "get_default_scheme") else False
+scheme = getattr(sysconfig, "get_default_scheme", lambda: "")()
+debian = scheme == "posix_local"
 if prefix == sys.prefix or (debian and prefix == "/usr/local"):
     sys.exit(folder not in [os.path.realpath(entry) for entry in sys.path])
 PY
