@@ -33,11 +33,13 @@
 #include <vector>
 
 #include "../common/scratch_files.h"
+#include "log_reader.h"
 #include "report.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using vmafexact::report::Encode;
 using vmafexact::report::kUnknown;
 using vmafexact::report::PlotFormat;
 using vmafexact::report::Pooled;
@@ -767,7 +769,6 @@ struct WorstFrameCheck {
   std::string time, frame;
 };
 
-using vmafexact::report::Encode;
 using vmafexact::report::Thumbnail;
 using vmafexact::report::WorstFrame;
 
@@ -1184,4 +1185,108 @@ TEST(ReportPage, SeveralEncodesInHeadlessChromiumWithoutNetwork) {
   EXPECT_EQ(probe_value(dom, "h1"), "1");
   EXPECT_EQ(probe_value(dom, "resources"), "[]");
   EXPECT_EQ(probe_value(dom, "violations"), "[]");
+}
+
+// ---- Logs read back (vmafexact report) --------------------------------------
+
+std::string sample_log(const std::string& distorted, double offset) {
+  char frames[2048] = "";
+  std::string frame_list;
+  for (int frame = 0; frame < 50; ++frame) {
+    std::snprintf(frames, sizeof frames,
+                  "%s{\"frameNum\": %d, \"metrics\": {\"integer_adm2\": 0.9, \"psnr_y\": %.6f, "
+                  "\"vmaf\": %.6f}}",
+                  frame == 0 ? "" : ",\n", frame, 30 + offset / 10, 60 + offset + (frame % 10));
+    frame_list += frames;
+  }
+  return "{\"version\": \"vmafexact 0.1.0 (libvmaf 3.2.0)\", \"fps\": 100.0,\n"
+         "\"provenance\": {\"vmafexact-version\": \"0.1.0\", \"models\": \"vmaf=vmaf_v0.6.1\", "
+         "\"date\": \"2026-12-06T10:00:00Z\", \"command_line\": \"vmafexact ref.mp4 " +
+         distorted + "\", \"scaler\": \"none (same size)\", \"reference\": \"ref.mp4\", "
+         "\"reference_size_bytes\": \"4000000\", \"reference_duration_s\": \"2\", "
+         "\"reference_codec\": \"H.264\", \"reference_bitrate_bps\": \"16000000\", "
+         "\"distorted\": \"" + distorted + "\", \"distorted_size_bytes\": \"250000\", "
+         "\"distorted_duration_s\": \"2\", \"distorted_codec\": \"HEVC\", "
+         "\"distorted_bitrate_bps\": \"1000000\", \"distorted_framerate\": \"25/1\"},\n"
+         "\"frames\": [\n" + frame_list + "],\n"
+         "\"pooled_metrics\": {\"vmaf\": {\"min\": 60, \"max\": 69, \"mean\": 64.5, "
+         "\"harmonic_mean\": 64.4}},\n\"aggregate_metrics\": {}}\n";
+}
+
+TEST(ReportLogs, ALogReadBackIntoAnEncode) {
+  const auto content = vmafexact::report::read_log(sample_log("out/crf30.mp4", 0), "crf30.json");
+  const Encode& encode = content.encode;
+  EXPECT_EQ(encode.name, "crf30");
+  EXPECT_EQ(encode.path, "out/crf30.mp4");
+  EXPECT_EQ(encode.size_bytes, 250000);
+  EXPECT_EQ(encode.bitrate_bps, 1e6);
+  EXPECT_EQ(encode.duration_s, 2);
+  EXPECT_EQ(encode.codec, "HEVC");
+  EXPECT_EQ(encode.frame_rate, 25);
+  ASSERT_EQ(encode.series.size(), 3U);
+  EXPECT_EQ(encode.series[0].kind, ScoreKind::internal);
+  EXPECT_EQ(encode.series[1].kind, ScoreKind::feature);
+  EXPECT_EQ(encode.series[2].kind, ScoreKind::model);
+  EXPECT_EQ(encode.series[2].values.size(), 50U);
+  EXPECT_EQ(encode.series[2].values[3], 63);
+  // The log's pooled figures as written; the lows from the frames.
+  const Pooled& vmaf = encode.pooled[2];
+  EXPECT_EQ(vmaf.mean, 64.5);
+  EXPECT_EQ(vmaf.harmonic_mean, 64.4);
+  EXPECT_EQ(vmaf.low1_mean, 60);
+  EXPECT_EQ(vmaf.low5_mean, 60);  // 3 lowest of 50: all 60
+}
+
+TEST(ReportLogs, BadLogsAreRefusedByName) {
+  const auto refused = [](const std::string& text) -> std::string {
+    try {
+      vmafexact::report::read_log(text, "bad.json");
+    } catch (const std::runtime_error& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(refused(""), "bad.json: not a vmafexact JSON log: the text is not JSON (give a log "
+                         "written with --json or log-location=*.json)");
+  EXPECT_NE(refused("<xml/>").find("not JSON"), std::string::npos);
+  EXPECT_NE(refused("[1, 2]").find("not an object"), std::string::npos);
+  EXPECT_NE(refused("{\"version\": 1}").find("no \"frames\" list"), std::string::npos);
+  EXPECT_NE(refused("{\"frames\": [1]}").find("frame entry 0 is not an object"),
+            std::string::npos);
+  EXPECT_NE(refused("{\"frames\": [{\"frameNum\": -1, \"metrics\": {}}]}").find("\"frameNum\""),
+            std::string::npos);
+  EXPECT_NE(refused("{\"frames\": [{\"frameNum\": 0, \"metrics\": 5}]}").find("\"metrics\""),
+            std::string::npos);
+  EXPECT_NE(refused("{\"frames\": [{\"frameNum\": 4000000000, \"metrics\": {}}]}")
+                .find("out of range"),
+            std::string::npos);
+  // Truncated mid-way, as a log of a run that was killed might be: refused too.
+  const std::string whole = sample_log("a.mp4", 0);
+  EXPECT_NE(refused(whole.substr(0, whole.size() / 2)).find("not JSON"), std::string::npos);
+  // Wrong types where numbers belong are not known values, not a crash.
+  EXPECT_EQ(refused("{\"frames\": [{\"frameNum\": 0, \"metrics\": {\"vmaf\": \"x\", \"a\": []}}],"
+                    "\"provenance\": {\"distorted_framerate\": \"1/0\", \"models\": \",,=\"}}"),
+            "accepted");
+}
+
+TEST(ReportLogs, PageFromTwoLogsWithoutPictures) {
+  std::vector<vmafexact::report::LogContent> logs;
+  logs.push_back(vmafexact::report::read_log(sample_log("crf30.mp4", 0), "crf30.json"));
+  logs.push_back(vmafexact::report::read_log(sample_log("crf20.mp4", 20), "crf20.json"));
+  const Report report = vmafexact::report::report_from_logs(logs, 5);
+  EXPECT_EQ(report.title, "ref vs crf30, crf20");
+  EXPECT_EQ(report.date, "2026-12-06T10:00:00Z");
+  EXPECT_EQ(report.scaler, "none (same size)");
+  EXPECT_EQ(report.reference_bitrate_bps, 16e6);
+  ASSERT_EQ(report.encodes.size(), 2U);
+  EXPECT_EQ(report.encodes[1].worst_frames.size(), 5U);
+  EXPECT_EQ(report.encodes[1].worst_frames[0].score, 80);
+  EXPECT_TRUE(report.encodes[1].worst_frames[0].reference.png.empty());
+  EXPECT_FALSE(report.thumbnails_note.empty());
+  const std::string html = vmafexact::report::render_html(report);
+  const XmlDocPtr document = parse_xml(html);
+  ASSERT_TRUE(document);
+  EXPECT_EQ(select(document.get(), "//h:table[@class='summary']/h:tbody/h:tr").size(), 2U);
+  EXPECT_EQ(select(document.get(), "//svg:svg[@id='rate-quality-plot']").size(), 1U);
+  EXPECT_EQ(select(document.get(), "//h:img").size(), 0U);
 }
