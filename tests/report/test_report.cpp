@@ -1290,3 +1290,21 @@ TEST(ReportLogs, PageFromTwoLogsWithoutPictures) {
   EXPECT_EQ(select(document.get(), "//svg:svg[@id='rate-quality-plot']").size(), 1U);
   EXPECT_EQ(select(document.get(), "//h:img").size(), 0U);
 }
+
+TEST(ReportPage, LaddersGiveTheirRateQualitySection) {
+  Report report = several::two_encodes();
+  vmafexact::report::Ladder ladder{"x264", {}};
+  for (int step = 0; step < 4; ++step) {
+    ladder.points.push_back({"x264_" + std::to_string(step), 5e5 * (step + 1), 60.0 + 8 * step,
+                             32.0 + step});
+  }
+  report.ladders = {ladder, ladder};
+  report.ladders[1].name = "x265";
+  const std::string html = vmafexact::report::render_html(report);
+  EXPECT_TRUE(parse_xml(html));
+  EXPECT_NE(html.find("id=\"bd-rate\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"rate-quality-plot\""), std::string::npos);  // not twice
+  // The --plot document draws the ladders as curves in its rate-quality chart.
+  const XmlDocPtr plot = parse_xml(vmafexact::report::render_svg(report));
+  EXPECT_EQ(select(plot.get(), "//svg:g[@class='rate-quality']").size(), 1U);
+}

@@ -330,10 +330,15 @@ std::string render_html(const Report& report) {
                "every score).");
   }
   out.append("</figcaption>\n</figure>\n");
-  const std::string rate = detail::render_rate_quality_svg_element(report);
-  if (!rate.empty() || !report.ladders.empty()) {
+  // With ladders their section (bd_rate.h) draws the rate-quality curves and
+  // BD-rates; otherwise, with two or more encodes, a chart of their points.
+  if (!report.ladders.empty()) {
     out.append("<h2>Rate-quality</h2>\n");
-    if (!rate.empty()) out.append("<figure class=\"rate-quality\">\n").append(rate).append("</figure>\n");
+    out.append(render_rate_quality_html(report.ladders));
+  } else if (const std::string rate = detail::render_rate_quality_svg_element(report);
+             !rate.empty()) {
+    out.append("<h2>Rate-quality</h2>\n<figure class=\"rate-quality\">\n");
+    out.append(rate).append("</figure>\n");
   }
   out.append("<h2>Worst frames</h2>\n");
   append_worst_frames(out, report, encodes);
