@@ -200,7 +200,9 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
              av_opt_set_int(sws, "threads", 0, 0) >= 0;
   // vf_scale places yuv420p's chroma MPEG-2's way (vertically between the
   // lines: 128/256) and leaves every other format at libswscale's default
-  // (-513, centred); the horizontal position stays at the default.
+  // (-513); the horizontal position stays at the default. For progressive
+  // 4:2:0 the default works out to the same 128; set as vf_scale sets it all
+  // the same (the tests fail with 0 here, or with 0 for the horizontal one).
   const int v_chroma_position = av_format == AV_PIX_FMT_YUV420P ? 128 : -513;
   set = set && av_opt_set_int(sws, "src_h_chr_pos", -513, 0) >= 0 &&
         av_opt_set_int(sws, "src_v_chr_pos", v_chroma_position, 0) >= 0 &&

@@ -37,7 +37,6 @@ enum Property : guint { kPropFlags = 1, kPropScaler };
 
 struct GstVmafExactScalePrivate {
   std::string flags = kDefaultFlags;  // guarded by the object lock
-  std::optional<int> flags_in_use;    // parsed at start
   std::unique_ptr<SwsScaler> scaler;  // none in passthrough
 };
 
@@ -169,23 +168,24 @@ GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection, GstCaps* caps
 
 // ---- run -------------------------------------------------------------------
 
-gboolean start_unguarded(GstBaseTransform* trans) {
-  const std::string flags = flags_of(trans);
+// The flags property's value, or nullopt after posting the element error.
+std::optional<int> flags_or_error(gpointer self) {
   std::string error;
-  const std::optional<int> parsed = parse_sws_flags(flags, error);
-  if (!parsed) {
-    GST_ELEMENT_ERROR(trans, RESOURCE, SETTINGS, ("vmafexactscale: %s.", error.c_str()),
+  const std::optional<int> parsed = parse_sws_flags(flags_of(self), error);
+  if (!parsed)
+    GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS, ("vmafexactscale: %s.", error.c_str()),
                       ("Set flags as FFmpeg's scale filter takes them; default \"%s\".",
                        kDefaultFlags));
-    return FALSE;
-  }
-  priv_of(trans)->flags_in_use = parsed;
-  return TRUE;
+  return parsed;
+}
+
+// Bad flags fail the start rather than the first caps.
+gboolean start_unguarded(GstBaseTransform* trans) {
+  return flags_or_error(trans).has_value();
 }
 
 gboolean stop_unguarded(GstBaseTransform* trans) {
   priv_of(trans)->scaler.reset();
-  priv_of(trans)->flags_in_use.reset();
   return TRUE;
 }
 
@@ -205,13 +205,11 @@ gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_i
                          GST_VIDEO_INFO_HEIGHT(in_info) == GST_VIDEO_INFO_HEIGHT(out_info);
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(filter), same_size);
   if (same_size) return TRUE;
-  if (!priv->flags_in_use) {
-    GST_ELEMENT_ERROR(filter, CORE, STATE_CHANGE, ("vmafexactscale got caps before starting."),
-                      (nullptr));
-    return FALSE;
-  }
+  // Read with each caps: flags set while playing apply from the next caps.
+  const std::optional<int> flags = flags_or_error(filter);
+  if (!flags) return FALSE;
   std::string error;
-  priv->scaler = SwsScaler::create(*in_info, *out_info, *priv->flags_in_use, error);
+  priv->scaler = SwsScaler::create(*in_info, *out_info, *flags, error);
   if (!priv->scaler) {
     GST_ELEMENT_ERROR(filter, CORE, NEGOTIATION, ("vmafexactscale: %s.", error.c_str()),
                       (nullptr));
@@ -251,8 +249,8 @@ void set_property(GObject* object, guint prop_id, const GValue* value, GParamSpe
   const gchar* text = g_value_get_string(value);
   const std::string flags = text ? text : "";
   std::string error;
-  // Kept as given: start refuses it with the element error (a property
-  // setter cannot fail), the debug log says so at once.
+  // Kept as given: the start (or the next caps) refuses it with the element
+  // error (a property setter cannot fail); the debug log says so at once.
   if (!parse_sws_flags(flags, error)) GST_WARNING_OBJECT(object, "%s", error.c_str());
   const ObjectLock lock(object);
   priv_of(object)->flags = flags;
@@ -293,7 +291,8 @@ static void gst_vmaf_exact_scale_class_init(GstVmafExactScaleClass* klass) {
 
   const std::string flags_blurb =
       "libswscale's flags in FFmpeg's syntax, as the scale filter's flags option takes them "
-      "(\"bicubic\", \"lanczos+accurate_rnd+full_chroma_int\"); words: ";
+      "(\"bicubic\", \"lanczos+accurate_rnd+full_chroma_int\"); read at start and with each "
+      "new caps; words: ";
   std::string words;
   for (const std::string& word : sws_flag_words()) words += (words.empty() ? "" : ", ") + word;
   // The param spec keeps its blurb: interned, since the class lives as long as the process.
