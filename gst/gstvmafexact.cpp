@@ -462,6 +462,7 @@ gboolean start_unguarded(GstAggregator* agg) {
                                                   GST_PAD(priv->inputs[kDist].pad)});
   priv->run = Run{};
   priv->run.pairer = pairer_for(plan->settings);
+  priv->run.provenance.extra = plan->settings.extra_provenance;
   priv->run.plan = std::move(plan);
   priv->warned_downstream_caps = false;
   return TRUE;

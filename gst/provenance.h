@@ -23,16 +23,22 @@ struct Provenance {
   std::string vmafexact_version;
   std::string libvmaf_version;
   std::optional<Session> session;
+  // The element's extra-provenance (settings.h): key and text, in order,
+  // after every built-in entry.
+  std::vector<std::pair<std::string, std::string>> extra;
 
   // vmafexact's and libvmaf's versions (libvmaf's with the commit of its
   // master that vmafexact follows), no session yet.
   static Provenance of_build();
 
-  // Key and value in order, as the logs write them (threads in decimal).
+  // Key and value in order, as the logs write them (threads in decimal), the
+  // extra entries last.
   std::vector<std::pair<std::string, std::string>> as_text() const;
-  // Sets the text fields on a message (versions, models, backend).
+  // Sets the text fields on a message (versions, models, backend, the extra
+  // entries).
   void set_text_fields(GstStructure* message) const;
-  // Sets every field on a message: the text fields, then threads as a guint.
+  // Sets every field on a message: the built-in text fields, threads as a
+  // guint, then the extra entries.
   void set_fields(GstStructure* message) const;
 };
 

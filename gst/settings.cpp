@@ -37,6 +37,7 @@ enum {
   PROP_INPUT_TIMEOUT,
   PROP_LOG_ROTATE,
   PROP_MAX_LATENESS,
+  PROP_EXTRA_PROVENANCE,
 };
 
 void set_string(std::string& target, const GValue* value) {
@@ -96,6 +97,53 @@ std::string describe_models(const std::vector<ModelSpec>& specs,
     }
   }
   return models;
+}
+
+// extra-provenance as the settings keep it: each field as text, in order; a
+// key of the messages' own fields (the built-in provenance among them) or a
+// value with no text noted, for the start to refuse.
+void set_extra_provenance(Settings& settings, const GstStructure* structure) {
+  settings.extra_provenance_name = structure ? gst_structure_get_name(structure) : "";
+  settings.extra_provenance.clear();
+  settings.extra_provenance_problem.clear();
+  const gint fields = structure ? gst_structure_n_fields(structure) : 0;
+  for (gint i = 0; i < fields; ++i) {
+    const std::string key = gst_structure_nth_field_name(structure, static_cast<guint>(i));
+    const GValue* value = gst_structure_get_value(structure, key.c_str());
+    std::string text;
+    if (G_VALUE_HOLDS_STRING(value)) {
+      const gchar* string = g_value_get_string(value);
+      text = string ? string : "";
+    } else if (const GCharPtr serialized(gst_value_serialize(value)); serialized) {
+      text = serialized.get();
+    } else if (settings.extra_provenance_problem.empty()) {
+      settings.extra_provenance_problem = "the field '" + key + "' is a " +
+                                          G_VALUE_TYPE_NAME(value) +
+                                          ", which has no text form; give it as a string";
+    }
+    // The XML log writes each key as an attribute's name: no '/', '+' or ':'.
+    const bool xml_name = key.find_first_of("/+:") == std::string::npos;
+    if (!xml_name && settings.extra_provenance_problem.empty())
+      settings.extra_provenance_problem =
+          "the key '" + key + "' holds '/', '+' or ':', which the XML log's attribute names "
+          "cannot; use letters, digits, '_', '-' and '.'";
+    if (is_message_field(key) && settings.extra_provenance_problem.empty())
+      settings.extra_provenance_problem =
+          "the key '" + key +
+          "' is a field of vmafexact's own provenance or messages; give it another name";
+    settings.extra_provenance.emplace_back(key, std::move(text));
+  }
+  if (!settings.extra_provenance_problem.empty())
+    GST_WARNING("extra-provenance refused: %s", settings.extra_provenance_problem.c_str());
+}
+
+// extra-provenance read back: the name and every field as a string; null when unset.
+GstStructure* extra_provenance_structure(const Settings& settings) {
+  if (settings.extra_provenance_name.empty()) return nullptr;
+  GstStructure* structure = gst_structure_new_empty(settings.extra_provenance_name.c_str());
+  for (const auto& [key, text] : settings.extra_provenance)
+    gst_structure_set(structure, key.c_str(), G_TYPE_STRING, text.c_str(), nullptr);
+  return structure;
 }
 
 }  // namespace
@@ -240,6 +288,17 @@ void install_properties(GObjectClass* klass) {
           "and the windows, with a warning) instead of falling ever further behind. -1: "
           "never skip. Read when the element starts.",
           -1, G_MAXINT64, defaults.max_lateness, ready_flags));
+  g_object_class_install_property(
+      klass, PROP_EXTRA_PROVENANCE,
+      g_param_spec_boxed(
+          "extra-provenance", "Extra provenance",
+          "More provenance for the logs and the summary, window and alert messages: each field "
+          "of this structure (a string; another type as its serialized text), in order, after "
+          "the built-in entries (e.g. \"run, date=2026-01-01T00:00:00Z, scaler=\\\"vmafexactscale "
+          "flags=bicubic\\\"\"). A key of the messages' own fields (vmafexact-version, models, "
+          "threads, ...) is refused at start. Read back with every value as text. Read when the "
+          "element starts.",
+          GST_TYPE_STRUCTURE, ready_flags));
 }
 
 bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
@@ -261,6 +320,7 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_INPUT_TIMEOUT: set_string(settings.input_timeout, value); break;
     case PROP_LOG_ROTATE: set_string(settings.log_rotate, value); break;
     case PROP_MAX_LATENESS: settings.max_lateness = g_value_get_int64(value); break;
+    case PROP_EXTRA_PROVENANCE: set_extra_provenance(settings, gst_value_get_structure(value)); break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
       settings.log_format_set = true;
@@ -302,6 +362,7 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
     case PROP_LOG_PRECISION:
       g_value_set_enum(value, static_cast<gint>(settings.log_precision));
       break;
+    case PROP_EXTRA_PROVENANCE: g_value_take_boxed(value, extra_provenance_structure(settings)); break;
     default: return false;
   }
   return true;
@@ -341,6 +402,21 @@ std::optional<StartPlan> plan_start(GstElement* element, Settings settings, bool
                        "comma-separated, each with :name=KEY, :disable_clip, :enable_transform "
                        "or :EXTRACTOR.OPTION=VALUE overloads as wanted.",
                        builtin_model_list().c_str()));
+    return std::nullopt;
+  }
+  // extra-provenance: its fields go into the same messages as the scores.
+  std::string extra_problem = s.extra_provenance_problem;
+  for (const auto& model : *plan.loaded_models)
+    for (const auto& name : written_scores(model))
+      for (const auto& [key, text] : s.extra_provenance)
+        if (key == name && extra_problem.empty())
+          extra_problem = "the key '" + key + "' is the name of a score; give it another name";
+  if (!extra_problem.empty()) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+                      ("Invalid extra-provenance property: %s.", extra_problem.c_str()),
+                      ("Give extra-provenance fields of other names than the built-in "
+                       "provenance (vmafexact-version, libvmaf-version, models, backend, "
+                       "threads) and the messages' fields, with string values."));
     return std::nullopt;
   }
   if (plan.features.empty() && plan.models.empty()) {

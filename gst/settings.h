@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "output/log_writer.h"
@@ -47,6 +48,13 @@ struct Settings {
   // Live: pairs due longer ago than this (ns) are skipped unscored; -1: never.
   gint64 max_lateness = kDefaultMaxLateness;
   static constexpr gint64 kDefaultMaxLateness = GST_SECOND;
+  // extra-provenance: the structure's name (empty: unset) and its fields as
+  // text, in order, appended to the built-in provenance; and why a field is
+  // refused (its key names a field of the messages, its value has no text),
+  // which fails the start.
+  std::string extra_provenance_name;
+  std::vector<std::pair<std::string, std::string>> extra_provenance;
+  std::string extra_provenance_problem;
 };
 
 // Installs every property on the element's class.
