@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -133,6 +134,28 @@ TEST(AlignCore, EncodingNoiseAndABrightnessAndContrastChangeKeepTheOffset) {
     EXPECT_EQ(estimate.offset, offset);
     EXPECT_GT(estimate.confidence, kLowAlignConfidence) << "offset " << offset;
   }
+}
+
+TEST(AlignCore, ABrightnessAndContrastChangeAloneLeavesTheFitExact) {
+  const auto scene = moving_scene(60, 12);
+  Pair pair = offset_pair(scene, 40, -2);
+  pair.dist = distorted(pair.dist, 0.6, 50, 0.5, 13);
+  const OffsetEstimate estimate = estimate_offset(pair.ref, pair.dist, 10);
+  EXPECT_EQ(estimate.offset, -2);
+  EXPECT_GT(estimate.confidence, 0.99);
+}
+
+TEST(AlignCore, LittleMotionLowersTheConfidence) {
+  // The scene's changes shrunk to about 0.35 levels per sample: between
+  // static (0.25) and plenty (0.5); the offset still fits exactly.
+  const auto scene = distorted(moving_scene(60, 14), 0.25, 80, 0, 0);
+  const Pair pair = offset_pair(scene, 40, 4);
+  const OffsetEstimate estimate = estimate_offset(pair.ref, pair.dist, 10);
+  EXPECT_EQ(estimate.offset, 4);
+  EXPECT_FALSE(estimate.static_content);
+  ASSERT_GT(estimate.motion, vmafexact::cli::kStaticMotion);
+  ASSERT_LT(estimate.motion, 2 * vmafexact::cli::kStaticMotion);
+  EXPECT_DOUBLE_EQ(estimate.confidence, estimate.motion / (2 * vmafexact::cli::kStaticMotion));
 }
 
 TEST(AlignCore, StaticContentHasALowConfidence) {
@@ -360,6 +383,110 @@ TEST_F(AlignMedia, AnUnreadableInputOrAnUnknownRateIsAClearError) {
     EXPECT_EQ(error.code(), vmafexact::cli::kExitUsage);
     EXPECT_NE(std::string(error.what()).find("frame rate"), std::string::npos) << error.what();
   }
+}
+
+// ---- The tool ----
+
+struct ToolRun {
+  int status = -1;  // exit code, or 128 + signal
+  std::string err;
+};
+
+ToolRun run_tool(const std::vector<std::string>& args) {
+  std::vector<gchar*> argv{const_cast<gchar*>(VMAFEXACT_CLI_PATH)};
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  gchar* err = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  ToolRun run;
+  if (!g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_STDOUT_TO_DEV_NULL, nullptr, nullptr,
+                    nullptr, &err, &wait_status, &error)) {
+    run.err = error ? error->message : "spawn failed";
+    g_clear_error(&error);
+    return run;
+  }
+  run.status = WIFEXITED(wait_status)     ? WEXITSTATUS(wait_status)
+               : WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status)
+                                          : -1;
+  run.err = err ? err : "";
+  g_free(err);
+  return run;
+}
+
+std::string contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos ? "" : "no \"" + part + "\" in:\n" + text;
+}
+
+class AlignTool : public AlignMedia {
+ protected:
+  // The JSON log of the tool on REF and `dist` with `options`; its stderr in
+  // `err`.
+  Json scored(const std::string& dist, std::vector<std::string> options, std::string& err) {
+    const std::string log =
+        (folder_->path() / (dist + "-" + std::to_string(runs_++) + ".json")).string();
+    options.insert(options.end(), {"--json", log, in("ref.mp4"), in(dist)});
+    const ToolRun run = run_tool(options);
+    err = run.err;
+    if (run.status != 0) {
+      ADD_FAILURE() << "exit " << run.status << ": " << run.err;
+      return {};
+    }
+    return Json::parse(vmafexact::test::read_file(log));
+  }
+  int runs_ = 0;
+};
+
+// The "done when": a DIST whose first 5 frames were cut is found 5
+// frames off, and scored exactly as with the matching --dist-delay.
+TEST_F(AlignTool, ACutStartIsFoundAndScoredAsWithDistDelay) {
+  std::string auto_err, delay_err, plain_err;
+  const Json aligned = scored("cut5.mp4", {"--align", "auto"}, auto_err);
+  EXPECT_EQ(contains(auto_err,
+                     "cut5.mp4: aligned automatically: DIST starts 5 frames (0.208 s) "
+                     "later than REF"),
+            "");
+  EXPECT_EQ(contains(auto_err, "--dist-delay -0.208333333"), "");
+  EXPECT_EQ(auto_err.find("warning"), std::string::npos) << auto_err;
+  const Json delayed = scored("cut5.mp4", {"--dist-delay", "-0.208333333"}, delay_err);
+  ASSERT_TRUE(aligned.contains("frames") && delayed.contains("frames"));
+  EXPECT_EQ(aligned["frames"].size(), 67u);
+  EXPECT_EQ(aligned["frames"], delayed["frames"]);
+  EXPECT_EQ(aligned["pooled_metrics"], delayed["pooled_metrics"]);
+  // Unaligned, the scores differ: the comparison above can fail.
+  const Json plain = scored("cut5.mp4", {}, plain_err);
+  EXPECT_NE(plain["pooled_metrics"], aligned["pooled_metrics"]);
+}
+
+TEST_F(AlignTool, ExtraFramesAtTheStartAreFoundAndSkipped) {
+  std::string auto_err, delay_err;
+  const Json aligned = scored("padded3.mp4", {"--align", "auto"}, auto_err);
+  EXPECT_EQ(contains(auto_err,
+                     "padded3.mp4: aligned automatically: DIST starts 3 frames "
+                     "(0.125 s) earlier than REF"),
+            "");
+  const Json delayed = scored("padded3.mp4", {"--dist-delay", "0.125"}, delay_err);
+  ASSERT_TRUE(aligned.contains("frames") && delayed.contains("frames"));
+  EXPECT_EQ(aligned["frames"], delayed["frames"]);
+  EXPECT_EQ(aligned["pooled_metrics"], delayed["pooled_metrics"]);
+}
+
+TEST_F(AlignTool, StaticContentIsScoredWithAWarningSayingWhatToCheck) {
+  const std::string log = (folder_->path() / "still.json").string();
+  const ToolRun run =
+      run_tool({"--align", "auto", "--json", log, in("still_ref.mp4"), in("still_dist.mp4")});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(contains(run.err, "warning: still_dist.mp4: automatic alignment is unsure"), "");
+  EXPECT_EQ(contains(run.err, "hardly move"), "");
+  EXPECT_EQ(contains(run.err, "--dist-delay"), "");
+}
+
+TEST_F(AlignTool, AlignAutoWithDistDelayIsAUsageError) {
+  const ToolRun run =
+      run_tool({"--align", "auto", "--dist-delay", "0.5", in("ref.mp4"), in("cut5.mp4")});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_EQ(contains(run.err, "--dist-delay"), "");
+  EXPECT_EQ(contains(run.err, "--align"), "");
 }
 
 }  // namespace
