@@ -45,6 +45,8 @@ def setUpModule():
     for crf in (30, 45):
         ffmpeg("-i", path("ref.y4m"), "-c:v", "libx264", "-preset", "ultrafast", "-crf", str(crf),
                path(f"crf{crf}.mp4"))
+    ffmpeg("-i", path("ref.y4m"), "-vf", "scale=160:90", "-c:v", "libx264", "-preset",
+           "ultrafast", "-crf", "30", path("small.mp4"))
     # The issue's case: a 640x360 encode of a 1280x720 reference, 12 frames.
     ffmpeg("-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=0.5", "-pix_fmt",
            "yuv420p", path("ref720.y4m"))
@@ -86,14 +88,26 @@ def run_tool(*arguments):
     return tool_runs[arguments]
 
 
+# What differs from one run to the next: when, and the command line.
+VOLATILE = {"date", "command_line"}
+
+
+def steady(fields):
+    return {key: value for key, value in fields.items() if key not in VOLATILE}
+
+
 class Base(unittest.TestCase):
     def assertSameScores(self, result, tool):
         """result (a vmafexact.Result) holds exactly what the tool wrote."""
         log, messages, summary = tool
-        # The log: every key, every value, but the scoring speed.
+        # The log: every key, every value, but the scoring speed and the run's
+        # date and command line.
         self.assertEqual(list(result.log), list(log))
         for key in log:
-            if key != "fps":
+            if key == "provenance":
+                self.assertEqual(list(result.log[key]), list(log[key]))
+                self.assertEqual(steady(result.log[key]), steady(log[key]))
+            elif key != "fps":
                 self.assertEqual(result.log[key], log[key], key)
         # Each frame: its number and every score, in the log's order, as floats
         # equal to the log's %.17g and to the message's shortest text.
@@ -111,10 +125,11 @@ class Base(unittest.TestCase):
         for score, figures in log["pooled_metrics"].items():
             for figure, value in figures.items():
                 self.assertEqual(result.pooled[score][figure], value, f"{score} {figure}")
-        self.assertEqual(result.summary, summary)
+        self.assertEqual(list(result.summary), list(summary))
+        self.assertEqual(steady(result.summary), steady(summary))
         self.assertEqual(result.pooled, {k: v for k, v in summary.items() if isinstance(v, dict)})
         self.assertEqual(result.aggregate, log["aggregate_metrics"])
-        self.assertEqual(result.provenance, log["provenance"])
+        self.assertEqual(steady(result.provenance), steady(log["provenance"]))
 
 
 class Score(Base):
@@ -149,6 +164,38 @@ class Score(Base):
                 result = vmafexact.score(path("ref.y4m"), path("crf30.mp4"), **options)
                 self.assertSameScores(result, tool)
 
+    def test_frame_ranges_scaling_flags_and_alignment_reach_the_tool(self):
+        ref, dist, small = path("ref.y4m"), path("crf30.mp4"), path("small.mp4")
+        # (options, the tool's arguments, frames scored, the first one's index in
+        # the whole video)
+        cases = [
+            ({"start": 0.25, "frames": 4}, ["--start", "0.25", "--frames", "4"], 4, 6),
+            ({"start": "0:00.125", "duration": 0.25},
+             ["--start", "0:00.125", "--duration", "0.25"], 6, 3),
+            ({"align": True}, ["--align", "auto"], 12, 0),
+        ]
+        default = vmafexact.score(ref, dist, features="psnr")
+        for options, arguments, frames, first in cases:
+            with self.subTest(options=options):
+                tool = run_tool(*arguments, "--features", "psnr", ref, dist)
+                result = vmafexact.score(ref, dist, features="psnr", **options)
+                self.assertEqual(len(result.frames), frames)
+                self.assertSameScores(result, tool)
+                # The same pictures from `first` on.
+                self.assertEqual([frame["psnr_y"] for frame in result.frames],
+                                 [frame["psnr_y"] for frame in default.frames[first:][:frames]])
+        # Scaling a 160x90 encode: other pictures with other flags or method, so
+        # the option did reach the tool.
+        default = vmafexact.score(ref, small, features="psnr")
+        for options, arguments in [({"scale_flags": "lanczos"}, ["--scale-flags", "lanczos"]),
+                                   ({"scale_method": "catrom"}, ["--scale-method", "catrom"])]:
+            with self.subTest(options=options):
+                tool = run_tool(*arguments, "--features", "psnr", ref, small)
+                result = vmafexact.score(ref, small, features="psnr", **options)
+                self.assertSameScores(result, tool)
+                self.assertNotEqual(result.pooled["psnr_y"]["mean"],
+                                    default.pooled["psnr_y"]["mean"])
+
     def test_json_option_writes_the_log_the_module_reads(self):
         log = path("mine.json")
         result = vmafexact.score(path("ref.y4m"), path("crf30.mp4"), json=log, model="",
@@ -176,6 +223,28 @@ class Score(Base):
 
         with self.assertRaises(Stop):
             vmafexact.score(path("ref.y4m"), path("crf30.mp4"), progress=stop)
+
+
+class Compare(Base):
+    def test_each_encode_equals_its_run_alone(self):
+        dists = [path("crf30.mp4"), path("crf45.mp4")]
+        results = vmafexact.compare(path("ref.y4m"), dists, features="psnr",
+                                    json=path("{name}.log.json"))
+        self.assertEqual([result.dist for result in results], dists)
+        self.assertEqual([result.name for result in results], ["crf30", "crf45"])
+        for result, dist in zip(results, dists):
+            self.assertSameScores(result, run_tool("--features", "psnr", path("ref.y4m"), dist))
+            with open(path(result.name + ".log.json"), encoding="utf-8") as text:
+                self.assertEqual(result.log, json.load(text))
+        self.assertNotEqual(results[0].pooled["vmaf"]["mean"], results[1].pooled["vmaf"]["mean"])
+
+    def test_encodes_of_one_name_are_refused_with_the_tools_message(self):
+        os.makedirs(path("other"), exist_ok=True)
+        shutil.copy(path("crf30.mp4"), path("other/crf30.mp4"))
+        with self.assertRaises(vmafexact.Error) as caught:
+            vmafexact.compare(path("ref.y4m"), [path("crf30.mp4"), path("other/crf30.mp4")])
+        self.assertEqual(caught.exception.exit_code, 1)
+        self.assertIn("the same {name}", caught.exception.message)
 
 
 class Errors(unittest.TestCase):
