@@ -150,6 +150,27 @@ class Score(Base):
         self.assertEqual(len(result.frames), 12)
         self.assertSameScores(result, tool)
 
+    def test_done_when_equals_libvmaf_on_the_ffmpeg_scaled_encode(self):
+        # libvmaf's own `vmaf` tool (printing %.17g) where one is named: the
+        # module's scores of the 640x360 encode equal libvmaf's on the encode
+        # scaled to y4m by ffmpeg -vf scale=1280:720.
+        libvmaf = os.environ.get("VMAFEXACT_LIBVMAF_TOOL")
+        if not libvmaf:
+            self.skipTest("VMAFEXACT_LIBVMAF_TOOL does not name libvmaf's vmaf tool")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path("dist360.mp4"), "-vf",
+                        "scale=1280:720", "-pix_fmt", "yuv420p", path("dist_scaled.y4m")],
+                       check=True)
+        subprocess.run([libvmaf, "-q", "-r", path("ref720.y4m"), "-d", path("dist_scaled.y4m"),
+                        "--json", "-o", path("libvmaf.json")], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(path("libvmaf.json"), encoding="utf-8") as text:
+            expected = json.load(text)
+        result = vmafexact.score(path("ref720.y4m"), path("dist360.mp4"))
+        self.assertEqual(len(result.frames), len(expected["frames"]))
+        for frame, logged in zip(result.frames, expected["frames"]):
+            for score, value in logged["metrics"].items():
+                self.assertEqual(frame[score], value, f"frame {frame['frameNum']} {score}")
+
     def test_options_reach_the_tool(self):
         # Options that change the scores: each run equals the tool's with the same flags.
         cases = [
