@@ -17,6 +17,7 @@
 #include "../common/strict_xml.h"
 #include "bd_rate.h"
 #include "child_process.h"
+#include "report.h"
 
 namespace {
 
@@ -443,6 +444,33 @@ TEST(BdRateSection, TableChartsAndPointsOfTheLadders) {
   EXPECT_TRUE(contains(html,
                        "<td>fast</td><th scope=\"row\">f2.mp4</th><td class=\"number\">"
                        "1000.000</td><td class=\"number\">80.100000</td>"));
+}
+
+// An encode as the tool and `vmafexact report` hold it: its first model's
+// pooled mean (whatever the model's name), psnr_y's, its bitrate.
+TEST(BdRateLadders, PointOfAnEncode) {
+  using vmafexact::report::Encode;
+  using vmafexact::report::ScoreKind;
+  Encode encode;
+  encode.name = "crf30";
+  encode.bitrate_bps = 954800;
+  encode.series = {{"integer_adm2", {}, ScoreKind::internal},
+                   {"psnr_y", {}, ScoreKind::feature},
+                   {"vmaf_v0.6.1neg", {}, ScoreKind::model},
+                   {"vmaf", {}, ScoreKind::model}};
+  encode.pooled = {{.name = "vmaf", .mean = 90.5},
+                   {.name = "vmaf_v0.6.1neg", .mean = 88.25},
+                   {.name = "psnr_y", .mean = 38.5}};
+  const vmafexact::report::LadderPoint point = vmafexact::report::ladder_point_of(encode);
+  EXPECT_EQ("crf30", point.encode);
+  EXPECT_EQ(954800, point.bitrate_bps);
+  EXPECT_EQ(88.25, point.vmaf);
+  EXPECT_EQ(38.5, point.psnr_y);
+  encode.series.clear();  // no series known: "vmaf"; no psnr_y: NaN
+  encode.pooled.pop_back();
+  const vmafexact::report::LadderPoint bare = vmafexact::report::ladder_point_of(encode);
+  EXPECT_EQ(90.5, bare.vmaf);
+  EXPECT_TRUE(std::isnan(bare.psnr_y));
 }
 
 }  // namespace

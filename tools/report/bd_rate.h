@@ -110,6 +110,13 @@ std::string bd_rate_table_text(const std::vector<LadderComparison>& comparisons)
 std::string format_bd_rate_percent(double percent);
 std::string format_overlap(const BdRate& figure);
 
+struct Encode;  // report.h
+
+// An encode of a ladder as BD-rate takes it: its bitrate, the pooled mean of
+// its first model's score (else of "vmaf"), the pooled mean of psnr_y (NaN
+// where missing). For the tool and `vmafexact report`, which fill Encode.
+LadderPoint ladder_point_of(const Encode& encode);
+
 // The HTML section of the report (tools/report/rate_quality.cpp): a heading, the
 // rate-quality chart of every ladder (bitrate on a log axis against pooled VMAF,
 // inline SVG) and the BD-rate table. Empty when there are no ladders.

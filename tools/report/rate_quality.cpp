@@ -12,6 +12,7 @@
 
 #include "bd_rate.h"
 #include "markup_text.h"
+#include "report.h"
 
 namespace vmafexact::report {
 namespace {
@@ -227,6 +228,23 @@ std::string cell(std::string_view text, bool number_cell = false) {
 }
 
 }  // namespace
+
+LadderPoint ladder_point_of(const Encode& encode) {
+  const auto mean_of = [&](std::string_view name) {
+    for (const Pooled& pooled : encode.pooled) {
+      if (pooled.name == name) return pooled.mean;
+    }
+    return kUnknown;
+  };
+  std::string quality_score = "vmaf";
+  for (const Series& series : encode.series) {
+    if (series.kind == ScoreKind::model) {
+      quality_score = series.name;
+      break;
+    }
+  }
+  return {encode.name, encode.bitrate_bps, mean_of(quality_score), mean_of("psnr_y")};
+}
 
 std::string render_rate_quality_html(const std::vector<Ladder>& ladders) {
   if (ladders.empty()) return {};
