@@ -1,4 +1,5 @@
-"""Running a vmafexact pipeline from a script (shared by score.py and monitor.py).
+"""Running a vmafexact pipeline from a script with PyGObject (monitor.py uses it;
+score.py runs the vmafexact module instead, docs/python.md).
 
 - check_element(): is the plugin on GStreamer's path? (a clear error if not)
 - quote(): a value for a gst-launch-1.0 style description (parse_launch)
