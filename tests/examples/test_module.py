@@ -249,8 +249,11 @@ class Score(Base):
 class Compare(Base):
     def test_each_encode_equals_its_run_alone(self):
         dists = [path("crf30.mp4"), path("crf45.mp4")]
+        seen = []
         results = vmafexact.compare(path("ref.y4m"), dists, features="psnr",
-                                    json=path("{name}.log.json"))
+                                    json=path("{name}.log.json"),
+                                    progress=lambda done, expected: seen.append(expected))
+        self.assertEqual(set(seen), {12})  # the frames of each encode, not of both
         self.assertEqual([result.dist for result in results], dists)
         self.assertEqual([result.name for result in results], ["crf30", "crf45"])
         for result, dist in zip(results, dists):
