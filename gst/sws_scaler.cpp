@@ -94,7 +94,26 @@ FramePtr wrap(const GstVideoFrame& frame, int av_format) {
   return wrapped;
 }
 
+// The SWS_CS_ matrix of the caps' matrix, as vf_scale's parse_yuv_type()
+// takes a frame's colorspace (unknown and the rest: BT.601).
+int sws_colorspace(GstVideoColorMatrix matrix) {
+  switch (matrix) {
+    case GST_VIDEO_COLOR_MATRIX_BT709: return SWS_CS_ITU709;
+    case GST_VIDEO_COLOR_MATRIX_FCC: return SWS_CS_FCC;
+    case GST_VIDEO_COLOR_MATRIX_SMPTE240M: return SWS_CS_SMPTE240M;
+    case GST_VIDEO_COLOR_MATRIX_BT2020: return SWS_CS_BT2020;
+    default: return SWS_CS_DEFAULT;
+  }
+}
+
 }  // namespace
+
+GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range) {
+  if (in_range == GST_VIDEO_COLOR_RANGE_UNKNOWN) return in_range;
+  return GST_VIDEO_FORMAT_INFO_IS_GRAY(gst_video_format_get_info(format))
+             ? GST_VIDEO_COLOR_RANGE_0_255
+             : GST_VIDEO_COLOR_RANGE_16_235;
+}
 
 std::vector<std::string> sws_flag_words() {
   std::vector<std::string> words;
@@ -212,6 +231,12 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
     error = "libswscale refused an option of the context";
     return nullptr;
   }
+  // The input's range on the context before init too: set only afterwards
+  // (below), libswscale 6.7 converts 8-bit input alone, while ffmpeg 5.1's
+  // pictures of a full-range 10-bit input are limited too (measured; the
+  // tests compare both).
+  if (in.colorimetry.range != GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    av_opt_set_int(sws, "src_range", in.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255, 0);
   if (sws_init_context(sws, nullptr, nullptr) < 0) {
     error = "libswscale cannot scale " + std::to_string(GST_VIDEO_INFO_WIDTH(&in)) + "x" +
             std::to_string(GST_VIDEO_INFO_HEIGHT(&in)) + " to " +
@@ -220,10 +245,23 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
             gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&in));
     return nullptr;
   }
-  // Colour: vf_scale hands libswscale the frame's matrix for both sides and
-  // the frame's range for the input; with the same format in and out and the
-  // range kept (docs/scale.md), neither changes a byte, so the context's
-  // defaults stay.
+  // Colour, as vf_scale sets it before each frame (its in_color_matrix is
+  // "auto"): the frame's matrix on both sides (no conversion between them), the
+  // frame's range as the input's where the frame says one, the output's range
+  // libswscale's for the format. A full-range YUV input thus comes out limited.
+  int* inv_table = nullptr;
+  int* table = nullptr;
+  int in_full = 0, out_full = 0, brightness = 0, contrast = 0, saturation = 0;
+  if (sws_getColorspaceDetails(sws, &inv_table, &in_full, &table, &out_full, &brightness,
+                               &contrast, &saturation) >= 0) {
+    const int* coefficients = sws_getCoefficients(sws_colorspace(in.colorimetry.matrix));
+    if (in.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
+      in_full = 1;
+    else if (in.colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235)
+      in_full = 0;
+    sws_setColorspaceDetails(sws, coefficients, in_full, coefficients, out_full, brightness,
+                             contrast, saturation);
+  }
   return std::make_unique<SwsScaler>(std::move(context), av_format);
 }
 

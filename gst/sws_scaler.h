@@ -39,6 +39,13 @@ bool sws_supports(GstVideoFormat format);
 // The formats above, as a caps format list: "{ I420, Y42B, ... }".
 const char* sws_caps_formats();
 
+// The range of the scaled pictures for an input of `format` in `in_range`:
+// as vf_scale leaves it, libswscale's output range for the format (limited for
+// YUV, full for gray), the input converted to it where it differs; unknown
+// stays unknown (nothing converted). Same size: the input's (no scaling, no
+// conversion, as vf_scale passes such frames on).
+GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range);
+
 struct SwsContextDeleter {
   void operator()(SwsContext* context) const;
 };
@@ -48,6 +55,8 @@ using SwsContextPtr = std::unique_ptr<SwsContext, SwsContextDeleter>;
 class SwsScaler {
  public:
   // nullptr and `error` when libswscale refuses the sizes or the format.
+  // `in`'s colorimetry gives the input's range and matrix, as a frame's
+  // color_range and colorspace give them to vf_scale.
   static std::unique_ptr<SwsScaler> create(const GstVideoInfo& in, const GstVideoInfo& out,
                                            int flags, std::string& error);
 

@@ -74,6 +74,9 @@ GstCaps* transform_caps_unguarded(GstBaseTransform*, GstPadDirection, GstCaps* c
         !gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
       continue;
     GstStructure* structure = gst_structure_copy(gst_caps_get_structure(caps, i));
+    // The range may change (a full-range YUV input comes out limited, as
+    // ffmpeg's): fixate_caps() sets the output's colorimetry.
+    gst_structure_remove_field(structure, "colorimetry");
     gst_structure_set(structure, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
                       GST_TYPE_INT_RANGE, 1, G_MAXINT, nullptr);
     if (gst_structure_has_field(structure, "pixel-aspect-ratio"))
@@ -116,12 +119,32 @@ gint clamp_to_size(double value) {
   return static_cast<gint>(std::clamp(std::round(value), 1.0, static_cast<double>(G_MAXINT)));
 }
 
+// The output's colorimetry: the input's, with the range the scaled pictures
+// have (sws_scaler.h, scaled_range()); at the same size, the input's as it is
+// (passthrough).
+void fixate_colorimetry(GstCaps* in_caps, GstStructure* out) {
+  GstVideoInfo in;
+  gint width = 0, height = 0;
+  if (!gst_video_info_from_caps(&in, in_caps) || !gst_structure_get_int(out, "width", &width) ||
+      !gst_structure_get_int(out, "height", &height))
+    return;
+  GstVideoColorimetry colorimetry = in.colorimetry;
+  if (width != GST_VIDEO_INFO_WIDTH(&in) || height != GST_VIDEO_INFO_HEIGHT(&in))
+    colorimetry.range = scaled_range(GST_VIDEO_INFO_FORMAT(&in), colorimetry.range);
+  const GCharPtr text(gst_video_colorimetry_to_string(&colorimetry));
+  if (!text) return;
+  if (gst_structure_has_field(out, "colorimetry"))
+    gst_structure_fixate_field_string(out, "colorimetry", text.get());
+  else
+    gst_structure_set(out, "colorimetry", G_TYPE_STRING, text.get(), nullptr);
+}
+
 // Fixes the other side's size and pixel-aspect-ratio from the fixed side
 // (`caps`): what downstream fixed stays; a size left open keeps the display
 // aspect ratio (with the pixel-aspect-ratio of the fixed side where that is
 // open too); both sizes fixed, the pixel-aspect-ratio that keeps it, as FFmpeg
 // computes the output's sample aspect ratio.
-GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection, GstCaps* caps,
+GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection direction, GstCaps* caps,
                                GstCaps* othercaps) {
   othercaps = gst_caps_truncate(othercaps);
   othercaps = gst_caps_make_writable(othercaps);
@@ -163,6 +186,7 @@ GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection, GstCaps* caps
         fixate_par(out, in_par);
     }
   }
+  if (direction == GST_PAD_SINK) fixate_colorimetry(caps, out);
   return gst_caps_fixate(othercaps);
 }
 

@@ -179,20 +179,25 @@ class Inputs {
 };
 
 // ffmpeg's frames: `ffmpeg -i IN -vf scale=W:H[:flags=F] -f rawvideo OUT`.
+// `color_range`: the input's, as -color_range marks it (tv, pc), or "" (unspecified).
 std::string ffmpeg_scaled(const Format& format, int width, int height, int out_width,
-                          int out_height, const std::string& flags) {
+                          int out_height, const std::string& flags,
+                          const std::string& color_range = "") {
   const auto input = Inputs::get().input(format, width, height);
   const auto output =
       Inputs::get().folder() / ("ffmpeg-" + input.stem().string() + "-" +
                                 std::to_string(out_width) + "x" + std::to_string(out_height) +
-                                "-" + flags + ".raw");
+                                "-" + flags + color_range + ".raw");
   std::string filter = "scale=" + std::to_string(out_width) + ":" + std::to_string(out_height);
   if (flags != "bicubic") filter += ":flags=" + flags;  // bicubic: the command line's default
-  const std::string problem = run_program(
-      {"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", format.ffmpeg,
-       "-s", std::to_string(width) + "x" + std::to_string(height), "-r", "25", "-i",
-       input.string(), "-vf", filter, "-f", "rawvideo", "-pix_fmt", format.ffmpeg,
-       output.string()});
+  std::vector<std::string> command = {"ffmpeg", "-nostdin", "-v", "error", "-y", "-f",
+                                      "rawvideo", "-pix_fmt", format.ffmpeg, "-s",
+                                      std::to_string(width) + "x" + std::to_string(height),
+                                      "-r", "25"};
+  if (!color_range.empty()) command.insert(command.end(), {"-color_range", color_range});
+  command.insert(command.end(), {"-i", input.string(), "-vf", filter, "-f", "rawvideo",
+                                 "-pix_fmt", format.ffmpeg, output.string()});
+  const std::string problem = run_program(command);
   EXPECT_EQ(problem, "");
   return read_file(output);
 }
@@ -200,12 +205,15 @@ std::string ffmpeg_scaled(const Format& format, int width, int height, int out_w
 struct Scaled {
   std::vector<std::string> frames;  // packed
   bool passthrough = false;
+  GstVideoColorRange range = GST_VIDEO_COLOR_RANGE_UNKNOWN;  // the output caps'
 };
 
 // The element's frames for the same input, through a harness whose
 // downstream asks for out_width x out_height.
+// `colorimetry`: the input caps' (e.g. "1:4:0:0", full range), or "" (none).
 Scaled element_scaled(const Format& format, int width, int height, int out_width,
-                      int out_height, const std::string& flags) {
+                      int out_height, const std::string& flags,
+                      const std::string& colorimetry = "") {
   Scaled scaled;
   const std::string input = read_file(Inputs::get().input(format, width, height));
   const GstVideoInfo in_info = info_of(format.gst, width, height);
@@ -218,7 +226,9 @@ Scaled element_scaled(const Format& format, int width, int height, int out_width
   g_object_set(element, "flags", flags.c_str(), nullptr);
   HarnessPtr harness(gst_harness_new_with_element(element, "sink", "src"));
   gst_object_unref(element);
-  gst_harness_set_src_caps_str(harness.get(), caps_text(format.gst, width, height).c_str());
+  std::string in_caps = caps_text(format.gst, width, height);
+  if (!colorimetry.empty()) in_caps += ", colorimetry=" + colorimetry;
+  gst_harness_set_src_caps_str(harness.get(), in_caps.c_str());
   gst_harness_set_sink_caps_str(
       harness.get(), (std::string("video/x-raw, width=") + std::to_string(out_width) +
                       ", height=" + std::to_string(out_height))
@@ -232,6 +242,7 @@ Scaled element_scaled(const Format& format, int width, int height, int out_width
     CapsPtr caps(gst_pad_get_current_caps(harness->sinkpad));
     GstVideoInfo out_info;
     if (!caps || !gst_video_info_from_caps(&out_info, caps.get())) break;
+    scaled.range = out_info.colorimetry.range;
     scaled.frames.push_back(packed(out_info, out.get()));
   }
   scaled.passthrough = gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(harness->element));
@@ -315,6 +326,36 @@ TEST(Scale, SameSizeIsPassthroughAndFfmpegsBytes) {
   ASSERT_EQ(scaled.frames.size(), static_cast<std::size_t>(kFrames));
   EXPECT_TRUE(scaled.frames[0] + scaled.frames[1] == expected);
   EXPECT_TRUE(expected == read_file(Inputs::get().input(kI420, 1277, 719)));
+}
+
+// A range in the caps is the range a frame carries in FFmpeg: as vf_scale does,
+// a full-range YUV input comes out limited, a limited-range gray one full (the
+// output caps say so); the bytes are ffmpeg's.
+TEST(Scale, RangeOfTheInputIsFfmpegsFramesRange) {
+  struct RangeCase {
+    Format format;
+    const char* colorimetry;  // the input caps'
+    const char* color_range;  // ffmpeg's -color_range for the same
+    GstVideoColorRange out_range;
+  };
+  for (const RangeCase& test :
+       {RangeCase{kI420, "1:4:0:0", "pc", GST_VIDEO_COLOR_RANGE_16_235},
+        RangeCase{kI420_10, "1:4:0:0", "pc", GST_VIDEO_COLOR_RANGE_16_235},
+        RangeCase{kI420, "2:4:0:0", "tv", GST_VIDEO_COLOR_RANGE_16_235},
+        RangeCase{{GST_VIDEO_FORMAT_GRAY8, "gray"}, "2:0:0:0", "tv",
+                  GST_VIDEO_COLOR_RANGE_0_255}}) {
+    const std::string name = std::string(test.format.ffmpeg) + " " + test.colorimetry;
+    const std::string expected =
+        ffmpeg_scaled(test.format, 1277, 719, 640, 360, "bicubic", test.color_range);
+    const Scaled scaled =
+        element_scaled(test.format, 1277, 719, 640, 360, "bicubic", test.colorimetry);
+    ASSERT_EQ(scaled.frames.size(), static_cast<std::size_t>(kFrames)) << name;
+    EXPECT_TRUE(scaled.frames[0] + scaled.frames[1] == expected) << name;
+    EXPECT_EQ(scaled.range, test.out_range) << name;
+  }
+  // Unmarked (-color_range left out) and limited are the same pictures.
+  EXPECT_EQ(ffmpeg_scaled(kI420, 1277, 719, 640, 360, "bicubic", "tv"),
+            ffmpeg_scaled(kI420, 1277, 719, 640, 360, "bicubic"));
 }
 
 // ---- negotiation -----------------------------------------------------------
