@@ -87,6 +87,9 @@ def main(argv):
     except vmafexact.Error as error:
         sys.stderr.write(f"{PROGRAM}: {error}\n")
         return 1
+    except KeyboardInterrupt:  # the module has stopped the tool
+        sys.stderr.write(f"\n{PROGRAM}: interrupted\n")
+        return 130
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     for result in results:

@@ -224,6 +224,11 @@ class Score(Base):
         with open(log, encoding="utf-8") as text:
             self.assertEqual(result.log, json.load(text))
         self.assertEqual(list(result.frames[0]), ["frameNum", "psnr_y", "psnr_cb", "psnr_cr"])
+        # {name} with one DIST too: the tool fills it in, the module reads that file.
+        result = vmafexact.score(path("ref.y4m"), path("crf30.mp4"), json=path("{name}.one.json"),
+                                 model="", features="psnr")
+        with open(path("crf30.one.json"), encoding="utf-8") as text:
+            self.assertEqual(result.log, json.load(text))
 
     def test_progress_is_reported_and_its_exception_stops_the_run(self):
         seen = []
