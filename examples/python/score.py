@@ -19,7 +19,7 @@ The module is found installed (meson install), else in this source tree
 (VMAFEXACT_TOOL=$PWD/build/tools/vmafexact in a build tree).
 
 Exit status: 0 scored, 1 the tool failed (its message is printed), 2 a
-malformed command line.
+malformed command line, 130 interrupted (Ctrl-C).
 """
 
 import argparse
