@@ -12,6 +12,7 @@ the shortest text that reads back), two texts of the same numbers.
 
 import json
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -225,8 +226,10 @@ class Score(Base):
             self.assertEqual(result.log, json.load(text))
         self.assertEqual(list(result.frames[0]), ["frameNum", "psnr_y", "psnr_cb", "psnr_cr"])
         # {name} with one DIST too: the tool fills it in, the module reads that file.
-        result = vmafexact.score(path("ref.y4m"), path("crf30.mp4"), json=path("{name}.one.json"),
-                                 model="", features="psnr")
+        # (Paths as os.PathLike too.)
+        result = vmafexact.score(pathlib.Path(path("ref.y4m")), pathlib.Path(path("crf30.mp4")),
+                                 json=pathlib.Path(path("{name}.one.json")), model="",
+                                 features="psnr")
         with open(path("crf30.one.json"), encoding="utf-8") as text:
             self.assertEqual(result.log, json.load(text))
 

@@ -205,8 +205,10 @@ def _option_arguments(options):
                 raise OptionError(f"align= takes True ('auto') or False ('off'), not {value!r}")
             arguments += [flag, text]
         else:
+            if isinstance(value, os.PathLike):
+                value = os.fspath(value)
             if isinstance(value, bool) or not isinstance(value, (str, int, float, list, tuple)):
-                raise OptionError(f"{key}= takes a text or a number, not {value!r}")
+                raise OptionError(f"{key}= takes a text, a number or a path, not {value!r}")
             if isinstance(value, (list, tuple)):
                 value = ",".join(str(item) for item in value)
             arguments += [flag, str(value)]
@@ -261,6 +263,8 @@ def _run(ref, dists, progress, options):
         own = ["--jsonl", pattern + ".jsonl", "--precision", "max", "--quiet",
                "--progress" if progress else "--no-progress"]
         user_json = options.get("json")
+        if isinstance(user_json, os.PathLike):
+            user_json = os.fspath(user_json)
         if user_json is None:
             own += ["--json", pattern + ".json"]
         end_of_options = base.index("--")
@@ -271,7 +275,7 @@ def _run(ref, dists, progress, options):
         for dist, name in zip(dists, names):
             own_path = pattern.replace("{name}", name)
             log_path = own_path + ".json" if user_json is None else \
-                os.fspath(user_json).replace("{name}", name)
+                user_json.replace("{name}", name)
             log = _read_json(log_path, command)
             summary = _read_summary(own_path + ".jsonl", command)
             results.append(Result(os.fspath(ref), os.fspath(dist), log, summary, warnings))
