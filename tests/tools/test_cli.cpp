@@ -58,11 +58,17 @@ using vmafexact::test::file_type;
 using vmafexact::test::read_file;
 using vmafexact::test::write_file;
 
-// The scoring speed, different in every run, written as 0.
+// The scoring speed, different in every run, written as 0, and the tool's
+// run provenance (date, command line, inputs: issue 41), left out.
 std::string without_fps(const std::string& log) {
   static const std::regex json_fps("\"fps\": [0-9.]+,"), xml_fps("fps=\"[0-9.]+\"");
-  return std::regex_replace(std::regex_replace(log, json_fps, "\"fps\": 0.00,"), xml_fps,
-                            "fps=\"0.00\"");
+  static const std::string keys =
+      "(date|command_line|scaler|reference[a-z_]*|distorted[a-z_]*|alignment)";
+  static const std::regex json_run(",(\n +\"" + keys + "\": \"([^\"\\\\]|\\\\.)*\")+"),
+      xml_run(" " + keys + "=\"[^\"]*\"");
+  std::string text = std::regex_replace(std::regex_replace(log, json_fps, "\"fps\": 0.00,"),
+                                        xml_fps, "fps=\"0.00\"");
+  return std::regex_replace(std::regex_replace(text, json_run, ""), xml_run, "");
 }
 
 // Runs a program with its output captured; the environment is the test's
@@ -185,6 +191,30 @@ class Cli : public ::testing::Test {
         ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 720 -c:v libx264 -preset fast " +
             "-crf 18 -pix_fmt yuv420p " + f + "long_ref.mp4",
         ff + "-i " + f + "long_ref.mp4 -c:v libx264 -preset fast -crf 40 " + f + "long_dist.mp4",
+        // Issue 41. A reference and three encodes of it, one of another size.
+        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 24 -c:v libx264 -preset fast " +
+            "-crf 10 -pix_fmt yuv420p " + f + "multi_ref.mp4",
+        ff + "-i " + f + "multi_ref.mp4 -c:v libx264 -preset fast -crf 28 " + f + "enc_a.mp4",
+        ff + "-i " + f + "multi_ref.mp4 -c:v libx264 -preset fast -crf 38 " + f + "enc_b.mp4",
+        ff + "-i " + f + "multi_ref.mp4 -vf scale=160:90 -c:v libx264 -preset fast -crf 28 " + f +
+            "enc_c.mp4",
+        // Four seconds, and its frames 48..77 cut out losslessly.
+        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 96 -c:v libx264 -preset fast " +
+            "-crf 10 -pix_fmt yuv420p " + f + "range_ref.mp4",
+        ff + "-i " + f + "range_ref.mp4 -c:v libx264 -preset fast -crf 35 " + f + "range_dist.mp4",
+        ff + "-i " + f + "range_dist.mp4 " + f + "range_dist.y4m",
+        ff + "-i " + f + "range_ref.mp4 -vf trim=start_frame=48:end_frame=78,setpts=PTS-STARTPTS " +
+            f + "range_ref_cut.y4m",
+        ff + "-i " + f + "range_dist.mp4 -vf trim=start_frame=48:end_frame=78,setpts=PTS-STARTPTS " +
+            f + "range_dist_cut.y4m",
+        // A 640x360 H.264 encode of a 1280x720 reference, as a y4m too, and
+        // scaled back by FFmpeg's default scale filter.
+        ff + "-f lavfi -i testsrc2=size=1280x720:rate=24 -frames:v 12 -pix_fmt yuv420p " + f +
+            "ref_720.y4m",
+        ff + "-i " + f + "ref_720.y4m -vf scale=640:360 -c:v libx264 -preset fast -crf 30 " + f +
+            "enc_360.mp4",
+        ff + "-i " + f + "enc_360.mp4 " + f + "enc_360.y4m",
+        ff + "-i " + f + "enc_360.mp4 -vf scale=1280:720 " + f + "enc_360_scaled.y4m",
     };
     for (const auto& command : commands) {
       const int status = std::system(command.c_str());
@@ -225,12 +255,12 @@ std::string Cli::setup_error_;
 
 // The issue's "done when": an mp4 at 480x270 against a y4m at 640x360 in one
 // command, and its JSON equals the log of a hand-written pipeline with the same
-// scaling (videoscale's catrom, stretched, to I420).
+// scaling (--scale-method catrom: videoscale's, stretched, to I420).
 TEST_F(Cli, ScoresAnMp4OfAnotherSizeAsAHandWrittenPipelineDoes) {
-  const Result run = run_cli(
-      {"--precision", "max", "--json", out("tool.json"), in("ref.y4m"), in("dist_480.mp4")});
+  const Result run = run_cli({"--scale-method", "catrom", "--precision", "max", "--json",
+                              out("tool.json"), in("ref.y4m"), in("dist_480.mp4")});
   ASSERT_EQ(run.status, 0) << describe(run);
-  EXPECT_NE(run.err.find("scaled to 640x360 (videoscale method catrom)"), std::string::npos)
+  EXPECT_NE(run.err.find("scaled to 640x360 (videoscale method=catrom)"), std::string::npos)
       << run.err;
   EXPECT_NE(run.out.find("12 frames scored"), std::string::npos) << run.out;
   EXPECT_TRUE(std::regex_search(run.out, std::regex("\nvmaf +[0-9]+\\.[0-9]{6} "))) << run.out;
@@ -450,7 +480,7 @@ TEST_F(Cli, PlotAndHtmlReport) {
   const std::string html = read_file(out("report.html"));
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find(in("dist_480.mp4") + " (480x270 H.264"), std::string::npos);
-  EXPECT_NE(html.find("scaled to 640x360 (videoscale method catrom)"), std::string::npos);
+  EXPECT_NE(html.find("scaled to 640x360 (vmafexactscale flags=bicubic"), std::string::npos);
   EXPECT_NE(html.find("vmaf=vmaf_v0.6.1"), std::string::npos);
   // The summary's mean VMAF, as the page prints it (%.6g).
   std::istringstream lines(read_file(out("scores.jsonl")));
@@ -641,6 +671,208 @@ TEST_F(Cli, ErrorsHaveTheirExitCodeAndSayWhatIsWrong) {
     EXPECT_NE(run.err.find(c.message, line), std::string::npos) << run.err;
     EXPECT_TRUE(run.out.empty()) << run.out;
   }
+}
+
+// --- Issue 41: several encodes, frame ranges, FFmpeg's scaling, provenance ---
+
+// A JSON log without what differs between runs of the same scores: the
+// scoring speed, the date and the command line.
+Json comparable_log(const std::string& path) {
+  Json log = Json::parse(read_file(path));
+  log.erase("fps");
+  for (const char* key : {"date", "command_line"}) log["provenance"].erase(key);
+  return log;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++count;
+  return count;
+}
+
+// The issue's "done when": three encodes in one run, REF decoded once and
+// teed, each log equal (every key) to a run of that encode alone, with a
+// reference skip (--dist-delay < 0) applied on each encode's branch.
+TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
+  const std::vector<std::string> encodes = {"enc_a", "enc_b", "enc_c"};
+  const fs::path dot = out_ / "dot";
+  fs::create_directories(dot);
+  setenv("GST_DEBUG_DUMP_DOT_DIR", dot.c_str(), 1);
+  const Result all = run_cli({"--precision", "max", "--features", "psnr", "--dist-delay", "-0.125",
+                              "--json", out("{name}.json"), "--csv", out("{name}.csv"),
+                              in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4"),
+                              in("enc_c.mp4")});
+  unsetenv("GST_DEBUG_DUMP_DOT_DIR");
+  ASSERT_EQ(all.status, 0) << describe(all);
+  // One row per encode: file, size, bitrate, duration, VMAF, harmonic mean,
+  // 1 % low, min, PSNR.
+  EXPECT_TRUE(std::regex_search(all.out, std::regex("^file +size +bitrate +duration +vmaf mean "
+                                                    "+harm.mean +1%low +min +psnr_y mean\n")))
+      << all.out;
+  for (const std::string& encode : encodes)
+    EXPECT_TRUE(std::regex_search(
+        all.out, std::regex(in(encode + ".mp4") +
+                            " +[0-9.]+ kB +[0-9.]+ kb/s +1\.000 s( +[0-9]+\.[0-9]{6}){5}\n")))
+        << all.out;
+  EXPECT_NE(all.err.find("scaled to 320x180 (vmafexactscale flags=bicubic"), std::string::npos)
+      << all.err;
+
+  // The pipeline as it ran: REF read by one decoder, teed to three elements.
+  const std::string graph = read_file(dot / "vmafexact.dot");
+  EXPECT_EQ(count_of(graph, "label=\"GstVmafExact\\n"), 3u);
+  EXPECT_EQ(count_of(graph, "uri=\\\"file://" + in("multi_ref.mp4") + "\\\""), 1u) << graph;
+  EXPECT_EQ(count_of(graph, "label=\"avdec_h264\\n"), 4u);  // REF and three DISTs
+  EXPECT_EQ(count_of(graph, "label=\"GstTee\\n"), 1u);
+
+  for (const std::string& encode : encodes) {
+    SCOPED_TRACE(encode);
+    const Result alone =
+        run_cli({"--precision", "max", "--features", "psnr", "--dist-delay", "-0.125", "--json",
+                 out(encode + "-alone.json"), in("multi_ref.mp4"), in(encode + ".mp4")});
+    ASSERT_EQ(alone.status, 0) << describe(alone);
+    const Json log = comparable_log(out(encode + ".json"));
+    EXPECT_EQ(log["frames"].size(), 21u);  // 24 frames less REF's first 3
+    EXPECT_EQ(log, comparable_log(out(encode + "-alone.json")));
+    EXPECT_EQ(log["provenance"]["distorted"], in(encode + ".mp4"));
+    EXPECT_EQ(log["provenance"]["alignment"], "dist-delay -0.125 s (-3 frames)");
+    // The element's CSV, written by the tool from its messages, per encode.
+    EXPECT_EQ(count_of(read_file(out(encode + ".csv")), "\n"), 22u);
+  }
+}
+
+// The run's provenance in each log, with the agreed keys in order.
+TEST_F(Cli, EachLogCarriesTheRunsProvenance) {
+  const Result run = run_cli(
+      {"--json", out("{name}.json"), in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_c.mp4")});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  const Json log = Json::parse(read_file(out("enc_c.json")));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : log["provenance"].items()) keys.push_back(key);
+  const std::vector<std::string> agreed = {
+      "date",                  "command_line",          "scaler",
+      "reference",             "reference_size_bytes",  "reference_duration_s",
+      "reference_codec",       "reference_bitrate_bps", "distorted",
+      "distorted_size_bytes",  "distorted_duration_s",  "distorted_codec",
+      "distorted_bitrate_bps", "distorted_framerate",   "alignment"};
+  ASSERT_GE(keys.size(), agreed.size());
+  EXPECT_EQ(std::vector<std::string>(keys.end() - static_cast<long>(agreed.size()), keys.end()),
+            agreed);
+  const Json& provenance = log["provenance"];
+  EXPECT_TRUE(std::regex_match(provenance["date"].get<std::string>(),
+                               std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z")));
+  EXPECT_NE(provenance["command_line"].get<std::string>().find(
+                "--json '" + out("{name}.json") + "' " + in("multi_ref.mp4")),
+            std::string::npos)
+      << provenance["command_line"];
+  EXPECT_EQ(provenance["scaler"].get<std::string>().rfind("vmafexactscale flags=bicubic (libswscale ", 0), 0u)
+      << provenance["scaler"];
+  EXPECT_EQ(Json::parse(read_file(out("enc_a.json")))["provenance"]["scaler"], "none (same size)");
+  const double bytes = static_cast<double>(fs::file_size(in("enc_c.mp4")));
+  EXPECT_EQ(provenance["distorted_size_bytes"], std::to_string(fs::file_size(in("enc_c.mp4"))));
+  EXPECT_EQ(provenance["distorted_duration_s"], "1.000000");
+  EXPECT_EQ(provenance["distorted_bitrate_bps"], std::to_string(std::llround(bytes * 8)));
+  EXPECT_EQ(provenance["distorted_codec"], "H.264 (High Profile)");
+  EXPECT_EQ(provenance["distorted_framerate"], "24/1");
+  EXPECT_EQ(provenance["reference"], in("multi_ref.mp4"));
+  EXPECT_EQ(provenance["alignment"], "none");
+}
+
+// One encode that cannot be read is named; the progress line counts the
+// slowest of all encodes.
+TEST_F(Cli, SeveralEncodesNameTheOneThatFailsAndShowOneProgressLine) {
+  const Result bad = run_cli({in("multi_ref.mp4"), in("enc_a.mp4"), in("notvideo.txt")});
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("vmafexact: cannot read the distorted video " + in("notvideo.txt")),
+            std::string::npos)
+      << bad.err;
+  const Result shown =
+      run_cli_on_terminal({in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4")});
+  ASSERT_EQ(shown.status, 0) << shown.out;
+  EXPECT_NE(shown.out.find("/24 "), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("(slowest of 2 encodes)"), std::string::npos) << shown.out;
+}
+
+// --start 2 --frames 30 at 24 fps scores frames 48..77 of both inputs: the
+// log equals the one of those frames cut out by ffmpeg, and every value of
+// frames 48..77 of a full run, but for the first frame's motion (libvmaf
+// measures it against the frame before, which a range leaves out, as
+// ffmpeg -ss does) and so its VMAF.
+TEST_F(Cli, StartAndFramesScoreThatRangeOfBothInputs) {
+  const std::vector<std::string> inputs = {in("range_ref.mp4"), in("range_dist.mp4")};
+  auto score = [&](std::vector<std::string> args, const std::string& log) {
+    args.insert(args.end(), {"--precision", "max", "--json", out(log)});
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    return run_cli(args);
+  };
+  const Result range = score({"--start", "2", "--frames", "30"}, "range.json");
+  ASSERT_EQ(range.status, 0) << describe(range);
+  EXPECT_NE(range.err.find("scored: from 2.000 s, 30 frames of the reference"), std::string::npos)
+      << range.err;
+  const Result cut = run_cli({"--precision", "max", "--json", out("cut.json"),
+                              in("range_ref_cut.y4m"), in("range_dist_cut.y4m")});
+  ASSERT_EQ(cut.status, 0) << describe(cut);
+  const Json frames = Json::parse(read_file(out("range.json")))["frames"];
+  ASSERT_EQ(frames.size(), 30u);
+  EXPECT_EQ(frames, Json::parse(read_file(out("cut.json")))["frames"]);
+
+  ASSERT_EQ(score({}, "full.json").status, 0);
+  const Json full = Json::parse(read_file(out("full.json")))["frames"];
+  ASSERT_EQ(full.size(), 96u);
+  for (std::size_t i = 0; i < 30; ++i) {
+    Json kept = frames[i]["metrics"], whole = full[48 + i]["metrics"];
+    if (i == 0)
+      for (const char* motion : {"VMAF_integer_feature_motion_sad_score", "integer_motion2",
+                                 "integer_motion3", "vmaf"}) {
+        kept.erase(motion);
+        whole.erase(motion);
+      }
+    EXPECT_EQ(kept, whole) << "frame " << 48 + i;
+  }
+  // The same range as [mm:]ss and a duration, DIST the same pictures in a y4m
+  // file (read by the tool, not a GStreamer decoder).
+  const Result duration = run_cli({"--precision", "max", "--json", out("duration.json"),
+                                   "--start", "0:02", "--duration", "1.25", in("range_ref.mp4"),
+                                   in("range_dist.y4m")});
+  ASSERT_EQ(duration.status, 0) << describe(duration);
+  EXPECT_EQ(Json::parse(read_file(out("duration.json")))["frames"], frames);
+  // A start beyond the end is an error that says so.
+  const Result beyond = score({"--start", "10"}, "beyond.json");
+  EXPECT_EQ(beyond.status, 3) << describe(beyond);
+  EXPECT_NE(beyond.err.find("vmafexact: --start 10.000 s lies beyond the end of the reference " +
+                            in("range_ref.mp4") + " (4.000 s long)"),
+            std::string::npos)
+      << beyond.err;
+  EXPECT_FALSE(fs::exists(out("beyond.json")));
+}
+
+// The issue's "done when": a 640x360 H.264 encode against a 1280x720
+// reference, scaled by default as FFmpeg's scale filter does: its log equals
+// (every key but the provenance) the log of the same encode scaled to y4m by
+// `ffmpeg -vf scale=1280:720`; so does the encode as a y4m file (GStreamer
+// would give its samples a size-dependent colorimetry and re-matrix them).
+TEST_F(Cli, DefaultScalingEqualsFfmpegsScaleFilter) {
+  auto log_of = [&](const std::string& dist, const std::string& log) {
+    const Result run = run_cli({"--precision", "max", "--features", "psnr", "--json", out(log),
+                                in("ref_720.y4m"), in(dist)});
+    EXPECT_EQ(run.status, 0) << describe(run);
+    Json json = Json::parse(read_file(out(log)));
+    json.erase("fps");
+    json.erase("provenance");
+    return std::pair{json, run.err};
+  };
+  const auto [scaled_by_ffmpeg, ffmpeg_notes] = log_of("enc_360_scaled.y4m", "ffmpeg.json");
+  EXPECT_EQ(ffmpeg_notes.find("scaled to"), std::string::npos);
+  const auto [mp4, mp4_notes] = log_of("enc_360.mp4", "mp4.json");
+  EXPECT_NE(mp4_notes.find("scaled to 1280x720 (vmafexactscale flags=bicubic (libswscale "),
+            std::string::npos)
+      << mp4_notes;
+  EXPECT_EQ(mp4, scaled_by_ffmpeg);
+  EXPECT_EQ(mp4["frames"].size(), 12u);
+  EXPECT_EQ(log_of("enc_360.y4m", "y4m.json").first, scaled_by_ffmpeg);
+  EXPECT_EQ(Json::parse(read_file(out("mp4.json")))["provenance"]["scaler"].get<std::string>().rfind(
+                "vmafexactscale flags=bicubic", 0),
+            0u);
 }
 
 // Issue 41's options: each wrong value refused before anything is read, with

@@ -1,10 +1,11 @@
 // vmafexact: scores a distorted video against its reference from the command
 // line with the vmafexact GStreamer element. Reference: docs/tool.md.
 //
-//   vmafexact [OPTIONS] REF DIST
+//   vmafexact [OPTIONS] REF DIST [DIST...]
 //
-// main() learns what the inputs hold, lines the distorted video up with the
-// reference (scaling, sample format, frame rate, delay), runs the pipeline on
+// main() learns what the inputs hold, lines each distorted video (encode) up
+// with the reference (scaling, sample format, frame rate, delay, frame range),
+// runs one pipeline for all of them (REF decoded once) on
 // a GLib main loop (bus messages, SIGINT/SIGTERM/SIGHUP/SIGQUIT, the progress
 // line) and puts the outputs in place; every failure ends as a CliError with
 // its exit code.
@@ -23,9 +24,12 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "errors.h"
 #include "inputs.h"
@@ -68,32 +72,51 @@ void ensure_element() {
                  "plugin: GST_PLUGIN_PATH=/path/to/build/gst vmafexact ...");
 }
 
-std::optional<guint64> expected_pairs(const VideoInput& ref, const VideoInput& dist,
-                                      const Alignment& alignment) {
+// One distorted video (encode) and what is made for it.
+struct Encode {
+  VideoInput dist;
+  std::string name;  // {name}: the file name without its extension
+  Alignment alignment;
+  tools::StructurePtr provenance;  // the element's extra-provenance
+  std::unique_ptr<Outputs> outputs;
+};
+
+std::optional<guint64> expected_pairs(const VideoInput& ref, const FrameWindow& window,
+                                      const std::vector<Encode>& encodes) {
+  if (window.frames) return window.frames;
   if (ref.framerate.num <= 0 || !GST_CLOCK_TIME_IS_VALID(ref.duration)) return std::nullopt;
-  GstClockTime span = ref.duration > alignment.ref_skip ? ref.duration - alignment.ref_skip : 0;
-  if (GST_CLOCK_TIME_IS_VALID(dist.duration)) {
-    const GstClockTime dist_span =
-        dist.duration > alignment.dist_skip ? dist.duration - alignment.dist_skip : 0;
-    span = std::min(span, dist_span);
+  GstClockTime slowest = GST_CLOCK_TIME_NONE;
+  for (const Encode& encode : encodes) {
+    const Alignment& alignment = encode.alignment;
+    GstClockTime span = ref.duration > alignment.ref_skip ? ref.duration - alignment.ref_skip : 0;
+    if (GST_CLOCK_TIME_IS_VALID(encode.dist.duration)) {
+      const GstClockTime dist_span = encode.dist.duration > alignment.dist_skip
+                                         ? encode.dist.duration - alignment.dist_skip
+                                         : 0;
+      span = std::min(span, dist_span);
+    }
+    span = span > window.begin ? span - window.begin : 0;
+    if (GST_CLOCK_TIME_IS_VALID(window.end)) span = std::min(span, window.end - window.begin);
+    slowest = GST_CLOCK_TIME_IS_VALID(slowest) ? std::max(slowest, span) : span;
   }
-  return gst_util_uint64_scale_round(span, ref.framerate.num,
+  if (!GST_CLOCK_TIME_IS_VALID(slowest)) return std::nullopt;
+  return gst_util_uint64_scale_round(slowest, ref.framerate.num,
                                      GST_SECOND * static_cast<guint64>(ref.framerate.den));
 }
 
 class Run {
  public:
-  Run(const Options& options, const VideoInput& ref, const VideoInput& dist,
-      const Alignment& alignment, Outputs& outputs, ScoringPipeline& pipeline)
+  Run(const Options& options, const VideoInput& ref, const FrameWindow& window,
+      std::vector<Encode>& encodes, const RunProvenance& provenance, ScoringPipeline& pipeline)
       : options_(options),
         ref_(ref),
-        dist_(dist),
-        outputs_(outputs),
+        encodes_(encodes),
+        provenance_(provenance),
         pipeline_(pipeline),
         progress_(
             options.progress == ProgressMode::kOn || (options.progress == ProgressMode::kAuto &&
                                                       !options.quiet && isatty(STDERR_FILENO)),
-            expected_pairs(ref, dist, alignment)) {}
+            expected_pairs(ref, window, encodes), encodes.size()) {}
 
   ExitCode run();
 
@@ -129,13 +152,13 @@ class Run {
   void interrupt(int signal);
   void stop_at_once(int signal);
   void fail(const GstMessage* message);
-  void check_outputs();
+  void check_outputs(const Outputs& outputs);
   void quit() { g_main_loop_quit(loop_.get()); }
 
   const Options& options_;
   const VideoInput& ref_;
-  const VideoInput& dist_;
-  Outputs& outputs_;
+  std::vector<Encode>& encodes_;
+  const RunProvenance& provenance_;
   ScoringPipeline& pipeline_;
   Progress progress_;
   LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
@@ -155,14 +178,16 @@ void Run::handle(GstMessage* message) {
         if (description) missing_plugin_ = description.get();
         break;
       }
-      if (GST_MESSAGE_SRC(message) != GST_OBJECT(pipeline_.vmafexact())) break;
+      const auto encode = pipeline_.encode_of(GST_MESSAGE_SRC(message));
+      if (!encode) break;
+      Outputs& outputs = *encodes_[*encode].outputs;
       if (gst_structure_has_name(s, "vmafexact-frame")) {
-        outputs_.on_frame(s);
-        progress_.on_frame(s);
+        outputs.on_frame(s);
+        progress_.on_frame(s, *encode);
       } else if (gst_structure_has_name(s, "vmafexact-summary")) {
-        outputs_.on_summary(s);
+        outputs.on_summary(s);
       }
-      check_outputs();
+      check_outputs(outputs);
       break;
     }
     case GST_MESSAGE_WARNING: {
@@ -197,16 +222,21 @@ void Run::fail(const GstMessage* message) {
   ErrorPtr error(raw_error);
   GCharPtr debug(raw_debug);
   // The element writes its log to a scratch file: its messages name the log.
-  std::string text = outputs_.with_log_name(error ? error->message : "unknown error");
+  const auto encode = pipeline_.encode_of(GST_MESSAGE_SRC(message));
+  auto with_log_name = [&](std::string text) {
+    return encode ? encodes_[*encode].outputs->with_log_name(std::move(text)) : text;
+  };
+  std::string text = with_log_name(error ? error->message : "unknown error");
   if (!text.empty() && text.back() == '.') text.pop_back();
   // GStreamer's debug text starts with where the error was posted
   // ("file.c(123): function (): /GstPipeline:...:"); the advice follows.
-  std::string details = outputs_.with_log_name(debug ? debug.get() : "");
+  std::string details = with_log_name(debug ? debug.get() : "");
   if (const auto newline = details.find('\n');
       newline != std::string::npos && newline > 0 && details[newline - 1] == ':')
     details.erase(0, newline + 1);
   GstObject* source = GST_MESSAGE_SRC(message);
-  if (source == GST_OBJECT(pipeline_.vmafexact())) {
+  if (encode) {
+    if (encodes_.size() > 1) text = encodes_[*encode].dist.path + ": " + text;
     ExitCode code = kExitScoring;
     if (error && error->domain == GST_LIBRARY_ERROR && error->code == GST_LIBRARY_ERROR_SETTINGS)
       code = kExitUsage;
@@ -235,9 +265,9 @@ void Run::fail(const GstMessage* message) {
 
 // A JSON line that could not be written (standard output closed or full, a
 // FIFO's reader gone): the run stops with that error.
-void Run::check_outputs() {
-  if (!outputs_.write_error() || failure_) return;
-  failure_ = *outputs_.write_error();
+void Run::check_outputs(const Outputs& outputs) {
+  if (!outputs.write_error() || failure_) return;
+  failure_ = *outputs.write_error();
   quit();
 }
 
@@ -275,7 +305,7 @@ extern "C" void on_sigquit_signal(int) {
 }
 
 ExitCode Run::run() {
-  outputs_.start();
+  for (Encode& encode : encodes_) encode.outputs->start();
   GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline_.pipeline()));
   const guint watch = gst_bus_add_watch(bus.get(), on_bus, this);
   const guint sigint = g_unix_signal_add(SIGINT, on_sigint, this);
@@ -296,6 +326,9 @@ ExitCode Run::run() {
     // The reason is on the bus: the loop reads it and quits.
   }
   g_main_loop_run(loop_.get());
+  // With GST_DEBUG_DUMP_DOT_DIR set, the pipeline as it ran, for a look at
+  // its elements (and tests: one decoder for the reference).
+  GST_DEBUG_BIN_TO_DOT_FILE(GST_BIN(pipeline_.pipeline()), GST_DEBUG_GRAPH_SHOW_ALL, "vmafexact");
 
   // Signals from here on are held (GLib's sources gone, SIGQUIT's pipe
   // unread): the outputs are written or removed whole.
@@ -312,26 +345,36 @@ ExitCode Run::run() {
   const auto interrupted = static_cast<ExitCode>(128 + signal_);
   if (aborted_) return interrupted;
   if (failure_) throw *failure_;
-  const GstStructure* summary = outputs_.summary();
-  guint64 scored = 0;
-  if (summary) gst_structure_get_uint64(summary, "frames-scored", &scored);
-  if (scored == 0) {
+  for (const Encode& encode : encodes_) {
+    const GstStructure* summary = encode.outputs->summary();
+    guint64 scored = 0;
+    if (summary) gst_structure_get_uint64(summary, "frames-scored", &scored);
+    if (scored > 0) continue;
     if (signal_) return interrupted;
     std::string why = "the reference is " + duration_text(ref_.duration) +
-                      " long, the distorted video " + duration_text(dist_.duration);
-    if (options_.dist_delay != 0) {
-      char delay[64];
-      std::snprintf(delay, sizeof delay, ", --dist-delay %g s", options_.dist_delay);
-      why += delay;
-    }
-    throw CliError(
-        kExitNothingToCompare,
-        "no frame pair was scored: the inputs have no frames at the same time (" + why + ")",
-        "Check --dist-delay and that both videos have frames; frames pair by their "
-        "timestamps.");
+                      " long, the distorted video " + duration_text(encode.dist.duration);
+    if (!encode.alignment.description.empty()) why += ", " + encode.alignment.description;
+    if (options_.start) why += ", --start " + duration_text(static_cast<GstClockTime>(
+                                                   std::llround(*options_.start * GST_SECOND)));
+    throw CliError(kExitNothingToCompare,
+                   "no frame pair was scored for " + encode.dist.path +
+                       ": the inputs have no frames at the same time (" + why + ")",
+                   "Check --dist-delay, --start and that both videos have frames; frames pair "
+                   "by their timestamps.");
   }
-  outputs_.finish();
-  if (!options_.quiet) print_summary_table(outputs_.jsonl_on_stdout() ? stderr : stdout, summary);
+  std::vector<const Outputs*> outputs;
+  for (Encode& encode : encodes_) {
+    encode.outputs->finish();
+    outputs.push_back(encode.outputs.get());
+  }
+  write_run_report(options_, ref_, outputs, provenance_);
+  if (!options_.quiet) {
+    std::FILE* to = encodes_.front().outputs->jsonl_on_stdout() ? stderr : stdout;
+    if (encodes_.size() == 1)
+      print_summary_table(to, encodes_.front().outputs->summary());
+    else
+      print_encode_table(to, outputs);
+  }
   return signal_ ? interrupted : kExitOk;
 }
 
@@ -339,46 +382,147 @@ void note(const Options& options, const std::string& line) {
   if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// The command line as typed, each argument quoted for a shell where it needs it.
+std::string command_line_of(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789-_./=:,+@%") ==
+                                           std::string_view::npos;
+    GCharPtr quoted(plain ? g_strdup(argv[i]) : g_shell_quote(argv[i]));
+    line += std::string(i ? " " : "") + quoted.get();
+  }
+  return line;
+}
+
+std::string now_iso8601() {
+  GDateTime* now = g_date_time_new_now_utc();
+  GCharPtr text(g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ"));
+  g_date_time_unref(now);
+  return text.get();
+}
+
+std::string decimal(double number, const char* format) {
+  if (!std::isfinite(number)) return "unknown";
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_ascii_formatd(text, sizeof text, format, number);
+}
+
+// The agreed provenance keys (docs/tool.md) of one input, as `prefix`_...
+void add_input_provenance(GstStructure* provenance, const std::string& prefix,
+                          const VideoInput& input) {
+  const double bytes = file_size_bytes(input.path);
+  const double seconds = GST_CLOCK_TIME_IS_VALID(input.duration)
+                             ? static_cast<double>(input.duration) / GST_SECOND
+                             : NAN;
+  const double bitrate = seconds > 0 ? bytes * 8 / seconds : NAN;
+  gst_structure_set(provenance, prefix.c_str(), G_TYPE_STRING, input.path.c_str(),
+                    (prefix + "_size_bytes").c_str(), G_TYPE_STRING, decimal(bytes, "%.0f").c_str(),
+                    (prefix + "_duration_s").c_str(), G_TYPE_STRING,
+                    decimal(seconds, "%.6f").c_str(), (prefix + "_codec").c_str(), G_TYPE_STRING,
+                    input.codec.empty() ? "unknown" : input.codec.c_str(),
+                    (prefix + "_bitrate_bps").c_str(), G_TYPE_STRING,
+                    decimal(bitrate, "%.0f").c_str(), nullptr);
+}
+
 ExitCode run(int argc, char** argv) {
+  RunProvenance run_provenance;
+  run_provenance.command_line = command_line_of(argc, argv);
+  run_provenance.date = now_iso8601();
   const Options options = parse_options(argc, argv);
   gst_pb_utils_init();
   ensure_element();
   VideoInput ref = discover_input(options.ref, "reference");
-  if (options.dists.size() > 1 || options.start || options.frames || options.duration)
-    throw CliError(kExitUsage, "several DISTs and frame ranges are not scored yet",
-                   "Give one DIST without --start, --frames or --duration.");
-  VideoInput dist = discover_input(options.dists.front(), "distorted video");
-  settle_raw_framerates(ref, dist, options.ref, options.dists.front());
-  const Alignment alignment = align(options, ref, dist);
-  Outputs outputs(options, ref, dist);
-
-  note(options, "reference: " + ref.path + " (" + ref.description() + ")");
-  note(options, "distorted: " + dist.path + " (" + dist.description() + ")");
-  std::string lining_up;
-  if (alignment.scale)
-    lining_up += "scaled to " + std::to_string(ref.width) + "x" + std::to_string(ref.height) +
-                 " (videoscale method " + videoscale_method(options) + ")";
-  if (alignment.convert_rate)
-    lining_up += std::string(lining_up.empty() ? "" : ", ") + "frame rate converted to " +
-                 std::to_string(ref.framerate.num) + "/" + std::to_string(ref.framerate.den) +
-                 " (videorate drops or repeats frames)";
-  if (options.dist_delay != 0) {
-    char delay[96];
-    std::snprintf(delay, sizeof delay, "the first %g s of the %s skipped",
-                  std::fabs(options.dist_delay),
-                  options.dist_delay > 0 ? "distorted video" : "reference");
-    lining_up += std::string(lining_up.empty() ? "" : ", ") + delay;
+  std::vector<Encode> encodes(options.dists.size());
+  for (std::size_t i = 0; i < encodes.size(); ++i) {
+    Encode& encode = encodes[i];
+    encode.dist = discover_input(options.dists[i], "distorted video");
+    encode.name = encode_name(encode.dist.path);
+    // A raw REF without a rate takes the first DIST's; the others' settle
+    // against REF without changing it.
+    VideoInput ref_copy = ref;
+    settle_raw_framerates(i == 0 ? ref : ref_copy, encode.dist, options.ref, options.dists[i]);
   }
-  if (!lining_up.empty()) note(options, "distorted video " + lining_up);
-  outputs.describe_run(ref.path + " vs " + dist.path,
-                       {{"reference", ref.path + " (" + ref.description() + ")"},
-                        {"distorted", dist.path + " (" + dist.description() + ")" +
-                                          (lining_up.empty() ? "" : ", " + lining_up)},
-                        {"scored in", gst_video_format_to_string(alignment.format)}});
+  const FrameWindow window = frame_window(options, ref);
+  std::vector<const VideoInput*> inputs = {&ref};
+  for (const Encode& encode : encodes) inputs.push_back(&encode.dist);
+  note(options, "reference: " + ref.path + " (" + ref.description() + ")");
+  for (Encode& encode : encodes) {
+    const VideoInput& dist = encode.dist;
+    encode.alignment = align(options, ref, dist);
+    // --align auto (tools/vmafexact/align_auto.h) sets encode.alignment's
+    // ref_skip, dist_skip and description here, per encode.
+    if (options.start && GST_CLOCK_TIME_IS_VALID(dist.duration) &&
+        window.begin + encode.alignment.dist_skip >= dist.duration)
+      throw CliError(kExitNothingToCompare,
+                     "--start " + duration_text(window.first) + " lies beyond the end of the " +
+                         dist.role + " " + dist.path + " (" + duration_text(dist.duration) +
+                         " long" +
+                         (encode.alignment.dist_skip > 0 ? ", less its skipped start" : "") + ")",
+                     "Give a --start within every video.");
+    encode.outputs = std::make_unique<Outputs>(options, ref, dist, encode.name, inputs);
+    const std::string scaler = scaler_description(options, encode.alignment);
+    if (encode.alignment.scale && run_provenance.scaler.empty()) run_provenance.scaler = scaler;
 
-  ScoringPipeline pipeline(options, ref, dist, alignment, outputs.element_log_location(),
-                           outputs.element_log_format());
-  Run scoring(options, ref, dist, alignment, outputs, pipeline);
+    note(options, "distorted: " + dist.path + " (" + dist.description() + ")");
+    std::string lining_up;
+    if (encode.alignment.scale)
+      lining_up += "scaled to " + std::to_string(ref.width) + "x" + std::to_string(ref.height) +
+                   " (" + scaler + ")";
+    if (encode.alignment.convert_rate)
+      lining_up += std::string(lining_up.empty() ? "" : ", ") + "frame rate converted to " +
+                   std::to_string(ref.framerate.num) + "/" + std::to_string(ref.framerate.den) +
+                   " (videorate drops or repeats frames)";
+    for (const auto& [skip, what] : {std::pair{encode.alignment.dist_skip, "distorted video"},
+                                     std::pair{encode.alignment.ref_skip, "reference"}})
+      if (skip > 0) {
+        char text[96];
+        std::snprintf(text, sizeof text, "the first %g s of the %s skipped",
+                      static_cast<double>(skip) / GST_SECOND, what);
+        lining_up += std::string(lining_up.empty() ? "" : ", ") + text;
+      }
+    if (!lining_up.empty()) note(options, "distorted video " + lining_up);
+    encode.outputs->describe({{"reference", ref.path + " (" + ref.description() + ")"},
+                              {"distorted", dist.path + " (" + dist.description() + ")" +
+                                                (lining_up.empty() ? "" : ", " + lining_up)},
+                              {"scored in", gst_video_format_to_string(encode.alignment.format)}});
+
+    // The run's provenance, in each element's logs and messages.
+    encode.provenance.reset(gst_structure_new_empty("vmafexact-run"));
+    GstStructure* provenance = encode.provenance.get();
+    gst_structure_set(provenance, "date", G_TYPE_STRING, run_provenance.date.c_str(),
+                      "command_line", G_TYPE_STRING, run_provenance.command_line.c_str(),
+                      "scaler", G_TYPE_STRING, scaler.c_str(), nullptr);
+    add_input_provenance(provenance, "reference", ref);
+    add_input_provenance(provenance, "distorted", dist);
+    const std::string rate = dist.framerate.num > 0 ? std::to_string(dist.framerate.num) + "/" +
+                                                          std::to_string(dist.framerate.den)
+                                                    : "unknown";
+    gst_structure_set(provenance, "distorted_framerate", G_TYPE_STRING, rate.c_str(),
+                      "alignment", G_TYPE_STRING,
+                      encode.alignment.description.empty() ? "none"
+                                                           : encode.alignment.description.c_str(),
+                      nullptr);
+    encode.outputs->set_run_provenance(provenance);
+  }
+  if (run_provenance.scaler.empty()) run_provenance.scaler = "none (same size)";
+  if (window.begin > 0 || GST_CLOCK_TIME_IS_VALID(window.end)) {
+    std::string range = "scored: from " + duration_text(window.first);
+    if (window.frames)
+      range += ", " + std::to_string(*window.frames) + " frames";
+    else if (GST_CLOCK_TIME_IS_VALID(window.end))
+      range += " to " + duration_text(window.end);
+    note(options, range + " of the reference");
+  }
+
+  std::vector<EncodeSetup> setups;
+  for (const Encode& encode : encodes)
+    setups.push_back({&encode.dist, encode.alignment, encode.outputs->element_log_location(),
+                      encode.outputs->element_log_format(), encode.provenance.get()});
+  ScoringPipeline pipeline(options, ref, window, setups);
+  Run scoring(options, ref, window, encodes, run_provenance, pipeline);
   return scoring.run();
 }
 

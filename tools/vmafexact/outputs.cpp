@@ -96,20 +96,29 @@ std::optional<double> fps_of_log(const std::string& path) {
 
 }  // namespace
 
-Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput& dist)
-    : options_(options), width_(ref.width), height_(ref.height) {
-  const std::vector<const VideoInput*> inputs = {&ref, &dist};
+Outputs::Outputs(const Options& options, const VideoInput& ref, const VideoInput& dist,
+                 const std::string& name, const std::vector<const VideoInput*>& inputs)
+    : options_(options),
+      ref_(ref),
+      dist_(dist),
+      name_(name),
+      jsonl_(expand_name(options.jsonl, name)),
+      plot_(options.plot.find("{name}") != std::string::npos ? expand_name(options.plot, name)
+                                                              : std::string()),
+      width_(ref.width),
+      height_(ref.height) {
   std::vector<std::pair<std::string, std::string>> files;  // option, path
   for (const auto& [option, path, format] : {std::tuple{"--json", &options.json, LogFormat::kJson},
                                              {"--xml", &options.xml, LogFormat::kXml},
                                              {"--csv", &options.csv, LogFormat::kCsv},
                                              {"--sub", &options.sub, LogFormat::kSub}}) {
     if (path->empty()) continue;
-    logs_.push_back({*path, format});
-    files.emplace_back(option, *path);
+    logs_.push_back({expand_name(*path, name), format});
+    files.emplace_back(option, logs_.back().path);
   }
-  if (!options.jsonl.empty() && options.jsonl != "-") files.emplace_back("--jsonl", options.jsonl);
-  if (!options.plot.empty()) files.emplace_back("--plot", options.plot);
+  if (!jsonl_.empty() && jsonl_ != "-") files.emplace_back("--jsonl", jsonl_);
+  // The run's --plot (without {name}) and --html: checked here too, written once.
+  if (!options.plot.empty()) files.emplace_back("--plot", plot_.empty() ? options.plot : plot_);
   if (!options.html.empty()) files.emplace_back("--html", options.html);
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
@@ -155,9 +164,9 @@ void Outputs::start() {
                      "Run vmafexact with its standard output open, or give --jsonl a file.");
     return;
   }
-  if (options_.jsonl.empty()) return;
+  if (jsonl_.empty()) return;
   try {
-    jsonl_file_.emplace(options_.jsonl);
+    jsonl_file_.emplace(jsonl_);
   } catch (const Error& error) {
     throw CliError(kExitOutput, "--jsonl: " + std::string(error.what()),
                    "Check that the folder exists and is writable, or that the FIFO has its "
@@ -168,7 +177,7 @@ void Outputs::start() {
 // One JSON line: to standard output (flushed, so that a reader sees each
 // frame at once), or to --jsonl's file. A failed write stops the run.
 void Outputs::write_json_line(const GstStructure* structure, bool flush) {
-  if (options_.jsonl.empty() || write_error_) return;
+  if (jsonl_.empty() || write_error_) return;
   const std::string line = tools::json_line(structure) + '\n';
   if (jsonl_on_stdout()) {
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size() ||
@@ -237,6 +246,11 @@ void Outputs::write_extra_logs(const std::string& fps_source) {
   guint threads = 0;
   if (gst_structure_get_uint(s, "threads", &threads))
     info.provenance.emplace_back("threads", std::to_string(threads));
+  // The run's, where the element took them (its summary carries them).
+  for (gint i = 0; run_provenance_ && i < gst_structure_n_fields(run_provenance_.get()); ++i) {
+    const gchar* key = gst_structure_nth_field_name(run_provenance_.get(), i);
+    if (gst_structure_has_field(s, key)) info.provenance.emplace_back(key, string_field(s, key));
+  }
   for (std::size_t i = 1; i < logs_.size(); ++i) {
     const LogTarget& target = logs_[i];
     try {
@@ -277,37 +291,83 @@ void Outputs::finish() {
       throw CliError(kExitOutput, "--jsonl: " + std::string(error.what()), kRoomAdvice);
     }
   }
-  if (!options_.plot.empty() || !options_.html.empty()) write_report();
+  if (!plot_.empty()) {
+    report::Report content;
+    content.title = ref_.path + " vs " + dist_.path;
+    content.encodes.push_back(report_encode());
+    content.plot_scores = options_.plot_scores;
+    try {
+      report::write_plot(content, plot_);
+    } catch (const std::runtime_error& error) {
+      throw CliError(kExitOutput, error.what(), kRoomAdvice);
+    }
+  }
 }
 
-// The report library's input: each score's values in frame order (under
-// --subsample N only the frames scored, so point k is frame k * N), the
-// summary's figures, and the run's provenance.
-void Outputs::write_report() const {
-  report::Report content;
-  content.title = title_;
-  const unsigned step = static_cast<unsigned>(options_.subsample);
-  const GstStructure* s = summary_.get();
-  // The models' scores first ("vmaf=vmaf_v0.6.1, neg=vmaf_v0.6.1neg" names
-  // them), then the features in the log's order: the panel on top is VMAF.
+double file_size_bytes(const std::string& path) {
+  GStatBuf status;
+  if (g_stat(path.c_str(), &status) != 0) return report::kUnknown;
+  return static_cast<double>(status.st_size);
+}
+
+namespace {
+
+double seconds_of(GstClockTime duration) {
+  return GST_CLOCK_TIME_IS_VALID(duration) ? static_cast<double>(duration) / GST_SECOND
+                                           : report::kUnknown;
+}
+
+double bitrate_of(const VideoInput& input) {
+  const double seconds = seconds_of(input.duration);
+  return seconds > 0 ? file_size_bytes(input.path) * 8 / seconds : report::kUnknown;
+}
+
+// The summary's models' score names ("vmaf=vmaf_v0.6.1, neg=vmaf_v0.6.1neg").
+std::vector<std::string> model_names(const GstStructure* summary) {
   std::vector<std::string> names;
-  const std::string models = string_field(s, "models");
+  const std::string models = string_field(summary, "models");
   for (std::size_t start = 0; start < models.size();) {
     const std::size_t end = std::min(models.find(", ", start), models.size());
     const std::string entry = models.substr(start, end - start);
-    const std::string key = entry.substr(0, entry.find('='));
-    if (std::find(scores_.names().begin(), scores_.names().end(), key) != scores_.names().end())
-      names.push_back(key);
+    names.push_back(entry.substr(0, entry.find('=')));
     start = end + 2;
   }
+  return names;
+}
+
+}  // namespace
+
+// The report library's input: each score's values in frame order (under
+// --subsample N only the frames scored, so point k is frame k * N), the
+// summary's figures, and the encode's facts.
+report::Encode Outputs::report_encode() const {
+  report::Encode encode;
+  encode.name = name_;
+  encode.path = dist_.path;
+  encode.size_bytes = file_size_bytes(dist_.path);
+  encode.duration_s = seconds_of(dist_.duration);
+  encode.bitrate_bps = bitrate_of(dist_);
+  encode.codec = dist_.codec;
+  if (ref_.framerate.num > 0)
+    encode.frame_rate = static_cast<double>(ref_.framerate.num) / ref_.framerate.den;
+  const unsigned step = static_cast<unsigned>(options_.subsample);
+  const GstStructure* s = summary_.get();
+  if (!s) return encode;
+  // The models' scores first, then the features in the log's order: the
+  // panel on top is VMAF.
+  const std::vector<std::string> models = model_names(s);
+  std::vector<std::string> names;
+  for (const std::string& key : models)
+    if (std::find(scores_.names().begin(), scores_.names().end(), key) != scores_.names().end())
+      names.push_back(key);
   for (const std::string& name : scores_.names())
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   for (const std::string& name : names) {
-    report::Series series{name, {}};
+    report::Series series{name, {}, report::classify_score(name, models)};
     const auto column = scores_.column(name);
     for (unsigned frame = 0; column && frame < column->size(); frame += step)
       series.values.push_back((*column)[frame].value_or(report::kUnknown));
-    content.series.push_back(std::move(series));
+    encode.series.push_back(std::move(series));
   }
   for (const std::string& name : names) {
     const GValue* value = gst_structure_get_value(s, name.c_str());
@@ -318,40 +378,117 @@ void Outputs::write_report() const {
       gst_structure_get_double(figures, field, &number);
       return number;
     };
-    content.pooled.push_back({name, figure("min"), figure("max"), figure("mean"),
-                              figure("harmonic_mean"), figure("p1"), figure("p5"), figure("p50"),
-                              figure("low1_mean"), figure("low5_mean")});
+    encode.pooled.push_back({name, figure("min"), figure("max"), figure("mean"),
+                             figure("harmonic_mean"), figure("p1"), figure("p5"), figure("p50"),
+                             figure("low1_mean"), figure("low5_mean")});
   }
-  content.provenance = facts_;
+  encode.details = facts_;
   guint64 scored = 0;
   gst_structure_get_uint64(s, "frames-scored", &scored);
-  content.provenance.emplace_back("frames scored", std::to_string(scored));
+  encode.details.emplace_back("frames scored", std::to_string(scored));
   guint64 unpaired_ref = 0, unpaired_dist = 0;
   gst_structure_get_uint64(s, "frames-unpaired-ref", &unpaired_ref);
   gst_structure_get_uint64(s, "frames-unpaired-dist", &unpaired_dist);
   if (unpaired_ref + unpaired_dist > 0)
-    content.provenance.emplace_back("frames without a partner",
-                                    std::to_string(unpaired_ref) + " reference, " +
-                                        std::to_string(unpaired_dist) + " distorted");
+    encode.details.emplace_back("frames without a partner",
+                                std::to_string(unpaired_ref) + " reference, " +
+                                    std::to_string(unpaired_dist) + " distorted");
+  return encode;
+}
+
+void write_run_report(const Options& options, const VideoInput& ref,
+                      const std::vector<const Outputs*>& encodes, const RunProvenance& run) {
+  const bool plot = !options.plot.empty() && options.plot.find("{name}") == std::string::npos;
+  if (!plot && options.html.empty()) return;
+  report::Report content;
+  content.title = ref.path + " vs " +
+                  (encodes.size() == 1 ? encodes.front()->dist().path
+                                       : std::to_string(encodes.size()) + " encodes");
+  content.reference_path = ref.path;
+  content.reference_size_bytes = file_size_bytes(ref.path);
+  content.reference_duration_s = seconds_of(ref.duration);
+  content.reference_bitrate_bps = bitrate_of(ref);
+  content.reference_codec = ref.codec;
+  for (const Outputs* encode : encodes) content.encodes.push_back(encode->report_encode());
+  content.date = run.date;
+  content.command_line = run.command_line;
+  content.scaler = run.scaler;
+  content.plot_scores = options.plot_scores;
+  const GstStructure* s = encodes.empty() ? nullptr : encodes.front()->summary();
+  const unsigned step = static_cast<unsigned>(options.subsample);
   if (step > 1)
     content.provenance.emplace_back(
         "subsample", "1 frame in " + std::to_string(step) + " scored (frames 0, " +
                          std::to_string(step) + ", " + std::to_string(2 * step) +
                          ", ...): point k of the plot is frame " + std::to_string(step) + "k");
-  if (!options_.features.empty()) content.provenance.emplace_back("features", options_.features);
+  if (!options.features.empty()) content.provenance.emplace_back("features", options.features);
   for (const char* key : {"models", "backend", "vmafexact-version", "libvmaf-version"})
-    if (gst_structure_has_field(s, key)) content.provenance.emplace_back(key, string_field(s, key));
+    if (s && gst_structure_has_field(s, key))
+      content.provenance.emplace_back(key, string_field(s, key));
   guint threads = 0;
-  if (gst_structure_get_uint(s, "threads", &threads))
+  if (s && gst_structure_get_uint(s, "threads", &threads))
     content.provenance.emplace_back("threads", std::to_string(threads));
   try {
-    if (!options_.plot.empty()) report::write_plot(content, options_.plot);
-    if (!options_.html.empty()) report::write_html(content, options_.html);
+    if (plot) report::write_plot(content, options.plot);
+    if (!options.html.empty()) report::write_html(content, options.html);
   } catch (const std::runtime_error& error) {
-    throw CliError(kExitOutput, error.what(),
-                   "Check that the folder is writable and has room; an existing file there was "
-                   "left as it was.");
+    throw CliError(kExitOutput, error.what(), kRoomAdvice);
   }
+}
+
+void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes) {
+  // The first model's score, and PSNR when it was asked for.
+  std::string score;
+  bool psnr = false;
+  for (const Outputs* encode : encodes) {
+    const GstStructure* s = encode->summary();
+    if (!s) continue;
+    if (score.empty() && !model_names(s).empty()) score = model_names(s).front();
+    psnr = psnr || gst_structure_has_field(s, "psnr_y");
+  }
+  std::size_t file_width = 4;
+  for (const Outputs* encode : encodes)
+    file_width = std::max(file_width, encode->dist().path.size());
+  std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width), "file", "size",
+               "bitrate", "duration");
+  const std::string label = score.empty() ? "score" : score;
+  for (const std::string& column :
+       {label + " mean", std::string("harm.mean"), std::string("1%low"), std::string("min")})
+    std::fprintf(to, " %11s", column.c_str());
+  if (psnr) std::fprintf(to, " %11s", "psnr_y mean");
+  std::fprintf(to, "\n");
+  for (const Outputs* encode : encodes) {
+    const VideoInput& dist = encode->dist();
+    const double bytes = file_size_bytes(dist.path);
+    const double bitrate = bitrate_of(dist);
+    char size[32] = "-", rate[32] = "-", duration[32] = "-";
+    if (std::isfinite(bytes)) {
+      if (bytes >= 1e6)
+        std::snprintf(size, sizeof size, "%.2f MB", bytes / 1e6);
+      else
+        std::snprintf(size, sizeof size, "%.1f kB", bytes / 1e3);
+    }
+    if (std::isfinite(bitrate)) std::snprintf(rate, sizeof rate, "%.1f kb/s", bitrate / 1e3);
+    if (GST_CLOCK_TIME_IS_VALID(dist.duration))
+      std::snprintf(duration, sizeof duration, "%.3f s", seconds_of(dist.duration));
+    std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width), dist.path.c_str(), size,
+                 rate, duration);
+    const GstStructure* s = encode->summary();
+    auto print_figure = [&](const std::string& name, const char* field) {
+      const GValue* value = s ? gst_structure_get_value(s, name.c_str()) : nullptr;
+      double number = 0;
+      if (value && GST_VALUE_HOLDS_STRUCTURE(value) &&
+          gst_structure_get_double(gst_value_get_structure(value), field, &number))
+        std::fprintf(to, " %11.6f", number);
+      else
+        std::fprintf(to, " %11s", "-");
+    };
+    for (const char* field : {"mean", "harmonic_mean", "low1_mean", "min"})
+      print_figure(score, field);
+    if (psnr) print_figure("psnr_y", "mean");
+    std::fprintf(to, "\n");
+  }
+  std::fflush(to);
 }
 
 void print_summary_table(std::FILE* to, const GstStructure* summary) {

@@ -30,17 +30,22 @@
 #include "errors.h"
 #include "output/log_writer.h"
 #include "output/output_file.h"
+#include "report.h"
 #include "support/handles.h"
 
 namespace vmafexact::cli {
 
+// One encode's outputs: its logs, JSON lines and (with {name} in --plot) its
+// plot, at the options' paths with {name} replaced by `name`; the run's
+// --html page and a --plot without {name} are written by write_run_report().
 class Outputs {
  public:
   // Checks every output path before anything is scored: not a folder, a
   // writable folder (or a device or FIFO this process may write), not one of
-  // the inputs (CliError kExitOutput), no two outputs the same (kExitUsage).
+  // `inputs` (CliError kExitOutput), no two outputs the same (kExitUsage).
   // Creates the scratch file of the element's log.
-  Outputs(const Options& options, const VideoInput& ref, const VideoInput& dist);
+  Outputs(const Options& options, const VideoInput& ref, const VideoInput& dist,
+          const std::string& name, const std::vector<const VideoInput*>& inputs);
   // Removes the temporary files of a run that did not finish().
   ~Outputs() = default;
   Outputs(const Outputs&) = delete;
@@ -64,10 +69,14 @@ class Outputs {
   // a FIFO's reader gone): the run stops with it.
   const std::optional<CliError>& write_error() const { return write_error_; }
 
-  // What the plot's title and the HTML page's provenance say about the run
-  // besides the element's own provenance: the inputs, how they were lined up.
-  void describe_run(std::string title, std::vector<std::pair<std::string, std::string>> facts) {
-    title_ = std::move(title);
+  // What the HTML page says about the encode besides the element's own
+  // provenance: the inputs, how they were lined up.
+  // The run's provenance the element was given (extra-provenance): the logs
+  // written here carry it too, as the element's own log does.
+  void set_run_provenance(const GstStructure* provenance) {
+    run_provenance_.reset(gst_structure_copy(provenance));
+  }
+  void describe(std::vector<std::pair<std::string, std::string>> facts) {
     facts_ = std::move(facts);
   }
 
@@ -76,7 +85,12 @@ class Outputs {
   void finish();
 
   // Whether standard output carries JSON lines (--jsonl -).
-  bool jsonl_on_stdout() const { return options_.jsonl == "-"; }
+  bool jsonl_on_stdout() const { return jsonl_ == "-"; }
+
+  // The encode as the report shows it: scores, pooled figures, file facts.
+  report::Encode report_encode() const;
+  const VideoInput& dist() const { return dist_; }
+  const std::string& name() const { return name_; }
 
  private:
   struct LogTarget {
@@ -84,10 +98,14 @@ class Outputs {
     LogFormat format;
   };
   void write_extra_logs(const std::string& fps_source);
-  void write_report() const;
   void write_json_line(const GstStructure* structure, bool flush);
 
   const Options& options_;
+  const VideoInput& ref_;
+  const VideoInput& dist_;
+  std::string name_;
+  std::string jsonl_;  // the paths, {name} replaced
+  std::string plot_;   // only where --plot holds {name}
   int width_;
   int height_;
   std::vector<LogTarget> logs_;  // the first is the element's
@@ -98,9 +116,27 @@ class Outputs {
   bool collect_scores_ = false;
   FeatureCollector scores_;
   tools::StructurePtr summary_;
-  std::string title_;
+  tools::StructurePtr run_provenance_;
   std::vector<std::pair<std::string, std::string>> facts_;
 };
+
+// The report of the whole run: --html, and --plot when it has no {name}
+// (every encode overlaid). Throws CliError(kExitOutput).
+struct RunProvenance {
+  std::string date;          // ISO 8601 UTC
+  std::string command_line;  // quoted for a shell
+  std::string scaler;        // the first encode's that is scaled, else "none (same size)"
+};
+void write_run_report(const Options& options, const VideoInput& ref,
+                      const std::vector<const Outputs*>& encodes, const RunProvenance& run);
+
+// A file's size in bytes; NaN when it cannot be read.
+double file_size_bytes(const std::string& path);
+
+// One row per encode: file, size, bitrate (size * 8 / duration), duration,
+// then the first model's mean, harmonic mean, 1 % low (mean of the lowest
+// 1 %) and min, and psnr_y's mean when scored.
+void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes);
 
 // The pooled summary: the frames scored and unpaired, then one row per score
 // (min, max, mean, harmonic mean, p1, p5, p50, and the means of the lowest 1 %

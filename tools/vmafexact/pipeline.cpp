@@ -2,7 +2,9 @@
 
 #include <gst/app/gstappsrc.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "errors.h"
 #include "support/decoded_video.h"
@@ -11,9 +13,24 @@
 
 namespace vmafexact::cli {
 
-struct SkippedStart {
-  GstClockTime skip = 0;  // running time dropped at the start
-  GstSegment segment{};   // the branch's segment, from its SEGMENT event
+// The running time a branch keeps: [begin, end). Past the end the branch
+// ends (EOS downstream) and, where `stop_upstream`, tells upstream so, which
+// stops its decoder; after a tee the other branches still want the frames.
+struct KeptWindow {
+  GstClockTime begin = 0;
+  GstClockTime end = GST_CLOCK_TIME_NONE;
+  bool stop_upstream = false;
+  GstSegment segment{};  // the branch's segment, from its SEGMENT event
+  bool ended = false;
+};
+
+// Sets the colorimetry and chroma siting of the caps a branch ends in to the
+// input's own, once its decoded caps are known: GStreamer's videoscale and
+// videoconvert otherwise pick a size-dependent default (BT.601 below HD,
+// BT.709 from HD) and convert the matrix, changing the samples.
+struct ColourPin {
+  GstElement* capsfilter = nullptr;  // owned by the branch
+  tools::CapsPtr caps;               // the capsfilter's caps without colorimetry
 };
 
 // A y4m input read frame by frame into its appsrc, on the appsrc's streaming
@@ -54,26 +71,67 @@ bool same_rate(const Fraction& a, const Fraction& b) {
   return static_cast<gint64>(a.num) * b.den == static_cast<gint64>(b.num) * a.den;
 }
 
-// Drops the buffers of a branch whose running time lies before the skip.
-GstPadProbeReturn skip_start(GstPad*, GstPadProbeInfo* info, gpointer data) {
-  auto* skipped = static_cast<SkippedStart*>(data);
+// Keeps a branch's buffers whose running time lies in its window.
+GstPadProbeReturn keep_window_probe(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  auto* window = static_cast<KeptWindow*>(data);
   if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
     GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
-    if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT)
-      gst_event_copy_segment(event, &skipped->segment);
+    switch (GST_EVENT_TYPE(event)) {
+      case GST_EVENT_SEGMENT:
+        gst_event_copy_segment(event, &window->segment);
+        break;
+      case GST_EVENT_FLUSH_STOP:
+      case GST_EVENT_STREAM_START:
+        window->ended = false;
+        break;
+      default:
+        // Ended here: upstream's own end (and anything after) is not passed on.
+        if (window->ended && (GST_EVENT_TYPE(event) & static_cast<int>(GST_EVENT_TYPE_SERIALIZED)))
+          return GST_PAD_PROBE_DROP;
+        break;
+    }
     return GST_PAD_PROBE_OK;
   }
+  if (window->ended) return GST_PAD_PROBE_DROP;
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
   const GstClockTime time =
       GST_BUFFER_PTS_IS_VALID(buffer) ? GST_BUFFER_PTS(buffer) : GST_BUFFER_DTS(buffer);
   const guint64 running_time =
-      skipped->segment.format == GST_FORMAT_TIME && GST_CLOCK_TIME_IS_VALID(time)
-          ? gst_segment_to_running_time(&skipped->segment, GST_FORMAT_TIME, time)
+      window->segment.format == GST_FORMAT_TIME && GST_CLOCK_TIME_IS_VALID(time)
+          ? gst_segment_to_running_time(&window->segment, GST_FORMAT_TIME, time)
           : GST_CLOCK_TIME_NONE;
   // Without a timestamp a frame's place is unknown: it cannot be kept.
-  return GST_CLOCK_TIME_IS_VALID(running_time) && running_time >= skipped->skip
-             ? GST_PAD_PROBE_OK
-             : GST_PAD_PROBE_DROP;
+  if (!GST_CLOCK_TIME_IS_VALID(running_time) || running_time < window->begin)
+    return GST_PAD_PROBE_DROP;
+  if (!GST_CLOCK_TIME_IS_VALID(window->end) || running_time < window->end) return GST_PAD_PROBE_OK;
+  gst_pad_push_event(pad, gst_event_new_eos());
+  window->ended = true;
+  if (!window->stop_upstream) return GST_PAD_PROBE_DROP;
+  gst_buffer_unref(buffer);
+  GST_PAD_PROBE_INFO_DATA(info) = nullptr;
+  GST_PAD_PROBE_INFO_FLOW_RETURN(info) = GST_FLOW_EOS;
+  return GST_PAD_PROBE_HANDLED;
+}
+
+GstPadProbeReturn pin_colour_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  auto* pin = static_cast<ColourPin*>(data);
+  GstCaps* decoded = nullptr;
+  gst_event_parse_caps(event, &decoded);
+  // What the caps say or, where they are silent (a y4m or raw input), what
+  // GStreamer assumes for this size: the input's samples mean that.
+  GstVideoInfo video;
+  if (!gst_video_info_from_caps(&video, decoded) || !GST_VIDEO_INFO_IS_YUV(&video))
+    return GST_PAD_PROBE_OK;
+  tools::CapsPtr caps(gst_caps_copy(pin->caps.get()));
+  GstStructure* output = gst_caps_get_structure(caps.get(), 0);
+  tools::GCharPtr colorimetry(gst_video_colorimetry_to_string(&video.colorimetry));
+  tools::GCharPtr chroma_site(gst_video_chroma_site_to_string(video.chroma_site));
+  if (colorimetry) gst_structure_set(output, "colorimetry", G_TYPE_STRING, colorimetry.get(), nullptr);
+  if (chroma_site) gst_structure_set(output, "chroma-site", G_TYPE_STRING, chroma_site.get(), nullptr);
+  g_object_set(pin->capsfilter, "caps", caps.get(), nullptr);
+  return GST_PAD_PROBE_OK;
 }
 
 // Sets the caps' format field to one format, or to a list of them.
@@ -140,8 +198,102 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
 
 }  // namespace
 
+bool ffmpeg_scaler_available() {
+  GstElementFactory* factory = gst_element_factory_find("vmafexactscale");
+  if (!factory) return false;
+  gst_object_unref(factory);
+  return true;
+}
+
 std::string videoscale_method(const Options& options) {
   return options.scale_method == "ffmpeg" ? "catrom" : options.scale_method;
+}
+
+namespace {
+
+bool uses_ffmpeg_scaler(const Options& options) {
+  return options.scale_method == "ffmpeg" && ffmpeg_scaler_available();
+}
+
+// The scaler, set up as the options say.
+tools::GstObjectPtr<GstElement> make_scaler(const Options& options, const char* name) {
+  if (uses_ffmpeg_scaler(options)) {
+    auto scaler = tools::make_element("vmafexactscale", name);
+    if (scaler) g_object_set(scaler.get(), "flags", options.scale_flags.c_str(), nullptr);
+    return scaler;
+  }
+  auto scaler = tools::make_element("videoscale", name);
+  if (scaler) {
+    gst_util_set_object_arg(G_OBJECT(scaler.get()), "method", videoscale_method(options).c_str());
+    // Stretched to the reference's size, as ffmpeg's scale filter does,
+    // rather than letterboxed to keep the aspect ratio.
+    g_object_set(scaler.get(), "add-borders", FALSE, nullptr);
+  }
+  return scaler;
+}
+
+}  // namespace
+
+std::string scaler_description(const Options& options, const Alignment& alignment) {
+  if (!alignment.scale) return "none (same size)";
+  if (uses_ffmpeg_scaler(options)) {
+    auto scaler = make_scaler(options, nullptr);
+    gchar* described = nullptr;
+    if (scaler && g_object_class_find_property(G_OBJECT_GET_CLASS(scaler.get()), "scaler"))
+      g_object_get(scaler.get(), "scaler", &described, nullptr);
+    tools::GCharPtr text(described);
+    if (text && *text) return text.get();
+    return "vmafexactscale flags=" + options.scale_flags;
+  }
+  return "videoscale method=" + videoscale_method(options);
+}
+
+FrameWindow frame_window(const Options& options, const VideoInput& ref) {
+  FrameWindow window;
+  if (!options.start && !options.frames && !options.duration) return window;
+  const double start = options.start.value_or(0);
+  auto seconds = [](double value) {
+    return static_cast<GstClockTime>(std::llround(value * GST_SECOND));
+  };
+  GstClockTime first_time = seconds(start);  // the first frame kept
+  if (ref.framerate.num > 0) {
+    const auto num = static_cast<guint64>(ref.framerate.num);
+    const auto den = static_cast<guint64>(ref.framerate.den);
+    auto time_of = [&](guint64 frame) { return gst_util_uint64_scale(frame, GST_SECOND * den, num); };
+    const GstClockTime half_frame = gst_util_uint64_scale(GST_SECOND, den, 2 * num);
+    // The first frame at or after a time (a millionth of a frame's slack
+    // for times typed in decimals).
+    auto frame_at = [&](double time) {
+      return static_cast<guint64>(std::ceil(time * static_cast<double>(num) / den - 1e-6));
+    };
+    const guint64 first = frame_at(start);
+    first_time = time_of(first);
+    window.begin = first > 0 ? first_time - half_frame : 0;
+    std::optional<guint64> end_frame;
+    if (options.frames) {
+      end_frame = first + *options.frames;
+      window.frames = options.frames;
+    } else if (options.duration) {
+      end_frame = frame_at(start + *options.duration);
+      window.frames = *end_frame - first;
+    }
+    if (end_frame) window.end = time_of(*end_frame) - half_frame;
+  } else {
+    if (options.frames)
+      throw CliError(kExitUsage,
+                     "--frames counts the reference's frames, but " + ref.path +
+                         " has no constant frame rate",
+                     "Give --duration TIME instead.");
+    window.begin = first_time;
+    if (options.duration) window.end = window.begin + seconds(*options.duration);
+  }
+  window.first = first_time;
+  if (GST_CLOCK_TIME_IS_VALID(ref.duration) && first_time >= ref.duration)
+    throw CliError(kExitNothingToCompare,
+                   "--start " + duration_text(first_time) + " lies beyond the end of the " +
+                       ref.role + " " + ref.path + " (" + duration_text(ref.duration) + " long)",
+                   "Give a --start within the video.");
+  return window;
 }
 
 Alignment align(const Options& options, const VideoInput& ref, const VideoInput& dist) {
@@ -168,84 +320,161 @@ Alignment align(const Options& options, const VideoInput& ref, const VideoInput&
   const auto skip =
       static_cast<GstClockTime>(std::llround(std::fabs(options.dist_delay) * GST_SECOND));
   (options.dist_delay > 0 ? alignment.dist_skip : alignment.ref_skip) = skip;
+  if (options.dist_delay != 0) {
+    char text[96];
+    std::snprintf(text, sizeof text, "dist-delay %g s", options.dist_delay);
+    alignment.description = text;
+    if (ref.framerate.num > 0) {
+      std::snprintf(text, sizeof text, " (%+.4g frames)",
+                    options.dist_delay * ref.framerate.num / ref.framerate.den);
+      alignment.description += text;
+    }
+  }
   return alignment;
 }
 
 ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
-                                 const VideoInput& dist, const Alignment& alignment,
-                                 const std::string& log_location, LogFormat log_format)
-    : pipeline_(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("vmafexact")))),
-      vmafexact_(tools::make_element("vmafexact", "v")) {
-  if (!vmafexact_)
-    throw CliError(kExitScoring, "the vmafexact GStreamer element is not installed",
-                   "Install the project (meson install), or point GStreamer at the built "
-                   "plugin: GST_PLUGIN_PATH=/path/to/build/gst.");
-  GstElement* v = vmafexact_.get();
-  g_object_set(v, "model", options.model.c_str(), "features", options.features.c_str(), "threads",
-               static_cast<guint>(options.threads), "subsample",
-               static_cast<guint>(options.subsample), nullptr);
-  gst_util_set_object_arg(G_OBJECT(v), "backend", options.backend.c_str());
-  if (!log_location.empty()) {
-    gst_util_set_object_arg(G_OBJECT(v), "log-format", log_format_name(log_format));
-    gst_util_set_object_arg(G_OBJECT(v), "log-precision",
-                            options.precision == LogPrecision::kMax ? "max" : "default");
-    g_object_set(v, "log-location", log_location.c_str(), nullptr);
+                                 const FrameWindow& window,
+                                 const std::vector<EncodeSetup>& encodes)
+    : window_(window),
+      pipeline_(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("vmafexact")))) {
+  // The reference, decoded once: source ! queue ! videoconvert ! capsfilter ! tee.
+  branches_.push_back(std::make_unique<Branch>());
+  Branch& ref_branch = *branches_.back();
+  ref_branch.input = &ref;
+  ref_branch.prefix = "ref";
+  GstElement* ref_head = add_source(ref_branch, ref);
+  GstElement* ref_tail = add_steps(ref_branch, ref_head, {"videoconvert", "capsfilter", "tee"});
+  GstElement* ref_caps = ref_branch.elements[ref_branch.elements.size() - 2].get();
+  const GstVideoFormat format =
+      encodes.empty() ? GST_VIDEO_FORMAT_I420 : encodes.front().alignment.format;
+  {
+    tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                            gst_video_format_to_string(format), nullptr));
+    g_object_set(ref_caps, "caps", caps.get(), nullptr);
+    GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(ref_head, "src"));
+    pin_colour(ref_branch, decoded.get(), ref_caps, caps.get());
   }
-  auto sink = tools::make_element("fakesink", "sink");
-  if (!sink)
-    throw CliError(kExitScoring, "GStreamer's fakesink is missing",
-                   "Install gstreamer1.0-plugins-base.");
-  // As fast as the inputs decode: nothing here is live.
-  g_object_set(sink.get(), "sync", FALSE, nullptr);
-  gst_bin_add_many(GST_BIN(pipeline_.get()), v, sink.get(), nullptr);
-  if (!gst_element_link(v, sink.get()))
-    throw CliError(kExitScoring, "cannot link vmafexact to fakesink");
+  // With a frame range, the reference's decoder stops after the last encode's end.
+  if (GST_CLOCK_TIME_IS_VALID(window_.end)) {
+    GstClockTime last_end = 0;
+    for (const EncodeSetup& encode : encodes)
+      last_end = std::max(last_end, encode.alignment.ref_skip + window_.end);
+    auto kept = std::make_unique<KeptWindow>();
+    kept->end = last_end;
+    kept->stop_upstream = true;
+    gst_segment_init(&kept->segment, GST_FORMAT_UNDEFINED);
+    GstObjectPtr<GstPad> out(gst_element_get_static_pad(ref_caps, "src"));
+    gst_pad_add_probe(out.get(),
+                      static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER |
+                                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                      keep_window_probe, kept.get(), nullptr);
+    ref_branch.windows.push_back(std::move(kept));
+  }
 
-  const char* format = gst_video_format_to_string(alignment.format);
-  {
-    Branch& branch =
-        add_branch(ref, {"videoconvert", "capsfilter"}, "ref_sink", alignment.ref_skip);
-    tools::CapsPtr caps(
-        gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr));
-    g_object_set(branch.elements.back().get(), "caps", caps.get(), nullptr);
-  }
-  {
-    std::vector<const char*> steps;
-    if (alignment.convert_rate) steps.push_back("videorate");
-    if (alignment.scale) steps.push_back("videoscale");
-    steps.push_back("videoconvert");
-    steps.push_back("capsfilter");
-    Branch& branch = add_branch(dist, steps, "dist_sink", alignment.dist_skip);
-    tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
-                                               "height", G_TYPE_INT, ref.height, nullptr));
-    set_formats(caps.get(), alignment.dist_formats);
-    if (alignment.convert_rate)
-      gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
-                          ref.framerate.den, nullptr);
-    for (const auto& element : branch.elements) {
-      GstElementFactory* factory = gst_element_get_factory(element.get());
-      const std::string name = factory ? GST_OBJECT_NAME(factory) : "";
-      if (name == "videoscale") {
-        gst_util_set_object_arg(G_OBJECT(element.get()), "method",
-                                videoscale_method(options).c_str());
-        // Stretched to the reference's size, as ffmpeg's scale filter does,
-        // rather than letterboxed to keep the aspect ratio.
-        g_object_set(element.get(), "add-borders", FALSE, nullptr);
-      } else if (name == "capsfilter") {
-        g_object_set(element.get(), "caps", caps.get(), nullptr);
+  for (std::size_t index = 0; index < encodes.size(); ++index) {
+    const EncodeSetup& encode = encodes[index];
+    const Alignment& alignment = encode.alignment;
+    const VideoInput& dist = *encode.dist;
+    const std::string number = std::to_string(index);
+    auto scorer = tools::make_element("vmafexact", ("v" + number).c_str());
+    if (!scorer)
+      throw CliError(kExitScoring, "the vmafexact GStreamer element is not installed",
+                     "Install the project (meson install), or point GStreamer at the built "
+                     "plugin: GST_PLUGIN_PATH=/path/to/build/gst.");
+    GstElement* v = scorer.get();
+    g_object_set(v, "model", options.model.c_str(), "features", options.features.c_str(),
+                 "threads", static_cast<guint>(options.threads), "subsample",
+                 static_cast<guint>(options.subsample), nullptr);
+    gst_util_set_object_arg(G_OBJECT(v), "backend", options.backend.c_str());
+    if (!encode.log_location.empty()) {
+      gst_util_set_object_arg(G_OBJECT(v), "log-format", log_format_name(encode.log_format));
+      gst_util_set_object_arg(G_OBJECT(v), "log-precision",
+                              options.precision == LogPrecision::kMax ? "max" : "default");
+      g_object_set(v, "log-location", encode.log_location.c_str(), nullptr);
+    }
+    // The run's provenance in the logs and messages (the element has the
+    // property from issue 41 on).
+    if (encode.provenance &&
+        g_object_class_find_property(G_OBJECT_GET_CLASS(v), "extra-provenance"))
+      g_object_set(v, "extra-provenance", encode.provenance, nullptr);
+    auto sink = tools::make_element("fakesink", ("sink" + number).c_str());
+    if (!sink)
+      throw CliError(kExitScoring, "GStreamer's fakesink is missing",
+                     "Install gstreamer1.0-plugins-base.");
+    // As fast as the inputs decode: nothing here is live.
+    g_object_set(sink.get(), "sync", FALSE, nullptr);
+    gst_bin_add_many(GST_BIN(pipeline_.get()), v, sink.get(), nullptr);
+    if (!gst_element_link(v, sink.get()))
+      throw CliError(kExitScoring, "cannot link vmafexact to fakesink");
+    scorers_.push_back(std::move(scorer));
+
+    // The reference for this encode: tee ! queue ! v.ref_sink, its own skip.
+    {
+      branches_.push_back(std::make_unique<Branch>());
+      Branch& branch = *branches_.back();
+      branch.input = &ref;
+      branch.prefix = "ref" + number;
+      GstElement* queue = make(branch, "queue");
+      if (!gst_element_link(ref_tail, queue))
+        throw CliError(kExitScoring, "cannot link the reference's tee to a queue");
+      GstObjectPtr<GstPad> out(gst_element_get_static_pad(queue, "src"));
+      GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "ref_sink"));
+      if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
+        throw CliError(kExitScoring, "cannot link the reference to vmafexact's ref_sink");
+      keep_window(branch, out.get(), in.get(), alignment.ref_skip);
+    }
+    // The distorted video: source ! queue [! videorate] [! scaler] ! videoconvert ! capsfilter.
+    {
+      branches_.push_back(std::make_unique<Branch>());
+      Branch& branch = *branches_.back();
+      branch.input = &dist;
+      branch.prefix = "dist" + number;
+      GstElement* head = add_source(branch, dist);
+      GstElement* previous = head;
+      if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
+      if (alignment.scale) {
+        auto scaler = make_scaler(options, (branch.prefix + "-scale").c_str());
+        if (!scaler)
+          throw CliError(kExitScoring,
+                         uses_ffmpeg_scaler(options) ? "the vmafexactscale element is missing"
+                                                     : "GStreamer's videoscale element is missing",
+                         "Install the project's plugin and gstreamer1.0-plugins-base.");
+        gst_bin_add(GST_BIN(pipeline_.get()), scaler.get());
+        if (!gst_element_link(previous, scaler.get()))
+          throw CliError(kExitScoring, "cannot link " + std::string(GST_ELEMENT_NAME(previous)) +
+                                           " to " + GST_ELEMENT_NAME(scaler.get()));
+        previous = scaler.get();
+        branch.elements.push_back(std::move(scaler));
       }
+      GstElement* capsfilter = add_steps(branch, previous, {"videoconvert", "capsfilter"});
+      tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
+                                              "height", G_TYPE_INT, ref.height, nullptr));
+      set_formats(caps.get(), alignment.dist_formats);
+      if (alignment.convert_rate)
+        gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
+                            ref.framerate.den, nullptr);
+      g_object_set(capsfilter, "caps", caps.get(), nullptr);
+      GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(head, "src"));
+      pin_colour(branch, decoded.get(), capsfilter, caps.get());
+      GstObjectPtr<GstPad> out(gst_element_get_static_pad(capsfilter, "src"));
+      GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
+      if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
+        throw CliError(kExitScoring, "cannot link the distorted video " + dist.path +
+                                         " to vmafexact's dist_sink");
+      keep_window(branch, out.get(), in.get(), alignment.dist_skip);
+      branch.windows.back()->stop_upstream = true;
     }
   }
 }
 
 ScoringPipeline::~ScoringPipeline() {
-  // Streaming threads read the branches' skip state: stop them first.
+  // Streaming threads read the branches' windows: stop them first.
   if (pipeline_) gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
 }
 
 GstElement* ScoringPipeline::make(Branch& branch, const char* factory) {
-  const std::string name =
-      std::string(branch.input->role == "reference" ? "ref" : "dist") + "-" + factory;
+  const std::string name = branch.prefix + "-" + factory;
   auto element = tools::make_element(factory, name.c_str());
   if (!element)
     throw CliError(kExitScoring, std::string("GStreamer's ") + factory + " element is missing",
@@ -256,13 +485,45 @@ GstElement* ScoringPipeline::make(Branch& branch, const char* factory) {
   return made;
 }
 
-ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
-                                                     const std::vector<const char*>& steps,
-                                                     const char* pad_name, GstClockTime skip) {
-  branches_.push_back(std::make_unique<Branch>());
-  Branch& branch = *branches_.back();
-  branch.input = &input;
-  GstElement* head = nullptr;  // the first element after the source
+GstElement* ScoringPipeline::add_steps(Branch& branch, GstElement* previous,
+                                       const std::vector<const char*>& steps) {
+  for (const char* factory : steps) {
+    GstElement* step = make(branch, factory);
+    if (!gst_element_link(previous, step))
+      throw CliError(kExitScoring, "cannot link " + std::string(GST_ELEMENT_NAME(previous)) +
+                                       " to " + GST_ELEMENT_NAME(step));
+    previous = step;
+  }
+  return previous;
+}
+
+void ScoringPipeline::keep_window(Branch& branch, GstPad* pad, GstPad* sink, GstClockTime skip) {
+  auto kept = std::make_unique<KeptWindow>();
+  kept->begin = skip + window_.begin;
+  if (GST_CLOCK_TIME_IS_VALID(window_.end)) kept->end = skip + window_.end;
+  gst_segment_init(&kept->segment, GST_FORMAT_UNDEFINED);
+  if (kept->begin > 0 || GST_CLOCK_TIME_IS_VALID(kept->end))
+    gst_pad_add_probe(pad,
+                      static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER |
+                                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                      keep_window_probe, kept.get(), nullptr);
+  // The pad offset moves the kept frames back so that the first kept frame
+  // pairs with the other input's first.
+  if (kept->begin > 0) gst_pad_set_offset(sink, -static_cast<gint64>(kept->begin));
+  branch.windows.push_back(std::move(kept));
+}
+
+void ScoringPipeline::pin_colour(Branch& branch, GstPad* pad, GstElement* capsfilter,
+                                 const GstCaps* caps) {
+  branch.colour = std::make_unique<ColourPin>();
+  branch.colour->capsfilter = capsfilter;
+  branch.colour->caps.reset(gst_caps_copy(caps));
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe,
+                    branch.colour.get(), nullptr);
+}
+
+GstElement* ScoringPipeline::add_source(Branch& branch, const VideoInput& input) {
+  GstElement* head = nullptr;  // the queue after the source
   if (input.y4m) {
     branch.y4m = std::make_unique<Y4mFeed>(input.y4m);
     GstElement* source = make(branch, "appsrc");
@@ -301,31 +562,13 @@ ScoringPipeline::Branch& ScoringPipeline::add_branch(const VideoInput& input,
     head = make(branch, "queue");
     tools::link_decoded_video(decoder, head);
   }
-  GstElement* previous = head;
-  for (const char* factory : steps) {
-    GstElement* step = make(branch, factory);
-    if (!gst_element_link(previous, step))
-      throw CliError(kExitScoring, "cannot link " + std::string(GST_ELEMENT_NAME(previous)) +
-                                       " to " + GST_ELEMENT_NAME(step));
-    previous = step;
-  }
-  if (!gst_element_link_pads(previous, "src", vmafexact_.get(), pad_name))
-    throw CliError(kExitScoring, "cannot link the " + input.role + " to vmafexact's " + pad_name);
-  if (skip > 0) {
-    // Frames before `skip` never reach vmafexact, and the pad offset moves the
-    // rest back so that the first kept frame pairs with the other input's first.
-    branch.skip = std::make_unique<SkippedStart>();
-    branch.skip->skip = skip;
-    gst_segment_init(&branch.skip->segment, GST_FORMAT_UNDEFINED);
-    GstObjectPtr<GstPad> out(gst_element_get_static_pad(previous, "src"));
-    gst_pad_add_probe(out.get(),
-                      static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER |
-                                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
-                      skip_start, branch.skip.get(), nullptr);
-    GstObjectPtr<GstPad> in(gst_element_get_static_pad(vmafexact_.get(), pad_name));
-    gst_pad_set_offset(in.get(), -static_cast<gint64>(skip));
-  }
-  return branch;
+  return head;
+}
+
+std::optional<std::size_t> ScoringPipeline::encode_of(const GstObject* source) const {
+  for (std::size_t index = 0; index < scorers_.size(); ++index)
+    if (source == GST_OBJECT(scorers_[index].get())) return index;
+  return std::nullopt;
 }
 
 const VideoInput* ScoringPipeline::input_of(GstObject* source) const {
@@ -338,10 +581,11 @@ const VideoInput* ScoringPipeline::input_of(GstObject* source) const {
 }
 
 void ScoringPipeline::end_inputs() {
-  for (const char* pad_name : {"ref_sink", "dist_sink"}) {
-    GstObjectPtr<GstPad> pad(gst_element_get_static_pad(vmafexact_.get(), pad_name));
-    gst_pad_send_event(pad.get(), gst_event_new_eos());
-  }
+  for (const auto& scorer : scorers_)
+    for (const char* pad_name : {"ref_sink", "dist_sink"}) {
+      GstObjectPtr<GstPad> pad(gst_element_get_static_pad(scorer.get(), pad_name));
+      gst_pad_send_event(pad.get(), gst_event_new_eos());
+    }
 }
 
 }  // namespace vmafexact::cli

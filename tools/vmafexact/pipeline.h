@@ -1,20 +1,30 @@
-// The scoring pipeline: each input decoded (or parsed as raw video), the
-// distorted one brought to the reference's size, sample format and frame rate,
-// both into vmafexact, whose distorted output goes to a fakesink.
+// The scoring pipeline: the reference decoded (or parsed as raw video) once
+// and teed to one vmafexact element per encode; each distorted video (encode)
+// in a branch of its own, brought to the reference's size, sample format and
+// frame rate; each element's distorted output to a fakesink.
 //
-//   REF:  uridecodebin | filesrc ! rawvideoparse  ! queue ! videoconvert
-//         ! video/x-raw,format=F                                  ! v.ref_sink
-//   DIST: uridecodebin | filesrc ! rawvideoparse  ! queue [! videorate]
-//         [! videoscale method=M add-borders=false] ! videoconvert
-//         ! video/x-raw,format={F,G},width=W,height=H[,framerate=R] ! v.dist_sink
+//   REF:  uridecodebin | filesrc ! rawvideoparse | appsrc (y4m) ! queue ! videoconvert
+//         ! video/x-raw,format=F ! tee name=t
+//         t. ! queue ! v0.ref_sink   t. ! queue ! v1.ref_sink   ...
+//   DISTk: uridecodebin | filesrc ! rawvideoparse | appsrc ! queue [! videorate]
+//         [! vmafexactscale flags=FLAGS | videoscale method=M add-borders=false]
+//         ! videoconvert
+//         ! video/x-raw,format={F,G},width=W,height=H[,framerate=R],colorimetry=C
+//         ! vk.dist_sink
 //   (G: a gray or planar format that vmafexact pairs with F by luma; see
-//   dist_scoring_formats())
-//   vmafexact name=v ... ! fakesink sync=false
+//   dist_scoring_formats(); C: DISTk's own colorimetry and chroma siting, set
+//   from its decoded caps, so that scaling and conversion never re-matrix it)
+//   vmafexact name=vk ... ! fakesink sync=false
+//
+// Each encode's start skip (--dist-delay, --align auto) and the frame range
+// (--start, --frames, --duration) apply on that encode's branches only: its
+// queue after the tee and the end of its distorted branch.
 #pragma once
 
 #include <gst/gst.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +34,7 @@
 
 namespace vmafexact::cli {
 
-// How the distorted video is lined up with the reference.
+// How one distorted video is lined up with the reference.
 struct Alignment {
   GstVideoFormat format = GST_VIDEO_FORMAT_I420;  // the reference is scored in it
   // The distorted video's: `format`, or a gray one or, against a gray
@@ -34,56 +44,108 @@ struct Alignment {
   bool convert_rate = false;  // both rates known and different
   GstClockTime ref_skip = 0;  // running time skipped at the start
   GstClockTime dist_skip = 0;
+  // How the skip was decided, for the notes and provenance key `alignment`
+  // (e.g. "dist-delay 0.25 s"); empty: none.
+  std::string description;
 };
-
-// The videoscale method for the options' --scale-method: "ffmpeg" is
-// catrom while vmafexactscale is not there.
-std::string videoscale_method(const Options& options);
 
 // Decides the alignment; throws CliError(kExitNothingToCompare) when
 // --no-scale or --no-rate-conversion refuse the inputs.
 Alignment align(const Options& options, const VideoInput& ref, const VideoInput& dist);
 
-// What a branch whose start is skipped needs on its streaming thread.
-struct SkippedStart;
+// The part of every input scored, in running time after each branch's skip:
+// frames at [begin, end). Whole inputs: [0, none).
+struct FrameWindow {
+  GstClockTime begin = 0;
+  GstClockTime end = GST_CLOCK_TIME_NONE;
+  GstClockTime first = 0;  // the first frame's time (begin is half a frame earlier)
+  // Frames expected in the window (--frames), when known.
+  std::optional<guint64> frames;
+};
+
+// The window of --start, --frames and --duration on the reference's frame
+// grid: from the first frame at or after --start, --frames frames or up to
+// --start + --duration (half a frame's margin each side, so that timestamps
+// rounded to the nanosecond are not cut). Throws CliError when --frames is
+// given for a reference without a constant frame rate, or --start lies
+// beyond the reference's end (kExitNothingToCompare).
+FrameWindow frame_window(const Options& options, const VideoInput& ref);
+
+// The scaler a DIST of another size goes through, as provenance names it:
+// "vmafexactscale flags=bicubic (libswscale 6.7.100)", "videoscale
+// method=catrom", or "none (same size)".
+std::string scaler_description(const Options& options, const Alignment& alignment);
+
+// Whether --scale-method ffmpeg scales with vmafexactscale (registered), or
+// falls back to videoscale's catrom.
+bool ffmpeg_scaler_available();
+
+// The videoscale method for the options' --scale-method: "ffmpeg" is
+// catrom while vmafexactscale is not there.
+std::string videoscale_method(const Options& options);
+
+// What a branch whose start or end is cut needs on its streaming thread.
+struct KeptWindow;
+struct ColourPin;
 struct Y4mFeed;
+
+// One encode's part of the pipeline.
+struct EncodeSetup {
+  const VideoInput* dist = nullptr;
+  Alignment alignment;
+  std::string log_location;  // the file vmafexact writes its log to (empty: none)
+  LogFormat log_format = LogFormat::kJson;
+  // The element's extra-provenance (string fields, in order); null: none.
+  const GstStructure* provenance = nullptr;
+};
 
 class ScoringPipeline {
  public:
-  // `log_location`: the file vmafexact writes its log to (empty: none).
-  ScoringPipeline(const Options& options, const VideoInput& ref, const VideoInput& dist,
-                  const Alignment& alignment, const std::string& log_location,
-                  LogFormat log_format);
+  ScoringPipeline(const Options& options, const VideoInput& ref, const FrameWindow& window,
+                  const std::vector<EncodeSetup>& encodes);
   ~ScoringPipeline();
   ScoringPipeline(const ScoringPipeline&) = delete;
   ScoringPipeline& operator=(const ScoringPipeline&) = delete;
 
   GstElement* pipeline() const { return pipeline_.get(); }
-  GstElement* vmafexact() const { return vmafexact_.get(); }
+  std::size_t encode_count() const { return scorers_.size(); }
+  GstElement* vmafexact(std::size_t encode) const { return scorers_[encode].get(); }
+  // The encode whose vmafexact element `source` is, or nullopt.
+  std::optional<std::size_t> encode_of(const GstObject* source) const;
 
-  // The input (ref or dist) that `source` belongs to, or nullptr.
+  // The input (ref or a dist) that `source` belongs to, or nullptr.
   const VideoInput* input_of(GstObject* source) const;
 
-  // Ends both inputs (EOS into vmafexact's sink pads), so that it scores
-  // what it has, posts its summary and writes its log. From any thread.
+  // Ends every input (EOS into each vmafexact's sink pads), so that each
+  // scores what it has, posts its summary and writes its log. From any thread.
   void end_inputs();
 
  private:
   struct Branch;
-  // Adds the input's source (decoder or raw parser) and `steps` (factory
-  // names, "capsfilter" last), linked, the last to vmafexact's `pad_name`.
-  Branch& add_branch(const VideoInput& input, const std::vector<const char*>& steps,
-                     const char* pad_name, GstClockTime skip);
+  // Adds the input's source (decoder, raw parser or y4m feed) and a queue,
+  // then `steps` (factory names), linked; returns the last element.
+  GstElement* add_source(Branch& branch, const VideoInput& input);
+  GstElement* add_steps(Branch& branch, GstElement* previous,
+                        const std::vector<const char*>& steps);
+  // Keeps only [skip + window.begin, skip + window.end) of what leaves `pad`
+  // and moves it back to start at 0 at `sink` (a vmafexact sink pad).
+  void keep_window(Branch& branch, GstPad* pad, GstPad* sink, GstClockTime skip);
   GstElement* make(Branch& branch, const char* factory);
 
+  FrameWindow window_;
   tools::GstObjectPtr<GstElement> pipeline_;
-  tools::GstObjectPtr<GstElement> vmafexact_;
+  std::vector<tools::GstObjectPtr<GstElement>> scorers_;  // vmafexact, one per encode
   struct Branch {
     const VideoInput* input = nullptr;
+    std::string prefix;  // element names: "ref", "dist0", ...
     std::vector<tools::GstObjectPtr<GstElement>> elements;  // in link order
-    std::unique_ptr<SkippedStart> skip;                        // --dist-delay
-    std::unique_ptr<Y4mFeed> y4m;                              // a y4m input's appsrc feed
+    std::vector<std::unique_ptr<KeptWindow>> windows;       // skips and the frame range
+    std::unique_ptr<Y4mFeed> y4m;                           // a y4m input's appsrc feed
+    std::unique_ptr<ColourPin> colour;                      // its caps' colorimetry
   };
+  // Keeps the input's colorimetry and chroma siting through the steps from
+  // `pad` (where the decoded caps pass) to `capsfilter` (whose caps are `caps`).
+  void pin_colour(Branch& branch, GstPad* pad, GstElement* capsfilter, const GstCaps* caps);
   std::vector<std::unique_ptr<Branch>> branches_;
 };
 

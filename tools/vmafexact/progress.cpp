@@ -1,5 +1,6 @@
 #include "progress.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -19,12 +20,19 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(bool enabled, std::optional<guint64> expected_frames)
-    : enabled_(enabled), expected_(expected_frames) {}
+Progress::Progress(bool enabled, std::optional<guint64> expected_frames, std::size_t encodes)
+    : enabled_(enabled), expected_(expected_frames), frames_(std::max<std::size_t>(encodes, 1)) {}
 
-void Progress::on_frame(const GstStructure* frame) {
+guint64 Progress::slowest() const { return *std::min_element(frames_.begin(), frames_.end()); }
+
+void Progress::on_frame(const GstStructure* frame, std::size_t encode) {
   guint64 index = 0;
-  if (gst_structure_get_uint64(frame, "index", &index)) frames_ = std::max(frames_, index + 1);
+  if (encode < frames_.size() && gst_structure_get_uint64(frame, "index", &index))
+    frames_[encode] = std::max(frames_[encode], index + 1);
+  if (frames_.size() > 1) {
+    draw();
+    return;
+  }
   if (score_name_.empty()) {
     // VMAF when there is one, else the frame's first score.
     if (gst_structure_has_field_typed(frame, "vmaf", G_TYPE_DOUBLE)) {
@@ -54,16 +62,18 @@ void Progress::draw(bool force) {
   if (!force && shown_ && now - drawn_at_ < std::chrono::milliseconds(100)) return;
   drawn_at_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double fps = elapsed > 0 ? static_cast<double>(frames_) / elapsed : 0;
-  std::string line = "frame " + std::to_string(frames_);
+  const guint64 frames = slowest();
+  const double fps = elapsed > 0 ? static_cast<double>(frames) / elapsed : 0;
+  std::string line = "frame " + std::to_string(frames);
   if (expected_ && *expected_ > 0) {
     line += '/';
     line += std::to_string(*expected_);
     char percent[16];
     std::snprintf(percent, sizeof percent, " %3.0f%%",
-                  std::min(100.0, 100.0 * static_cast<double>(frames_) / *expected_));
+                  std::min(100.0, 100.0 * static_cast<double>(frames) / *expected_));
     line += percent;
   }
+  if (frames_.size() > 1) line += " (slowest of " + std::to_string(frames_.size()) + " encodes)";
   char figures[96];
   std::snprintf(figures, sizeof figures, "  %.1f fps", fps);
   line += figures;
@@ -73,8 +83,8 @@ void Progress::draw(bool force) {
     line += figures;
   }
   line += "  elapsed " + clock_text(elapsed);
-  if (expected_ && fps > 0 && frames_ < *expected_)
-    line += "  ETA " + clock_text(static_cast<double>(*expected_ - frames_) / fps);
+  if (expected_ && fps > 0 && frames < *expected_)
+    line += "  ETA " + clock_text(static_cast<double>(*expected_ - frames) / fps);
   // Carriage return and erase to the end of the line: redrawn in place.
   std::fprintf(stderr, "\r%s\033[K", line.c_str());
   std::fflush(stderr);
@@ -92,7 +102,7 @@ void Progress::print(const std::string& line) {
   clear();
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
-  if (enabled_ && frames_ > 0) draw(true);
+  if (enabled_ && slowest() > 0) draw(true);
 }
 
 }  // namespace vmafexact::cli
