@@ -31,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "align_auto.h"
 #include "errors.h"
 #include "inputs.h"
 #include "options.h"
@@ -432,6 +433,9 @@ ExitCode run(int argc, char** argv) {
   run_provenance.command_line = command_line_of(argc, argv);
   run_provenance.date = now_iso8601();
   const Options options = parse_options(argc, argv);
+  if (options.align_auto && options.dist_delay != 0)
+    throw CliError(kExitUsage, "--align auto and --dist-delay both say where DIST starts",
+                   "Give one of them: --align auto finds the offset, --dist-delay states it.");
   gst_pb_utils_init();
   ensure_element();
   VideoInput ref = discover_input(options.ref, "reference");
@@ -452,8 +456,19 @@ ExitCode run(int argc, char** argv) {
   for (Encode& encode : encodes) {
     const VideoInput& dist = encode.dist;
     encode.alignment = align(options, ref, dist);
-    // --align auto (tools/vmafexact/align_auto.h) sets encode.alignment's
-    // ref_skip, dist_skip and description here, per encode.
+    if (options.align_auto) {
+      // The offset found from the pictures, applied as --dist-delay with that
+      // many frames would be (tools/vmafexact/align_auto.h).
+      const AutoAlignment found = align_automatically(ref, dist, options.align_range);
+      note(options, dist.path + ": aligned automatically: " + alignment_summary(found));
+      if (const std::string warning = alignment_warning(found, options.align_range);
+          !warning.empty())
+        std::fprintf(stderr, "vmafexact: warning: %s: %s\n", dist.path.c_str(), warning.c_str());
+      Options delayed = options;
+      delayed.dist_delay = found.dist_delay;
+      encode.alignment = align(delayed, ref, dist);
+      encode.alignment.description = alignment_provenance(found);
+    }
     if (options.start && GST_CLOCK_TIME_IS_VALID(dist.duration) &&
         window.begin + encode.alignment.dist_skip >= dist.duration)
       throw CliError(kExitNothingToCompare,
