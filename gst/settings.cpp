@@ -296,8 +296,8 @@ void install_properties(GObjectClass* klass) {
           "of this structure (a string; another type as its serialized text), in order, after "
           "the built-in entries (e.g. \"run, date=2026-01-01T00:00:00Z, scaler=\\\"vmafexactscale "
           "flags=bicubic\\\"\"). A key of the messages' own fields (vmafexact-version, models, "
-          "threads, ...) is refused at start. Read back with every value as text. Read when the "
-          "element starts.",
+          "threads, ...) is refused at start. Read back with every value as text. Unset: the "
+          "built-in entries only. Read when the element starts.",
           GST_TYPE_STRUCTURE, ready_flags));
 }
 

@@ -161,6 +161,19 @@ std::optional<int> parse_sws_flags(const std::string& text, std::string& error) 
     error = "flags \"" + text + "\" cannot be read by libswscale; " + valid;
     return std::nullopt;
   }
+  // libswscale takes one scaling algorithm (none: bicubic); it would refuse
+  // two only when the caps come.
+  constexpr int kAlgorithms = SWS_FAST_BILINEAR | SWS_BILINEAR | SWS_BICUBIC | SWS_X | SWS_POINT |
+                              SWS_AREA | SWS_BICUBLIN | SWS_GAUSS | SWS_SINC | SWS_LANCZOS |
+                              SWS_SPLINE;
+  const unsigned algorithms = static_cast<unsigned>(value & kAlgorithms);
+  if ((algorithms & (algorithms - 1)) != 0) {
+    error = "flags \"" + text +
+            "\" name more than one scaling algorithm; choose one of fast_bilinear, bilinear, "
+            "bicubic, experimental, neighbor, area, bicublin, gauss, sinc, lanczos, spline, "
+            "and add others such as accurate_rnd; " + valid;
+    return std::nullopt;
+  }
   return value;
 }
 

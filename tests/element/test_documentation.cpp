@@ -119,6 +119,11 @@ TEST(Documentation, EveryPropertySaysWhatItsDefaultMeans) {
         EXPECT_FALSE(described.empty()) << name;
         EXPECT_NE(described, values->values[i].value_nick) << name << " " << described;
       }
+    } else if (G_IS_PARAM_SPEC_BOXED(spec)) {
+      // A structure (extra-provenance): unset is none, the help shows its syntax.
+      EXPECT_EQ(G_PARAM_SPEC_VALUE_TYPE(spec), GST_TYPE_STRUCTURE) << name;
+      EXPECT_EQ(g_value_get_boxed(fallback), nullptr) << name;
+      EXPECT_NE(blurb.find("e.g."), std::string::npos) << name << ": " << blurb;
     } else {
       EXPECT_TRUE(G_IS_PARAM_SPEC_BOOLEAN(spec)) << name << ": a type this test does not check";
     }

@@ -470,6 +470,7 @@ std::pair<std::vector<std::string>, bool> start_with_flags(const char* flags) {
 TEST(Scale, BadFlagsFailTheStartNamingTheWordAndTheValidOnes) {
   for (const auto& [flags, word] : {std::pair{"bicubik", "bicubik"},
                                     std::pair{"lanczos+accurate_rnd+nope", "nope"},
+                                    std::pair{"bicubic+lanczos", "bicubic+lanczos"},
                                     std::pair{"", ""}}) {
     const auto [errors, started] = start_with_flags(flags);
     EXPECT_FALSE(started) << flags;
