@@ -34,6 +34,7 @@
 #include "align_auto.h"
 #include "errors.h"
 #include "inputs.h"
+#include "ladder.h"
 #include "options.h"
 #include "outputs.h"
 #include "pipeline.h"
@@ -375,6 +376,7 @@ ExitCode Run::run() {
       print_summary_table(to, encodes_.front().outputs->summary());
     else
       print_encode_table(to, outputs);
+    print_bd_rates(to, run_ladders(options_, outputs));
   }
   return signal_ ? interrupted : kExitOk;
 }
@@ -432,7 +434,7 @@ ExitCode run(int argc, char** argv) {
   RunProvenance run_provenance;
   run_provenance.command_line = command_line_of(argc, argv);
   run_provenance.date = now_iso8601();
-  const Options options = parse_options(argc, argv);
+  const Options options = prepare_ladders(parse_options(argc, argv));
   if (options.align_auto && options.dist_delay != 0)
     throw CliError(kExitUsage, "--align auto and --dist-delay both say where DIST starts",
                    "Give one of them: --align auto finds the offset, --dist-delay states it.");

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "errors.h"
+#include "ladder.h"
 #include "report.h"
 #include "support/message_json.h"
 
@@ -414,6 +415,7 @@ void write_run_report(const Options& options, const VideoInput& ref,
   content.command_line = run.command_line;
   content.scaler = run.scaler;
   content.plot_scores = options.plot_scores;
+  content.ladders = run_ladders(options, encodes);
   const GstStructure* s = encodes.empty() ? nullptr : encodes.front()->summary();
   const unsigned step = static_cast<unsigned>(options.subsample);
   if (step > 1)
