@@ -739,11 +739,16 @@ TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
   }
 }
 
-// The run's provenance in each log, with the agreed keys in order.
+// The run's provenance in each log, with the agreed keys in order; a plot
+// per encode.
 TEST_F(Cli, EachLogCarriesTheRunsProvenance) {
-  const Result run = run_cli(
-      {"--json", out("{name}.json"), in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_c.mp4")});
+  const Result run =
+      run_cli({"--json", out("{name}.json"), "--plot", out("{name}.svg"), "--plot-scores", "vmaf",
+               in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_c.mp4")});
   ASSERT_EQ(run.status, 0) << describe(run);
+  // --plot with {name}: one plot per encode.
+  for (const char* plot : {"enc_a.svg", "enc_c.svg"})
+    EXPECT_EQ(read_file(out(plot)).rfind("<?xml", 0), 0u) << plot;
   const Json log = Json::parse(read_file(out("enc_c.json")));
   std::vector<std::string> keys;
   for (const auto& [key, value] : log["provenance"].items()) keys.push_back(key);
@@ -760,7 +765,8 @@ TEST_F(Cli, EachLogCarriesTheRunsProvenance) {
   EXPECT_TRUE(std::regex_match(provenance["date"].get<std::string>(),
                                std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z")));
   EXPECT_NE(provenance["command_line"].get<std::string>().find(
-                "--json '" + out("{name}.json") + "' " + in("multi_ref.mp4")),
+                "--json '" + out("{name}.json") + "' --plot '" + out("{name}.svg") +
+                "' --plot-scores vmaf " + in("multi_ref.mp4")),
             std::string::npos)
       << provenance["command_line"];
   EXPECT_EQ(provenance["scaler"].get<std::string>().rfind("vmafexactscale flags=bicubic (libswscale ", 0), 0u)

@@ -632,14 +632,14 @@ Options parse_options(int argc, char** argv) {
   options.jsonl = text_of(raw.jsonl);
   options.plot = text_of(raw.plot);
   options.html = text_of(raw.html);
-  // Several encodes write one file each: the paths must tell them apart.
+  // Several encodes write one log each: the paths must tell them apart. A
+  // --plot without {name} draws them all in one.
   if (options.dists.size() > 1) {
     for (const auto& [option, path] : {std::pair{"--json", &options.json},
                                        {"--xml", &options.xml},
                                        {"--csv", &options.csv},
                                        {"--sub", &options.sub},
-                                       {"--jsonl", &options.jsonl},
-                                       {"--plot", &options.plot}}) {
+                                       {"--jsonl", &options.jsonl}}) {
       if (path->empty()) continue;
       if (*path == "-")
         bad(option, *path,
@@ -653,7 +653,8 @@ Options parse_options(int argc, char** argv) {
     }
     const bool named_outputs = !options.json.empty() || !options.xml.empty() ||
                                !options.csv.empty() || !options.sub.empty() ||
-                               !options.jsonl.empty() || !options.plot.empty();
+                               !options.jsonl.empty() ||
+                               options.plot.find("{name}") != std::string::npos;
     for (std::size_t i = 0; named_outputs && i < options.dists.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (encode_name(options.dists[i].path) == encode_name(options.dists[j].path))
