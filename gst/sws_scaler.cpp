@@ -108,9 +108,30 @@ int sws_colorspace(GstVideoColorMatrix matrix) {
 
 }  // namespace
 
-GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range) {
+GstVideoColorimetry caps_colorimetry(const GstCaps* caps, const GstVideoInfo& info) {
+  // GstVideoInfo replaces a YUV colorimetry whose matrix is unknown by the
+  // size's default, limited range included; decoders write such ones
+  // (avdec_h264 gives a full-range stream without a matrix "1:0:0:0").
+  GstVideoColorimetry colorimetry = info.colorimetry;
+  const gchar* text =
+      gst_caps_get_size(caps) > 0
+          ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "colorimetry")
+          : nullptr;
+  GstVideoColorimetry parsed;
+  if (text && gst_video_colorimetry_from_string(&parsed, text)) colorimetry = parsed;
+  return colorimetry;
+}
+
+bool is_yuvj(GstVideoFormat format, GstVideoColorRange in_range, bool yuvj) {
+  return yuvj && in_range == GST_VIDEO_COLOR_RANGE_0_255 &&
+         (format == GST_VIDEO_FORMAT_I420 || format == GST_VIDEO_FORMAT_Y42B ||
+          format == GST_VIDEO_FORMAT_Y444);
+}
+
+GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range, bool yuvj) {
   if (in_range == GST_VIDEO_COLOR_RANGE_UNKNOWN) return in_range;
-  return GST_VIDEO_FORMAT_INFO_IS_GRAY(gst_video_format_get_info(format))
+  return GST_VIDEO_FORMAT_INFO_IS_GRAY(gst_video_format_get_info(format)) ||
+                 is_yuvj(format, in_range, yuvj)
              ? GST_VIDEO_COLOR_RANGE_0_255
              : GST_VIDEO_COLOR_RANGE_16_235;
 }
@@ -202,7 +223,8 @@ const char* sws_caps_formats() {
 void SwsContextDeleter::operator()(SwsContext* context) const { sws_freeContext(context); }
 
 std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVideoInfo& out,
-                                              int flags, std::string& error) {
+                                              const GstVideoColorimetry& colorimetry, int flags,
+                                              bool yuvj, std::string& error) {
   const AVPixelFormat av_format = av_format_of(GST_VIDEO_INFO_FORMAT(&in));
   if (av_format == AV_PIX_FMT_NONE || GST_VIDEO_INFO_FORMAT(&out) != GST_VIDEO_INFO_FORMAT(&in)) {
     error = std::string("format ") + gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&in)) +
@@ -235,7 +257,9 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
   // (-513); the horizontal position stays at the default. For progressive
   // 4:2:0 the default works out to the same 128; set as vf_scale sets it all
   // the same (the tests fail with 0 here, or with 0 for the horizontal one).
-  const int v_chroma_position = av_format == AV_PIX_FMT_YUV420P ? 128 : -513;
+  // yuvj420p is another format to vf_scale: the default (-513) there.
+  const bool as_yuvj = is_yuvj(GST_VIDEO_INFO_FORMAT(&in), colorimetry.range, yuvj);
+  const int v_chroma_position = av_format == AV_PIX_FMT_YUV420P && !as_yuvj ? 128 : -513;
   set = set && av_opt_set_int(sws, "src_h_chr_pos", -513, 0) >= 0 &&
         av_opt_set_int(sws, "src_v_chr_pos", v_chroma_position, 0) >= 0 &&
         av_opt_set_int(sws, "dst_h_chr_pos", -513, 0) >= 0 &&
@@ -248,8 +272,11 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
   // (below), libswscale 6.7 converts 8-bit input alone, while ffmpeg 5.1's
   // pictures of a full-range 10-bit input are limited too (measured; the
   // tests compare both).
-  if (in.colorimetry.range != GST_VIDEO_COLOR_RANGE_UNKNOWN)
-    av_opt_set_int(sws, "src_range", in.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255, 0);
+  if (colorimetry.range != GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    av_opt_set_int(sws, "src_range", colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255, 0);
+  // A yuvj format is libswscale's non-j format with both ranges full (what it
+  // makes of yuvj420p itself, without its deprecation warning on stderr).
+  if (as_yuvj) av_opt_set_int(sws, "dst_range", 1, 0);
   if (sws_init_context(sws, nullptr, nullptr) < 0) {
     error = "libswscale cannot scale " + std::to_string(GST_VIDEO_INFO_WIDTH(&in)) + "x" +
             std::to_string(GST_VIDEO_INFO_HEIGHT(&in)) + " to " +
@@ -267,10 +294,10 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
   int in_full = 0, out_full = 0, brightness = 0, contrast = 0, saturation = 0;
   if (sws_getColorspaceDetails(sws, &inv_table, &in_full, &table, &out_full, &brightness,
                                &contrast, &saturation) >= 0) {
-    const int* coefficients = sws_getCoefficients(sws_colorspace(in.colorimetry.matrix));
-    if (in.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
+    const int* coefficients = sws_getCoefficients(sws_colorspace(colorimetry.matrix));
+    if (colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
       in_full = 1;
-    else if (in.colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235)
+    else if (colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235)
       in_full = 0;
     sws_setColorspaceDetails(sws, coefficients, in_full, coefficients, out_full, brightness,
                              contrast, saturation);

@@ -39,12 +39,24 @@ bool sws_supports(GstVideoFormat format);
 // The formats above, as a caps format list: "{ I420, Y42B, ... }".
 const char* sws_caps_formats();
 
+// The colorimetry the caps say, as FFmpeg's frame would carry it: the caps'
+// string as it is (`info`'s where there is none or it does not parse).
+GstVideoColorimetry caps_colorimetry(const GstCaps* caps, const GstVideoInfo& info);
+
+// Whether an input is FFmpeg's yuvj420p, yuvj422p or yuvj444p: 8-bit I420,
+// Y42B or Y444 in full range, with `yuvj` (the element's property) set. FFmpeg's
+// H.264, HEVC and MJPEG decoders give full-range 8-bit video in these formats,
+// which libswscale scales full range to full range; its VP9 and AV1 decoders
+// (and -color_range pc on raw input) give yuv420p marked full range, which
+// vf_scale makes limited.
+bool is_yuvj(GstVideoFormat format, GstVideoColorRange in_range, bool yuvj);
+
 // The range of the scaled pictures for an input of `format` in `in_range`:
 // as vf_scale leaves it, libswscale's output range for the format (limited for
-// YUV, full for gray), the input converted to it where it differs; unknown
-// stays unknown (nothing converted). Same size: the input's (no scaling, no
-// conversion, as vf_scale passes such frames on).
-GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range);
+// YUV, full for gray and yuvj), the input converted to it where it differs;
+// unknown stays unknown (nothing converted). Same size: the input's (no
+// scaling, no conversion, as vf_scale passes such frames on).
+GstVideoColorRange scaled_range(GstVideoFormat format, GstVideoColorRange in_range, bool yuvj);
 
 struct SwsContextDeleter {
   void operator()(SwsContext* context) const;
@@ -55,10 +67,11 @@ using SwsContextPtr = std::unique_ptr<SwsContext, SwsContextDeleter>;
 class SwsScaler {
  public:
   // nullptr and `error` when libswscale refuses the sizes or the format.
-  // `in`'s colorimetry gives the input's range and matrix, as a frame's
-  // color_range and colorspace give them to vf_scale.
+  // `colorimetry` (caps_colorimetry()) gives the input's range and matrix, as
+  // a frame's color_range and colorspace give them to vf_scale.
   static std::unique_ptr<SwsScaler> create(const GstVideoInfo& in, const GstVideoInfo& out,
-                                           int flags, std::string& error);
+                                           const GstVideoColorimetry& colorimetry, int flags,
+                                           bool yuvj, std::string& error);
 
   // Scales one picture; false and `error` when libswscale fails.
   bool scale(const GstVideoFrame& in, GstVideoFrame& out, std::string& error) const;

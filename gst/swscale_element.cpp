@@ -31,12 +31,13 @@ namespace {
 
 constexpr const char* kDefaultFlags = "bicubic";
 
-enum Property : guint { kPropFlags = 1, kPropScaler };
+enum Property : guint { kPropFlags = 1, kPropScaler, kPropYuvj };
 
 }  // namespace
 
 struct GstVmafExactScalePrivate {
-  std::string flags = kDefaultFlags;  // guarded by the object lock
+  std::string flags = kDefaultFlags;  // guarded by the object lock, as yuvj
+  bool yuvj = true;
   std::unique_ptr<SwsScaler> scaler;  // none in passthrough
 };
 
@@ -58,6 +59,11 @@ GstVmafExactScalePrivate* priv_of(gpointer self) {
 std::string flags_of(gpointer self) {
   const ObjectLock lock(self);
   return priv_of(self)->flags;
+}
+
+bool yuvj_of(gpointer self) {
+  const ObjectLock lock(self);
+  return priv_of(self)->yuvj;
 }
 
 // ---- caps ------------------------------------------------------------------
@@ -122,15 +128,15 @@ gint clamp_to_size(double value) {
 // The output's colorimetry: the input's, with the range the scaled pictures
 // have (sws_scaler.h, scaled_range()); at the same size, the input's as it is
 // (passthrough).
-void fixate_colorimetry(GstCaps* in_caps, GstStructure* out) {
+void fixate_colorimetry(GstCaps* in_caps, GstStructure* out, bool yuvj) {
   GstVideoInfo in;
   gint width = 0, height = 0;
   if (!gst_video_info_from_caps(&in, in_caps) || !gst_structure_get_int(out, "width", &width) ||
       !gst_structure_get_int(out, "height", &height))
     return;
-  GstVideoColorimetry colorimetry = in.colorimetry;
+  GstVideoColorimetry colorimetry = caps_colorimetry(in_caps, in);
   if (width != GST_VIDEO_INFO_WIDTH(&in) || height != GST_VIDEO_INFO_HEIGHT(&in))
-    colorimetry.range = scaled_range(GST_VIDEO_INFO_FORMAT(&in), colorimetry.range);
+    colorimetry.range = scaled_range(GST_VIDEO_INFO_FORMAT(&in), colorimetry.range, yuvj);
   const GCharPtr text(gst_video_colorimetry_to_string(&colorimetry));
   if (!text) return;
   if (gst_structure_has_field(out, "colorimetry"))
@@ -144,7 +150,7 @@ void fixate_colorimetry(GstCaps* in_caps, GstStructure* out) {
 // aspect ratio (with the pixel-aspect-ratio of the fixed side where that is
 // open too); both sizes fixed, the pixel-aspect-ratio that keeps it, as FFmpeg
 // computes the output's sample aspect ratio.
-GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection direction, GstCaps* caps,
+GstCaps* fixate_caps_unguarded(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps,
                                GstCaps* othercaps) {
   othercaps = gst_caps_truncate(othercaps);
   othercaps = gst_caps_make_writable(othercaps);
@@ -186,7 +192,7 @@ GstCaps* fixate_caps_unguarded(GstBaseTransform*, GstPadDirection direction, Gst
         fixate_par(out, in_par);
     }
   }
-  if (direction == GST_PAD_SINK) fixate_colorimetry(caps, out);
+  if (direction == GST_PAD_SINK) fixate_colorimetry(caps, out, yuvj_of(trans));
   return gst_caps_fixate(othercaps);
 }
 
@@ -213,8 +219,8 @@ gboolean stop_unguarded(GstBaseTransform* trans) {
   return TRUE;
 }
 
-gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCaps*,
-                            GstVideoInfo* out_info) {
+gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps* incaps, GstVideoInfo* in_info,
+                            GstCaps*, GstVideoInfo* out_info) {
   GstVmafExactScalePrivate* priv = priv_of(filter);
   priv->scaler.reset();
   if (GST_VIDEO_INFO_FORMAT(in_info) != GST_VIDEO_INFO_FORMAT(out_info)) {
@@ -233,7 +239,8 @@ gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_i
   const std::optional<int> flags = flags_or_error(filter);
   if (!flags) return FALSE;
   std::string error;
-  priv->scaler = SwsScaler::create(*in_info, *out_info, *flags, error);
+  priv->scaler = SwsScaler::create(*in_info, *out_info, caps_colorimetry(incaps, *in_info),
+                                   *flags, yuvj_of(filter), error);
   if (!priv->scaler) {
     GST_ELEMENT_ERROR(filter, CORE, NEGOTIATION, ("vmafexactscale: %s.", error.c_str()),
                       (nullptr));
@@ -266,6 +273,11 @@ GstFlowReturn transform_frame_unguarded(GstVideoFilter* filter, GstVideoFrame* i
 // ---- GObject ---------------------------------------------------------------
 
 void set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  if (prop_id == kPropYuvj) {
+    const ObjectLock lock(object);
+    priv_of(object)->yuvj = g_value_get_boolean(value);
+    return;
+  }
   if (prop_id != kPropFlags) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     return;
@@ -287,6 +299,9 @@ void get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* psp
       break;
     case kPropScaler:
       g_value_set_string(value, describe_scaler(flags_of(object)).c_str());
+      break;
+    case kPropYuvj:
+      g_value_set_boolean(value, yuvj_of(object));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -326,6 +341,18 @@ static void gst_vmaf_exact_scale_class_init(GstVmafExactScaleClass* klass) {
                           kDefaultFlags,
                           static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                                    GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, kPropYuvj,
+      g_param_spec_boolean(
+          "yuvj", "Full range as yuvj",
+          "8-bit full-range I420, Y42B and Y444 taken as FFmpeg's yuvj420p, yuvj422p and "
+          "yuvj444p, the formats its H.264, HEVC and MJPEG decoders give such video in: scaled "
+          "keeping full range, as ffmpeg does. false: as yuv420p (...) marked full range, as "
+          "its VP9 and AV1 decoders give it: scaled to limited range, as ffmpeg does. Other "
+          "formats and ranges: no difference. Read with each new caps",
+          TRUE,
+          static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                   GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(
       gobject_class, kPropScaler,
       g_param_spec_string("scaler", "Scaler",
