@@ -205,8 +205,9 @@ std::string libswscale_version() {
          std::to_string(AV_VERSION_MICRO(version));
 }
 
-std::string describe_scaler(const std::string& flags) {
-  return "vmafexactscale flags=" + flags + " (libswscale " + libswscale_version() + ")";
+std::string describe_scaler(const std::string& flags, bool yuvj) {
+  return "vmafexactscale flags=" + flags + (yuvj ? "" : " yuvj=false") + " (libswscale " +
+         libswscale_version() + ")";
 }
 
 bool sws_supports(GstVideoFormat format) {

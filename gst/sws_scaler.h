@@ -30,8 +30,9 @@ std::optional<int> parse_sws_flags(const std::string& text, std::string& error);
 // libswscale's version as the library loaded says it: "6.7.100".
 std::string libswscale_version();
 
-// How provenance names this scaler: "vmafexactscale flags=bicubic (libswscale 6.7.100)".
-std::string describe_scaler(const std::string& flags);
+// How provenance names this scaler: "vmafexactscale flags=bicubic (libswscale 6.7.100)",
+// with " yuvj=false" after the flags when it is.
+std::string describe_scaler(const std::string& flags, bool yuvj = true);
 
 // Whether the element scales this format (a planar or semi-planar YUV or
 // gray format that libswscale reads and writes); the caps' format list.

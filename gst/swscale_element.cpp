@@ -250,7 +250,7 @@ gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps* incaps, GstVideoInf
                   GST_VIDEO_INFO_HEIGHT(in_info), GST_VIDEO_INFO_WIDTH(out_info),
                   GST_VIDEO_INFO_HEIGHT(out_info),
                   gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(in_info)),
-                  describe_scaler(flags_of(filter)).c_str());
+                  describe_scaler(flags_of(filter), yuvj_of(filter)).c_str());
   return TRUE;
 }
 
@@ -298,7 +298,7 @@ void get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* psp
       g_value_set_string(value, flags_of(object).c_str());
       break;
     case kPropScaler:
-      g_value_set_string(value, describe_scaler(flags_of(object)).c_str());
+      g_value_set_string(value, describe_scaler(flags_of(object), yuvj_of(object)).c_str());
       break;
     case kPropYuvj:
       g_value_set_boolean(value, yuvj_of(object));
@@ -357,7 +357,8 @@ static void gst_vmaf_exact_scale_class_init(GstVmafExactScaleClass* klass) {
       gobject_class, kPropScaler,
       g_param_spec_string("scaler", "Scaler",
                           "How provenance names this scaler: \"vmafexactscale flags=FLAGS "
-                          "(libswscale VERSION)\", the version of the libswscale loaded",
+                          "(libswscale VERSION)\" (\" yuvj=false\" after the flags when set), "
+                          "the version of the libswscale loaded",
                           nullptr,
                           static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 

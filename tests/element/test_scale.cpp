@@ -565,6 +565,9 @@ TEST(Scale, ScalerPropertyNamesFlagsAndLibswscaleVersion) {
       << scaler();
   g_object_set(element, "flags", "lanczos", nullptr);
   EXPECT_TRUE(scaler().starts_with("vmafexactscale flags=lanczos (libswscale ")) << scaler();
+  g_object_set(element, "yuvj", FALSE, nullptr);
+  EXPECT_TRUE(scaler().starts_with("vmafexactscale flags=lanczos yuvj=false (libswscale "))
+      << scaler();
   gst_object_unref(element);
 }
 
