@@ -248,7 +248,20 @@ TEST(AlignCore, SummaryWarningAndProvenanceSayTheOffsetBothWays) {
   EXPECT_NE(warning.find("--dist-delay"), std::string::npos) << warning;
 
   earlier.estimate.at_bound = true;
-  EXPECT_NE(alignment_warning(earlier, 2.0).find("try a larger --align-range"), std::string::npos);
+  earlier.estimate.bound = 48;
+  EXPECT_NE(alignment_warning(earlier, 2.0)
+                .find("at the edge of the range searched (48 frames, 2.000 s either way): the true "
+                      "one may be larger; try a larger --align-range"),
+            std::string::npos)
+      << alignment_warning(earlier, 2.0);
+  // Short videos: the bound was lowered to leave a window.
+  earlier.estimate.bound = 12;
+  EXPECT_NE(alignment_warning(earlier, 2.0)
+                .find("(12 frames, 0.500 s either way): the true one may be larger; the videos are "
+                      "too short to search all of --align-range 2 s: give the offset with "
+                      "--dist-delay"),
+            std::string::npos)
+      << alignment_warning(earlier, 2.0);
 }
 
 // ---- Decoded inputs, in this process ----
@@ -506,6 +519,19 @@ TEST_F(AlignTool, StaticContentIsScoredWithAWarningSayingWhatToCheck) {
   EXPECT_EQ(contains(run.err, "still_dist.mp4: automatic alignment is unsure"), "");
   EXPECT_EQ(contains(run.err, "hardly move"), "");
   EXPECT_EQ(contains(run.err, "--dist-delay"), "");
+}
+
+// 5 frames cut, 3 searched: the best offset lies at the edge, and the warning
+// says to search further.
+TEST_F(AlignTool, AnOffsetBeyondTheRangeIsWarnedAbout) {
+  std::string err;
+  scored("cut5.mp4", {"--align", "auto", "--align-range", "0.125"}, err);
+  EXPECT_EQ(contains(err, "cut5.mp4: aligned automatically: DIST starts 3 frames"), "");
+  EXPECT_EQ(contains(err,
+                     "cut5.mp4: the offset found is at the edge of the range searched (3 "
+                     "frames, 0.125 s either way): the true one may be larger; try a "
+                     "larger --align-range"),
+            "");
 }
 
 TEST_F(AlignTool, AlignAutoWithDistDelayIsAUsageError) {

@@ -472,9 +472,16 @@ std::string alignment_warning(const AutoAlignment& alignment, double range_secon
   }
   if (estimate.at_bound) {
     if (!warning.empty()) warning += "; ";
+    const double fps =
+        alignment.rate.num > 0 ? static_cast<double>(alignment.rate.num) / alignment.rate.den : 1.0;
     warning += "the offset found is at the edge of the range searched (" +
-               seconds_text(range_seconds, "%g") +
-               " s either way): the true one may be larger; try a larger --align-range";
+               frames_text(estimate.bound) + ", " + seconds_text(estimate.bound / fps) +
+               " s either way): the true one may be larger; ";
+    // The bound shrinks where the videos are too short to judge it.
+    warning += estimate.bound < std::lround(range_seconds * fps)
+                   ? "the videos are too short to search all of --align-range " +
+                         seconds_text(range_seconds, "%g") + " s: give the offset with --dist-delay"
+                   : "try a larger --align-range";
   }
   return warning;
 }
