@@ -215,6 +215,14 @@ class Cli : public ::testing::Test {
             "enc_360.mp4",
         ff + "-i " + f + "enc_360.mp4 " + f + "enc_360.y4m",
         ff + "-i " + f + "enc_360.mp4 -vf scale=1280:720 " + f + "enc_360_scaled.y4m",
+        // 10-bit: an 854x480 H.264 encode (chroma-site mpeg2, colorimetry
+        // 2:0:0:0 in its decoded caps) of a 1280x720 reference.
+        ff + "-f lavfi -i testsrc2=size=1280x720:rate=24 -frames:v 6 -pix_fmt yuv420p10le " +
+            "-strict -1 " + f + "ref_720_10.y4m",
+        ff + "-i " + f + "ref_720_10.y4m -vf scale=854:480 -c:v libx264 -preset fast -crf 32 " + f +
+            "enc_480_10.mkv",
+        ff + "-i " + f + "enc_480_10.mkv -vf scale=1280:720 -pix_fmt yuv420p10le -strict -1 " + f +
+            "enc_480_10_scaled.y4m",
     };
     for (const auto& command : commands) {
       const int status = std::system(command.c_str());
@@ -874,6 +882,20 @@ TEST_F(Cli, DefaultScalingEqualsFfmpegsScaleFilter) {
   EXPECT_EQ(mp4, scaled_by_ffmpeg);
   EXPECT_EQ(mp4["frames"].size(), 12u);
   EXPECT_EQ(log_of("enc_360.y4m", "y4m.json").first, scaled_by_ffmpeg);
+  // 10 bits, a decoder's colorimetry and chroma siting kept as they are named
+  // (not as GstVideoInfo names them back: videoconvert would resample).
+  auto log_10 = [&](const std::string& dist, const std::string& log) {
+    const Result run = run_cli({"--precision", "max", "--features", "psnr", "--json", out(log),
+                                in("ref_720_10.y4m"), in(dist)});
+    EXPECT_EQ(run.status, 0) << describe(run);
+    Json json = Json::parse(read_file(out(log)));
+    json.erase("fps");
+    json.erase("provenance");
+    return json;
+  };
+  const Json mkv_10 = log_10("enc_480_10.mkv", "mkv10.json");
+  EXPECT_EQ(mkv_10["frames"].size(), 6u);
+  EXPECT_EQ(mkv_10, log_10("enc_480_10_scaled.y4m", "ffmpeg10.json"));
   EXPECT_EQ(Json::parse(read_file(out("mp4.json")))["provenance"]["scaler"].get<std::string>().rfind(
                 "vmafexactscale flags=bicubic", 0),
             0u);

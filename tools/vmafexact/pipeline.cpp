@@ -119,17 +119,24 @@ GstPadProbeReturn pin_colour_probe(GstPad*, GstPadProbeInfo* info, gpointer data
   auto* pin = static_cast<ColourPin*>(data);
   GstCaps* decoded = nullptr;
   gst_event_parse_caps(event, &decoded);
-  // What the caps say or, where they are silent (a y4m or raw input), what
+  // What the caps say, verbatim (a round trip through GstVideoInfo would name
+  // an unknown colorimetry or a siting differently, and videoconvert would
+  // convert to that); where they are silent (a y4m or raw input), what
   // GStreamer assumes for this size: the input's samples mean that.
   GstVideoInfo video;
   if (!gst_video_info_from_caps(&video, decoded) || !GST_VIDEO_INFO_IS_YUV(&video))
     return GST_PAD_PROBE_OK;
+  const GstStructure* input = gst_caps_get_structure(decoded, 0);
   tools::CapsPtr caps(gst_caps_copy(pin->caps.get()));
   GstStructure* output = gst_caps_get_structure(caps.get(), 0);
-  tools::GCharPtr colorimetry(gst_video_colorimetry_to_string(&video.colorimetry));
-  tools::GCharPtr chroma_site(gst_video_chroma_site_to_string(video.chroma_site));
-  if (colorimetry) gst_structure_set(output, "colorimetry", G_TYPE_STRING, colorimetry.get(), nullptr);
-  if (chroma_site) gst_structure_set(output, "chroma-site", G_TYPE_STRING, chroma_site.get(), nullptr);
+  tools::GCharPtr assumed_colorimetry(gst_video_colorimetry_to_string(&video.colorimetry));
+  tools::GCharPtr assumed_site(gst_video_chroma_site_to_string(video.chroma_site));
+  for (const auto& [field, assumed] : {std::pair{"colorimetry", assumed_colorimetry.get()},
+                                       std::pair{"chroma-site", assumed_site.get()}}) {
+    const gchar* value = gst_structure_get_string(input, field);
+    if (!value) value = assumed;
+    if (value) gst_structure_set(output, field, G_TYPE_STRING, value, nullptr);
+  }
   g_object_set(pin->capsfilter, "caps", caps.get(), nullptr);
   return GST_PAD_PROBE_OK;
 }
