@@ -118,8 +118,9 @@ struct Encode;  // report.h
 LadderPoint ladder_point_of(const Encode& encode);
 
 // The HTML section of the report (tools/report/rate_quality.cpp): a heading, the
-// rate-quality chart of every ladder (bitrate on a log axis against pooled VMAF,
-// inline SVG) and the BD-rate table. Empty when there are no ladders.
+// BD-rate table (refusals listed under it), for VMAF and PSNR an inline SVG of
+// every ladder's points and PCHIP curve (bitrate on a log axis), and the points
+// themselves. Empty when there are no ladders.
 std::string render_rate_quality_html(const std::vector<Ladder>& ladders);
 
 }  // namespace vmafexact::report
