@@ -320,7 +320,9 @@ bool set_setting(Settings& settings, guint prop_id, const GValue* value) {
     case PROP_INPUT_TIMEOUT: set_string(settings.input_timeout, value); break;
     case PROP_LOG_ROTATE: set_string(settings.log_rotate, value); break;
     case PROP_MAX_LATENESS: settings.max_lateness = g_value_get_int64(value); break;
-    case PROP_EXTRA_PROVENANCE: set_extra_provenance(settings, gst_value_get_structure(value)); break;
+    case PROP_EXTRA_PROVENANCE:
+      set_extra_provenance(settings, gst_value_get_structure(value));
+      break;
     case PROP_LOG_FORMAT:
       settings.log_format = static_cast<LogFormat>(g_value_get_enum(value));
       settings.log_format_set = true;
@@ -362,7 +364,9 @@ bool get_setting(const Settings& settings, guint prop_id, GValue* value) {
     case PROP_LOG_PRECISION:
       g_value_set_enum(value, static_cast<gint>(settings.log_precision));
       break;
-    case PROP_EXTRA_PROVENANCE: g_value_take_boxed(value, extra_provenance_structure(settings)); break;
+    case PROP_EXTRA_PROVENANCE:
+      g_value_take_boxed(value, extra_provenance_structure(settings));
+      break;
     default: return false;
   }
   return true;

@@ -88,8 +88,8 @@ FramePtr wrap(const GstVideoFrame& frame, int av_format) {
     wrapped->data[plane] = static_cast<uint8_t*>(frame.data[plane]);
     wrapped->linesize[plane] = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
   }
-  wrapped->buf[0] =
-      av_buffer_create(wrapped->data[0], GST_VIDEO_INFO_SIZE(&frame.info), free_nothing, nullptr, 0);
+  wrapped->buf[0] = av_buffer_create(wrapped->data[0], GST_VIDEO_INFO_SIZE(&frame.info),
+                                     free_nothing, nullptr, 0);
   if (!wrapped->buf[0]) return nullptr;
   return wrapped;
 }
@@ -98,11 +98,16 @@ FramePtr wrap(const GstVideoFrame& frame, int av_format) {
 // takes a frame's colorspace (unknown and the rest: BT.601).
 int sws_colorspace(GstVideoColorMatrix matrix) {
   switch (matrix) {
-    case GST_VIDEO_COLOR_MATRIX_BT709: return SWS_CS_ITU709;
-    case GST_VIDEO_COLOR_MATRIX_FCC: return SWS_CS_FCC;
-    case GST_VIDEO_COLOR_MATRIX_SMPTE240M: return SWS_CS_SMPTE240M;
-    case GST_VIDEO_COLOR_MATRIX_BT2020: return SWS_CS_BT2020;
-    default: return SWS_CS_DEFAULT;
+    case GST_VIDEO_COLOR_MATRIX_BT709:
+      return SWS_CS_ITU709;
+    case GST_VIDEO_COLOR_MATRIX_FCC:
+      return SWS_CS_FCC;
+    case GST_VIDEO_COLOR_MATRIX_SMPTE240M:
+      return SWS_CS_SMPTE240M;
+    case GST_VIDEO_COLOR_MATRIX_BT2020:
+      return SWS_CS_BT2020;
+    default:
+      return SWS_CS_DEFAULT;
   }
 }
 
@@ -113,10 +118,9 @@ GstVideoColorimetry caps_colorimetry(const GstCaps* caps, const GstVideoInfo& in
   // size's default, limited range included; decoders write such ones
   // (avdec_h264 gives a full-range stream without a matrix "1:0:0:0").
   GstVideoColorimetry colorimetry = info.colorimetry;
-  const gchar* text =
-      gst_caps_get_size(caps) > 0
-          ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "colorimetry")
-          : nullptr;
+  const gchar* text = gst_caps_get_size(caps) > 0
+                          ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "colorimetry")
+                          : nullptr;
   GstVideoColorimetry parsed;
   if (text && gst_video_colorimetry_from_string(&parsed, text)) colorimetry = parsed;
   return colorimetry;
@@ -192,7 +196,8 @@ std::optional<int> parse_sws_flags(const std::string& text, std::string& error) 
     error = "flags \"" + text +
             "\" name more than one scaling algorithm; choose one of fast_bilinear, bilinear, "
             "bicubic, experimental, neighbor, area, bicublin, gauss, sinc, lanczos, spline, "
-            "and add others such as accurate_rnd; " + valid;
+            "and add others such as accurate_rnd; " +
+            valid;
     return std::nullopt;
   }
   return value;
@@ -224,8 +229,8 @@ const char* sws_caps_formats() {
 void SwsContextDeleter::operator()(SwsContext* context) const { sws_freeContext(context); }
 
 std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVideoInfo& out,
-                                              const GstVideoColorimetry& colorimetry, int flags,
-                                              bool yuvj, std::string& error) {
+                                             const GstVideoColorimetry& colorimetry, int flags,
+                                             bool yuvj, std::string& error) {
   const AVPixelFormat av_format = av_format_of(GST_VIDEO_INFO_FORMAT(&in));
   if (av_format == AV_PIX_FMT_NONE || GST_VIDEO_INFO_FORMAT(&out) != GST_VIDEO_INFO_FORMAT(&in)) {
     error = std::string("format ") + gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&in)) +
@@ -293,8 +298,8 @@ std::unique_ptr<SwsScaler> SwsScaler::create(const GstVideoInfo& in, const GstVi
   int* inv_table = nullptr;
   int* table = nullptr;
   int in_full = 0, out_full = 0, brightness = 0, contrast = 0, saturation = 0;
-  if (sws_getColorspaceDetails(sws, &inv_table, &in_full, &table, &out_full, &brightness,
-                               &contrast, &saturation) >= 0) {
+  if (sws_getColorspaceDetails(sws, &inv_table, &in_full, &table, &out_full, &brightness, &contrast,
+                               &saturation) >= 0) {
     const int* coefficients = sws_getCoefficients(sws_colorspace(colorimetry.matrix));
     if (colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
       in_full = 1;

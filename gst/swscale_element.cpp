@@ -105,8 +105,8 @@ struct Fraction {
 
 Fraction par_of(const GstStructure* structure) {
   Fraction par;
-  if (!gst_structure_get_fraction(structure, "pixel-aspect-ratio", &par.n, &par.d) ||
-      par.n <= 0 || par.d <= 0)
+  if (!gst_structure_get_fraction(structure, "pixel-aspect-ratio", &par.n, &par.d) || par.n <= 0 ||
+      par.d <= 0)
     par = {};
   return par;
 }
@@ -164,7 +164,8 @@ GstCaps* fixate_caps_unguarded(GstBaseTransform* trans, GstPadDirection directio
   const bool par_field = gst_structure_has_field(in, "pixel-aspect-ratio") ||
                          gst_structure_has_field(out, "pixel-aspect-ratio");
   // Display aspect ratio of the fixed side.
-  const double dar = static_cast<double>(in_width) * in_par.n / (static_cast<double>(in_height) * in_par.d);
+  const double dar =
+      static_cast<double>(in_width) * in_par.n / (static_cast<double>(in_height) * in_par.d);
 
   gint width = 0, height = 0;
   const bool width_fixed = gst_structure_get_int(out, "width", &width);
@@ -203,16 +204,14 @@ std::optional<int> flags_or_error(gpointer self) {
   std::string error;
   const std::optional<int> parsed = parse_sws_flags(flags_of(self), error);
   if (!parsed)
-    GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS, ("vmafexactscale: %s.", error.c_str()),
-                      ("Set flags as FFmpeg's scale filter takes them; default \"%s\".",
-                       kDefaultFlags));
+    GST_ELEMENT_ERROR(
+        self, RESOURCE, SETTINGS, ("vmafexactscale: %s.", error.c_str()),
+        ("Set flags as FFmpeg's scale filter takes them; default \"%s\".", kDefaultFlags));
   return parsed;
 }
 
 // Bad flags fail the start rather than the first caps.
-gboolean start_unguarded(GstBaseTransform* trans) {
-  return flags_or_error(trans).has_value();
-}
+gboolean start_unguarded(GstBaseTransform* trans) { return flags_or_error(trans).has_value(); }
 
 gboolean stop_unguarded(GstBaseTransform* trans) {
   priv_of(trans)->scaler.reset();
@@ -239,11 +238,10 @@ gboolean set_info_unguarded(GstVideoFilter* filter, GstCaps* incaps, GstVideoInf
   const std::optional<int> flags = flags_or_error(filter);
   if (!flags) return FALSE;
   std::string error;
-  priv->scaler = SwsScaler::create(*in_info, *out_info, caps_colorimetry(incaps, *in_info),
-                                   *flags, yuvj_of(filter), error);
+  priv->scaler = SwsScaler::create(*in_info, *out_info, caps_colorimetry(incaps, *in_info), *flags,
+                                   yuvj_of(filter), error);
   if (!priv->scaler) {
-    GST_ELEMENT_ERROR(filter, CORE, NEGOTIATION, ("vmafexactscale: %s.", error.c_str()),
-                      (nullptr));
+    GST_ELEMENT_ERROR(filter, CORE, NEGOTIATION, ("vmafexactscale: %s.", error.c_str()), (nullptr));
     return FALSE;
   }
   GST_INFO_OBJECT(filter, "%dx%d -> %dx%d %s, %s", GST_VIDEO_INFO_WIDTH(in_info),

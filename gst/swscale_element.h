@@ -11,8 +11,7 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_VMAF_EXACT_SCALE (gst_vmaf_exact_scale_get_type())
-G_DECLARE_FINAL_TYPE(GstVmafExactScale, gst_vmaf_exact_scale, GST, VMAF_EXACT_SCALE,
-                     GstVideoFilter)
+G_DECLARE_FINAL_TYPE(GstVmafExactScale, gst_vmaf_exact_scale, GST, VMAF_EXACT_SCALE, GstVideoFilter)
 
 GST_ELEMENT_REGISTER_DECLARE(vmafexactscale);
 

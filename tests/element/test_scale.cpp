@@ -50,15 +50,16 @@ using BufferPtr = std::unique_ptr<GstBuffer, BufferUnref>;
 // it said on stderr.
 std::string run_program(const std::vector<std::string>& arguments) {
   std::vector<gchar*> argv;
-  for (const std::string& argument : arguments) argv.push_back(const_cast<gchar*>(argument.c_str()));
+  for (const std::string& argument : arguments)
+    argv.push_back(const_cast<gchar*>(argument.c_str()));
   argv.push_back(nullptr);
   gchar* error_text = nullptr;
   gint status = 0;
   GError* error = nullptr;
-  const gboolean spawned = g_spawn_sync(
-      nullptr, argv.data(), nullptr,
-      static_cast<GSpawnFlags>(G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL), nullptr,
-      nullptr, nullptr, &error_text, &status, &error);
+  const gboolean spawned =
+      g_spawn_sync(nullptr, argv.data(), nullptr,
+                   static_cast<GSpawnFlags>(G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL),
+                   nullptr, nullptr, nullptr, &error_text, &status, &error);
   std::string problem;
   if (!spawned) {
     problem = std::string("cannot run ") + arguments[0] + ": " + error->message;
@@ -159,14 +160,14 @@ class Inputs {
                              std::to_string(height) + ".raw";
     const auto path = folder_ / name;
     if (made_.emplace(name, true).second) {
-      const std::string problem = run_program(
-          {"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-           "testsrc2=size=" + std::to_string(width + width % 2) + "x" +
-               std::to_string(height + height % 2) + ":rate=25",
-           "-frames:v", std::to_string(kFrames), "-vf",
-           "noise=alls=40:allf=t,scale=" + std::to_string(width) + ":" + std::to_string(height) +
-               ",format=" + format.ffmpeg,
-           "-f", "rawvideo", path.string()});
+      const std::string problem =
+          run_program({"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                       "testsrc2=size=" + std::to_string(width + width % 2) + "x" +
+                           std::to_string(height + height % 2) + ":rate=25",
+                       "-frames:v", std::to_string(kFrames), "-vf",
+                       "noise=alls=40:allf=t,scale=" + std::to_string(width) + ":" +
+                           std::to_string(height) + ",format=" + format.ffmpeg,
+                       "-f", "rawvideo", path.string()});
       EXPECT_EQ(problem, "");
     }
     return path;
@@ -184,19 +185,27 @@ std::string ffmpeg_scaled(const Format& format, int width, int height, int out_w
                           int out_height, const std::string& flags,
                           const std::string& color_range = "") {
   const auto input = Inputs::get().input(format, width, height);
-  const auto output =
-      Inputs::get().folder() / ("ffmpeg-" + input.stem().string() + "-" +
-                                std::to_string(out_width) + "x" + std::to_string(out_height) +
-                                "-" + flags + color_range + ".raw");
+  const auto output = Inputs::get().folder() /
+                      ("ffmpeg-" + input.stem().string() + "-" + std::to_string(out_width) + "x" +
+                       std::to_string(out_height) + "-" + flags + color_range + ".raw");
   std::string filter = "scale=" + std::to_string(out_width) + ":" + std::to_string(out_height);
   if (flags != "bicubic") filter += ":flags=" + flags;  // bicubic: the command line's default
-  std::vector<std::string> command = {"ffmpeg", "-nostdin", "-v", "error", "-y", "-f",
-                                      "rawvideo", "-pix_fmt", format.ffmpeg, "-s",
+  std::vector<std::string> command = {"ffmpeg",
+                                      "-nostdin",
+                                      "-v",
+                                      "error",
+                                      "-y",
+                                      "-f",
+                                      "rawvideo",
+                                      "-pix_fmt",
+                                      format.ffmpeg,
+                                      "-s",
                                       std::to_string(width) + "x" + std::to_string(height),
-                                      "-r", "25"};
+                                      "-r",
+                                      "25"};
   if (!color_range.empty()) command.insert(command.end(), {"-color_range", color_range});
-  command.insert(command.end(), {"-i", input.string(), "-vf", filter, "-f", "rawvideo",
-                                 "-pix_fmt", format.ffmpeg, output.string()});
+  command.insert(command.end(), {"-i", input.string(), "-vf", filter, "-f", "rawvideo", "-pix_fmt",
+                                 format.ffmpeg, output.string()});
   const std::string problem = run_program(command);
   EXPECT_EQ(problem, "");
   return read_file(output);
@@ -211,9 +220,9 @@ struct Scaled {
 // The element's frames for the same input, through a harness whose
 // downstream asks for out_width x out_height.
 // `colorimetry`: the input caps' (e.g. "1:4:0:0", full range), or "" (none).
-Scaled element_scaled(const Format& format, int width, int height, int out_width,
-                      int out_height, const std::string& flags,
-                      const std::string& colorimetry = "", bool yuvj = true) {
+Scaled element_scaled(const Format& format, int width, int height, int out_width, int out_height,
+                      const std::string& flags, const std::string& colorimetry = "",
+                      bool yuvj = true) {
   Scaled scaled;
   const std::string input = read_file(Inputs::get().input(format, width, height));
   const GstVideoInfo in_info = info_of(format.gst, width, height);
@@ -229,10 +238,10 @@ Scaled element_scaled(const Format& format, int width, int height, int out_width
   std::string in_caps = caps_text(format.gst, width, height);
   if (!colorimetry.empty()) in_caps += ", colorimetry=" + colorimetry;
   gst_harness_set_src_caps_str(harness.get(), in_caps.c_str());
-  gst_harness_set_sink_caps_str(
-      harness.get(), (std::string("video/x-raw, width=") + std::to_string(out_width) +
-                      ", height=" + std::to_string(out_height))
-                         .c_str());
+  gst_harness_set_sink_caps_str(harness.get(),
+                                (std::string("video/x-raw, width=") + std::to_string(out_width) +
+                                 ", height=" + std::to_string(out_height))
+                                    .c_str());
   for (int i = 0; i < kFrames; ++i) {
     BufferPtr buffer =
         unpacked(in_info, input.data() + i * packed_size(in_info), i * GST_SECOND / 25);
@@ -272,8 +281,8 @@ TEST_P(ScaleLikeFfmpeg, EveryFrameIsFfmpegsBytes) {
     std::size_t first_difference = 0;
     while (first_difference < got.size() && got[first_difference] == want[first_difference])
       ++first_difference;
-    EXPECT_TRUE(got == want) << "frame " << i << ": first different byte at "
-                             << first_difference << " of " << got.size();
+    EXPECT_TRUE(got == want) << "frame " << i << ": first different byte at " << first_difference
+                             << " of " << got.size();
   }
 }
 
@@ -295,9 +304,9 @@ const std::pair kUp{std::pair{639, 359}, std::pair{1280, 720}};
 
 std::string case_name(const ::testing::TestParamInfo<ScaleCase>& info) {
   const auto& [format, in_size, out_size, flags] = info.param;
-  return std::string(gst_video_format_to_string(format.gst)) + "_" +
-         std::to_string(in_size.first) + "x" + std::to_string(in_size.second) + "_to_" +
-         std::to_string(out_size.first) + "x" + std::to_string(out_size.second) + "_" + flags;
+  return std::string(gst_video_format_to_string(format.gst)) + "_" + std::to_string(in_size.first) +
+         "x" + std::to_string(in_size.second) + "_to_" + std::to_string(out_size.first) + "x" +
+         std::to_string(out_size.second) + "_" + flags;
 }
 
 // Every format down and up; NV12 and P010_10LE (beyond the issue's list) down only,
@@ -306,14 +315,13 @@ std::vector<ScaleCase> bicubic_cases() {
   std::vector<ScaleCase> cases;
   for (const Format& format : kFormats)
     for (const auto& [in_size, out_size] : {kDown, kUp})
-      if (in_size == kDown.first || GST_VIDEO_FORMAT_INFO_N_PLANES(gst_video_format_get_info(
-                                        format.gst)) != 2)
+      if (in_size == kDown.first ||
+          GST_VIDEO_FORMAT_INFO_N_PLANES(gst_video_format_get_info(format.gst)) != 2)
         cases.emplace_back(format, in_size, out_size, "bicubic");
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Bicubic, ScaleLikeFfmpeg, ::testing::ValuesIn(bicubic_cases()),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(Bicubic, ScaleLikeFfmpeg, ::testing::ValuesIn(bicubic_cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(Lanczos, ScaleLikeFfmpeg,
                          ::testing::Values(ScaleCase{kI420, kDown.first, kDown.second, "lanczos"},
                                            ScaleCase{kI420, kUp.first, kUp.second, "lanczos"},
@@ -347,19 +355,22 @@ TEST(Scale, RangeOfTheInputIsFfmpegsFramesRange) {
   };
   for (const RangeCase& test :
        {RangeCase{kI420, "1:4:0:0", "pc", false, GST_VIDEO_COLOR_RANGE_16_235},
-        RangeCase{{GST_VIDEO_FORMAT_I420, "yuvj420p"}, "1:4:0:0", "", true,
-                  GST_VIDEO_COLOR_RANGE_0_255},
-        RangeCase{{GST_VIDEO_FORMAT_Y444, "yuvj444p"}, "1:4:0:0", "", true,
-                  GST_VIDEO_COLOR_RANGE_0_255},
+        RangeCase{
+            {GST_VIDEO_FORMAT_I420, "yuvj420p"}, "1:4:0:0", "", true, GST_VIDEO_COLOR_RANGE_0_255},
+        RangeCase{
+            {GST_VIDEO_FORMAT_Y444, "yuvj444p"}, "1:4:0:0", "", true, GST_VIDEO_COLOR_RANGE_0_255},
         RangeCase{kI420_10, "1:4:0:0", "pc", true, GST_VIDEO_COLOR_RANGE_16_235},
         RangeCase{kI420, "2:4:0:0", "tv", true, GST_VIDEO_COLOR_RANGE_16_235},
-        RangeCase{{GST_VIDEO_FORMAT_GRAY8, "gray"}, "2:0:0:0", "tv", true,
+        RangeCase{{GST_VIDEO_FORMAT_GRAY8, "gray"},
+                  "2:0:0:0",
+                  "tv",
+                  true,
                   GST_VIDEO_COLOR_RANGE_0_255}}) {
     const std::string name = std::string(test.format.ffmpeg) + " " + test.colorimetry;
     const std::string expected =
         ffmpeg_scaled(test.format, 1277, 719, 640, 360, "bicubic", test.color_range);
-    const Scaled scaled = element_scaled(test.format, 1277, 719, 640, 360, "bicubic",
-                                         test.colorimetry, test.yuvj);
+    const Scaled scaled =
+        element_scaled(test.format, 1277, 719, 640, 360, "bicubic", test.colorimetry, test.yuvj);
     ASSERT_EQ(scaled.frames.size(), static_cast<std::size_t>(kFrames)) << name;
     EXPECT_TRUE(scaled.frames[0] + scaled.frames[1] == expected) << name;
     EXPECT_EQ(scaled.range, test.out_range) << name;
@@ -388,8 +399,10 @@ TEST(Scale, FullRangeEncodesAsFfmpegDecodesAndScalesThem) {
                 "realtime", "-cpu-used", "8", "-b:v", "300k"},
                false}}) {
     const auto file = folder / encode.file;
-    std::vector<std::string> command = {"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi",
-                                        "-i", "testsrc2=size=320x180:rate=25", "-frames:v", "3"};
+    std::vector<std::string> command = {"ffmpeg",    "-nostdin", "-v",
+                                        "error",     "-y",       "-f",
+                                        "lavfi",     "-i",       "testsrc2=size=320x180:rate=25",
+                                        "-frames:v", "3"};
     command.insert(command.end(), encode.codec.begin(), encode.codec.end());
     command.push_back(file.string());
     ASSERT_EQ(run_program(command), "");
@@ -401,16 +414,15 @@ TEST(Scale, FullRangeEncodesAsFfmpegDecodesAndScalesThem) {
               "");
     for (const bool yuvj : {true, false}) {
       const auto scaled = folder / (std::string(encode.file) + (yuvj ? ".yuvj.raw" : ".raw"));
-      ASSERT_EQ(run_program({"gst-launch-1.0", "-q", "filesrc", "location=" + file.string(), "!",
-                             "decodebin", "!", "vmafexactscale",
-                             std::string("yuvj=") + (yuvj ? "true" : "false"), "!",
-                             "video/x-raw,width=160,height=90", "!", "filesink",
-                             "location=" + scaled.string()}),
-                "");
+      ASSERT_EQ(
+          run_program(
+              {"gst-launch-1.0", "-q", "filesrc", "location=" + file.string(), "!", "decodebin",
+               "!", "vmafexactscale", std::string("yuvj=") + (yuvj ? "true" : "false"), "!",
+               "video/x-raw,width=160,height=90", "!", "filesink", "location=" + scaled.string()}),
+          "");
       const std::string got = read_file(scaled);
       EXPECT_EQ(got.size(), 160u * 90 * 3 / 2 * 3) << encode.file;
-      EXPECT_EQ(got == read_file(expected), yuvj == encode.yuvj)
-          << encode.file << " yuvj=" << yuvj;
+      EXPECT_EQ(got == read_file(expected), yuvj == encode.yuvj) << encode.file << " yuvj=" << yuvj;
     }
   }
 }
@@ -420,8 +432,7 @@ TEST(Scale, FullRangeEncodesAsFfmpegDecodesAndScalesThem) {
 // The caps downstream gets for a 1280x720 1/1 I420 input when it asks for `wanted`.
 std::string negotiated(const std::string& wanted, GstFlowReturn* pushed = nullptr) {
   HarnessPtr harness(gst_harness_new("vmafexactscale"));
-  gst_harness_set_src_caps_str(harness.get(),
-                               caps_text(GST_VIDEO_FORMAT_I420, 1280, 720).c_str());
+  gst_harness_set_src_caps_str(harness.get(), caps_text(GST_VIDEO_FORMAT_I420, 1280, 720).c_str());
   gst_harness_set_sink_caps_str(harness.get(), wanted.c_str());
   const GstVideoInfo info = info_of(GST_VIDEO_FORMAT_I420, 1280, 720);
   const std::string black(packed_size(info), '\0');
@@ -437,9 +448,8 @@ std::string negotiated(const std::string& wanted, GstFlowReturn* pushed = nullpt
   gst_structure_get_int(structure, "width", &width);
   gst_structure_get_int(structure, "height", &height);
   gst_structure_get_fraction(structure, "pixel-aspect-ratio", &par_n, &par_d);
-  return std::string(gst_structure_get_string(structure, "format")) + " " +
-         std::to_string(width) + "x" + std::to_string(height) + " " + std::to_string(par_n) +
-         "/" + std::to_string(par_d);
+  return std::string(gst_structure_get_string(structure, "format")) + " " + std::to_string(width) +
+         "x" + std::to_string(height) + " " + std::to_string(par_n) + "/" + std::to_string(par_d);
 }
 
 // One size given: the other keeps the display aspect ratio (as videoscale).
@@ -525,10 +535,9 @@ std::pair<std::vector<std::string>, bool> start_with_flags(const char* flags) {
 
 // A wrong word fails the start with an error naming it and the valid words.
 TEST(Scale, BadFlagsFailTheStartNamingTheWordAndTheValidOnes) {
-  for (const auto& [flags, word] : {std::pair{"bicubik", "bicubik"},
-                                    std::pair{"lanczos+accurate_rnd+nope", "nope"},
-                                    std::pair{"bicubic+lanczos", "bicubic+lanczos"},
-                                    std::pair{"", ""}}) {
+  for (const auto& [flags, word] :
+       {std::pair{"bicubik", "bicubik"}, std::pair{"lanczos+accurate_rnd+nope", "nope"},
+        std::pair{"bicubic+lanczos", "bicubic+lanczos"}, std::pair{"", ""}}) {
     const auto [errors, started] = start_with_flags(flags);
     EXPECT_FALSE(started) << flags;
     ASSERT_EQ(errors.size(), 1u) << flags;
@@ -559,9 +568,9 @@ TEST(Scale, ScalerPropertyNamesFlagsAndLibswscaleVersion) {
     g_free(text);
     return scaler;
   };
-  EXPECT_TRUE(g_regex_match_simple("^vmafexactscale flags=bicubic \\(libswscale \\d+\\.\\d+\\.\\d+\\)$",
-                                   scaler().c_str(), GRegexCompileFlags(0),
-                                   GRegexMatchFlags(0)))
+  EXPECT_TRUE(
+      g_regex_match_simple("^vmafexactscale flags=bicubic \\(libswscale \\d+\\.\\d+\\.\\d+\\)$",
+                           scaler().c_str(), GRegexCompileFlags(0), GRegexMatchFlags(0)))
       << scaler();
   g_object_set(element, "flags", "lanczos", nullptr);
   EXPECT_TRUE(scaler().starts_with("vmafexactscale flags=lanczos (libswscale ")) << scaler();
@@ -643,9 +652,10 @@ TEST(ExtraProvenance, FollowsTheBuiltinEntriesInTheXmlLog) {
   const auto messages = score_with("threads=1 log-location=" + log.string(), run_provenance());
   EXPECT_TRUE(message_texts(messages, GST_MESSAGE_ERROR).empty());
   const std::string xml = read_file(log);
-  const auto threads = xml.find("threads=\"1\" date=\"2026-01-02T03:04:05Z\" scaler=\""
-                                "vmafexactscale flags=bicubic (libswscale 6.7.100)\" "
-                                "reference_size_bytes=\"123456\" />");
+  const auto threads = xml.find(
+      "threads=\"1\" date=\"2026-01-02T03:04:05Z\" scaler=\""
+      "vmafexactscale flags=bicubic (libswscale 6.7.100)\" "
+      "reference_size_bytes=\"123456\" />");
   EXPECT_NE(threads, std::string::npos) << xml.substr(0, 600);
 }
 
@@ -659,9 +669,9 @@ TEST(ExtraProvenance, ABuiltinKeyIsRefusedNamingIt) {
     });
     EXPECT_FALSE(started) << key;
     ASSERT_EQ(errors.size(), 1u) << key;
-    EXPECT_NE(errors[0].find("Invalid extra-provenance property: the key '" + std::string(key) +
-                             "'"),
-              std::string::npos)
+    EXPECT_NE(
+        errors[0].find("Invalid extra-provenance property: the key '" + std::string(key) + "'"),
+        std::string::npos)
         << errors[0];
   }
   // A key of its own starts.
@@ -689,8 +699,7 @@ TEST(ExtraProvenance, ReadsBackAsText) {
   ASSERT_EQ(gst_structure_n_fields(read), static_cast<gint>(kExtra.size()));
   for (std::size_t i = 0; i < kExtra.size(); ++i) {
     EXPECT_EQ(gst_structure_nth_field_name(read, static_cast<guint>(i)), kExtra[i].first);
-    EXPECT_STREQ(gst_structure_get_string(read, kExtra[i].first.c_str()),
-                 kExtra[i].second.c_str());
+    EXPECT_STREQ(gst_structure_get_string(read, kExtra[i].first.c_str()), kExtra[i].second.c_str());
   }
   gst_structure_free(read);
   gst_object_unref(element);
