@@ -286,6 +286,9 @@ class AlignMedia : public ::testing::Test {
         ff + "-i " + f + "source.y4m -vf trim=start_frame=8,setpts=PTS-STARTPTS" + x264 +
             "-crf 32 " + f + "cut5.mp4",
         ff + "-i " + f + "source.y4m" + x264 + "-crf 32 " + f + "padded3.mp4",
+        // The same cut, 10-bit (its luma read as decoded, 16 bits a sample).
+        ff + "-i " + f + "source.y4m -vf trim=start_frame=8,setpts=PTS-STARTPTS" +
+            " -c:v libx264 -preset veryfast -pix_fmt yuv420p10le -crf 32 " + f + "cut5_10bit.mp4",
         // The same cut, at 30 fps (frames picked to it by ffmpeg's fps filter).
         ff + "-i " + f + "source.y4m -vf trim=start_frame=8,setpts=PTS-STARTPTS,fps=30" + x264 +
             "-crf 32 " + f + "cut5_30fps.mp4",
@@ -352,6 +355,14 @@ TEST_F(AlignMedia, FindsExtraFramesAtTheStart) {
   EXPECT_EQ(found.estimate.offset, -3);
   EXPECT_GT(found.estimate.confidence, kLowAlignConfidence);
   EXPECT_EQ(found.dist_delay, 0.125);
+}
+
+TEST_F(AlignMedia, ReadsA10BitEncodeAsDecoded) {
+  const AutoAlignment found =
+      align_automatically(file_input("ref.mp4", "reference", 24),
+                          file_input("cut5_10bit.mp4", "distorted video", 24), 2.0);
+  EXPECT_EQ(found.estimate.offset, 5);
+  EXPECT_GT(found.estimate.confidence, kLowAlignConfidence);
 }
 
 TEST_F(AlignMedia, ComparesAnotherFrameRateByTime) {

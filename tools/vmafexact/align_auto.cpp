@@ -188,7 +188,8 @@ void release_sample(GstSample* sample) { gst_sample_unref(sample); }
 using SamplePtr = std::unique_ptr<GstSample, tools::Releaser<GstSample, release_sample>>;
 
 // A thumbnail of one luma plane (`bytes_per_sample` 1 or 2, little-endian, of
-// `depth` bits): each thumbnail sample the mean of its box of the picture.
+// `depth` bits above `shift` bits): each thumbnail sample the mean of its box
+// of the picture.
 class Shrinker {
  public:
   Shrinker(int width, int height) : columns_(kThumbnailWidth + 1), rows_(kThumbnailHeight + 1) {
@@ -197,7 +198,8 @@ class Shrinker {
     for (int y = 0; y <= kThumbnailHeight; ++y) rows_[y] = y * height / kThumbnailHeight;
   }
 
-  Thumbnail shrink(const guint8* plane, std::size_t stride, int bytes_per_sample, int depth) const {
+  Thumbnail shrink(const guint8* plane, std::size_t stride, int bytes_per_sample, int depth,
+                   int shift = 0) const {
     const double scale = 1.0 / static_cast<double>(1 << (depth - 8));
     Thumbnail thumbnail(static_cast<std::size_t>(kThumbnailWidth) * kThumbnailHeight);
     for (int ty = 0; ty < kThumbnailHeight; ++ty) {
@@ -208,7 +210,7 @@ class Shrinker {
         for (int y = y0; y < y1; ++y) {
           const guint8* row = plane + static_cast<std::size_t>(y) * stride;
           for (int x = x0; x < x1; ++x)
-            sum += bytes_per_sample == 1 ? row[x] : GST_READ_UINT16_LE(row + 2 * x);
+            sum += bytes_per_sample == 1 ? row[x] : GST_READ_UINT16_LE(row + 2 * x) >> shift;
         }
         thumbnail[static_cast<std::size_t>(ty) * kThumbnailWidth + tx] =
             sum * scale / static_cast<double>((y1 - y0) * (x1 - x0));
@@ -265,8 +267,15 @@ GstObjectPtr<GstElement> element(const char* factory) {
   return made;
 }
 
-// Decodes (or parses, raw) the input's first `max_frames` frames into 8-bit
-// I420, whose luma each becomes a thumbnail. Ends within `timeout`.
+// The formats whose first plane is the luma, 8 or 16 bits a sample, taken as
+// decoded; any other is converted to the first, I420.
+constexpr const char* kLumaFirstFormats[] = {
+    "I420",      "YV12",      "NV12",      "NV21",      "Y42B",      "Y444",      "Y41B",
+    "GRAY8",     "I420_10LE", "I420_12LE", "I422_10LE", "I422_12LE", "Y444_10LE", "Y444_12LE",
+    "Y444_16LE", "P010_10LE", "P012_LE",   "P016_LE",   "GRAY16_LE"};
+
+// Decodes (or parses, raw) the input's first `max_frames` frames, whose luma
+// each becomes a thumbnail. Fails when no frame comes for `timeout`.
 TimedThumbnails decode_thumbnails(const VideoInput& input, std::size_t max_frames,
                                   GstClockTime timeout) {
   GstObjectPtr<GstElement> pipeline(
@@ -293,7 +302,19 @@ TimedThumbnails decode_thumbnails(const VideoInput& input, std::size_t max_frame
     gst_bin_add(bin, decoder.get());
     tools::link_decoded_video(decoder.get(), queue.get());
   }
-  CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", nullptr));
+  CapsPtr caps(gst_caps_new_empty_simple("video/x-raw"));
+  {
+    GValue list = G_VALUE_INIT;
+    g_value_init(&list, GST_TYPE_LIST);
+    for (const char* format : kLumaFirstFormats) {
+      GValue name = G_VALUE_INIT;
+      g_value_init(&name, G_TYPE_STRING);
+      g_value_set_static_string(&name, format);
+      gst_value_list_append_and_take_value(&list, &name);
+    }
+    gst_caps_set_value(caps.get(), "format", &list);
+    g_value_unset(&list);
+  }
   g_object_set(filter.get(), "caps", caps.get(), nullptr);
   // Pulled frame by frame: two at most wait, so memory stays bounded.
   g_object_set(sink.get(), "sync", FALSE, "max-buffers", 2u, "drop", FALSE, nullptr);
@@ -316,7 +337,10 @@ TimedThumbnails decode_thumbnails(const VideoInput& input, std::size_t max_frame
   TimedThumbnails out;
   std::unique_ptr<Shrinker> shrinker;
   GstClockTime first_time = GST_CLOCK_TIME_NONE;
-  const gint64 deadline = g_get_monotonic_time() + static_cast<gint64>(timeout / GST_USECOND);
+  const auto stall_deadline = [&] {
+    return g_get_monotonic_time() + static_cast<gint64>(timeout / GST_USECOND);
+  };
+  gint64 deadline = stall_deadline();
   GstAppSink* appsink = GST_APP_SINK(sink.get());
   while (out.thumbnails.size() < max_frames) {
     if (MessagePtr message{gst_bus_pop_filtered(bus.get(), GST_MESSAGE_ERROR)}) {
@@ -339,10 +363,15 @@ TimedThumbnails decode_thumbnails(const VideoInput& input, std::size_t max_frame
       throw fail("a frame without video caps");
     GstVideoFrame frame;
     if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ)) throw fail("a frame unmapped");
+    deadline = stall_deadline();
     if (!shrinker) shrinker = std::make_unique<Shrinker>(info.width, info.height);
+    const GstVideoFormatInfo* format = info.finfo;
     out.thumbnails.push_back(
         shrinker->shrink(static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0)),
-                         static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0)), 1, 8));
+                         static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0)),
+                         GST_VIDEO_FORMAT_INFO_PSTRIDE(format, 0),
+                         static_cast<int>(GST_VIDEO_FORMAT_INFO_DEPTH(format, 0)),
+                         GST_VIDEO_FORMAT_INFO_SHIFT(format, 0)));
     gst_video_frame_unmap(&frame);
     GstClockTime time = GST_BUFFER_PTS(buffer);
     if (!GST_CLOCK_TIME_IS_VALID(first_time)) first_time = time;
