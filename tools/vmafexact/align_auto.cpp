@@ -350,7 +350,7 @@ TimedThumbnails decode_thumbnails(const VideoInput& input, std::size_t max_frame
       throw fail(error ? error->message : "unknown error");
     }
     if (g_get_monotonic_time() > deadline)
-      throw fail("no frame within " + std::to_string(timeout / GST_SECOND) + " s");
+      throw fail("no frame for " + std::to_string(timeout / GST_SECOND) + " s");
     // A bounded wait for the next frame; in between, the bus is looked at.
     SamplePtr sample(gst_app_sink_try_pull_sample(appsink, 100 * GST_MSECOND));
     if (!sample) {

@@ -90,7 +90,7 @@ struct AutoAlignment {
 // their timestamps when the rates differ) and estimates the offset within
 // ±`range_seconds`. Throws CliError: kExitUsage when the reference's frame
 // rate is unknown (variable), kExitInput when an input cannot be decoded or
-// gives no frame within `timeout`, kExitNothingToCompare when either holds
+// gives no frame for `timeout`, kExitNothingToCompare when either holds
 // fewer than kMinAlignWindow + 1 frames.
 AutoAlignment align_automatically(const VideoInput& ref, const VideoInput& dist,
                                   double range_seconds, GstClockTime timeout = 60 * GST_SECOND);
