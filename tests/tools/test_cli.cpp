@@ -205,8 +205,9 @@ class Cli : public ::testing::Test {
         ff + "-i " + f + "range_dist.mp4 " + f + "range_dist.y4m",
         ff + "-i " + f + "range_ref.mp4 -vf trim=start_frame=48:end_frame=78,setpts=PTS-STARTPTS " +
             f + "range_ref_cut.y4m",
-        ff + "-i " + f + "range_dist.mp4 -vf trim=start_frame=48:end_frame=78,setpts=PTS-STARTPTS " +
-            f + "range_dist_cut.y4m",
+        ff + "-i " + f +
+            "range_dist.mp4 -vf trim=start_frame=48:end_frame=78,setpts=PTS-STARTPTS " + f +
+            "range_dist_cut.y4m",
         // A 640x360 H.264 encode of a 1280x720 reference, as a y4m too, and
         // scaled back by FFmpeg's default scale filter.
         ff + "-f lavfi -i testsrc2=size=1280x720:rate=24 -frames:v 12 -pix_fmt yuv420p " + f +
@@ -705,10 +706,10 @@ TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
   const fs::path dot = out_ / "dot";
   fs::create_directories(dot);
   setenv("GST_DEBUG_DUMP_DOT_DIR", dot.c_str(), 1);
-  const Result all = run_cli({"--precision", "max", "--features", "psnr", "--dist-delay", "-0.125",
-                              "--json", out("{name}.json"), "--csv", out("{name}.csv"),
-                              in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4"),
-                              in("enc_c.mp4")});
+  const Result all =
+      run_cli({"--precision", "max", "--features", "psnr", "--dist-delay", "-0.125", "--json",
+               out("{name}.json"), "--csv", out("{name}.csv"), in("multi_ref.mp4"), in("enc_a.mp4"),
+               in("enc_b.mp4"), in("enc_c.mp4")});
   unsetenv("GST_DEBUG_DUMP_DOT_DIR");
   ASSERT_EQ(all.status, 0) << describe(all);
   // One row per encode: file, size, bitrate, duration, VMAF, harmonic mean,
@@ -760,12 +761,21 @@ TEST_F(Cli, EachLogCarriesTheRunsProvenance) {
   const Json log = Json::parse(read_file(out("enc_c.json")));
   std::vector<std::string> keys;
   for (const auto& [key, value] : log["provenance"].items()) keys.push_back(key);
-  const std::vector<std::string> agreed = {
-      "date",                  "command_line",          "scaler",
-      "reference",             "reference_size_bytes",  "reference_duration_s",
-      "reference_codec",       "reference_bitrate_bps", "distorted",
-      "distorted_size_bytes",  "distorted_duration_s",  "distorted_codec",
-      "distorted_bitrate_bps", "distorted_framerate",   "alignment"};
+  const std::vector<std::string> agreed = {"date",
+                                           "command_line",
+                                           "scaler",
+                                           "reference",
+                                           "reference_size_bytes",
+                                           "reference_duration_s",
+                                           "reference_codec",
+                                           "reference_bitrate_bps",
+                                           "distorted",
+                                           "distorted_size_bytes",
+                                           "distorted_duration_s",
+                                           "distorted_codec",
+                                           "distorted_bitrate_bps",
+                                           "distorted_framerate",
+                                           "alignment"};
   ASSERT_GE(keys.size(), agreed.size());
   EXPECT_EQ(std::vector<std::string>(keys.end() - static_cast<long>(agreed.size()), keys.end()),
             agreed);
@@ -777,7 +787,9 @@ TEST_F(Cli, EachLogCarriesTheRunsProvenance) {
                 "' --plot-scores vmaf " + in("multi_ref.mp4")),
             std::string::npos)
       << provenance["command_line"];
-  EXPECT_EQ(provenance["scaler"].get<std::string>().rfind("vmafexactscale flags=bicubic (libswscale ", 0), 0u)
+  EXPECT_EQ(
+      provenance["scaler"].get<std::string>().rfind("vmafexactscale flags=bicubic (libswscale ", 0),
+      0u)
       << provenance["scaler"];
   EXPECT_EQ(Json::parse(read_file(out("enc_a.json")))["provenance"]["scaler"], "none (same size)");
   const double bytes = static_cast<double>(fs::file_size(in("enc_c.mp4")));
@@ -798,8 +810,7 @@ TEST_F(Cli, SeveralEncodesNameTheOneThatFailsAndShowOneProgressLine) {
   EXPECT_NE(bad.err.find("vmafexact: cannot read the distorted video " + in("notvideo.txt")),
             std::string::npos)
       << bad.err;
-  const Result shown =
-      run_cli_on_terminal({in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4")});
+  const Result shown = run_cli_on_terminal({in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4")});
   ASSERT_EQ(shown.status, 0) << shown.out;
   EXPECT_NE(shown.out.find("/24 "), std::string::npos) << shown.out;
   EXPECT_NE(shown.out.find("(slowest of 2 encodes)"), std::string::npos) << shown.out;
@@ -843,9 +854,9 @@ TEST_F(Cli, StartAndFramesScoreThatRangeOfBothInputs) {
   }
   // The same range as [mm:]ss and a duration, DIST the same pictures in a y4m
   // file (read by the tool, not a GStreamer decoder).
-  const Result duration = run_cli({"--precision", "max", "--json", out("duration.json"),
-                                   "--start", "0:02", "--duration", "1.25", in("range_ref.mp4"),
-                                   in("range_dist.y4m")});
+  const Result duration =
+      run_cli({"--precision", "max", "--json", out("duration.json"), "--start", "0:02",
+               "--duration", "1.25", in("range_ref.mp4"), in("range_dist.y4m")});
   ASSERT_EQ(duration.status, 0) << describe(duration);
   EXPECT_EQ(Json::parse(read_file(out("duration.json")))["frames"], frames);
   // A start beyond the end is an error that says so.
@@ -896,9 +907,10 @@ TEST_F(Cli, DefaultScalingEqualsFfmpegsScaleFilter) {
   const Json mkv_10 = log_10("enc_480_10.mkv", "mkv10.json");
   EXPECT_EQ(mkv_10["frames"].size(), 6u);
   EXPECT_EQ(mkv_10, log_10("enc_480_10_scaled.y4m", "ffmpeg10.json"));
-  EXPECT_EQ(Json::parse(read_file(out("mp4.json")))["provenance"]["scaler"].get<std::string>().rfind(
-                "vmafexactscale flags=bicubic", 0),
-            0u);
+  EXPECT_EQ(
+      Json::parse(read_file(out("mp4.json")))["provenance"]["scaler"].get<std::string>().rfind(
+          "vmafexactscale flags=bicubic", 0),
+      0u);
 }
 
 // GStreamer's videoscale (--scale-method catrom) on a y4m DIST whose caps name
@@ -948,8 +960,9 @@ TEST_F(Cli, NewOptionsAreCheckedWithAClearError) {
       {{"--ladder", "a=" + dist, "--ladder", "a=" + other, ref},
        "--ladder 'a': two ladders have this name"},
       {{"--json", out("scores.json"), ref, dist, other},
-       "--json '" + out("scores.json") + "': with several DISTs each writes its own file: put "
-       "{name}"},
+       "--json '" + out("scores.json") +
+           "': with several DISTs each writes its own file: put "
+           "{name}"},
       {{"--jsonl", "-", ref, dist, other}, "--jsonl '-': standard output carries one encode's"},
       {{"--csv", out("{name}.csv"), ref, dist, in("sub/dist_480.mp4")},
        dist + " and " + in("sub/dist_480.mp4") + " have the same {name}, dist_480"},
@@ -1055,14 +1068,14 @@ TEST_F(Cli, HelpAndVersion) {
   const Result help = run_cli({"--help"});
   EXPECT_EQ(help.status, 0);
   for (const char* option :
-       {"--size",        "--ref-size",     "--dist-size", "--format",
-        "--framerate",   "--scale-method", "--no-scale",  "--no-rate-conversion",
-        "--dist-delay",  "--model",        "--features",  "--backend",
-        "--threads",     "--subsample",    "--json",      "--xml",
-        "--csv",         "--precision",    "--jsonl",     "--progress",
-        "--no-progress", "--quiet",        "--version",   "--plot",
-        "--html",        "Exit codes: 0",  "--start",     "--frames",
-        "--duration",    "--align",        "--align-range", "--ladder",
+       {"--size",        "--ref-size",     "--dist-size",    "--format",
+        "--framerate",   "--scale-method", "--no-scale",     "--no-rate-conversion",
+        "--dist-delay",  "--model",        "--features",     "--backend",
+        "--threads",     "--subsample",    "--json",         "--xml",
+        "--csv",         "--precision",    "--jsonl",        "--progress",
+        "--no-progress", "--quiet",        "--version",      "--plot",
+        "--html",        "Exit codes: 0",  "--start",        "--frames",
+        "--duration",    "--align",        "--align-range",  "--ladder",
         "--scale-flags", "--plot-scores",  "--worst-frames", "{name}"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
   const Result version = run_cli({"--version"});

@@ -64,11 +64,11 @@ struct RawArguments {
   gchar** files = nullptr;
 
   ~RawArguments() {
-    for (gchar* text : {size,        ref_size,  dist_size,     format,         ref_format,
-                        dist_format, framerate, ref_framerate, dist_framerate, scale_method,
-                        model,       features,  backend,       json,           xml,
-                        csv,         sub,       precision,     jsonl,          plot,
-                        html,        scale_flags, align,        start,          frames,
+    for (gchar* text : {size,        ref_size,    dist_size,     format,         ref_format,
+                        dist_format, framerate,   ref_framerate, dist_framerate, scale_method,
+                        model,       features,    backend,       json,           xml,
+                        csv,         sub,         precision,     jsonl,          plot,
+                        html,        scale_flags, align,         start,          frames,
                         duration,    plot_scores})
       g_free(text);
     g_strfreev(files);
@@ -248,10 +248,12 @@ Options::Ladder parse_ladder(const std::string& text) {
 // "bicubic", "lanczos+accurate_rnd". Empty when fine, else what is wrong.
 std::string sws_flags_problem(const std::string& flags) {
   static constexpr std::string_view kNames[] = {
-      "fast_bilinear",   "bilinear",     "bicubic",         "experimental", "neighbor",
-      "area",            "bicublin",     "gauss",           "sinc",         "lanczos",
-      "spline",          "print_info",   "accurate_rnd",    "full_chroma_int",
-      "full_chroma_inp", "bitexact",     "error_diffusion", "unstable"};
+      "fast_bilinear", "bilinear",        "bicubic",
+      "experimental",  "neighbor",        "area",
+      "bicublin",      "gauss",           "sinc",
+      "lanczos",       "spline",          "print_info",
+      "accurate_rnd",  "full_chroma_int", "full_chroma_inp",
+      "bitexact",      "error_diffusion", "unstable"};
   std::string known;
   for (std::string_view name : kNames) {
     if (!known.empty()) known += ", ";
@@ -285,7 +287,8 @@ std::optional<double> parse_time(std::string_view text) {
   std::size_t at = 0;
   for (;;) {
     const std::size_t colon = text.find(':', at);
-    const std::string part(text.substr(at, colon == std::string_view::npos ? text.npos : colon - at));
+    const std::string part(
+        text.substr(at, colon == std::string_view::npos ? text.npos : colon - at));
     if (part.empty() || part.find_first_not_of("0123456789.") != std::string::npos) return {};
     const bool last = colon == std::string_view::npos;
     if (!last && part.find('.') != std::string::npos) return {};
@@ -474,9 +477,9 @@ Options parse_options(int argc, char** argv) {
         bad("--ladder", options.ladders[i].name, "two ladders have this name; name each its own");
   if (files.empty() || (files.size() == 1 && options.ladders.empty()))
     throw CliError(kExitUsage,
-                   files.empty() ? "give the reference and the distorted video"
-                                 : "give the distorted video (or videos) after the reference " +
-                                       files[0],
+                   files.empty()
+                       ? "give the reference and the distorted video"
+                       : "give the distorted video (or videos) after the reference " + files[0],
                    "Usage: vmafexact [OPTIONS] REF DIST [DIST...] (vmafexact --help for the "
                    "options).");
   options.ref.path = files[0];

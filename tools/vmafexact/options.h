@@ -44,7 +44,7 @@ struct Options {
   };
   std::vector<Ladder> ladders;
   // Lining up.
-  bool align_auto = false;  // --align auto|off: find each DIST's offset
+  bool align_auto = false;   // --align auto|off: find each DIST's offset
   double align_range = 2.0;  // --align-range SECONDS searched, either way
   // "ffmpeg": vmafexactscale (libswscale, as FFmpeg's scale filter), else a
   // videoscale method nick.

@@ -266,7 +266,9 @@ FrameWindow frame_window(const Options& options, const VideoInput& ref) {
   if (ref.framerate.num > 0) {
     const auto num = static_cast<guint64>(ref.framerate.num);
     const auto den = static_cast<guint64>(ref.framerate.den);
-    auto time_of = [&](guint64 frame) { return gst_util_uint64_scale(frame, GST_SECOND * den, num); };
+    auto time_of = [&](guint64 frame) {
+      return gst_util_uint64_scale(frame, GST_SECOND * den, num);
+    };
     const GstClockTime half_frame = gst_util_uint64_scale(GST_SECOND, den, 2 * num);
     // The first frame at or after a time (a millionth of a frame's slack
     // for times typed in decimals).
@@ -287,10 +289,10 @@ FrameWindow frame_window(const Options& options, const VideoInput& ref) {
     if (end_frame) window.end = time_of(*end_frame) - half_frame;
   } else {
     if (options.frames)
-      throw CliError(kExitUsage,
-                     "--frames counts the reference's frames, but " + ref.path +
-                         " has no constant frame rate",
-                     "Give --duration TIME instead.");
+      throw CliError(
+          kExitUsage,
+          "--frames counts the reference's frames, but " + ref.path + " has no constant frame rate",
+          "Give --duration TIME instead.");
     window.begin = first_time;
     if (options.duration) window.end = window.begin + seconds(*options.duration);
   }
@@ -341,8 +343,7 @@ Alignment align(const Options& options, const VideoInput& ref, const VideoInput&
 }
 
 ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
-                                 const FrameWindow& window,
-                                 const std::vector<EncodeSetup>& encodes)
+                                 const FrameWindow& window, const std::vector<EncodeSetup>& encodes)
     : window_(window),
       pipeline_(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("vmafexact")))) {
   // The reference, decoded once: source ! queue ! videoconvert ! capsfilter ! tee.
@@ -390,8 +391,8 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                      "Install the project (meson install), or point GStreamer at the built "
                      "plugin: GST_PLUGIN_PATH=/path/to/build/gst.");
     GstElement* v = scorer.get();
-    g_object_set(v, "model", options.model.c_str(), "features", options.features.c_str(),
-                 "threads", static_cast<guint>(options.threads), "subsample",
+    g_object_set(v, "model", options.model.c_str(), "features", options.features.c_str(), "threads",
+                 static_cast<guint>(options.threads), "subsample",
                  static_cast<guint>(options.subsample), nullptr);
     gst_util_set_object_arg(G_OBJECT(v), "backend", options.backend.c_str());
     if (!encode.log_location.empty()) {
@@ -525,8 +526,8 @@ void ScoringPipeline::pin_colour(Branch& branch, GstPad* pad, GstElement* capsfi
   branch.colour = std::make_unique<ColourPin>();
   branch.colour->capsfilter = capsfilter;
   branch.colour->caps.reset(gst_caps_copy(caps));
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe,
-                    branch.colour.get(), nullptr);
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe, branch.colour.get(),
+                    nullptr);
 }
 
 GstElement* ScoringPipeline::add_source(Branch& branch, const VideoInput& input) {

@@ -137,7 +137,7 @@ class ScoringPipeline {
   std::vector<tools::GstObjectPtr<GstElement>> scorers_;  // vmafexact, one per encode
   struct Branch {
     const VideoInput* input = nullptr;
-    std::string prefix;  // element names: "ref", "dist0", ...
+    std::string prefix;                                     // element names: "ref", "dist0", ...
     std::vector<tools::GstObjectPtr<GstElement>> elements;  // in link order
     std::vector<std::unique_ptr<KeptWindow>> windows;       // skips and the frame range
     std::unique_ptr<Y4mFeed> y4m;                           // a y4m input's appsrc feed
