@@ -402,7 +402,7 @@ TEST_F(AlignMedia, AStillPictureIsUnsure) {
   EXPECT_NE(alignment_warning(found, 1.0).find("hardly move"), std::string::npos);
 }
 
-TEST_F(AlignMedia, AnUnreadableInputOrAnUnknownRateIsAClearError) {
+TEST_F(AlignMedia, AnUnreadableOrStalledInputOrAnUnknownRateIsAClearError) {
   vmafexact::test::write_file(folder_->path() / "text.mp4", "not a video\n");
   try {
     align_automatically(file_input("ref.mp4", "reference", 24),
@@ -411,6 +411,19 @@ TEST_F(AlignMedia, AnUnreadableInputOrAnUnknownRateIsAClearError) {
   } catch (const CliError& error) {
     EXPECT_EQ(error.code(), vmafexact::cli::kExitInput);
     EXPECT_NE(std::string(error.what()).find("text.mp4"), std::string::npos) << error.what();
+  }
+  // A decoder that gives no frame for the timeout (here: 1 ns, shorter than
+  // any frame takes) ends the run, its pipeline stopped.
+  try {
+    align_automatically(file_input("ref.mp4", "reference", 24),
+                        file_input("cut5.mp4", "distorted video", 24), 2.0, 1);
+    ADD_FAILURE() << "no error";
+  } catch (const CliError& error) {
+    EXPECT_EQ(error.code(), vmafexact::cli::kExitInput);
+    EXPECT_NE(std::string(error.what()).find("the reference " + in("ref.mp4")), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("no frame for 0 s"), std::string::npos)
+        << error.what();
   }
   try {
     align_automatically(file_input("ref.mp4", "reference", 0),
