@@ -226,6 +226,40 @@ class Score(Base):
                 self.assertNotEqual(result.pooled["psnr_y"]["mean"],
                                     default["pooled_metrics"]["psnr_y"]["mean"])
 
+    def test_raw_input_checks_and_outputs_reach_the_tool(self):
+        # A raw .yuv DIST (the H.264 encode decoded by ffmpeg): the pictures, and
+        # so the scores, of the encode itself.
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path("crf30.mp4"), "-f", "rawvideo",
+                        "-pix_fmt", "yuv420p", path("crf30.yuv")], check=True)
+        default, _, _ = run_tool("--features", "psnr", path("ref.y4m"), path("crf30.mp4"))
+        outputs = {"xml": path("o.xml"), "csv": path("o.csv"), "sub": path("o.sub"),
+                   "plot": path("o.svg"), "html": path("o.html")}
+        result = vmafexact.score(path("ref.y4m"), path("crf30.yuv"), features="psnr",
+                                 dist_size="320x180", dist_format="yuv420p", dist_framerate=24,
+                                 backend="cpu", plot_scores="all", worst_frames=2, **outputs)
+        self.assertEqual([frame["psnr_y"] for frame in result.frames],
+                         [frame["metrics"]["psnr_y"] for frame in default["frames"]])
+        self.assertEqual(result.provenance["distorted_codec"].split()[0], "raw")
+        for option, written in outputs.items():
+            self.assertGreater(os.path.getsize(written), 0, option)
+        # The same with the shared raw options, both inputs raw.
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path("ref.y4m"), "-f", "rawvideo",
+                        path("ref.yuv")], check=True)
+        raw = vmafexact.score(path("ref.yuv"), path("crf30.yuv"), features="psnr",
+                              size="320x180", format="I420", framerate="24/1")
+        self.assertEqual(raw.frames, result.frames)
+        # The checks that refuse inputs: exit code 3 with the tool's message.
+        with self.assertRaises(vmafexact.Error) as caught:
+            vmafexact.score(path("ref.y4m"), path("small.mp4"), no_scale=True)
+        self.assertEqual(caught.exception.exit_code, 3)
+        self.assertIn("--no-scale", caught.exception.message)
+        with self.assertRaises(vmafexact.Error) as caught:
+            vmafexact.score(path("ref.yuv"), path("crf30.yuv"), ref_size="320x180",
+                            dist_size="320x180", ref_format="yuv420p", ref_framerate=24,
+                            dist_framerate=25, no_rate_conversion=True)
+        self.assertEqual(caught.exception.exit_code, 3)
+        self.assertIn("--no-rate-conversion", caught.exception.message)
+
     def test_json_option_writes_the_log_the_module_reads(self):
         log = path("mine.json")
         result = vmafexact.score(path("ref.y4m"), path("crf30.mp4"), json=log, model="",
