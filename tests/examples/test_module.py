@@ -201,7 +201,7 @@ class Score(Base):
         cases = [
             ({"start": 0.25, "frames": 4}, 4, 6),
             ({"start": "0:00.125", "duration": 0.25}, 6, 3),
-            ({"align": True}, 12, 0),
+            ({"align": True, "align_range": 0.5}, 12, 0),
         ]
         default, _, _ = run_tool("--features", "psnr", ref, dist)
         for options, frames, first in cases:
