@@ -212,8 +212,9 @@ class Score(Base):
                                  [frame["metrics"]["psnr_y"]
                                   for frame in default["frames"][first:][:frames]])
                 if "align" in options:
-                    self.assertEqual(result.provenance["alignment"],
-                                     "dist-delay 0 frames (0.000 s), auto, confidence 1.00")
+                    # e.g. "dist-delay 0 frames (0.000 s), auto, confidence 1.00"
+                    self.assertTrue(result.provenance["alignment"].startswith(
+                        "dist-delay 0 frames"), result.provenance["alignment"])
         # Scaling a 160x90 encode: other pictures with other flags or method, so
         # the option did reach the tool.
         default, _, _ = run_tool("--features", "psnr", ref, small)
