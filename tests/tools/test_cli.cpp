@@ -198,6 +198,9 @@ class Cli : public ::testing::Test {
         ff + "-i " + f + "multi_ref.mp4 -c:v libx264 -preset fast -crf 38 " + f + "enc_b.mp4",
         ff + "-i " + f + "multi_ref.mp4 -vf scale=160:90 -c:v libx264 -preset fast -crf 28 " + f +
             "enc_c.mp4",
+        // Its first 3 frames cut.
+        ff + "-i " + f + "multi_ref.mp4 -vf trim=start_frame=3,setpts=PTS-STARTPTS -c:v libx264 " +
+            "-preset fast -crf 28 " + f + "enc_cut3.mp4",
         // Four seconds, and its frames 48..77 cut out losslessly.
         ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 96 -c:v libx264 -preset fast " +
             "-crf 10 -pix_fmt yuv420p " + f + "range_ref.mp4",
@@ -745,6 +748,25 @@ TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
     EXPECT_EQ(log["provenance"]["alignment"], "dist-delay -0.125 s (-3 frames)");
     // The element's CSV, written by the tool from its messages, per encode.
     EXPECT_EQ(count_of(read_file(out(encode + ".csv")), "\n"), 22u);
+  }
+}
+
+// Each encode's own skip of the reference (here --align auto: 0 frames for
+// one, 3 for the other) applies after the tee, on that encode's branch only:
+// each log equals its run alone.
+TEST_F(Cli, EachEncodesReferenceSkipAppliesToItsBranchOnly) {
+  const Result all = run_cli({"--align", "auto", "--precision", "max", "--json", out("{name}.json"),
+                              in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_cut3.mp4")});
+  ASSERT_EQ(all.status, 0) << describe(all);
+  for (const auto& [encode, frames] : {std::pair{"enc_a", 24u}, std::pair{"enc_cut3", 21u}}) {
+    SCOPED_TRACE(encode);
+    const std::string alone = std::string(encode) + "-alone.json";
+    const Result run = run_cli({"--align", "auto", "--precision", "max", "--json", out(alone),
+                                in("multi_ref.mp4"), in(std::string(encode) + ".mp4")});
+    ASSERT_EQ(run.status, 0) << describe(run);
+    const Json log = comparable_log(out(std::string(encode) + ".json"));
+    EXPECT_EQ(log["frames"].size(), frames);
+    EXPECT_EQ(log, comparable_log(out(alone)));
   }
 }
 
