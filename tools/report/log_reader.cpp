@@ -85,7 +85,8 @@ LogContent read_log(std::string_view text, const std::string& name) {
   for (std::size_t begin = 0; begin < models.size();) {
     std::size_t end = models.find(',', begin);
     if (end == std::string::npos) end = models.size();
-    const std::string entry = models.substr(begin, end - begin);
+    std::string entry = models.substr(begin, end - begin);
+    entry.erase(0, entry.find_first_not_of(' '));  // "vmaf=vmaf_v0.6.1, neg=..."
     const std::string score = entry.substr(0, entry.find('='));
     if (!score.empty()) content.model_names.push_back(score);
     begin = end + 1;

@@ -39,6 +39,7 @@
 #include "outputs.h"
 #include "pipeline.h"
 #include "progress.h"
+#include "report_command.h"
 #include "support/handles.h"
 
 namespace vmafexact::cli {
@@ -539,6 +540,8 @@ ExitCode run(int argc, char** argv) {
     setups.push_back({&encode.dist, encode.alignment, encode.outputs->element_log_location(),
                       encode.outputs->element_log_format(), encode.provenance.get()});
   ScoringPipeline pipeline(options, ref, window, setups);
+  for (std::size_t at = 0; at < encodes.size(); ++at)
+    encodes[at].outputs->capture_thumbnails(pipeline.vmafexact(at));
   Run scoring(options, ref, window, encodes, run_provenance, pipeline);
   return scoring.run();
 }
@@ -560,6 +563,8 @@ int main(int argc, char** argv) {
       }
     }
   try {
+    // `vmafexact report LOG.json ...`: the page from earlier logs (report_command.h).
+    if (argc > 1 && std::string_view(argv[1]) == "report") return report_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const CliError& error) {
     std::fprintf(stderr, "vmafexact: %s\n", error.what());

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "ladder.h"
 #include "report.h"
+#include "request.h"
 #include "support/message_json.h"
 
 namespace vmafexact::cli {
@@ -201,6 +202,7 @@ void Outputs::write_json_line(const GstStructure* structure, bool flush) {
 }
 
 void Outputs::on_frame(const GstStructure* frame) {
+  if (thumbnails_) thumbnails_->on_frame(frame);
   // A device or FIFO gets each line at once; a file is renamed into place at
   // the end, its writes can wait for the buffer.
   write_json_line(frame, jsonl_file_ && jsonl_file_->target().kind ==
@@ -338,6 +340,19 @@ std::vector<std::string> model_names(const GstStructure* summary) {
 
 }  // namespace
 
+void Outputs::capture_thumbnails(GstElement* element) {
+  if (options_.html.empty() || options_.worst_frames <= 0) return;
+  // The worst frames are those of the first model's score ("vmaf" unless named).
+  std::string score = "vmaf";
+  try {
+    const std::vector<ModelSpec> models = parse_model_list(options_.model);
+    if (!models.empty() && !models.front().key.empty()) score = models.front().key;
+  } catch (const std::exception&) {  // the element reports a bad model list
+  }
+  thumbnails_ = std::make_unique<ThumbnailCapture>(element, score,
+                                                   static_cast<std::size_t>(options_.worst_frames));
+}
+
 // The report library's input: each score's values in frame order (under
 // --subsample N only the frames scored, so point k is frame k * N), the
 // summary's figures, and the encode's facts.
@@ -349,9 +364,10 @@ report::Encode Outputs::report_encode() const {
   encode.duration_s = seconds_of(dist_.duration);
   encode.bitrate_bps = bitrate_of(dist_);
   encode.codec = dist_.codec;
-  if (ref_.framerate.num > 0)
-    encode.frame_rate = static_cast<double>(ref_.framerate.num) / ref_.framerate.den;
   const unsigned step = static_cast<unsigned>(options_.subsample);
+  // Point k is frame k * step: the plot's time axis runs at the rate of the points.
+  if (ref_.framerate.num > 0)
+    encode.frame_rate = static_cast<double>(ref_.framerate.num) / ref_.framerate.den / step;
   const GstStructure* s = summary_.get();
   if (!s) return encode;
   // The models' scores first, then the features in the log's order: the
@@ -382,6 +398,26 @@ report::Encode Outputs::report_encode() const {
     encode.pooled.push_back({name, figure("min"), figure("max"), figure("mean"),
                              figure("harmonic_mean"), figure("p1"), figure("p5"), figure("p50"),
                              figure("low1_mean"), figure("low5_mean")});
+  }
+  // The worst frames of the first model's score: with their pictures when they
+  // were captured (--html), else from the scores alone.
+  if (thumbnails_) {
+    encode.worst_frames = thumbnails_->worst_frames(encode.frame_rate * step);
+  } else if (options_.worst_frames > 0) {
+    for (const report::Series& series : encode.series) {
+      if (series.kind != report::ScoreKind::model) continue;
+      encode.worst_frames = report::select_worst_frames(
+          series, encode.frame_rate, static_cast<std::size_t>(options_.worst_frames));
+      // The stream's frame numbers, as the element's messages give them.
+      for (report::WorstFrame& worst : encode.worst_frames) worst.frame *= step;
+      break;
+    }
+  }
+  for (const report::Series& series : encode.series) {
+    if (series.kind == report::ScoreKind::model) {
+      encode.worst_score = series.name;
+      break;
+    }
   }
   encode.details = facts_;
   guint64 scored = 0;

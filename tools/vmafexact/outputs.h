@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,7 @@
 #include "output/output_file.h"
 #include "report.h"
 #include "support/handles.h"
+#include "thumbnails.h"
 
 namespace vmafexact::cli {
 
@@ -63,6 +65,10 @@ class Outputs {
   // standard output, which must be open). Throws CliError(kExitOutput).
   void start();
   void on_frame(const GstStructure* frame);
+  // With --html and --worst-frames N > 0: keeps the N worst frames' pictures
+  // of `element` (this encode's vmafexact), captured as they pass (thumbnails.h).
+  // Call once the element exists, before the pipeline plays.
+  void capture_thumbnails(GstElement* element);
   void on_summary(const GstStructure* summary);
   const GstStructure* summary() const { return summary_.get(); }
   // The first failed write of a JSON line (standard output closed or full,
@@ -118,6 +124,7 @@ class Outputs {
   tools::StructurePtr summary_;
   tools::StructurePtr run_provenance_;
   std::vector<std::pair<std::string, std::string>> facts_;
+  std::unique_ptr<ThumbnailCapture> thumbnails_;
 };
 
 // The report of the whole run: --html, and --plot when it has no {name}

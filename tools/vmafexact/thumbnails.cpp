@@ -225,7 +225,10 @@ void ThumbnailCapture::on_message(GstMessage* message) {
   if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT ||
       GST_MESSAGE_SRC(message) != GST_OBJECT(element_))
     return;
-  const GstStructure* structure = gst_message_get_structure(message);
+  on_frame(gst_message_get_structure(message));
+}
+
+void ThumbnailCapture::on_frame(const GstStructure* structure) {
   if (structure == nullptr || !gst_structure_has_name(structure, "vmafexact-frame")) return;
   guint64 index = 0;
   GstClockTime running_time = GST_CLOCK_TIME_NONE;

@@ -89,6 +89,8 @@ class ThumbnailCapture {
 
   // A "vmafexact-frame" message of the element: offers the frame.
   void on_message(GstMessage* message);
+  // The same, given the message's structure (the caller has checked its source).
+  void on_frame(const GstStructure* frame);
   // The worst frames, lowest first, their pictures as PNG; times from
   // `frame_rate` (NaN: unknown).
   std::vector<report::WorstFrame> worst_frames(double frame_rate) const;
