@@ -419,40 +419,46 @@ std::string frames_text(int frames) {
 
 }  // namespace
 
-AutoAlignment align_automatically(const VideoInput& ref, const VideoInput& dist,
-                                  double range_seconds, GstClockTime timeout) {
+AutoAligner::AutoAligner(const VideoInput& ref, double range_seconds, GstClockTime timeout)
+    : ref_(ref), timeout_(timeout) {
   if (ref.framerate.num <= 0)
     throw CliError(kExitUsage,
                    "--align auto counts frames at the reference's frame rate, and the reference " +
                        ref.path + " has a variable or unknown one",
                    "Line the videos up by hand with --dist-delay SECONDS.");
-  AutoAlignment alignment;
-  alignment.rate = ref.framerate;
   const double fps = static_cast<double>(ref.framerate.num) / ref.framerate.den;
-  const int bound = static_cast<int>(std::lround(range_seconds * fps));
-  const auto frames = static_cast<std::size_t>(std::lround(kAlignWindowSeconds * fps)) + bound;
+  bound_ = static_cast<int>(std::lround(range_seconds * fps));
+  frames_ = static_cast<std::size_t>(std::lround(kAlignWindowSeconds * fps)) + bound_;
+}
 
+AutoAlignment AutoAligner::align(const VideoInput& dist) {
+  const VideoInput& ref = ref_;
   const auto read = [&](const VideoInput& input, std::size_t count) {
-    return input.y4m ? read_y4m_thumbnails(input, count) : decode_thumbnails(input, count, timeout);
+    return input.y4m ? read_y4m_thumbnails(input, count)
+                     : decode_thumbnails(input, count, timeout_);
   };
-  TimedThumbnails ref_thumbnails = read(ref, frames);
+  if (!ref_read_) {
+    ref_thumbnails_ = std::move(read(ref, frames_).thumbnails);
+    ref_read_ = true;
+  }
   // The distorted video's frames at the reference's rate, as scoring sees them.
   const bool other_rate =
       dist.framerate.num > 0 && static_cast<gint64>(dist.framerate.num) * ref.framerate.den !=
                                     static_cast<gint64>(ref.framerate.num) * dist.framerate.den;
   std::vector<Thumbnail> dist_thumbnails;
   if (other_rate) {
-    const double dist_fps = static_cast<double>(dist.framerate.num) / dist.framerate.den;
-    const auto dist_frames = static_cast<std::size_t>(std::ceil(frames * dist_fps / fps)) + 1;
+    const double ratio = (static_cast<double>(dist.framerate.num) / dist.framerate.den) /
+                         (static_cast<double>(ref.framerate.num) / ref.framerate.den);
+    const auto dist_frames = static_cast<std::size_t>(std::ceil(frames_ * ratio)) + 1;
     const GstClockTime dist_frame =
         gst_util_uint64_scale(GST_SECOND, static_cast<guint64>(dist.framerate.den),
                               static_cast<guint64>(dist.framerate.num));
-    dist_thumbnails = picked_to_rate(read(dist, dist_frames), ref.framerate, dist_frame, frames);
+    dist_thumbnails = picked_to_rate(read(dist, dist_frames), ref.framerate, dist_frame, frames_);
   } else {
-    dist_thumbnails = std::move(read(dist, frames).thumbnails);
+    dist_thumbnails = std::move(read(dist, frames_).thumbnails);
   }
-  for (const auto& [input, count] : {std::pair{&ref, ref_thumbnails.thumbnails.size()},
-                                     std::pair{&dist, dist_thumbnails.size()}})
+  for (const auto& [input, count] :
+       {std::pair{&ref, ref_thumbnails_.size()}, std::pair{&dist, dist_thumbnails.size()}})
     if (count < static_cast<std::size_t>(kMinAlignWindow) + 1)
       throw CliError(kExitNothingToCompare,
                      "--align auto compares at least " + std::to_string(kMinAlignWindow + 1) +
@@ -460,7 +466,9 @@ AutoAlignment align_automatically(const VideoInput& ref, const VideoInput& dist,
                          std::to_string(count),
                      "Line the videos up by hand with --dist-delay SECONDS.");
 
-  alignment.estimate = estimate_offset(ref_thumbnails.thumbnails, dist_thumbnails, bound);
+  AutoAlignment alignment;
+  alignment.rate = ref.framerate;
+  alignment.estimate = estimate_offset(ref_thumbnails_, dist_thumbnails, bound_);
   // The reference's timestamp of frame |offset|, as its frames are stamped
   // (rounded down), so that --dist-delay drops exactly the frames before it.
   const GstClockTime delay =
@@ -471,6 +479,11 @@ AutoAlignment align_automatically(const VideoInput& ref, const VideoInput& dist,
       (alignment.estimate.offset > 0 ? -1.0 : 1.0) * static_cast<double>(delay) / GST_SECOND;
   if (alignment.estimate.offset == 0) alignment.dist_delay = 0;
   return alignment;
+}
+
+AutoAlignment align_automatically(const VideoInput& ref, const VideoInput& dist,
+                                  double range_seconds, GstClockTime timeout) {
+  return AutoAligner(ref, range_seconds, timeout).align(dist);
 }
 
 std::string alignment_summary(const AutoAlignment& alignment) {

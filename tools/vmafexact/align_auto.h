@@ -85,6 +85,23 @@ struct AutoAlignment {
   double dist_delay = 0;
 };
 
+// Lines distorted videos up with one reference, whose thumbnails are decoded
+// once, on the first align(), for all of them (as align_automatically() says).
+class AutoAligner {
+ public:
+  // Throws CliError(kExitUsage) when the reference's frame rate is unknown.
+  AutoAligner(const VideoInput& ref, double range_seconds, GstClockTime timeout = 60 * GST_SECOND);
+  AutoAlignment align(const VideoInput& dist);
+
+ private:
+  const VideoInput& ref_;
+  GstClockTime timeout_;
+  int bound_ = 0;           // frames searched either way
+  std::size_t frames_ = 0;  // frames decoded of each input
+  bool ref_read_ = false;
+  std::vector<Thumbnail> ref_thumbnails_;
+};
+
 // Decodes the first kAlignWindowSeconds + `range_seconds` of both inputs into
 // thumbnails (the distorted video's frames picked to the reference's rate by
 // their timestamps when the rates differ) and estimates the offset within

@@ -456,13 +456,16 @@ ExitCode run(int argc, char** argv) {
   std::vector<const VideoInput*> inputs = {&ref};
   for (const Encode& encode : encodes) inputs.push_back(&encode.dist);
   note(options, "reference: " + ref.path + " (" + ref.description() + ")");
+  // --align auto: REF's thumbnails decoded once, for every DIST.
+  std::optional<AutoAligner> aligner;
+  if (options.align_auto) aligner.emplace(ref, options.align_range);
   for (Encode& encode : encodes) {
     const VideoInput& dist = encode.dist;
     encode.alignment = align(options, ref, dist);
-    if (options.align_auto) {
+    if (aligner) {
       // The offset found from the pictures, applied as --dist-delay with that
       // many frames would be (tools/vmafexact/align_auto.h).
-      const AutoAlignment found = align_automatically(ref, dist, options.align_range);
+      const AutoAlignment found = aligner->align(dist);
       note(options, dist.path + ": aligned automatically: " + alignment_summary(found));
       if (const std::string warning = alignment_warning(found, options.align_range);
           !warning.empty())
