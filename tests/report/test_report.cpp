@@ -174,6 +174,7 @@ std::vector<SeriesGroup> series_groups(const std::string& svg) {
 // A run of 48 frames as the element's summary would give it.
 Report sample_report(std::size_t frames = 48) {
   Report report;
+  report.encodes.resize(1);
   report.title = "ref.y4m vs dist.mp4";
   Series vmaf{"vmaf", {}};
   Series psnr{"psnr_y", {}};
@@ -184,8 +185,8 @@ Report sample_report(std::size_t frames = 48) {
     psnr.values.push_back(38 + 2 * std::cos(phase));
     ssim.values.push_back(0.97 + 0.01 * std::sin(phase * 0.5));
   }
-  report.series = {vmaf, psnr, ssim};
-  report.pooled = {
+  report.encodes[0].series = {vmaf, psnr, ssim};
+  report.encodes[0].pooled = {
       {"vmaf", 91.5, 97.5, 94.0, 93.9, 91.2, 91.4, 94.1, 91.3, 91.6},
       {"psnr_y", 36.0, 40.0, 38.0, 37.9, 36.1, 36.2, 38.0, 36.1, 36.3},
       {"float_ssim", 0.96, 0.98, 0.97, 0.97, 0.961, 0.962, 0.97, 0.961, 0.962},
@@ -227,7 +228,7 @@ TEST(Report, SvgHoldsOneSeriesPerScore) {
   ASSERT_EQ(groups.size(), 3U);
   for (std::size_t index = 0; index < groups.size(); ++index) {
     SCOPED_TRACE(groups[index].name);
-    EXPECT_EQ(groups[index].name, report.series[index].name);
+    EXPECT_EQ(groups[index].name, report.encodes[0].series[index].name);
     EXPECT_EQ(groups[index].paths, 1U);  // one polyline
     ASSERT_EQ(groups[index].lines.size(), 1U);
     // From frame 0 to frame 47, frames left to right (cairo merges collinear
@@ -257,7 +258,8 @@ TEST(Report, SvgHoldsOneSeriesPerScore) {
 
 TEST(Report, SvgSeriesBreaksAtNanAndShowsLoneFrames) {
   Report report;
-  report.series = {
+  report.encodes.resize(1);
+  report.encodes[0].series = {
       {"vmaf", {90, 91, kUnknown, kUnknown, 92, 93, 94, kUnknown, 95}},
       {"psnr_y", {kUnknown, 30, 31, INFINITY, 32}},  // not finite: a gap too
       {"all_nan", {kUnknown, kUnknown}},
@@ -287,7 +289,8 @@ TEST(Report, SvgSeriesBreaksAtNanAndShowsLoneFrames) {
 
 TEST(Report, SvgOfOneFrameAndOfNone) {
   Report one;
-  one.series = {{"vmaf", {87.5}}};
+  one.encodes.resize(1);
+  one.encodes[0].series = {{"vmaf", {87.5}}};
   std::vector<SeriesGroup> groups = series_groups(vmafexact::report::render_svg(one));
   ASSERT_EQ(groups.size(), 1U);
   ASSERT_EQ(groups[0].lines.size(), 1U);
@@ -295,7 +298,8 @@ TEST(Report, SvgOfOneFrameAndOfNone) {
 
   // Zero frames: each score still has its (empty) panel and group.
   Report none;
-  none.series = {{"vmaf", {}}, {"psnr_y", {}}};
+  none.encodes.resize(1);
+  none.encodes[0].series = {{"vmaf", {}}, {"psnr_y", {}}};
   groups = series_groups(vmafexact::report::render_svg(none));
   ASSERT_EQ(groups.size(), 2U);
   EXPECT_EQ(groups[0].paths, 0U);
@@ -311,12 +315,13 @@ TEST(Report, SvgOfOneFrameAndOfNone) {
 
 TEST(Report, SvgMarksPooledMeanAndFivePercentLow) {
   Report report;
+  report.encodes.resize(1);
   Series ramp{"vmaf", {}};
   for (int frame = 0; frame < 100; ++frame) ramp.values.push_back(frame);
-  report.series = {ramp, ramp, ramp};
-  report.series[1].name = "p5_only";
-  report.series[2].name = "none";
-  report.pooled = {
+  report.encodes[0].series = {ramp, ramp, ramp};
+  report.encodes[0].series[1].name = "p5_only";
+  report.encodes[0].series[2].name = "none";
+  report.encodes[0].pooled = {
       {.name = "vmaf", .mean = 49.5, .p5 = 4.0, .low5_mean = 2.0},
       {.name = "p5_only", .mean = 49.5, .p5 = 4.0},  // no low5_mean: p5 marks it
       {.name = "none"},                              // neither
@@ -330,8 +335,8 @@ TEST(Report, SvgMarksPooledMeanAndFivePercentLow) {
   ASSERT_EQ(pooled.size(), 3U);
   const std::vector<double> expected_lows = {2.0, 4.0};
   for (std::size_t index = 0; index < 3; ++index) {
-    SCOPED_TRACE(report.series[index].name);
-    EXPECT_EQ(attribute(pooled[index], "data-score"), report.series[index].name);
+    SCOPED_TRACE(report.encodes[0].series[index].name);
+    EXPECT_EQ(attribute(pooled[index], "data-score"), report.encodes[0].series[index].name);
     std::vector<double> line_ys;
     for (xmlNode* path : drawn_paths(document.get(), pooled[index])) {
       ASSERT_TRUE(is_dashed(path));
@@ -361,14 +366,14 @@ TEST(Report, ManyFramesAreDecimatedPerPixelColumn) {
   Report report = sample_report(kFrames);
   std::mt19937 noise(7);
   std::uniform_real_distribution<double> jitter(-5, 5);
-  for (double& value : report.series[0].values) value += jitter(noise);
+  for (double& value : report.encodes[0].series[0].values) value += jitter(noise);
   // A gap of 5,000 frames (many pixel columns) in psnr_y; lone NaN frames, each
   // narrower than a column, in float_ssim.
-  for (std::size_t frame = 40000; frame < 45000; ++frame) report.series[1].values[frame] = kUnknown;
-  for (std::size_t frame = 0; frame < kFrames; frame += 17) report.series[2].values[frame] = NAN;
+  for (std::size_t frame = 40000; frame < 45000; ++frame) report.encodes[0].series[1].values[frame] = kUnknown;
+  for (std::size_t frame = 0; frame < kFrames; frame += 17) report.encodes[0].series[2].values[frame] = NAN;
   // The extremes must survive decimation.
-  report.series[0].values[61234] = 0;
-  report.series[0].values[61235] = 150;
+  report.encodes[0].series[0].values[61234] = 0;
+  report.encodes[0].series[0].values[61235] = 150;
 
   const auto started = std::chrono::steady_clock::now();
   const std::string svg = vmafexact::report::render_svg(report);
@@ -450,7 +455,7 @@ TEST(Report, PngHasThePlotSize) {
   const ScratchFolder folder{"vmafexact-report"};
   for (const std::size_t scores : {1U, 3U}) {
     Report report = sample_report();
-    report.series.resize(scores);
+    report.encodes[0].series.resize(scores);
     const std::string path = folder / ("plot" + std::to_string(scores) + ".PNG");
     vmafexact::report::write_plot(report, path);
     const SurfacePtr image = read_png(path);
@@ -469,8 +474,9 @@ TEST(Report, PngHasThePlotSize) {
 
 TEST(Report, PngOfTooManyScoresIsRefusedAndSvgIsNot) {
   Report report;
+  report.encodes.resize(1);
   for (int index = 0; index < 200; ++index) {
-    report.series.push_back({std::string("s").append(std::to_string(index)), {1, 2}});
+    report.encodes[0].series.push_back({std::string("s").append(std::to_string(index)), {1, 2}});
   }
   const ScratchFolder folder{"vmafexact-report"};
   try {
@@ -582,9 +588,9 @@ TEST(Report, ReplacedFileKeepsItsPermissions) {
 Report hostile_report() {
   Report report = sample_report();
   report.title = R"(<script>alert("x")</script> & 'ref'.y4m)";
-  report.series[1].name = R"(psnr<y>&"q")";
-  report.pooled[1].name = report.series[1].name;
-  report.pooled.push_back({.name = "<b>pooled only</b>", .mean = 1.5});
+  report.encodes[0].series[1].name = R"(psnr<y>&"q")";
+  report.encodes[0].pooled[1].name = report.encodes[0].series[1].name;
+  report.encodes[0].pooled.push_back({.name = "<b>pooled only</b>", .mean = 1.5});
   report.provenance = {{"command", R"(vmafexact "a b.y4m" <c>&d)"},
                        {"note", "</td></tr></table><img src=\"http://example.com/x.png\"/>"}};
   return report;
@@ -605,11 +611,11 @@ TEST(Report, HtmlEscapesAllText) {
   // Every score's pooled figures: three series, one pooled-only score.
   const auto rows = select(document.get(), "//h:table[@class='pooled']/h:tbody/h:tr");
   ASSERT_EQ(rows.size(), 4U);
-  EXPECT_EQ(only_text(document.get(), "h:th", rows[1]), report.series[1].name);
+  EXPECT_EQ(only_text(document.get(), "h:th", rows[1]), report.encodes[0].series[1].name);
   EXPECT_EQ(only_text(document.get(), "h:th", rows[3]), "<b>pooled only</b>");
   const auto groups = select(document.get(), "//svg:g[@class='series']");
   ASSERT_EQ(groups.size(), 3U);
-  EXPECT_EQ(attribute(groups[1], "data-score"), report.series[1].name);
+  EXPECT_EQ(attribute(groups[1], "data-score"), report.encodes[0].series[1].name);
 
   const auto provenance = select(document.get(), "//h:table[@class='provenance']//h:tr");
   ASSERT_EQ(provenance.size(), 2U);
@@ -622,7 +628,7 @@ TEST(Report, HtmlEscapesAllText) {
 
 TEST(Report, HtmlSummaryNumbers) {
   Report report = sample_report();
-  report.pooled[0] = {"vmaf",
+  report.encodes[0].pooled[0] = {"vmaf",
                       91.591249495475509,
                       97.531053915176145,
                       96.527817198399092,
@@ -674,8 +680,8 @@ TEST(Report, HtmlLoadsNothingFromElsewhere) {
 TEST(Report, BadBytesInNamesStillMakeWellFormedDocuments) {
   Report report = sample_report();
   report.title = std::string("bad \xff\xfe bytes, a NUL \0 and a bell \a", 34);
-  report.series[0].name = "vmaf\x01\x1b[31m";
-  report.pooled[0].name = report.series[0].name;
+  report.encodes[0].series[0].name = "vmaf\x01\x1b[31m";
+  report.encodes[0].pooled[0].name = report.encodes[0].series[0].name;
   const std::string html = vmafexact::report::render_html(report);
   const XmlDocPtr document = parse_xml(html);
   ASSERT_TRUE(document);

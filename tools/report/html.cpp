@@ -304,8 +304,7 @@ void append_provenance(std::string& out, const Report& report,
 
 std::string render_html(const Report& report) {
   const std::string title = escape_markup(report.title.empty() ? "vmafexact report" : report.title);
-  Encode legacy;
-  const std::vector<const Encode*> encodes = detail::encodes_of(report, legacy);
+  const std::vector<const Encode*> encodes = detail::encodes_of(report);
   std::string out;
   out.append(
       "<!DOCTYPE html>\n"

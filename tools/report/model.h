@@ -8,9 +8,8 @@
 
 namespace vmafexact::report::detail {
 
-// The encodes in order; a Report that fills only the transitional series/pooled
-// gives one encode, built in `legacy` (which must outlive the result).
-std::vector<const Encode*> encodes_of(const Report& report, Encode& legacy);
+// The encodes in order.
+std::vector<const Encode*> encodes_of(const Report& report);
 
 // nullptr when the encode has no score of that name.
 const Series* find_series(const Encode& encode, std::string_view name);

@@ -202,7 +202,6 @@ struct EncodeKey {
 struct Chart {
   // The only encode of a Report that fills the transitional series (lines point
   // into it; a move of the chart keeps its vectors' elements where they are).
-  Encode legacy;
   std::string title;  // empty: no title drawn (the HTML page has its own)
   bool time_axis = true;  // every encode has a frame rate
   std::size_t frames = 0;
@@ -228,7 +227,7 @@ struct Chart {
 Chart make_chart(const Report& report, bool with_title) {
   Chart chart;
   if (with_title) chart.title = clean_text(report.title.empty() ? "Scores per frame" : report.title);
-  const std::vector<const Encode*> encodes = detail::encodes_of(report, chart.legacy);
+  const std::vector<const Encode*> encodes = detail::encodes_of(report);
   for (std::size_t index = 0; index < encodes.size(); ++index) {
     const Encode& encode = *encodes[index];
     chart.encodes.push_back({clean_text(encode.name), kPalette[index % kPalette.size()]});
@@ -658,8 +657,7 @@ std::string quality_score(const std::vector<const Encode*>& encodes) {
 }
 
 std::optional<RatePlot> make_rate_plot(const Report& report) {
-  Encode legacy;
-  const std::vector<const Encode*> encodes = detail::encodes_of(report, legacy);
+  const std::vector<const Encode*> encodes = detail::encodes_of(report);
   RatePlot plot;
   plot.score = quality_score(encodes);
   double x_low = INFINITY, x_high = -INFINITY, y_low = INFINITY, y_high = -INFINITY;
@@ -876,8 +874,7 @@ std::string svg_parts(const Report& report, const Chart& chart, bool with_rate, 
   nest(0, chart_height, [&](cairo_t* context) { draw_chart(context, chart, width, chart_height); });
   out.append("</g>\n");
   // Which encode each line of a panel is: its position among the encodes with that score.
-  Encode legacy;
-  const std::vector<const Encode*> encodes = detail::encodes_of(report, legacy);
+  const std::vector<const Encode*> encodes = detail::encodes_of(report);
   std::string x_ticks;
   for (const double tick : ticks(chart.x)) {
     if (!x_ticks.empty()) x_ticks.append(" ");

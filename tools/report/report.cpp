@@ -40,15 +40,9 @@ bool starts_with_any(std::string_view name, std::initializer_list<std::string_vi
 
 namespace detail {
 
-std::vector<const Encode*> encodes_of(const Report& report, Encode& legacy) {
+std::vector<const Encode*> encodes_of(const Report& report) {
   std::vector<const Encode*> encodes;
   for (const Encode& encode : report.encodes) encodes.push_back(&encode);
-  if (encodes.empty() && !report.series.empty()) {
-    legacy.series = report.series;
-    legacy.pooled = report.pooled;
-    legacy.name = report.title;
-    encodes.push_back(&legacy);
-  }
   return encodes;
 }
 
@@ -73,9 +67,8 @@ namespace {
 // Every score name of every encode, first appearance order, with the kind it
 // first had.
 std::vector<std::pair<std::string, ScoreKind>> all_scores(const Report& report) {
-  Encode legacy;
   std::vector<std::pair<std::string, ScoreKind>> names;
-  for (const Encode* encode : detail::encodes_of(report, legacy)) {
+  for (const Encode* encode : detail::encodes_of(report)) {
     for (const Series& series : encode->series) {
       if (std::ranges::none_of(names, [&](const auto& entry) { return entry.first == series.name; }))
         names.emplace_back(series.name, series.kind);

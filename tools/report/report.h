@@ -94,11 +94,6 @@ struct Report {
   // --ladder: encodes of one reference at several rates (tools/report/bd_rate.h);
   // the page's rate-quality section shows them with their BD-rates.
   std::vector<Ladder> ladders;
-  // Transitional, for callers not yet filling `encodes`: one encode's series and
-  // pooled figures, taken as the only encode when `encodes` is empty. Goes away
-  // once tools/vmafexact fills `encodes`.
-  std::vector<Series> series;
-  std::vector<Pooled> pooled;
 };
 
 // ---- Helpers the tool and `vmafexact report` share ----------------------------
