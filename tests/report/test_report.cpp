@@ -1314,3 +1314,15 @@ TEST(ReportPage, LaddersGiveTheirRateQualitySection) {
   const XmlDocPtr plot = parse_xml(vmafexact::report::render_svg(report));
   EXPECT_EQ(select(plot.get(), "//svg:g[@class='rate-quality']").size(), 1U);
 }
+
+TEST(ReportPlot, LongerRunsTickWholeSecondsAsMinutesSeconds) {
+  Report report = several::two_encodes(750);  // 30 s at 25 fps
+  const XmlDocPtr document = parse_xml(vmafexact::report::render_svg(report));
+  ASSERT_TRUE(document);
+  EXPECT_EQ(attribute(several::panels(document.get())[0], "data-x-ticks"),
+            "00:00 00:05 00:10 00:15 00:20 00:25");
+  report.encodes[0].frame_rate = report.encodes[1].frame_rate = 1;  // 750 s
+  const XmlDocPtr slow = parse_xml(vmafexact::report::render_svg(report));
+  EXPECT_EQ(attribute(several::panels(slow.get())[0], "data-x-ticks"),
+            "00:00 02:00 04:00 06:00 08:00 10:00 12:00");
+}
