@@ -184,6 +184,38 @@ TEST_F(LadderRun, PageHasTheBdRateSectionWithTheSameFigures) {
                       "</td><td class=\"number\">" + printed("%+.2f %%", psnr) + "</td>"));
 }
 
+// The section of the page between `<section id="bd-rate"` and its end ("" when none).
+std::string bd_rate_section(const std::string& page) {
+  const std::size_t start = page.find("<section class=\"bd-rate\" id=\"bd-rate\">");
+  const std::size_t end = page.find("</section>", start);
+  return start == std::string::npos || end == std::string::npos ? ""
+                                                                : page.substr(start, end - start);
+}
+
+// `vmafexact report --ladder NAME=LOG,...` on the run's logs: the same table
+// printed and the same BD-rate section on its page, without scoring again.
+TEST_F(LadderRun, ReportFromTheLogsGivesTheSameBdRates) {
+  const fs::path out = folder_->path() / "out";
+  const auto logs = [&](const std::string& name, const std::vector<std::string>& encodes) {
+    std::string text = name + "=";
+    for (const std::string& encode : encodes) text += (out / (encode + ".json")).string() + ",";
+    text.pop_back();
+    return text;
+  };
+  const ProgramRun report =
+      run({VMAFEXACT_CLI_PATH, "report", "--ladder", logs("slow", kSlow), "--ladder",
+           logs("fast", kFast), "--html", (out / "rebuilt.html").string()},
+          folder_->path(), "report");
+  ASSERT_EQ(0, report.status) << describe(report);
+  const std::string table_start = "BD-rate against \"slow\"";
+  const std::size_t printed_at = tool_.out.find(table_start);
+  ASSERT_NE(std::string::npos, printed_at) << describe(tool_);
+  EXPECT_NE(std::string::npos, report.out.find(tool_.out.substr(printed_at))) << describe(report);
+  const std::string section = bd_rate_section(read_file(out / "page.html"));
+  EXPECT_NE("", section);
+  EXPECT_EQ(section, bd_rate_section(read_file(out / "rebuilt.html")));
+}
+
 // psnr was not asked for: the ladders add it, so each log has psnr_y.
 TEST_F(LadderRun, PsnrIsScoredForTheLadders) {
   const json log = json::parse(read_file(folder_->path() / "out" / "fast22.json"));
