@@ -292,6 +292,8 @@ class AlignMedia : public ::testing::Test {
         // The same cut, at 30 fps (frames picked to it by ffmpeg's fps filter).
         ff + "-i " + f + "source.y4m -vf trim=start_frame=8,setpts=PTS-STARTPTS,fps=30" + x264 +
             "-crf 32 " + f + "cut5_30fps.mp4",
+        // The source at 10 bits, y4m (C420p10: two bytes a sample).
+        ff + "-i " + f + "source.y4m -pix_fmt yuv420p10le -strict -1 " + f + "source10.y4m",
         // The source raw, tightly packed.
         ff + "-i " + f + "source.y4m -f rawvideo -pix_fmt yuv420p " + f + "source.yuv",
         // Static content: one picture held for 3 s, encoded twice.
@@ -375,6 +377,16 @@ TEST_F(AlignMedia, ComparesAnotherFrameRateByTime) {
 TEST_F(AlignMedia, ReadsY4mItself) {
   VideoInput source = file_input("source.y4m", "distorted video", 24);
   source.y4m = std::make_shared<vmafexact::tools::Y4mReader>(source.path);
+  const AutoAlignment found =
+      align_automatically(file_input("ref.mp4", "reference", 24), source, 2.0);
+  EXPECT_EQ(found.estimate.offset, -3);
+  EXPECT_GT(found.estimate.confidence, kLowAlignConfidence);
+}
+
+TEST_F(AlignMedia, ReadsA10BitY4m) {
+  VideoInput source = file_input("source10.y4m", "distorted video", 24);
+  source.y4m = std::make_shared<vmafexact::tools::Y4mReader>(source.path);
+  ASSERT_EQ(source.y4m->header().format, GST_VIDEO_FORMAT_I420_10LE);
   const AutoAlignment found =
       align_automatically(file_input("ref.mp4", "reference", 24), source, 2.0);
   EXPECT_EQ(found.estimate.offset, -3);
