@@ -247,6 +247,14 @@ TEST(AlignCore, SummaryWarningAndProvenanceSayTheOffsetBothWays) {
   EXPECT_NE(warning.find("different content?"), std::string::npos) << warning;
   EXPECT_NE(warning.find("--dist-delay"), std::string::npos) << warning;
 
+  // The delay printed to the nanosecond, as applied (%g would round 12.345678901
+  // to 12.3456789, and a delay rounded up drops the frame it starts at).
+  AutoAlignment long_delay = earlier;
+  long_delay.estimate.offset = -296;
+  long_delay.dist_delay = 12.345678901;
+  EXPECT_NE(alignment_summary(long_delay).find("--dist-delay 12.345678901"), std::string::npos)
+      << alignment_summary(long_delay);
+
   earlier.estimate.at_bound = true;
   earlier.estimate.bound = 48;
   EXPECT_NE(alignment_warning(earlier, 2.0)

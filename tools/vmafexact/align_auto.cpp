@@ -496,8 +496,12 @@ std::string alignment_summary(const AutoAlignment& alignment) {
                                            frames_text(offset) + " are not in it)"
                                      : "DIST starts " + span + " earlier than REF (it has " +
                                            frames_text(-offset) + " before REF's first)";
-  return how + ", confidence " + confidence + "; scored as with --dist-delay " +
-         seconds_text(alignment.dist_delay, "%.9g");
+  // To the nanosecond, as the delay is applied: %g's 9 digits could round a
+  // delay of 10 s or more up past its frame's timestamp.
+  std::string delay = seconds_text(alignment.dist_delay, "%.9f");
+  delay.erase(delay.find_last_not_of('0') + 1);
+  if (delay.back() == '.') delay.pop_back();
+  return how + ", confidence " + confidence + "; scored as with --dist-delay " + delay;
 }
 
 std::string alignment_warning(const AutoAlignment& alignment, double range_seconds) {
