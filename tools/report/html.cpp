@@ -89,20 +89,6 @@ std::string duration_text(double seconds) {
   return format_time(seconds) + printf_text(" (%.3f s)", seconds);
 }
 
-// The score the summary calls VMAF: the first model's score, else the first score.
-std::string quality_score(const std::vector<const Encode*>& encodes) {
-  for (const Encode* encode : encodes) {
-    for (const Series& series : encode->series) {
-      if (series.kind == ScoreKind::model) return series.name;
-    }
-  }
-  for (const Encode* encode : encodes) {
-    if (!encode->series.empty()) return encode->series.front().name;
-    if (!encode->pooled.empty()) return encode->pooled.front().name;
-  }
-  return "vmaf";
-}
-
 // Every model score after the first, for a mean column each.
 std::vector<std::string> further_models(const std::vector<const Encode*>& encodes,
                                         const std::string& first) {
@@ -119,7 +105,7 @@ std::vector<std::string> further_models(const std::vector<const Encode*>& encode
 
 // The answer: one row per encode.
 void append_summary(std::string& out, const std::vector<const Encode*>& encodes) {
-  const std::string score = quality_score(encodes);
+  const std::string score = detail::quality_score(encodes);
   const std::string label = escape_markup(score);
   const std::vector<std::string> others = further_models(encodes, score);
   bool any_psnr = false;

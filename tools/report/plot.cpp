@@ -642,24 +642,10 @@ struct RatePlot {
   }
 };
 
-// The first model score of the encodes (else the first score): what the rate-quality
-// chart and the summary call VMAF.
-std::string quality_score(const std::vector<const Encode*>& encodes) {
-  for (const Encode* encode : encodes) {
-    for (const Series& series : encode->series) {
-      if (series.kind == ScoreKind::model) return series.name;
-    }
-  }
-  for (const Encode* encode : encodes) {
-    for (const Pooled& pooled : encode->pooled) return pooled.name;
-  }
-  return "vmaf";
-}
-
 std::optional<RatePlot> make_rate_plot(const Report& report) {
   const std::vector<const Encode*> encodes = detail::encodes_of(report);
   RatePlot plot;
-  plot.score = quality_score(encodes);
+  plot.score = detail::quality_score(encodes);
   double x_low = INFINITY, x_high = -INFINITY, y_low = INFINITY, y_high = -INFINITY;
   const auto extend = [&](double kbps, double vmaf) {
     x_low = std::min(x_low, kbps);
@@ -811,15 +797,16 @@ void append_hover(std::string& out, const Chart& chart, const Panel& panel, doub
     const std::size_t last = (cell + 1) * panel.frames / cells - 1;
     const double x_first = chart.x_of_frame(static_cast<double>(first), reference_rate);
     const double x_last = chart.x_of_frame(static_cast<double>(last), reference_rate);
-    const double left = chart.x_pixel(x_first);
-    const double right = std::max(chart.x_pixel(x_last), left) +
-                         (kPlotRight - kPlotLeft) / static_cast<double>(cells);
+    // From half a frame before the cell's first frame to half a frame after its
+    // last, within the plot area.
+    const double frame_pixels = chart.x_pixel(chart.x_of_frame(1, reference_rate)) -
+                                chart.x_pixel(chart.x_of_frame(0, reference_rate));
+    const double left = std::clamp(chart.x_pixel(x_first) - frame_pixels / 2, kPlotLeft, kPlotRight);
+    const double right = std::clamp(chart.x_pixel(x_last) + frame_pixels / 2, left, kPlotRight);
     char rect[200];
     std::snprintf(rect, sizeof rect,
                   "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-frame=\"%zu\">",
-                  std::max(kPlotLeft, left - (right - left) / 2 / (last - first + 1)),
-                  top + kPlotTop, std::min(right - left, kPlotRight - kPlotLeft),
-                  kPlotBottom - kPlotTop, first);
+                  left, top + kPlotTop, right - left, kPlotBottom - kPlotTop, first);
     out.append(rect);
     // Lines of the tooltip, each escaped, joined by a character reference
     // (escaping would turn a line break into U+FFFD).

@@ -60,6 +60,19 @@ const Pooled* find_pooled(const Encode& encode, std::string_view name) {
   return nullptr;
 }
 
+std::string quality_score(const std::vector<const Encode*>& encodes) {
+  for (const Encode* encode : encodes) {
+    for (const Series& series : encode->series) {
+      if (series.kind == ScoreKind::model) return series.name;
+    }
+  }
+  for (const Encode* encode : encodes) {
+    if (!encode->series.empty()) return encode->series.front().name;
+    if (!encode->pooled.empty()) return encode->pooled.front().name;
+  }
+  return "vmaf";
+}
+
 }  // namespace detail
 
 namespace {
