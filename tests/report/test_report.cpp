@@ -1229,14 +1229,17 @@ TEST(ReportLogs, ALogReadBackIntoAnEncode) {
   EXPECT_EQ(encode.duration_s, 2);
   EXPECT_EQ(encode.codec, "HEVC");
   EXPECT_EQ(encode.frame_rate, 25);
+  // The model's score first (the top panel), then the log's order.
   ASSERT_EQ(encode.series.size(), 3U);
-  EXPECT_EQ(encode.series[0].kind, ScoreKind::internal);
-  EXPECT_EQ(encode.series[1].kind, ScoreKind::feature);
-  EXPECT_EQ(encode.series[2].kind, ScoreKind::model);
-  EXPECT_EQ(encode.series[2].values.size(), 50U);
-  EXPECT_EQ(encode.series[2].values[3], 63);
+  EXPECT_EQ(encode.series[0].name, "vmaf");
+  EXPECT_EQ(encode.series[0].kind, ScoreKind::model);
+  EXPECT_EQ(encode.series[1].kind, ScoreKind::internal);
+  EXPECT_EQ(encode.series[2].kind, ScoreKind::feature);
+  EXPECT_EQ(encode.series[0].values.size(), 50U);
+  EXPECT_EQ(encode.series[0].values[3], 63);
   // The log's pooled figures as written; the lows from the frames.
-  const Pooled& vmaf = encode.pooled[2];
+  ASSERT_EQ(encode.pooled[0].name, "vmaf");
+  const Pooled& vmaf = encode.pooled[0];
   EXPECT_EQ(vmaf.mean, 64.5);
   EXPECT_EQ(vmaf.harmonic_mean, 64.4);
   EXPECT_EQ(vmaf.low1_mean, 60);

@@ -157,6 +157,17 @@ LogContent read_log(std::string_view text, const std::string& name) {
     encode.series.push_back(std::move(series));
   }
 
+  // The models' scores first, as the tool orders them: the panel on top is VMAF.
+  const auto is_model = [](const auto& entry) { return entry.kind == ScoreKind::model; };
+  std::stable_partition(encode.series.begin(), encode.series.end(), is_model);
+  std::stable_partition(encode.pooled.begin(), encode.pooled.end(), [&](const Pooled& pooled) {
+    const Series* series = nullptr;
+    for (const Series& candidate : encode.series) {
+      if (candidate.name == pooled.name) series = &candidate;
+    }
+    return series != nullptr && is_model(*series);
+  });
+
   const std::string distorted = content.value("distorted");
   encode.path = distorted.empty() ? name : distorted;
   encode.name = file_stem(encode.path);

@@ -122,6 +122,8 @@ int report_command(int argc, char** argv) {
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.logs, nullptr, "LOG.json..."},
       {},
   };
+  // The usage line reads "vmafexact report [OPTION…] LOG.json...".
+  g_set_prgname("vmafexact report");
   GOptionContext* context = g_option_context_new(nullptr);
   g_option_context_set_summary(context, kSummary);
   g_option_context_set_description(context, kDescription);
