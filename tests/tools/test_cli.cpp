@@ -723,7 +723,7 @@ TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
   for (const std::string& encode : encodes)
     EXPECT_TRUE(std::regex_search(
         all.out, std::regex(in(encode + ".mp4") +
-                            " +[0-9.]+ kB +[0-9.]+ kb/s +1\.000 s( +[0-9]+\.[0-9]{6}){5}\n")))
+                            R"( +[0-9.]+ kB +[0-9.]+ kb/s +1\.000 s( +[0-9]+\.[0-9]{6}){5}\n)")))
         << all.out;
   EXPECT_NE(all.err.find("scaled to 320x180 (vmafexactscale flags=bicubic"), std::string::npos)
       << all.err;
