@@ -94,6 +94,7 @@ struct FakeElement {
       gst_object_unref(target);
     }
   }
+  const char* memory = nullptr;  // a caps feature, e.g. "memory:CUDAMemory"; none: system
   void start() {
     gst_element_set_state(bin, GST_STATE_PLAYING);
     const char* names[2] = {"ref_sink", "dist_sink"};
@@ -104,6 +105,8 @@ struct FakeElement {
       gst_object_unref(sink);
       gst_pad_push_event(sources[at], gst_event_new_stream_start(names[at]));
       GstCaps* caps = gst_video_info_to_caps(&info);
+      if (memory != nullptr)
+        gst_caps_set_features(caps, 0, gst_caps_features_new(memory, nullptr));
       gst_pad_push_event(sources[at], gst_event_new_caps(caps));
       gst_caps_unref(caps);
       GstSegment segment;
@@ -228,6 +231,29 @@ TEST(Thumbnails, FramesReportedTooLateHaveNoPictureButStillCount) {
   EXPECT_EQ(worst[0].frame, 3U);
   EXPECT_TRUE(worst[0].reference.png.empty());
   EXPECT_TRUE(worst[0].distorted.png.empty());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Thumbnails, PicturesInAnotherMemoryAreNotCopiedBack) {
+  gst_init(nullptr, nullptr);
+  FakeElement element;
+  element.memory = "memory:CUDAMemory";
+  ThumbnailCapture capture(element.bin, "vmaf", 2);
+  element.start();
+  for (std::uint64_t frame = 0; frame < 10; ++frame) {
+    element.push(0, frame, 50);
+    element.push(1, frame, 60);
+  }
+  EXPECT_EQ(capture.pictures_held(), 0U);
+  GstMessage* message = element.frame_message(5, 1.0);
+  capture.on_message(message);
+  gst_message_unref(message);
+  const auto worst = capture.worst_frames(25);
+  ASSERT_EQ(worst.size(), 1U);  // listed, without pictures
+  EXPECT_TRUE(worst[0].reference.png.empty());
 }
 
 }  // namespace

@@ -204,7 +204,12 @@ void ThumbnailCapture::capture(Input& input, GstPad* pad, GstBuffer* buffer) {
   GstCaps* caps = gst_pad_get_current_caps(pad);
   GstEvent* segment_event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
   GstVideoInfo info;
-  const bool have_info = caps != nullptr && gst_video_info_from_caps(&info, caps);
+  // System memory only: mapping a GPU's memory would copy every frame back.
+  const bool have_info =
+      caps != nullptr && gst_caps_get_size(caps) > 0 &&
+      gst_caps_features_is_equal(gst_caps_get_features(caps, 0),
+                                 GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY) &&
+      gst_video_info_from_caps(&info, caps);
   if (caps != nullptr) gst_caps_unref(caps);
   GstClockTime running_time = GST_BUFFER_PTS(buffer);
   if (segment_event != nullptr) {
