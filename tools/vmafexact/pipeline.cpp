@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
+#include <utility>
 
 #include "errors.h"
 #include "support/decoded_video.h"
@@ -23,6 +25,207 @@ struct KeptWindow {
   GstSegment segment{};  // the branch's segment, from its SEGMENT event
   bool ended = false;
 };
+
+// Starts one input at the frame range rather than at its first frame. At the
+// first decoded frame, if it lies before `target` (running time in the
+// input's first segment), the decoder's thread waits (a blocking probe on the
+// head queue's sink pad) while another thread sends a flushing, accurate seek
+// upstream. Nothing downstream has had a frame of this input, so the seek's
+// flushes stop at this pad, and the segment after the seek is replaced by the
+// input's first one: running times, hence the window probes, the pad offsets
+// and the element's pairing, are those of a decode from the start; only the
+// frames before the range are never decoded. An input that refuses the seek
+// (a pipe, a y4m feed) plays from its start, and the window probes drop what
+// lies before the range, as they always do. A seek that lands after `target`
+// (a frame would be missing) is undone by a seek back to the start.
+struct InputSeek {
+  enum class State { kWaiting, kSeeking, kSought, kRefused, kNotNeeded };
+  std::weak_ptr<InputSeek> self;  // for the calls it makes
+  GstElement* pipeline = nullptr;
+  GstPad* pad = nullptr;  // the head queue's sink pad (the branch holds the queue)
+  GstClockTime target = 0;
+  GstClockTime stop = GST_CLOCK_TIME_NONE;  // running time past the last frame wanted
+  bool enabled = true;                      // VMAFEXACT_NO_SEEK unset
+
+  std::mutex mutex;  // the streaming thread's and the seeking thread's
+  State state = State::kWaiting;
+  GstSegment first{};  // the input's first segment
+  bool have_first = false;
+  bool replace_segment = false;   // the next segment is the seek's
+  bool landing_to_check = false;  // the seek's segment arms check_landing
+  bool check_landing = false;     // the next frame is the seek's first
+  bool discard = false;           // landed late: frames until the next seek's segment dropped
+  gulong block = 0;
+  GstClockTime position = GST_CLOCK_TIME_NONE;  // the seek's, in the first segment's terms
+  GstClockTime stop_position = GST_CLOCK_TIME_NONE;
+  guint64 frames = 0;  // decoded frames that reached the pad (debug notes)
+  std::string note;
+};
+
+namespace {
+
+// How far before the range a seek lands (and past it stops): the first frame
+// after the seek must lie before the range's first, whatever the input's
+// frame rate (at least 1 per second), so that no frame of the range is missing
+// (checked: a later landing seeks back to the start).
+constexpr GstClockTime kSeekMargin = GST_SECOND;
+
+// An InputSeek shared with a probe or a call on the pipeline's thread pool
+// (which may outlive the ScoringPipeline by a moment), as their user data.
+gpointer shared_seek(const std::shared_ptr<InputSeek>& seek) {
+  return std::make_unique<std::shared_ptr<InputSeek>>(seek).release();
+}
+void release_seek(gpointer data) {
+  std::unique_ptr<std::shared_ptr<InputSeek>> owned(static_cast<std::shared_ptr<InputSeek>*>(data));
+}
+InputSeek* seek_of(gpointer data) { return static_cast<std::shared_ptr<InputSeek>*>(data)->get(); }
+
+GstClockTime buffer_time(GstBuffer* buffer) {
+  return GST_BUFFER_PTS_IS_VALID(buffer) ? GST_BUFFER_PTS(buffer) : GST_BUFFER_DTS(buffer);
+}
+
+std::string seconds_text(GstClockTime time) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(time) / GST_SECOND);
+  return text;
+}
+
+// On a thread of the pipeline's pool: the decoder's thread may be waiting in
+// the blocking probe, and the seek's flush is what wakes it.
+void seek_input(GstElement*, gpointer data) {
+  InputSeek* seek = seek_of(data);
+  GstClockTime position;
+  GstClockTime stop;
+  {
+    std::lock_guard lock(seek->mutex);
+    position = seek->position;
+    stop = seek->stop_position;
+  }
+  GstEvent* event = gst_event_new_seek(
+      1.0, GST_FORMAT_TIME, static_cast<GstSeekFlags>(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE),
+      GST_SEEK_TYPE_SET, static_cast<gint64>(position),
+      GST_CLOCK_TIME_IS_VALID(stop) ? GST_SEEK_TYPE_SET : GST_SEEK_TYPE_NONE,
+      GST_CLOCK_TIME_IS_VALID(stop) ? static_cast<gint64>(stop) : -1);
+  const bool sought = gst_pad_push_event(seek->pad, event);
+  gulong block = 0;
+  {
+    std::lock_guard lock(seek->mutex);
+    if (sought) {
+      seek->state = InputSeek::State::kSought;
+    } else {
+      seek->state = InputSeek::State::kRefused;
+      seek->replace_segment = false;
+      seek->landing_to_check = false;
+      seek->discard = false;
+      seek->note += "the seek to " + seconds_text(position) +
+                    " was refused (not seekable): decoded from the start, frames before the "
+                    "range dropped; ";
+    }
+    block = std::exchange(seek->block, 0);
+  }
+  if (block) gst_pad_remove_probe(seek->pad, block);
+}
+
+// The head queue's sink pad, blocking: the first frame decides whether to seek.
+GstPadProbeReturn seek_block_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  InputSeek* seek = seek_of(data);
+  std::lock_guard lock(seek->mutex);
+  if (seek->state == InputSeek::State::kSeeking) return GST_PAD_PROBE_OK;  // wait for it
+  if (seek->state != InputSeek::State::kWaiting) {
+    seek->block = 0;
+    return GST_PAD_PROBE_REMOVE;
+  }
+  const GstClockTime time = buffer_time(GST_PAD_PROBE_INFO_BUFFER(info));
+  const GstClockTime running =
+      seek->have_first && seek->first.format == GST_FORMAT_TIME && GST_CLOCK_TIME_IS_VALID(time)
+          ? gst_segment_to_running_time(&seek->first, GST_FORMAT_TIME, time)
+          : GST_CLOCK_TIME_NONE;
+  const GstClockTime seek_running = seek->target > kSeekMargin ? seek->target - kSeekMargin : 0;
+  const GstClockTime position =
+      seek->have_first && seek->first.format == GST_FORMAT_TIME && seek->first.rate == 1.0
+          ? gst_segment_position_from_running_time(&seek->first, GST_FORMAT_TIME, seek_running)
+          : GST_CLOCK_TIME_NONE;
+  if (!GST_CLOCK_TIME_IS_VALID(running) || running >= seek_running ||
+      !GST_CLOCK_TIME_IS_VALID(position)) {
+    seek->state = InputSeek::State::kNotNeeded;
+    seek->note += "no seek (its first frame is not before the range); ";
+    seek->block = 0;
+    return GST_PAD_PROBE_REMOVE;
+  }
+  seek->position = position;
+  seek->stop_position = GST_CLOCK_TIME_IS_VALID(seek->stop)
+                            ? gst_segment_position_from_running_time(&seek->first, GST_FORMAT_TIME,
+                                                                     seek->stop + kSeekMargin)
+                            : GST_CLOCK_TIME_NONE;
+  seek->state = InputSeek::State::kSeeking;
+  seek->replace_segment = true;
+  seek->landing_to_check = true;
+  seek->note += "accurate seek to " + seconds_text(seek_running) + " (timestamp " +
+                seconds_text(position) + "); ";
+  gst_element_call_async(seek->pipeline, seek_input, shared_seek(seek->self.lock()), release_seek);
+  return GST_PAD_PROBE_OK;
+}
+
+// The head queue's sink pad: the first segment kept, the seek's flushes
+// stopped, the seek's segment replaced, frames counted, the landing checked.
+GstPadProbeReturn seek_watch_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  InputSeek* seek = seek_of(data);
+  std::lock_guard lock(seek->mutex);
+  const bool seeking =
+      seek->state == InputSeek::State::kSeeking || seek->state == InputSeek::State::kSought;
+  if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) {
+    ++seek->frames;
+    if (seek->discard) return GST_PAD_PROBE_DROP;
+    if (!seek->check_landing) return GST_PAD_PROBE_OK;
+    seek->check_landing = false;
+    const GstClockTime time = buffer_time(GST_PAD_PROBE_INFO_BUFFER(info));
+    const GstClockTime running =
+        GST_CLOCK_TIME_IS_VALID(time)
+            ? gst_segment_to_running_time(&seek->first, GST_FORMAT_TIME, time)
+            : GST_CLOCK_TIME_NONE;
+    if (GST_CLOCK_TIME_IS_VALID(running) && running <= seek->target) {
+      seek->note += "first frame at " + seconds_text(running) + "; ";
+      return GST_PAD_PROBE_OK;
+    }
+    // Landed late: back to the start, as without a seek.
+    seek->note += "landed at " + seconds_text(running) + ", after the range's start: sought back to " +
+                  seconds_text(seek->first.start) + "; ";
+    seek->position = seek->first.start;
+    seek->stop_position = GST_CLOCK_TIME_NONE;
+    seek->state = InputSeek::State::kSeeking;
+    seek->replace_segment = true;
+    seek->discard = true;
+    gst_element_call_async(seek->pipeline, seek_input, shared_seek(seek->self.lock()),
+                           release_seek);
+    return GST_PAD_PROBE_DROP;
+  }
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_FLUSH_START:
+    case GST_EVENT_FLUSH_STOP:
+      return seeking ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+    case GST_EVENT_SEGMENT:
+      if (!seek->have_first) {
+        gst_event_copy_segment(event, &seek->first);
+        seek->have_first = true;
+        return GST_PAD_PROBE_OK;
+      }
+      if (seeking && seek->replace_segment) {
+        seek->replace_segment = false;
+        seek->check_landing = std::exchange(seek->landing_to_check, false);
+        seek->discard = false;
+        GstEvent* replaced = gst_event_new_segment(&seek->first);
+        gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
+        gst_event_unref(event);
+        GST_PAD_PROBE_INFO_DATA(info) = replaced;
+      }
+      return GST_PAD_PROBE_OK;
+    default:
+      return GST_PAD_PROBE_OK;
+  }
+}
+
+}  // namespace
 
 // Sets the colorimetry and chroma siting of the caps a branch ends in to the
 // input's own, once its decoded caps are known: GStreamer's videoscale and
@@ -352,6 +555,17 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
   ref_branch.input = &ref;
   ref_branch.prefix = "ref";
   GstElement* ref_head = add_source(ref_branch, ref);
+  if (window_.begin > 0 && !encodes.empty()) {
+    GstClockTime first_skip = GST_CLOCK_TIME_NONE;
+    GstClockTime last_skip = 0;
+    for (const EncodeSetup& encode : encodes) {
+      first_skip = std::min(first_skip, encode.alignment.ref_skip);
+      last_skip = std::max(last_skip, encode.alignment.ref_skip);
+    }
+    seek_to_window(
+        ref_branch, ref_head, first_skip + window_.begin,
+        GST_CLOCK_TIME_IS_VALID(window_.end) ? last_skip + window_.end : GST_CLOCK_TIME_NONE);
+  }
   GstElement* ref_tail = add_steps(ref_branch, ref_head, {"videoconvert", "capsfilter", "tee"});
   GstElement* ref_caps = ref_branch.elements[ref_branch.elements.size() - 2].get();
   const GstVideoFormat format =
@@ -439,6 +653,12 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       branch.input = &dist;
       branch.prefix = "dist" + number;
       GstElement* head = add_source(branch, dist);
+      // Not at another rate: videorate's frame grid starts at the segment's
+      // start, which a seek would move.
+      if (window_.begin > 0 && !alignment.convert_rate)
+        seek_to_window(branch, head, alignment.dist_skip + window_.begin,
+                       GST_CLOCK_TIME_IS_VALID(window_.end) ? alignment.dist_skip + window_.end
+                                                            : GST_CLOCK_TIME_NONE);
       GstElement* previous = head;
       if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
       if (alignment.scale) {
@@ -479,6 +699,40 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
 ScoringPipeline::~ScoringPipeline() {
   // Streaming threads read the branches' windows: stop them first.
   if (pipeline_) gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
+  if (g_getenv("VMAFEXACT_DEBUG_SEEK"))
+    for (const auto& branch : branches_)
+      if (branch->seek) {
+        std::lock_guard lock(branch->seek->mutex);
+        std::fprintf(stderr, "vmafexact: debug: seek: %s: %s%" G_GUINT64_FORMAT " frames decoded\n",
+                     branch->prefix.c_str(), branch->seek->note.c_str(), branch->seek->frames);
+      }
+}
+
+void ScoringPipeline::seek_to_window(Branch& branch, GstElement* head, GstClockTime target,
+                                     GstClockTime stop) {
+  branch.seek = std::make_shared<InputSeek>();
+  InputSeek& seek = *branch.seek;
+  seek.self = branch.seek;
+  seek.pipeline = pipeline_.get();
+  // The queue holds its pad as long as the probes and calls can run (a call
+  // holds the pipeline, which holds the queue).
+  seek.pad = GstObjectPtr<GstPad>(gst_element_get_static_pad(head, "sink")).get();
+  seek.target = target;
+  seek.stop = stop;
+  seek.enabled = !g_getenv("VMAFEXACT_NO_SEEK");
+  gst_pad_add_probe(
+      seek.pad,
+      static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM |
+                                   GST_PAD_PROBE_TYPE_EVENT_FLUSH),
+      seek_watch_probe, shared_seek(branch.seek), release_seek);
+  if (!seek.enabled) {
+    seek.state = InputSeek::State::kNotNeeded;
+    seek.note = "seeks off (VMAFEXACT_NO_SEEK): decoded from the start; ";
+    return;
+  }
+  seek.block = gst_pad_add_probe(
+      seek.pad, static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BLOCK | GST_PAD_PROBE_TYPE_BUFFER),
+      seek_block_probe, shared_seek(branch.seek), release_seek);
 }
 
 GstElement* ScoringPipeline::make(Branch& branch, const char* factory) {

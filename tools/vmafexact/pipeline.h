@@ -18,7 +18,12 @@
 //
 // Each encode's start skip (--dist-delay, --align auto) and the frame range
 // (--start, --frames, --duration) apply on that encode's branches only: its
-// queue after the tee and the end of its distorted branch.
+// queue after the tee and the end of its distorted branch. With a range that
+// starts after 0, each input is first sought (flushing, accurate) to a second
+// before its part (REF: the earliest of the encodes'), where it can seek; the
+// window probes still select the frames, so scores equal a decode from the
+// start (see InputSeek in pipeline.cpp). VMAFEXACT_NO_SEEK=1 turns the seeks
+// off; VMAFEXACT_DEBUG_SEEK=1 prints each input's seek and decoded frames.
 #pragma once
 
 #include <gst/gst.h>
@@ -88,6 +93,7 @@ std::string videoscale_method(const Options& options);
 struct KeptWindow;
 struct ColourPin;
 struct Y4mFeed;
+struct InputSeek;
 
 // One encode's part of the pipeline.
 struct EncodeSetup {
@@ -131,6 +137,10 @@ class ScoringPipeline {
   // and moves it back to start at 0 at `sink` (a vmafexact sink pad).
   void keep_window(Branch& branch, GstPad* pad, GstPad* sink, GstClockTime skip);
   GstElement* make(Branch& branch, const char* factory);
+  // Starts the input whose decoded frames enter `head` (its first queue) at
+  // running time `target` - a margin, by an accurate seek where it can seek,
+  // stopping it a margin past `stop` (none: its end). See InputSeek.
+  void seek_to_window(Branch& branch, GstElement* head, GstClockTime target, GstClockTime stop);
 
   FrameWindow window_;
   tools::GstObjectPtr<GstElement> pipeline_;
@@ -142,6 +152,7 @@ class ScoringPipeline {
     std::vector<std::unique_ptr<KeptWindow>> windows;       // skips and the frame range
     std::unique_ptr<Y4mFeed> y4m;                           // a y4m input's appsrc feed
     std::unique_ptr<ColourPin> colour;                      // its caps' colorimetry
+    std::shared_ptr<InputSeek> seek;                        // its seek to the frame range
   };
   // Keeps the input's colorimetry and chroma siting through the steps from
   // `pad` (where the decoded caps pass) to `capsfilter` (whose caps are `caps`).

@@ -1,0 +1,197 @@
+// vmafexact's frame ranges (--start, --frames, --duration) found by accurate
+// seeks (issue 41): on 20 s H.264 files made here with ffmpeg, a range near
+// the end decodes a few frames of each input rather than everything before
+// it, and scores exactly what decoding from the start and dropping gives
+// (VMAFEXACT_NO_SEEK=1), also with each input's own start skip
+// (--dist-delay); an input that cannot seek (a y4m file, fed by the tool)
+// falls back to decode-and-drop with the same scores. The decoded frames are
+// counted by the tool under VMAFEXACT_DEBUG_SEEK=1.
+
+#include <glib.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "../common/scratch_files.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using vmafexact::test::read_file;
+using vmafexact::test::ScratchFolder;
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs a program, the test's environment plus `settings`, output captured.
+Result run_program(const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& settings = {}) {
+  std::vector<gchar*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  gchar** environment = g_get_environ();
+  for (const char* name : {"VMAFEXACT_NO_SEEK", "VMAFEXACT_DEBUG_SEEK"})
+    environment = g_environ_unsetenv(environment, name);
+  for (const auto& [name, value] : settings)
+    environment = g_environ_setenv(environment, name.c_str(), value.c_str(), TRUE);
+  gchar* out = nullptr;
+  gchar* err = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  Result result;
+  if (g_spawn_sync(nullptr, argv.data(), environment, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out,
+                   &err, &wait_status, &error)) {
+    result.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128;
+    result.out = out ? out : "";
+    result.err = err ? err : "";
+  } else {
+    result.err = error ? error->message : "spawn failed";
+  }
+  g_clear_error(&error);
+  g_free(out);
+  g_free(err);
+  g_strfreev(environment);
+  return result;
+}
+
+std::string describe(const Result& result) {
+  return "exit " + std::to_string(result.status) + "\nstderr:\n" + result.err;
+}
+
+// One run's seek notes: "ref" / "dist0" ... -> (note, frames decoded).
+struct SeekNote {
+  std::string note;
+  long frames = -1;
+};
+std::map<std::string, SeekNote> seek_notes(const std::string& err) {
+  static const std::regex line("vmafexact: debug: seek: ([a-z0-9]+): (.*?)([0-9]+) frames decoded");
+  std::map<std::string, SeekNote> notes;
+  for (auto it = std::sregex_iterator(err.begin(), err.end(), line); it != std::sregex_iterator();
+       ++it)
+    notes[(*it)[1]] = {(*it)[2], std::stol((*it)[3])};
+  return notes;
+}
+
+class Ranges : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = std::make_unique<ScratchFolder>("vmafexact-ranges-test");
+    const std::string ff = "ffmpeg -nostdin -loglevel error -y ";
+    const std::string f = folder_->path().string() + "/";
+    // 20 s at 25 fps, 160x90; an encode of it; the encode without its first
+    // second (REF runs 1 s ahead: --dist-delay -1); REF as y4m.
+    for (const std::string& command : {
+             ff + "-f lavfi -i testsrc2=size=160x90:rate=25:duration=20 -c:v libx264 -preset " +
+                 "fast -crf 18 -pix_fmt yuv420p " + f + "ref.mp4",
+             ff + "-i " + f + "ref.mp4 -c:v libx264 -preset fast -crf 38 " + f + "dist.mp4",
+             ff + "-i " + f + "dist.mp4 -vf trim=start_frame=25,setpts=PTS-STARTPTS -c:v " +
+                 "libx264 -preset fast -crf 38 " + f + "dist_cut.mp4",
+             ff + "-i " + f + "ref.mp4 " + f + "ref.y4m",
+         }) {
+      const Result made = run_program({"/bin/sh", "-c", command});
+      ASSERT_EQ(made.status, 0) << command << "\n" << made.err;
+    }
+  }
+  static void TearDownTestSuite() { folder_.reset(); }
+
+  static std::string in(const std::string& name) { return (folder_->path() / name).string(); }
+
+  // Scores `inputs` with `range`, sought or not; returns the run and its log's frames.
+  static std::pair<Result, Json> score(std::vector<std::string> args, bool seek,
+                                       const std::string& log) {
+    const std::string json = in(log);
+    args.insert(args.begin(), {VMAFEXACT_CLI_PATH, "--precision", "max", "--json", json});
+    std::map<std::string, std::string> settings{{"VMAFEXACT_DEBUG_SEEK", "1"}};
+    if (!seek) settings["VMAFEXACT_NO_SEEK"] = "1";
+    Result result = run_program(args, settings);
+    Json frames;
+    if (result.status == 0 && fs::exists(json)) frames = Json::parse(read_file(json))["frames"];
+    return {result, frames};
+  }
+
+  static inline std::unique_ptr<ScratchFolder> folder_;
+};
+
+// --start 18 --frames 10: each input is sought 1 s before the range (frame
+// 450 less half a frame: 16.98 s), so its decoder gives a few dozen frames,
+// not the 460 up to the range's end; the log is the decode-and-drop run's,
+// every value.
+TEST_F(Ranges, ARangeNearTheEndIsSoughtAndScoresAsDecodingFromTheStart) {
+  const std::vector<std::string> args = {"--start", "18",          "--frames",
+                                         "10",      in("ref.mp4"), in("dist.mp4")};
+  const auto [sought, sought_frames] = score(args, true, "sought.json");
+  ASSERT_EQ(sought.status, 0) << describe(sought);
+  const auto [dropped, dropped_frames] = score(args, false, "dropped.json");
+  ASSERT_EQ(dropped.status, 0) << describe(dropped);
+  ASSERT_EQ(sought_frames.size(), 10u);
+  EXPECT_EQ(sought_frames, dropped_frames);
+
+  const auto notes = seek_notes(sought.err), unsought = seek_notes(dropped.err);
+  for (const char* input : {"ref", "dist0"}) {
+    ASSERT_TRUE(notes.count(input)) << sought.err;
+    EXPECT_NE(notes.at(input).note.find("accurate seek to 16.980 s"), std::string::npos)
+        << notes.at(input).note;
+    // 1 s before the range, the range, a margin past it (at most 2 s more).
+    EXPECT_LE(notes.at(input).frames, 100) << input << ": " << notes.at(input).note;
+    EXPECT_GE(notes.at(input).frames, 10) << input;
+    ASSERT_TRUE(unsought.count(input)) << dropped.err;
+    EXPECT_GE(unsought.at(input).frames, 18 * 25) << input;
+  }
+}
+
+// --dist-delay -1 (DIST lacks REF's first second): REF is sought to its
+// range, DIST to its own (1 s earlier in its file); the log is the
+// decode-and-drop run's.
+TEST_F(Ranges, EachInputIsSoughtToItsOwnStart) {
+  const std::vector<std::string> args = {"--dist-delay", "-1",  "--start",     "15",
+                                         "--duration",   "0.5", in("ref.mp4"), in("dist_cut.mp4")};
+  const auto [sought, sought_frames] = score(args, true, "skip_sought.json");
+  ASSERT_EQ(sought.status, 0) << describe(sought);
+  const auto [dropped, dropped_frames] = score(args, false, "skip_dropped.json");
+  ASSERT_EQ(dropped.status, 0) << describe(dropped);
+  ASSERT_EQ(sought_frames.size(), 13u);
+  EXPECT_EQ(sought_frames, dropped_frames);
+  const auto notes = seek_notes(sought.err);
+  ASSERT_TRUE(notes.count("ref") && notes.count("dist0")) << sought.err;
+  // REF's part starts at 16 s of it, DIST's at 15 s (less half a frame
+  // each); each is sought 1 s before.
+  EXPECT_NE(notes.at("ref").note.find("accurate seek to 14.980 s"), std::string::npos)
+      << notes.at("ref").note;
+  EXPECT_NE(notes.at("dist0").note.find("accurate seek to 13.980 s"), std::string::npos)
+      << notes.at("dist0").note;
+  for (const char* input : {"ref", "dist0"}) EXPECT_LE(notes.at(input).frames, 100) << input;
+}
+
+// A REF that cannot seek (a y4m file, read by the tool into an appsrc): the
+// seek is refused, REF is decoded from the start and dropped; DIST is sought;
+// the log equals the all-mp4 decode-and-drop run's.
+TEST_F(Ranges, AnInputThatCannotSeekIsReadFromTheStart) {
+  const auto [mp4, mp4_frames] =
+      score({"--start", "18", "--frames", "10", in("ref.mp4"), in("dist.mp4")}, false,
+            "mp4_dropped.json");
+  ASSERT_EQ(mp4.status, 0) << describe(mp4);
+  const auto [y4m, y4m_frames] =
+      score({"--start", "18", "--frames", "10", in("ref.y4m"), in("dist.mp4")}, true, "y4m.json");
+  ASSERT_EQ(y4m.status, 0) << describe(y4m);
+  ASSERT_EQ(y4m_frames.size(), 10u);
+  EXPECT_EQ(y4m_frames, mp4_frames);
+  const auto notes = seek_notes(y4m.err);
+  ASSERT_TRUE(notes.count("ref") && notes.count("dist0")) << y4m.err;
+  EXPECT_NE(notes.at("ref").note.find("refused (not seekable)"), std::string::npos)
+      << notes.at("ref").note;
+  EXPECT_GE(notes.at("ref").frames, 18 * 25);
+  EXPECT_LE(notes.at("dist0").frames, 100);
+}
+
+}  // namespace
