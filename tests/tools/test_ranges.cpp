@@ -98,6 +98,8 @@ class Ranges : public ::testing::Test {
              ff + "-i " + f + "dist.mp4 -vf trim=start_frame=25,setpts=PTS-STARTPTS -c:v " +
                  "libx264 -preset fast -crf 38 " + f + "dist_cut.mp4",
              ff + "-i " + f + "ref.mp4 " + f + "ref.y4m",
+             ff + "-i " + f + "dist.mp4 -r 50 -c:v libx264 -preset fast -crf 38 " + f +
+                 "dist_50fps.mp4",
          }) {
       const Result made = run_program({"/bin/sh", "-c", command});
       ASSERT_EQ(made.status, 0) << command << "\n" << made.err;
@@ -173,25 +175,34 @@ TEST_F(Ranges, EachInputIsSoughtToItsOwnStart) {
   for (const char* input : {"ref", "dist0"}) EXPECT_LE(notes.at(input).frames, 100) << input;
 }
 
-// A REF that cannot seek (a y4m file, read by the tool into an appsrc): the
-// seek is refused, REF is decoded from the start and dropped; DIST is sought;
-// the log equals the all-mp4 decode-and-drop run's.
-TEST_F(Ranges, AnInputThatCannotSeekIsReadFromTheStart) {
-  const auto [mp4, mp4_frames] =
-      score({"--start", "18", "--frames", "10", in("ref.mp4"), in("dist.mp4")}, false,
-            "mp4_dropped.json");
-  ASSERT_EQ(mp4.status, 0) << describe(mp4);
-  const auto [y4m, y4m_frames] =
-      score({"--start", "18", "--frames", "10", in("ref.y4m"), in("dist.mp4")}, true, "y4m.json");
-  ASSERT_EQ(y4m.status, 0) << describe(y4m);
-  ASSERT_EQ(y4m_frames.size(), 10u);
-  EXPECT_EQ(y4m_frames, mp4_frames);
-  const auto notes = seek_notes(y4m.err);
-  ASSERT_TRUE(notes.count("ref") && notes.count("dist0")) << y4m.err;
-  EXPECT_NE(notes.at("ref").note.find("refused (not seekable)"), std::string::npos)
+// A y4m REF (read by the tool into an appsrc, which cannot seek) starts at
+// the frame 1 s before the range, its planes never read before it; a DIST at
+// another rate is not sought (videorate's grid starts with its segment), so
+// it is decoded from the start and dropped. The log is the decode-and-drop
+// run's of the same inputs.
+TEST_F(Ranges, AY4mStartsAtItsFrameAndAnInputNotSoughtIsDecodedFromTheStart) {
+  const std::vector<std::string> args = {"--start", "18",          "--frames",
+                                         "10",      in("ref.y4m"), in("dist_50fps.mp4")};
+  const auto [dropped, dropped_frames] = score(args, false, "y4m_dropped.json");
+  ASSERT_EQ(dropped.status, 0) << describe(dropped);
+  const auto [started, started_frames] = score(args, true, "y4m.json");
+  ASSERT_EQ(started.status, 0) << describe(started);
+  ASSERT_EQ(started_frames.size(), 10u);
+  EXPECT_EQ(started_frames, dropped_frames);
+  const auto notes = seek_notes(started.err);
+  ASSERT_TRUE(notes.count("ref")) << started.err;
+  // 16.98 s at 25 fps: frame 424.
+  EXPECT_NE(notes.at("ref").note.find("y4m read from frame 424"), std::string::npos)
       << notes.at("ref").note;
-  EXPECT_GE(notes.at("ref").frames, 18 * 25);
-  EXPECT_LE(notes.at("dist0").frames, 100);
+  EXPECT_LE(notes.at("ref").frames, 100);
+  ASSERT_TRUE(notes.count("dist0")) << started.err;
+  EXPECT_NE(notes.at("dist0").note.find("not sought (converted to another frame rate)"),
+            std::string::npos)
+      << notes.at("dist0").note;
+  EXPECT_GE(notes.at("dist0").frames, 18 * 50);
+  const auto unsought = seek_notes(dropped.err);
+  ASSERT_TRUE(unsought.count("ref")) << dropped.err;
+  EXPECT_GE(unsought.at("ref").frames, 18 * 25);
 }
 
 }  // namespace

@@ -216,6 +216,20 @@ void Y4mReader::count_frames() {
   if (std::fseek(file, start, SEEK_SET) != 0) throw Y4mError("it cannot be read");
 }
 
+bool Y4mReader::skip_frames(std::uint64_t count) {
+  std::FILE* file = file_.get();
+  for (; count > 0; --count) {
+    if (frames_read_ == frame_count_) return false;
+    if (read_frame_line(file).status != FrameLine::kOk ||
+        std::fseek(file, static_cast<long>(header_.frame_bytes + header_.extra_bytes), SEEK_CUR) !=
+            0)
+      throw Y4mError("frame " + std::to_string(frames_read_ + 1) +
+                     " is no longer what it was when the file was opened (was it changed?)");
+    ++frames_read_;
+  }
+  return true;
+}
+
 bool Y4mReader::read_frame(std::uint8_t* out) {
   if (frames_read_ == frame_count_) return false;  // the end, or a truncated last frame
   // The frames were walked when the file was opened: a failure now means the

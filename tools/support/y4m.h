@@ -71,7 +71,10 @@ class Y4mReader {
   // after the last whole frame (a truncated last frame is dropped, as raw
   // files' are); throws Y4mError when the file changed since it was opened.
   bool read_frame(std::uint8_t* out);
-  // Frames read so far.
+  // Moves past the next `count` frames without reading their planes (a
+  // frame range's start); false where fewer are left. Throws as read_frame().
+  bool skip_frames(std::uint64_t count);
+  // Frames read (or skipped) so far.
   std::uint64_t frames_read() const { return frames_read_; }
 
  private:

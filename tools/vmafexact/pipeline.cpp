@@ -252,6 +252,9 @@ struct Y4mFeed {
     }
   }
   std::shared_ptr<tools::Y4mReader> reader;  // the one discovery opened
+  // Frames skipped before the first read (a frame range's start: the file is
+  // read from there, as a seek would), then 0.
+  guint64 skip = 0;
   // The frames' packed layout, as video meta.
   guint planes = 0;
   gsize offsets[GST_VIDEO_MAX_PLANES] = {};
@@ -374,7 +377,8 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
       failure = "cannot map a buffer of " + std::to_string(header.frame_bytes) + " bytes";
     } else {
       try {
-        read = feed->reader->read_frame(map.data);
+        read = feed->reader->skip_frames(std::exchange(feed->skip, 0)) &&
+               feed->reader->read_frame(map.data);
       } catch (const tools::Y4mError& error) {
         failure = error.what();
       }
@@ -655,10 +659,11 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       GstElement* head = add_source(branch, dist);
       // Not at another rate: videorate's frame grid starts at the segment's
       // start, which a seek would move.
-      if (window_.begin > 0 && !alignment.convert_rate)
+      if (window_.begin > 0)
         seek_to_window(branch, head, alignment.dist_skip + window_.begin,
                        GST_CLOCK_TIME_IS_VALID(window_.end) ? alignment.dist_skip + window_.end
-                                                            : GST_CLOCK_TIME_NONE);
+                                                            : GST_CLOCK_TIME_NONE,
+                       !alignment.convert_rate);
       GstElement* previous = head;
       if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
       if (alignment.scale) {
@@ -709,7 +714,7 @@ ScoringPipeline::~ScoringPipeline() {
 }
 
 void ScoringPipeline::seek_to_window(Branch& branch, GstElement* head, GstClockTime target,
-                                     GstClockTime stop) {
+                                     GstClockTime stop, bool may_seek) {
   branch.seek = std::make_shared<InputSeek>();
   InputSeek& seek = *branch.seek;
   seek.self = branch.seek;
@@ -728,6 +733,22 @@ void ScoringPipeline::seek_to_window(Branch& branch, GstElement* head, GstClockT
   if (!seek.enabled) {
     seek.state = InputSeek::State::kNotNeeded;
     seek.note = "seeks off (VMAFEXACT_NO_SEEK): decoded from the start; ";
+    return;
+  }
+  if (!may_seek) {
+    seek.state = InputSeek::State::kNotNeeded;
+    seek.note = "not sought (converted to another frame rate): decoded from the start; ";
+    return;
+  }
+  // A y4m file the tool reads itself starts at the frame 1 s before the range
+  // (its timestamps are its frame numbers' on the header's rate).
+  if (branch.y4m) {
+    const tools::Y4mHeader& header = branch.y4m->reader->header();
+    if (header.fps_num > 0 && header.fps_den > 0 && target > kSeekMargin)
+      branch.y4m->skip =
+          gst_util_uint64_scale(target - kSeekMargin, header.fps_num, GST_SECOND * header.fps_den);
+    seek.state = InputSeek::State::kNotNeeded;
+    seek.note = "y4m read from frame " + std::to_string(branch.y4m->skip) + "; ";
     return;
   }
   seek.block = gst_pad_add_probe(

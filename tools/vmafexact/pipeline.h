@@ -138,9 +138,11 @@ class ScoringPipeline {
   void keep_window(Branch& branch, GstPad* pad, GstPad* sink, GstClockTime skip);
   GstElement* make(Branch& branch, const char* factory);
   // Starts the input whose decoded frames enter `head` (its first queue) at
-  // running time `target` - a margin, by an accurate seek where it can seek,
-  // stopping it a margin past `stop` (none: its end). See InputSeek.
-  void seek_to_window(Branch& branch, GstElement* head, GstClockTime target, GstClockTime stop);
+  // running time `target` - a margin, by an accurate seek where it can seek
+  // and `may_seek`, stopping it a margin past `stop` (none: its end); counts
+  // its frames. See InputSeek.
+  void seek_to_window(Branch& branch, GstElement* head, GstClockTime target, GstClockTime stop,
+                      bool may_seek = true);
 
   FrameWindow window_;
   tools::GstObjectPtr<GstElement> pipeline_;
