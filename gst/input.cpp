@@ -165,9 +165,9 @@ std::optional<PictureFormat> common_format(GstElement* element, const Input& ref
         ("The reference and distorted videos differ: reference is %s, distorted is %s.",
          ref_text.c_str(), dist_text.c_str()),
         ("Both inputs must have the same width, height, bit depth and chroma subsampling. "
-         "Insert videoscale and/or videoconvert with a capsfilter (e.g. "
-         "'videoscale ! videoconvert ! video/x-raw,width=%d,height=%d,format=%s') before the "
-         "dist_sink pad.",
+         "Insert vmafexactscale (FFmpeg's scale) and/or videoconvert with a capsfilter (e.g. "
+         "'vmafexactscale ! videoconvert ! video/x-raw,width=%d,height=%d,format=%s') before "
+         "the dist_sink pad.",
          GST_VIDEO_INFO_WIDTH(&ref_info), GST_VIDEO_INFO_HEIGHT(&ref_info),
          GST_VIDEO_INFO_NAME(&ref_info)));
     return std::nullopt;

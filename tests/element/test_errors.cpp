@@ -38,7 +38,7 @@ TEST(Element, SizeMismatchIsAnErrorThatSuggestsTheFix) {
   EXPECT_NE(text.find("reference is 64x48 8-bit 4:2:0 (I420), distorted is 32x24 8-bit 4:2:0 (I420)"),
             std::string::npos)
       << text;
-  EXPECT_NE(details.find("videoscale"), std::string::npos) << details;
+  EXPECT_NE(details.find("vmafexactscale ! videoconvert"), std::string::npos) << details;
   g_error_free(gerror);
   g_free(debug);
   gst_message_unref(error);
