@@ -98,6 +98,7 @@ class Ranges : public ::testing::Test {
              ff + "-i " + f + "dist.mp4 -vf trim=start_frame=25,setpts=PTS-STARTPTS -c:v " +
                  "libx264 -preset fast -crf 38 " + f + "dist_cut.mp4",
              ff + "-i " + f + "ref.mp4 " + f + "ref.y4m",
+             ff + "-i " + f + "ref.mp4 -c copy -f h264 " + f + "ref.h264",
              ff + "-i " + f + "dist.mp4 -r 50 -c:v libx264 -preset fast -crf 38 " + f +
                  "dist_50fps.mp4",
          }) {
@@ -203,6 +204,27 @@ TEST_F(Ranges, AY4mStartsAtItsFrameAndAnInputNotSoughtIsDecodedFromTheStart) {
   const auto unsought = seek_notes(dropped.err);
   ASSERT_TRUE(unsought.count("ref")) << dropped.err;
   EXPECT_GE(unsought.at("ref").frames, 18 * 25);
+}
+
+// An H.264 elementary stream has no demuxer: its timestamps are counted by
+// the parser from where it starts, so it is not sought (decoded from the
+// start), with the decode-and-drop run's log.
+TEST_F(Ranges, AnElementaryStreamIsNotSought) {
+  const std::vector<std::string> args = {"--start", "18",           "--frames",
+                                         "10",      in("ref.h264"), in("dist.mp4")};
+  const auto [dropped, dropped_frames] = score(args, false, "es_dropped.json");
+  ASSERT_EQ(dropped.status, 0) << describe(dropped);
+  const auto [run, run_frames] = score(args, true, "es.json");
+  ASSERT_EQ(run.status, 0) << describe(run);
+  ASSERT_EQ(run_frames.size(), 10u);
+  EXPECT_EQ(run_frames, dropped_frames);
+  const auto notes = seek_notes(run.err);
+  ASSERT_TRUE(notes.count("ref") && notes.count("dist0")) << run.err;
+  EXPECT_NE(notes.at("ref").note.find("not sought (no demuxer"), std::string::npos)
+      << notes.at("ref").note;
+  EXPECT_GE(notes.at("ref").frames, 18 * 25);
+  EXPECT_NE(notes.at("dist0").note.find("accurate seek"), std::string::npos)
+      << notes.at("dist0").note;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <string_view>
 #include <utility>
 
 #include "errors.h"
@@ -42,6 +43,7 @@ struct InputSeek {
   enum class State { kWaiting, kSeeking, kSought, kRefused, kNotNeeded };
   std::weak_ptr<InputSeek> self;  // for the calls it makes
   GstElement* pipeline = nullptr;
+  GstElement* decoder = nullptr;  // a uridecodebin (its demuxer is checked), or null
   GstPad* pad = nullptr;  // the head queue's sink pad (the branch holds the queue)
   GstClockTime target = 0;
   GstClockTime stop = GST_CLOCK_TIME_NONE;  // running time past the last frame wanted
@@ -88,6 +90,30 @@ std::string seconds_text(GstClockTime time) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(time) / GST_SECOND);
   return text;
+}
+
+// The demuxers whose frames carry timestamps from the file (an index, PTS),
+// the same wherever decoding starts; elsewhere (an elementary stream, AVI)
+// they may be counted from where parsing starts, and a seek could shift them.
+constexpr const char* kTimestampedDemuxers[] = {"qtdemux", "matroskademux", "tsdemux", "flvdemux"};
+
+// The demuxer in a uridecodebin, or "" for none (an elementary stream).
+std::string demuxer_of(GstElement* decoder) {
+  std::string found;
+  GstIterator* elements = gst_bin_iterate_recurse(GST_BIN(decoder));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+    auto* element = static_cast<GstElement*>(g_value_get_object(&item));
+    GstElementFactory* factory = gst_element_get_factory(element);
+    const gchar* klass =
+        factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : nullptr;
+    if (klass && std::string_view(klass).find("Demux") != std::string_view::npos)
+      found = gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory));
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(elements);
+  return found;
 }
 
 // On a thread of the pipeline's pool: the decoder's thread may be waiting in
@@ -151,6 +177,19 @@ GstPadProbeReturn seek_block_probe(GstPad*, GstPadProbeInfo* info, gpointer data
     seek->note += "no seek (its first frame is not before the range); ";
     seek->block = 0;
     return GST_PAD_PROBE_REMOVE;
+  }
+  if (seek->decoder) {
+    const std::string demuxer = demuxer_of(seek->decoder);
+    if (std::find_if(std::begin(kTimestampedDemuxers), std::end(kTimestampedDemuxers),
+                     [&](const char* name) { return demuxer == name; }) ==
+        std::end(kTimestampedDemuxers)) {
+      seek->state = InputSeek::State::kNotNeeded;
+      seek->note += "not sought (" + (demuxer.empty() ? "no demuxer" : demuxer) +
+                    ": its timestamps may depend on where decoding starts): decoded from the "
+                    "start; ";
+      seek->block = 0;
+      return GST_PAD_PROBE_REMOVE;
+    }
   }
   seek->position = position;
   seek->stop_position = GST_CLOCK_TIME_IS_VALID(seek->stop)
@@ -719,6 +758,9 @@ void ScoringPipeline::seek_to_window(Branch& branch, GstElement* head, GstClockT
   InputSeek& seek = *branch.seek;
   seek.self = branch.seek;
   seek.pipeline = pipeline_.get();
+  if (!branch.elements.empty() &&
+      std::string_view(G_OBJECT_TYPE_NAME(branch.elements.front().get())) == "GstURIDecodeBin")
+    seek.decoder = branch.elements.front().get();
   // The queue holds its pad as long as the probes and calls can run (a call
   // holds the pipeline, which holds the queue).
   seek.pad = GstObjectPtr<GstPad>(gst_element_get_static_pad(head, "sink")).get();
