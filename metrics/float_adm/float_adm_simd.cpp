@@ -8,7 +8,9 @@
 // and the columns left over run float_adm_pixel.h itself, so each twin gives
 // the scalar reference's bits (the twin harness, FloatAdmTwin, checks it).
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "common/simd.h"
 #include "float_adm/float_adm.h"
@@ -162,23 +164,26 @@ void dwt_vertical(const float* const (&rows)[4], int width, bool lo_only, float*
   pixel::dwt_vertical_row(tail, width - j, lo_only, lo + j, hi + j);
 }
 
-// Lanes 0, 2, 4, ... and 1, 3, 5, ... of the pair (a, b): the even and the odd
-// samples of 2 * kLanes consecutive ones.
-inline I lane_indices(int first) {
-  I indices;
-  for (int l = 0; l < kLanes; ++l) indices[l] = first + 2 * l;
-  return indices;
+// Lanes First, First + 2, First + 4, ... of the pair (a, b): with First 0 the
+// even, with 1 the odd samples of 2 * kLanes consecutive ones.
+// __builtin_shufflevector: GCC (12 on) and clang both have it.
+template <int First, std::size_t... Lane>
+inline F every_other_lane(F a, F b, std::index_sequence<Lane...>) {
+  return __builtin_shufflevector(a, b, (First + 2 * static_cast<int>(Lane))...);
+}
+template <int First>
+inline F every_other_lane(F a, F b) {
+  return every_other_lane<First>(a, b, std::make_index_sequence<kLanes>{});
 }
 
 // Columns 2j-1+k (k = 0..3) of outputs j..j+kLanes-1 of a row.
 inline void taps_columns(const float* row, int j, F (&s)[4]) {
-  const I evens = lane_indices(0), odds = lane_indices(1);
   const F a = load(row + 2 * j - 1), b = load(row + 2 * j - 1 + kLanes);
   const F c = load(row + 2 * j + 1), d = load(row + 2 * j + 1 + kLanes);
-  s[0] = __builtin_shuffle(a, b, evens);
-  s[1] = __builtin_shuffle(a, b, odds);
-  s[2] = __builtin_shuffle(c, d, evens);
-  s[3] = __builtin_shuffle(c, d, odds);
+  s[0] = every_other_lane<0>(a, b);
+  s[1] = every_other_lane<1>(a, b);
+  s[2] = every_other_lane<0>(c, d);
+  s[3] = every_other_lane<1>(c, d);
 }
 
 void dwt_horizontal(const float* lo, const float* hi, int begin, int end, bool lo_only,
