@@ -97,6 +97,8 @@ class Ranges : public ::testing::Test {
              ff + "-i " + f + "ref.mp4 -c:v libx264 -preset fast -crf 38 " + f + "dist.mp4",
              ff + "-i " + f + "dist.mp4 -vf trim=start_frame=25,setpts=PTS-STARTPTS -c:v " +
                  "libx264 -preset fast -crf 38 " + f + "dist_cut.mp4",
+             ff + "-i " + f + "dist.mp4 -vf trim=start_frame=50,setpts=PTS-STARTPTS -c:v " +
+                 "libx264 -preset fast -crf 38 " + f + "dist_cut2.mp4",
              ff + "-i " + f + "ref.mp4 " + f + "ref.y4m",
              ff + "-i " + f + "ref.mp4 -c copy -f h264 " + f + "ref.h264",
              ff + "-i " + f + "dist.mp4 -r 50 -c:v libx264 -preset fast -crf 38 " + f +
@@ -225,6 +227,48 @@ TEST_F(Ranges, AnElementaryStreamIsNotSought) {
   EXPECT_GE(notes.at("ref").frames, 18 * 25);
   EXPECT_NE(notes.at("dist0").note.find("accurate seek"), std::string::npos)
       << notes.at("dist0").note;
+}
+
+// Several encodes whose REF skips differ by 2 s (--align auto: dist.mp4
+// starts with REF, dist_cut2.mp4 lacks REF's first 50 frames), with a range
+// end: REF, decoded once and teed, runs on to the later encode's end after
+// the earlier one's window has ended. Each encode gets its whole range, the
+// frames it gets when scored alone. (The earlier encode's branch once
+// answered the tee EOS after its end, and the tee stopped feeding every
+// branch: the later encode lost its last frames, always when the skips
+// differ by more than the branch's queue holds, 1 s, and at random below;
+// and with skips that far apart, the earlier encode's sink, prerolled, held
+// REF's tee before the later encode had its first frame: a deadlock.)
+TEST_F(Ranges, AnEncodeWhoseWindowEndsFirstDoesNotEndTheOthersReference) {
+  const std::vector<std::string> range = {"--align", "auto", "--align-range", "3",
+                                          "--start", "15",   "--duration",    "1"};
+  for (const bool seek : {true, false}) {
+    SCOPED_TRACE(seek ? "sought" : "decoded from the start (VMAFEXACT_NO_SEEK=1)");
+    const std::map<std::string, std::string> settings =
+        seek ? std::map<std::string, std::string>{}
+             : std::map<std::string, std::string>{{"VMAFEXACT_NO_SEEK", "1"}};
+    // Bounded: the same run once deadlocked (see below).
+    std::vector<std::string> args = {"timeout", "-k", "5", "30", VMAFEXACT_CLI_PATH};
+    args.insert(args.end(), {"--precision", "max", "--json", in("several_{name}.json")});
+    args.insert(args.end(), range.begin(), range.end());
+    args.insert(args.end(), {in("ref.mp4"), in("dist.mp4"), in("dist_cut2.mp4")});
+    const Result several = run_program(args, settings);
+    ASSERT_EQ(several.status, 0) << describe(several);
+    EXPECT_EQ(several.err.find("ended first"), std::string::npos) << several.err;
+    for (const char* name : {"dist", "dist_cut2"}) {
+      SCOPED_TRACE(name);
+      const Json frames =
+          Json::parse(read_file(in("several_" + std::string(name) + ".json")))["frames"];
+      EXPECT_EQ(frames.size(), 25u);
+      std::vector<std::string> alone_args = {VMAFEXACT_CLI_PATH, "--precision", "max", "--json",
+                                             in("alone.json")};
+      alone_args.insert(alone_args.end(), range.begin(), range.end());
+      alone_args.insert(alone_args.end(), {in("ref.mp4"), in(std::string(name) + ".mp4")});
+      const Result alone = run_program(alone_args, settings);
+      ASSERT_EQ(alone.status, 0) << describe(alone);
+      EXPECT_EQ(frames, Json::parse(read_file(in("alone.json")))["frames"]);
+    }
+  }
 }
 
 }  // namespace

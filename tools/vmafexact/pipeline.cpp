@@ -349,9 +349,19 @@ GstPadProbeReturn keep_window_probe(GstPad* pad, GstPadProbeInfo* info, gpointer
   if (!GST_CLOCK_TIME_IS_VALID(running_time) || running_time < window->begin)
     return GST_PAD_PROBE_DROP;
   if (!GST_CLOCK_TIME_IS_VALID(window->end) || running_time < window->end) return GST_PAD_PROBE_OK;
+  if (!window->stop_upstream) {
+    window->ended = true;
+    // The EOS goes straight to the peer: pushed from this pad it would mark
+    // the pad EOS, and its next push would return EOS before this probe can
+    // drop the buffer; a tee upstream takes EOS from one branch as the end
+    // of all and stops feeding the others (an encode whose window ends later
+    // would lose its last frames).
+    if (GstObjectPtr<GstPad> peer{gst_pad_get_peer(pad)})
+      gst_pad_send_event(peer.get(), gst_event_new_eos());
+    return GST_PAD_PROBE_DROP;
+  }
   gst_pad_push_event(pad, gst_event_new_eos());
   window->ended = true;
-  if (!window->stop_upstream) return GST_PAD_PROBE_DROP;
   gst_buffer_unref(buffer);
   GST_PAD_PROBE_INFO_DATA(info) = nullptr;
   GST_PAD_PROBE_INFO_FLOW_RETURN(info) = GST_FLOW_EOS;
@@ -667,8 +677,12 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
     if (!sink)
       throw CliError(kExitScoring, "GStreamer's fakesink is missing",
                      "Install gstreamer1.0-plugins-base.");
-    // As fast as the inputs decode: nothing here is live.
-    g_object_set(sink.get(), "sync", FALSE, nullptr);
+    // As fast as the inputs decode: nothing here is live. Not prerolled
+    // either: a sink waiting in PAUSED for the others would stop its
+    // element, then its queue after REF's tee, then REF, while an encode
+    // whose REF skip is over a queue's worth (1 s) longer still waits for
+    // its first REF frame (a deadlock).
+    g_object_set(sink.get(), "sync", FALSE, "async", FALSE, nullptr);
     gst_bin_add_many(GST_BIN(pipeline_.get()), v, sink.get(), nullptr);
     if (!gst_element_link(v, sink.get()))
       throw CliError(kExitScoring, "cannot link vmafexact to fakesink");
