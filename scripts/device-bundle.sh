@@ -3,7 +3,8 @@
 # checks (it has no compiler, GStreamer or ffmpeg) into BUNDLE (default
 # .devbundle, git-ignored): the stripped CUDA test programs, benches and plugin
 # of the build, a slice of the fixtures (scripts/device-fixtures.sh, xz), and
-# scripts/device-check.sh. Then, with GStreamer carried as the workplace's device
+# scripts/device-check.sh, and the FFmpeg libraries the plugin links (lib/).
+# Then, with GStreamer carried as the workplace's device
 # README says (.devicegst), run on the device from the repository root:
 #   bash BUNDLE/device-check.sh        (carry: BUNDLE and .devicegst)
 # Everything it prints is also written under $OUT (parity.log, pipeline.log,
@@ -31,6 +32,18 @@ for program in $all_programs; do
   strip -o "$bundle/bin/$(basename "$program")" "$build/$program"
 done
 strip -o "$bundle/gst/libgstvmafexact.so" "$build/gst/libgstvmafexact.so"
+# The plugin's vmafexactscale links FFmpeg's libswscale and libavutil, which the
+# carried GStreamer (.devicegst) does not hold: pack them and the libraries they
+# need (C and C++ runtimes aside, which every image has); device-check.sh puts
+# them on LD_LIBRARY_PATH.
+mkdir -p "$bundle/lib"
+ffmpeg_libs=$(ldd "$build/gst/libgstvmafexact.so" | awk '$1 ~ /^lib(swscale|avutil)\./ {print $3}')
+for library in $ffmpeg_libs $(ldd $ffmpeg_libs | awk '$3 ~ /^\// {print $3}' | sort -u); do
+  case "$(basename "$library")" in
+    libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*|libstdc++.so.*|libgcc_s.so.*) ;;
+    *) strip -o "$bundle/lib/$(basename "$library")" "$library" ;;
+  esac
+done
 fixtures="$(mktemp -d)"
 trap 'rm -rf "$fixtures"' EXIT
 "$repo/scripts/device-fixtures.sh" "$fixtures/fx" "${FRAMES:-3}" "${LARGE_FRAMES:-2}" >/dev/null

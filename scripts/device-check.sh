@@ -26,6 +26,8 @@ if [[ -f .devicegst/env.sh ]]; then
   . .devicegst/env.sh
 fi
 export GST_PLUGIN_PATH="$bundle/gst"
+# FFmpeg's libswscale and libavutil for vmafexactscale (device-bundle.sh packs them).
+[[ -d "$bundle/lib" ]] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$bundle/lib"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)" | tee "$out/cpu.txt"
 status=0
