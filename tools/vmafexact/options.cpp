@@ -229,25 +229,6 @@ std::string videoscale_methods() {
   return names;
 }
 
-// NAME=DIST,DIST,...
-Options::Ladder parse_ladder(const std::string& text) {
-  const std::size_t equals = text.find('=');
-  if (equals == std::string::npos || equals == 0)
-    bad("--ladder", text, "write NAME=DIST,DIST,..., e.g. x264=a.mp4,b.mp4,c.mp4,d.mp4");
-  Options::Ladder ladder;
-  ladder.name = text.substr(0, equals);
-  gchar** paths = g_strsplit(text.c_str() + equals + 1, ",", -1);
-  for (gchar** path = paths; *path; ++path)
-    if (**path) ladder.paths.emplace_back(*path);
-  g_strfreev(paths);
-  if (ladder.paths.empty())
-    bad("--ladder", text, "name the ladder's encodes after =, comma-separated");
-  for (std::size_t i = 0; i < ladder.paths.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (ladder.paths[i] == ladder.paths[j])
-        bad("--ladder", text, ladder.paths[i] + " is named twice; name each encode once");
-  return ladder;
-}
 
 // FFmpeg's sws_flags: names joined by '+' (or '-' to clear one), e.g.
 // "bicubic", "lanczos+accurate_rnd". Empty when fine, else what is wrong.
@@ -284,6 +265,46 @@ std::string sws_flags_problem(const std::string& flags) {
 }
 
 }  // namespace
+
+Options::Ladder parse_ladder(const std::string& text, const std::string& item) {
+  const std::string form = "NAME=" + item + "," + item + ",...";
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    bad("--ladder", text,
+        "write " + form + (item == "LOG" ? ", e.g. x264=a.json,b.json,c.json,d.json"
+                                         : ", e.g. x264=a.mp4,b.mp4,c.mp4,d.mp4"));
+  Options::Ladder ladder;
+  ladder.name = text.substr(0, equals);
+  gchar** paths = g_strsplit(text.c_str() + equals + 1, ",", -1);
+  for (gchar** path = paths; *path; ++path)
+    if (**path) ladder.paths.emplace_back(*path);
+  g_strfreev(paths);
+  if (ladder.paths.empty())
+    bad("--ladder", text, "name the ladder's encodes after =, comma-separated");
+  for (std::size_t i = 0; i < ladder.paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (ladder.paths[i] == ladder.paths[j])
+        bad("--ladder", text, ladder.paths[i] + " is named twice; name each encode once");
+  return ladder;
+}
+
+void check_ladder_names(const std::vector<Options::Ladder>& ladders) {
+  for (std::size_t i = 0; i < ladders.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (ladders[i].name == ladders[j].name)
+        bad("--ladder", ladders[i].name, "two ladders have this name; name each its own");
+}
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> names;
+  gchar** parts = g_strsplit(text.c_str(), ",", -1);
+  for (gchar** part = parts; *part; ++part) {
+    const std::string trimmed = g_strstrip(*part);
+    if (!trimmed.empty()) names.push_back(trimmed);
+  }
+  g_strfreev(parts);
+  return names;
+}
 
 std::optional<double> parse_time(std::string_view text) {
   // Up to three ':'-separated parts; the last may have a fraction.
@@ -476,10 +497,7 @@ Options parse_options(int argc, char** argv) {
       throw CliError(kExitUsage, "unknown option " + file, "Run vmafexact --help for the options.");
   for (gchar** ladder = raw.ladders; ladder && *ladder; ++ladder)
     options.ladders.push_back(parse_ladder(*ladder));
-  for (std::size_t i = 0; i < options.ladders.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (options.ladders[i].name == options.ladders[j].name)
-        bad("--ladder", options.ladders[i].name, "two ladders have this name; name each its own");
+  check_ladder_names(options.ladders);
   if (files.empty() || (files.size() == 1 && options.ladders.empty()))
     throw CliError(kExitUsage,
                    files.empty()
@@ -688,12 +706,7 @@ Options parse_options(int argc, char** argv) {
                                        : ProgressMode::kAuto;
   options.quiet = raw.quiet;
   if (raw.plot_scores) {
-    gchar** names = g_strsplit(raw.plot_scores, ",", -1);
-    for (gchar** name = names; *name; ++name) {
-      const std::string trimmed = g_strstrip(*name);
-      if (!trimmed.empty()) options.plot_scores.push_back(trimmed);
-    }
-    g_strfreev(names);
+    options.plot_scores = split_names(raw.plot_scores);
     if (options.plot_scores.empty())
       bad("--plot-scores", raw.plot_scores,
           "name the scores to draw, comma-separated (e.g. vmaf,psnr_y), or all");

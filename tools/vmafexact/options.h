@@ -93,6 +93,15 @@ std::string encode_name(const std::string& path);
 // `pattern` with every "{name}" replaced by `name`.
 std::string expand_name(const std::string& pattern, const std::string& name);
 
+// --ladder's NAME=ITEM,ITEM,...: ITEM is what the list holds, a DIST of a scoring
+// run or a LOG of `vmafexact report`. Paths are kept as written (not trimmed); one
+// named twice, no name or no item throws CliError(kExitUsage).
+Options::Ladder parse_ladder(const std::string& text, const std::string& item = "DIST");
+// Two ladders of one name throw CliError(kExitUsage).
+void check_ladder_names(const std::vector<Options::Ladder>& ladders);
+// A comma-separated list of names (--plot-scores), each trimmed, empty ones left out.
+std::vector<std::string> split_names(const std::string& text);
+
 // "vmafexact 0.1.0 (libvmaf 3.2.0)".
 std::string version_text();
 

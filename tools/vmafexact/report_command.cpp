@@ -12,7 +12,9 @@
 #include "errors.h"
 #include "ladder.h"
 #include "log_reader.h"
+#include "options.h"
 #include "report.h"
+#include "support/handles.h"
 
 namespace vmafexact::cli {
 namespace {
@@ -29,11 +31,6 @@ constexpr const char* kDescription =
     "  vmafexact report out/crf23.json out/crf30.json --html page.html\n"
     "  vmafexact report --ladder x264=a1.json,a2.json,a3.json,a4.json \\\n"
     "                   --ladder x265=b1.json,b2.json,b3.json,b4.json --html ladders.html";
-
-struct GFreeDeleter {
-  void operator()(gchar* text) const { g_free(text); }
-  void operator()(gchar** texts) const { g_strfreev(texts); }
-};
 
 // GOptionContext writes into these; each owned here.
 struct RawArguments {
@@ -52,34 +49,6 @@ struct RawArguments {
   }
 };
 
-struct LadderArgument {
-  std::string name;
-  std::vector<std::string> logs;
-};
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  const std::unique_ptr<gchar*, GFreeDeleter> parts(g_strsplit(text.c_str(), ",", -1));
-  for (gchar** part = parts.get(); *part != nullptr; ++part) {
-    const std::string item = g_strstrip(*part);
-    if (!item.empty()) items.push_back(item);
-  }
-  return items;
-}
-
-LadderArgument parse_ladder(const std::string& text) {
-  const std::size_t equals = text.find('=');
-  LadderArgument ladder;
-  if (equals != std::string::npos) {
-    ladder.name = text.substr(0, equals);
-    ladder.logs = split_list(text.substr(equals + 1));
-  }
-  if (equals == std::string::npos || ladder.name.empty() || ladder.logs.empty())
-    throw CliError(kExitUsage, "--ladder " + text + ": not NAME=LOG,LOG,...",
-                   "Name the ladder and its logs, e.g. --ladder x264=a.json,b.json,c.json,d.json.");
-  return ladder;
-}
-
 report::LogContent load_log(const std::string& path) {
   gchar* contents = nullptr;
   gsize length = 0;
@@ -90,7 +59,7 @@ report::LogContent load_log(const std::string& path) {
     throw CliError(kExitInput, "cannot read the log " + path + ": " + message,
                    "Give the JSON log an earlier run wrote (--json).");
   }
-  const std::unique_ptr<gchar, GFreeDeleter> owner(contents);
+  const tools::GCharPtr owner(contents);
   try {
     return report::read_log(std::string_view(contents, length), path);
   } catch (const std::runtime_error& refusal) {
@@ -158,13 +127,14 @@ int report_command(int argc, char** argv) {
                      "Run vmafexact report --help for the options.");
     if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
   }
-  std::vector<LadderArgument> ladders;
+  std::vector<Options::Ladder> ladders;
   for (gchar** ladder = raw.ladders; ladder != nullptr && *ladder != nullptr; ++ladder) {
-    ladders.push_back(parse_ladder(*ladder));
-    for (const std::string& path : ladders.back().logs) {
+    ladders.push_back(parse_ladder(*ladder, "LOG"));
+    for (const std::string& path : ladders.back().paths) {
       if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
     }
   }
+  check_ladder_names(ladders);
   if (paths.empty())
     throw CliError(kExitUsage, "report: no logs given",
                    "Give the JSON logs of earlier runs: vmafexact report A.json B.json --html "
@@ -174,7 +144,7 @@ int report_command(int argc, char** argv) {
   for (const std::string& path : paths) logs.push_back(load_log(path));
   report::Report page = report::report_from_logs(logs, raw.worst_frames);
   if (raw.plot_scores != nullptr) {
-    page.plot_scores = split_list(raw.plot_scores);
+    page.plot_scores = split_names(raw.plot_scores);
     const std::vector<std::string> unknown = report::unknown_plot_scores(page);
     if (page.plot_scores.empty() || !unknown.empty()) {
       std::vector<std::string> names;
@@ -193,9 +163,9 @@ int report_command(int argc, char** argv) {
                      "The logs hold: " + known + " (or write all).");
     }
   }
-  for (const LadderArgument& argument : ladders) {
+  for (const Options::Ladder& argument : ladders) {
     report::Ladder ladder{argument.name, {}};
-    for (const std::string& path : argument.logs) {
+    for (const std::string& path : argument.paths) {
       const auto at = std::find(paths.begin(), paths.end(), path) - paths.begin();
       const report::Encode& encode = page.encodes[static_cast<std::size_t>(at)];
       const report::LadderPoint point = report::ladder_point_of(encode);
