@@ -52,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(!head.request.method.empty() && !head.request.target.empty());
         check_prefixes_wait(rest, head.head_size, limits);
       }
-      const http::Response response = http::respond(head, [] { return std::string("m 1\n"); });
+      const http::Response response = http::respond(
+          head, [](std::string_view) { return http::Rendered{"text/plain", "m 1\n"}; });
       const bool head_only =
           head.state == http::HeadState::kComplete && head.request.method == "HEAD";
       const std::string text = http::serialize(response, head_only, "fuzz", std::time_t{0});

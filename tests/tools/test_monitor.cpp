@@ -85,11 +85,14 @@ const std::regex kNumber("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|
 const std::set<std::string> kTypes = {"counter",  "gauge", "histogram", "gaugehistogram",
                                       "stateset", "info",  "summary",   "unknown"};
 
-// The sample names a family of this type may have (histograms and summaries,
-// which the monitor does not write, are refused rather than half-checked).
+// The sample names a family of this type may have (histograms, which the
+// monitor does not write, are refused rather than half-checked).
 bool sample_belongs(const std::string& family, const std::string& type, const std::string& name) {
   if (type == "counter") return name == family + "_total" || name == family + "_created";
   if (type == "info") return name == family + "_info";
+  if (type == "summary")
+    return name == family || name == family + "_count" || name == family + "_sum" ||
+           name == family + "_created";
   if (type == "gauge" || type == "stateset" || type == "unknown") return name == family;
   return false;
 }
@@ -498,10 +501,11 @@ StructureHandle structure(const char* name) {
 }
 
 TEST(MonitorExposition, FiguresFromMessagesAreWrittenAsStrictOpenMetrics) {
-  monitor_tool::Figures figures;
-  figures.version = "0.1.0";
-  figures.model = "vmaf_v0.6.1";
-  figures.backend = "cpu";
+  monitor_tool::ChannelFigures channel;
+  channel.name = "news";
+  channel.model = "vmaf_v0.6.1";
+  channel.backend = "cpu";
+  monitor_tool::Figures& figures = channel.run;
 
   // A frame: its doubles are its scores, in order; NaN and infinities written
   // as OpenMetrics spells them, every other value with every bit.
@@ -547,30 +551,45 @@ TEST(MonitorExposition, FiguresFromMessagesAreWrittenAsStrictOpenMetrics) {
   gst_structure_set(summary.get(), "frames-scored", G_TYPE_UINT64, guint64{3}, nullptr);
   monitor_tool::take_summary(figures, summary.get());
 
-  const std::string text = monitor_tool::render_metrics(figures);
+  const monitor_tool::Rendered rendered =
+      monitor_tool::render_metrics({&channel}, "0.1.0", monitor_tool::ExpositionFormat::kOpenMetrics);
+  EXPECT_EQ(rendered.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+  const std::string& text = rendered.body;
   Exposition metrics;
   ASSERT_NO_THROW(metrics = parse_openmetrics(text)) << text;
-  const auto& build = metrics.families.at("vmafexact_build").samples.at(0).labels;
-  EXPECT_EQ(build.at("backend"), "cpu");
-  EXPECT_EQ(build.at("model"), "vmaf_v0.6.1");
-  EXPECT_EQ(metrics.find("vmafexact_score", {{"score", "vmaf"}})->value, 0.1 + 0.2);
-  EXPECT_EQ(metrics.find("vmafexact_score", {{"score", "psnr_y"}})->value,
+  const auto& info = metrics.families.at("vmafexact_channel").samples.at(0).labels;
+  EXPECT_EQ(info.at("backend"), "cpu");
+  EXPECT_EQ(info.at("model"), "vmaf_v0.6.1");
+  const std::map<std::string, std::string> news{{"channel", "news"}};
+  const auto labels = [&](std::map<std::string, std::string> more) {
+    more.emplace("channel", "news");
+    return more;
+  };
+  EXPECT_EQ(metrics.find("vmafexact_frame_vmaf", labels({{"score", "vmaf"}}))->value, 0.1 + 0.2);
+  EXPECT_EQ(metrics.find("vmafexact_frame_psnr_decibels", labels({{"score", "psnr_y"}}))->value,
             std::numeric_limits<double>::infinity());
-  EXPECT_TRUE(std::isnan(metrics.find("vmafexact_score", {{"score", "ssim"}})->value));
-  EXPECT_EQ(metrics.families.at("vmafexact_score").samples.size(), 3u);
-  EXPECT_EQ(metrics.find("vmafexact_last_frame_index")->value, 4);
-  EXPECT_EQ(metrics.find("vmafexact_last_frame_running_time_seconds")->value, 0.16);
-  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 5);
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 5);
-  EXPECT_EQ(metrics.find("vmafexact_window_frames_unpaired", {{"input", "reference"}})->value, 7);
-  EXPECT_EQ(metrics.find("vmafexact_window", {{"score", "vmaf"}, {"stat", "mean"}})->value, 80.5);
-  EXPECT_EQ(metrics.find("vmafexact_window_end_seconds")->value, 25);
-  EXPECT_EQ(metrics.find("vmafexact_alert_active", {{"alert", expression}})->value, 1);
-  EXPECT_EQ(metrics.find("vmafexact_alert_raised_total", {{"alert", expression}})->value, 2);
-  EXPECT_EQ(metrics.find("vmafexact_alert_value", {{"alert", expression}})->value, 55.25);
+  EXPECT_TRUE(
+      std::isnan(metrics.find("vmafexact_frame_feature", labels({{"score", "ssim"}}))->value));
+  EXPECT_EQ(metrics.find("vmafexact_last_frame_index", news)->value, 4);
+  EXPECT_EQ(metrics.find("vmafexact_last_frame_running_time_seconds", news)->value, 0.16);
+  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total", news)->value, 5);
+  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", labels({{"input", "reference"}}))->value,
+            5);
+  EXPECT_EQ(metrics.find("vmafexact_window_frames_unpaired", labels({{"input", "reference"}}))->value,
+            7);
+  EXPECT_EQ(metrics.find("vmafexact_window_vmaf_mean", labels({{"score", "vmaf"}}))->value, 80.5);
+  EXPECT_EQ(
+      metrics.find("vmafexact_window_vmaf", labels({{"score", "vmaf"}, {"quantile", "0"}}))->value,
+      70);
+  EXPECT_EQ(metrics.find("vmafexact_window_end_seconds", news)->value, 25);
+  EXPECT_EQ(metrics.find("vmafexact_alert_active", labels({{"alert", expression}}))->value, 1);
+  EXPECT_EQ(metrics.find("vmafexact_alert_raised_total", labels({{"alert", expression}}))->value, 2);
+  EXPECT_EQ(metrics.find("vmafexact_alert_value", labels({{"alert", expression}}))->value, 55.25);
   EXPECT_EQ(metrics.families.at("vmafexact_alert_active").samples.size(), 1u);
-  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 0);
+  EXPECT_EQ(metrics.find("vmafexact_end_of_stream", news)->value, 0);
 }
+
+
 
 // Whether this build's vmafexact has a property (windows and alerts come from
 // another part of the element; the test uses them where they exist).

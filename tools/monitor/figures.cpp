@@ -34,7 +34,47 @@ guint64 uint64_field(const GstStructure* structure, const char* name, guint64 ot
   return number;
 }
 
+void take_models(Figures& f, const GstStructure* s) {
+  if (const gchar* models = gst_structure_get_string(s, "models")) f.model_keys = model_keys_of(models);
+}
+
+bool is_key_start(char c) { return g_ascii_isalpha(c) || c == '_'; }
+bool is_key_char(char c) { return g_ascii_isalnum(c) || c == '_' || c == '-' || c == '.'; }
+
+// At `text`: KEY= (a score name and its '=').
+std::size_t key_length(std::string_view text) {
+  if (text.empty() || !is_key_start(text.front())) return 0;
+  std::size_t length = 1;
+  while (length < text.size() && is_key_char(text[length])) ++length;
+  return length < text.size() && text[length] == '=' ? length : 0;
+}
+
 }  // namespace
+
+std::vector<std::string> model_keys_of(std::string_view models) {
+  // A model file's path, in parentheses, may hold ", " and '='; a new entry
+  // starts only outside them, after ", ", with KEY=.
+  std::vector<std::string> keys;
+  std::size_t at = 0;
+  while (at < models.size()) {
+    const std::size_t length = key_length(models.substr(at));
+    if (length == 0) break;
+    keys.emplace_back(models.substr(at, length));
+    int depth = 0;
+    std::size_t next = std::string_view::npos;
+    for (std::size_t i = at + length; i + 1 < models.size(); ++i) {
+      if (models[i] == '(') ++depth;
+      if (models[i] == ')' && depth > 0) --depth;
+      if (depth == 0 && models[i] == ',' && models[i + 1] == ' ' &&
+          key_length(models.substr(i + 2)) > 0) {
+        next = i + 2;
+        break;
+      }
+    }
+    at = next;
+  }
+  return keys;
+}
 
 void take_frame(Figures& f, const GstStructure* s) {
   f.last_scores.clear();
@@ -47,7 +87,11 @@ void take_frame(Figures& f, const GstStructure* s) {
   ++f.frame_messages;
   guint64 index = 0;
   if (gst_structure_get_uint64(s, "index", &index)) f.last_index = index;
-  f.last_running_time = uint64_field(s, "running-time", GST_CLOCK_TIME_NONE);
+  const GstClockTime running_time = uint64_field(s, "running-time", GST_CLOCK_TIME_NONE);
+  if (GST_CLOCK_TIME_IS_VALID(f.last_running_time) && GST_CLOCK_TIME_IS_VALID(running_time) &&
+      running_time > f.last_running_time)
+    f.media_seconds += static_cast<double>(running_time - f.last_running_time) / GST_SECOND;
+  f.last_running_time = running_time;
   f.last_frame_unix_time = static_cast<double>(g_get_real_time()) / G_USEC_PER_SEC;
 }
 
@@ -60,6 +104,7 @@ void take_window(Figures& f, const GstStructure* s) {
   f.window_skipped_late = uint64_field(s, "frames-skipped-late");
   f.window_start = uint64_field(s, "window-start", GST_CLOCK_TIME_NONE);
   f.window_end = uint64_field(s, "window-end", GST_CLOCK_TIME_NONE);
+  take_models(f, s);
   // Tumbling windows add up to the run's unpaired counts; overlapping ones
   // (window-step shorter than window) would count frames twice, so they add
   // nothing and the counters follow the alerts and the summary.
@@ -81,6 +126,7 @@ void take_alert(Figures& f, const GstStructure* s) {
   }
   const gchar* input = gst_structure_get_string(s, "input");
   const gchar* score = gst_structure_get_string(s, "score");
+  take_models(f, s);
   AlertState& alert = f.alerts[{expression, input ? input : ""}];
   alert.alert = expression;
   alert.input = input ? input : "";
@@ -105,6 +151,33 @@ void take_summary(Figures& f, const GstStructure* s) {
   f.summary_unpaired_dist = uint64_field(s, "frames-unpaired-dist");
   f.summary_skipped_late = uint64_field(s, "frames-skipped-late");
   f.pooled = nested_stats(s);
+  take_models(f, s);
+  // The aggregates are the summary's gdouble fields; every other figure of it
+  // is an integer, a string or a score's structure.
+  f.aggregates.clear();
+  const gint fields = gst_structure_n_fields(s);
+  for (gint i = 0; i < fields; ++i) {
+    const gchar* name = gst_structure_nth_field_name(s, i);
+    const GValue* value = gst_structure_get_value(s, name);
+    if (G_VALUE_HOLDS_DOUBLE(value)) f.aggregates.emplace_back(name, g_value_get_double(value));
+  }
+}
+
+guint64 ChannelFigures::alert_raised(const std::pair<std::string, std::string>& alert) const {
+  const auto carried = carried_alert_raised.find(alert);
+  const auto current = run.alerts.find(alert);
+  return (carried != carried_alert_raised.end() ? carried->second : 0) +
+         (current != run.alerts.end() ? current->second.raised : 0);
+}
+
+void ChannelFigures::new_run() {
+  carried_scored += run.frames_scored();
+  carried_unpaired_ref += run.unpaired_ref();
+  carried_unpaired_dist += run.unpaired_dist();
+  carried_skipped_late += run.skipped_late();
+  carried_media_seconds += run.media_seconds;
+  for (const auto& [key, alert] : run.alerts) carried_alert_raised[key] += alert.raised;
+  run = Figures{};
 }
 
 }  // namespace vmafexact::monitor_tool

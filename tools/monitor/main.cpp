@@ -58,7 +58,7 @@ using namespace vmafexact::monitor_tool;
 // own monitoring, windows and alerts, is gst/monitor.h's Monitor.)
 class MonitorProgram {
  public:
-  explicit MonitorProgram(Options options) : options_(std::move(options)) {}
+  explicit MonitorProgram(Options options) : options_(std::move(options)) { channel_.name = "main"; }
   int run();
 
  private:
@@ -106,7 +106,9 @@ class MonitorProgram {
   std::ofstream jsonl_file_;
   std::optional<vmafexact::output::OutputFile> jsonl_stream_;  // a device, FIFO or socket
   std::ostream* jsonl_ = nullptr;
-  Figures figures_;
+  // One channel, "main", until the channels helper's rewrite (issue 42).
+  ChannelFigures channel_;
+  std::string version_;
   bool shutdown_requested_ = false;
   bool reached_eos_ = false;
   int status_ = 0;
@@ -256,11 +258,11 @@ bool MonitorProgram::set_properties() {
   // What the build_info metric reports.
   GstPlugin* plugin =
       gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(gst_element_get_factory(vmafexact_.get())));
-  figures_.version = plugin ? gst_plugin_get_version(plugin) : VMAFEXACT_VERSION;
+  version_ = plugin ? gst_plugin_get_version(plugin) : VMAFEXACT_VERSION;
   if (plugin) gst_object_unref(plugin);
   GCharPtr model;
   g_object_get(vmafexact_.get(), "model", &model, nullptr);
-  figures_.model = model ? model.get() : "";
+  channel_.model = model ? model.get() : "";
   GValue backend = G_VALUE_INIT;
   if (g_object_class_find_property(element_class, "backend")) {
     g_value_init(&backend, g_object_class_find_property(element_class, "backend")->value_type);
@@ -270,7 +272,7 @@ bool MonitorProgram::set_properties() {
             ? g_enum_get_value(static_cast<GEnumClass*>(g_type_class_peek(G_VALUE_TYPE(&backend))),
                                g_value_get_enum(&backend))
             : nullptr;
-    figures_.backend = nick ? nick->value_nick : "";
+    channel_.backend = nick ? nick->value_nick : "";
     g_value_unset(&backend);
   }
   return true;
@@ -334,7 +336,9 @@ bool MonitorProgram::start_server() {
     return false;
   }
   server_ = std::make_unique<monitor_http::MetricsServer>(
-      "vmafexact-monitor/" VMAFEXACT_VERSION, [this] { return render_metrics(figures_); });
+      "vmafexact-monitor/" VMAFEXACT_VERSION, [this](std::string_view accept) {
+        return render_metrics({&channel_}, version_, negotiate_format(accept));
+      });
   if (!server_->listen(address.get(), problem)) {
     std::fprintf(stderr, "--listen %s: cannot listen there: %s\n", options_.listen.c_str(),
                  problem.c_str());
@@ -351,18 +355,19 @@ gboolean MonitorProgram::on_bus_message(GstMessage* message) {
       if (GST_MESSAGE_SRC(message) != GST_OBJECT(vmafexact_.get())) break;
       const GstStructure* s = gst_message_get_structure(message);
       if (gst_structure_has_name(s, "vmafexact-frame")) {
-        take_frame(figures_, s);
+        take_frame(channel_.run, s);
+        channel_.up = true;
       } else if (gst_structure_has_name(s, "vmafexact-window")) {
-        take_window(figures_, s);
+        take_window(channel_.run, s);
       } else if (gst_structure_has_name(s, "vmafexact-alert")) {
-        take_alert(figures_, s);
+        take_alert(channel_.run, s);
         const gchar* alert = gst_structure_get_string(s, "alert");
         const gchar* state = gst_structure_get_string(s, "state");
         const gchar* input = gst_structure_get_string(s, "input");
         std::fprintf(stderr, "alert %s%s%s: %s\n", alert ? alert : "?", input ? " on " : "",
                      input ? input : "", state ? state : "?");
       } else if (gst_structure_has_name(s, "vmafexact-summary")) {
-        take_summary(figures_, s);
+        take_summary(channel_.run, s);
       } else {
         break;
       }
@@ -394,7 +399,8 @@ gboolean MonitorProgram::on_bus_message(GstMessage* message) {
     }
     case GST_MESSAGE_EOS:
       reached_eos_ = true;
-      figures_.end_of_stream = true;
+      channel_.run.end_of_stream = true;
+      channel_.up = false;
       if (options_.exit_on_eos || shutdown_requested_) {
         quit(0);
       } else {

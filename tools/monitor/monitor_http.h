@@ -50,9 +50,10 @@ struct ServerLimits {
 
 class MetricsServer {
  public:
-  using Renderer = std::function<std::string()>;
+  using Renderer = monitor_http::Renderer;
 
-  // `render_metrics` writes the OpenMetrics text for each GET or HEAD /metrics.
+  // `render_metrics` writes the metrics for each GET or HEAD /metrics, in the
+  // format the request's Accept header asks for (exposition.h's negotiate_format).
   MetricsServer(std::string server_name, Renderer render_metrics, ServerLimits limits = {});
   ~MetricsServer();
   MetricsServer(const MetricsServer&) = delete;

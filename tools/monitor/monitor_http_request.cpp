@@ -59,6 +59,7 @@ struct Fields {
   std::optional<std::string> content_length;  // digits, leading zeros removed
   bool transfer_encoding = false;
   bool close = false;
+  std::string accept;  // RFC 9110 5.3: several fields are one list, joined by commas
 };
 
 // METHOD SP TARGET SP HTTP/1.x; refused when it is not.
@@ -115,6 +116,9 @@ std::optional<ParsedHead> read_field(std::string_view line, Fields& fields) {
     fields.content_length = std::move(length);
   } else if (equals_ignoring_case(name, "Transfer-Encoding")) {
     fields.transfer_encoding = true;
+  } else if (equals_ignoring_case(name, "Accept")) {
+    if (!fields.accept.empty() && !value.empty()) fields.accept += ", ";
+    fields.accept += value;
   } else if (equals_ignoring_case(name, "Connection")) {
     std::string_view options = value;
     while (!options.empty()) {
@@ -203,6 +207,7 @@ ParsedHead parse_request_head(std::string_view bytes, const RequestLimits& limit
     request.declares_body =
         fields.transfer_encoding || (fields.content_length && !fields.content_length->empty());
     request.keep_alive = minor_version >= 1 && !fields.close;
+    request.accept = std::move(fields.accept);
     ParsedHead head;
     head.state = HeadState::kComplete;
     head.request = std::move(request);
@@ -211,7 +216,7 @@ ParsedHead parse_request_head(std::string_view bytes, const RequestLimits& limit
   }
 }
 
-Response respond(const ParsedHead& head, const std::function<std::string()>& render_metrics) {
+Response respond(const ParsedHead& head, const Renderer& render_metrics) {
   constexpr const char* kText = "text/plain; charset=utf-8";
   constexpr const char* kServes = "vmafexact-monitor serves GET and HEAD /metrics";
   Response response;
@@ -239,8 +244,10 @@ Response respond(const ParsedHead& head, const std::function<std::string()>& ren
     response.close = !request.keep_alive;
   } else {
     response.status = 200;
-    response.content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-    response.body = render_metrics();
+    Rendered metrics = render_metrics(request.accept);
+    response.content_type = std::move(metrics.content_type);
+    response.body = std::move(metrics.body);
+    response.vary_accept = true;
     response.close = !request.keep_alive;
   }
   return response;
@@ -254,6 +261,7 @@ std::string serialize(const Response& response, bool head_only, std::string_view
   text += "Server: " + std::string(server_name) + "\r\n";
   if (response.allow_header) text += "Allow: GET, HEAD\r\n";
   if (!response.content_type.empty()) text += "Content-Type: " + response.content_type + "\r\n";
+  if (response.vary_accept) text += "Vary: Accept\r\n";
   text += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
   if (response.close) text += "Connection: close\r\n";
   text += "\r\n";

@@ -30,6 +30,7 @@ struct Request {
   std::string path;            // the target up to its query ('?')
   bool keep_alive = false;     // HTTP/1.1 without "Connection: close" (HTTP/1.0 always closes)
   bool declares_body = false;  // a Content-Length above 0 or any Transfer-Encoding
+  std::string accept;          // the Accept fields' values, joined by ", " ("" without one)
 };
 
 enum class HeadState {
@@ -50,18 +51,27 @@ struct ParsedHead {
 // Leading empty lines are skipped; a line ends in CRLF or in LF alone.
 ParsedHead parse_request_head(std::string_view bytes, const RequestLimits& limits = {});
 
+// A resource's body and its Content-Type.
+struct Rendered {
+  std::string content_type;
+  std::string body;
+};
+// Writes /metrics in the format the request's Accept header asks for.
+using Renderer = std::function<Rendered(std::string_view accept)>;
+
 struct Response {
   unsigned status = 200;
   std::string content_type;
   std::string body;
   bool allow_header = false;  // 405: "Allow: GET, HEAD"
+  bool vary_accept = false;   // "Vary: Accept": the body depends on the Accept header
   bool close = true;          // "Connection: close", then the server closes
 };
 
 // The answer to a parsed head (complete or refused): the metrics that
-// `render_metrics` writes for GET or HEAD /metrics, else an error whose body
-// says what the endpoint serves.
-Response respond(const ParsedHead& head, const std::function<std::string()>& render_metrics);
+// `render_metrics` writes for GET or HEAD /metrics, given the request's Accept
+// header, else an error whose body says what the endpoint serves.
+Response respond(const ParsedHead& head, const Renderer& render_metrics);
 
 // The response's bytes: status line, header fields, and the body unless
 // `head_only` (a HEAD request).
