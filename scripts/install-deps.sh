@@ -41,6 +41,11 @@ packages=(
   # the BD-rate tests: an independent PCHIP BD-rate in NumPy/SciPy for /usr/bin/python3
   # (tests/tools/bd_rate_reference.py) that the C++ one must equal
   python3-numpy python3-scipy
+  # live monitoring (tests/system/, deploy/): a real Prometheus scraping vmafexact-monitor
+  # (prometheus; promtool checks the exposition and runs the rules' unit tests), amtool
+  # (prometheus-alertmanager) checks the Alertmanager example, systemd-analyze (systemd)
+  # verifies the service unit. Their services are not started (see policy-rc.d below).
+  prometheus prometheus-alertmanager systemd
 )
 if [[ "${1:-}" == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
@@ -72,6 +77,18 @@ else
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+# Packages with a service (prometheus, prometheus-alertmanager) start it from their
+# postinst unless policy-rc.d says no: in a container that would be a daemon on port
+# 9090 outside any init, on a workstation one nobody asked for. The tests start their
+# own on free ports. Where no policy exists, one that denies every start is put in
+# place for this install and removed after it.
+policy=/usr/sbin/policy-rc.d
+if [[ ! -e "$policy" ]]; then
+  printf '#!/bin/sh\n# scripts/install-deps.sh: no service starts during its install\nexit 101\n' |
+    "${as_root[@]}" tee "$policy" >/dev/null
+  "${as_root[@]}" chmod 755 "$policy"
+  trap '"${as_root[@]}" rm -f "$policy"' EXIT
+fi
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y --no-install-recommends "${missing[@]}"
