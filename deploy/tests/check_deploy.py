@@ -374,7 +374,7 @@ def self_test(deploy, binary):
                 ("a dashboard that is not JSON", '"panels": [', '"panels": [,'),
                 ("a query that does not parse", '[$__rate_interval]))', '[$__rate_interval])'),
                 ("a query with an unknown variable", '[$__rate_interval]', '[$__range]'),
-                ("a dashboard of schemaVersion 30", '"schemaVersion": 38', '"schemaVersion": 30')]:
+                ("a dashboard of schemaVersion 35", '"schemaVersion": 36', '"schemaVersion": 35')]:
             w = fresh("dashboard-" + str(len(os.listdir(top))))
             expect_failure(label, ["dashboard", broken(w, "grafana/vmafexact-station.json", old, new)])
         w = fresh("names-metric")
