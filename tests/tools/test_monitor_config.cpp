@@ -149,10 +149,12 @@ TEST(MonitorConfig, ChannelPropertiesReplaceDefaultsOfTheSameName) {
 }
 
 TEST(MonitorConfig, DisabledChannelsAreCheckedButNotRun) {
-  const MonitorConfig config =
-      parse("[channel a]\nref=r\ndist=d\nenabled=false\n[channel b]\nref=r\ndist=d\nenabled=1\n");
-  ASSERT_EQ(config.channels.size(), 1u);
+  const MonitorConfig config = parse(
+      "[channel a]\nref=r\ndist=d\nenabled=false\n[channel b]\nref=r\ndist=d\nenabled=1\n"
+      "[channel c]\nref=r\ndist=d\nenabled=0\n[channel d]\nref=r\ndist=d\nenabled=true\n");
+  ASSERT_EQ(config.channels.size(), 2u);
   EXPECT_EQ(config.channels[0].name, "b");
+  EXPECT_EQ(config.channels[1].name, "d");
   EXPECT_REFUSED("[channel a]\nref=r\nenabled=false\n[channel b]\nref=r\ndist=d\n",
                  "station.conf:2: [channel a] ref: ref without dist");
   EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nenabled=yes\n", "station.conf:4: [channel a] enabled:",
@@ -326,9 +328,24 @@ TEST(MonitorConfig, RefusesWhatIsNotARegularFile) {
   const std::string fifo = (dir / "fifo").string();
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   auto refused = std::async(std::launch::async, [&] { return load_error(fifo); });
-  ASSERT_EQ(refused.wait_for(std::chrono::seconds(10)), std::future_status::ready)
-      << "load_config waits on a FIFO";
+  if (refused.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "load_config waits on a FIFO";
+    // A writer that opens and closes ends the wait, so that the test ends.
+    const int writer = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (writer >= 0) close(writer);
+  }
   EXPECT_NE(refused.get().find("is a FIFO, not a regular file"), std::string::npos);
+  // A Unix socket.
+  const std::string socket_path = (dir / "socket").string();
+  const int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof address.sun_path);
+  socket_path.copy(address.sun_path, socket_path.size());
+  ASSERT_EQ(bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  EXPECT_NE(load_error(socket_path).find("is a socket, not a regular file"), std::string::npos);
+  close(listener);
   // A link to a regular file is read.
   write_file(dir / "station.conf", kOneChannel);
   std::filesystem::create_symlink(dir / "station.conf", dir / "link.conf");
@@ -337,8 +354,18 @@ TEST(MonitorConfig, RefusesWhatIsNotARegularFile) {
 
 TEST(MonitorConfig, RefusesAnOversizedFile) {
   TempDir dir;
-  write_file(dir / "big.conf", kOneChannel + std::string(kMaxConfigBytes, '#'));
-  EXPECT_NE(load_error((dir / "big.conf").string()).find("larger than 1024 KiB"), std::string::npos);
+  const std::string text = kOneChannel + std::string(kMaxConfigBytes, '#');
+  write_file(dir / "big.conf", text);
+  EXPECT_NE(load_error((dir / "big.conf").string())
+                .find(std::to_string(text.size()) + " bytes, larger than 1024 KiB"),
+            std::string::npos);
+  // A sparse file of 1 GiB: refused by its size, never read.
+  {
+    std::ofstream(dir / "sparse.conf") << "";
+  }
+  std::filesystem::resize_file(dir / "sparse.conf", std::uintmax_t{1} << 30);
+  EXPECT_NE(load_error((dir / "sparse.conf").string()).find("1073741824 bytes, larger than"),
+            std::string::npos);
 }
 
 // The example shipped for operators parses, with every key it documents.
@@ -355,6 +382,24 @@ TEST(MonitorConfig, ShippedExampleParses) {
   }
   EXPECT_TRUE(inputs);
   EXPECT_TRUE(pipeline);
+}
+
+// And so does the example in the documentation of the format.
+TEST(MonitorConfig, DocumentedExampleParses) {
+  std::ifstream in(VMAFEXACT_SOURCE_ROOT "/docs/live-monitoring.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto section = doc.find("## A station: several channels");
+  ASSERT_NE(section, std::string::npos);
+  const auto start = doc.find("```ini\n", section);
+  ASSERT_NE(start, std::string::npos);
+  const auto end = doc.find("```", start + 7);
+  ASSERT_NE(end, std::string::npos);
+  const MonitorConfig config = parse(doc.substr(start + 7, end - start - 7));
+  ASSERT_EQ(config.channels.size(), 2u);
+  EXPECT_EQ(config.channels[0].properties,
+            (Properties{{"window", "10s"},
+                        {"alert", "vmaf<60:for=2s:clear=65"},
+                        {"model", "vmaf_v1.0.16_3d0h"}}));
 }
 
 MonitorConfig station(const std::string& channels) { return parse(channels); }

@@ -540,8 +540,11 @@ MonitorConfig load_config(const std::string& path) {
   if (fstat(file.get(), &status) != 0)
     fail(Where{path}, std::string("cannot read it: ") + g_strerror(errno), fix_path);
   if (!S_ISREG(status.st_mode)) refuse_kind(status.st_mode);
+  // Said before reading it (the reading stops at the limit in any case).
   if (static_cast<std::size_t>(status.st_size) > kMaxConfigBytes)
-    fail(Where{path}, "larger than " + std::to_string(kMaxConfigBytes / 1024) + " KiB",
+    fail(Where{path},
+         std::to_string(status.st_size) + " bytes, larger than " +
+             std::to_string(kMaxConfigBytes / 1024) + " KiB",
          "check that --config names the station file (one is a few kilobytes)");
 
   // Read one byte past the limit, should the file have grown since fstat.
