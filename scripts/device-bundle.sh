@@ -16,9 +16,12 @@ bundle="${1:-$repo/.devbundle}"
 # PROGRAMS names the programs to pack (default: all); the bundle and
 # .devicegst must fit the device's carry of 64 MiB beside the repository, so a
 # run of some checks may pack only theirs, e.g.
-# PROGRAMS="vmafexact-checktwins cuda-parity-tests cuda-pipeline-tests".
+# PROGRAMS="vmafexact-checktwins cuda-parity-tests cuda-pipeline-tests"; the
+# monitor's capacity run (tests/bench/monitor_capacity.py) packs
+# PROGRAMS=vmafexact-monitor.
 all_programs="tests/cuda-parity-tests tests/cuda-pipeline-tests tests/cuda-fault-tests
-  tests/vmafexact-bench tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins"
+  tests/vmafexact-bench tests/vmafexact-gst-bench tests/harness/vmafexact-checktwins
+  tools/vmafexact-monitor"
 known=$(for program in $all_programs; do basename "$program"; done | tr '\n' ' ')
 for name in ${PROGRAMS:-}; do
   [[ " $known" == *" $name "* ]] ||
