@@ -10,7 +10,7 @@ variable CI is set, since CI installs every tool: scripts/install-deps.sh).
   check_deploy.py rules RULES_YML
   check_deploy.py rules-test TEST_YML...
   check_deploy.py alertmanager ALERTMANAGER_YML
-  check_deploy.py systemd UNIT DROPIN... --exec BINARY
+  check_deploy.py systemd UNIT DROPIN... --exec BINARY [--config-example STATION_CONF]
   check_deploy.py dashboard DASHBOARD_JSON
   check_deploy.py names RULES_YML ALERTMANAGER_YML DASHBOARD_JSON
   check_deploy.py dashboard-exprs DASHBOARD_JSON   (prints each query, variables replaced)
@@ -20,6 +20,7 @@ variable CI is set, since CI installs every tool: scripts/install-deps.sh).
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -113,11 +114,23 @@ def check_alertmanager(path):
         print(f"route: {labels['alertname']} ({labels.get('severity')}) -> {receiver}")
 
 
-def check_systemd(unit, dropins, binary):
+def check_exec_start(unit, command_line, binary, example):
+    """The unit's command line, run with the example station file in place of
+    /etc/vmafexact/%i.conf and --check-config, is one the monitor accepts."""
+    args = shlex.split(command_line)
+    args = [binary] + [example if arg == "/etc/vmafexact/%i.conf" else arg for arg in args[1:]]
+    if any("%" in arg for arg in args):
+        raise CheckFailed(f"{unit}: ExecStart has a specifier other than in /etc/vmafexact/%i.conf: {command_line}")
+    run(args + ["--check-config"])
+    print(f"ExecStart's command line, with {example}, passes --check-config")
+
+
+def check_systemd(unit, dropins, binary, example=None):
     """systemd-analyze verify needs ExecStart to exist: it checks a copy of the unit
     whose ExecStart runs BINARY (the build's vmafexact-monitor), alone and with the
     drop-ins, and fails on any warning it prints (unknown keys, bad values). Then the
-    sandbox's exposure (systemd-analyze security) must stay OK (below 2.0)."""
+    sandbox's exposure (systemd-analyze security) must stay OK (below 2.0). With
+    EXAMPLE, the monitor must accept ExecStart's options (check_exec_start)."""
     analyze = tool("systemd-analyze")
     binary = os.path.abspath(binary)  # ExecStart= takes absolute paths only
     name = os.path.basename(unit)
@@ -129,6 +142,8 @@ def check_systemd(unit, dropins, binary):
     match = exec_start.search(text)
     if not match:
         raise CheckFailed(f"{unit}: no ExecStart=")
+    if example:
+        check_exec_start(unit, re.search(r"^ExecStart=(.*)$", text, re.M).group(1), binary, example)
     with tempfile.TemporaryDirectory(prefix="vmafexact-systemd-") as work:
         copy = os.path.join(work, name)
         with open(copy, "w", encoding="utf-8") as f:
@@ -260,7 +275,7 @@ def check_names(rules_path, alertmanager_path, dashboard_path):
     print(f"names: {len(alerts)} alerts, metrics of {rules_path} and {dashboard_path} all in the exposition")
 
 
-def self_test(deploy, binary):
+def self_test(deploy, binary, example=None):
     """Breaks a copy of each file and expects its check to fail (exit status 1)."""
     here = os.path.abspath(__file__)
     failures = []
@@ -290,7 +305,7 @@ def self_test(deploy, binary):
                                                    if t.endswith(".yml")]),
             ("alertmanager.yml", ["alertmanager", alertmanager]),
             ("the unit and its drop-in", ["systemd", unit, os.path.join(deploy, "systemd/gpu.conf"),
-                                          "--exec", binary]),
+                                          "--exec", binary] + (["--config-example", example] if example else [])),
             ("the dashboard", ["dashboard", dashboard]),
             ("the names", ["names", rules, alertmanager, dashboard])]:
         expect(0, what, args)
@@ -367,6 +382,11 @@ def self_test(deploy, binary):
         unit = copy(w, "systemd/vmafexact-monitor@.service")
         expect_failure("a drop-in with a bad value", ["systemd", unit, broken(
             w, "systemd/gpu.conf", "DeviceAllow=/dev/nvidiactl rw", "DeviceAllow=/dev/nvidiactl rwz"), "--exec", binary])
+        if example:
+            w = fresh("systemd-options")
+            expect_failure("a unit whose ExecStart has an option the monitor lacks", ["systemd", broken(
+                w, "systemd/vmafexact-monitor@.service", "--config /etc/vmafexact/%i.conf",
+                "--conf /etc/vmafexact/%i.conf"), "--exec", binary, "--config-example", example])
         w = fresh("systemd-exec")
         expect_failure("a unit whose ExecStart does not exist", ["systemd", copy(
             w, "systemd/vmafexact-monitor@.service"), "--exec", os.path.join(w, "no-such-monitor")])
@@ -396,10 +416,13 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     command, args = argv[1], argv[2:]
-    binary = None
+    binary = example = None
     if "--exec" in args:
         i = args.index("--exec")
         binary, args = args[i + 1], args[:i] + args[i + 2:]
+    if "--config-example" in args:
+        i = args.index("--config-example")
+        example, args = args[i + 1], args[:i] + args[i + 2:]
     try:
         if command == "prometheus-config" and len(args) == 1:
             check_prometheus_config(args[0])
@@ -410,7 +433,7 @@ def main(argv):
         elif command == "alertmanager" and len(args) == 1:
             check_alertmanager(args[0])
         elif command == "systemd" and args and binary:
-            check_systemd(args[0], args[1:], binary)
+            check_systemd(args[0], args[1:], binary, example)
         elif command == "dashboard" and len(args) == 1:
             check_dashboard(args[0])
         elif command == "names" and len(args) == 3:
@@ -419,7 +442,7 @@ def main(argv):
             for where, expr in dashboard_queries(args[0], load_dashboard(args[0])):
                 print(json.dumps({"where": where, "expr": expr, "substituted": substitute(expr)}))
         elif command == "self-test" and len(args) == 1 and binary:
-            self_test(args[0], binary)
+            self_test(args[0], binary, example)
         else:
             print(__doc__, file=sys.stderr)
             return 2
