@@ -1,20 +1,30 @@
-// vmafexact-monitor: runs a vmafexact pipeline for as long as its inputs live and
-// serves the element's scores as OpenMetrics (Prometheus) on /metrics, and
-// optionally as JSON lines for log shippers. Reference: docs/live-monitoring.md.
+// vmafexact-monitor: runs a vmafexact pipeline per channel for as long as the
+// program runs and serves the elements' scores on /metrics (Prometheus' text
+// format or OpenMetrics), and optionally as JSON lines for log shippers.
+// Reference: docs/live-monitoring.md.
 //
 //   vmafexact-monitor --ref URI --dist URI [OPTIONS]
 //   vmafexact-monitor --pipeline "... vmafexact name=v ..." [OPTIONS]
+//   vmafexact-monitor --config FILE [OPTIONS]
 //
-// It talks to the element only through its properties (--set) and its bus
-// messages (vmafexact-frame, -window, -alert, -summary). Everything runs on one
-// GLib main loop: the bus watch, the HTTP server and the signal handlers, so the
-// figures need no lock. Its parts: the command line (options.h), the figures
-// read from the messages (figures.h), their OpenMetrics text (exposition.h),
-// the HTTP server (monitor_http.h); this file is the program that joins them.
+// The command line's one channel and a station's channels (--config) run the
+// same code: one Channel (channel.h) each. They differ in what an ended
+// pipeline means: the command line's ends the program (at end of stream by
+// default, with status 1 on an error), a station's is restarted after a
+// backoff. The program talks to the element only through its properties and
+// its bus messages (vmafexact-frame, -window, -alert, -summary). Everything
+// runs on one GLib main loop: the bus watches, the HTTP server, the timers and
+// the signal handlers, so the figures need no lock; only the pipelines' state
+// changes and the EOS a signal sends run on threads of their own. Its parts:
+// the command line (options.h), the station file (config.h), a channel's
+// pipeline (channel_pipeline.h) and its life (channel.h), the figures read
+// from the messages (figures.h), their exposition (exposition.h), the HTTP
+// server (monitor_http.h); this file is the program that joins them.
 
 #include <glib-unix.h>
 #include <gst/gst.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -22,22 +32,22 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
+#include <vector>
 
+#include "channel.h"
 #include "common/error.h"
+#include "config.h"
 #include "exposition.h"
 #include "figures.h"
 #include "monitor_http.h"
 #include "options.h"
 #include "output/output_file.h"
-#include "support/decoded_video.h"
 #include "support/handles.h"
 #include "support/message_json.h"
 #include "vmafexact_config.h"
@@ -46,41 +56,94 @@ namespace {
 
 namespace tools = vmafexact::tools;
 namespace monitor_http = vmafexact::monitor_http;
-using tools::ErrorPtr;
 using tools::GCharPtr;
 using tools::GObjectPtr;
-using tools::GstObjectPtr;
 using tools::LoopPtr;
 using namespace vmafexact::monitor_tool;
+using namespace std::chrono_literals;
 
-// One channel's monitor: the pipeline, its figures, the HTTP server that
-// serves them, the --jsonl output and the signals that end it. (The element's
-// own monitoring, windows and alerts, is gst/monitor.h's Monitor.)
-class MonitorProgram {
+// How long the exit waits for the pipelines to stop (going to NULL writes
+// the element's log), before it leaves a stuck one behind.
+constexpr auto kStopTimeout = 10s;
+
+// "1.5s" for a duration in nanoseconds.
+std::string seconds_text(GstClockTime duration) {
+  char text[64];
+  g_ascii_formatd(text, sizeof text, "%g", static_cast<double>(duration) / GST_SECOND);
+  return std::string(text) + "s";
+}
+
+std::string signed_seconds_text(gint64 duration) {
+  return duration < 0 ? "-" + seconds_text(static_cast<GstClockTime>(-duration))
+                      : seconds_text(static_cast<GstClockTime>(duration));
+}
+
+// --check-config's report: what the file sets, each channel on its lines.
+void print_config(const std::string& path, const MonitorConfig& config) {
+  std::printf("%s: %zu channel%s\n", path.c_str(), config.channels.size(),
+              config.channels.size() == 1 ? "" : "s");
+  std::printf("[monitor] listen=%s jsonl=%s restart-delay=%s restart-delay-max=%s "
+              "stall-timeout=%s\n",
+              config.listen.value_or(std::string(kDefaultListen) + " (default)").c_str(),
+              config.jsonl.value_or("(none)").c_str(), seconds_text(config.restart_delay).c_str(),
+              seconds_text(config.restart_delay_max).c_str(),
+              config.stall_timeout ? seconds_text(config.stall_timeout).c_str() : "0 (never)");
+  for (const ChannelConfig& channel : config.channels) {
+    std::printf("[channel %s]", channel.name.c_str());
+    if (channel.pipeline.empty())
+      std::printf(" ref=%s dist=%s scale-flags=%s", channel.ref.c_str(), channel.dist.c_str(),
+                  channel.scale_flags.c_str());
+    else
+      std::printf(" pipeline=%s", channel.pipeline.c_str());
+    if (channel.ref_offset) std::printf(" ref-offset=%s", signed_seconds_text(channel.ref_offset).c_str());
+    if (channel.dist_offset)
+      std::printf(" dist-offset=%s", signed_seconds_text(channel.dist_offset).c_str());
+    std::printf("\n");
+    for (const auto& [name, value] : channel.properties)
+      std::printf("  property.%s=%s\n", name.c_str(), value.c_str());
+  }
+}
+
+// The command line's one channel, as a station file would describe it.
+ChannelConfig command_line_channel(const Options& options) {
+  ChannelConfig channel;
+  channel.name = options.channel;
+  channel.ref = options.ref_uri;
+  channel.dist = options.dist_uri;
+  channel.pipeline = options.pipeline;
+  channel.ref_offset = options.ref_offset;
+  channel.dist_offset = options.dist_offset;
+  channel.properties = options.properties;
+  return channel;
+}
+
+class MonitorProgram final : public ChannelHost {
  public:
-  explicit MonitorProgram(Options options) : options_(std::move(options)) { channel_.name = "main"; }
+  explicit MonitorProgram(Options options) : options_(std::move(options)) {}
   int run();
 
+  void write_json_line(const Channel& channel, const GstStructure* structure) override;
+  void on_channel_ended(Channel& channel, EndReason reason) override;
+
  private:
-  bool build_pipeline();
-  bool build_from_uris();
-  bool set_properties();
-  bool open_jsonl();
+  bool station() const { return !options_.config.empty(); }
+  std::string property_option() const { return station() ? "property." : "--set "; }
+  int load_station();
+  bool prepare_channels(std::vector<PreparedPipeline>& prepared);
+  std::string jsonl_path() const;
+  bool open_jsonl(const std::string& path);
   void reopen_jsonl();
   bool start_server();
-  void write_json_line(const GstStructure* structure);
-  gboolean on_bus_message(GstMessage* message);
   void on_signal(const char* name);
   void on_eos_timeout();
-  bool stop_pipeline();
+  void reload();
+  bool all_ended() const;
+  int stop_channels();
   void quit(int status) {
     status_ = status;
     g_main_loop_quit(loop_.get());
   }
 
-  static gboolean bus_callback(GstBus*, GstMessage* message, gpointer self) {
-    return static_cast<MonitorProgram*>(self)->on_bus_message(message);
-  }
   static gboolean sigint_callback(gpointer self) {
     static_cast<MonitorProgram*>(self)->on_signal("SIGINT");
     return G_SOURCE_CONTINUE;
@@ -90,7 +153,11 @@ class MonitorProgram {
     return G_SOURCE_CONTINUE;
   }
   static gboolean sighup_callback(gpointer self) {
-    static_cast<MonitorProgram*>(self)->reopen_jsonl();
+    auto* program = static_cast<MonitorProgram*>(self);
+    if (program->station())
+      program->reload();
+    else
+      program->reopen_jsonl();
     return G_SOURCE_CONTINUE;
   }
   static gboolean eos_timeout_callback(gpointer self) {
@@ -99,248 +166,144 @@ class MonitorProgram {
   }
 
   Options options_;
+  // The station as it runs: the file's settings, and the channels that run
+  // (a channel a reload could not start is not among them).
+  MonitorConfig config_;
+  RestartSettings settings_;
+  std::string version_ = VMAFEXACT_VERSION;
   LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
-  GstObjectPtr<GstElement> pipeline_;
-  GstObjectPtr<GstElement> vmafexact_;
+  // Declared before the channels, which use them to their end.
+  SharedContexts contexts_;
+  PipelineWorkers workers_;
+  std::vector<std::unique_ptr<Channel>> channels_;  // in the file's order
   std::unique_ptr<monitor_http::MetricsServer> server_;
+  std::string listen_;
+  std::string jsonl_open_path_;  // the --jsonl file open now ("" none)
   std::ofstream jsonl_file_;
   std::optional<vmafexact::output::OutputFile> jsonl_stream_;  // a device, FIFO or socket
   std::ostream* jsonl_ = nullptr;
-  // One channel, "main", until the channels helper's rewrite (issue 42).
-  ChannelFigures channel_;
-  std::string version_;
   bool shutdown_requested_ = false;
-  bool reached_eos_ = false;
+  bool failed_while_stopping_ = false;
   int status_ = 0;
-  // The EOS a signal sends, from a thread of its own: gst_element_send_event()
-  // blocks while a source's streaming thread is stuck downstream (it takes
-  // the source's stream lock, holding the pipeline's state lock), and the
-  // loop must go on serving /metrics and counting --eos-timeout meanwhile.
-  std::thread eos_sender_;
-  std::future<void> eos_sent_;
 };
 
-// A URI as given, or a path turned into a file:// URI.
-std::optional<std::string> uri_of(const std::string& text, const char* option) {
-  if (gst_uri_is_valid(text.c_str())) return text;
-  ErrorPtr error;
-  GError* raw_error = nullptr;
-  GCharPtr uri(gst_filename_to_uri(text.c_str(), &raw_error));
-  error.reset(raw_error);
-  if (!uri || !g_file_test(text.c_str(), G_FILE_TEST_EXISTS)) {
-    std::fprintf(stderr, "%s '%s' is neither a URI (scheme://...) nor an existing file.\n", option,
-                 text.c_str());
-    return std::nullopt;
+// The station file at start: its problems are a malformed input, status 2.
+int MonitorProgram::load_station() {
+  try {
+    config_ = load_config(options_.config);
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "vmafexact-monitor: %s\n", error.what());
+    return kExitUsage;
   }
-  return std::string(uri.get());
+  settings_.restart = true;
+  settings_.restart_delay = config_.restart_delay;
+  settings_.restart_delay_max = config_.restart_delay_max;
+  settings_.stall_timeout = config_.stall_timeout;
+  return 0;
 }
 
-bool MonitorProgram::build_from_uris() {
-  const auto ref_uri = uri_of(options_.ref_uri, "--ref");
-  const auto dist_uri = uri_of(options_.dist_uri, "--dist");
-  if (!ref_uri || !dist_uri) return false;
-  pipeline_.reset(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("monitor"))));
-  GstElement* vmafexact = gst_element_factory_make("vmafexact", "v");
-  GstElement* sink = gst_element_factory_make("fakesink", "sink");
-  if (!vmafexact || !sink) {
-    std::fprintf(stderr, "Could not make the vmafexact or fakesink element.\n");
-    if (vmafexact) gst_object_unref(gst_object_ref_sink(vmafexact));
-    if (sink) gst_object_unref(gst_object_ref_sink(sink));
-    return false;
-  }
-  // Scores come as fast as the inputs allow; a live source sets the pace itself.
-  g_object_set(sink, "sync", FALSE, nullptr);
-  gst_bin_add_many(GST_BIN(pipeline_.get()), vmafexact, sink, nullptr);
-  if (!gst_element_link(vmafexact, sink)) {
-    std::fprintf(stderr, "Could not link vmafexact to fakesink.\n");
-    return false;
-  }
-  const std::pair<const std::string*, const char*> inputs[] = {{&*ref_uri, "ref"},
-                                                               {&*dist_uri, "dist"}};
-  for (const auto& [uri, side] : inputs) {
-    const std::string prefix = side;
-    GstElement* decoder = gst_element_factory_make("uridecodebin", (prefix + "_decoder").c_str());
-    GstElement* queue = gst_element_factory_make("queue", (prefix + "_queue").c_str());
-    GstElement* convert = gst_element_factory_make("videoconvert", (prefix + "_convert").c_str());
-    if (!decoder || !queue || !convert) {
-      std::fprintf(stderr,
-                   "Could not make uridecodebin, queue or videoconvert (install "
-                   "gstreamer1.0-plugins-base).\n");
-      for (GstElement* made : {decoder, queue, convert})
-        if (made) gst_object_unref(gst_object_ref_sink(made));
+// Every channel built and its properties set before anything is served: a
+// channel that cannot be is named, and the program exits 1.
+bool MonitorProgram::prepare_channels(std::vector<PreparedPipeline>& prepared) {
+  for (const ChannelConfig& channel : config_.channels) {
+    try {
+      prepared.push_back(prepare_pipeline(channel, property_option()));
+    } catch (const std::exception& error) {
+      if (station())
+        std::fprintf(stderr, "vmafexact-monitor: channel %s: %s\n", channel.name.c_str(),
+                     error.what());
+      else
+        std::fprintf(stderr, "%s\n", error.what());
       return false;
     }
-    g_object_set(decoder, "uri", uri->c_str(), nullptr);
-    gst_bin_add_many(GST_BIN(pipeline_.get()), decoder, queue, convert, nullptr);
-    const std::string pad = prefix + "_sink";
-    if (!gst_element_link(queue, convert) ||
-        !gst_element_link_pads(convert, "src", vmafexact, pad.c_str())) {
-      std::fprintf(stderr, "Could not link the %s branch to vmafexact's %s.\n", side, pad.c_str());
-      return false;
-    }
-    tools::link_decoded_video(decoder, queue);
-  }
-  vmafexact_.reset(static_cast<GstElement*>(gst_object_ref(vmafexact)));
-  return true;
-}
-
-bool MonitorProgram::build_pipeline() {
-  if (!options_.pipeline.empty()) {
-    GError* raw_error = nullptr;
-    GstElement* pipeline = gst_parse_launch_full(options_.pipeline.c_str(), nullptr,
-                                                 GST_PARSE_FLAG_FATAL_ERRORS, &raw_error);
-    ErrorPtr error(raw_error);
-    if (pipeline) pipeline_.reset(static_cast<GstElement*>(gst_object_ref_sink(pipeline)));
-    if (!pipeline || error) {
-      std::fprintf(stderr, "Could not build the pipeline: %s\n",
-                   error ? error->message : "unknown error");
-      return false;
-    }
-    if (!GST_IS_BIN(pipeline_.get())) {
-      std::fprintf(stderr, "The pipeline has no vmafexact element named v.\n");
-      return false;
-    }
-    vmafexact_.reset(gst_bin_get_by_name(GST_BIN(pipeline_.get()), "v"));
-    if (!vmafexact_) {
-      std::fprintf(stderr,
-                   "The pipeline has no element named v: write the element as "
-                   "'vmafexact name=v'.\n");
-      return false;
-    }
-    GstElementFactory* factory = gst_element_get_factory(vmafexact_.get());
-    if (!factory || std::string_view(GST_OBJECT_NAME(factory)) != "vmafexact") {
-      std::fprintf(stderr, "The element named v is a %s, not a vmafexact.\n",
-                   factory ? GST_OBJECT_NAME(factory) : "?");
-      return false;
-    }
-    return true;
-  }
-  return build_from_uris();
-}
-
-// --set NAME=VALUE: the value is read as gst-launch-1.0 reads it, for the
-// property's type; an unknown property or an unreadable value is an error.
-bool MonitorProgram::set_properties() {
-  GObjectClass* element_class = G_OBJECT_GET_CLASS(vmafexact_.get());
-  for (const auto& [name, text] : options_.properties) {
-    GParamSpec* spec = g_object_class_find_property(element_class, name.c_str());
-    if (!spec || !(spec->flags & G_PARAM_WRITABLE)) {
-      std::string names;
-      guint count = 0;
-      GParamSpec** specs = g_object_class_list_properties(element_class, &count);
-      for (guint i = 0; i < count; ++i)
-        if ((specs[i]->flags & G_PARAM_WRITABLE) && std::string_view(specs[i]->name) != "name" &&
-            std::string_view(specs[i]->name) != "parent")
-          names += std::string(names.empty() ? "" : ", ") + specs[i]->name;
-      g_free(specs);
-      std::fprintf(stderr, "--set %s=%s: vmafexact has no property '%s' (it has: %s).\n",
-                   name.c_str(), text.c_str(), name.c_str(), names.c_str());
-      return false;
-    }
-    GValue value = G_VALUE_INIT;
-    g_value_init(&value, spec->value_type);
-    const bool read = gst_value_deserialize_with_pspec(&value, text.c_str(), spec);
-    if (read) g_object_set_property(G_OBJECT(vmafexact_.get()), name.c_str(), &value);
-    g_value_unset(&value);
-    if (!read) {
-      std::fprintf(stderr, "--set %s=%s: '%s' is not a value of type %s for this property.\n",
-                   name.c_str(), text.c_str(), text.c_str(), g_type_name(spec->value_type));
-      return false;
-    }
-  }
-  // Shift an input's running times, so that frames that belong together pair.
-  for (const auto& [pad_name, offset] :
-       {std::pair{"ref_sink", options_.ref_offset}, std::pair{"dist_sink", options_.dist_offset}}) {
-    if (offset == 0) continue;
-    GstObjectPtr<GstPad> pad(gst_element_get_static_pad(vmafexact_.get(), pad_name));
-    if (pad) gst_pad_set_offset(pad.get(), offset);
-  }
-  // What the build_info metric reports.
-  GstPlugin* plugin =
-      gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(gst_element_get_factory(vmafexact_.get())));
-  version_ = plugin ? gst_plugin_get_version(plugin) : VMAFEXACT_VERSION;
-  if (plugin) gst_object_unref(plugin);
-  GCharPtr model;
-  g_object_get(vmafexact_.get(), "model", &model, nullptr);
-  channel_.model = model ? model.get() : "";
-  GValue backend = G_VALUE_INIT;
-  if (g_object_class_find_property(element_class, "backend")) {
-    g_value_init(&backend, g_object_class_find_property(element_class, "backend")->value_type);
-    g_object_get_property(G_OBJECT(vmafexact_.get()), "backend", &backend);
-    GEnumValue* nick =
-        G_VALUE_HOLDS_ENUM(&backend)
-            ? g_enum_get_value(static_cast<GEnumClass*>(g_type_class_peek(G_VALUE_TYPE(&backend))),
-                               g_value_get_enum(&backend))
-            : nullptr;
-    channel_.backend = nick ? nick->value_nick : "";
-    g_value_unset(&backend);
   }
   return true;
 }
 
-bool MonitorProgram::open_jsonl() {
-  if (options_.jsonl.empty()) return true;
-  if (options_.jsonl == "-") {
+// The command line's --jsonl wins over the file's.
+std::string MonitorProgram::jsonl_path() const {
+  if (!options_.jsonl.empty()) return options_.jsonl;
+  return config_.jsonl.value_or("");
+}
+
+bool MonitorProgram::open_jsonl(const std::string& path) {
+  jsonl_file_.close();
+  jsonl_file_.clear();
+  jsonl_stream_.reset();
+  jsonl_ = nullptr;
+  jsonl_open_path_.clear();
+  if (path.empty()) return true;
+  if (path == "-") {
     jsonl_ = &std::cout;
+    jsonl_open_path_ = path;
     return true;
   }
   // A device, FIFO or socket is written in place (a FIFO without a reader is
   // an error at once, not a wait); a file is appended to, as logrotate expects.
   try {
-    if (vmafexact::output::resolve_output(options_.jsonl).kind ==
+    if (vmafexact::output::resolve_output(path).kind ==
         vmafexact::output::OutputTarget::Kind::kStream) {
-      jsonl_stream_.emplace(options_.jsonl);
+      jsonl_stream_.emplace(path);
       jsonl_ = &jsonl_stream_->stream();
+      jsonl_open_path_ = path;
       return true;
     }
   } catch (const vmafexact::Error& error) {
     std::fprintf(stderr, "--jsonl: %s\n", error.what());
     return false;
   }
-  jsonl_file_.open(options_.jsonl, std::ios::out | std::ios::app);
+  jsonl_file_.open(path, std::ios::out | std::ios::app);
   if (!jsonl_file_) {
-    std::fprintf(stderr, "--jsonl %s: cannot open the file for appending: %s\n",
-                 options_.jsonl.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "--jsonl %s: cannot open the file for appending: %s\n", path.c_str(),
+                 std::strerror(errno));
     return false;
   }
   jsonl_ = &jsonl_file_;
+  jsonl_open_path_ = path;
   return true;
 }
 
-// SIGHUP: after logrotate moved the file away, write to a new one of the same name.
+// SIGHUP: after logrotate moved the file away, write to a new one of the same
+// name (or of the name a reloaded station file gives).
 void MonitorProgram::reopen_jsonl() {
-  if (options_.jsonl.empty() || options_.jsonl == "-") return;
-  jsonl_file_.close();
-  jsonl_file_.clear();
-  jsonl_stream_.reset();
-  jsonl_ = nullptr;
-  if (!open_jsonl()) quit(1);
+  const std::string path = jsonl_path();
+  if (path == "-" && jsonl_open_path_ == "-") return;
+  if (!open_jsonl(path)) quit(1);
 }
 
-void MonitorProgram::write_json_line(const GstStructure* structure) {
+void MonitorProgram::write_json_line(const Channel& channel, const GstStructure* structure) {
   if (!jsonl_) return;
-  *jsonl_ << tools::json_line(structure) << '\n';
+  // {"wallclock":...,"message":NAME,"fields":{...}}: the channel goes before
+  // the fields (its name needs no escaping: [A-Za-z0-9_.-]).
+  std::string line = tools::json_line(structure);
+  const std::size_t fields = line.find(",\"fields\":");
+  if (fields != std::string::npos) line.insert(fields, ",\"channel\":\"" + channel.name() + "\"");
+  *jsonl_ << line << '\n';
   jsonl_->flush();
   if (!*jsonl_) {
-    std::fprintf(stderr, "--jsonl %s: write failed: %s\n", options_.jsonl.c_str(),
+    std::fprintf(stderr, "--jsonl %s: write failed: %s\n", jsonl_open_path_.c_str(),
                  std::strerror(errno));
     quit(1);
   }
 }
 
 bool MonitorProgram::start_server() {
+  listen_ = options_.listen.value_or(config_.listen.value_or(kDefaultListen));
   std::string problem;
-  const GObjectPtr<GSocketAddress> address = parse_listen_address(options_.listen, problem);
+  const GObjectPtr<GSocketAddress> address = parse_listen_address(listen_, problem);
   if (!address) {
-    std::fprintf(stderr, "--listen %s: %s.\n", options_.listen.c_str(), problem.c_str());
+    std::fprintf(stderr, "--listen %s: %s.\n", listen_.c_str(), problem.c_str());
     return false;
   }
   server_ = std::make_unique<monitor_http::MetricsServer>(
       "vmafexact-monitor/" VMAFEXACT_VERSION, [this](std::string_view accept) {
-        return render_metrics({&channel_}, version_, negotiate_format(accept));
+        std::vector<const ChannelFigures*> figures;
+        figures.reserve(channels_.size());
+        for (const auto& channel : channels_) figures.push_back(&channel->figures());
+        return render_metrics(figures, version_, negotiate_format(accept));
       });
   if (!server_->listen(address.get(), problem)) {
-    std::fprintf(stderr, "--listen %s: cannot listen there: %s\n", options_.listen.c_str(),
+    std::fprintf(stderr, "--listen %s: cannot listen there: %s\n", listen_.c_str(),
                  problem.c_str());
     return false;
   }
@@ -349,74 +312,34 @@ bool MonitorProgram::start_server() {
   return true;
 }
 
-gboolean MonitorProgram::on_bus_message(GstMessage* message) {
-  switch (GST_MESSAGE_TYPE(message)) {
-    case GST_MESSAGE_ELEMENT: {
-      if (GST_MESSAGE_SRC(message) != GST_OBJECT(vmafexact_.get())) break;
-      const GstStructure* s = gst_message_get_structure(message);
-      if (gst_structure_has_name(s, "vmafexact-frame")) {
-        take_frame(channel_.run, s);
-        channel_.up = true;
-      } else if (gst_structure_has_name(s, "vmafexact-window")) {
-        take_window(channel_.run, s);
-      } else if (gst_structure_has_name(s, "vmafexact-alert")) {
-        take_alert(channel_.run, s);
-        const gchar* alert = gst_structure_get_string(s, "alert");
-        const gchar* state = gst_structure_get_string(s, "state");
-        const gchar* input = gst_structure_get_string(s, "input");
-        std::fprintf(stderr, "alert %s%s%s: %s\n", alert ? alert : "?", input ? " on " : "",
-                     input ? input : "", state ? state : "?");
-      } else if (gst_structure_has_name(s, "vmafexact-summary")) {
-        take_summary(channel_.run, s);
-      } else {
-        break;
-      }
-      write_json_line(s);
-      break;
-    }
-    case GST_MESSAGE_WARNING: {
-      GError* raw_error = nullptr;
-      gchar* raw_debug = nullptr;
-      gst_message_parse_warning(message, &raw_error, &raw_debug);
-      ErrorPtr error(raw_error);
-      GCharPtr debug(raw_debug);
-      std::fprintf(stderr, "WARNING from %s: %s\n", GST_OBJECT_NAME(GST_MESSAGE_SRC(message)),
-                   error->message);
-      if (debug) std::fprintf(stderr, "  %s\n", debug.get());
-      break;
-    }
-    case GST_MESSAGE_ERROR: {
-      GError* raw_error = nullptr;
-      gchar* raw_debug = nullptr;
-      gst_message_parse_error(message, &raw_error, &raw_debug);
-      ErrorPtr error(raw_error);
-      GCharPtr debug(raw_debug);
-      std::fprintf(stderr, "ERROR from %s: %s\n", GST_OBJECT_NAME(GST_MESSAGE_SRC(message)),
-                   error->message);
-      if (debug) std::fprintf(stderr, "  %s\n", debug.get());
+bool MonitorProgram::all_ended() const {
+  for (const auto& channel : channels_)
+    if (!channel->ended()) return false;
+  return true;
+}
+
+void MonitorProgram::on_channel_ended(Channel& channel, EndReason reason) {
+  if (!shutdown_requested_) {
+    // The command line's channel (a station's restart): the program's end.
+    if (reason == EndReason::kError) {
       quit(1);
-      break;
+    } else if (options_.exit_on_eos) {
+      quit(0);
+    } else {
+      std::fprintf(stderr,
+                   "vmafexact-monitor: %send of stream; still serving /metrics until SIGINT or "
+                   "SIGTERM.\n",
+                   channel.prefix().c_str());
     }
-    case GST_MESSAGE_EOS:
-      reached_eos_ = true;
-      channel_.run.end_of_stream = true;
-      channel_.up = false;
-      if (options_.exit_on_eos || shutdown_requested_) {
-        quit(0);
-      } else {
-        std::fprintf(stderr,
-                     "vmafexact-monitor: end of stream; still serving /metrics until SIGINT or "
-                     "SIGTERM.\n");
-      }
-      break;
-    default:
-      break;
+    return;
   }
-  return G_SOURCE_CONTINUE;
+  if (reason == EndReason::kError) failed_while_stopping_ = true;
+  if (all_ended()) quit(failed_while_stopping_ ? 1 : 0);
 }
 
 void MonitorProgram::on_signal(const char* name) {
-  if (reached_eos_) {
+  if (!shutdown_requested_ && all_ended()) {
+    // Ended before (--no-exit-on-eos): nothing left to wait for.
     quit(status_);
     return;
   }
@@ -428,44 +351,157 @@ void MonitorProgram::on_signal(const char* name) {
   shutdown_requested_ = true;
   std::fprintf(stderr,
                "vmafexact-monitor: %s: ending the streams (EOS); waiting for the summary.\n", name);
-  // The timer first: it must fire even if the EOS never gets through.
+  // The timer first: it must fire even if no EOS ever gets through.
   if (options_.eos_timeout_s > 0)
     g_timeout_add_seconds(options_.eos_timeout_s, eos_timeout_callback, this);
-  std::promise<void> sent;
-  eos_sent_ = sent.get_future();
-  eos_sender_ = std::thread([pipeline = GstObjectPtr<GstElement>(
-                                 static_cast<GstElement*>(gst_object_ref(pipeline_.get()))),
-                             sent = std::move(sent)]() mutable {
-    gst_element_send_event(pipeline.get(), gst_event_new_eos());
-    sent.set_value();
-  });
+  // A channel that was down has ended at once (on_channel_ended may quit).
+  for (const auto& channel : channels_) channel->end_stream();
+  if (all_ended()) quit(failed_while_stopping_ ? 1 : 0);
 }
 
 void MonitorProgram::on_eos_timeout() {
-  if (reached_eos_) return;
+  if (all_ended()) return;
+  std::string waiting;
+  for (const auto& channel : channels_)
+    if (!channel->ended()) waiting += (waiting.empty() ? "" : ", ") + channel->name();
   std::fprintf(stderr,
-               "vmafexact-monitor: no end of stream %u s after the signal: stopping without the "
-               "summary (raise --eos-timeout if the pipeline needs longer).\n",
-               options_.eos_timeout_s);
+               "vmafexact-monitor: no end of stream %u s after the signal%s%s%s: stopping without "
+               "the summary (raise --eos-timeout if the pipeline needs longer).\n",
+               options_.eos_timeout_s, station() ? " (channels " : "",
+               station() ? waiting.c_str() : "", station() ? ")" : "");
   quit(1);
 }
 
-// Sets the pipeline to NULL, which writes the element's log if the stream did
-// not end (docs/element.md); false, without touching it, while the EOS a
-// signal sent is still blocked (waited for a moment only when the stream
-// ended: its sender then returns at once).
-bool MonitorProgram::stop_pipeline() {
-  if (eos_sender_.joinable()) {
-    const auto wait = reached_eos_ ? std::chrono::seconds(1) : std::chrono::seconds(0);
-    if (eos_sent_.wait_for(wait) != std::future_status::ready) return false;
-    eos_sender_.join();
+// SIGHUP with --config: the file again. Only the channels whose description
+// changed are touched; a file that cannot be used changes nothing.
+void MonitorProgram::reload() {
+  if (shutdown_requested_) return;
+  MonitorConfig next;
+  try {
+    next = load_config(options_.config);
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "vmafexact-monitor: SIGHUP: %s; refused, the running channels go on.\n",
+                 error.what());
+    reopen_jsonl();
+    return;
   }
-  gst_element_set_state(pipeline_.get(), GST_STATE_NULL);
-  return true;
+  if (!options_.listen && next.listen.value_or(kDefaultListen) != listen_)
+    std::fprintf(stderr,
+                 "vmafexact-monitor: SIGHUP: listen=%s takes effect at the next start; still "
+                 "serving %s.\n",
+                 next.listen.value_or(kDefaultListen).c_str(), listen_.c_str());
+  settings_.restart_delay = next.restart_delay;
+  settings_.restart_delay_max = next.restart_delay_max;
+  settings_.stall_timeout = next.stall_timeout;
+
+  const ConfigChanges changes = diff_channels(config_, next);
+  auto find = [this](const std::string& name) {
+    return std::find_if(channels_.begin(), channels_.end(), [&](const auto& channel) {
+      return channel && channel->name() == name;  // null: moved into the new order below
+    });
+  };
+  auto config_of = [&next](const std::string& name) -> const ChannelConfig& {
+    return *std::find_if(next.channels.begin(), next.channels.end(),
+                         [&](const ChannelConfig& channel) { return channel.name == name; });
+  };
+  for (const std::string& name : changes.removed)
+    if (auto channel = find(name); channel != channels_.end()) channels_.erase(channel);
+  std::vector<std::string> kept_as_before;  // changed, but the change could not be started
+  for (const std::string& name : changes.changed) {
+    const ChannelConfig& channel_config = config_of(name);
+    try {
+      PreparedPipeline prepared = prepare_pipeline(channel_config, property_option());
+      (*find(name))->replace(channel_config, std::move(prepared));
+    } catch (const std::exception& error) {
+      std::fprintf(stderr,
+                   "vmafexact-monitor: SIGHUP: channel %s: %s; the channel runs on as before.\n",
+                   name.c_str(), error.what());
+      kept_as_before.push_back(name);
+    }
+  }
+  std::vector<std::string> not_started;
+  for (const std::string& name : changes.added) {
+    const ChannelConfig& channel_config = config_of(name);
+    try {
+      PreparedPipeline prepared = prepare_pipeline(channel_config, property_option());
+      channels_.push_back(
+          std::make_unique<Channel>(channel_config, settings_, *this, contexts_, workers_));
+      channels_.back()->start(std::move(prepared));
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "vmafexact-monitor: SIGHUP: channel %s: %s; not started.\n",
+                   name.c_str(), error.what());
+      not_started.push_back(name);
+    }
+  }
+  // What runs now, in the new file's order.
+  MonitorConfig running = next;
+  running.channels.clear();
+  std::vector<std::unique_ptr<Channel>> ordered;
+  for (const ChannelConfig& channel_config : next.channels) {
+    const auto channel = find(channel_config.name);
+    if (channel == channels_.end()) continue;
+    running.channels.push_back((*channel)->config());
+    ordered.push_back(std::move(*channel));
+  }
+  channels_ = std::move(ordered);
+  config_ = std::move(running);
+  std::fprintf(stderr,
+               "vmafexact-monitor: SIGHUP: %s read again: %zu channel%s running (%zu added, %zu "
+               "removed, %zu changed, %zu not started).\n",
+               options_.config.c_str(), channels_.size(), channels_.size() == 1 ? "" : "s",
+               changes.added.size() - not_started.size(), changes.removed.size(),
+               changes.changed.size() - kept_as_before.size(),
+               not_started.size() + kept_as_before.size());
+  reopen_jsonl();
+}
+
+// At exit: every pipeline to NULL (the elements write their logs), except one
+// whose EOS is still blocked in a source: going to NULL would block as well.
+// Exits at once, with this program's outputs flushed, when a pipeline cannot
+// be stopped; else returns the status.
+int MonitorProgram::stop_channels() {
+  std::string blocked;
+  for (const auto& channel : channels_) {
+    // Waited for a moment only when the stream ended: its sender then returns at once.
+    if (channel->eos_blocked(channel->ended() ? 1000ms : 0ms)) {
+      std::fprintf(stderr,
+                   "vmafexact-monitor: %sthe pipeline is still blocked taking the EOS (a "
+                   "streaming thread does not return); exiting without stopping it.\n",
+                   channel->prefix().c_str());
+      blocked += channel->name();
+    } else {
+      channel->stop();
+    }
+  }
+  std::string stuck;
+  const bool stopped = workers_.wait_all(kStopTimeout, stuck);
+  if (!stopped)
+    std::fprintf(stderr,
+                 "vmafexact-monitor: the pipeline of %s did not stop within %lld s (a streaming "
+                 "thread does not return); exiting without it.\n",
+                 stuck.c_str(), static_cast<long long>(kStopTimeout.count()));
+  if (blocked.empty() && stopped) return status_;
+  if (jsonl_) jsonl_->flush();
+  std::fflush(nullptr);
+  std::_Exit(!blocked.empty() && status_ == 0 ? 1 : status_);
 }
 
 int MonitorProgram::run() {
+  if (station()) {
+    if (const int status = load_station(); status != 0) return status;
+    if (options_.check_config) {
+      print_config(options_.config, config_);
+      return 0;
+    }
+  } else {
+    config_.channels.push_back(command_line_channel(options_));
+  }
   if (GstElementFactory* factory = gst_element_factory_find("vmafexact")) {
+    // What the build_info metric reports.
+    if (GstPlugin* plugin = gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(factory))) {
+      version_ = gst_plugin_get_version(plugin);
+      gst_object_unref(plugin);
+    }
     gst_object_unref(factory);
   } else {
     std::fprintf(stderr,
@@ -473,35 +509,26 @@ int MonitorProgram::run() {
                  "  GST_PLUGIN_PATH=$PWD/build/gst vmafexact-monitor ...\n");
     return 1;
   }
-  if (!build_pipeline() || !set_properties() || !open_jsonl() || !start_server()) return 1;
+  std::vector<PreparedPipeline> prepared;
+  if (!prepare_channels(prepared) || !open_jsonl(jsonl_path()) || !start_server()) return 1;
+  for (std::size_t i = 0; i < prepared.size(); ++i) {
+    channels_.push_back(
+        std::make_unique<Channel>(config_.channels[i], settings_, *this, contexts_, workers_));
+    channels_.back()->start(std::move(prepared[i]));
+  }
 
-  GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline_.get()));
-  const guint watch = gst_bus_add_watch(bus.get(), bus_callback, this);
   const guint sigint = g_unix_signal_add(SIGINT, sigint_callback, this);
   const guint sigterm = g_unix_signal_add(SIGTERM, sigterm_callback, this);
   const guint sighup = g_unix_signal_add(SIGHUP, sighup_callback, this);
-
-  // A failed state change has its reason on the bus, which the loop reads.
-  gst_element_set_state(pipeline_.get(), GST_STATE_PLAYING);
   g_main_loop_run(loop_.get());
-
   g_source_remove(sigint);
   g_source_remove(sigterm);
   g_source_remove(sighup);
-  if (!stop_pipeline()) {
-    // The EOS is still blocked in a source, holding the pipeline's state lock:
-    // going to NULL would block as well. Exit with what this program wrote
-    // flushed; the status says the pipeline did not end cleanly.
-    std::fprintf(stderr,
-                 "vmafexact-monitor: the pipeline is still blocked taking the EOS (a streaming "
-                 "thread does not return); exiting without stopping it.\n");
-    if (jsonl_) jsonl_->flush();
-    std::fflush(nullptr);
-    std::_Exit(status_ != 0 ? status_ : 1);
-  }
-  g_source_remove(watch);
+
+  const int status = stop_channels();
+  channels_.clear();
   server_.reset();
-  return status_;
+  return status;
 }
 
 }  // namespace

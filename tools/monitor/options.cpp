@@ -27,15 +27,20 @@ struct RawArguments {
   gchar* ref_offset = nullptr;
   gchar* dist_offset = nullptr;
   gchar* eos_timeout = nullptr;
+  gchar* config = nullptr;
+  gchar* channel = nullptr;
+  gboolean check_config = FALSE;
   gboolean version = FALSE;
   gchar** remaining = nullptr;
   bool exit_on_eos = true;  // the last of --exit-on-eos and --no-exit-on-eos wins
+  const char* exit_on_eos_option = nullptr;  // that last one, if any
 
   RawArguments() = default;
   RawArguments(const RawArguments&) = delete;
   RawArguments& operator=(const RawArguments&) = delete;
   ~RawArguments() {
-    for (gchar* text : {ref, dist, pipeline, listen, jsonl, ref_offset, dist_offset, eos_timeout})
+    for (gchar* text :
+         {ref, dist, pipeline, listen, jsonl, ref_offset, dist_offset, eos_timeout, config, channel})
       g_free(text);
     g_strfreev(set);
     g_strfreev(remaining);
@@ -52,20 +57,26 @@ gboolean on_exit_on_eos(const gchar* option_name, const gchar* value, gpointer a
                 option_name, value);
     return FALSE;
   }
-  static_cast<RawArguments*>(arguments)->exit_on_eos =
-      std::string_view(option_name) == "--exit-on-eos";
+  auto* raw = static_cast<RawArguments*>(arguments);
+  raw->exit_on_eos = std::string_view(option_name) == "--exit-on-eos";
+  raw->exit_on_eos_option = raw->exit_on_eos ? "--exit-on-eos" : "--no-exit-on-eos";
   return TRUE;
 }
 
 constexpr const char* kSummary =
     "  vmafexact-monitor --ref URI --dist URI [OPTIONS]\n"
     "  vmafexact-monitor --pipeline \"DESCRIPTION with vmafexact name=v\" [OPTIONS]\n"
-    "Runs a vmafexact pipeline and serves its scores on http://ADDRESS/metrics (OpenMetrics).\n"
+    "  vmafexact-monitor --config FILE [--check-config] [OPTIONS]\n"
+    "Runs a vmafexact pipeline per channel and serves their scores on http://ADDRESS/metrics\n"
+    "(Prometheus' text format or OpenMetrics, as the scraper asks).\n"
     "Every option takes its value as --opt value or --opt=value.";
 
 constexpr const char* kDescription =
-    "SIGINT/SIGTERM send EOS, wait for the summary and exit 0; a second one stops at once.\n"
-    "SIGHUP reopens the --jsonl file (after a log rotation).\n"
+    "SIGINT/SIGTERM send EOS (to every channel), wait for the summaries and exit 0; a second\n"
+    "one stops at once. SIGHUP reopens the --jsonl file (after a log rotation) and, with\n"
+    "--config, reads the file again: removed channels stop, added ones start, changed ones\n"
+    "restart, the others run on; a bad file is refused and the running channels kept.\n"
+    "With --config a channel whose pipeline fails, ends or stalls restarts after a backoff.\n"
     "Exit status: 0 the stream ended (or a signal ended it with the summary); 1 the\n"
     "pipeline, the address or an output failed; 2 a malformed command line.\n"
     "\n"
@@ -75,6 +86,13 @@ constexpr const char* kDescription =
 
 std::string version_text() {
   return "vmafexact-monitor " VMAFEXACT_VERSION " (libvmaf " VMAFEXACT_LIBVMAF_VERSION ")";
+}
+
+bool is_channel_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (const char c : name)
+    if (!g_ascii_isalnum(c) && c != '_' && c != '.' && c != '-') return false;
+  return true;
 }
 
 std::optional<gint64> parse_duration(const std::string& text) {
@@ -133,6 +151,15 @@ CommandLine parse_command_line(int argc, char** argv) {
        "After SIGINT/SIGTERM, how long to wait for the end of the stream before stopping without "
        "it (default 10; 0: for ever)",
        "SECONDS"},
+      {"config", 0, 0, G_OPTION_ARG_FILENAME, &raw.config,
+       "Run the channels of this key file (one [channel NAME] group each) instead of one from "
+       "the command line",
+       "FILE"},
+      {"check-config", 0, 0, G_OPTION_ARG_NONE, &raw.check_config,
+       "Read --config's file, print its channels and exit (0; 2 when the file is not valid)",
+       nullptr},
+      {"channel", 0, 0, G_OPTION_ARG_FILENAME, &raw.channel,
+       "The channel label of the command line's channel (default main)", "NAME"},
       {"version", 0, 0, G_OPTION_ARG_NONE, &raw.version,
        "Print vmafexact-monitor's, libvmaf's and GStreamer's versions", nullptr},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.remaining, nullptr, nullptr},
@@ -172,12 +199,24 @@ CommandLine parse_command_line(int argc, char** argv) {
                        "'");
     options.properties.emplace_back(assignment.substr(0, equals), assignment.substr(equals + 1));
   }
-  if (raw.listen) options.listen = raw.listen;
+  if (raw.listen) options.listen = std::string(raw.listen);
   if (raw.jsonl) {
     options.jsonl = raw.jsonl;
     if (options.jsonl.empty()) throw UsageError("--jsonl needs a file name or -");
   }
   options.exit_on_eos = raw.exit_on_eos;
+  if (raw.channel) {
+    options.channel = raw.channel;
+    if (!is_channel_name(options.channel))
+      throw UsageError("--channel takes 1 to 64 of A-Z a-z 0-9 _ . - (e.g. --channel news-hd), "
+                       "not '" +
+                       options.channel + "'");
+  }
+  if (raw.config) {
+    options.config = raw.config;
+    if (options.config.empty()) throw UsageError("--config needs a file name");
+  }
+  options.check_config = raw.check_config;
   for (const auto& [option, text, offset] :
        {std::tuple{"--ref-offset", raw.ref_offset, &options.ref_offset},
         std::tuple{"--dist-offset", raw.dist_offset, &options.dist_offset}}) {
@@ -198,10 +237,32 @@ CommandLine parse_command_line(int argc, char** argv) {
   }
 
   const bool uris = !options.ref_uri.empty() || !options.dist_uri.empty();
+  if (options.check_config && options.config.empty())
+    throw UsageError("--check-config checks the file --config FILE names: give --config");
+  if (!options.config.empty()) {
+    // The channels, their properties and offsets are in the file.
+    const std::pair<bool, const char*> channel_options[] = {
+        {uris, "--ref/--dist"},
+        {!options.pipeline.empty(), "--pipeline"},
+        {!options.properties.empty(), "--set"},
+        {raw.ref_offset || raw.dist_offset, "--ref-offset/--dist-offset"},
+        {raw.channel != nullptr, "--channel"},
+    };
+    for (const auto& [given, option] : channel_options)
+      if (given)
+        throw UsageError(std::string(option) +
+                         " describes the command line's one channel; with --config each "
+                         "channel is described in the file (its [channel NAME] group)");
+    if (raw.exit_on_eos_option)
+      throw UsageError(std::string(raw.exit_on_eos_option) +
+                       " is for the command line's one channel; with --config a channel that "
+                       "ends is restarted");
+    return command;
+  }
   if (uris && !options.pipeline.empty())
     throw UsageError("give either --ref and --dist, or --pipeline, not both");
   if (!uris && options.pipeline.empty())
-    throw UsageError("give --ref URI and --dist URI, or --pipeline DESCRIPTION");
+    throw UsageError("give --ref URI and --dist URI, or --pipeline DESCRIPTION, or --config FILE");
   if (uris && (options.ref_uri.empty() || options.dist_uri.empty()))
     throw UsageError("give both --ref URI and --dist URI");
   return command;
