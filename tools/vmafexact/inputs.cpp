@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "support/conform.h"
 #include "support/decoded_video.h"
 #include "support/handles.h"
 #include "support/raw_video.h"
@@ -396,56 +397,16 @@ GstVideoFormat scoring_format(const VideoInput& ref) {
   GstVideoFormat format = ref.format;
   if (format == GST_VIDEO_FORMAT_UNKNOWN && !ref.raw && !ref.y4m)
     format = probe_decoded_format(ref);
-  if (format == GST_VIDEO_FORMAT_UNKNOWN) return GST_VIDEO_FORMAT_I420;
-  const GstVideoFormatInfo* info = gst_video_format_get_info(format);
-  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);
-  if (GST_VIDEO_FORMAT_INFO_IS_GRAY(info))
-    return depth <= 8 ? GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE;
-  // RGB and YUV without subsampling: 4:4:4; 4:1:1 and 4:1:0 (YUV9): 4:2:0.
-  const guint w_sub = GST_VIDEO_FORMAT_INFO_IS_RGB(info) ? 0 : GST_VIDEO_FORMAT_INFO_W_SUB(info, 1);
-  const guint h_sub = GST_VIDEO_FORMAT_INFO_IS_RGB(info) ? 0 : GST_VIDEO_FORMAT_INFO_H_SUB(info, 1);
-  if (w_sub == 0 && h_sub == 0) {
-    if (depth <= 8) return GST_VIDEO_FORMAT_Y444;
-    if (depth <= 10) return GST_VIDEO_FORMAT_Y444_10LE;
-    if (depth <= 12) return GST_VIDEO_FORMAT_Y444_12LE;
-    return GST_VIDEO_FORMAT_Y444_16LE;
-  }
-  if (w_sub == 1 && h_sub == 0) {
-    if (depth <= 8) return GST_VIDEO_FORMAT_Y42B;
-    if (depth <= 10) return GST_VIDEO_FORMAT_I422_10LE;
-    if (depth <= 12) return GST_VIDEO_FORMAT_I422_12LE;
-    return GST_VIDEO_FORMAT_Y444_16LE;  // no 16-bit 4:2:2 is scored; keep every bit
-  }
-  if (depth <= 8) return GST_VIDEO_FORMAT_I420;
-  if (depth <= 10) return GST_VIDEO_FORMAT_I420_10LE;
-  if (depth <= 12) return GST_VIDEO_FORMAT_I420_12LE;
-  return GST_VIDEO_FORMAT_P016_LE;
+  return tools::scoring_format(format);
 }
 
 std::vector<GstVideoFormat> dist_scoring_formats(GstVideoFormat ref_format,
                                                  const VideoInput& dist) {
-  const GstVideoFormatInfo* info = gst_video_format_get_info(ref_format);
-  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);
-  // The planar formats scoring_format() gives at 8 and 16 bits.
-  const std::vector<GstVideoFormat> gray_at_8 = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420,
-                                                 GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444};
-  const std::vector<GstVideoFormat> gray_at_16 = {
-      GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P016_LE, GST_VIDEO_FORMAT_Y444_16LE};
-  if (GST_VIDEO_FORMAT_INFO_IS_GRAY(info)) return depth <= 8 ? gray_at_8 : gray_at_16;
-  if (depth <= 8) return {ref_format, GST_VIDEO_FORMAT_GRAY8};
-  if (depth > 12) return {ref_format, GST_VIDEO_FORMAT_GRAY16_LE};
-  if (dist.format != GST_VIDEO_FORMAT_UNKNOWN &&
-      GST_VIDEO_FORMAT_INFO_IS_GRAY(gst_video_format_get_info(dist.format)))
-    throw CliError(kExitNothingToCompare,
-                   "the reference is " + std::to_string(depth) + "-bit YUV (" +
-                       gst_video_format_to_string(ref_format) + ") and the distorted video " +
-                       dist.path + " gray (" + gst_video_format_to_string(dist.format) +
-                       "): a gray video is scored against the luma of a YUV one of its own bit "
-                       "depth (8 or 16 bits), and GStreamer has no " +
-                       std::to_string(depth) + "-bit gray format",
-                   "Give both videos at one bit depth, e.g. an 8-bit reference for an 8-bit gray "
-                   "video.");
-  return {ref_format};
+  try {
+    return tools::dist_scoring_formats(ref_format, dist.format, dist.path);
+  } catch (const tools::ConformError& error) {
+    throw CliError(kExitNothingToCompare, error.what(), error.fix());
+  }
 }
 
 }  // namespace vmafexact::cli

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "support/conform.h"
 #include "support/decoded_video.h"
 #include "support/raw_video.h"
 #include "support/y4m.h"
@@ -374,42 +375,9 @@ GstPadProbeReturn pin_colour_probe(GstPad*, GstPadProbeInfo* info, gpointer data
   auto* pin = static_cast<ColourPin*>(data);
   GstCaps* decoded = nullptr;
   gst_event_parse_caps(event, &decoded);
-  // What the caps say, verbatim (a round trip through GstVideoInfo would name
-  // an unknown colorimetry or a siting differently, and videoconvert would
-  // convert to that); where they are silent (a y4m or raw input), what
-  // GStreamer assumes for this size: the input's samples mean that.
-  GstVideoInfo video;
-  if (!gst_video_info_from_caps(&video, decoded) || !GST_VIDEO_INFO_IS_YUV(&video))
-    return GST_PAD_PROBE_OK;
-  const GstStructure* input = gst_caps_get_structure(decoded, 0);
-  tools::CapsPtr caps(gst_caps_copy(pin->caps.get()));
-  GstStructure* output = gst_caps_get_structure(caps.get(), 0);
-  tools::GCharPtr assumed_colorimetry(gst_video_colorimetry_to_string(&video.colorimetry));
-  tools::GCharPtr assumed_site(gst_video_chroma_site_to_string(video.chroma_site));
-  for (const auto& [field, assumed] : {std::pair{"colorimetry", assumed_colorimetry.get()},
-                                       std::pair{"chroma-site", assumed_site.get()}}) {
-    const gchar* value = gst_structure_get_string(input, field);
-    if (!value) value = assumed;
-    if (value) gst_structure_set(output, field, G_TYPE_STRING, value, nullptr);
-  }
-  g_object_set(pin->capsfilter, "caps", caps.get(), nullptr);
+  if (tools::CapsPtr caps = tools::pin_colour(pin->caps.get(), decoded))
+    g_object_set(pin->capsfilter, "caps", caps.get(), nullptr);
   return GST_PAD_PROBE_OK;
-}
-
-// Sets the caps' format field to one format, or to a list of them.
-void set_formats(GstCaps* caps, const std::vector<GstVideoFormat>& formats) {
-  GValue list = G_VALUE_INIT;
-  g_value_init(&list, GST_TYPE_LIST);
-  for (const GstVideoFormat format : formats) {
-    GValue name = G_VALUE_INIT;
-    g_value_init(&name, G_TYPE_STRING);
-    g_value_set_static_string(&name, gst_video_format_to_string(format));
-    gst_value_list_append_and_take_value(&list, &name);
-  }
-  GstStructure* structure = gst_caps_get_structure(caps, 0);
-  gst_structure_set_value(structure, "format",
-                          formats.size() == 1 ? gst_value_list_get_value(&list, 0) : &list);
-  g_value_unset(&list);
 }
 
 // appsrc wants data: the next frame, or the end of the file, or an error
@@ -461,41 +429,28 @@ void feed_y4m(GstAppSrc* source, guint, gpointer data) {
 
 }  // namespace
 
-bool ffmpeg_scaler_available() {
-  GstElementFactory* factory = gst_element_factory_find("vmafexactscale");
-  if (!factory) return false;
-  gst_object_unref(factory);
-  return true;
-}
-
-std::string videoscale_method(const Options& options) {
-  return options.scale_method == "ffmpeg" ? "catrom" : options.scale_method;
-}
+bool ffmpeg_scaler_available() { return tools::ffmpeg_scaler_available(); }
 
 namespace {
 
+tools::ScalerChoice scaler_choice(const Options& options) {
+  return {options.scale_method, options.scale_flags};
+}
+
 bool uses_ffmpeg_scaler(const Options& options) {
-  return options.scale_method == "ffmpeg" && ffmpeg_scaler_available();
+  return tools::uses_ffmpeg_scaler(scaler_choice(options));
 }
 
 // The scaler, set up as the options say.
 tools::GstObjectPtr<GstElement> make_scaler(const Options& options, const char* name) {
-  if (uses_ffmpeg_scaler(options)) {
-    auto scaler = tools::make_element("vmafexactscale", name);
-    if (scaler) g_object_set(scaler.get(), "flags", options.scale_flags.c_str(), nullptr);
-    return scaler;
-  }
-  auto scaler = tools::make_element("videoscale", name);
-  if (scaler) {
-    gst_util_set_object_arg(G_OBJECT(scaler.get()), "method", videoscale_method(options).c_str());
-    // Stretched to the reference's size, as ffmpeg's scale filter does,
-    // rather than letterboxed to keep the aspect ratio.
-    g_object_set(scaler.get(), "add-borders", FALSE, nullptr);
-  }
-  return scaler;
+  return tools::make_scaler(scaler_choice(options), name);
 }
 
 }  // namespace
+
+std::string videoscale_method(const Options& options) {
+  return tools::videoscale_method(scaler_choice(options));
+}
 
 std::string scaler_description(const Options& options, const Alignment& alignment) {
   if (!alignment.scale) return "none (same size)";
@@ -734,9 +689,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         branch.elements.push_back(std::move(scaler));
       }
       GstElement* capsfilter = add_steps(branch, previous, {"videoconvert", "capsfilter"});
-      tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, ref.width,
-                                              "height", G_TYPE_INT, ref.height, nullptr));
-      set_formats(caps.get(), alignment.dist_formats);
+      tools::CapsPtr caps = tools::dist_target_caps(ref.width, ref.height, alignment.dist_formats);
       if (alignment.convert_rate)
         gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
                             ref.framerate.den, nullptr);
