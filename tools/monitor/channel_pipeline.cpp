@@ -1,8 +1,15 @@
 #include "channel_pipeline.h"
 
+#include <gst/video/video.h>
+
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "support/conform.h"
 #include "support/decoded_video.h"
 
 namespace vmafexact::monitor_tool {
@@ -20,7 +27,7 @@ std::string uri_of(const std::string& text, const char* option) {
   GCharPtr uri(gst_filename_to_uri(text.c_str(), &raw_error));
   ErrorPtr error(raw_error);
   if (!uri || !g_file_test(text.c_str(), G_FILE_TEST_EXISTS))
-    throw PipelineError(std::string(option) + " '" + text +
+    throw PipelineError("the " + std::string(option) + " input '" + text +
                         "' is neither a URI (scheme://...) nor an existing file; give a URI "
                         "such as srt://HOST:PORT or udp://@GROUP:PORT, or the path of a file.");
   return uri.get();
@@ -66,9 +73,185 @@ ChannelPipeline build_from_description(const std::string& description) {
   return built;
 }
 
+// The inputs of a channel are live: their caps are known only when they
+// arrive. The distorted input is brought to the reference as the vmafexact
+// tool does (support/conform.h), with what each one's decoded caps say:
+//
+//   ref:  uridecodebin ! queue ! videoconvert ! capsfilter(F, ref's colorimetry) ! v.ref_sink
+//   dist: uridecodebin ! queue [! scaler] ! videoconvert
+//           ! capsfilter(F or gray, ref's size, dist's colorimetry) ! v.dist_sink
+//
+// F: the reference's scoring format. The dist's caps are held at its queue
+// (a blocking probe) until the reference's caps are known; the scaler
+// (vmafexactscale flags=scale-flags, or videoscale where it is missing) is
+// linked in when the sizes differ. A later caps change on the dist conforms
+// again (a scaler linked in if needed); on the reference, a change of size or
+// scoring format is an error (the element cannot pool scores across them).
+struct LiveConform {
+  tools::ScalerChoice scaler_choice;
+  std::string dist_name;
+  // Owned by the pipeline, which outlives the probes that use them.
+  GstElement* pipeline = nullptr;
+  GstElement* ref_filter = nullptr;
+  GstElement* dist_queue = nullptr;
+  GstElement* dist_convert = nullptr;
+  GstElement* dist_filter = nullptr;
+  GstPad* dist_pad = nullptr;  // dist_queue's src pad, where the dist is held
+
+  std::mutex mutex;  // the two inputs' streaming threads
+  gulong hold = 0;   // the blocking probe on dist_pad, until the reference's caps are known
+  bool ref_known = false;
+  int ref_width = 0, ref_height = 0;
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;  // the reference's scoring format
+  std::string ref_text;                              // "640x360 I420", for messages
+  tools::CapsPtr dist_caps;                          // the dist's decoded caps, once known
+  bool scaler_linked = false;
+};
+
+// A LiveConform shared by the probes (each holds a reference, released with
+// the probe).
+gpointer share(const std::shared_ptr<LiveConform>& conform) {
+  return std::make_unique<std::shared_ptr<LiveConform>>(conform).release();
+}
+void release_shared(gpointer data) {
+  std::unique_ptr<std::shared_ptr<LiveConform>> owned(
+      static_cast<std::shared_ptr<LiveConform>*>(data));
+}
+LiveConform& conform_of(gpointer data) { return **static_cast<std::shared_ptr<LiveConform>*>(data); }
+
+std::string video_text(const GstVideoInfo& info) {
+  return std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" +
+         std::to_string(GST_VIDEO_INFO_HEIGHT(&info)) + " " + GST_VIDEO_INFO_NAME(&info);
+}
+
+void post_error(GstElement* element, const std::string& problem, const std::string& fix) {
+  GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "%s", problem.c_str());
+  gst_element_post_message(element, gst_message_new_error(GST_OBJECT(element), error, fix.c_str()));
+  g_error_free(error);
+}
+
+// Links the scaler in between the dist's queue and videoconvert. Called with
+// the mutex held, while nothing flows on dist_pad (held, or in its own probe
+// before the caps event goes on). False after posting the error.
+bool link_scaler(LiveConform& conform) {
+  auto scaler = tools::make_scaler(conform.scaler_choice, "dist_scale");
+  if (!scaler) {
+    post_error(conform.dist_filter,
+               "the distorted input is " + conform.dist_name +
+                   " of another size than the reference, and neither vmafexactscale nor "
+                   "videoscale is installed to scale it",
+               "Install the project's plugin and gstreamer1.0-plugins-base.");
+    return false;
+  }
+  GstObjectPtr<GstPad> convert_sink(gst_element_get_static_pad(conform.dist_convert, "sink"));
+  GstObjectPtr<GstPad> scaler_sink(gst_element_get_static_pad(scaler.get(), "sink"));
+  GstObjectPtr<GstPad> scaler_src(gst_element_get_static_pad(scaler.get(), "src"));
+  gst_bin_add(GST_BIN(conform.pipeline), scaler.get());
+  gst_pad_unlink(conform.dist_pad, convert_sink.get());
+  if (GST_PAD_LINK_FAILED(gst_pad_link(conform.dist_pad, scaler_sink.get())) ||
+      GST_PAD_LINK_FAILED(gst_pad_link(scaler_src.get(), convert_sink.get()))) {
+    post_error(conform.dist_filter, "could not link the scaler into the distorted input's branch",
+               "Check the GStreamer installation (gst-inspect-1.0 vmafexactscale).");
+    return false;
+  }
+  gst_element_sync_state_with_parent(scaler.get());
+  conform.scaler_linked = true;
+  return true;
+}
+
+// Sets the dist's capsfilter to the reference's size and scoring format with
+// the dist's own colorimetry, linking the scaler in when the sizes differ.
+// With the mutex held, the reference's and the dist's caps known.
+void conform_dist(LiveConform& conform) {
+  GstVideoInfo dist;
+  if (!gst_video_info_from_caps(&dist, conform.dist_caps.get())) return;  // videoconvert says why
+  std::vector<GstVideoFormat> formats;
+  try {
+    formats = tools::dist_scoring_formats(conform.format, GST_VIDEO_INFO_FORMAT(&dist),
+                                          conform.dist_name);
+  } catch (const tools::ConformError& error) {
+    post_error(conform.dist_filter, error.what(), error.fix());
+    return;
+  }
+  if (!conform.scaler_linked && (GST_VIDEO_INFO_WIDTH(&dist) != conform.ref_width ||
+                                 GST_VIDEO_INFO_HEIGHT(&dist) != conform.ref_height))
+    if (!link_scaler(conform)) return;
+  tools::CapsPtr target = tools::dist_target_caps(conform.ref_width, conform.ref_height, formats);
+  tools::CapsPtr pinned = tools::pin_colour(target.get(), conform.dist_caps.get());
+  g_object_set(conform.dist_filter, "caps", pinned ? pinned.get() : target.get(), nullptr);
+}
+
+// On the reference's decoded caps (ref queue's src pad): its capsfilter to
+// its scoring format with its own colorimetry; then the dist conformed to it
+// and let go.
+GstPadProbeReturn ref_caps_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  LiveConform& conform = conform_of(data);
+  GstCaps* decoded = nullptr;
+  gst_event_parse_caps(event, &decoded);
+  GstVideoInfo ref;
+  if (!gst_video_info_from_caps(&ref, decoded)) return GST_PAD_PROBE_OK;  // videoconvert says why
+  const GstVideoFormat format = tools::scoring_format(GST_VIDEO_INFO_FORMAT(&ref));
+  gulong hold = 0;
+  {
+    std::lock_guard lock(conform.mutex);
+    if (conform.ref_known &&
+        (GST_VIDEO_INFO_WIDTH(&ref) != conform.ref_width ||
+         GST_VIDEO_INFO_HEIGHT(&ref) != conform.ref_height || format != conform.format)) {
+      // The element refuses it too; this says which input changed and how.
+      post_error(conform.ref_filter,
+                 "the reference changed mid-stream from " + conform.ref_text + " to " +
+                     video_text(ref) + "; scores cannot be pooled across picture sizes or formats",
+                 "Give the reference at one size and format; with --config the channel is "
+                 "restarted and scores the new one.");
+      return GST_PAD_PROBE_OK;
+    }
+    tools::CapsPtr target(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                              gst_video_format_to_string(format), nullptr));
+    tools::CapsPtr pinned = tools::pin_colour(target.get(), decoded);
+    g_object_set(conform.ref_filter, "caps", pinned ? pinned.get() : target.get(), nullptr);
+    conform.ref_known = true;
+    conform.ref_width = GST_VIDEO_INFO_WIDTH(&ref);
+    conform.ref_height = GST_VIDEO_INFO_HEIGHT(&ref);
+    conform.format = format;
+    conform.ref_text = video_text(ref);
+    if (conform.dist_caps) conform_dist(conform);
+    hold = std::exchange(conform.hold, 0);
+  }
+  if (hold) gst_pad_remove_probe(conform.dist_pad, hold);
+  return GST_PAD_PROBE_OK;
+}
+
+// The dist's decoded caps (dist queue's src pad), kept; conformed at once when
+// the reference's are known. Whether they are.
+bool take_dist_caps(LiveConform& conform, GstEvent* event) {
+  GstCaps* decoded = nullptr;
+  gst_event_parse_caps(event, &decoded);
+  std::lock_guard lock(conform.mutex);
+  conform.dist_caps.reset(gst_caps_ref(decoded));
+  if (conform.ref_known) conform_dist(conform);
+  return conform.ref_known;
+}
+
+GstPadProbeReturn dist_caps_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) take_dist_caps(conform_of(data), event);
+  return GST_PAD_PROBE_OK;
+}
+
+// Blocking: the dist's caps wait here until the reference's are known (the
+// reference's probe removes this one); anything before them passes. Setting
+// the pipeline to NULL flushes the pad, which ends the wait.
+GstPadProbeReturn dist_hold_probe(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_PASS;
+  return take_dist_caps(conform_of(data), event) ? GST_PAD_PROBE_PASS : GST_PAD_PROBE_OK;
+}
+
 ChannelPipeline build_from_uris(const ChannelConfig& channel) {
-  const std::string ref_uri = uri_of(channel.ref, "--ref");
-  const std::string dist_uri = uri_of(channel.dist, "--dist");
+  const std::string ref_uri = uri_of(channel.ref, "ref");
+  const std::string dist_uri = uri_of(channel.dist, "dist");
   ChannelPipeline built;
   built.pipeline.reset(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("monitor"))));
   GstElement* pipeline = built.pipeline.get();
@@ -82,6 +265,11 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
   g_object_set(sink.get(), "sync", FALSE, nullptr);
   if (!gst_element_link(add(pipeline, vmafexact), add(pipeline, sink)))
     throw PipelineError("could not link vmafexact to fakesink; check the GStreamer installation.");
+
+  auto conform = std::make_shared<LiveConform>();
+  conform->scaler_choice.flags = channel.scale_flags;
+  conform->dist_name = channel.dist;
+  conform->pipeline = pipeline;
   const std::pair<const std::string*, const char*> inputs[] = {{&ref_uri, "ref"},
                                                                {&dist_uri, "dist"}};
   for (const auto& [uri, side] : inputs) {
@@ -89,14 +277,35 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
     auto decoder = make("uridecodebin", prefix + "_decoder", "gstreamer1.0-plugins-base");
     auto queue = make("queue", prefix + "_queue", "gstreamer1.0-plugins-base");
     auto convert = make("videoconvert", prefix + "_convert", "gstreamer1.0-plugins-base");
+    auto filter = make("capsfilter", prefix + "_filter", "gstreamer1.0-plugins-base");
     g_object_set(decoder.get(), "uri", uri->c_str(), nullptr);
     add(pipeline, decoder);
     const std::string pad = prefix + "_sink";
-    if (!gst_element_link(add(pipeline, queue), add(pipeline, convert)) ||
-        !gst_element_link_pads(convert.get(), "src", vmafexact.get(), pad.c_str()))
+    if (!gst_element_link_many(add(pipeline, queue), add(pipeline, convert), add(pipeline, filter),
+                               nullptr) ||
+        !gst_element_link_pads(filter.get(), "src", vmafexact.get(), pad.c_str()))
       throw PipelineError("could not link the " + prefix + " branch to vmafexact's " + pad +
                           "; check the GStreamer installation.");
     tools::link_decoded_video(decoder.get(), queue.get());
+    GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(queue.get(), "src"));
+    if (prefix == "ref") {
+      conform->ref_filter = filter.get();
+      gst_pad_add_probe(decoded.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, ref_caps_probe,
+                        share(conform), release_shared);
+    } else {
+      conform->dist_queue = queue.get();
+      conform->dist_convert = convert.get();
+      conform->dist_filter = filter.get();
+      conform->dist_pad = decoded.get();  // the queue holds it as long as the probes run
+      gst_pad_add_probe(decoded.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, dist_caps_probe,
+                        share(conform), release_shared);
+      std::lock_guard lock(conform->mutex);
+      conform->hold = gst_pad_add_probe(
+          decoded.get(),
+          static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BLOCK |
+                                       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+          dist_hold_probe, share(conform), release_shared);
+    }
   }
   built.vmafexact = std::move(vmafexact);
   return built;
