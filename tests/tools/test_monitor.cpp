@@ -48,7 +48,7 @@ using namespace std::chrono_literals;
 
 using vmafexact::test::read_text;
 
-// ---------------------------------------------------------------- OpenMetrics
+// ---------------------------------------------------------------- OpenMetrics and text
 
 struct Sample {
   std::string name;
@@ -73,55 +73,91 @@ struct Exposition {
         if (sample.name == name && sample.labels == labels) return &sample;
     return nullptr;
   }
+  // The sample of `channel` (its label added to `labels`).
+  const Sample* of(const std::string& channel, const std::string& name,
+                   std::map<std::string, std::string> labels = {}) const {
+    labels.emplace("channel", channel);
+    return find(name, labels);
+  }
+  // Every sample, by name and labels: the same figures in either format
+  // compare equal.
+  std::map<std::pair<std::string, std::map<std::string, std::string>>, double> samples() const {
+    std::map<std::pair<std::string, std::map<std::string, std::string>>, double> all;
+    for (const auto& [family_name, family] : families)
+      for (const Sample& sample : family.samples) all[{sample.name, sample.labels}] = sample.value;
+    return all;
+  }
 };
 
 [[noreturn]] void reject(std::size_t line_number, const std::string& line, const std::string& why) {
   throw std::runtime_error("line " + std::to_string(line_number) + " '" + line + "': " + why);
 }
 
+enum class Format { kOpenMetrics, kText };
+
 const std::regex kMetricName("[a-zA-Z_:][a-zA-Z0-9_:]*");
 const std::regex kLabelName("[a-zA-Z_][a-zA-Z0-9_]*");
 const std::regex kNumber("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]Inf|NaN");
-const std::set<std::string> kTypes = {"counter",  "gauge", "histogram", "gaugehistogram",
-                                      "stateset", "info",  "summary",   "unknown"};
+const std::set<std::string> kOpenMetricsTypes = {"counter",  "gauge", "histogram", "gaugehistogram",
+                                                 "stateset", "info",  "summary",   "unknown"};
+const std::set<std::string> kTextTypes = {"counter", "gauge", "histogram", "summary", "untyped"};
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), std::string::npos, suffix) == 0;
+}
 
 // The sample names a family of this type may have (histograms, which the
-// monitor does not write, are refused rather than half-checked).
-bool sample_belongs(const std::string& family, const std::string& type, const std::string& name) {
-  if (type == "counter") return name == family + "_total" || name == family + "_created";
+// monitor does not write, are refused rather than half-checked). The text
+// format names a counter's family as its samples (x_total).
+bool sample_belongs(Format format, const std::string& family, const std::string& type,
+                    const std::string& name) {
+  if (type == "counter")
+    return format == Format::kText ? name == family
+                                   : name == family + "_total" || name == family + "_created";
   if (type == "info") return name == family + "_info";
   if (type == "summary")
     return name == family || name == family + "_count" || name == family + "_sum" ||
-           name == family + "_created";
-  if (type == "gauge" || type == "stateset" || type == "unknown") return name == family;
+           (format == Format::kOpenMetrics && name == family + "_created");
+  if (type == "gauge" || type == "stateset" || type == "unknown" || type == "untyped")
+    return name == family;
   return false;
 }
 
-// A strict reader of the OpenMetrics 1.0 text format, for what the monitor
-// writes: metadata (TYPE required, HELP, UNIT) before a family's samples,
-// families contiguous and not repeated, label syntax and escapes, numbers,
-// counter and info suffixes and values, unique samples, "# EOF" last.
-Exposition parse_openmetrics(const std::string& text) {
+// A strict reader of the OpenMetrics 1.0 text format and of Prometheus' text
+// format 0.0.4, for what the monitor writes: metadata (TYPE required, HELP,
+// UNIT in OpenMetrics only) before a family's samples, families contiguous and
+// not repeated, label syntax and escapes, HELP escapes (\" in OpenMetrics
+// only), numbers, no timestamps, counter and info suffixes and values, summary
+// quantiles (a number in [0, 1]) and counts, unique samples, no empty line;
+// "# EOF" last in OpenMetrics, absent in the text format.
+Exposition parse_exposition(const std::string& text, Format format) {
+  const bool openmetrics = format == Format::kOpenMetrics;
   Exposition exposition;
   if (text.empty()) throw std::runtime_error("empty exposition");
-  std::string body = text;
-  if (body.back() == '\n') body.pop_back();
+  if (text.back() != '\n') throw std::runtime_error("the exposition does not end with a line end");
   std::vector<std::string> lines;
-  std::stringstream stream(body);
+  std::stringstream stream(text.substr(0, text.size() - 1));
   for (std::string line; std::getline(stream, line);) lines.push_back(line);
-  if (lines.empty() || lines.back() != "# EOF")
-    throw std::runtime_error("the exposition does not end with '# EOF'");
+  std::size_t sample_lines = lines.size();
+  if (openmetrics) {
+    if (lines.empty() || lines.back() != "# EOF")
+      throw std::runtime_error("the exposition does not end with '# EOF'");
+    --sample_lines;
+  }
   std::string current;  // the family whose lines are being read
   std::set<std::string> closed;
   std::set<std::pair<std::string, std::map<std::string, std::string>>> seen;
-  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+  for (std::size_t i = 0; i < sample_lines; ++i) {
     const std::string& line = lines[i];
     const std::size_t number = i + 1;
     if (line.empty()) reject(number, line, "empty line");
     if (line[0] == '#') {
       std::smatch m;
-      static const std::regex meta("# (TYPE|HELP|UNIT) ([^ ]+)( (.*))?");
-      if (!std::regex_match(line, m, meta)) reject(number, line, "not TYPE, HELP or UNIT");
+      static const std::regex om_meta("# (TYPE|HELP|UNIT) ([^ ]+)( (.*))?");
+      static const std::regex text_meta("# (TYPE|HELP) ([^ ]+)( (.*))?");
+      if (!std::regex_match(line, m, openmetrics ? om_meta : text_meta))
+        reject(number, line, openmetrics ? "not TYPE, HELP or UNIT" : "not TYPE or HELP");
       const std::string kind = m[1], name = m[2], value = m[4];
       if (!std::regex_match(name, kMetricName)) reject(number, line, "bad metric name");
       if (name != current) {
@@ -135,17 +171,20 @@ Exposition parse_openmetrics(const std::string& text) {
       if (!family.samples.empty()) reject(number, line, "metadata after the family's samples");
       if (kind == "TYPE") {
         if (!family.type.empty()) reject(number, line, "second TYPE");
-        if (!kTypes.count(value)) reject(number, line, "unknown type");
+        if (!(openmetrics ? kOpenMetricsTypes : kTextTypes).count(value))
+          reject(number, line, "unknown type");
         family.type = value;
       } else if (kind == "HELP") {
         if (!family.help.empty()) reject(number, line, "second HELP");
-        if (std::regex_search(value, std::regex("\\\\[^\\\\n\"]")))
-          reject(number, line, "bad escape in HELP");
+        for (std::size_t at = 0; at < value.size(); ++at)
+          if (value[at] == '\\' &&
+              (++at == value.size() ||
+               !(value[at] == '\\' || value[at] == 'n' || (openmetrics && value[at] == '"'))))
+            reject(number, line, "bad escape in HELP");
         family.help = value.empty() ? " " : value;
       } else {
         if (!family.unit.empty()) reject(number, line, "second UNIT");
-        if (value.empty() || name.size() <= value.size() + 1 ||
-            name.compare(name.size() - value.size() - 1, std::string::npos, "_" + value) != 0)
+        if (value.empty() || !ends_with(name, "_" + value))
           reject(number, line, "the family name does not end with _UNIT");
         family.unit = value;
       }
@@ -160,7 +199,7 @@ Exposition parse_openmetrics(const std::string& text) {
     if (current.empty() || exposition.families[current].type.empty())
       reject(number, line, "sample before its family's TYPE");
     Family& family = exposition.families[current];
-    if (!sample_belongs(current, family.type, sample.name))
+    if (!sample_belongs(format, current, family.type, sample.name))
       reject(number, line,
              "sample name does not belong to the " + family.type + " family " + current);
     if (at < line.size() && line[at] == '{') {
@@ -206,20 +245,46 @@ Exposition parse_openmetrics(const std::string& text) {
     if (at >= line.size() || line[at] != ' ') reject(number, line, "no space before the value");
     const std::string value = line.substr(at + 1);
     if (!std::regex_match(value, kNumber))
-      reject(number, line, "value '" + value + "' is not a number");
+      reject(number, line, "value '" + value + "' is not a number (or has a timestamp)");
     sample.value = std::strtod(value.c_str(), nullptr);
-    if (family.type == "counter" && (std::isnan(sample.value) || sample.value < 0))
-      reject(number, line, "a counter must be a non-negative number");
-    if (family.type == "info" && sample.value != 1) reject(number, line, "an info value must be 1");
+    const bool counts =
+        family.type == "counter" || (family.type == "summary" && sample.name == current + "_count");
+    if (counts && (std::isnan(sample.value) || sample.value < 0))
+      reject(number, line, "a counter or count must be a non-negative number");
+    if (family.type == "summary") {
+      const auto quantile = sample.labels.find("quantile");
+      if (sample.name == current) {
+        if (quantile == sample.labels.end()) reject(number, line, "a quantile without its label");
+        if (!std::regex_match(quantile->second, kNumber) ||
+            !(std::strtod(quantile->second.c_str(), nullptr) >= 0 &&
+              std::strtod(quantile->second.c_str(), nullptr) <= 1))
+          reject(number, line, "a quantile label that is not a number in [0, 1]");
+      } else if (quantile != sample.labels.end()) {
+        reject(number, line, "a summary's count or sum with a quantile label");
+      }
+    }
+    if ((family.type == "info" || (!openmetrics && ends_with(sample.name, "_info"))) &&
+        sample.value != 1)
+      reject(number, line, "an info value must be 1");
     if (!seen.emplace(sample.name, sample.labels).second)
       reject(number, line, "the same sample twice");
     family.samples.push_back(std::move(sample));
   }
-  for (const auto& [name, family] : exposition.families)
-    if (family.type == "counter" && name.size() > 6 &&
-        name.compare(name.size() - 6, 6, "_total") == 0)
+  for (const auto& [name, family] : exposition.families) {
+    if (family.type.empty()) throw std::runtime_error("family " + name + " without a TYPE");
+    if (family.type == "counter" && openmetrics && ends_with(name, "_total"))
       throw std::runtime_error("counter family " + name + " ends in _total (its samples do)");
+    if (family.type == "counter" && !openmetrics && !ends_with(name, "_total"))
+      throw std::runtime_error("counter " + name + " does not end in _total");
+  }
   return exposition;
+}
+
+Exposition parse_openmetrics(const std::string& text) {
+  return parse_exposition(text, Format::kOpenMetrics);
+}
+Exposition parse_text_format(const std::string& text) {
+  return parse_exposition(text, Format::kText);
 }
 
 // ---------------------------------------------------------------- processes
@@ -347,15 +412,26 @@ unsigned status_of(const std::string& response) {
 struct Response {
   guint status = 0;
   std::string content_type;
+  std::string vary;
   std::string body;
 };
 
-// GET `path` on a connection of its own, closed after the response; throws
-// when the monitor does not answer (within 5 s) or cannot be reached.
-Response http_get(int port, const std::string& path) {
+// What Prometheus 2.42 (Debian 12) sends.
+const std::string kPrometheusAccept =
+    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+    "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+const std::string kOpenMetricsType = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+const std::string kTextType = "text/plain; version=0.0.4; charset=utf-8";
+
+// GET `path` on a connection of its own, closed after the response, with an
+// Accept field when `accept` is given; throws when the monitor does not
+// answer (within 5 s) or cannot be reached.
+Response http_get(int port, const std::string& path,
+                  const std::optional<std::string>& accept = std::nullopt) {
   Connection connection(port);
-  const std::string request =
-      "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                              (accept ? "Accept: " + *accept + "\r\n" : "") +
+                              "Connection: close\r\n\r\n";
   const std::string text = connection.send_all(request) ? connection.read_response() : "";
   const std::size_t head_end = text.find("\r\n\r\n");
   if (status_of(text) == 0 || head_end == std::string::npos)
@@ -366,8 +442,23 @@ Response http_get(int port, const std::string& path) {
   static const std::regex type("\r\nContent-Type: ([^\r]*)\r\n", std::regex::icase);
   const std::string head = text.substr(0, head_end + 2);
   if (std::smatch m; std::regex_search(head, m, type)) response.content_type = m[1];
+  static const std::regex vary("\r\nVary: ([^\r]*)\r\n", std::regex::icase);
+  if (std::smatch m; std::regex_search(head, m, vary)) response.vary = m[1];
   response.body = text.substr(head_end + 4);
   return response;
+}
+
+// /metrics as Prometheus asks for it (OpenMetrics) or as curl does (the text
+// format), checked for its type and read strictly; throws if it is not.
+Exposition scrape_metrics(int port, Format format = Format::kText) {
+  const Response response =
+      http_get(port, "/metrics",
+               format == Format::kOpenMetrics ? std::optional(kPrometheusAccept) : std::nullopt);
+  const std::string& expected = format == Format::kOpenMetrics ? kOpenMetricsType : kTextType;
+  if (response.status != 200 || response.content_type != expected)
+    throw std::runtime_error("/metrics answered " + std::to_string(response.status) + " with '" +
+                             response.content_type + "', not 200 with '" + expected + "'");
+  return parse_exposition(response.body, format);
 }
 
 std::vector<Json> read_json_lines(const fs::path& path) {
@@ -445,11 +536,14 @@ class MonitorTest : public ::testing::Test {
     ASSERT_TRUE(port) << monitor.error_output();
     EXPECT_TRUE(has_message(wait_for_summary(jsonl, monitor, 60s), "vmafexact-summary"))
         << monitor.error_output();
-    const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
-    EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 9) << monitor.error_output();
-    EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
-    EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
-    EXPECT_EQ(metrics.families.at("vmafexact_build").samples.at(0).labels.at("model"), "");
+    const Exposition metrics = scrape_metrics(*port);
+    EXPECT_EQ(metrics.of("main", "vmafexact_frames_scored_total")->value, 9)
+        << monitor.error_output();
+    EXPECT_EQ(
+        metrics.of("main", "vmafexact_frames_unpaired_total", {{"input", "reference"}})->value, 1);
+    EXPECT_EQ(
+        metrics.of("main", "vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 1);
+    EXPECT_EQ(metrics.families.at("vmafexact_channel_info").samples.at(0).labels.at("model"), "");
     monitor.send_signal(SIGINT);
     EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
   }
@@ -479,12 +573,45 @@ TEST(OpenMetricsParser, RejectsWhatIsNotOpenMetrics) {
       "# TYPE a gauge\na{1x=\"\"} 1\n# EOF\n",                              // bad label name
       "# TYPE a gauge\na inf\n# EOF\n",                                     // +Inf spelt wrong
       "# TYPE a gauge\na 1\na 2\n# EOF\n",                                  // same sample twice
-      "# TYPE a gauge\na 1\n# HELP a late\n# EOF\n",     // metadata after samples
-      "# TYPE a gauge\n# UNIT a seconds\na 1\n# EOF\n",  // unit not a suffix
-      "# TYPE a info\na_info{v=\"1\"} 2\n# EOF\n",       // info value not 1
-      "# TYPE a gauge\n\na 1\n# EOF\n",                  // empty line
+      "# TYPE a gauge\na 1\n# HELP a late\n# EOF\n",           // metadata after samples
+      "# TYPE a gauge\n# UNIT a seconds\na 1\n# EOF\n",        // unit not a suffix
+      "# TYPE a info\na_info{v=\"1\"} 2\n# EOF\n",             // info value not 1
+      "# TYPE a gauge\n\na 1\n# EOF\n",                        // empty line
+      "# TYPE a summary\na 1\n# EOF\n",                        // quantile without its label
+      "# TYPE a summary\na{quantile=\"2\"} 1\n# EOF\n",        // quantile above 1
+      "# TYPE a summary\na_count -1\n# EOF\n",                 // negative count
+      "# TYPE a summary\na_count{quantile=\"0\"} 1\n# EOF\n",  // count with a quantile
+      "# TYPE a gauge\na 1 1700000000\n# EOF\n",               // a timestamp
   };
   for (const char* text : bad) EXPECT_THROW(parse_openmetrics(text), std::runtime_error) << text;
+}
+
+TEST(TextFormatParser, RejectsWhatIsNotTheTextFormat) {
+  const std::string good =
+      "# HELP a_total help \\\\ and \\n\n# TYPE a_total counter\na_total 1\n"
+      "# TYPE b_seconds gauge\nb_seconds{x=\"1\",y=\"a\\\"\\n\"} 2.5\n"
+      "# TYPE c_info gauge\nc_info{v=\"1\"} 1\n# TYPE d gauge\nd +Inf\nd{a=\"\"} NaN\n"
+      "# TYPE e summary\ne{quantile=\"0.5\"} 3\ne_count 4\n";
+  EXPECT_NO_THROW(parse_text_format(good));
+  const char* bad[] = {
+      "# TYPE a gauge\na 1\n# EOF\n",          // # EOF is OpenMetrics'
+      "# TYPE a gauge\na 1",                   // no line end
+      "a 1\n",                                 // no TYPE
+      "# TYPE a counter\na 1\n",               // counter not named _total
+      "# TYPE a counter\na_total 1\n",         // sample not named as its family
+      "# TYPE a_total counter\na_total -1\n",  // negative counter
+      "# TYPE a info\na_info 1\n",             // no info type
+      "# TYPE a_seconds gauge\n# UNIT a_seconds seconds\na_seconds 1\n",  // no UNIT
+      "# HELP a say \\\"x\\\"\n# TYPE a gauge\na 1\n",               // \" is no HELP escape here
+      "# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\n# TYPE a gauge\n",  // a twice
+      "# TYPE a gauge\na{x=\"1\"} 1\na{x=\"1\"} 2\n",                // same sample twice
+      "# TYPE a gauge\na 1 1700000000\n",                            // a timestamp
+      "# TYPE a gauge\n\na 1\n",                                     // empty line
+      "# TYPE a_info gauge\na_info 2\n",                             // info value not 1
+      "# TYPE a summary\na{quantile=\"x\"} 1\n",                     // quantile not a number
+      "# TYPE a summary\na_created 1\n",                             // _created is OpenMetrics'
+  };
+  for (const char* text : bad) EXPECT_THROW(parse_text_format(text), std::runtime_error) << text;
 }
 
 // ---------------------------------------------------------------- figures and exposition
@@ -551,8 +678,8 @@ TEST(MonitorExposition, FiguresFromMessagesAreWrittenAsStrictOpenMetrics) {
   gst_structure_set(summary.get(), "frames-scored", G_TYPE_UINT64, guint64{3}, nullptr);
   monitor_tool::take_summary(figures, summary.get());
 
-  const monitor_tool::Rendered rendered =
-      monitor_tool::render_metrics({&channel}, "0.1.0", monitor_tool::ExpositionFormat::kOpenMetrics);
+  const monitor_tool::Rendered rendered = monitor_tool::render_metrics(
+      {&channel}, "0.1.0", monitor_tool::ExpositionFormat::kOpenMetrics);
   EXPECT_EQ(rendered.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
   const std::string& text = rendered.body;
   Exposition metrics;
@@ -573,23 +700,435 @@ TEST(MonitorExposition, FiguresFromMessagesAreWrittenAsStrictOpenMetrics) {
   EXPECT_EQ(metrics.find("vmafexact_last_frame_index", news)->value, 4);
   EXPECT_EQ(metrics.find("vmafexact_last_frame_running_time_seconds", news)->value, 0.16);
   EXPECT_EQ(metrics.find("vmafexact_frames_scored_total", news)->value, 5);
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", labels({{"input", "reference"}}))->value,
-            5);
-  EXPECT_EQ(metrics.find("vmafexact_window_frames_unpaired", labels({{"input", "reference"}}))->value,
-            7);
+  EXPECT_EQ(
+      metrics.find("vmafexact_frames_unpaired_total", labels({{"input", "reference"}}))->value, 5);
+  EXPECT_EQ(
+      metrics.find("vmafexact_window_frames_unpaired", labels({{"input", "reference"}}))->value, 7);
   EXPECT_EQ(metrics.find("vmafexact_window_vmaf_mean", labels({{"score", "vmaf"}}))->value, 80.5);
   EXPECT_EQ(
       metrics.find("vmafexact_window_vmaf", labels({{"score", "vmaf"}, {"quantile", "0"}}))->value,
       70);
   EXPECT_EQ(metrics.find("vmafexact_window_end_seconds", news)->value, 25);
   EXPECT_EQ(metrics.find("vmafexact_alert_active", labels({{"alert", expression}}))->value, 1);
-  EXPECT_EQ(metrics.find("vmafexact_alert_raised_total", labels({{"alert", expression}}))->value, 2);
+  EXPECT_EQ(metrics.find("vmafexact_alert_raised_total", labels({{"alert", expression}}))->value,
+            2);
   EXPECT_EQ(metrics.find("vmafexact_alert_value", labels({{"alert", expression}}))->value, 55.25);
   EXPECT_EQ(metrics.families.at("vmafexact_alert_active").samples.size(), 1u);
   EXPECT_EQ(metrics.find("vmafexact_end_of_stream", news)->value, 0);
 }
 
+// A nested score structure of a window or summary message.
+void set_stats(GstStructure* message, const char* score, const char* structure_name,
+               const std::vector<std::pair<const char*, double>>& stats) {
+  GstStructure* nested = gst_structure_new_empty(structure_name);
+  for (const auto& [stat, value] : stats)
+    gst_structure_set(nested, stat, G_TYPE_DOUBLE, value, nullptr);
+  gst_structure_set(message, score, GST_TYPE_STRUCTURE, nested, nullptr);
+  gst_structure_free(nested);
+}
 
+std::vector<std::pair<const char*, double>> every_stat(double base) {
+  return {{"min", base},
+          {"max", base + 9},
+          {"mean", base + 4.5},
+          {"harmonic_mean", base + 4},
+          {"p1", base + 0.25},
+          {"p5", base + 0.5},
+          {"p50", base + 4.25},
+          {"low1_mean", base + 0.125},
+          {"low5_mean", base + 0.375}};
+}
+
+// Two channels with every kind of figure: several models (one of them a
+// bootstrap collection, one renamed), PSNR and other features, windows,
+// alerts (one on an input), a summary with aggregates, restarts; the second
+// channel restarted once and scoring again.
+std::vector<monitor_tool::ChannelFigures> station() {
+  std::vector<monitor_tool::ChannelFigures> channels(2);
+  channels[0].name = "news-hd";
+  channels[1].name = "sport.4k";
+  const char* models =
+      "vmaf=vmaf_b_v0.6.3, vmaf_v0.6.1neg=vmaf_v0.6.1neg, quality=vmaf (/srv/models/a, b=c.json)";
+  for (monitor_tool::ChannelFigures& channel : channels) {
+    channel.model = "vmaf_b_v0.6.3,vmaf_v0.6.1neg,/srv/models/a, b=c.json:name=quality";
+    channel.backend = "cpu";
+    channel.up = true;
+    StructureHandle frame = structure("vmafexact-frame");
+    gst_structure_set(frame.get(), "index", G_TYPE_UINT64, guint64{7}, "running-time",
+                      G_TYPE_UINT64, guint64{280'000'000}, "integer_adm2", G_TYPE_DOUBLE, 0.97,
+                      "VMAF_integer_feature_motion_sad_score", G_TYPE_DOUBLE, 4.4, "psnr_y",
+                      G_TYPE_DOUBLE, 31.5, "psnr_cb", G_TYPE_DOUBLE, 40.25, "float_ssim",
+                      G_TYPE_DOUBLE, 0.99, "psnr_hvs", G_TYPE_DOUBLE, 29.0, "integer_motion2",
+                      G_TYPE_DOUBLE, 4.4, "vmaf", G_TYPE_DOUBLE, 93.0 + 1e-13, "vmaf_0001",
+                      G_TYPE_DOUBLE, 92.5, "vmaf_bagging", G_TYPE_DOUBLE, 92.75, "vmaf_stddev",
+                      G_TYPE_DOUBLE, 0.5, "vmaf_ci_p95_lo", G_TYPE_DOUBLE, 91.0, "vmaf_ci_p95_hi",
+                      G_TYPE_DOUBLE, 94.0, "vmaf_v0.6.1neg", G_TYPE_DOUBLE, 90.0, "quality",
+                      G_TYPE_DOUBLE, 88.0, nullptr);
+    monitor_tool::take_frame(channel.run, frame.get());
+    gst_structure_set(frame.get(), "index", G_TYPE_UINT64, guint64{8}, "running-time",
+                      G_TYPE_UINT64, guint64{320'000'000}, nullptr);
+    monitor_tool::take_frame(channel.run, frame.get());
+    StructureHandle window = structure("vmafexact-window");
+    gst_structure_set(window.get(), "frames", G_TYPE_UINT64, guint64{9}, "frames-unpaired-ref",
+                      G_TYPE_UINT64, guint64{1}, "frames-unpaired-dist", G_TYPE_UINT64, guint64{0},
+                      "frames-skipped-late", G_TYPE_UINT64, guint64{2}, "window-start",
+                      G_TYPE_UINT64, guint64{0}, "window-end", G_TYPE_UINT64, guint64{360'000'000},
+                      "models", G_TYPE_STRING, models, nullptr);
+    set_stats(window.get(), "vmaf", "window", every_stat(90));
+    set_stats(window.get(), "quality", "window", every_stat(80));
+    set_stats(window.get(), "psnr_y", "window", every_stat(30));
+    set_stats(window.get(), "integer_adm2", "window", every_stat(0.5));
+    monitor_tool::take_window(channel.run, window.get());
+    for (const auto& [alert, input] : {std::pair<const char*, const char*>{"vmaf<95", nullptr},
+                                       {"input-stalled", "reference"}}) {
+      StructureHandle message = structure("vmafexact-alert");
+      gst_structure_set(message.get(), "alert", G_TYPE_STRING, alert, "state", G_TYPE_STRING,
+                        "raised", "models", G_TYPE_STRING, models, nullptr);
+      if (input)
+        gst_structure_set(message.get(), "input", G_TYPE_STRING, input, nullptr);
+      else
+        gst_structure_set(message.get(), "score", G_TYPE_STRING, "vmaf", "value", G_TYPE_DOUBLE,
+                          93.0, "threshold", G_TYPE_DOUBLE, 95.0, nullptr);
+      monitor_tool::take_alert(channel.run, message.get());
+    }
+  }
+  // The first channel ended; the second restarted after an error and scores again.
+  StructureHandle summary = structure("vmafexact-summary");
+  gst_structure_set(summary.get(), "frames-scored", G_TYPE_UINT64, guint64{9}, "models",
+                    G_TYPE_STRING, models, "apsnr_y", G_TYPE_DOUBLE, 33.75, "apsnr_cb",
+                    G_TYPE_DOUBLE, -std::numeric_limits<double>::infinity(), nullptr);
+  set_stats(summary.get(), "vmaf", "pooled", every_stat(91));
+  set_stats(summary.get(), "psnr_y", "pooled", every_stat(31));
+  set_stats(summary.get(), "integer_adm2", "pooled", every_stat(0.25));
+  monitor_tool::take_summary(channels[0].run, summary.get());
+  channels[0].run.end_of_stream = true;
+  channels[0].up = false;
+  channels[0].restarts["eos"] = 0;
+  channels[1].restarts["error"] = 1;
+  channels[1].new_run();
+  StructureHandle frame = structure("vmafexact-frame");
+  gst_structure_set(frame.get(), "index", G_TYPE_UINT64, guint64{0}, "running-time", G_TYPE_UINT64,
+                    guint64{0}, "vmaf", G_TYPE_DOUBLE, 50.0, "psnr_y", G_TYPE_DOUBLE, 20.0,
+                    nullptr);
+  monitor_tool::take_frame(channels[1].run, frame.get());
+  return channels;
+}
+
+std::vector<const monitor_tool::ChannelFigures*> pointers(
+    const std::vector<monitor_tool::ChannelFigures>& channels) {
+  std::vector<const monitor_tool::ChannelFigures*> result;
+  for (const auto& channel : channels) result.push_back(&channel);
+  return result;
+}
+
+TEST(MonitorExposition, ScoresAreClassifiedByKind) {
+  using monitor_tool::ScoreKind;
+  const std::vector<std::string> none;
+  const std::vector<std::string> keys = {"vmaf", "motion_model", "psnr_like"};
+  const std::pair<const char*, ScoreKind> names[] = {
+      {"vmaf", ScoreKind::kVmaf},
+      {"vmaf_v0.6.1neg", ScoreKind::kVmaf},
+      {"vmaf_bagging", ScoreKind::kVmaf},
+      {"vmaf_ci_p95_lo", ScoreKind::kVmaf},
+      {"vmaf_0017", ScoreKind::kVmaf},
+      {"quality", ScoreKind::kVmaf},
+      {"psnr_y", ScoreKind::kPsnrDecibels},
+      {"psnr_cb", ScoreKind::kPsnrDecibels},
+      {"psnr_hvs_cr", ScoreKind::kPsnrDecibels},
+      {"psnr_hvs", ScoreKind::kPsnrDecibels},
+      {"apsnr_y", ScoreKind::kPsnrDecibels},
+      {"float_psnr", ScoreKind::kPsnrDecibels},
+      {"float_anpsnr", ScoreKind::kPsnrDecibels},
+      {"integer_adm2", ScoreKind::kFeature},
+      {"integer_adm2_egl_1", ScoreKind::kFeature},
+      {"VMAF_integer_feature_motion_sad_score", ScoreKind::kFeature},
+      {"integer_motion2", ScoreKind::kFeature},
+      {"float_ssim", ScoreKind::kFeature},
+      {"mse_y", ScoreKind::kFeature},
+      {"ciede2000", ScoreKind::kFeature},
+      {"cambi", ScoreKind::kFeature},
+      {"motion2", ScoreKind::kFeature},
+      {"adm_scale0", ScoreKind::kFeature},
+      {"aim", ScoreKind::kFeature},
+      {"vif_scale3", ScoreKind::kFeature},
+      {"speed_chroma_uv", ScoreKind::kFeature},
+  };
+  for (const auto& [name, kind] : names) {
+    EXPECT_EQ(monitor_tool::score_kind(name, none), kind) << name;
+    EXPECT_EQ(monitor_tool::score_kind(name, keys), kind) << name;
+  }
+  // A model named like a feature is a model once the messages have said so.
+  EXPECT_EQ(monitor_tool::score_kind("motion_model", keys), ScoreKind::kVmaf);
+  EXPECT_EQ(monitor_tool::score_kind("psnr_like_bagging", keys), ScoreKind::kVmaf);
+  EXPECT_EQ(monitor_tool::score_kind("psnr_like_0001", keys), ScoreKind::kVmaf);
+  EXPECT_EQ(monitor_tool::score_kind("psnr_like_other", keys), ScoreKind::kPsnrDecibels);
+
+  EXPECT_EQ(monitor_tool::model_keys_of(""), none);
+  EXPECT_EQ(monitor_tool::model_keys_of("vmaf=vmaf_v0.6.1"), std::vector<std::string>{"vmaf"});
+  EXPECT_EQ(monitor_tool::model_keys_of(
+                "vmaf=vmaf_b_v0.6.3, neg=vmaf_v0.6.1neg, q.2=vmaf (/a, b=c (d).json), "
+                "last=vmaf (/x)"),
+            (std::vector<std::string>{"vmaf", "neg", "q.2", "last"}));
+}
+
+TEST(MonitorExposition, CountersCarryOverRestarts) {
+  monitor_tool::ChannelFigures channel;
+  channel.name = "a";
+  const auto frame = [&](guint64 index, guint64 running_time_ms) {
+    StructureHandle message = structure("vmafexact-frame");
+    gst_structure_set(message.get(), "index", G_TYPE_UINT64, index, "running-time", G_TYPE_UINT64,
+                      running_time_ms * GST_MSECOND, "vmaf", G_TYPE_DOUBLE, 90.0, nullptr);
+    monitor_tool::take_frame(channel.run, message.get());
+  };
+  const auto alert = [&](const char* state) {
+    StructureHandle message = structure("vmafexact-alert");
+    gst_structure_set(message.get(), "alert", G_TYPE_STRING, "vmaf<95", "state", G_TYPE_STRING,
+                      state, nullptr);
+    monitor_tool::take_alert(channel.run, message.get());
+  };
+  for (guint64 index = 0; index < 5; ++index) frame(index, 1000 + 40 * index);
+  alert("raised");
+  StructureHandle window = structure("vmafexact-window");
+  gst_structure_set(window.get(), "frames-unpaired-dist", G_TYPE_UINT64, guint64{3},
+                    "frames-skipped-late", G_TYPE_UINT64, guint64{2}, nullptr);
+  monitor_tool::take_window(channel.run, window.get());
+  EXPECT_EQ(channel.frames_scored(), 5u);
+  EXPECT_DOUBLE_EQ(channel.media_seconds(), 0.16);  // 4 steps of 40 ms
+  channel.new_run();
+  // The new pipeline starts at index 0 and running time 0 again.
+  for (guint64 index = 0; index < 3; ++index) frame(index, 40 * index);
+  alert("cleared");
+  alert("raised");
+  EXPECT_EQ(channel.frames_scored(), 8u);
+  EXPECT_EQ(channel.unpaired_dist(), 3u);
+  EXPECT_EQ(channel.skipped_late(), 2u);
+  EXPECT_DOUBLE_EQ(channel.media_seconds(), 0.24);
+  EXPECT_EQ(channel.alert_raised({"vmaf<95", ""}), 2u);
+  channel.new_run();
+  const Exposition metrics = parse_openmetrics(
+      monitor_tool::render_metrics({&channel}, "1", monitor_tool::ExpositionFormat::kOpenMetrics)
+          .body);
+  EXPECT_EQ(metrics.of("a", "vmafexact_frames_scored_total")->value, 8);
+  EXPECT_EQ(metrics.of("a", "vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value, 3);
+  EXPECT_EQ(metrics.of("a", "vmafexact_frames_skipped_late_total")->value, 2);
+  EXPECT_DOUBLE_EQ(metrics.of("a", "vmafexact_media_scored_seconds_total")->value, 0.24);
+  // An alert of an earlier run keeps its count though this run has not posted it.
+  EXPECT_EQ(metrics.of("a", "vmafexact_alert_raised_total", {{"alert", "vmaf<95"}})->value, 2);
+  EXPECT_FALSE(metrics.of("a", "vmafexact_alert_active", {{"alert", "vmaf<95"}}));
+  EXPECT_FALSE(metrics.of("a", "vmafexact_last_frame_index"));
+}
+
+TEST(MonitorExposition, ContentNegotiation) {
+  using monitor_tool::ExpositionFormat;
+  const std::pair<const char*, ExpositionFormat> headers[] = {
+      // Prometheus 2.42 (Debian 12), and with native histograms on.
+      {"application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+       "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+       ExpositionFormat::kOpenMetrics},
+      {"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding="
+       "delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/"
+       "openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+       ExpositionFormat::kOpenMetrics},
+      {"Application/OpenMetrics-Text ; version=1.0.0", ExpositionFormat::kOpenMetrics},
+      {"text/plain;version=0.0.4", ExpositionFormat::kText},
+      {"*/*", ExpositionFormat::kText},  // curl
+      {"", ExpositionFormat::kText},     // no Accept field
+      {"application/openmetrics-text;q=0, text/plain", ExpositionFormat::kText},
+      {"application/openmetrics-text; q=0.0", ExpositionFormat::kText},
+      {"application/json", ExpositionFormat::kText},
+      {"application/openmetrics-textual", ExpositionFormat::kText},
+  };
+  for (const auto& [accept, format] : headers)
+    EXPECT_EQ(monitor_tool::negotiate_format(accept), format) << accept;
+}
+
+TEST(MonitorExposition, BothFormatsHoldTheSameSamplesStrictly) {
+  const std::vector<monitor_tool::ChannelFigures> channels = station();
+  const monitor_tool::Rendered openmetrics = monitor_tool::render_metrics(
+      pointers(channels), "0.1.0", monitor_tool::ExpositionFormat::kOpenMetrics);
+  const monitor_tool::Rendered text = monitor_tool::render_metrics(
+      pointers(channels), "0.1.0", monitor_tool::ExpositionFormat::kText);
+  EXPECT_EQ(openmetrics.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+  EXPECT_EQ(text.content_type, "text/plain; version=0.0.4; charset=utf-8");
+  Exposition om, plain;
+  ASSERT_NO_THROW(om = parse_openmetrics(openmetrics.body)) << openmetrics.body;
+  ASSERT_NO_THROW(plain = parse_text_format(text.body)) << text.body;
+  EXPECT_EQ(om.samples(), plain.samples());
+
+  // Every sample has its channel, but the build's.
+  for (const auto& [key, value] : om.samples())
+    EXPECT_EQ(key.second.count("channel"), key.first == "vmafexact_build_info" ? 0u : 1u)
+        << key.first;
+  // One family per kind, with its unit; counters, summaries and infos typed.
+  EXPECT_EQ(om.families.at("vmafexact_frame_psnr_decibels").unit, "decibels");
+  EXPECT_EQ(om.families.at("vmafexact_window_psnr_decibels").type, "summary");
+  EXPECT_EQ(om.families.at("vmafexact_run_vmaf").type, "summary");
+  EXPECT_EQ(om.families.at("vmafexact_media_scored_seconds").unit, "seconds");
+  EXPECT_EQ(om.families.at("vmafexact_channel_restarts").type, "counter");
+  EXPECT_EQ(om.families.at("vmafexact_build").type, "info");
+  EXPECT_EQ(plain.families.at("vmafexact_build_info").type, "gauge");
+  EXPECT_EQ(plain.families.at("vmafexact_frames_scored_total").type, "counter");
+  EXPECT_EQ(plain.families.at("vmafexact_window_vmaf").type, "summary");
+  const std::set<std::string> models = {"vmaf",           "vmaf_0001",      "vmaf_bagging",
+                                        "vmaf_stddev",    "vmaf_ci_p95_lo", "vmaf_ci_p95_hi",
+                                        "vmaf_v0.6.1neg", "quality"};
+  const std::set<std::string> decibels = {"psnr_y", "psnr_cb", "psnr_hvs"};
+  const std::set<std::string> features = {"integer_adm2", "VMAF_integer_feature_motion_sad_score",
+                                          "float_ssim", "integer_motion2"};
+  for (const auto& [family, scores] : {std::pair{"vmafexact_frame_vmaf", models},
+                                       {"vmafexact_frame_psnr_decibels", decibels},
+                                       {"vmafexact_frame_feature", features}}) {
+    std::set<std::string> written;
+    for (const Sample& sample : om.families.at(family).samples)
+      if (sample.labels.at("channel") == "news-hd") written.insert(sample.labels.at("score"));
+    EXPECT_EQ(written, scores) << family;
+  }
+  // Every bit of a value.
+  EXPECT_EQ(om.of("news-hd", "vmafexact_frame_vmaf", {{"score", "vmaf"}})->value, 93.0 + 1e-13);
+  // The window's summary: quantiles 0 (min) ... 1 (max), the frames as its count.
+  const std::pair<const char*, double> quantiles[] = {
+      {"0", 30}, {"0.01", 30.25}, {"0.05", 30.5}, {"0.5", 34.25}, {"1", 39}};
+  for (const auto& [quantile, value] : quantiles)
+    EXPECT_EQ(om.of("news-hd", "vmafexact_window_psnr_decibels",
+                    {{"score", "psnr_y"}, {"quantile", quantile}})
+                  ->value,
+              value)
+        << quantile;
+  EXPECT_EQ(om.of("news-hd", "vmafexact_window_psnr_decibels_count", {{"score", "psnr_y"}})->value,
+            9);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_window_vmaf_mean", {{"score", "quality"}})->value, 84.5);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_window_feature_harmonic_mean", {{"score", "integer_adm2"}})
+                ->value,
+            4.5);
+  EXPECT_EQ(
+      om.of("news-hd", "vmafexact_window_vmaf_low_mean", {{"score", "vmaf"}, {"share", "0.05"}})
+          ->value,
+      90.375);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_run_vmaf", {{"score", "vmaf"}, {"quantile", "0.5"}})->value,
+            95.25);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_run_feature_low_mean",
+                  {{"score", "integer_adm2"}, {"share", "0.01"}})
+                ->value,
+            0.375);
+  EXPECT_EQ(
+      om.of("news-hd", "vmafexact_run_aggregate_psnr_decibels", {{"score", "apsnr_y"}})->value,
+      33.75);
+  EXPECT_EQ(
+      om.of("news-hd", "vmafexact_run_aggregate_psnr_decibels", {{"score", "apsnr_cb"}})->value,
+      -std::numeric_limits<double>::infinity());
+  // The restarted channel: counters carried, the new run's figures only.
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_frames_scored_total")->value, 10);
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_channel_restarts_total", {{"reason", "error"}})->value, 1);
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_channel_restarts_total", {{"reason", "stall"}})->value, 0);
+  EXPECT_DOUBLE_EQ(om.of("sport.4k", "vmafexact_media_scored_seconds_total")->value, 0.04);
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_last_frame_index")->value, 0);
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_alert_raised_total",
+                  {{"alert", "input-stalled"}, {"input", "reference"}})
+                ->value,
+            1);
+  EXPECT_FALSE(om.of("sport.4k", "vmafexact_window_frames"));
+  EXPECT_EQ(om.of("sport.4k", "vmafexact_channel_up")->value, 1);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_channel_up")->value, 0);
+  EXPECT_EQ(om.of("news-hd", "vmafexact_end_of_stream")->value, 1);
+  const Sample* info = om.of("news-hd", "vmafexact_channel_info",
+                             {{"model", channels[0].model}, {"backend", "cpu"}});
+  ASSERT_TRUE(info);
+}
+
+// promtool with `arguments`, `input` on its standard input: its complaints
+// (output and status), empty when it succeeded.
+std::string promtool_complaints(const std::vector<std::string>& arguments,
+                                const std::string& input = "") {
+  std::vector<const char*> argv = {"promtool"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  argv.push_back(nullptr);
+  GError* error = nullptr;
+  GSubprocess* process = g_subprocess_newv(
+      argv.data(),
+      static_cast<GSubprocessFlags>(G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                    G_SUBPROCESS_FLAGS_STDERR_MERGE),
+      &error);
+  if (!process) {
+    const std::string problem = error->message;
+    g_error_free(error);
+    return "could not run promtool: " + problem;
+  }
+  gchar* output = nullptr;
+  const bool ran =
+      g_subprocess_communicate_utf8(process, input.c_str(), nullptr, &output, nullptr, &error);
+  std::string complaints;
+  if (!ran) {
+    complaints = std::string("promtool: ") + error->message;
+    g_error_free(error);
+  } else if (!g_subprocess_get_successful(process)) {
+    complaints = std::string(output ? output : "") + "\npromtool exited with status " +
+                 std::to_string(g_subprocess_get_exit_status(process));
+  } else if (arguments.at(0) == "check") {
+    complaints = output ? output : "";  // lint problems, if any, with status 0 or 3
+  }
+  g_free(output);
+  g_object_unref(process);
+  return complaints;
+}
+
+// The text format through promtool check metrics (its parser and linter).
+std::string promtool_check_metrics(const std::string& text) {
+  return promtool_complaints({"check", "metrics"}, text);
+}
+
+// An OpenMetrics exposition through Prometheus' own OpenMetrics parser:
+// promtool check metrics reads only the text format (Prometheus 2.42), so the
+// body goes through promtool's backfill, which parses OpenMetrics as a scrape
+// does and needs a timestamp on each sample (added here).
+std::string promtool_check_openmetrics(const std::string& openmetrics, const fs::path& dir) {
+  std::istringstream lines(openmetrics);
+  std::string stamped;
+  for (std::string line; std::getline(lines, line);)
+    stamped += line + (line.empty() || line[0] == '#' ? "\n" : " 1700000000\n");
+  const fs::path input = dir / "openmetrics.txt";
+  std::ofstream(input) << stamped;
+  return promtool_complaints(
+      {"tsdb", "create-blocks-from", "openmetrics", input.string(), (dir / "blocks").string()});
+}
+
+// promtool is in CI (scripts/install-deps.sh); elsewhere, a test without it is skipped.
+bool have_promtool() {
+  gchar* path = g_find_program_in_path("promtool");
+  g_free(path);
+  return path != nullptr;
+}
+
+#define REQUIRE_PROMTOOL()                                                            \
+  do {                                                                                \
+    if (!have_promtool()) {                                                           \
+      ASSERT_EQ(std::getenv("CI"), nullptr) << "CI has no promtool: install-deps.sh " \
+                                               "installs Debian's prometheus";        \
+      GTEST_SKIP() << "promtool is not installed (apt-get install prometheus)";       \
+    }                                                                                 \
+  } while (false)
+
+TEST(MonitorExposition, BothFormatsPassPromtoolCheckMetrics) {
+  REQUIRE_PROMTOOL();
+  const std::vector<monitor_tool::ChannelFigures> channels = station();
+  const std::string text = monitor_tool::render_metrics(pointers(channels), "0.1.0",
+                                                        monitor_tool::ExpositionFormat::kText)
+                               .body;
+  EXPECT_EQ(promtool_check_metrics(text), "") << text;
+  const std::string openmetrics =
+      monitor_tool::render_metrics(pointers(channels), "0.1.0",
+                                   monitor_tool::ExpositionFormat::kOpenMetrics)
+          .body;
+  char templ[] = "/tmp/vmafexact-promtool-XXXXXX";
+  ASSERT_TRUE(g_mkdtemp(templ));
+  EXPECT_EQ(promtool_check_openmetrics(openmetrics, templ), "") << openmetrics;
+  // The checks can fail: a counter named without _total (lint), OpenMetrics
+  // without its # EOF, and the text format given as OpenMetrics.
+  EXPECT_NE(promtool_check_metrics("# HELP a x\n# TYPE a counter\na 1\n"), "");
+  EXPECT_NE(promtool_check_openmetrics(openmetrics.substr(0, openmetrics.rfind("# EOF")), templ),
+            "");
+  EXPECT_NE(promtool_check_metrics(openmetrics), "");
+  fs::remove_all(templ);
+}
 
 // Whether this build's vmafexact has a property (windows and alerts come from
 // another part of the element; the test uses them where they exist).
@@ -632,23 +1171,67 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   const std::vector<Json> lines = wait_for_summary(jsonl, monitor, 120s);
   ASSERT_TRUE(has_message(lines, "vmafexact-summary")) << monitor.error_output();
 
-  const Response response = http_get(*port, "/metrics");
+  // Both formats, as Prometheus and as curl ask: the same samples, each
+  // promtool-clean.
+  const Response response = http_get(*port, "/metrics", kPrometheusAccept);
   ASSERT_EQ(response.status, 200u);
-  EXPECT_EQ(response.content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+  EXPECT_EQ(response.content_type, kOpenMetricsType);
+  EXPECT_EQ(response.vary, "Accept");
   Exposition metrics;
   ASSERT_NO_THROW(metrics = parse_openmetrics(response.body)) << response.body;
+  const Response text = http_get(*port, "/metrics");
+  ASSERT_EQ(text.status, 200u);
+  EXPECT_EQ(text.content_type, kTextType);
+  Exposition text_metrics;
+  ASSERT_NO_THROW(text_metrics = parse_text_format(text.body)) << text.body;
+  EXPECT_EQ(metrics.samples(), text_metrics.samples());
+  if (have_promtool()) {
+    EXPECT_EQ(promtool_check_metrics(text.body), "") << text.body;
+    EXPECT_EQ(promtool_check_openmetrics(response.body, dir_), "") << response.body;
+  } else {
+    EXPECT_EQ(std::getenv("CI"), nullptr) << "CI has no promtool";
+  }
 
-  EXPECT_EQ(metrics.families.at("vmafexact_score").type, "gauge");
-  EXPECT_EQ(metrics.families.at("vmafexact_window").type, "gauge");
+  EXPECT_EQ(metrics.families.at("vmafexact_frame_vmaf").type, "gauge");
+  EXPECT_EQ(metrics.families.at("vmafexact_frame_psnr_decibels").unit, "decibels");
+  EXPECT_EQ(metrics.families.at("vmafexact_window_vmaf").type, "summary");
+  EXPECT_EQ(metrics.families.at("vmafexact_run_vmaf").type, "summary");
   EXPECT_EQ(metrics.families.at("vmafexact_alert_active").type, "gauge");
   EXPECT_EQ(metrics.families.at("vmafexact_frames_scored").type, "counter");
   EXPECT_EQ(metrics.families.at("vmafexact_frames_unpaired").type, "counter");
+  EXPECT_EQ(metrics.families.at("vmafexact_media_scored_seconds").type, "counter");
   ASSERT_EQ(metrics.families.at("vmafexact_build").type, "info");
   const Sample& build = metrics.families.at("vmafexact_build").samples.at(0);
   EXPECT_EQ(build.labels.at("version"), VMAFEXACT_VERSION);
   EXPECT_EQ(build.labels.at("libvmaf"), "3.2.0");
-  EXPECT_EQ(build.labels.at("model"), "vmaf_v0.6.1");
-  EXPECT_EQ(build.labels.at("backend"), "auto");
+  EXPECT_EQ(build.labels.count("channel"), 0u);
+  const Sample* info =
+      metrics.of("main", "vmafexact_channel_info", {{"model", "vmaf_v0.6.1"}, {"backend", "auto"}});
+  EXPECT_TRUE(info) << response.body;
+  for (const auto& [key, value] : metrics.samples())
+    if (key.first != "vmafexact_build_info")
+      EXPECT_EQ(key.second.at("channel"), "main") << key.first;
+
+  // Each score is in exactly one kind's family: these, known.
+  const std::map<std::string, std::string> kind_of = {{"vmaf", "vmaf"},
+                                                      {"psnr_y", "psnr_decibels"},
+                                                      {"psnr_cb", "psnr_decibels"},
+                                                      {"integer_adm2", "feature"},
+                                                      {"integer_motion2", "feature"}};
+  const auto find_score = [&](const std::string& prefix, const std::string& suffix,
+                              const std::string& score,
+                              std::map<std::string, std::string> labels) -> const Sample* {
+    labels["score"] = score;
+    const Sample* found = nullptr;
+    for (const char* kind : {"vmaf", "psnr_decibels", "feature"}) {
+      const Sample* sample = metrics.of("main", prefix + kind + suffix, labels);
+      if (!sample) continue;
+      EXPECT_FALSE(found) << score << " in two kinds' families";
+      if (kind_of.count(score)) EXPECT_EQ(kind_of.at(score), kind) << score;
+      found = sample;
+    }
+    return found;
+  };
 
   // The last frame's scores, every one, with every bit.
   std::vector<const Json*> frames;
@@ -672,31 +1255,85 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   for (const auto& [name, value] : last.items()) {
     if (frame_fields.count(name)) continue;
     ++scores;
-    const Sample* sample = metrics.find("vmafexact_score", {{"score", name}});
+    const Sample* sample = find_score("vmafexact_frame_", "", name, {});
     ASSERT_TRUE(sample) << name;
     EXPECT_EQ(sample->value, value.get<double>()) << name;
   }
   EXPECT_GE(scores, 4u);  // vmaf, psnr_y, ...
-  EXPECT_EQ(metrics.families.at("vmafexact_score").samples.size(), scores);
-  ASSERT_TRUE(metrics.find("vmafexact_score", {{"score", "vmaf"}}));
-  ASSERT_TRUE(metrics.find("vmafexact_score", {{"score", "psnr_y"}}));
-  EXPECT_EQ(metrics.find("vmafexact_last_frame_index")->value, last.at("index").get<double>());
+  EXPECT_EQ(metrics.families.at("vmafexact_frame_vmaf").samples.size() +
+                metrics.families.at("vmafexact_frame_psnr_decibels").samples.size() +
+                metrics.families.at("vmafexact_frame_feature").samples.size(),
+            scores);
+  ASSERT_TRUE(metrics.of("main", "vmafexact_frame_vmaf", {{"score", "vmaf"}}));
+  ASSERT_TRUE(metrics.of("main", "vmafexact_frame_psnr_decibels", {{"score", "psnr_y"}}));
+  EXPECT_EQ(metrics.of("main", "vmafexact_last_frame_index")->value,
+            last.at("index").get<double>());
+  // Running time from the first frame message to the last.
+  EXPECT_EQ(metrics.of("main", "vmafexact_media_scored_seconds_total")->value,
+            (last.at("running-time").get<double>() -
+             frames.front()->at("fields").at("running-time").get<double>()) /
+                1e9);
 
   // Counters: as many frames as messages and as the summary says.
   const Json& totals = summary->at("fields");
-  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 20);
-  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value,
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_scored_total")->value, 20);
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_scored_total")->value,
             totals.at("frames-scored").get<double>());
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "reference"}})->value,
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_unpaired_total", {{"input", "reference"}})->value,
             totals.at("frames-unpaired-ref").get<double>());
-  EXPECT_EQ(metrics.find("vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value,
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_unpaired_total", {{"input", "distorted"}})->value,
             totals.at("frames-unpaired-dist").get<double>());
-  ASSERT_TRUE(metrics.find("vmafexact_frames_skipped_late_total"));
-  EXPECT_EQ(metrics.find("vmafexact_frames_skipped_late_total")->value,
+  ASSERT_TRUE(metrics.of("main", "vmafexact_frames_skipped_late_total"));
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_skipped_late_total")->value,
             totals.at("frames-skipped-late").get<double>());
-  EXPECT_EQ(metrics.find("vmafexact_summary", {{"score", "vmaf"}, {"stat", "mean"}})->value,
-            totals.at("vmaf").at("mean").get<double>());
-  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
+  EXPECT_EQ(metrics.of("main", "vmafexact_end_of_stream")->value, 1);
+  EXPECT_EQ(metrics.of("main", "vmafexact_channel_up")->value, 0);  // ended
+
+  // A window's or the summary's figures of every score, with every bit: the
+  // summary's quantiles, the means beside it.
+  const std::map<std::string, std::pair<std::string, std::map<std::string, std::string>>>
+      families_of_stat = {
+          {"min", {"", {{"quantile", "0"}}}},
+          {"p1", {"", {{"quantile", "0.01"}}}},
+          {"p5", {"", {{"quantile", "0.05"}}}},
+          {"p50", {"", {{"quantile", "0.5"}}}},
+          {"max", {"", {{"quantile", "1"}}}},
+          {"mean", {"_mean", {}}},
+          {"harmonic_mean", {"_harmonic_mean", {}}},
+          {"low1_mean", {"_low_mean", {{"share", "0.01"}}}},
+          {"low5_mean", {"_low_mean", {{"share", "0.05"}}}},
+      };
+  const auto expect_statistics = [&](const std::string& scope, const Json& message) {
+    std::size_t figures = 0;
+    for (const auto& [score, stats] : message.items()) {
+      if (!stats.is_object()) continue;
+      for (const auto& [stat, value] : stats.items()) {
+        if (!families_of_stat.count(stat)) {
+          ADD_FAILURE() << "unknown figure " << stat;
+          continue;
+        }
+        const auto& [suffix, labels] = families_of_stat.at(stat);
+        const Sample* sample = find_score(scope, suffix, score, labels);
+        if (!sample) {
+          ADD_FAILURE() << scope << " " << score << " " << stat << " not written";
+          continue;
+        }
+        if (value.is_null())
+          EXPECT_TRUE(std::isnan(sample->value) || std::isinf(sample->value));
+        else
+          EXPECT_EQ(sample->value, value.get<double>()) << scope << score << " " << stat;
+        ++figures;
+      }
+    }
+    std::size_t written = 0;
+    for (const char* kind : {"vmaf", "psnr_decibels", "feature"})
+      for (const char* suffix : {"", "_mean", "_harmonic_mean", "_low_mean"})
+        for (const Sample& sample : metrics.families.at(scope + kind + suffix).samples)
+          written += sample.name == scope + kind + suffix;
+    EXPECT_EQ(written, figures) << scope;
+    return figures;
+  };
+  EXPECT_GE(expect_statistics("vmafexact_run_", totals), 4u * 9);
 
   // Windows and alerts only where the element posted them.
   std::cout << "[monitor] windows and alerts: "
@@ -707,32 +1344,22 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   }
   if (last_window) {
     const Json& window = last_window->at("fields");
-    EXPECT_EQ(metrics.find("vmafexact_window_frames")->value, window.at("frames").get<double>());
-    ASSERT_TRUE(metrics.find("vmafexact_window_frames_skipped_late"));
-    EXPECT_EQ(metrics.find("vmafexact_window_frames_skipped_late")->value,
+    EXPECT_EQ(metrics.of("main", "vmafexact_window_frames")->value,
+              window.at("frames").get<double>());
+    ASSERT_TRUE(metrics.of("main", "vmafexact_window_frames_skipped_late"));
+    EXPECT_EQ(metrics.of("main", "vmafexact_window_frames_skipped_late")->value,
               window.at("frames-skipped-late").get<double>());
-    std::size_t figures = 0;
-    for (const auto& [score, stats] : window.items()) {
-      if (!stats.is_object()) continue;
-      for (const auto& [stat, value] : stats.items()) {
-        const Sample* sample = metrics.find("vmafexact_window", {{"score", score}, {"stat", stat}});
-        ASSERT_TRUE(sample) << score << " " << stat;
-        if (value.is_null())
-          EXPECT_TRUE(std::isnan(sample->value) || std::isinf(sample->value));
-        else
-          EXPECT_EQ(sample->value, value.get<double>()) << score << " " << stat;
-        ++figures;
-      }
-    }
-    EXPECT_EQ(metrics.families.at("vmafexact_window").samples.size(), figures);
+    expect_statistics("vmafexact_window_", window);
+    EXPECT_EQ(metrics.of("main", "vmafexact_window_vmaf_count", {{"score", "vmaf"}})->value,
+              window.at("frames").get<double>());
   } else {
-    EXPECT_TRUE(metrics.families.at("vmafexact_window").samples.empty());
+    EXPECT_TRUE(metrics.families.at("vmafexact_window_vmaf").samples.empty());
   }
   EXPECT_EQ(metrics.families.at("vmafexact_alert_active").samples.size(), alert_states.size());
   for (const auto& [key, state] : alert_states) {
     std::map<std::string, std::string> labels{{"alert", key.first}};
     if (!key.second.empty()) labels["input"] = key.second;
-    const Sample* sample = metrics.find("vmafexact_alert_active", labels);
+    const Sample* sample = metrics.of("main", "vmafexact_alert_active", labels);
     ASSERT_TRUE(sample) << key.first;
     EXPECT_EQ(sample->value, state == "raised" ? 1 : 0) << key.first;
   }
@@ -785,9 +1412,9 @@ TEST_F(MonitorTest, SigtermEndsALivePipelineWithItsSummary) {
   double scored = 0;
   for (auto deadline = std::chrono::steady_clock::now() + 60s;
        scored < 3 && std::chrono::steady_clock::now() < deadline && monitor.running();) {
-    const Exposition metrics = parse_openmetrics(http_get(*port, "/metrics").body);
-    scored = metrics.find("vmafexact_frames_scored_total")->value;
-    EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 0);
+    const Exposition metrics = scrape_metrics(*port, Format::kOpenMetrics);
+    scored = metrics.of("main", "vmafexact_frames_scored_total")->value;
+    EXPECT_EQ(metrics.of("main", "vmafexact_end_of_stream")->value, 0);
     MonitorProcess::pump(100ms);
   }
   ASSERT_GE(scored, 3) << monitor.error_output();
@@ -1058,7 +1685,8 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
     ASSERT_EQ(status_of(response), 200u)
         << "scrape " << count << ": '" << response.substr(0, 200) << "'\n"
         << monitor_->error_output();
-    ASSERT_NE(response.find("vmafexact_frames_scored_total 2\n"), std::string::npos);
+    ASSERT_NE(response.find("vmafexact_frames_scored_total{channel=\"main\"} 2\n"),
+              std::string::npos);
   }
   EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) <= baseline; }, 5s))
       << open_descriptors(*monitor_) << " descriptors open, " << baseline << " before";
@@ -1353,12 +1981,10 @@ TEST_F(MonitorCommandLineTest, ListenAfterAnEqualsSignIsServedAndScraped) {
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   ASSERT_TRUE(wait_for_error_text(monitor, "still serving", 30s)) << monitor.error_output();
-  const Response response = http_get(*port, "/metrics");
-  ASSERT_EQ(response.status, 200u);
   Exposition metrics;
-  ASSERT_NO_THROW(metrics = parse_openmetrics(response.body)) << response.body;
-  EXPECT_EQ(metrics.find("vmafexact_frames_scored_total")->value, 2);
-  EXPECT_EQ(metrics.find("vmafexact_end_of_stream")->value, 1);
+  ASSERT_NO_THROW(metrics = scrape_metrics(*port));
+  EXPECT_EQ(metrics.of("main", "vmafexact_frames_scored_total")->value, 2);
+  EXPECT_EQ(metrics.of("main", "vmafexact_end_of_stream")->value, 1);
   monitor.send_signal(SIGINT);
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
   EXPECT_NE(monitor.output().find("\"vmafexact-summary\""), std::string::npos) << monitor.output();

@@ -13,7 +13,8 @@
 namespace vmafexact::monitor_tool {
 namespace {
 
-constexpr const char* kOpenMetricsType = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+constexpr const char* kOpenMetricsType =
+    "application/openmetrics-text; version=1.0.0; charset=utf-8";
 constexpr const char* kTextType = "text/plain; version=0.0.4; charset=utf-8";
 
 // Shortest text that reads back as the same double.
@@ -49,10 +50,11 @@ double quality_of(std::string_view parameters) {
   while (!parameters.empty()) {
     const auto semicolon = parameters.find(';');
     const std::string_view parameter = trimmed(parameters.substr(0, semicolon));
-    parameters = semicolon == std::string_view::npos ? std::string_view{}
-                                                     : parameters.substr(semicolon + 1);
+    parameters =
+        semicolon == std::string_view::npos ? std::string_view{} : parameters.substr(semicolon + 1);
     const auto equals = parameter.find('=');
-    if (equals == std::string_view::npos || !equals_ignoring_case(trimmed(parameter.substr(0, equals)), "q"))
+    if (equals == std::string_view::npos ||
+        !equals_ignoring_case(trimmed(parameter.substr(0, equals)), "q"))
       continue;
     const std::string value(trimmed(parameter.substr(equals + 1)));
     char* end = nullptr;
@@ -189,15 +191,24 @@ StatNames stat_names(const std::vector<std::pair<std::string, double>>& stats) {
   StatNames names;
   std::optional<double> min, p1, p5, p50, max;
   for (const auto& [stat, value] : stats) {
-    if (stat == "min") min = value;
-    else if (stat == "p1") p1 = value;
-    else if (stat == "p5") p5 = value;
-    else if (stat == "p50") p50 = value;
-    else if (stat == "max") max = value;
-    else if (stat == "mean") names.mean = value;
-    else if (stat == "harmonic_mean") names.harmonic_mean = value;
-    else if (stat == "low1_mean") names.low1_mean = value;
-    else if (stat == "low5_mean") names.low5_mean = value;
+    if (stat == "min")
+      min = value;
+    else if (stat == "p1")
+      p1 = value;
+    else if (stat == "p5")
+      p5 = value;
+    else if (stat == "p50")
+      p50 = value;
+    else if (stat == "max")
+      max = value;
+    else if (stat == "mean")
+      names.mean = value;
+    else if (stat == "harmonic_mean")
+      names.harmonic_mean = value;
+    else if (stat == "low1_mean")
+      names.low1_mean = value;
+    else if (stat == "low5_mean")
+      names.low5_mean = value;
   }
   names.quantiles = {{0, min}, {0.01, p1}, {0.05, p5}, {0.5, p50}, {1, max}};
   return names;
@@ -238,9 +249,9 @@ void write_statistics(Writer& out, const std::vector<const ChannelFigures*>& cha
       if (const auto count = count_of(channel))
         out.sample(base + "_count", labels, count_text(*count));
     });
-    out.family(base + "_mean", "gauge",
-               std::string("Each score's mean over ") + over + " (as libvmaf pools): " + kind.what +
-                   '.');
+    out.family(
+        base + "_mean", "gauge",
+        std::string("Each score's mean over ") + over + " (as libvmaf pools): " + kind.what + '.');
     each([&](const ChannelFigures& channel, const std::string& score, const StatNames& names) {
       if (names.mean)
         out.sample(base + "_mean", with(channel_label(channel), "score", score),
@@ -260,9 +271,11 @@ void write_statistics(Writer& out, const std::vector<const ChannelFigures*>& cha
     each([&](const ChannelFigures& channel, const std::string& score, const StatNames& names) {
       const Labels labels = with(channel_label(channel), "score", score);
       if (names.low1_mean)
-        out.sample(base + "_low_mean", with(labels, "share", "0.01"), number_text(*names.low1_mean));
+        out.sample(base + "_low_mean", with(labels, "share", "0.01"),
+                   number_text(*names.low1_mean));
       if (names.low5_mean)
-        out.sample(base + "_low_mean", with(labels, "share", "0.05"), number_text(*names.low5_mean));
+        out.sample(base + "_low_mean", with(labels, "share", "0.05"),
+                   number_text(*names.low5_mean));
     });
   }
 }
@@ -298,17 +311,16 @@ ScoreKind score_kind(std::string_view score, const std::vector<std::string>& mod
     if (starts_with(score, decibels)) return ScoreKind::kPsnrDecibels;
   // libvmaf's feature names (docs/element.md's Features), with the suffixes
   // that non-default parameters add.
-  for (const std::string_view feature :
-       {"integer_", "VMAF_", "float_", "cambi", "speed_", "mse_", "motion", "adm", "aim", "vif",
-        "ciede", "ssim", "ms_ssim"})
+  for (const std::string_view feature : {"integer_", "VMAF_", "float_", "cambi", "speed_", "mse_",
+                                         "motion", "adm", "aim", "vif", "ciede", "ssim", "ms_ssim"})
     if (starts_with(score, feature)) return ScoreKind::kFeature;
   // Whatever else a frame carries is a model's score: "vmaf", a further
   // model's version ("vmaf_v0.6.1neg") or its :name=KEY.
   return ScoreKind::kVmaf;
 }
 
-Rendered render_metrics(const std::vector<const ChannelFigures*>& channels, std::string_view version,
-                        ExpositionFormat format) {
+Rendered render_metrics(const std::vector<const ChannelFigures*>& channels,
+                        std::string_view version, ExpositionFormat format) {
   Writer out(format);
   const auto each = [&](auto&& write) {
     for (const ChannelFigures* channel : channels) write(*channel, channel->run);

@@ -35,7 +35,8 @@ guint64 uint64_field(const GstStructure* structure, const char* name, guint64 ot
 }
 
 void take_models(Figures& f, const GstStructure* s) {
-  if (const gchar* models = gst_structure_get_string(s, "models")) f.model_keys = model_keys_of(models);
+  if (const gchar* models = gst_structure_get_string(s, "models"))
+    f.model_keys = model_keys_of(models);
 }
 
 bool is_key_start(char c) { return g_ascii_isalpha(c) || c == '_'; }
@@ -89,8 +90,10 @@ void take_frame(Figures& f, const GstStructure* s) {
   if (gst_structure_get_uint64(s, "index", &index)) f.last_index = index;
   const GstClockTime running_time = uint64_field(s, "running-time", GST_CLOCK_TIME_NONE);
   if (GST_CLOCK_TIME_IS_VALID(f.last_running_time) && GST_CLOCK_TIME_IS_VALID(running_time) &&
-      running_time > f.last_running_time)
-    f.media_seconds += static_cast<double>(running_time - f.last_running_time) / GST_SECOND;
+      running_time > f.last_running_time) {
+    f.media_time += running_time - f.last_running_time;
+    f.media_seconds = static_cast<double>(f.media_time) / GST_SECOND;
+  }
   f.last_running_time = running_time;
   f.last_frame_unix_time = static_cast<double>(g_get_real_time()) / G_USEC_PER_SEC;
 }

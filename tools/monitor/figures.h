@@ -40,6 +40,9 @@ struct Figures {
   double last_frame_unix_time = 0;
   // Running time advanced between consecutive frame messages: the media
   // scored, whose rate() against wall-clock time says whether scoring keeps up.
+  // Summed in nanoseconds, so that it is the last frame's running time less
+  // the first's to the bit.
+  GstClockTime media_time = 0;
   double media_seconds = 0;
   // Windows: the last one's figures, and the sums over all.
   bool have_window = false;
