@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -36,21 +37,22 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-#define EXPECT_REFUSED(text, ...)                                          \
-  do {                                                                     \
-    const std::string message = error_of(text);                            \
-    EXPECT_FALSE(message.empty()) << "accepted:\n" << (text);              \
-    for (const char* part : {__VA_ARGS__})                                 \
-      EXPECT_NE(message.find(part), std::string::npos)                     \
-          << "'" << part << "' missing in: " << message;                   \
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;           \
+#define EXPECT_REFUSED(text, ...)                                \
+  do {                                                           \
+    const std::string message = error_of(text);                  \
+    EXPECT_FALSE(message.empty()) << "accepted:\n" << (text);    \
+    for (const char* part : {__VA_ARGS__})                       \
+      EXPECT_NE(message.find(part), std::string::npos)           \
+          << "'" << part << "' missing in: " << message;         \
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message; \
   } while (false)
 
 // A temporary folder, removed with what it holds.
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "monitor-config-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "monitor-config-XXXXXX").string();
     path_ = mkdtemp(pattern.data());
   }
   ~TempDir() { std::filesystem::remove_all(path_); }
@@ -136,11 +138,12 @@ TEST(MonitorConfig, ChannelPropertiesReplaceDefaultsOfTheSameName) {
       // - and _ name the same property: the channel's replaces the default.
       "[channel c]\nref=r\ndist=d\nproperty.features=\n");
   ASSERT_EQ(config.channels.size(), 3u);
-  EXPECT_EQ(config.channels[0].properties,
-            (Properties{{"threads", "1"}, {"features", "psnr"}, {"alert", "vmaf<60"}, {"model", "m2"}}));
-  EXPECT_EQ(config.channels[1].properties,
-            (Properties{{"model", "m1"}, {"threads", "1"}, {"features", "psnr"},
-                        {"window_size", "2s"}}));
+  EXPECT_EQ(
+      config.channels[0].properties,
+      (Properties{{"threads", "1"}, {"features", "psnr"}, {"alert", "vmaf<60"}, {"model", "m2"}}));
+  EXPECT_EQ(
+      config.channels[1].properties,
+      (Properties{{"model", "m1"}, {"threads", "1"}, {"features", "psnr"}, {"window_size", "2s"}}));
   EXPECT_EQ(config.channels[2].properties,
             (Properties{{"model", "m1"}, {"threads", "1"}, {"features", ""}}));
   const MonitorConfig spelled = parse(
@@ -157,21 +160,24 @@ TEST(MonitorConfig, DisabledChannelsAreCheckedButNotRun) {
   EXPECT_EQ(config.channels[1].name, "d");
   EXPECT_REFUSED("[channel a]\nref=r\nenabled=false\n[channel b]\nref=r\ndist=d\n",
                  "station.conf:2: [channel a] ref: ref without dist");
-  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nenabled=yes\n", "station.conf:4: [channel a] enabled:",
-                 "'yes' is not a boolean", "write true or false");
+  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nenabled=yes\n",
+                 "station.conf:4: [channel a] enabled:", "'yes' is not a boolean",
+                 "write true or false");
 }
 
 TEST(MonitorConfig, EscapesAreUnescaped) {
   const MonitorConfig config = parse("[channel a]\nref=\\sr\\\\x\ndist=d\n");
   EXPECT_EQ(config.channels[0].ref, " r\\x");
-  EXPECT_REFUSED("[channel a]\nref=a\\qb\ndist=d\n", "station.conf:2: [channel a] ref:",
-                 "write a backslash as \\\\");
+  EXPECT_REFUSED("[channel a]\nref=a\\qb\ndist=d\n",
+                 "station.conf:2: [channel a] ref:", "write a backslash as \\\\");
 }
 
 TEST(MonitorConfig, SyntaxErrorsKeepTheirLine) {
-  EXPECT_REFUSED("[channel a]\nref=r\n\nnot a key\ndist=d\n", "station.conf:4: ",
-                 "not a key-value pair", "each line is a [group], a KEY=VALUE or a # comment");
-  EXPECT_REFUSED("# comment\nref=r\n[channel a]\n", "station.conf:2: ", "does not start with a group");
+  EXPECT_REFUSED("[channel a]\nref=r\n\nnot a key\ndist=d\n",
+                 "station.conf:4: ", "not a key-value pair",
+                 "each line is a [group], a KEY=VALUE or a # comment");
+  EXPECT_REFUSED("# comment\nref=r\n[channel a]\n",
+                 "station.conf:2: ", "does not start with a group");
   EXPECT_REFUSED("[channel a]\nref=r\ndist=d\n[channel b\n", "station.conf:4: ");
   EXPECT_REFUSED("\xEF\xBB\xBF[channel a]\nref=r\ndist=d\n", "station.conf:1: ", "byte order mark");
 }
@@ -182,19 +188,21 @@ TEST(MonitorConfig, UnknownGroupsAndKeysAreRefused) {
   EXPECT_REFUSED(std::string("[monitor]\nlisen=1\n") + kOneChannel,
                  "station.conf:2: [monitor] lisen: unknown key",
                  "listen, jsonl, restart-delay, restart-delay-max, stall-timeout, property.NAME");
-  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nstall-timeout=1s\n",
-                 "station.conf:4: [channel a] stall-timeout: unknown key",
-                 "ref, dist, pipeline, ref-offset, dist-offset, scale-flags, property.NAME, enabled");
+  EXPECT_REFUSED(
+      "[channel a]\nref=r\ndist=d\nstall-timeout=1s\n",
+      "station.conf:4: [channel a] stall-timeout: unknown key",
+      "ref, dist, pipeline, ref-offset, dist-offset, scale-flags, property.NAME, enabled");
   // GKeyFile would drop a translation silently.
-  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nref[fr]=x\n", "station.conf:4: [channel a] ref[fr]: unknown key");
+  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nref[fr]=x\n",
+                 "station.conf:4: [channel a] ref[fr]: unknown key");
 }
 
 TEST(MonitorConfig, ChannelNamesAreChecked) {
   EXPECT_NO_THROW(parse("[channel " + std::string(64, 'x') + "]\nref=r\ndist=d\n"));
-  EXPECT_REFUSED("[channel " + std::string(65, 'x') + "]\nref=r\ndist=d\n", "station.conf:1: ",
-                 "is not valid", "1 to 64 letters, digits, _, . or -");
-  EXPECT_REFUSED("[channel news hd]\nref=r\ndist=d\n", "station.conf:1: [channel news hd]: ",
-                 "'news hd' is not valid");
+  EXPECT_REFUSED("[channel " + std::string(65, 'x') + "]\nref=r\ndist=d\n",
+                 "station.conf:1: ", "is not valid", "1 to 64 letters, digits, _, . or -");
+  EXPECT_REFUSED("[channel news hd]\nref=r\ndist=d\n",
+                 "station.conf:1: [channel news hd]: ", "'news hd' is not valid");
   EXPECT_REFUSED("[channel ]\nref=r\ndist=d\n", "'' is not valid");
   EXPECT_REFUSED("[channel caf\xc3\xa9]\nref=r\ndist=d\n", "is not valid");
   EXPECT_REFUSED("[channel a\"b]\nref=r\ndist=d\n", "is not valid");
@@ -221,11 +229,14 @@ TEST(MonitorConfig, InputsAreRefOrDistOrPipeline) {
   EXPECT_REFUSED("[channel a]\nref=r\ndist=d\npipeline=p\n",
                  "station.conf:4: [channel a] pipeline: both ref/dist and pipeline");
   EXPECT_REFUSED("[channel a]\nref=r\npipeline=p\n", "both ref/dist and pipeline");
-  EXPECT_REFUSED("[channel a]\nenabled=true\n", "station.conf:1: [channel a]: neither ref/dist nor pipeline");
-  EXPECT_REFUSED("[channel a]\nref=\ndist=d\n", "station.conf:2: [channel a] ref: the value is empty");
+  EXPECT_REFUSED("[channel a]\nenabled=true\n",
+                 "station.conf:1: [channel a]: neither ref/dist nor pipeline");
+  EXPECT_REFUSED("[channel a]\nref=\ndist=d\n",
+                 "station.conf:2: [channel a] ref: the value is empty");
   EXPECT_REFUSED("[channel a]\npipeline=p\nscale-flags=bilinear\n",
                  "station.conf:3: [channel a] scale-flags: scale-flags is for ref/dist");
-  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nscale-flags=\n", "[channel a] scale-flags: the value is empty");
+  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\nscale-flags=\n",
+                 "[channel a] scale-flags: the value is empty");
 }
 
 TEST(MonitorConfig, DurationsAreChecked) {
@@ -294,7 +305,8 @@ TEST(MonitorConfig, SomeChannelMustBeEnabled) {
 
 TEST(MonitorConfig, BytesThatAreNotUtf8TextAreRefused) {
   EXPECT_REFUSED("[channel a]\nref=r\xff\ndist=d\n", "station.conf:2: is not UTF-8 text");
-  EXPECT_REFUSED(std::string("[channel a]\nref=r\ndist=d\0\n", 26), "station.conf:3: contains a NUL byte");
+  EXPECT_REFUSED(std::string("[channel a]\nref=r\ndist=d\0\n", 26),
+                 "station.conf:3: contains a NUL byte");
 }
 
 TEST(MonitorConfig, OversizedTextIsRefused) {
@@ -312,8 +324,9 @@ TEST(MonitorConfig, LoadsAFile) {
   EXPECT_EQ(load_config((dir / "station.conf").string()).channels.at(0).name, "a");
   write_file(dir / "bad.conf", "[channel a]\nref=r\n");
   EXPECT_EQ(load_error((dir / "bad.conf").string()),
-            (dir / "bad.conf").string() + ":2: [channel a] ref: ref without dist; add dist=URI (the "
-                                          "distorted input)");
+            (dir / "bad.conf").string() +
+                ":2: [channel a] ref: ref without dist; add dist=URI (the "
+                "distorted input)");
   EXPECT_NE(load_error((dir / "missing.conf").string()).find("cannot read it: No such file"),
             std::string::npos);
 }
@@ -360,9 +373,7 @@ TEST(MonitorConfig, RefusesAnOversizedFile) {
                 .find(std::to_string(text.size()) + " bytes, larger than 1024 KiB"),
             std::string::npos);
   // A sparse file of 1 GiB: refused by its size, never read.
-  {
-    std::ofstream(dir / "sparse.conf") << "";
-  }
+  { std::ofstream(dir / "sparse.conf") << ""; }
   std::filesystem::resize_file(dir / "sparse.conf", std::uintmax_t{1} << 30);
   EXPECT_NE(load_error((dir / "sparse.conf").string()).find("1073741824 bytes, larger than"),
             std::string::npos);
@@ -396,10 +407,9 @@ TEST(MonitorConfig, DocumentedExampleParses) {
   ASSERT_NE(end, std::string::npos);
   const MonitorConfig config = parse(doc.substr(start + 7, end - start - 7));
   ASSERT_EQ(config.channels.size(), 2u);
-  EXPECT_EQ(config.channels[0].properties,
-            (Properties{{"window", "10s"},
-                        {"alert", "vmaf<60:for=2s:clear=65"},
-                        {"model", "vmaf_v1.0.16_3d0h"}}));
+  EXPECT_EQ(config.channels[0].properties, (Properties{{"window", "10s"},
+                                                       {"alert", "vmaf<60:for=2s:clear=65"},
+                                                       {"model", "vmaf_v1.0.16_3d0h"}}));
 }
 
 MonitorConfig station(const std::string& channels) { return parse(channels); }
@@ -416,6 +426,29 @@ TEST(MonitorConfigDiff, NamesRemovedAddedAndChangedChannels) {
   EXPECT_EQ(changes.added, std::vector<std::string>{"new"});
   EXPECT_EQ(changes.changed, (std::vector<std::string>{"prop", "offset"}));
   EXPECT_EQ(diff_channels(before, before), ConfigChanges{});
+}
+
+// As many channels as a 1 MiB file can hold: the diff is not quadratic
+// (searching by name channel by channel took seconds of CPU here).
+TEST(MonitorConfigDiff, LargeStationsDiffQuickly) {
+  MonitorConfig before, after;
+  constexpr int kChannels = 40000;
+  for (int i = 0; i < kChannels; ++i) {
+    ChannelConfig channel;
+    channel.pipeline = "p";
+    channel.name = std::to_string(i);
+    before.channels.push_back(channel);
+    channel.name = std::to_string(kChannels - 1 - i + kChannels / 2);  // half of them new
+    after.channels.push_back(channel);
+  }
+  const std::clock_t start = std::clock();
+  const ConfigChanges changes = diff_channels(before, after);
+  const double cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  EXPECT_EQ(changes.removed.size(), std::size_t{kChannels / 2});
+  EXPECT_EQ(changes.added.size(), std::size_t{kChannels / 2});
+  EXPECT_TRUE(changes.changed.empty());
+  EXPECT_LT(cpu_seconds, 1.0);
+  RecordProperty("cpu_seconds", std::to_string(cpu_seconds));
 }
 
 TEST(MonitorConfigDiff, EveryFieldCounts) {
@@ -435,7 +468,8 @@ TEST(MonitorConfigDiff, EveryFieldCounts) {
   EXPECT_EQ(diff_channels(before, disabled).removed, std::vector<std::string>{"a"});
   EXPECT_EQ(diff_channels(disabled, before).added, std::vector<std::string>{"a"});
   // [monitor]'s own settings are not the channels'.
-  EXPECT_EQ(diff_channels(before, station("[monitor]\nstall-timeout=1s\n" + base)), ConfigChanges{});
+  EXPECT_EQ(diff_channels(before, station("[monitor]\nstall-timeout=1s\n" + base)),
+            ConfigChanges{});
   // Property order counts: it is the order they are set in.
   EXPECT_EQ(diff_channels(station(base + "property.a=1\nproperty.b=2\n"),
                           station(base + "property.b=2\nproperty.a=1\n"))

@@ -57,7 +57,8 @@ constexpr const char* kDurationFix = "write a duration such as 250ms, 1.5s, 4000
 
 // Where a problem is: the file, and the line, group and key where known.
 struct Where {
-  explicit Where(const std::string& file, int line = 0, std::string group = {}, std::string key = {})
+  explicit Where(const std::string& file, int line = 0, std::string group = {},
+                 std::string key = {})
       : file(file), line(line), group(std::move(group)), key(std::move(key)) {}
   const std::string& file;
   int line;
@@ -129,8 +130,8 @@ std::string_view trim(std::string_view text) {
 bool load_key_file(GKeyFile* key_file, std::string_view text, GError** error) {
   // Translations (KEY[LOCALE]) are kept so that they are seen, and refused,
   // as unknown keys rather than dropped without a word.
-  return g_key_file_load_from_data(key_file, text.data(), text.size(),
-                                   G_KEY_FILE_KEEP_TRANSLATIONS, error);
+  return g_key_file_load_from_data(key_file, text.data(), text.size(), G_KEY_FILE_KEEP_TRANSLATIONS,
+                                   error);
 }
 
 // GLib's parse errors do not say where: the first line whose prefix of the
@@ -200,13 +201,6 @@ Layout scan_layout(std::string_view text) {
   return layout;
 }
 
-bool valid_channel_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return g_ascii_isalnum(c) || c == '_' || c == '.' || c == '-';
-  });
-}
-
 // GObject treats '-' and '_' in property names alike.
 std::string canonical_property(std::string_view name) {
   std::string canonical(name);
@@ -240,7 +234,8 @@ class GroupReader {
     // Trailing spaces are never part of an escape: as many as the raw value has.
     const std::string raw_value = raw(key);
     const std::size_t last = raw_value.find_last_not_of(" \t\r\f\v");
-    const std::size_t trailing = last == std::string::npos ? raw_value.size() : raw_value.size() - last - 1;
+    const std::size_t trailing =
+        last == std::string::npos ? raw_value.size() : raw_value.size() - last - 1;
     std::string unescaped(value.get());
     unescaped.resize(unescaped.size() - std::min(trailing, unescaped.size()));
     return unescaped;
@@ -260,8 +255,8 @@ class GroupReader {
   gint64 duration(const std::string& key) const {
     const std::string value = text(key);
     const auto parsed = parse_duration(value);
-    if (!parsed) fail(where(key), quoted(value) + " is not a duration" + comment_hint(value),
-                      kDurationFix);
+    if (!parsed)
+      fail(where(key), quoted(value) + " is not a duration" + comment_hint(value), kDurationFix);
     return *parsed;
   }
 
@@ -314,14 +309,16 @@ bool is_property_key(const std::string& key) { return key.starts_with(kPropertyP
 
 // The properties of one group in file order; two spellings of one property
 // (foo-bar, foo_bar) are refused as a repeated key would be.
-std::vector<std::pair<std::string, std::string>> read_properties(
-    GKeyFile* key_file, const GroupReader& reader, const std::string& group) {
+std::vector<std::pair<std::string, std::string>> read_properties(GKeyFile* key_file,
+                                                                 const GroupReader& reader,
+                                                                 const std::string& group) {
   std::vector<std::pair<std::string, std::string>> properties;
   std::map<std::string, std::string> keys_by_canonical;
   for (const std::string& key : keys_of(key_file, group)) {
     if (!is_property_key(key)) continue;
     auto property = reader.property(key);
-    const auto [other, added] = keys_by_canonical.try_emplace(canonical_property(property.first), key);
+    const auto [other, added] =
+        keys_by_canonical.try_emplace(canonical_property(property.first), key);
     if (!added)
       fail(reader.where(key), "the same property as " + other->second + " (- and _ are alike)",
            "keep one of them");
@@ -335,8 +332,8 @@ void check_keys(GKeyFile* key_file, const GroupReader& reader, const std::string
   for (const std::string& key : keys_of(key_file, group)) {
     if (is_property_key(key)) continue;
     if (std::find(known.begin(), known.end(), key) == known.end())
-      fail(reader.where(key), "unknown key", std::string("the keys of this group are ") +
-                                                 known_text + " (docs/live-monitoring.md)");
+      fail(reader.where(key), "unknown key",
+           std::string("the keys of this group are ") + known_text + " (docs/live-monitoring.md)");
   }
 }
 
@@ -348,7 +345,9 @@ void read_monitor(GKeyFile* key_file, const Layout& layout, const std::string& f
   check_keys(key_file, reader, group,
              {"listen", "jsonl", "restart-delay", "restart-delay-max", "stall-timeout"},
              kMonitorKeys);
-  auto has = [&](const char* key) { return g_key_file_has_key(key_file, group.c_str(), key, nullptr); };
+  auto has = [&](const char* key) {
+    return g_key_file_has_key(key_file, group.c_str(), key, nullptr);
+  };
   if (has("listen")) {
     const std::string listen = reader.text("listen");
     std::string problem;
@@ -386,22 +385,25 @@ std::optional<ChannelConfig> read_channel(
   const GroupReader reader(key_file, layout, file, group);
   ChannelConfig channel;
   channel.name = group.substr(kChannelPrefix.size());
-  if (!valid_channel_name(channel.name))
+  // The rule of --channel (options.h).
+  if (!is_channel_name(channel.name))
     fail(reader.where_group(), "the channel name " + quoted(channel.name) + " is not valid",
          "write [channel NAME], NAME 1 to 64 letters, digits, _, . or - (it becomes the "
          "channel label)");
   check_keys(key_file, reader, group,
              {"ref", "dist", "pipeline", "ref-offset", "dist-offset", "scale-flags", "enabled"},
              kChannelKeys);
-  auto has = [&](const char* key) { return g_key_file_has_key(key_file, group.c_str(), key, nullptr); };
+  auto has = [&](const char* key) {
+    return g_key_file_has_key(key_file, group.c_str(), key, nullptr);
+  };
   const bool enabled = !has("enabled") || reader.boolean("enabled");
 
   const std::string uri_fix = "write a URI (srt://..., udp://@..., file:///...) or a path";
   if (has("ref")) channel.ref = reader.non_empty("ref", uri_fix);
   if (has("dist")) channel.dist = reader.non_empty("dist", uri_fix);
   if (has("pipeline"))
-    channel.pipeline = reader.non_empty(
-        "pipeline", "write a gst-launch-1.0 description with a vmafexact named v");
+    channel.pipeline =
+        reader.non_empty("pipeline", "write a gst-launch-1.0 description with a vmafexact named v");
   const bool inputs = has("ref") || has("dist");
   if (inputs && has("pipeline"))
     fail(reader.where("pipeline"), "both ref/dist and pipeline",
@@ -465,9 +467,8 @@ MonitorConfig parse_checked(std::string_view text, const std::string& file) {
     if (!added)
       fail(Where{file, header.line, header.name},
            "the group is repeated (first on line " + std::to_string(first->second) + ")",
-           header.name.starts_with(kChannelPrefix)
-               ? "give each channel its own name"
-               : "write [monitor] once");
+           header.name.starts_with(kChannelPrefix) ? "give each channel its own name"
+                                                   : "write [monitor] once");
   }
   if (!layout.repeated_keys.empty()) {
     const Layout::Repeat& repeat = layout.repeated_keys.front();
@@ -517,8 +518,7 @@ MonitorConfig parse_config(std::string_view text, const std::string& name_for_er
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& error) {  // std::bad_alloc, ...: still a refused file
-    throw ConfigError(name_for_errors + ": cannot be read (" + error.what() +
-                      "); check the file");
+    throw ConfigError(name_for_errors + ": cannot be read (" + error.what() + "); check the file");
   }
 }
 
@@ -536,7 +536,8 @@ MonitorConfig load_config(const std::string& path) {
   if (!S_ISREG(status.st_mode)) refuse_kind(status.st_mode);
   // O_NONBLOCK: should the path become a FIFO in between, open returns at once.
   const Descriptor file(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (file.get() < 0) fail(Where{path}, std::string("cannot open it: ") + g_strerror(errno), fix_path);
+  if (file.get() < 0)
+    fail(Where{path}, std::string("cannot open it: ") + g_strerror(errno), fix_path);
   if (fstat(file.get(), &status) != 0)
     fail(Where{path}, std::string("cannot read it: ") + g_strerror(errno), fix_path);
   if (!S_ISREG(status.st_mode)) refuse_kind(status.st_mode);
@@ -562,19 +563,21 @@ MonitorConfig load_config(const std::string& path) {
 }
 
 ConfigChanges diff_channels(const MonitorConfig& before, const MonitorConfig& after) {
-  auto find = [](const MonitorConfig& config, const std::string& name) -> const ChannelConfig* {
-    for (const ChannelConfig& channel : config.channels)
-      if (channel.name == name) return &channel;
-    return nullptr;
+  // By name, through maps: a reload of a large station stays O(n log n).
+  auto by_name = [](const MonitorConfig& config) {
+    std::map<std::string_view, const ChannelConfig*> channels;
+    for (const ChannelConfig& channel : config.channels) channels.emplace(channel.name, &channel);
+    return channels;
   };
+  const auto old_channels = by_name(before), new_channels = by_name(after);
   ConfigChanges changes;
   for (const ChannelConfig& channel : before.channels)
-    if (!find(after, channel.name)) changes.removed.push_back(channel.name);
+    if (!new_channels.contains(channel.name)) changes.removed.push_back(channel.name);
   for (const ChannelConfig& channel : after.channels) {
-    const ChannelConfig* old = find(before, channel.name);
-    if (!old)
+    const auto old = old_channels.find(channel.name);
+    if (old == old_channels.end())
       changes.added.push_back(channel.name);
-    else if (!(*old == channel))
+    else if (!(*old->second == channel))
       changes.changed.push_back(channel.name);
   }
   return changes;

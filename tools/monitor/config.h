@@ -26,11 +26,11 @@ constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 // One channel: its inputs (ref and dist) or its pipeline, and what is set on
 // its vmafexact element.
 struct ChannelConfig {
-  std::string name;                // [A-Za-z0-9_.-]{1,64}
-  std::string ref, dist;           // as written (URI or path); both set, or pipeline
-  std::string pipeline;            // a gst-launch description with a vmafexact named v
-  gint64 ref_offset = 0;           // ns added to the reference's running times
-  gint64 dist_offset = 0;          // and to the distorted input's
+  std::string name;                     // [A-Za-z0-9_.-]{1,64}
+  std::string ref, dist;                // as written (URI or path); both set, or pipeline
+  std::string pipeline;                 // a gst-launch description with a vmafexact named v
+  gint64 ref_offset = 0;                // ns added to the reference's running times
+  gint64 dist_offset = 0;               // and to the distorted input's
   std::string scale_flags = "bicubic";  // FFmpeg's sws flags of vmafexactscale
   // [monitor]'s property.NAME defaults first (in file order, less those the
   // channel sets itself), then the channel's own, in file order.
@@ -39,7 +39,7 @@ struct ChannelConfig {
 };
 
 struct MonitorConfig {
-  std::optional<std::string> listen, jsonl;  // unset: the command line's or the default
+  std::optional<std::string> listen, jsonl;          // unset: the command line's or the default
   GstClockTime restart_delay = 1 * GST_SECOND;       // first backoff; doubles on each failure
   GstClockTime restart_delay_max = 60 * GST_SECOND;  // its cap
   GstClockTime stall_timeout = 10 * GST_SECOND;      // 0: never
