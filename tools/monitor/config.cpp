@@ -362,7 +362,7 @@ void read_monitor(GKeyFile* key_file, const Layout& layout, const std::string& f
     config.restart_delay = reader.non_negative_duration("restart-delay");
     if (config.restart_delay == 0)
       fail(reader.where("restart-delay"), "0 would restart a failing channel in a busy loop",
-           "write a delay such as 1s (or 10ms at the least)");
+           "write a delay such as 1s or 250ms");
   }
   if (has("restart-delay-max"))
     config.restart_delay_max = reader.non_negative_duration("restart-delay-max");
