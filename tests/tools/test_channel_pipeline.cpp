@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
+#include <mutex>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -278,9 +280,10 @@ TEST_F(ChannelPipelineTest, ThePipelineGoesToNullWhileTheDistIsHeld) {
 struct FedInput {
   std::vector<std::pair<int, int>> sizes;  // one per frame
   int seed = 0;                            // the distorted input: noise on the pattern
+  bool colorimetry = true;                 // false: caps silent about it (as y4m's)
 };
 
-GstSample* frame_sample(int width, int height, int index, int seed) {
+GstSample* frame_sample(int width, int height, int index, int seed, bool colorimetry) {
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, width, height);
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
@@ -304,8 +307,8 @@ GstSample* frame_sample(int width, int height, int index, int seed) {
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 25;
   tools::CapsPtr caps(gst_caps_new_simple(
       "video/x-raw", "format", G_TYPE_STRING, "I420", "width", G_TYPE_INT, width, "height",
-      G_TYPE_INT, height, "framerate", GST_TYPE_FRACTION, 25, 1, "colorimetry", G_TYPE_STRING,
-      "bt601", nullptr));
+      G_TYPE_INT, height, "framerate", GST_TYPE_FRACTION, 25, 1, nullptr));
+  if (colorimetry) gst_caps_set_simple(caps.get(), "colorimetry", G_TYPE_STRING, "bt601", nullptr);
   GstSample* sample = gst_sample_new(buffer, caps.get(), nullptr, nullptr);
   gst_buffer_unref(buffer);
   return sample;
@@ -316,15 +319,18 @@ void feed(GstElement*, GstElement* source, gpointer data) {
   g_object_set(source, "format", GST_FORMAT_TIME, nullptr);
   for (std::size_t index = 0; index < input->sizes.size(); ++index) {
     const auto [width, height] = input->sizes[index];
-    GstSample* sample = frame_sample(width, height, static_cast<int>(index), input->seed);
+    GstSample* sample = frame_sample(width, height, static_cast<int>(index), input->seed, input->colorimetry);
     gst_app_src_push_sample(GST_APP_SRC(source), sample);
     gst_sample_unref(sample);
   }
   gst_app_src_end_of_stream(GST_APP_SRC(source));
 }
 
-PlayResult play_fed(const FedInput& ref, const FedInput& dist) {
+// `prepare` sees the pipeline before it plays.
+PlayResult play_fed(const FedInput& ref, const FedInput& dist,
+                    const std::function<void(const ChannelPipeline&)>& prepare = {}) {
   const ChannelPipeline built = build_channel_pipeline(channel_of("appsrc://", "appsrc://"));
+  if (prepare) prepare(built);
   for (const auto& [name, input] : {std::pair{"ref_decoder", &ref}, std::pair{"dist_decoder", &dist}}) {
     tools::GstObjectPtr<GstElement> decoder(gst_bin_get_by_name(GST_BIN(built.pipeline.get()), name));
     g_signal_connect(decoder.get(), "source-setup", G_CALLBACK(feed),
@@ -364,6 +370,39 @@ TEST(ChannelPipelineCapsChange, AReferenceSizeChangeMidStreamIsAClearError) {
   EXPECT_NE(run.error.find("the reference changed mid-stream from 160x96 I420 to 80x48 I420"),
             std::string::npos)
       << run.error;
+}
+
+// A BT.601 rendition scaled up to an HD reference keeps its BT.601 matrix
+// (the colour pin): videoconvert and the scaler would otherwise take HD's
+// default, BT.709, and re-matrix the samples.
+TEST(ChannelPipelineCapsChange, TheDistKeepsItsColorimetryWhenScaledToHd) {
+  std::mutex mutex;
+  std::string dist_colorimetry;
+  const auto capture = [](GstPad*, GstPadProbeInfo* info, gpointer data) {
+    GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+      GstCaps* caps = nullptr;
+      gst_event_parse_caps(event, &caps);
+      const gchar* value = gst_structure_get_string(gst_caps_get_structure(caps, 0), "colorimetry");
+      auto* seen = static_cast<std::pair<std::mutex*, std::string*>*>(data);
+      std::lock_guard lock(*seen->first);
+      *seen->second = value ? value : "(none)";
+    }
+    return GST_PAD_PROBE_OK;
+  };
+  std::pair<std::mutex*, std::string*> seen{&mutex, &dist_colorimetry};
+  const PlayResult run =
+      play_fed(FedInput{sizes(3, {1280, 720}), 0, false}, FedInput{sizes(3, {640, 360}), 5, false},
+               [&](const ChannelPipeline& built) {
+                 gst_util_set_object_arg(G_OBJECT(built.vmafexact.get()), "model", "");
+                 gst_util_set_object_arg(G_OBJECT(built.vmafexact.get()), "features", "psnr");
+                 gst_pad_add_probe(static_pad(built, "dist_filter", "src"),
+                                   GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, capture, &seen, nullptr);
+               });
+  EXPECT_TRUE(run.ended) << run.error;
+  EXPECT_EQ(run.frames.size(), 3u);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(dist_colorimetry, "bt601");
 }
 
 // ------------------------------------------------------------- errors
