@@ -1600,6 +1600,23 @@ TEST(MonitorHttpRequest, ReadsStrictHeadsAndRefusesEarly) {
   std::string many_fields = "GET / HTTP/1.1\r\nHost: a\r\n";
   for (int field = 0; field < 100; ++field) many_fields += "X: 1\r\n";
   EXPECT_EQ(parse(many_fields).status, 431u);
+  // Accept fields, several joined as one list; none is "".
+  EXPECT_EQ(parse(get).request.accept, "");
+  EXPECT_EQ(parse("GET / HTTP/1.1\r\nAccept: text/plain\r\nHost: a\r\naccept:  a/b;q=1 \r\n"
+                  "Accept:\r\n\r\n")
+                .request.accept,
+            "text/plain, a/b;q=1");
+  // The answer's type and body are the renderer's, for the request's Accept.
+  const auto render = [](std::string_view accept) {
+    return http::Rendered{"x/" + std::string(accept), "body"};
+  };
+  const http::Response answer =
+      http::respond(parse("GET /metrics HTTP/1.1\r\nHost: a\r\nAccept: y\r\n\r\n"), render);
+  EXPECT_EQ(answer.content_type, "x/y");
+  const std::string bytes = http::serialize(answer, false, "s", 0);
+  EXPECT_NE(bytes.find("\r\nContent-Type: x/y\r\nVary: Accept\r\n"), std::string::npos) << bytes;
+  EXPECT_EQ(http::respond(parse("GET /other HTTP/1.1\r\nHost: a\r\n\r\n"), render).vary_accept,
+            false);
 }
 
 std::string metrics_request(const std::string& method = "GET") {
@@ -1700,6 +1717,57 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
 // Under ulimit -n 64 the monitor keeps about 25 connections; with all of
 // them in the middle of a request head, a new one is answered 503 and closed,
 // and the descriptors stay under the limit. Once they go, it answers again.
+// A GET or HEAD /metrics on a connection of its own with these Accept
+// fields: the response's head and body.
+std::pair<std::string, std::string> metrics_with_accept(int port,
+                                                        const std::vector<std::string>& accept,
+                                                        const std::string& method = "GET") {
+  std::string request = method + " /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  for (const std::string& field : accept) request += "Accept: " + field + "\r\n";
+  request += "Connection: close\r\n\r\n";
+  Connection connection(port);
+  const std::string response =
+      connection.send_all(request) ? connection.read_response(method == "HEAD") : "";
+  const std::size_t head_end = response.find("\r\n\r\n");
+  if (status_of(response) != 200 || head_end == std::string::npos)
+    throw std::runtime_error("no 200 answer: '" + response.substr(0, 200) + "'");
+  return {response.substr(0, head_end + 2), response.substr(head_end + 4)};
+}
+
+// The scraper picks the format: Prometheus (which lists OpenMetrics first)
+// gets OpenMetrics, curl (*/*) and a client without Accept the text format;
+// both are answered with Vary: Accept, HEAD with GET's head.
+TEST_F(MonitorEndpointTest, ContentNegotiationFollowsTheAcceptHeader) {
+  const auto port = start();
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const std::string openmetrics = "Content-Type: " + kOpenMetricsType + "\r\n";
+  const std::string text = "Content-Type: " + kTextType + "\r\n";
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{kPrometheusAccept}, openmetrics},
+      {{"*/*"}, text},
+      {{}, text},
+      {{"text/plain;version=0.0.4"}, text},
+      {{"text/plain", "application/openmetrics-text"}, openmetrics},  // fields joined
+      {{"application/openmetrics-text;q=0,text/plain"}, text},
+  };
+  for (const auto& [accept, type] : cases) {
+    const auto [head, body] = metrics_with_accept(*port, accept);
+    EXPECT_NE(head.find("\r\n" + type), std::string::npos) << head;
+    EXPECT_NE(head.find("\r\nVary: Accept\r\n"), std::string::npos) << head;
+    if (type == openmetrics) {
+      EXPECT_NO_THROW(parse_openmetrics(body)) << body;
+    } else {
+      EXPECT_NO_THROW(parse_text_format(body)) << body;
+    }
+    const auto [head_only, no_body] = metrics_with_accept(*port, accept, "HEAD");
+    EXPECT_EQ(no_body, "");
+    EXPECT_NE(head_only.find("\r\n" + type), std::string::npos) << head_only;
+    EXPECT_NE(head_only.find("\r\nContent-Length: " + std::to_string(body.size()) + "\r\n"),
+              std::string::npos)
+        << head_only;
+  }
+}
+
 TEST_F(MonitorEndpointTest, ConnectionsBeyondTheCapAreAnswered503WhenNoneIsIdle) {
   const auto port = start(64);
   ASSERT_TRUE(port) << monitor_->error_output();
