@@ -6,9 +6,11 @@
 
 #include <gio/gio.h>
 #include <gst/gst.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -419,7 +421,115 @@ TEST_F(MonitorChannelsTest, AChannelThatScoresNothingIsRestartedAsStalled) {
       << monitor.error_output();
   // SIGTERM ends it whether it is down or starting again.
   monitor.send_signal(SIGTERM);
-  EXPECT_TRUE(monitor.wait_exit(20s)) << monitor.error_output();
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
+// A FIFO the test holds open and never writes to: a filesrc reading it blocks
+// in read() until the test closes it, and so does its pipeline's change to
+// NULL (filesrc cannot interrupt the read) and an EOS sent into it.
+class SilentFifo {
+ public:
+  explicit SilentFifo(const fs::path& path) : path_(path) {
+    if (::mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+    writer_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);  // no reader waits for a writer
+  }
+  ~SilentFifo() { close(); }
+  // Its readers get end of file: their reads, and the pipelines, return.
+  void close() {
+    if (writer_ >= 0) ::close(writer_);
+    writer_ = -1;
+  }
+  // A channel whose reference is the FIFO (no frame ever scored) and whose
+  // distorted input, not live, blocks in the element waiting for a partner.
+  std::string pipeline() const {
+    return "filesrc location=" + path_.string() + " ! v.ref_sink videotestsrc ! " + kCaps +
+           " ! v.dist_sink vmafexact name=v model=\"\" features=psnr threads=1 ! fakesink";
+  }
+
+ private:
+  fs::path path_;
+  int writer_ = -1;
+};
+
+// A channel whose pipeline cannot stop (a streaming thread that never
+// returns) is stopped on a thread of its own: the loop goes on serving
+// /metrics, the other channel scores on, the stuck channel is restarted
+// (and, on SIGHUP, removed) all the same. Before, going to NULL on the main
+// loop would have stopped all of it.
+TEST_F(MonitorChannelsTest, AStuckPipelineHoldsNeitherTheLoopNorTheOtherChannels) {
+  SilentFifo fifo(dir_ / "silent.fifo");
+  const std::string head =
+      "[monitor]\nrestart-delay=100ms\nrestart-delay-max=200ms\nstall-timeout=500ms\n";
+  const std::string steady = "[channel steady]\npipeline=" + live_pipeline() + "\n";
+  const fs::path config =
+      write_config(head + steady + "[channel stuck]\npipeline=" + fifo.pipeline() + "\n");
+  MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0"},
+                         dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  auto stalls = [](const Samples& s) {
+    return value(s, "vmafexact_channel_restarts_total", {{"channel", "stuck"}, {"reason", "stall"}})
+        .value_or(0);
+  };
+  // Each scrape answers within 5 s or counts as none: a blocked loop fails here.
+  Samples samples = scrape_until(monitor, *port, 30s, [&](const Samples& s) {
+    return stalls(s) >= 3 && frames(s, "steady") >= 10;
+  });
+  ASSERT_GE(stalls(samples), 3) << monitor.error_output();
+  const double steady_before = frames(samples, "steady");
+
+  // Removed while its last pipeline is stuck too.
+  write_config(head + steady);
+  monitor.send_signal(SIGHUP);
+  ASSERT_TRUE(monitor.wait_for_error_text("read again", 10s)) << monitor.error_output();
+  samples = scrape_until(monitor, *port, 20s, [&](const Samples& s) {
+    return frames(s, "steady") >= steady_before + 10 && !value(s, "vmafexact_channel_up",
+                                                               {{"channel", "stuck"}});
+  });
+  EXPECT_GE(frames(samples, "steady"), steady_before + 10) << monitor.error_output();
+  EXPECT_EQ(up(samples, "steady"), 1);
+  EXPECT_FALSE(value(samples, "vmafexact_channel_up", {{"channel", "stuck"}}));
+
+  // The reads end: the stopped pipelines get to NULL, and the program ends cleanly.
+  fifo.close();
+  monitor.send_signal(SIGTERM);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
+// SIGTERM ends every channel; --eos-timeout counts for all of them: a channel
+// whose EOS is blocked stops the program at the timeout (status 1, the
+// channel named) while the other channel's summary was written, and /metrics
+// answers throughout.
+TEST_F(MonitorChannelsTest, SigtermEndsEveryChannelWithinOneEosTimeout) {
+  SilentFifo fifo(dir_ / "silent.fifo");
+  const fs::path config = write_config("[monitor]\nstall-timeout=0\n[channel steady]\npipeline=" +
+                                       live_pipeline() + "\n[channel blocked]\npipeline=" +
+                                       fifo.pipeline() + "\n");
+  const fs::path jsonl = dir_ / "station.jsonl";
+  MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0", "--jsonl",
+                          jsonl.string(), "--eos-timeout", "2"},
+                         dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  ASSERT_GE(frames(scrape_until(monitor, *port, 30s,
+                                [](const Samples& s) { return frames(s, "steady") >= 5; }),
+                   "steady"),
+            5)
+      << monitor.error_output();
+  monitor.send_signal(SIGTERM);
+  const auto signalled = std::chrono::steady_clock::now();
+  ASSERT_TRUE(monitor.wait_for_error_text("SIGTERM: ending the streams", 10s))
+      << monitor.error_output();
+  EXPECT_TRUE(scrape(*port)) << "/metrics stopped answering";
+  EXPECT_EQ(monitor.wait_exit(10s), std::optional<int>(1)) << monitor.error_output();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 2s + 3s);
+  EXPECT_NE(monitor.error_output().find("no end of stream 2 s after the signal (channels blocked)"),
+            std::string::npos)
+      << monitor.error_output();
+  std::set<std::string> summaries;
+  for (const Json& line : read_json_lines(jsonl))
+    if (line.at("message") == "vmafexact-summary") summaries.insert(line.at("channel"));
+  EXPECT_EQ(summaries, std::set<std::string>{"steady"});
 }
 
 // SIGHUP: the removed channel stops, the added one starts, the changed one
@@ -431,8 +541,10 @@ TEST_F(MonitorChannelsTest, SighupStartsStopsAndRestartsOnlyTheChannelsThatChang
       write_config(head + "[channel same]\npipeline=" + live_pipeline("ball") +
                    "\n[channel gone]\npipeline=" + live_pipeline("snow") +
                    "\n[channel edited]\npipeline=" + live_pipeline("smpte") + "\n");
-  MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0"},
-                         dir_ / "stderr.txt");
+  const fs::path jsonl = dir_ / "station.jsonl";
+  MonitorProcess monitor(
+      {"--config", config.string(), "--listen", "127.0.0.1:0", "--jsonl", jsonl.string()},
+      dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   auto index = [](const Samples& s, const std::string& channel) {
@@ -449,6 +561,8 @@ TEST_F(MonitorChannelsTest, SighupStartsStopsAndRestartsOnlyTheChannelsThatChang
                "\n[channel added]\npipeline=" + live_pipeline("pinwheel") + "\n");
   const double same_before = index(scrape_until(monitor, *port, 5s, [](auto&) { return true; }),
                                    "same");
+  // After a log rotation: the lines go on in a new file of the same name.
+  fs::rename(jsonl, dir_ / "station.jsonl.1");
   monitor.send_signal(SIGHUP);
   ASSERT_TRUE(monitor.wait_for_error_text("read again", 10s)) << monitor.error_output();
   samples = scrape_until(monitor, *port, 30s, [&](const Samples& s) {
@@ -466,6 +580,9 @@ TEST_F(MonitorChannelsTest, SighupStartsStopsAndRestartsOnlyTheChannelsThatChang
       << "the removed channel is still exposed";
   EXPECT_GT(index(samples, "same"), same_before) << monitor.error_output();
   EXPECT_EQ(up(samples, "same"), 1);
+  std::set<std::string> reopened;
+  for (const Json& line : read_json_lines(jsonl)) reopened.insert(line.at("channel"));
+  EXPECT_EQ(reopened, (std::set<std::string>{"same", "edited", "added"}));
 
   monitor.send_signal(SIGTERM);
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
@@ -570,6 +687,13 @@ TEST_F(MonitorChannelsTest, CheckConfigPrintsTheChannelsOrTheProblem) {
     EXPECT_EQ(refused.wait_exit(20s), std::optional<int>(2)) << refused.error_output();
     EXPECT_NE(refused.error_output().find("--help for the options"), std::string::npos);
   }
+}
+
+TEST_F(MonitorChannelsTest, HelpListsTheStationOptions) {
+  MonitorProcess help({"--help"}, dir_ / "stderr.txt", dir_ / "stdout.txt");
+  EXPECT_EQ(help.wait_exit(20s), std::optional<int>(0));
+  for (const char* option : {"--config=FILE", "--check-config", "--channel=NAME"})
+    EXPECT_NE(help.output().find(option), std::string::npos) << option << "\n" << help.output();
 }
 
 // The command line's one channel is a channel too: labelled "main", or as

@@ -125,7 +125,7 @@ std::shared_future<void> PipelineWorkers::set_state(GstObjectPtr<GstElement> pip
     pipeline.reset();  // the last reference of a stopped pipeline: freed here, off the loop
     finished.set_value();
   });
-  jobs_.push_back(Job{std::move(channel), std::move(thread), done});
+  jobs_.push_back(Job{std::move(channel), std::move(thread), done, std::chrono::steady_clock::now()});
   return done;
 }
 
@@ -138,8 +138,7 @@ void PipelineWorkers::join_finished() {
 }
 
 bool PipelineWorkers::wait_all(std::chrono::milliseconds timeout, std::string& stuck) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (Job& job : jobs_) job.done.wait_until(deadline);
+  for (Job& job : jobs_) job.done.wait_until(job.asked + timeout);
   join_finished();
   stuck.clear();
   for (const Job& job : jobs_)
@@ -249,6 +248,16 @@ void Channel::replace(ChannelConfig config, PreparedPipeline prepared) {
   backoff_ = RestartBackoff(settings_.restart_delay, settings_.restart_delay_max);
   ended_ = false;
   start(std::move(prepared));
+}
+
+void Channel::settings_changed() {
+  backoff_ = RestartBackoff(settings_.restart_delay, settings_.restart_delay_max);
+  if (stall_timer_) g_source_remove(stall_timer_);
+  stall_timer_ = 0;
+  if (pipeline_ && !ending_ && !ended_ && settings_.restart && settings_.stall_timeout > 0) {
+    const GstClockTime quiet = monotonic_now() - last_activity_;
+    arm_stall_timer(quiet < settings_.stall_timeout ? settings_.stall_timeout - quiet : 0);
+  }
 }
 
 void Channel::remove_sources() {

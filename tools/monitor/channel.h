@@ -97,8 +97,9 @@ class PipelineWorkers {
   // pipeline, if valid) has finished; the result says when this one has.
   std::shared_future<void> set_state(tools::GstObjectPtr<GstElement> pipeline, GstState state,
                                      std::string channel, std::shared_future<void> after = {});
-  // Waits up to `timeout` for every change to finish; false with the
-  // channels whose pipelines are still changing in `stuck` (", "-separated).
+  // Waits for every change to finish, each up to `timeout` after it was
+  // asked for (one stuck since long ago is not waited for again); false with
+  // the channels whose pipelines are still changing in `stuck` (", "-separated).
   bool wait_all(std::chrono::milliseconds timeout, std::string& stuck);
 
  private:
@@ -106,6 +107,7 @@ class PipelineWorkers {
     std::string channel;
     std::thread thread;
     std::shared_future<void> done;
+    std::chrono::steady_clock::time_point asked;
   };
   void join_finished();
 
@@ -164,6 +166,10 @@ class Channel {
   // A reload changed the channel: stops the running pipeline and starts
   // `prepared`, made for `config` (counters carry over; not a restart).
   void replace(ChannelConfig config, PreparedPipeline prepared);
+
+  // A reload changed the settings: the next failure waits the new first
+  // delay, and a stall is judged by the new timeout from now on.
+  void settings_changed();
 
   // SIGINT/SIGTERM: sends EOS (from a thread: the call blocks while a source
   // is stuck); a channel waiting to restart has ended at once. No restart

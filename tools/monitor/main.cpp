@@ -390,9 +390,14 @@ void MonitorProgram::reload() {
                  "vmafexact-monitor: SIGHUP: listen=%s takes effect at the next start; still "
                  "serving %s.\n",
                  next.listen.value_or(kDefaultListen).c_str(), listen_.c_str());
+  const bool settings_changed = next.restart_delay != settings_.restart_delay ||
+                               next.restart_delay_max != settings_.restart_delay_max ||
+                               next.stall_timeout != settings_.stall_timeout;
   settings_.restart_delay = next.restart_delay;
   settings_.restart_delay_max = next.restart_delay_max;
   settings_.stall_timeout = next.stall_timeout;
+  if (settings_changed)
+    for (const auto& channel : channels_) channel->settings_changed();
 
   const ConfigChanges changes = diff_channels(config_, next);
   auto find = [this](const std::string& name) {
