@@ -239,7 +239,8 @@ void write_statistics(Writer& out, const std::vector<const ChannelFigures*>& cha
     out.family(base, "summary",
                std::string("Each score's distribution over ") + over + ": " + kind.what +
                    "; quantile 0 is the minimum, 1 the maximum, 0.01/0.05/0.5 nearest-rank "
-                   "percentiles; _count the frames.",
+                   "percentiles" +
+                   (scope == "window" ? "; _count the window's frames." : "."),
                kind.unit);
     each([&](const ChannelFigures& channel, const std::string& score, const StatNames& names) {
       const Labels labels = with(channel_label(channel), "score", score);
@@ -489,8 +490,8 @@ Rendered render_metrics(const std::vector<const ChannelFigures*>& channels,
                  count_text(c.alert_raised(key)));
   });
 
-  write_statistics(out, channels, "run", "the whole run (vmafexact-summary, at end of stream)",
-                   run_stats, run_count);
+  write_statistics(out, channels, "run", "the whole run (the summary at end of stream)", run_stats,
+                   run_count);
   for (const Kind& kind : kKinds) {
     const std::string name = std::string("vmafexact_run_aggregate_") + kind.name;
     out.family(name, "gauge",
