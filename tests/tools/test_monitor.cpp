@@ -357,6 +357,7 @@ class Connection {
     }
     return true;
   }
+  int fd() const { return fd_; }
   bool readable(std::chrono::milliseconds timeout) {
     pollfd watched{fd_, POLLIN, 0};
     return poll(&watched, 1, static_cast<int>(timeout.count())) > 0;
@@ -582,6 +583,7 @@ TEST(OpenMetricsParser, RejectsWhatIsNotOpenMetrics) {
       "# TYPE a summary\na_count -1\n# EOF\n",                 // negative count
       "# TYPE a summary\na_count{quantile=\"0\"} 1\n# EOF\n",  // count with a quantile
       "# TYPE a gauge\na 1 1700000000\n# EOF\n",               // a timestamp
+      "# TYPE a gauge\n# HELP a x \\q\na 1\n# EOF\n",          // bad HELP escape
   };
   for (const char* text : bad) EXPECT_THROW(parse_openmetrics(text), std::runtime_error) << text;
 }
@@ -1714,9 +1716,6 @@ TEST_F(MonitorEndpointTest, TenThousandScrapesUnderSixtyFourDescriptors) {
   EXPECT_EQ(status_of(scrape(*port)), 200u) << monitor_->error_output();
 }
 
-// Under ulimit -n 64 the monitor keeps about 25 connections; with all of
-// them in the middle of a request head, a new one is answered 503 and closed,
-// and the descriptors stay under the limit. Once they go, it answers again.
 // A GET or HEAD /metrics on a connection of its own with these Accept
 // fields: the response's head and body.
 std::pair<std::string, std::string> metrics_with_accept(int port,
@@ -1768,6 +1767,109 @@ TEST_F(MonitorEndpointTest, ContentNegotiationFollowsTheAcceptHeader) {
   }
 }
 
+// The value of the sample written as `series` ("name{labels}") in `body`.
+std::optional<double> sample_value(const std::string& body, const std::string& series) {
+  const std::size_t at = body.find("\n" + series + " ");
+  if (at == std::string::npos) return std::nullopt;
+  return std::strtod(body.c_str() + at + series.size() + 2, nullptr);
+}
+
+// A station: three live channels in one monitor (--config), scraped 10,000
+// times as Prometheus does (one keep-alive connection, OpenMetrics), as curl
+// does (a new keep-alive connection each time, closed by the client, the text
+// format) and with Connection: close (closed by the monitor), while 200 idle
+// connections are held open (reopened when the idle timeout closes them).
+// Every scrape is answered with every channel, the channels score on, and the
+// descriptors come back to where they were.
+TEST_F(MonitorEndpointTest, TenThousandScrapesOfAStationWithTwoHundredIdleConnections) {
+  const std::vector<std::string> channels = {"news-hd", "sport.4k", "kids_1"};
+  std::string config = "[monitor]\nstall-timeout=0\n";
+  for (const std::string& channel : channels)
+    config += "[channel " + channel +
+              "]\npipeline=videotestsrc is-live=true pattern=ball ! "
+              "video/x-raw,format=I420,width=64,height=48,framerate=10/1 ! tee name=t t. ! queue "
+              "! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v model=\"\" features=psnr "
+              "threads=1 ! fakesink\n";
+  const fs::path config_path = dir_ / "station.conf";
+  std::ofstream(config_path) << config;
+  monitor_ = std::make_unique<MonitorProcess>(
+      std::vector<std::string>{"--config", config_path.string(), "--listen", "127.0.0.1:0"},
+      dir_ / "stderr.txt", 1024);
+  const auto port = monitor_->wait_port(30s);
+  ASSERT_TRUE(port) << monitor_->error_output();
+  const auto frames_of = [&](const std::string& body, const std::string& channel) {
+    return sample_value(body, "vmafexact_frames_scored_total{channel=\"" + channel + "\"}");
+  };
+  std::string first;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        first = http_get(*port, "/metrics").body;
+        for (const std::string& channel : channels)
+          if (frames_of(first, channel).value_or(0) < 1) return false;
+        return true;
+      },
+      30s))
+      << first << monitor_->error_output();
+  const std::size_t baseline = open_descriptors(*monitor_);
+
+  std::vector<std::unique_ptr<Connection>> idle;
+  const auto hold_idle = [&] {
+    for (auto& connection : idle) {
+      char byte;
+      if (connection->readable(0ms) && recv(connection->fd(), &byte, 1, MSG_DONTWAIT) <= 0)
+        connection.reset();  // closed at the idle timeout
+    }
+    std::erase(idle, nullptr);
+    while (idle.size() < 200) idle.push_back(std::make_unique<Connection>(*port));
+  };
+  hold_idle();
+  auto kept = std::make_unique<Connection>(*port);
+  std::size_t most_descriptors = 0;
+  std::string last;
+  for (int count = 0; count < 10000; ++count) {
+    std::string response;
+    if (count % 3 == 0) {  // Prometheus: its connection kept
+      const std::string request =
+          "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: " + kPrometheusAccept + "\r\n\r\n";
+      response = kept->send_all(request) ? kept->read_response() : "";
+    } else if (count % 3 == 1) {  // curl
+      response = scrape(*port);
+    } else {  // closed by the monitor
+      Connection connection(*port);
+      if (connection.send_all(
+              "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+        response = connection.read_response();
+      ASSERT_TRUE(connection.closed_within(5000ms)) << "scrape " << count;
+    }
+    ASSERT_EQ(status_of(response), 200u)
+        << "scrape " << count << ": '" << response.substr(0, 200) << "'\n"
+        << monitor_->error_output();
+    for (const std::string& channel : channels)
+      ASSERT_TRUE(frames_of(response, channel)) << "scrape " << count << " lacks " << channel;
+    last = std::move(response);
+    if (count % 250 == 0) {
+      hold_idle();
+      most_descriptors = std::max(most_descriptors, open_descriptors(*monitor_));
+    }
+  }
+  std::cout << "[monitor] station of " << channels.size()
+            << " channels, 10000 scrapes: " << baseline << " descriptors before, at most "
+            << most_descriptors << " with 200 idle connections held\n";
+  // 200 idle connections, the kept one and the one being answered.
+  EXPECT_LE(most_descriptors, baseline + 200 + 2);
+  EXPECT_GE(most_descriptors, baseline + 150) << "the idle connections were not held";
+  for (const std::string& channel : channels)
+    EXPECT_GT(frames_of(last, channel).value_or(0), frames_of(first, channel).value_or(0))
+        << channel << " stopped scoring";
+  idle.clear();
+  kept.reset();
+  EXPECT_TRUE(wait_until([&] { return open_descriptors(*monitor_) <= baseline; }, 10s))
+      << open_descriptors(*monitor_) << " descriptors open, " << baseline << " before";
+}
+
+// Under ulimit -n 64 the monitor keeps about 25 connections; with all of
+// them in the middle of a request head, a new one is answered 503 and closed,
+// and the descriptors stay under the limit. Once they go, it answers again.
 TEST_F(MonitorEndpointTest, ConnectionsBeyondTheCapAreAnswered503WhenNoneIsIdle) {
   const auto port = start(64);
   ASSERT_TRUE(port) << monitor_->error_output();
