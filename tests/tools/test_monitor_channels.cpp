@@ -4,9 +4,9 @@
 // and the shared CUDA context on their own (tools/monitor/channel.h).
 // The program is run as test_monitor.cpp runs it, its /metrics read over HTTP.
 
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <gst/gst.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -183,9 +183,11 @@ std::optional<std::string> scrape(int port) {
   address.sin_port = htons(static_cast<uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   std::string text;
-  const std::string request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  const std::string request =
+      "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
   if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
-      send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size())) {
+      send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size())) {
     char buffer[16384];
     for (ssize_t got; (got = recv(fd, buffer, sizeof buffer, 0)) > 0;)
       text.append(buffer, static_cast<std::size_t>(got));
@@ -327,19 +329,29 @@ constexpr const char* kQuickRestarts =
 // while the other channel's frame count keeps rising throughout.
 TEST_F(MonitorChannelsTest, AKilledSourceIsRestartedWhileTheOtherChannelScoresOn) {
   const int port = free_tcp_port();
-  const std::vector<std::string> sender_arguments = {
-      "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=smpte", "!",
-      std::string(kCaps), "!", "gdppay", "!", "tcpserversink", "host=127.0.0.1",
-      "port=" + std::to_string(port), "sync=false"};
-  auto sender = std::make_unique<vmafexact::test::ChildProcess>(sender_arguments,
-                                                                dir_ / "sender.txt");
+  const std::vector<std::string> sender_arguments = {"gst-launch-1.0",
+                                                     "-q",
+                                                     "videotestsrc",
+                                                     "is-live=true",
+                                                     "pattern=smpte",
+                                                     "!",
+                                                     std::string(kCaps),
+                                                     "!",
+                                                     "gdppay",
+                                                     "!",
+                                                     "tcpserversink",
+                                                     "host=127.0.0.1",
+                                                     "port=" + std::to_string(port),
+                                                     "sync=false"};
+  auto sender =
+      std::make_unique<vmafexact::test::ChildProcess>(sender_arguments, dir_ / "sender.txt");
   const std::string fed =
       "tcpclientsrc host=127.0.0.1 port=" + std::to_string(port) +
       " ! gdpdepay ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
       "vmafexact name=v model=\"\" features=psnr threads=1 ! fakesink";
-  const fs::path config = write_config(std::string(kQuickRestarts) +
-                                       "[channel fed]\npipeline=" + fed +
-                                       "\n[channel steady]\npipeline=" + live_pipeline() + "\n");
+  const fs::path config =
+      write_config(std::string(kQuickRestarts) + "[channel fed]\npipeline=" + fed +
+                   "\n[channel steady]\npipeline=" + live_pipeline() + "\n");
   const fs::path jsonl = dir_ / "station.jsonl";
   MonitorProcess monitor(
       {"--config", config.string(), "--listen", "127.0.0.1:0", "--jsonl", jsonl.string()},
@@ -408,7 +420,8 @@ TEST_F(MonitorChannelsTest, AChannelThatScoresNothingIsRestartedAsStalled) {
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
   const Samples samples = scrape_until(monitor, *port, 20s, [](const Samples& s) {
-    return value(s, "vmafexact_channel_restarts_total", {{"channel", "silent"}, {"reason", "stall"}})
+    return value(s, "vmafexact_channel_restarts_total",
+                 {{"channel", "silent"}, {"reason", "stall"}})
                .value_or(0) >= 2;
   });
   EXPECT_GE(value(samples, "vmafexact_channel_restarts_total",
@@ -483,8 +496,8 @@ TEST_F(MonitorChannelsTest, AStuckPipelineHoldsNeitherTheLoopNorTheOtherChannels
   monitor.send_signal(SIGHUP);
   ASSERT_TRUE(monitor.wait_for_error_text("read again", 10s)) << monitor.error_output();
   samples = scrape_until(monitor, *port, 20s, [&](const Samples& s) {
-    return frames(s, "steady") >= steady_before + 10 && !value(s, "vmafexact_channel_up",
-                                                               {{"channel", "stuck"}});
+    return frames(s, "steady") >= steady_before + 10 &&
+           !value(s, "vmafexact_channel_up", {{"channel", "stuck"}});
   });
   EXPECT_GE(frames(samples, "steady"), steady_before + 10) << monitor.error_output();
   EXPECT_EQ(up(samples, "steady"), 1);
@@ -502,9 +515,9 @@ TEST_F(MonitorChannelsTest, AStuckPipelineHoldsNeitherTheLoopNorTheOtherChannels
 // answers throughout.
 TEST_F(MonitorChannelsTest, SigtermEndsEveryChannelWithinOneEosTimeout) {
   SilentFifo fifo(dir_ / "silent.fifo");
-  const fs::path config = write_config("[monitor]\nstall-timeout=0\n[channel steady]\npipeline=" +
-                                       live_pipeline() + "\n[channel blocked]\npipeline=" +
-                                       fifo.pipeline() + "\n");
+  const fs::path config =
+      write_config("[monitor]\nstall-timeout=0\n[channel steady]\npipeline=" + live_pipeline() +
+                   "\n[channel blocked]\npipeline=" + fifo.pipeline() + "\n");
   const fs::path jsonl = dir_ / "station.jsonl";
   MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0", "--jsonl",
                           jsonl.string(), "--eos-timeout", "2"},
@@ -559,8 +572,8 @@ TEST_F(MonitorChannelsTest, SighupStartsStopsAndRestartsOnlyTheChannelsThatChang
   write_config(head + "[channel same]\npipeline=" + live_pipeline("ball") +
                "\n[channel edited]\npipeline=" + live_pipeline("smpte", "window=1s") +
                "\n[channel added]\npipeline=" + live_pipeline("pinwheel") + "\n");
-  const double same_before = index(scrape_until(monitor, *port, 5s, [](auto&) { return true; }),
-                                   "same");
+  const double same_before =
+      index(scrape_until(monitor, *port, 5s, [](auto&) { return true; }), "same");
   // After a log rotation: the lines go on in a new file of the same name.
   fs::rename(jsonl, dir_ / "station.jsonl.1");
   monitor.send_signal(SIGHUP);
@@ -641,8 +654,8 @@ TEST_F(MonitorChannelsTest, ABadReloadIsRefusedAndTheChannelsRunOn) {
 // before anything is served: status 1, the channel and the property named.
 TEST_F(MonitorChannelsTest, ABadPropertyAtStartExitsBeforeServing) {
   const fs::path config =
-      write_config("[channel good]\npipeline=" + live_pipeline() + "\n[channel wrong]\npipeline=" +
-                   live_pipeline() + "\nproperty.threads=many\n");
+      write_config("[channel good]\npipeline=" + live_pipeline() +
+                   "\n[channel wrong]\npipeline=" + live_pipeline() + "\nproperty.threads=many\n");
   MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0"},
                          dir_ / "stderr.txt");
   EXPECT_EQ(monitor.wait_exit(30s), std::optional<int>(1));
@@ -654,10 +667,10 @@ TEST_F(MonitorChannelsTest, ABadPropertyAtStartExitsBeforeServing) {
 }
 
 TEST_F(MonitorChannelsTest, CheckConfigPrintsTheChannelsOrTheProblem) {
-  const fs::path config =
-      write_config("[monitor]\nstall-timeout=0\n[channel a-1]\nref=file:///a.ts\ndist=udp://@239.1.1.1:5000\n"
-                   "ref-offset=40ms\nproperty.threads=1\n[channel b]\npipeline=" +
-                   live_pipeline() + "\n");
+  const fs::path config = write_config(
+      "[monitor]\nstall-timeout=0\n[channel a-1]\nref=file:///a.ts\ndist=udp://@239.1.1.1:5000\n"
+      "ref-offset=40ms\nproperty.threads=1\n[channel b]\npipeline=" +
+      live_pipeline() + "\n");
   {
     MonitorProcess check({"--config", config.string(), "--check-config"}, dir_ / "stderr.txt",
                          dir_ / "stdout.txt");

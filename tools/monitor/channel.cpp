@@ -125,7 +125,8 @@ std::shared_future<void> PipelineWorkers::set_state(GstObjectPtr<GstElement> pip
     pipeline.reset();  // the last reference of a stopped pipeline: freed here, off the loop
     finished.set_value();
   });
-  jobs_.push_back(Job{std::move(channel), std::move(thread), done, std::chrono::steady_clock::now()});
+  jobs_.push_back(
+      Job{std::move(channel), std::move(thread), done, std::chrono::steady_clock::now()});
   return done;
 }
 

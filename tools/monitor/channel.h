@@ -219,7 +219,7 @@ class Channel {
   guint bus_watch_ = 0;
   guint restart_timer_ = 0;
   guint stall_timer_ = 0;
-  unsigned runs_ = 0;  // pipelines started
+  unsigned runs_ = 0;               // pipelines started
   GstClockTime started_at_ = 0;     // monotonic: the current run's start
   GstClockTime last_activity_ = 0;  // the run's start or its last frame message
   bool ending_ = false;             // end_stream() was called

@@ -67,27 +67,27 @@ using namespace std::chrono_literals;
 constexpr auto kStopTimeout = 10s;
 
 // "1.5s" for a duration in nanoseconds.
-std::string seconds_text(GstClockTime duration) {
+std::string signed_seconds_text(gint64 duration) {
   char text[64];
   g_ascii_formatd(text, sizeof text, "%g", static_cast<double>(duration) / GST_SECOND);
   return std::string(text) + "s";
 }
 
-std::string signed_seconds_text(gint64 duration) {
-  return duration < 0 ? "-" + seconds_text(static_cast<GstClockTime>(-duration))
-                      : seconds_text(static_cast<GstClockTime>(duration));
+std::string seconds_text(GstClockTime duration) {
+  return signed_seconds_text(static_cast<gint64>(std::min<GstClockTime>(duration, G_MAXINT64)));
 }
 
 // --check-config's report: what the file sets, each channel on its lines.
 void print_config(const std::string& path, const MonitorConfig& config) {
   std::printf("%s: %zu channel%s\n", path.c_str(), config.channels.size(),
               config.channels.size() == 1 ? "" : "s");
-  std::printf("[monitor] listen=%s jsonl=%s restart-delay=%s restart-delay-max=%s "
-              "stall-timeout=%s\n",
-              config.listen.value_or(std::string(kDefaultListen) + " (default)").c_str(),
-              config.jsonl.value_or("(none)").c_str(), seconds_text(config.restart_delay).c_str(),
-              seconds_text(config.restart_delay_max).c_str(),
-              config.stall_timeout ? seconds_text(config.stall_timeout).c_str() : "0 (never)");
+  std::printf(
+      "[monitor] listen=%s jsonl=%s restart-delay=%s restart-delay-max=%s "
+      "stall-timeout=%s\n",
+      config.listen.value_or(std::string(kDefaultListen) + " (default)").c_str(),
+      config.jsonl.value_or("(none)").c_str(), seconds_text(config.restart_delay).c_str(),
+      seconds_text(config.restart_delay_max).c_str(),
+      config.stall_timeout ? seconds_text(config.stall_timeout).c_str() : "0 (never)");
   for (const ChannelConfig& channel : config.channels) {
     std::printf("[channel %s]", channel.name.c_str());
     if (channel.pipeline.empty())
@@ -95,7 +95,8 @@ void print_config(const std::string& path, const MonitorConfig& config) {
                   channel.scale_flags.c_str());
     else
       std::printf(" pipeline=%s", channel.pipeline.c_str());
-    if (channel.ref_offset) std::printf(" ref-offset=%s", signed_seconds_text(channel.ref_offset).c_str());
+    if (channel.ref_offset)
+      std::printf(" ref-offset=%s", signed_seconds_text(channel.ref_offset).c_str());
     if (channel.dist_offset)
       std::printf(" dist-offset=%s", signed_seconds_text(channel.dist_offset).c_str());
     std::printf("\n");
@@ -391,8 +392,8 @@ void MonitorProgram::reload() {
                  "serving %s.\n",
                  next.listen.value_or(kDefaultListen).c_str(), listen_.c_str());
   const bool settings_changed = next.restart_delay != settings_.restart_delay ||
-                               next.restart_delay_max != settings_.restart_delay_max ||
-                               next.stall_timeout != settings_.stall_timeout;
+                                next.restart_delay_max != settings_.restart_delay_max ||
+                                next.stall_timeout != settings_.stall_timeout;
   settings_.restart_delay = next.restart_delay;
   settings_.restart_delay_max = next.restart_delay_max;
   settings_.stall_timeout = next.stall_timeout;
