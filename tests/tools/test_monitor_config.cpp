@@ -166,10 +166,30 @@ TEST(MonitorConfig, DisabledChannelsAreCheckedButNotRun) {
 }
 
 TEST(MonitorConfig, EscapesAreUnescaped) {
-  const MonitorConfig config = parse("[channel a]\nref=\\sr\\\\x\ndist=d\n");
-  EXPECT_EQ(config.channels[0].ref, " r\\x");
+  const MonitorConfig config = parse("[channel a]\nref=\\sr\\\\x\\t\\n\\r\\s \t\ndist=d\\\\\n");
+  EXPECT_EQ(config.channels[0].ref, " r\\x\t\n\r ");  // spaces after the value dropped, not \s
+  EXPECT_EQ(config.channels[0].dist, "d\\");
   EXPECT_REFUSED("[channel a]\nref=a\\qb\ndist=d\n",
-                 "station.conf:2: [channel a] ref:", "write a backslash as \\\\");
+                 "station.conf:2: [channel a] ref: 'a\\qb' holds the invalid escape '\\q'",
+                 "write a backslash as \\\\");
+  EXPECT_REFUSED(
+      "[channel a]\nref=r\ndist=a\\\xc3\xa9"
+      "b\n",
+      "the invalid escape '\\\xc3\xa9'");
+  EXPECT_REFUSED("[channel a]\nref=r\ndist=d\\ \n",
+                 "station.conf:3: [channel a] dist: 'd\\' ends with a lone backslash");
+}
+
+// GLib 2.74's g_key_file_get_string sets its GError twice for this value (a
+// warning on standard error, an abort under G_DEBUG=fatal-warnings).
+TEST(MonitorConfig, EscapesWarnNothing) {
+  static int warnings = 0;
+  const guint handler = g_log_set_handler(
+      "GLib", static_cast<GLogLevelFlags>(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL),
+      [](const gchar*, GLogLevelFlags, const gchar*, gpointer) { ++warnings; }, nullptr);
+  EXPECT_REFUSED("[channel a]\nref=a\\qb\\\ndist=d\n", "the invalid escape '\\q'");
+  g_log_remove_handler("GLib", handler);
+  EXPECT_EQ(warnings, 0);
 }
 
 TEST(MonitorConfig, SyntaxErrorsKeepTheirLine) {

@@ -219,31 +219,38 @@ class GroupReader {
   }
   Where where_group() const { return Where{file_, layout_.header_line(group_), group_, {}}; }
 
-  // The value unescaped (\s \n \t \r \\), without the spaces after it
-  // (GKeyFile drops those before it, and keeps \s).
+  // The value without the spaces after it (GKeyFile drops those before it),
+  // then unescaped as g_key_file_get_string does: \s \n \t \r \\. Done
+  // here because GLib 2.74 sets its GError twice (a warning on standard error)
+  // for a value with both a bad escape and a backslash at its end.
   std::string text(const std::string& key) const {
-    GError* raw_error = nullptr;
-    GCharPtr value(g_key_file_get_string(key_file_, group_.c_str(), key.c_str(), &raw_error));
-    const ErrorPtr error(raw_error);
-    // An invalid escape sets the error but still returns a value.
-    if (!value || error)
-      fail(where(key),
-           "an invalid escape in " + quoted(raw(key)) + " (" +
-               shown(error ? error->message : "cannot read the value") + ")",
-           "escapes are \\s \\n \\t \\r and \\\\ (write a backslash as \\\\)");
-    // Trailing spaces are never part of an escape: as many as the raw value has.
-    const std::string raw_value = raw(key);
-    const std::size_t last = raw_value.find_last_not_of(" \t\r\f\v");
-    const std::size_t trailing =
-        last == std::string::npos ? raw_value.size() : raw_value.size() - last - 1;
-    std::string unescaped(value.get());
-    unescaped.resize(unescaped.size() - std::min(trailing, unescaped.size()));
+    GCharPtr raw_value(g_key_file_get_value(key_file_, group_.c_str(), key.c_str(), nullptr));
+    std::string_view value = raw_value ? raw_value.get() : "";
+    while (!value.empty() && g_ascii_isspace(value.back())) value.remove_suffix(1);
+    const char* fix = "escapes are \\s \\n \\t \\r and \\\\ (write a backslash as \\\\)";
+    std::string unescaped;
+    for (std::size_t at = 0; at < value.size(); ++at) {
+      if (value[at] != '\\') {
+        unescaped += value[at];
+        continue;
+      }
+      if (++at == value.size())
+        fail(where(key), quoted(value) + " ends with a lone backslash", fix);
+      static constexpr std::pair<char, char> kEscapes[] = {
+          {'s', ' '}, {'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'\\', '\\'}};
+      const auto escape = std::find_if(std::begin(kEscapes), std::end(kEscapes),
+                                       [&](const auto& entry) { return entry.first == value[at]; });
+      if (escape == std::end(kEscapes)) {
+        // The backslash and the whole character after it.
+        const auto length = std::min<std::size_t>(1 + g_utf8_skip[static_cast<guchar>(value[at])],
+                                                  value.size() - at + 1);
+        fail(where(key),
+             quoted(value) + " holds the invalid escape " + quoted(value.substr(at - 1, length)),
+             fix);
+      }
+      unescaped += escape->second;
+    }
     return unescaped;
-  }
-
-  std::string raw(const std::string& key) const {
-    GCharPtr value(g_key_file_get_value(key_file_, group_.c_str(), key.c_str(), nullptr));
-    return value ? std::string(value.get()) : std::string();
   }
 
   std::string non_empty(const std::string& key, const std::string& fix) const {
