@@ -11,26 +11,15 @@
 #include <set>
 
 #include "options.h"
+#include "support/handles.h"
 
 namespace vmafexact::monitor_tool {
 namespace {
 
-struct KeyFileRelease {
-  void operator()(GKeyFile* key_file) const { g_key_file_unref(key_file); }
-};
-using KeyFilePtr = std::unique_ptr<GKeyFile, KeyFileRelease>;
-struct StrvRelease {
-  void operator()(gchar** strings) const { g_strfreev(strings); }
-};
-using StrvPtr = std::unique_ptr<gchar*, StrvRelease>;
-struct GFreeRelease {
-  void operator()(gchar* text) const { g_free(text); }
-};
-using GCharPtr = std::unique_ptr<gchar, GFreeRelease>;
-struct ErrorRelease {
-  void operator()(GError* error) const { g_error_free(error); }
-};
-using ErrorPtr = std::unique_ptr<GError, ErrorRelease>;
+using tools::ErrorPtr;
+using tools::GCharPtr;
+using KeyFilePtr = std::unique_ptr<GKeyFile, tools::Releaser<GKeyFile, g_key_file_unref>>;
+using StrvPtr = std::unique_ptr<gchar*, tools::Releaser<gchar*, g_strfreev>>;
 
 // A file descriptor, closed on every path.
 class Descriptor {
