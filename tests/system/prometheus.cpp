@@ -141,10 +141,12 @@ PrometheusServer::PrometheusServer(const std::string& program, const std::filesy
     if (!process_->running() && attempt < 3 &&
         log.find("address already in use") != std::string::npos)
       continue;
+    const std::string why = process_->running() ? "did not become ready within " +
+                                                      std::to_string(timeout.count()) + " s"
+                                                : "exited before it was ready";
     process_.reset();
-    throw std::runtime_error(program +
-                             " did not become ready on 127.0.0.1:" + std::to_string(port) +
-                             " within " + std::to_string(timeout.count()) + " s; its log:\n" + log);
+    throw std::runtime_error(program + " on 127.0.0.1:" + std::to_string(port) + " " + why +
+                             "; its log:\n" + log);
   }
 }
 

@@ -203,11 +203,18 @@ struct Station {
   }
 };
 
+using Deadline = std::chrono::steady_clock::time_point;
+
+// Whole seconds left until `deadline`, at least one.
+std::chrono::seconds seconds_left(Deadline deadline) {
+  return std::max(
+      1s, std::chrono::ceil<std::chrono::seconds>(deadline - std::chrono::steady_clock::now()));
+}
+
 // "serving http://127.0.0.1:PORT/metrics" on the monitor's standard error.
-int wait_port(SystemProcess& monitor, std::chrono::seconds timeout) {
+int wait_port(SystemProcess& monitor, Deadline deadline) {
   static const std::regex serving("serving http://127\\.0\\.0\\.1:([0-9]+)/metrics");
-  for (auto deadline = std::chrono::steady_clock::now() + timeout;
-       std::chrono::steady_clock::now() < deadline && monitor.running();) {
+  while (std::chrono::steady_clock::now() < deadline && monitor.running()) {
     std::smatch m;
     const std::string text = monitor.error_output();
     if (std::regex_search(text, m, serving)) return std::stoi(m[1]);
@@ -217,18 +224,20 @@ int wait_port(SystemProcess& monitor, std::chrono::seconds timeout) {
                            monitor.error_output());
 }
 
-// Polls `done` every 200 ms until it holds or `timeout` has passed; false then.
+// Polls `done` every 200 ms until it holds or `deadline` has passed; false then.
 template <typename Done>
-bool wait_until(Done done, std::chrono::seconds timeout) {
-  for (auto deadline = std::chrono::steady_clock::now() + timeout;
-       std::chrono::steady_clock::now() < deadline;) {
+bool wait_until(Done done, Deadline deadline) {
+  while (std::chrono::steady_clock::now() < deadline) {
     if (done()) return true;
     SystemProcess::pump(200ms);
   }
   return done();
 }
 
+// Everything up and the single channel's end scraped, in 50 s at most (about
+// 16 s here), so that the suite ends within a minute whatever happens.
 std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
+  const Deadline deadline = std::chrono::steady_clock::now() + 50s;
   auto station = std::make_unique<Station>();
   char templ[] = "/tmp/vmafexact-prometheus-XXXXXX";
   if (!g_mkdtemp(templ)) throw std::runtime_error("cannot make a temporary folder");
@@ -273,8 +282,8 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
                                "threads=1", "--set", "window=1s", "--set", "features=psnr", "--set",
                                "alert=vmaf<1000", "--set", "max-lateness=-1"},
       dir / "single.stderr");
-  const int station_port = wait_port(*station->station_monitor, 30s);
-  const int single_port = wait_port(*station->single_monitor, 30s);
+  const int station_port = wait_port(*station->station_monitor, deadline);
+  const int single_port = wait_port(*station->single_monitor, deadline);
 
   // Rules as shipped; the rule groups inherit evaluation_interval.
   std::string rule_files;
@@ -294,7 +303,8 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
       "    static_configs:\n"
       "      - targets: ['127.0.0.1:" +
       std::to_string(station_port) + "', '127.0.0.1:" + std::to_string(single_port) + "']\n";
-  station->prometheus = std::make_unique<PrometheusServer>(prometheus_program, dir, config, 20s);
+  station->prometheus =
+      std::make_unique<PrometheusServer>(prometheus_program, dir, config, seconds_left(deadline));
   const PrometheusApi& api = station->api();
 
   const auto targets_up = [&] {
@@ -302,8 +312,8 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
     return targets.size() == 2 && std::all_of(targets.begin(), targets.end(),
                                               [](const Json& t) { return t.at("health") == "up"; });
   };
-  if (!wait_until(targets_up, 20s))
-    throw std::runtime_error("Prometheus' targets are not up after 20 s: " +
+  if (!wait_until(targets_up, deadline))
+    throw std::runtime_error("Prometheus' targets are not up within 50 s of the start: " +
                              api.get("/api/v1/targets").dump());
   station->start_time = unix_now();
 
@@ -317,10 +327,10 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
     if (seen_end == 0) seen_end = value_of(result.at(0).at("value"));
     return value_of(result.at(0).at("value")) >= seen_end + 2;
   };
-  if (!wait_until(ended, 30s))
+  if (!wait_until(ended, deadline))
     throw std::runtime_error(
-        "Prometheus has not scraped the single channel's end of stream "
-        "twice within 30 s");
+        "Prometheus has not scraped the single channel's end of stream twice within 50 s of the "
+        "start");
   station->end_time = unix_now();
   station->station_lines = read_json_lines(dir / "station.jsonl");
   station->single_lines = read_json_lines(dir / "single.jsonl");
