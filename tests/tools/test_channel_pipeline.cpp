@@ -418,6 +418,11 @@ TEST(ChannelPipelineErrors, NameTheProblemAndTheFix) {
   };
   ChannelConfig channel = channel_of("/nonexistent/ref.mkv", "udp://@239.1.1.1:5000");
   EXPECT_NE(message_of(channel).find("is neither a URI"), std::string::npos);
+  channel = channel_of("udp://@239.1.1.1:5000", "udp://@239.1.1.2:5000");
+  channel.scale_flags = "bicubic+sharp";
+  EXPECT_NE(message_of(channel).find("scale-flags bicubic+sharp: 'sharp' is not a libswscale flag"),
+            std::string::npos)
+      << message_of(channel);
   channel = {};
   channel.pipeline = "videotestsrc ! fakesink";
   EXPECT_NE(message_of(channel).find("write the element as 'vmafexact name=v'"), std::string::npos);

@@ -252,6 +252,9 @@ GstPadProbeReturn dist_hold_probe(GstPad*, GstPadProbeInfo* info, gpointer data)
 ChannelPipeline build_from_uris(const ChannelConfig& channel) {
   const std::string ref_uri = uri_of(channel.ref, "ref");
   const std::string dist_uri = uri_of(channel.dist, "dist");
+  if (const std::string problem = tools::sws_flags_problem(channel.scale_flags); !problem.empty())
+    throw PipelineError("scale-flags " + channel.scale_flags + ": " + problem +
+                        "; write FFmpeg's sws flags, e.g. bicubic or lanczos+accurate_rnd.");
   ChannelPipeline built;
   built.pipeline.reset(static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("monitor"))));
   GstElement* pipeline = built.pipeline.get();

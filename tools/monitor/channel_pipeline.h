@@ -28,7 +28,9 @@ struct ChannelPipeline {
 
 // The channel's pipeline, with a vmafexact element named "v" whose src goes to
 // a fakesink sync=false (ref/dist), or as the description says (pipeline).
-// Element properties and offsets are not set here. Throws PipelineError.
+// Element properties and offsets are not set here. Built for one run: to
+// restart a channel, build it anew (the distorted input is held for the
+// reference's caps once, at the start). Throws PipelineError.
 ChannelPipeline build_channel_pipeline(const ChannelConfig& channel);
 
 }  // namespace vmafexact::monitor_tool

@@ -1,5 +1,8 @@
 #include "conform.h"
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 namespace vmafexact::tools {
@@ -99,6 +102,38 @@ CapsPtr pin_colour(const GstCaps* target, const GstCaps* decoded) {
     if (value) gst_structure_set(output, field, G_TYPE_STRING, value, nullptr);
   }
   return caps;
+}
+
+std::string sws_flags_problem(const std::string& flags) {
+  static constexpr std::string_view kNames[] = {
+      "fast_bilinear", "bilinear",        "bicubic",
+      "experimental",  "neighbor",        "area",
+      "bicublin",      "gauss",           "sinc",
+      "lanczos",       "spline",          "print_info",
+      "accurate_rnd",  "full_chroma_int", "full_chroma_inp",
+      "bitexact",      "error_diffusion", "unstable"};
+  std::string known;
+  for (std::string_view name : kNames) {
+    if (!known.empty()) known += ", ";
+    known += name;
+  }
+  std::size_t at = 0;
+  bool any = false;
+  while (at < flags.size()) {
+    if (flags[at] == '+' || flags[at] == '-') ++at;
+    const std::size_t end = std::min(flags.find_first_of("+-", at), flags.size());
+    const std::string_view name(flags.data() + at, end - at);
+    if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames)) {
+      std::string problem(1, '\'');
+      problem.append(name);
+      problem.append("' is not a libswscale flag (flags: ").append(known).append("; joined by +)");
+      return problem;
+    }
+    any = true;
+    at = end;
+  }
+  if (!any) return "give a flag, e.g. bicubic or lanczos+accurate_rnd";
+  return {};
 }
 
 bool ffmpeg_scaler_available() {

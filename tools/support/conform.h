@@ -66,6 +66,11 @@ struct ScalerChoice {
   std::string flags = "bicubic";
 };
 
+// FFmpeg's sws_flags (vmafexactscale's flags): names joined by '+' (or '-'
+// to clear one), e.g. "bicubic", "lanczos+accurate_rnd". Empty when fine,
+// else what is wrong.
+std::string sws_flags_problem(const std::string& flags);
+
 // Whether vmafexactscale (FFmpeg's scaling) is registered.
 bool ffmpeg_scaler_available();
 // Whether `choice` scales with vmafexactscale (ffmpeg, and it is registered).

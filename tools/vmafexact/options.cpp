@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "report.h"
+#include "support/conform.h"
 #include "support/handles.h"
 #include "support/raw_video.h"
 #include "vmafexact_config.h"
@@ -227,41 +228,6 @@ std::string videoscale_methods() {
   }
   gst_object_unref(scale);
   return names;
-}
-
-
-// FFmpeg's sws_flags: names joined by '+' (or '-' to clear one), e.g.
-// "bicubic", "lanczos+accurate_rnd". Empty when fine, else what is wrong.
-std::string sws_flags_problem(const std::string& flags) {
-  static constexpr std::string_view kNames[] = {
-      "fast_bilinear", "bilinear",        "bicubic",
-      "experimental",  "neighbor",        "area",
-      "bicublin",      "gauss",           "sinc",
-      "lanczos",       "spline",          "print_info",
-      "accurate_rnd",  "full_chroma_int", "full_chroma_inp",
-      "bitexact",      "error_diffusion", "unstable"};
-  std::string known;
-  for (std::string_view name : kNames) {
-    if (!known.empty()) known += ", ";
-    known += name;
-  }
-  std::size_t at = 0;
-  bool any = false;
-  while (at < flags.size()) {
-    if (flags[at] == '+' || flags[at] == '-') ++at;
-    const std::size_t end = std::min(flags.find_first_of("+-", at), flags.size());
-    const std::string_view name(flags.data() + at, end - at);
-    if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames)) {
-      std::string problem(1, '\'');
-      problem.append(name);
-      problem.append("' is not a libswscale flag (flags: ").append(known).append("; joined by +)");
-      return problem;
-    }
-    any = true;
-    at = end;
-  }
-  if (!any) return "give a flag, e.g. bicubic or lanczos+accurate_rnd";
-  return {};
 }
 
 }  // namespace
@@ -585,7 +551,7 @@ Options parse_options(int argc, char** argv) {
                          options.scale_method,
                      "Drop --scale-flags, or --scale-method to scale as FFmpeg does.");
     options.scale_flags = raw.scale_flags;
-    if (const std::string problem = sws_flags_problem(options.scale_flags); !problem.empty())
+    if (const std::string problem = tools::sws_flags_problem(options.scale_flags); !problem.empty())
       bad("--scale-flags", options.scale_flags, problem);
   }
   if (raw.align) {
