@@ -871,6 +871,26 @@ TEST(MonitorExposition, ScoresAreClassifiedByKind) {
                 "vmaf=vmaf_b_v0.6.3, neg=vmaf_v0.6.1neg, q.2=vmaf (/a, b=c (d).json), "
                 "last=vmaf (/x)"),
             (std::vector<std::string>{"vmaf", "neg", "q.2", "last"}));
+  EXPECT_EQ(monitor_tool::named_model_keys("vmaf_v0.6.1:name=psnr_model,/a/b.json:disable_clip:"
+                                           "name=motion_q,vmaf_v0.6.1neg:name="),
+            (std::vector<std::string>{"psnr_model", "motion_q"}));
+
+  // A renamed model is a model from the first frame on: before a window
+  // names it, the model property does.
+  monitor_tool::ChannelFigures channel;
+  channel.name = "c";
+  channel.model = "vmaf_v0.6.1:name=psnr_model";
+  StructureHandle frame = structure("vmafexact-frame");
+  gst_structure_set(frame.get(), "index", G_TYPE_UINT64, guint64{0}, "psnr_model", G_TYPE_DOUBLE,
+                    77.0, "psnr_y", G_TYPE_DOUBLE, 30.0, nullptr);
+  monitor_tool::take_frame(channel.run, frame.get());
+  const Exposition metrics = parse_openmetrics(
+      monitor_tool::render_metrics({&channel}, "1", monitor_tool::ExpositionFormat::kOpenMetrics)
+          .body);
+  const Sample* model = metrics.of("c", "vmafexact_frame_vmaf", {{"score", "psnr_model"}});
+  ASSERT_TRUE(model) << "psnr_model is not in vmafexact_frame_vmaf";
+  EXPECT_EQ(model->value, 77);
+  EXPECT_TRUE(metrics.of("c", "vmafexact_frame_psnr_decibels", {{"score", "psnr_y"}}));
 }
 
 TEST(MonitorExposition, CountersCarryOverRestarts) {

@@ -231,10 +231,11 @@ void write_statistics(Writer& out, const std::vector<const ChannelFigures*>& cha
   for (const Kind& kind : kKinds) {
     const std::string base = "vmafexact_" + std::string(scope) + '_' + kind.name;
     const auto each = [&](auto&& write) {
-      for (const ChannelFigures* channel : channels)
+      for (const ChannelFigures* channel : channels) {
+        const std::vector<std::string> keys = channel->model_keys();
         for (const auto& [score, stats] : stats_of(*channel))
-          if (score_kind(score, channel->run.model_keys) == kind.kind)
-            write(*channel, score, stat_names(stats));
+          if (score_kind(score, keys) == kind.kind) write(*channel, score, stat_names(stats));
+      }
     };
     out.family(base, "summary",
                std::string("Each score's distribution over ") + over + ": " + kind.what +
@@ -416,8 +417,9 @@ Rendered render_metrics(const std::vector<const ChannelFigures*>& channels,
                std::string("Each score of the last vmafexact-frame message: ") + kind.what + '.',
                kind.unit);
     each([&](const ChannelFigures& c, const Figures& f) {
+      const std::vector<std::string> keys = c.model_keys();
       for (const auto& [score, value] : f.last_scores)
-        if (score_kind(score, f.model_keys) == kind.kind)
+        if (score_kind(score, keys) == kind.kind)
           out.sample(name, with(channel_label(c), "score", score), number_text(value));
     });
   }
@@ -500,8 +502,9 @@ Rendered render_metrics(const std::vector<const ChannelFigures*>& channels,
                    kind.what + '.',
                kind.unit);
     each([&](const ChannelFigures& c, const Figures& f) {
+      const std::vector<std::string> keys = c.model_keys();
       for (const auto& [score, value] : f.aggregates)
-        if (score_kind(score, f.model_keys) == kind.kind)
+        if (score_kind(score, keys) == kind.kind)
           out.sample(name, with(channel_label(c), "score", score), number_text(value));
     });
   }

@@ -25,8 +25,9 @@ using Rendered = monitor_http::Rendered;
 // a model's output (0-100 for VMAF models), a PSNR-like score in decibels, or
 // any other feature (in libvmaf's unit for it).
 enum class ScoreKind { kVmaf, kPsnrDecibels, kFeature };
-// `model_keys`: the models' score names as the element's `models` field gives
-// them (empty before the first message that has it); a model's bootstrap
+// `model_keys`: the models' score names (ChannelFigures::model_keys(): the
+// element's `models` field, or before a message had it, the model property's
+// ":name=KEY"s); a model's bootstrap
 // scores (KEY_bagging, KEY_stddev, KEY_ci_p95_lo, KEY_ci_p95_hi, KEY_0001, ...)
 // are its kind too. Without the key, a name that is none of libvmaf's feature
 // names is a model's.
@@ -34,7 +35,7 @@ ScoreKind score_kind(std::string_view score, const std::vector<std::string>& mod
 
 // The whole exposition over the channels, each family once with its samples
 // contiguous, in the channels' order within it.
-Rendered render_metrics(const std::vector<const ChannelFigures*>& channels, std::string_view version,
-                        ExpositionFormat format);
+Rendered render_metrics(const std::vector<const ChannelFigures*>& channels,
+                        std::string_view version, ExpositionFormat format);
 
 }  // namespace vmafexact::monitor_tool

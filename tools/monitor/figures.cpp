@@ -77,6 +77,20 @@ std::vector<std::string> model_keys_of(std::string_view models) {
   return keys;
 }
 
+std::vector<std::string> named_model_keys(std::string_view model_property) {
+  std::vector<std::string> keys;
+  constexpr std::string_view kName = ":name=";
+  for (auto at = model_property.find(kName); at != std::string_view::npos;
+       at = model_property.find(kName, at + 1)) {
+    const std::string_view rest = model_property.substr(at + kName.size());
+    if (rest.empty() || !is_key_start(rest.front())) continue;
+    std::size_t length = 1;
+    while (length < rest.size() && is_key_char(rest[length])) ++length;
+    keys.emplace_back(rest.substr(0, length));
+  }
+  return keys;
+}
+
 void take_frame(Figures& f, const GstStructure* s) {
   f.last_scores.clear();
   const gint fields = gst_structure_n_fields(s);
@@ -171,6 +185,10 @@ guint64 ChannelFigures::alert_raised(const std::pair<std::string, std::string>& 
   const auto current = run.alerts.find(alert);
   return (carried != carried_alert_raised.end() ? carried->second : 0) +
          (current != run.alerts.end() ? current->second.raised : 0);
+}
+
+std::vector<std::string> ChannelFigures::model_keys() const {
+  return run.model_keys.empty() ? named_model_keys(model) : run.model_keys;
 }
 
 void ChannelFigures::new_run() {

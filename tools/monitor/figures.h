@@ -112,6 +112,9 @@ struct ChannelFigures {
   guint64 skipped_late() const { return carried_skipped_late + run.skipped_late(); }
   double media_seconds() const { return carried_media_seconds + run.media_seconds; }
   guint64 alert_raised(const std::pair<std::string, std::string>& alert) const;
+  // The models' score names: the messages' (run.model_keys) once one had
+  // them, else those the model property names with ":name=".
+  std::vector<std::string> model_keys() const;
 
   // Before a new pipeline starts: folds run's counters into carried_*, resets run.
   void new_run();
@@ -127,5 +130,7 @@ void take_summary(Figures& figures, const GstStructure* summary);
 
 // The score names in a `models` field: "KEY=NAME (PATH), KEY=NAME, ...".
 std::vector<std::string> model_keys_of(std::string_view models);
+// The score names a `model` property gives explicitly (":name=KEY").
+std::vector<std::string> named_model_keys(std::string_view model_property);
 
 }  // namespace vmafexact::monitor_tool
