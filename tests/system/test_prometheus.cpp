@@ -27,6 +27,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -433,6 +434,17 @@ TEST_F(PrometheusTest, FrameScoresEqualTheJsonLines) {
     for (const auto& [time, value] :
          station().one("vmafexact_last_frame_running_time_seconds" + selector).samples)
       EXPECT_TRUE(same_double(value, seconds_of(frame_at(time).at("running-time"))));
+    // The media scored: the running time from the first frame to this one
+    // (a channel that never restarted), in nanoseconds, then in seconds.
+    const auto first_running_time = frames.begin()->second->at("running-time").get<std::uint64_t>();
+    for (const auto& [time, value] :
+         station().one("vmafexact_media_scored_seconds_total" + selector).samples)
+      if (index_at.contains(time)) {
+        const auto running_time = frame_at(time).at("running-time").get<std::uint64_t>();
+        EXPECT_TRUE(
+            same_double(value, static_cast<double>(running_time - first_running_time) / 1e9))
+            << "media scored at frame " << index_at.at(time);
+      }
     for (const auto& [time, value] :
          station().one("vmafexact_frames_scored_total" + selector).samples)
       if (index_at.contains(time)) {
@@ -571,10 +583,13 @@ TEST_F(PrometheusTest, SummaryAndCountersEqualTheJsonLines) {
   // The media scored: from the first frame's running time to the last one's.
   const std::vector<const Json*> frame_lines =
       messages(lines_of("main"), "main", "vmafexact-frame");
-  EXPECT_NEAR(at_end("vmafexact_media_scored_seconds_total{channel=\"main\"}"),
-              seconds_of(frame_lines.back()->at("fields").at("running-time")) -
-                  seconds_of(frame_lines.front()->at("fields").at("running-time")),
-              1e-9);
+  const auto running_time = [](const Json* line) {
+    return line->at("fields").at("running-time").get<std::uint64_t>();
+  };
+  EXPECT_TRUE(same_double(
+      at_end("vmafexact_media_scored_seconds_total{channel=\"main\"}"),
+      static_cast<double>(running_time(frame_lines.back()) - running_time(frame_lines.front())) /
+          1e9));
 }
 
 // The running channels' counters at every scrape, and the failing one's restarts.
@@ -628,6 +643,32 @@ TEST_F(PrometheusTest, CountersOfTheStationAreConsistent) {
   // Every channel's info, and the monitors' build.
   EXPECT_EQ(station().query("vmafexact_channel_info{channel=~\"long|other|main\"}").size(), 3u);
   EXPECT_EQ(station().query("vmafexact_build_info").size(), 2u);
+}
+
+// Prometheus took every scrape as it came: both targets up without an error
+// at the end, and no sample refused (duplicates, out of order or bounds) in
+// any scrape, by Prometheus' own counters.
+TEST_F(PrometheusTest, EveryScrapeWasTakenWhole) {
+  for (const Json& target :
+       station().api().get("/api/v1/targets?state=active").at("activeTargets")) {
+    EXPECT_EQ(target.at("health"), "up") << target.dump();
+    EXPECT_EQ(target.at("lastError"), "") << target.dump();
+  }
+  const vmafexact::system_test::HttpResponse own =
+      vmafexact::system_test::http_get(station().api().port(), "/metrics");
+  ASSERT_EQ(own.status, 200u);
+  std::size_t counters = 0;
+  std::istringstream lines(own.body);
+  for (std::string line; std::getline(lines, line);) {
+    static const std::regex refused(
+        "prometheus_target_scrapes_(sample_duplicate_timestamp|sample_out_of_order|"
+        "sample_out_of_bounds|exceeded_sample_limit|exceeded_body_size_limit)_total (.+)");
+    std::smatch m;
+    if (!std::regex_match(line, m, refused)) continue;
+    ++counters;
+    EXPECT_EQ(m[2].str(), "0") << line;
+  }
+  EXPECT_EQ(counters, 5u) << "Prometheus' own counters of refused samples not found";
 }
 
 // ---------------------------------------------------------------- deploy/
