@@ -362,6 +362,23 @@ TEST(ChannelPipelineCapsChange, ADistSizeChangeMidStreamIsConformedAgain) {
   EXPECT_NE(small.frames[6], large.frames[6]);  // the switch does change the scores
 }
 
+// The other way: at the reference's size first (no scaler), then 80x48 (the
+// scaler linked in mid-stream, at the new caps).
+TEST(ChannelPipelineCapsChange, ADistShrinkingMidStreamGetsAScaler) {
+  const FedInput ref{sizes(8, {160, 96}), 0};
+  FedInput switching{sizes(4, {160, 96}), 5};
+  for (const auto& size : sizes(4, {80, 48})) switching.sizes.push_back(size);
+  const PlayResult run = play_fed(ref, switching);
+  EXPECT_TRUE(run.ended) << run.error;
+  ASSERT_EQ(run.frames.size(), 8u);
+  const PlayResult large = play_fed(ref, FedInput{sizes(8, {160, 96}), 5});
+  const PlayResult small = play_fed(ref, FedInput{sizes(8, {80, 48}), 5});
+  ASSERT_EQ(small.frames.size(), 8u) << small.error;
+  ASSERT_EQ(large.frames.size(), 8u) << large.error;
+  for (std::size_t i = 0; i < 8; ++i)
+    EXPECT_EQ(run.frames[i], (i < 4 ? large : small).frames[i]) << "frame " << i;
+}
+
 TEST(ChannelPipelineCapsChange, AReferenceSizeChangeMidStreamIsAClearError) {
   FedInput ref{sizes(4, {160, 96}), 0};
   for (const auto& size : sizes(4, {80, 48})) ref.sizes.push_back(size);
