@@ -18,8 +18,8 @@
 #include <fstream>
 #include <functional>
 #include <future>
-#include <mutex>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -48,9 +48,9 @@ void run_to_eos(const std::string& description) {
   ASSERT_TRUE(pipeline) << (error ? error->message : "?");
   gst_element_set_state(pipeline.get(), GST_STATE_PLAYING);
   tools::GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
-  tools::MessagePtr message(gst_bus_timed_pop_filtered(
-      bus.get(), 60 * GST_SECOND,
-      static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
+  tools::MessagePtr message(
+      gst_bus_timed_pop_filtered(bus.get(), 60 * GST_SECOND,
+                                 static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
   gst_element_set_state(pipeline.get(), GST_STATE_NULL);
   ASSERT_TRUE(message && GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_EOS)
       << "could not write the test media: " << description;
@@ -129,7 +129,8 @@ bool has_element(const ChannelPipeline& built, const char* name) {
 }
 
 GstPad* static_pad(const ChannelPipeline& built, const char* element, const char* pad) {
-  tools::GstObjectPtr<GstElement> found(gst_bin_get_by_name(GST_BIN(built.pipeline.get()), element));
+  tools::GstObjectPtr<GstElement> found(
+      gst_bin_get_by_name(GST_BIN(built.pipeline.get()), element));
   if (!found) return nullptr;
   tools::GstObjectPtr<GstPad> got(gst_element_get_static_pad(found.get(), pad));
   return got.get();  // the element (in the pipeline) keeps its pad
@@ -157,7 +158,8 @@ class ChannelPipelineTest : public ::testing::Test {
     const std::string raw =
         "videotestsrc num-buffers=6 pattern=smpte horizontal-speed=3 ! "
         "video/x-raw,format=I420,width=640,height=360,framerate=25/1";
-    run_to_eos(raw + " ! tee name=t t. ! queue ! jpegenc quality=90 ! matroskamux ! filesink location=" +
+    run_to_eos(raw +
+               " ! tee name=t t. ! queue ! jpegenc quality=90 ! matroskamux ! filesink location=" +
                path("ref.mkv") +
                " t. ! queue ! videoscale ! video/x-raw,width=320,height=180 ! jpegenc quality=40 ! "
                "matroskamux ! filesink location=" +
@@ -214,10 +216,10 @@ TEST_F(ChannelPipelineTest, SameSizeInputsAreScoredAsTheToolDoesWithoutAScaler) 
 // The case end to end: vmafexact-monitor --ref --dist, its --jsonl.
 TEST_F(ChannelPipelineTest, TheMonitorScoresARenditionAsTheToolDoes) {
   const std::string jsonl = path("monitor.jsonl");
-  vmafexact::test::ChildProcess monitor({VMAFEXACT_MONITOR_PATH, "--ref", path("ref.mkv"), "--dist",
-                                         path("dist320.mkv"), "--listen", "127.0.0.1:0", "--jsonl",
-                                         jsonl},
-                                        path("monitor.stderr"));
+  vmafexact::test::ChildProcess monitor(
+      {VMAFEXACT_MONITOR_PATH, "--ref", path("ref.mkv"), "--dist", path("dist320.mkv"), "--listen",
+       "127.0.0.1:0", "--jsonl", jsonl},
+      path("monitor.stderr"));
   ASSERT_EQ(monitor.wait_exit(120s), 0) << monitor.error_output();
   std::vector<FrameFields> frames;
   std::ifstream in(jsonl);
@@ -305,9 +307,9 @@ GstSample* frame_sample(int width, int height, int index, int seed, bool colorim
   gst_buffer_unmap(buffer, &map);
   GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(index, GST_SECOND, 25);
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 25;
-  tools::CapsPtr caps(gst_caps_new_simple(
-      "video/x-raw", "format", G_TYPE_STRING, "I420", "width", G_TYPE_INT, width, "height",
-      G_TYPE_INT, height, "framerate", GST_TYPE_FRACTION, 25, 1, nullptr));
+  tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", "width",
+                                          G_TYPE_INT, width, "height", G_TYPE_INT, height,
+                                          "framerate", GST_TYPE_FRACTION, 25, 1, nullptr));
   if (colorimetry) gst_caps_set_simple(caps.get(), "colorimetry", G_TYPE_STRING, "bt601", nullptr);
   GstSample* sample = gst_sample_new(buffer, caps.get(), nullptr, nullptr);
   gst_buffer_unref(buffer);
@@ -319,7 +321,8 @@ void feed(GstElement*, GstElement* source, gpointer data) {
   g_object_set(source, "format", GST_FORMAT_TIME, nullptr);
   for (std::size_t index = 0; index < input->sizes.size(); ++index) {
     const auto [width, height] = input->sizes[index];
-    GstSample* sample = frame_sample(width, height, static_cast<int>(index), input->seed, input->colorimetry);
+    GstSample* sample =
+        frame_sample(width, height, static_cast<int>(index), input->seed, input->colorimetry);
     gst_app_src_push_sample(GST_APP_SRC(source), sample);
     gst_sample_unref(sample);
   }
@@ -331,10 +334,11 @@ PlayResult play_fed(const FedInput& ref, const FedInput& dist,
                     const std::function<void(const ChannelPipeline&)>& prepare = {}) {
   const ChannelPipeline built = build_channel_pipeline(channel_of("appsrc://", "appsrc://"));
   if (prepare) prepare(built);
-  for (const auto& [name, input] : {std::pair{"ref_decoder", &ref}, std::pair{"dist_decoder", &dist}}) {
-    tools::GstObjectPtr<GstElement> decoder(gst_bin_get_by_name(GST_BIN(built.pipeline.get()), name));
-    g_signal_connect(decoder.get(), "source-setup", G_CALLBACK(feed),
-                     const_cast<FedInput*>(input));
+  for (const auto& [name, input] :
+       {std::pair{"ref_decoder", &ref}, std::pair{"dist_decoder", &dist}}) {
+    tools::GstObjectPtr<GstElement> decoder(
+        gst_bin_get_by_name(GST_BIN(built.pipeline.get()), name));
+    g_signal_connect(decoder.get(), "source-setup", G_CALLBACK(feed), const_cast<FedInput*>(input));
   }
   return play(built, 30s);
 }

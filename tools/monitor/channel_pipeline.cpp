@@ -49,8 +49,8 @@ GstElement* add(GstElement* bin, const GstObjectPtr<GstElement>& element) {
 
 ChannelPipeline build_from_description(const std::string& description) {
   GError* raw_error = nullptr;
-  GstElement* parsed = gst_parse_launch_full(description.c_str(), nullptr,
-                                             GST_PARSE_FLAG_FATAL_ERRORS, &raw_error);
+  GstElement* parsed =
+      gst_parse_launch_full(description.c_str(), nullptr, GST_PARSE_FLAG_FATAL_ERRORS, &raw_error);
   ErrorPtr error(raw_error);
   ChannelPipeline built;
   if (parsed) built.pipeline.reset(static_cast<GstElement*>(gst_object_ref_sink(parsed)));
@@ -67,9 +67,9 @@ ChannelPipeline build_from_description(const std::string& description) {
         "the pipeline has no element named v; write the element as 'vmafexact name=v'.");
   GstElementFactory* factory = gst_element_get_factory(built.vmafexact.get());
   if (!factory || std::string_view(GST_OBJECT_NAME(factory)) != "vmafexact")
-    throw PipelineError(std::string("the element named v is a ") +
-                        (factory ? GST_OBJECT_NAME(factory) : "?") +
-                        ", not a vmafexact; name the vmafexact element v and the others otherwise.");
+    throw PipelineError(
+        std::string("the element named v is a ") + (factory ? GST_OBJECT_NAME(factory) : "?") +
+        ", not a vmafexact; name the vmafexact element v and the others otherwise.");
   return built;
 }
 
@@ -117,7 +117,9 @@ void release_shared(gpointer data) {
   std::unique_ptr<std::shared_ptr<LiveConform>> owned(
       static_cast<std::shared_ptr<LiveConform>*>(data));
 }
-LiveConform& conform_of(gpointer data) { return **static_cast<std::shared_ptr<LiveConform>*>(data); }
+LiveConform& conform_of(gpointer data) {
+  return **static_cast<std::shared_ptr<LiveConform>*>(data);
+}
 
 std::string video_text(const GstVideoInfo& info) {
   return std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" +
@@ -303,11 +305,11 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
       gst_pad_add_probe(decoded.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, dist_caps_probe,
                         share(conform), release_shared);
       std::lock_guard lock(conform->mutex);
-      conform->hold = gst_pad_add_probe(
-          decoded.get(),
-          static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BLOCK |
-                                       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
-          dist_hold_probe, share(conform), release_shared);
+      conform->hold =
+          gst_pad_add_probe(decoded.get(),
+                            static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BLOCK |
+                                                         GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                            dist_hold_probe, share(conform), release_shared);
     }
   }
   built.vmafexact = std::move(vmafexact);
