@@ -280,19 +280,22 @@ TEST_F(ChannelPipelineTest, ThePipelineGoesToNullWhileTheDistIsHeld) {
 
 // Raw frames fed through appsrc:// inputs, at sizes the test picks per frame.
 struct FedInput {
-  std::vector<std::pair<int, int>> sizes;  // one per frame
-  int seed = 0;                            // the distorted input: noise on the pattern
-  bool colorimetry = true;                 // false: caps silent about it (as y4m's)
+  std::vector<std::pair<int, int>> sizes;         // one per frame
+  int seed = 0;                                   // the distorted input: noise on the pattern
+  bool colorimetry = true;                        // false: caps silent about it (as y4m's)
+  GstVideoFormat format = GST_VIDEO_FORMAT_I420;  // planar, 8 or 16 bits
 };
 
-GstSample* frame_sample(int width, int height, int index, int seed, bool colorimetry) {
+GstSample* frame_sample(int width, int height, int index, int seed, bool colorimetry,
+                        GstVideoFormat format) {
   GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, width, height);
+  gst_video_info_set_format(&info, format, width, height);
+  const bool wide = GST_VIDEO_FORMAT_INFO_DEPTH(info.finfo, 0) > 8;
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   GstMapInfo map;
   gst_buffer_map(buffer, &map, GST_MAP_WRITE);
   // A pattern by position on the picture, so that sizes show the same scene.
-  for (int plane = 0; plane < 3; ++plane) {
+  for (int plane = 0; plane < static_cast<int>(GST_VIDEO_INFO_N_PLANES(&info)); ++plane) {
     const int w = GST_VIDEO_INFO_COMP_WIDTH(&info, plane);
     const int h = GST_VIDEO_INFO_COMP_HEIGHT(&info, plane);
     const int stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, plane);
@@ -301,15 +304,19 @@ GstSample* frame_sample(int width, int height, int index, int seed, bool colorim
       for (int x = 0; x < w; ++x) {
         int value = plane == 0 ? 16 + (x * 200 / w + y * 19 / h + index * 7) % 220 : 128 + plane;
         if (seed) value += ((x * 31 + y * 17 + index * seed) % 9) - 4;
-        data[y * stride + x] = static_cast<guint8>(value);
+        if (wide)
+          reinterpret_cast<guint16*>(data + y * stride)[x] = static_cast<guint16>(value << 2);
+        else
+          data[y * stride + x] = static_cast<guint8>(value);
       }
   }
   gst_buffer_unmap(buffer, &map);
   GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(index, GST_SECOND, 25);
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 25;
-  tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", "width",
-                                          G_TYPE_INT, width, "height", G_TYPE_INT, height,
-                                          "framerate", GST_TYPE_FRACTION, 25, 1, nullptr));
+  tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                          gst_video_format_to_string(format), "width", G_TYPE_INT,
+                                          width, "height", G_TYPE_INT, height, "framerate",
+                                          GST_TYPE_FRACTION, 25, 1, nullptr));
   if (colorimetry) gst_caps_set_simple(caps.get(), "colorimetry", G_TYPE_STRING, "bt601", nullptr);
   GstSample* sample = gst_sample_new(buffer, caps.get(), nullptr, nullptr);
   gst_buffer_unref(buffer);
@@ -321,8 +328,8 @@ void feed(GstElement*, GstElement* source, gpointer data) {
   g_object_set(source, "format", GST_FORMAT_TIME, nullptr);
   for (std::size_t index = 0; index < input->sizes.size(); ++index) {
     const auto [width, height] = input->sizes[index];
-    GstSample* sample =
-        frame_sample(width, height, static_cast<int>(index), input->seed, input->colorimetry);
+    GstSample* sample = frame_sample(width, height, static_cast<int>(index), input->seed,
+                                     input->colorimetry, input->format);
     gst_app_src_push_sample(GST_APP_SRC(source), sample);
     gst_sample_unref(sample);
   }
@@ -424,6 +431,19 @@ TEST(ChannelPipelineCapsChange, TheDistKeepsItsColorimetryWhenScaledToHd) {
   EXPECT_EQ(run.frames.size(), 3u);
   std::lock_guard lock(mutex);
   EXPECT_EQ(dist_colorimetry, "bt601");
+}
+
+// A gray rendition pairs by luma with a YUV reference of its bit depth only:
+// against a 10-bit one it is refused, naming both formats, before anything is scored.
+TEST(ChannelPipelineCapsChange, AGrayDistAgainstATenBitReferenceIsRefused) {
+  const PlayResult run = play_fed(FedInput{sizes(3, {80, 48}), 0, true, GST_VIDEO_FORMAT_I420_10LE},
+                                  FedInput{sizes(3, {80, 48}), 5, false, GST_VIDEO_FORMAT_GRAY8});
+  EXPECT_FALSE(run.ended);
+  EXPECT_TRUE(run.frames.empty());
+  EXPECT_NE(run.error.find("the reference is 10-bit YUV (I420_10LE) and the distorted video "
+                           "appsrc:// gray (GRAY8)"),
+            std::string::npos)
+      << run.error;
 }
 
 // ------------------------------------------------------------- errors
