@@ -649,8 +649,10 @@ TEST_F(PrometheusTest, CountersOfTheStationAreConsistent) {
 // at the end, and no sample refused (duplicates, out of order or bounds) in
 // any scrape, by Prometheus' own counters.
 TEST_F(PrometheusTest, EveryScrapeWasTakenWhole) {
-  for (const Json& target :
-       station().api().get("/api/v1/targets?state=active").at("activeTargets")) {
+  // Held here: a range-for over get(...).at(...) would outlive get's answer.
+  const Json targets = station().api().get("/api/v1/targets?state=active").at("activeTargets");
+  EXPECT_EQ(targets.size(), 2u);
+  for (const Json& target : targets) {
     EXPECT_EQ(target.at("health"), "up") << target.dump();
     EXPECT_EQ(target.at("lastError"), "") << target.dump();
   }
