@@ -230,6 +230,8 @@ Exposition parse_exposition(const std::string& text, Format format) {
           }
         }
         ++at;  // the closing quote
+        if (!g_utf8_validate(value.data(), static_cast<gssize>(value.size()), nullptr))
+          reject(number, line, "a label value that is not UTF-8");
         if (!sample.labels.emplace(label, value).second)
           reject(number, line, "label " + label + " twice");
         if (at < line.size() && line[at] == ',') {
@@ -794,6 +796,7 @@ std::vector<monitor_tool::ChannelFigures> station() {
       monitor_tool::take_alert(channel.run, message.get());
     }
   }
+  channels[1].model = "/srv/mod\xe8les/latin1.json";  // a path not in UTF-8
   // The first channel ended; the second restarted after an error and scores again.
   StructureHandle summary = structure("vmafexact-summary");
   gst_structure_set(summary.get(), "frames-scored", G_TYPE_UINT64, guint64{9}, "models",
@@ -1055,6 +1058,8 @@ TEST(MonitorExposition, BothFormatsHoldTheSameSamplesStrictly) {
   const Sample* info = om.of("news-hd", "vmafexact_channel_info",
                              {{"model", channels[0].model}, {"backend", "cpu"}});
   ASSERT_TRUE(info);
+  EXPECT_TRUE(om.of("sport.4k", "vmafexact_channel_info",
+                    {{"model", "/srv/mod\xef\xbf\xbdles/latin1.json"}, {"backend", "cpu"}}));
 }
 
 // promtool with `arguments`, `input` on its standard input: its complaints

@@ -147,8 +147,16 @@ class Writer {
 
  private:
   // Label values escape \, " and line feeds in both formats; HELP escapes "
-  // in OpenMetrics only.
+  // in OpenMetrics only. Both formats are UTF-8: bytes that are not (a model
+  // file's path in another encoding) become U+FFFD rather than fail the scrape.
   static std::string escaped(std::string_view text, bool quotes) {
+    std::string valid;
+    if (!g_utf8_validate(text.data(), static_cast<gssize>(text.size()), nullptr)) {
+      gchar* made_valid = g_utf8_make_valid(text.data(), static_cast<gssize>(text.size()));
+      valid = made_valid;
+      g_free(made_valid);
+      text = valid;
+    }
     std::string result;
     for (const char c : text) {
       if (c == '\\')
