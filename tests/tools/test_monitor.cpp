@@ -1181,7 +1181,7 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
                                         jsonl.string(),
                                         "--no-exit-on-eos",
                                         "--set",
-                                        "features=psnr",
+                                        "features=psnr=enable_apsnr=true",
                                         "--set",
                                         "threads=1"};
   // Tumbling windows of 6 frames (the last one partial); an alert raised at
@@ -1361,6 +1361,24 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
     return figures;
   };
   EXPECT_GE(expect_statistics("vmafexact_run_", totals), 4u * 9);
+  // The summary's aggregates (apsnr_y, ...: -inf, null in JSON, for a plane
+  // not scored).
+  std::size_t aggregates = 0;
+  for (const auto& [name, value] : totals.items()) {
+    if (name.rfind("apsnr_", 0) != 0) continue;
+    ++aggregates;
+    const Sample* sample = find_score("vmafexact_run_aggregate_", "", name, {});
+    if (!sample) {
+      ADD_FAILURE() << name << " not written";
+      continue;
+    }
+    if (value.is_null())
+      EXPECT_TRUE(std::isinf(sample->value)) << name;
+    else
+      EXPECT_EQ(sample->value, value.get<double>()) << name;
+  }
+  EXPECT_EQ(aggregates, 3u);
+  EXPECT_EQ(metrics.families.at("vmafexact_run_aggregate_psnr_decibels").samples.size(), 3u);
 
   // Windows and alerts only where the element posted them.
   std::cout << "[monitor] windows and alerts: "
