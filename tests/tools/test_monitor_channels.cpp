@@ -437,6 +437,82 @@ TEST_F(MonitorChannelsTest, AChannelThatScoresNothingIsRestartedAsStalled) {
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
 }
 
+// What /proc says of a process: resident memory, threads, descriptors.
+struct ProcessUse {
+  long rss_kib = -1;
+  long threads = -1;
+  long descriptors = -1;
+};
+ProcessUse process_use(const std::string& pid) {
+  ProcessUse use;
+  std::ifstream status("/proc/" + pid + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) use.rss_kib = std::stol(line.substr(6));
+    if (line.rfind("Threads:", 0) == 0) use.threads = std::stol(line.substr(8));
+  }
+  std::error_code error;
+  use.descriptors = 0;
+  for (fs::directory_iterator it("/proc/" + pid + "/fd", error), end; !error && it != end;
+       it.increment(error))
+    ++use.descriptors;
+  return use;
+}
+
+// Months of a failing input, compressed: two channels restart about ten times
+// a second each (one whose input cannot be opened, one whose input ends after
+// five frames). Nothing a restart makes may stay behind: threads and
+// descriptors stay at their level, and memory grows by far less than one
+// pipeline per restart would (a leaked pipeline is hundreds of KiB).
+TEST_F(MonitorChannelsTest, EndlessRestartsLeaveThreadsDescriptorsAndMemoryFlat) {
+  const fs::path config = write_config(
+      "[monitor]\nrestart-delay=50ms\nrestart-delay-max=50ms\nstall-timeout=2s\n"
+      "[channel missing]\nref=file://" + (dir_ / "none-ref.mkv").string() +
+      "\ndist=file://" + (dir_ / "none-dist.mkv").string() +
+      "\n[channel ends]\npipeline=videotestsrc num-buffers=5 ! " + kCaps +
+      " ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafexact name=v "
+      "model=\"\" features=psnr threads=1 ! fakesink sync=false\n");
+  MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0"},
+                         dir_ / "stderr.txt");
+  const auto port = monitor.wait_port(30s);
+  ASSERT_TRUE(port) << monitor.error_output();
+  auto total_restarts = [&] {
+    const auto body = scrape(*port);
+    if (!body) return -1.0;
+    const Samples samples = parse_samples(*body);
+    return restarts(samples, "missing") + restarts(samples, "ends");
+  };
+  // Warmed up: GStreamer's plugins loaded, malloc's arenas made.
+  const auto warm_deadline = std::chrono::steady_clock::now() + 30s;
+  while (total_restarts() < 40 && std::chrono::steady_clock::now() < warm_deadline &&
+         monitor.running())
+    MonitorProcess::pump(100ms);
+  const double restarts_before = total_restarts();
+  ASSERT_GE(restarts_before, 40) << monitor.error_output();
+  ProcessUse first = process_use(monitor.pid()), most = first, last = first;
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  double restarts_now = restarts_before;
+  while (restarts_now < restarts_before + 300 && std::chrono::steady_clock::now() < deadline &&
+         monitor.running()) {
+    MonitorProcess::pump(200ms);
+    last = process_use(monitor.pid());
+    most.threads = std::max(most.threads, last.threads);
+    most.descriptors = std::max(most.descriptors, last.descriptors);
+    restarts_now = total_restarts();
+  }
+  ASSERT_GE(restarts_now, restarts_before + 300) << monitor.error_output();
+  // A stop in flight holds a worker thread and a pipeline's few threads and
+  // descriptors for a moment: the levels may wobble by that, not grow with
+  // the 300 restarts.
+  EXPECT_LE(most.threads, first.threads + 12) << "threads " << first.threads << " -> " << most.threads;
+  EXPECT_LE(most.descriptors, first.descriptors + 12)
+      << "descriptors " << first.descriptors << " -> " << most.descriptors;
+  EXPECT_LT(last.rss_kib - first.rss_kib, 8 * 1024)
+      << "RSS " << first.rss_kib << " KiB -> " << last.rss_kib << " KiB over "
+      << restarts_now - restarts_before << " restarts";
+  monitor.send_signal(SIGTERM);
+  EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
+}
+
 // A FIFO the test holds open and never writes to: a filesrc reading it blocks
 // in read() until the test closes it, and so does its pipeline's change to
 // NULL (filesrc cannot interrupt the read) and an EOS sent into it.
