@@ -164,8 +164,10 @@ def live_branch(args, kind, which, fps):
         caps = f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT},framerate={fps}/1"
         tail = upload(args)
     else:
+        # Fixed caps (libx264 writes High profile): decoders list the profiles
+        # they take, which would leave the caps unfixed.
         caps = (f"video/x-h264,stream-format=byte-stream,alignment=au,framerate={fps}/1,"
-                f"width={WIDTH},height={HEIGHT}")
+                f"width={WIDTH},height={HEIGHT},profile=high")
         tail = f" ! h264parse ! {decoder(args)}"
     # The queue takes each frame off the socket as it comes (stamped then), so
     # that a scorer behind real time shows as pairs skipped late (max-lateness
@@ -223,7 +225,9 @@ SAMPLE = re.compile(r'^(vmafexact_[a-z_]+?)(?:_total)?(?:\{([^}]*)\})? (\S+)')
 def scrape(url):
     """{(family without _total, channel, input): value} for the counters used here."""
     request = urllib.request.Request(url, headers={"Accept": "text/plain"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    # A monitor whose host is saturated answers late: a scrape that times out
+    # is a finding, not a crash of the bench.
+    with urllib.request.urlopen(request, timeout=30) as response:
         text = response.read().decode()
     values = {}
     for line in text.splitlines():
@@ -292,9 +296,16 @@ def one_run(args, kind, model, channels):
                 sys.exit(f"monitor_capacity: the monitor did not start:\n{log.read()[-3000:]}")
         time.sleep(args.warmup)
         load_before = os.getloadavg()[0]
-        before, cpu_before, t_before = scrape(url), cpu_seconds(monitor.pid), time.monotonic()
-        time.sleep(args.seconds)
-        after, cpu_after, t_after = scrape(url), cpu_seconds(monitor.pid), time.monotonic()
+        try:
+            before, cpu_before, t_before = scrape(url), cpu_seconds(monitor.pid), time.monotonic()
+            time.sleep(args.seconds)
+            after, cpu_after, t_after = scrape(url), cpu_seconds(monitor.pid), time.monotonic()
+        except OSError as error:
+            state = ("still running" if monitor.poll() is None
+                     else f"the monitor ended with status {monitor.returncode}")
+            print(f"monitor_capacity: {channels} channels: /metrics did not answer ({error}); "
+                  f"{state}; see {log_path}", flush=True)
+            return []
         load_after = os.getloadavg()[0]
         if monitor.poll() is not None:
             sys.exit(f"monitor_capacity: the monitor ended during the run: see {log_path}")
