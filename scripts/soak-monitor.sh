@@ -158,6 +158,7 @@ up="up{job=\"vmafexact\"}"
 # Stop: SIGINT sends EOS, the summaries are written, the monitor exits.
 kill -INT "$monitor_pid" 2>/dev/null || true
 ran=$((SECONDS - start))
+echo "$ran ${range%s}" > "$out/ran.txt"
 monitor_status=0
 wait "$monitor_pid" || monitor_status=$?
 monitor_pid=""
@@ -228,8 +229,11 @@ prometheus_scored = by_channel("scored")
 scored_at = {r["metric"].get("channel", "?"): float(r["value"][1]) for r in promql.get("scored_at") or []}
 
 def epoch(wallclock):
-    return datetime.datetime.strptime(wallclock, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+    # "2026-12-06T15:13:50.123456Z", or without the fraction when it is 0.
+    seconds, _, fraction = wallclock.rstrip("Z").partition(".")
+    whole = datetime.datetime.strptime(seconds, "%Y-%m-%dT%H:%M:%S").replace(
         tzinfo=datetime.timezone.utc).timestamp()
+    return whole + (float("0." + fraction) if fraction else 0.0)
 
 lines, lines_by_scrape, first_running_time, last_running_time, summaries = {}, {}, {}, {}, {}
 with open(f"{out}/station.jsonl") as jsonl:
