@@ -1097,9 +1097,11 @@ window.vxViolations = [];
 document.addEventListener('securitypolicyviolation', e => window.vxViolations.push(e.blockedURI));
 </script>)";
 constexpr const char* kProbeBody = R"(<script>
-window.addEventListener('load', async () => {
+window.addEventListener('load', () => {
+  // Synchronous: the load event comes after every image (data: URIs) has
+  // loaded, and an await here (img.decode()) could outlast the virtual time
+  // budget, leaving --dump-dom without the probe (seen once under ASan in CI).
   const images = [...document.querySelectorAll('table.worst img')];
-  await Promise.all(images.map(i => i.decode().catch(() => null)));
   const summary = document.querySelector('table.summary');
   const firstPlot = document.querySelector('svg');
   const vmaf = document.querySelector('svg g.panel[data-score="vmaf"]');
