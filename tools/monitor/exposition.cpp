@@ -30,33 +30,22 @@ std::string count_text(guint64 value) { return std::to_string(value); }
 
 double seconds_of(GstClockTime time) { return static_cast<double>(time) / GST_SECOND; }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
+// The Accept header is read with the request reader's own field helpers.
+using monitor_http::equals_ignoring_case;
+using monitor_http::trim_whitespace;
 
 // A media range's q parameter (RFC 9110 12.4.2); 1 without one.
 double quality_of(std::string_view parameters) {
   while (!parameters.empty()) {
     const auto semicolon = parameters.find(';');
-    const std::string_view parameter = trimmed(parameters.substr(0, semicolon));
+    const std::string_view parameter = trim_whitespace(parameters.substr(0, semicolon));
     parameters =
         semicolon == std::string_view::npos ? std::string_view{} : parameters.substr(semicolon + 1);
     const auto equals = parameter.find('=');
     if (equals == std::string_view::npos ||
-        !equals_ignoring_case(trimmed(parameter.substr(0, equals)), "q"))
+        !equals_ignoring_case(trim_whitespace(parameter.substr(0, equals)), "q"))
       continue;
-    const std::string value(trimmed(parameter.substr(equals + 1)));
+    const std::string value(trim_whitespace(parameter.substr(equals + 1)));
     char* end = nullptr;
     const double q = g_ascii_strtod(value.c_str(), &end);
     return end && *end == '\0' && !value.empty() ? q : 1;
@@ -302,10 +291,10 @@ std::optional<guint64> run_count(const ChannelFigures&) { return std::nullopt; }
 ExpositionFormat negotiate_format(std::string_view accept) {
   while (!accept.empty()) {
     const auto comma = accept.find(',');
-    const std::string_view range = trimmed(accept.substr(0, comma));
+    const std::string_view range = trim_whitespace(accept.substr(0, comma));
     accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
     const auto semicolon = range.find(';');
-    const std::string_view type = trimmed(range.substr(0, semicolon));
+    const std::string_view type = trim_whitespace(range.substr(0, semicolon));
     if (equals_ignoring_case(type, "application/openmetrics-text") &&
         quality_of(semicolon == std::string_view::npos ? std::string_view{}
                                                        : range.substr(semicolon + 1)) > 0)

@@ -81,4 +81,9 @@ std::string serialize(const Response& response, bool head_only, std::string_view
 // RFC 9110's IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT", whatever the locale.
 std::string http_date(std::time_t time);
 
+// ASCII case-insensitive equality, as HTTP compares field names and tokens.
+bool equals_ignoring_case(std::string_view a, std::string_view b);
+// `text` without the spaces and tabs (OWS) around it.
+std::string_view trim_whitespace(std::string_view text);
+
 }  // namespace vmafexact::monitor_http
