@@ -1,115 +1,15 @@
 // A program that a system test runs beside itself (Prometheus, vmafexact-monitor):
-// its stdout and stderr in files, its exit awaited with a timeout. It cannot
-// outlive the test: the destructor kills it (also on a failed assertion), and
-// the kernel kills it with SIGKILL when the test process dies first (a meson
-// timeout, a crash), through PR_SET_PDEATHSIG.
+// the tools' tests' ChildProcess (its stdout and stderr in files, its exit awaited
+// with a timeout, killed by its destructor and, through PR_SET_PDEATHSIG, when
+// the test process dies first).
 #pragma once
 
-#include <gio/gio.h>
-#include <sys/prctl.h>
-
-#include <chrono>
-#include <csignal>
-#include <filesystem>
-#include <fstream>
-#include <memory>
-#include <optional>
-#include <sstream>
-#include <stdexcept>
-#include <string>
-#include <thread>
-#include <vector>
+#include "../tools/child_process.h"
 
 namespace vmafexact::system_test {
 
-template <typename T>
-struct GObjectReleaser {
-  void operator()(T* object) const {
-    if (object) g_object_unref(object);
-  }
-};
-template <typename T>
-using GObjectPtr = std::unique_ptr<T, GObjectReleaser<T>>;
-
-inline std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class SystemProcess {
- public:
-  // argv[0] is the program (looked up in PATH). Its stderr goes to
-  // `stderr_path`, its stdout to `stdout_path` (the test's when empty).
-  SystemProcess(const std::vector<std::string>& argv, const std::filesystem::path& stderr_path,
-                const std::filesystem::path& stdout_path = {})
-      : stderr_path_(stderr_path), stdout_path_(stdout_path) {
-    // GSubprocess opens these files without truncating them: start them empty.
-    std::filesystem::remove(stderr_path);
-    if (!stdout_path.empty()) std::filesystem::remove(stdout_path);
-    std::vector<const gchar*> args;
-    for (const auto& argument : argv) args.push_back(argument.c_str());
-    args.push_back(nullptr);
-    GObjectPtr<GSubprocessLauncher> launcher(g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_NONE));
-    g_subprocess_launcher_set_stderr_file_path(launcher.get(), stderr_path.c_str());
-    if (!stdout_path.empty())
-      g_subprocess_launcher_set_stdout_file_path(launcher.get(), stdout_path.c_str());
-    g_subprocess_launcher_set_child_setup(launcher.get(), die_with_parent, nullptr, nullptr);
-    GError* error = nullptr;
-    process_.reset(g_subprocess_launcher_spawnv(launcher.get(), args.data(), &error));
-    if (!process_) {
-      const std::string message = error ? error->message : "?";
-      g_clear_error(&error);
-      throw std::runtime_error("could not start " + argv.at(0) + ": " + message);
-    }
-    g_subprocess_wait_async(process_.get(), nullptr, on_exit, &exited_);
-  }
-  ~SystemProcess() {
-    if (!exited_) {
-      g_subprocess_force_exit(process_.get());
-      wait_exit(std::chrono::seconds(10));
-    }
-  }
-  SystemProcess(const SystemProcess&) = delete;
-  SystemProcess& operator=(const SystemProcess&) = delete;
-
-  std::string error_output() const { return read_text(stderr_path_); }
-  bool running() const { return !exited_; }
-  void send_signal(int signal) { g_subprocess_send_signal(process_.get(), signal); }
-
-  // The exit status (128 + the signal for a program killed by one), or nothing
-  // if the program still runs at the timeout.
-  std::optional<int> wait_exit(std::chrono::seconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!exited_ && std::chrono::steady_clock::now() < deadline)
-      pump(std::chrono::milliseconds(20));
-    if (!exited_) return std::nullopt;
-    if (!g_subprocess_get_if_exited(process_.get()))
-      return 128 + g_subprocess_get_term_sig(process_.get());
-    return g_subprocess_get_exit_status(process_.get());
-  }
-
-  // Runs the default main context (which reports exits), then sleeps.
-  static void pump(std::chrono::milliseconds pause) {
-    while (g_main_context_iteration(nullptr, FALSE)) {
-    }
-    std::this_thread::sleep_for(pause);
-  }
-
- private:
-  // In the child, between fork and exec: async-signal-safe calls only.
-  static void die_with_parent(gpointer) { prctl(PR_SET_PDEATHSIG, SIGKILL); }
-
-  static void on_exit(GObject* process, GAsyncResult* result, gpointer exited) {
-    g_subprocess_wait_finish(G_SUBPROCESS(process), result, nullptr);
-    *static_cast<bool*>(exited) = true;
-  }
-
-  std::filesystem::path stderr_path_;
-  std::filesystem::path stdout_path_;
-  GObjectPtr<GSubprocess> process_;
-  bool exited_ = false;
-};
+using test::GObjectPtr;
+using test::read_text;
+using SystemProcess = test::ChildProcess;
 
 }  // namespace vmafexact::system_test

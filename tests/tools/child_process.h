@@ -4,8 +4,10 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <sys/prctl.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -51,6 +53,9 @@ class ChildProcess {
     g_subprocess_launcher_set_stderr_file_path(launcher.get(), stderr_path.c_str());
     if (!stdout_path.empty())
       g_subprocess_launcher_set_stdout_file_path(launcher.get(), stdout_path.c_str());
+    // It cannot outlive the test: the kernel kills it when the test process
+    // dies first (a meson timeout, a crash); the destructor, on any other path.
+    g_subprocess_launcher_set_child_setup(launcher.get(), die_with_parent, nullptr, nullptr);
     GError* error = nullptr;
     process_.reset(g_subprocess_launcher_spawnv(launcher.get(), args.data(), &error));
     if (!process_) {
@@ -100,6 +105,9 @@ class ChildProcess {
   }
 
  private:
+  // In the child, between fork and exec: async-signal-safe calls only.
+  static void die_with_parent(gpointer) { prctl(PR_SET_PDEATHSIG, SIGKILL); }
+
   static void on_exit(GObject* process, GAsyncResult* result, gpointer exited) {
     g_subprocess_wait_finish(G_SUBPROCESS(process), result, nullptr);
     *static_cast<bool*>(exited) = true;
