@@ -32,9 +32,11 @@
 #include <vector>
 
 #include "align_auto.h"
+#include "batch.h"
 #include "errors.h"
 #include "inputs.h"
 #include "ladder.h"
+#include "merge.h"
 #include "options.h"
 #include "outputs.h"
 #include "pipeline.h"
@@ -568,6 +570,9 @@ int main(int argc, char** argv) {
   try {
     // `vmafexact report LOG.json ...`: the page from earlier logs (report_command.h).
     if (argc > 1 && std::string_view(argv[1]) == "report") return report_command(argc - 1, argv + 1);
+    // `vmafexact batch MANIFEST --output-dir DIR` and `vmafexact merge DIR` (batch.h, merge.h).
+    if (argc > 1 && std::string_view(argv[1]) == "batch") return batch_command(argc - 1, argv + 1);
+    if (argc > 1 && std::string_view(argv[1]) == "merge") return merge_command(argc - 1, argv + 1);
     return run(argc, argv);
   } catch (const CliError& error) {
     std::fprintf(stderr, "vmafexact: %s\n", error.what());
