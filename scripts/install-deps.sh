@@ -46,7 +46,14 @@ packages=(
   # (prometheus-alertmanager) checks the Alertmanager example, systemd-analyze (systemd)
   # verifies the service unit. Their services are not started (see policy-rc.d below).
   prometheus prometheus-alertmanager systemd
+  # the Kubernetes manifests' offline check (deploy/tests/check_deploy.py) reads YAML
+  python3-yaml
 )
+# ... and decodes them with kubectl: Debian's kubernetes-client (1.20), unless a
+# kubectl is already there (a newer one from Kubernetes' own packages conflicts with it).
+if ! command -v kubectl >/dev/null 2>&1; then
+  packages+=(kubernetes-client)
+fi
 if [[ "${1:-}" == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi

@@ -14,6 +14,8 @@ variable CI is set, since CI installs every tool: scripts/install-deps.sh).
   check_deploy.py dashboard DASHBOARD_JSON
   check_deploy.py names RULES_YML ALERTMANAGER_YML DASHBOARD_JSON
   check_deploy.py dashboard-exprs DASHBOARD_JSON   (prints each query, variables replaced)
+  check_deploy.py kubernetes MANIFEST_YAML... [--gpu]   (Indexed Jobs; --gpu: the GPU variant)
+  check_deploy.py kustomize KUSTOMIZATION_DIR          (kubectl kustomize, then as kubernetes)
   check_deploy.py self-test DEPLOY_DIR --exec BINARY (each check fails on a broken copy)
 """
 
@@ -275,6 +277,250 @@ def check_names(rules_path, alertmanager_path, dashboard_path):
     print(f"names: {len(alerts)} alerts, metrics of {rules_path} and {dashboard_path} all in the exposition")
 
 
+# --- Kubernetes (deploy/kubernetes/, docs/deploy.md "Kubernetes") -----------------
+
+# Job fields newer than some kubectl: (path prefix, the minor version of the
+# first kubectl whose types hold it). An older kubectl drops them when it decodes
+# the Job, which is no mistake of the file (Debian 12's kubectl is 1.20).
+JOB_FIELDS_SINCE = [
+    ("spec.completionMode", 21), ("spec.suspend", 21), ("spec.podFailurePolicy", 25),
+    ("spec.backoffLimitPerIndex", 28), ("spec.maxFailedIndexes", 28),
+    ("spec.podReplacementPolicy", 28), ("spec.successPolicy", 30), ("spec.managedBy", 30),
+]
+# What every pod of the Job runs (the Slurm array's command, deploy/slurm/).
+BATCH_COMMAND = ["vmafexact", "batch"]
+SHARD_COUNT_ENV = "VMAFEXACT_SHARD_COUNT"
+# A kubectl whose kustomize knows `replacements` and `patches` with a target.
+KUSTOMIZE_MIN_MINOR = 22
+
+
+class ToolTooOld(Exception):
+    pass
+
+
+def load_yaml_documents(path):
+    try:
+        import yaml  # Debian: python3-yaml
+    except ImportError:
+        # A python3 other than Debian's (pyenv, a venv) first on PATH: Debian's
+        # module, whose pure-Python part any Python 3 runs.
+        sys.path.append("/usr/lib/python3/dist-packages")
+        try:
+            import yaml
+        except ImportError as e:
+            raise ToolMissing("python3-yaml (the Python module yaml)") from e
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [doc for doc in yaml.safe_load_all(f) if doc is not None]
+    except (OSError, yaml.YAMLError) as e:
+        raise CheckFailed(f"{path}: not YAML: {e}") from e
+
+
+def kubectl_minor(kubectl):
+    version = json.loads(run([kubectl, "version", "--client", "-o", "json"]))
+    return int(re.match(r"\d+", version["clientVersion"]["minor"]).group(0))
+
+
+def key_paths(node, prefix=""):
+    """Every mapping key's path: spec.template.spec.containers[0].env[1].name."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            yield path
+            yield from key_paths(value, path)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from key_paths(value, f"{prefix}[{i}]")
+
+
+def check_job_structure(where, job, claims, gpu):
+    """The Job as docs/deploy.md describes it; returns a list of problems."""
+    problems = []
+    spec = job.get("spec") or {}
+    if job.get("apiVersion") != "batch/v1":
+        problems.append(f"apiVersion {job.get('apiVersion')!r}, expected batch/v1")
+    if spec.get("completionMode") != "Indexed":
+        problems.append(f"completionMode {spec.get('completionMode')!r}: an Indexed Job is needed "
+                        "(the pods read their shard from JOB_COMPLETION_INDEX)")
+    completions = spec.get("completions")
+    if not isinstance(completions, int) or isinstance(completions, bool) or completions < 1:
+        problems.append(f"completions {completions!r}: a whole number of shards, 1 or more")
+    parallelism = spec.get("parallelism", 1)
+    if not isinstance(parallelism, int) or isinstance(parallelism, bool) or parallelism < 1:
+        problems.append(f"parallelism {parallelism!r}: a whole number, 1 or more")
+    if "backoffLimitPerIndex" not in spec and "backoffLimit" not in spec:
+        problems.append("neither backoffLimitPerIndex nor backoffLimit: say how often a shard is retried")
+    failure_policy = spec.get("podFailurePolicy")
+    if failure_policy and any(rule.get("action") == "FailIndex" for rule in failure_policy.get("rules", [])) \
+            and "backoffLimitPerIndex" not in spec:
+        problems.append("podFailurePolicy's FailIndex needs backoffLimitPerIndex")
+    pod = (spec.get("template") or {}).get("spec") or {}
+    restart = pod.get("restartPolicy")
+    if restart not in ("Never", "OnFailure"):
+        problems.append(f"restartPolicy {restart!r}: a Job's pods need Never or OnFailure")
+    elif failure_policy and restart != "Never":
+        problems.append("podFailurePolicy needs restartPolicy Never")
+    containers = pod.get("containers") or []
+    batch = [c for c in containers if (c.get("command") or [])[:1] + (c.get("args") or [])[:1] == BATCH_COMMAND]
+    if len(batch) != 1:
+        problems.append("no container (or more than one) runs `vmafexact batch MANIFEST --output-dir DIR`: "
+                        + "; ".join(" ".join(map(str, (c.get("command") or []) + (c.get("args") or [])))
+                                    for c in containers))
+        return problems
+    container = batch[0]
+    command = [str(a) for a in (container.get("command") or []) + (container.get("args") or [])]
+    if len(command) < 5 or command[3] != "--output-dir" or command[2].startswith("-"):
+        problems.append(f"the command {' '.join(command)!r} is not `vmafexact batch MANIFEST --output-dir DIR ...`")
+        return problems
+    manifest, output_dir = command[2], command[4]
+    if any(a == "--shard" or a.startswith("--shard=") for a in command):
+        problems.append("--shard in the command: the shard comes from JOB_COMPLETION_INDEX and " + SHARD_COUNT_ENV)
+    env = {e.get("name"): e for e in container.get("env") or []}
+    if "JOB_COMPLETION_INDEX" in env:
+        problems.append("JOB_COMPLETION_INDEX set by hand: Kubernetes sets it for each pod")
+    count = env.get(SHARD_COUNT_ENV, {}).get("value")
+    if count is None:
+        problems.append(f"no env {SHARD_COUNT_ENV} (the number of shards, equal to completions)")
+    elif not isinstance(count, str):
+        problems.append(f"env {SHARD_COUNT_ENV}: {count!r} is not a string (quote it: \"{count}\")")
+    elif count != str(completions):
+        problems.append(f"env {SHARD_COUNT_ENV}={count} but completions={completions}: "
+                        "they must be equal, or rows are scored twice or never")
+    if not container.get("image"):
+        problems.append("the container has no image")
+    resources = container.get("resources") or {}
+    for kind in ("requests", "limits"):
+        for name in ("cpu", "memory"):
+            if name not in (resources.get(kind) or {}):
+                problems.append(f"no resources.{kind}.{name}")
+    gpus = (resources.get("limits") or {}).get("nvidia.com/gpu")
+    backend_cuda = any(command[i:i + 2] == ["--backend", "cuda"] for i in range(len(command))) \
+        or "--backend=cuda" in command
+    if gpu and not backend_cuda:
+        problems.append("the GPU variant does not run --backend cuda")
+    if (gpu or backend_cuda) and not (isinstance(gpus, int) and gpus >= 1):
+        problems.append(f"{'--backend cuda' if backend_cuda else 'the GPU variant'} without resources.limits "
+                        f"nvidia.com/gpu (is {gpus!r}): the pod gets no GPU")
+    if gpus and not backend_cuda:
+        problems.append("a GPU requested but the command has no --backend cuda")
+    volumes = {v.get("name"): v for v in pod.get("volumes") or []}
+    mounts = container.get("volumeMounts") or []
+    for role, path in (("the manifest", manifest), ("the output folder", output_dir)):
+        mount = max((m for m in mounts if path == m.get("mountPath") or path.startswith(m.get("mountPath", "").rstrip("/") + "/")),
+                    key=lambda m: len(m.get("mountPath", "")), default=None)
+        if mount is None:
+            problems.append(f"{role} {path} is on no mounted volume (it would be lost with the pod)")
+            continue
+        volume = volumes.get(mount.get("name"))
+        if volume is None:
+            problems.append(f"volumeMount {mount.get('name')!r} names no volume")
+            continue
+        claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
+        if claim is None:
+            problems.append(f"{role} {path} is on volume {mount.get('name')!r}, not a persistentVolumeClaim")
+        elif claims is not None and claim not in claims:
+            problems.append(f"claimName {claim!r}: no such PersistentVolumeClaim in the files given "
+                            f"({', '.join(sorted(claims)) or 'none'})")
+        if role == "the output folder" and mount.get("readOnly"):
+            problems.append(f"the output folder {path} is on a read-only mount")
+    return [f"{where}: {p}" for p in problems]
+
+
+def check_claim_structure(where, claim):
+    problems = []
+    spec = claim.get("spec") or {}
+    if not spec.get("accessModes"):
+        problems.append("no accessModes")
+    elif "ReadWriteMany" not in spec["accessModes"]:
+        problems.append(f"accessModes {spec['accessModes']}: the pods of a Job run on several nodes: ReadWriteMany")
+    if not ((spec.get("resources") or {}).get("requests") or {}).get("storage"):
+        problems.append("no resources.requests.storage")
+    return [f"{where}: {p}" for p in problems]
+
+
+def kubectl_round_trip(kubectl, minor, where, job):
+    """kubectl decodes the Job into its own Go types, offline (`set env --local`):
+    a value of the wrong type fails, and a key the types lack (a misspelt field) is
+    missing from what it prints back. Returns the problems."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="vmafexact-kubectl-") as work:
+        path = os.path.join(work, "job.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(job, f)
+        try:
+            printed = json.loads(run([kubectl, "set", "env", "--local", "-f", path, "-o", "json",
+                                      "VMAFEXACT_CHECK_DEPLOY=1"]))
+        except CheckFailed as e:
+            return [f"{where}: kubectl does not take the Job: {e}"]
+    kept = set(key_paths(printed))
+    newer = set()
+    for path in key_paths(job):
+        if path in kept:
+            continue
+        field = next(((prefix, v) for prefix, v in JOB_FIELDS_SINCE if path == prefix
+                      or path.startswith((prefix + ".", prefix + "["))), None)
+        if field is not None and minor < field[1]:
+            newer.add(field)
+            continue
+        problems.append(f"{where}: {path} is no field of kubectl 1.{minor}'s {job.get('kind')} (misspelt?)")
+    for prefix, since in sorted(newer):
+        print(f"{where}: {prefix} is newer (1.{since}) than kubectl 1.{minor}: not checked by kubectl")
+    return problems
+
+
+def check_kubernetes(paths, gpu=False):
+    """Every Job in PATHS is an Indexed Job running the batch command with
+    VMAFEXACT_SHARD_COUNT equal to completions, on a claimed volume; its claims
+    (when given) are ReadWriteMany; then kubectl decodes each Job (offline)."""
+    documents = []
+    for path in paths:
+        documents += [(f"{path} ({doc.get('kind')} {(doc.get('metadata') or {}).get('name')})", doc)
+                      for doc in load_yaml_documents(path)]
+    problems = [f"{where}: not a Kubernetes object (no kind or apiVersion)" for where, doc in documents
+                if not isinstance(doc, dict) or not doc.get("kind") or not doc.get("apiVersion")]
+    if problems:
+        raise CheckFailed("\n".join(problems))
+    claims = {(doc.get("metadata") or {}).get("name") for _, doc in documents
+              if doc["kind"] == "PersistentVolumeClaim"}
+    jobs = [(where, doc) for where, doc in documents if doc["kind"] == "Job"]
+    if not jobs:
+        problems.append(f"{', '.join(paths)}: no Job")
+    for where, doc in documents:
+        if doc["kind"] == "Job":
+            problems += check_job_structure(where, doc, claims or None, gpu)
+        elif doc["kind"] == "PersistentVolumeClaim":
+            problems += check_claim_structure(where, doc)
+    if problems:
+        raise CheckFailed("\n".join(problems))
+    print(f"{len(jobs)} Indexed Job(s){' (GPU)' if gpu else ''}, {len(claims)} claim(s): structure as documented")
+    kubectl = tool("kubectl")
+    minor = kubectl_minor(kubectl)
+    for where, doc in jobs:
+        problems += kubectl_round_trip(kubectl, minor, where, doc)
+    if problems:
+        raise CheckFailed("\n".join(problems))
+    print(f"kubectl 1.{minor} (set env --local) decodes every Job; no unknown field")
+
+
+def check_kustomize(directory, gpu=False):
+    """`kubectl kustomize DIR` (offline), then its output as `kubernetes`."""
+    kubectl = tool("kubectl")
+    minor = kubectl_minor(kubectl)
+    if minor < KUSTOMIZE_MIN_MINOR:
+        raise ToolTooOld(f"kubectl 1.{minor}'s kustomize predates replacements and patches with a target "
+                         f"(kubectl 1.{KUSTOMIZE_MIN_MINOR} or later)")
+    built = run([kubectl, "kustomize", directory])
+    with tempfile.TemporaryDirectory(prefix="vmafexact-kustomize-") as work:
+        path = os.path.join(work, "kustomized.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(built)
+        try:
+            check_kubernetes([path], gpu)
+        except CheckFailed as e:
+            raise CheckFailed(f"kubectl kustomize {directory}:\n{e}") from e
+    print(f"kubectl kustomize {directory}: builds, and its output passes")
+
+
 def self_test(deploy, binary, example=None):
     """Breaks a copy of each file and expects its check to fail (exit status 1)."""
     here = os.path.abspath(__file__)
@@ -292,6 +538,17 @@ def self_test(deploy, binary, example=None):
     def expect_failure(what, args):
         expect(1, what, args)
 
+    # Debian 12's kubectl (1.20) has a kustomize too old for the kustomization:
+    # its checks skip, CI or not (the Jobs' own checks still run).
+    kubectl = shutil.which("kubectl")
+    kustomize_too_old = kubectl is not None and kubectl_minor(kubectl) < KUSTOMIZE_MIN_MINOR
+
+    def expect_kustomize(status, what, args):
+        if kustomize_too_old:
+            print(f"skipped: {what} (kubectl 1.{kubectl_minor(kubectl)}: kustomize too old)")
+        else:
+            expect(status, what, args)
+
     # The files as they are pass (so that the failures below are the breakages').
     rules = os.path.join(deploy, "prometheus/vmafexact.rules.yml")
     alertmanager = os.path.join(deploy, "alertmanager/alertmanager.yml")
@@ -307,10 +564,16 @@ def self_test(deploy, binary, example=None):
             ("the unit and its drop-in", ["systemd", unit, os.path.join(deploy, "systemd/gpu.conf"),
                                           "--exec", binary] + (["--config-example", example] if example else [])),
             ("the dashboard", ["dashboard", dashboard]),
-            ("the names", ["names", rules, alertmanager, dashboard])]:
+            ("the names", ["names", rules, alertmanager, dashboard]),
+            ("the Job and its volume", ["kubernetes", os.path.join(deploy, "kubernetes/job.yaml"),
+                                        os.path.join(deploy, "kubernetes/pvc.yaml")]),
+            ("the GPU Job and its volume", ["kubernetes", os.path.join(deploy, "kubernetes/job-gpu.yaml"),
+                                            os.path.join(deploy, "kubernetes/pvc.yaml"), "--gpu"])]:
         expect(0, what, args)
+    expect_kustomize(0, "the kustomization", ["kustomize", os.path.join(deploy, "kubernetes")])
 
-    def broken(work, relative, old, new):
+    def broken(work, relative, old, new, count=1):
+        """A copy of RELATIVE with OLD replaced by NEW (COUNT times; -1: every one)."""
         src = os.path.join(deploy, relative)
         with open(src, encoding="utf-8") as f:
             text = f.read()
@@ -319,7 +582,7 @@ def self_test(deploy, binary, example=None):
         dst = os.path.join(work, relative)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "w", encoding="utf-8") as f:
-            f.write(text.replace(old, new, 1))
+            f.write(text.replace(old, new, count))
         return dst
 
     def copy(work, relative):
@@ -407,6 +670,47 @@ def self_test(deploy, binary, example=None):
             copy(w, "prometheus/vmafexact.rules.yml"),
             broken(w, "alertmanager/alertmanager.yml", "VmafexactNotScoring|", "VmafexactNotScored|"),
             copy(w, "grafana/vmafexact-station.json")])
+        # Kubernetes: each Job broken, checked with the volume's claim.
+        job, gpu_job = "kubernetes/job.yaml", "kubernetes/job-gpu.yaml"
+        for label, relative, old, new, count in [
+                ("a Job whose completions differ from VMAFEXACT_SHARD_COUNT", job,
+                 "completions: 4 ", "completions: 5 ", 1),
+                ("a Job that is not Indexed", job, "completionMode: Indexed", "completionMode: NonIndexed", 1),
+                ("a Job that is not YAML", job, 'args: ["batch",', 'args: ["batch",]]', 1),
+                ("a Job with a misspelt field (kubectl)", job, "imagePullPolicy:", "imagePulPolicy:", 1),
+                ("a Job with a bad quantity (kubectl)", job, "memory: 8Gi", "memory: 8 GiB", 1),
+                ("a Job whose shard count is a number, not a string", job, 'value: "4"', "value: 4", 1),
+                ("a Job running another command", job, '"--output-dir"', '"--output"', 1),
+                ("a Job that sets --shard", job, '"/data/out"]', '"/data/out", "--shard", "0/4"]', 1),
+                ("a Job writing where no volume is mounted", job, "mountPath: /data", "mountPath: /media", 1),
+                ("a Job naming a claim that is not there", job, "claimName: vmafexact-data", "claimName: vmafexact-dat", 1),
+                ("a Job with a FailIndex rule and restartPolicy OnFailure", job,
+                 "restartPolicy: Never", "restartPolicy: OnFailure", 1),
+                ("the GPU Job without nvidia.com/gpu", gpu_job, "nvidia.com/gpu: 1", "example.com/fpga: 1", -1),
+                ("the GPU Job without --backend cuda", gpu_job, ', "--backend", "cuda"]', "]", 1)]:
+            w = fresh("kubernetes-" + str(len(os.listdir(top))))
+            expect_failure(label, ["kubernetes", broken(w, relative, old, new, count), copy(w, "kubernetes/pvc.yaml")]
+                           + (["--gpu"] if relative == gpu_job else []))
+        w = fresh("kubernetes-claim")
+        expect_failure("a volume claim only one node can mount", ["kubernetes", copy(w, job), broken(
+            w, "kubernetes/pvc.yaml", "- ReadWriteMany", "- ReadWriteOnce")])
+        w = fresh("kustomize-n")
+        for relative in ("kubernetes/pvc.yaml", job, gpu_job):
+            copy(w, relative)
+        expect_kustomize(0, "a kustomization setting N to 8 (VMAFEXACT_SHARD_COUNT follows)", ["kustomize", os.path.dirname(
+            broken(w, "kubernetes/kustomization.yaml", "        path: /spec/completions\n        value: 4",
+                   "        path: /spec/completions\n        value: 8"))])
+        w = fresh("kustomize-replacement")
+        for relative in ("kubernetes/pvc.yaml", job, gpu_job):
+            copy(w, relative)
+        kustomization = broken(w, "kubernetes/kustomization.yaml", "        path: /spec/completions\n        value: 4",
+                               "        path: /spec/completions\n        value: 8")
+        with open(kustomization, encoding="utf-8") as f:
+            text = f.read()
+        with open(kustomization, "w", encoding="utf-8") as f:  # N changed, the replacement gone
+            f.write(text[:text.index("replacements:")])
+        expect_kustomize(1, "a kustomization that sets completions but not VMAFEXACT_SHARD_COUNT",
+                       ["kustomize", os.path.dirname(kustomization)])
     if failures:
         raise CheckFailed("checks that did not fail on broken input:\n" + "\n".join(failures))
 
@@ -417,6 +721,8 @@ def main(argv):
         return 2
     command, args = argv[1], argv[2:]
     binary = example = None
+    gpu = "--gpu" in args
+    args = [a for a in args if a != "--gpu"]
     if "--exec" in args:
         i = args.index("--exec")
         binary, args = args[i + 1], args[:i] + args[i + 2:]
@@ -441,6 +747,10 @@ def main(argv):
         elif command == "dashboard-exprs" and len(args) == 1:
             for where, expr in dashboard_queries(args[0], load_dashboard(args[0])):
                 print(json.dumps({"where": where, "expr": expr, "substituted": substitute(expr)}))
+        elif command == "kubernetes" and args:
+            check_kubernetes(args, gpu)
+        elif command == "kustomize" and len(args) == 1:
+            check_kustomize(args[0], gpu)
         elif command == "self-test" and len(args) == 1 and binary:
             self_test(args[0], binary, example)
         else:
@@ -449,10 +759,13 @@ def main(argv):
     except ToolMissing as e:
         if os.environ.get("CI"):
             print(f"{e} not found, and CI is set: CI must install it (scripts/install-deps.sh: "
-                  "prometheus, prometheus-alertmanager, systemd)", file=sys.stderr)
+                  "prometheus, prometheus-alertmanager, systemd, kubernetes-client, python3-yaml)", file=sys.stderr)
             return 1
-        print(f"{e} not found: skipped (Debian: apt-get install prometheus prometheus-alertmanager systemd)",
-              file=sys.stderr)
+        print(f"{e} not found: skipped (Debian: apt-get install prometheus prometheus-alertmanager systemd "
+              "kubernetes-client python3-yaml)", file=sys.stderr)
+        return SKIP
+    except ToolTooOld as e:
+        print(f"{e}: skipped", file=sys.stderr)
         return SKIP
     except CheckFailed as e:
         print(f"FAIL: {e}", file=sys.stderr)
