@@ -1,11 +1,1150 @@
 #include "batch.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <glib.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <list>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "errors.h"
+#include "manifest.h"
+#include "options.h"
+#include "output/output_file.h"
+#include "support/handles.h"
 
 namespace vmafexact::cli {
+namespace {
 
-int batch_command(int, char**) {
-  throw CliError(kExitUsage, "vmafexact batch is not built yet");
+using Json = nlohmann::ordered_json;
+using tools::GCharPtr;
+
+// The tool options a batch gives every row (a row's own column wins): the
+// manifest's option columns. Flags take no value.
+struct ToolOption {
+  const char* name;
+  bool flag;
+  const char* argument;
+  const char* help;
+};
+constexpr ToolOption kToolOptions[] = {
+    {"model", false, "LIST", "VMAF models of every row (vmafexact --help)"},
+    {"features", false, "LIST", "Extra features of every row"},
+    {"backend", false, "auto|cpu|cuda", "Where every row scores; cuda shares out the GPUs"},
+    {"subsample", false, "N", "Score every Nth frame"},
+    {"scale-method", false, "METHOD", "How a DIST of another size is scaled"},
+    {"scale-flags", false, "FLAGS", "libswscale flags for --scale-method ffmpeg"},
+    {"precision", false, "default|max", "Digits in the logs (default for a batch: max)"},
+    {"no-scale", true, nullptr, "Refuse inputs of different sizes"},
+    {"no-rate-conversion", true, nullptr, "Refuse inputs of different frame rates"},
+    {"dist-delay", false, "SECONDS", "How much later DIST starts"},
+    {"align", false, "auto|off", "Find where each DIST starts"},
+    {"align-range", false, "SECONDS", "How far --align auto searches"},
+    {"start", false, "TIME", "Score from TIME"},
+    {"frames", false, "N", "Score N frames"},
+    {"duration", false, "TIME", "Score TIME"},
+    {"size", false, "WxH", "Size of raw inputs"},
+    {"ref-size", false, "WxH", "Size of a raw REF"},
+    {"dist-size", false, "WxH", "Size of a raw DIST"},
+    {"format", false, "FORMAT", "Format of raw inputs"},
+    {"ref-format", false, "FORMAT", "Format of a raw REF"},
+    {"dist-format", false, "FORMAT", "Format of a raw DIST"},
+    {"framerate", false, "RATE", "Frame rate of raw inputs"},
+    {"ref-framerate", false, "RATE", "Frame rate of a raw REF"},
+    {"dist-framerate", false, "RATE", "Frame rate of a raw DIST"},
+};
+constexpr std::size_t kToolOptionCount = std::size(kToolOptions);
+
+bool is_flag(const std::string& name) {
+  for (const ToolOption& option : kToolOptions)
+    if (name == option.name) return option.flag;
+  return name == "no-scale" || name == "no-rate-conversion";
+}
+
+constexpr const char* kSummary =
+    "Scores every row of MANIFEST (CSV with a header id,ref,dist[,options...], or JSON\n"
+    "Lines with the same keys), or one task's share of it, each row as its own run of\n"
+    "vmafexact, side by side; writes DIR/{id}.json (the row's log) and DIR/rows/{id}.json\n"
+    "(its record). A rerun skips the rows already done and retries the failed ones.";
+
+constexpr const char* kDescription =
+    "Share of a job array: --shard I/N, else Slurm's SLURM_ARRAY_TASK_ID (with\n"
+    "SLURM_ARRAY_TASK_MIN/_MAX/_STEP/_COUNT), else a Kubernetes Indexed Job's\n"
+    "JOB_COMPLETION_INDEX with VMAFEXACT_SHARD_COUNT; otherwise every row.\n"
+    "Side by side: the CPUs this process may use are the fewest of its affinity, the\n"
+    "cgroup's CPU quota and SLURM_CPUS_PER_TASK. By default half as many rows as CPUs run\n"
+    "at once (rounded up; with --backend cuda two per GPU), never more than there are rows\n"
+    "to score, each with CPUs / rows threads.\n"
+    "\n"
+    "Examples:\n"
+    "  vmafexact batch pairs.csv --output-dir out\n"
+    "  vmafexact batch pairs.csv --output-dir out --shard 3/10 --model vmaf_4k_v0.6.1\n"
+    "  vmafexact batch pairs.jsonl --output-dir out --backend cuda --gpus 0,1\n"
+    "  vmafexact batch pairs.csv --output-dir out --list   # what is done\n"
+    "  vmafexact merge out                                 # the summary\n"
+    "\n"
+    "Exit codes: 0 every row selected is done; 1 a bad option or manifest; 5 the output\n"
+    "folder cannot be written; 6 a row failed or is being scored by another batch;\n"
+    "130 (143) interrupted by SIGINT (SIGTERM): the rows running are stopped without\n"
+    "outputs and are scored again by the next run.\n"
+    "\n"
+    "Full reference: docs/tool.md, \"Batch\".";
+
+// A descriptor closed when it goes.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : fd_(fd) {}
+  ~UniqueFd() { reset(); }
+  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string now_iso8601() {
+  GDateTime* now = g_date_time_new_now_utc();
+  GCharPtr text(g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ"));
+  g_date_time_unref(now);
+  return text.get();
+}
+
+std::string join_path(const std::string& folder, const std::string& name) {
+  GCharPtr path(g_build_filename(folder.c_str(), name.c_str(), nullptr));
+  return path.get();
+}
+
+bool is_regular_file(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+}
+
+std::optional<std::string> read_text(const std::string& path) {
+  gchar* contents = nullptr;
+  gsize length = 0;
+  if (!g_file_get_contents(path.c_str(), &contents, &length, nullptr)) return std::nullopt;
+  GCharPtr owner(contents);
+  return std::string(contents, length);
+}
+
+std::string trim(std::string text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return text.substr(first, last - first + 1);
+}
+
+// --- The CPUs this process may use ------------------------------------------
+
+// The cgroup's CPU quota in CPUs (cgroup v2 cpu.max, v1 cfs_quota_us /
+// cfs_period_us) on the way from this process's cgroup up to the root, the
+// smallest; nullopt without a limit.
+std::optional<double> cgroup_cpu_limit() {
+  std::optional<double> limit;
+  auto consider = [&](double quota, double period) {
+    if (quota > 0 && period > 0) limit = std::min(limit.value_or(quota / period), quota / period);
+  };
+  std::ifstream cgroups("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(cgroups, line)) {
+    // "0::/path" (v2) or "N:cpu,cpuacct:/path" (v1).
+    const auto first = line.find(':');
+    const auto second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string path = line.substr(second + 1);
+    const bool v2 = controllers.empty();
+    std::string root;
+    if (v2) {
+      root = "/sys/fs/cgroup";
+    } else {
+      bool cpu = false;
+      for (std::string_view name : {"cpu", "cpu,cpuacct", "cpuacct,cpu"})
+        if (controllers == name) cpu = true;
+      if (!cpu) continue;
+      root = is_regular_file("/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us")
+                 ? "/sys/fs/cgroup/cpu,cpuacct"
+                 : "/sys/fs/cgroup/cpu";
+    }
+    // In a container the cgroup namespace shows "/" while the files are the
+    // container's: the walk below reads them too.
+    for (;;) {
+      const std::string folder = path == "/" ? root : root + path;
+      if (v2) {
+        if (auto text = read_text(folder + "/cpu.max")) {
+          std::istringstream fields(*text);
+          std::string quota;
+          double period = 0;
+          fields >> quota >> period;
+          if (quota != "max") consider(std::atof(quota.c_str()), period);
+        }
+      } else {
+        const auto quota = read_text(folder + "/cpu.cfs_quota_us");
+        const auto period = read_text(folder + "/cpu.cfs_period_us");
+        if (quota && period) consider(std::atof(quota->c_str()), std::atof(period->c_str()));
+      }
+      if (path.empty() || path == "/") break;
+      const auto slash = path.find_last_of('/');
+      path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+    }
+  }
+  return limit;
+}
+
+struct Cpus {
+  int usable = 1;
+  std::string why;  // "4 CPUs (affinity 16, cgroup quota 4)"
+};
+
+Cpus usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int affinity = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+  if (affinity <= 0) affinity = static_cast<int>(g_get_num_processors());
+  Cpus cpus{affinity, "affinity " + std::to_string(affinity)};
+  if (const auto quota = cgroup_cpu_limit()) {
+    const int whole = std::max(1, static_cast<int>(std::ceil(*quota - 1e-9)));
+    cpus.why += ", cgroup quota " + std::to_string(whole);
+    cpus.usable = std::min(cpus.usable, whole);
+  }
+  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK")) {
+    guint64 count = 0;
+    if (g_ascii_string_to_unsigned(slurm, 10, 1, 100000, &count, nullptr)) {
+      cpus.why += ", SLURM_CPUS_PER_TASK " + std::to_string(count);
+      cpus.usable = std::min(cpus.usable, static_cast<int>(count));
+    }
+  }
+  cpus.why = std::to_string(cpus.usable) + " CPUs (" + cpus.why + ")";
+  return cpus;
+}
+
+// --gpus, else CUDA_VISIBLE_DEVICES, else the driver's list; empty: none known.
+std::vector<std::string> find_gpus(const gchar* listed) {
+  auto split = [](const std::string& text) {
+    std::vector<std::string> names;
+    for (const std::string& name : split_names(text)) names.push_back(name);
+    return names;
+  };
+  if (listed) return split(listed);
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible)
+    return split(visible);
+  std::vector<std::string> gpus;
+  if (GDir* folder = g_dir_open("/proc/driver/nvidia/gpus", 0, nullptr)) {
+    int count = 0;
+    while (g_dir_read_name(folder)) ++count;
+    g_dir_close(folder);
+    for (int i = 0; i < count; ++i) gpus.push_back(std::to_string(i));
+  }
+  return gpus;
+}
+
+// --- Rows ---------------------------------------------------------------------
+
+// The options a row runs with, in order: --precision max, the batch's, the
+// row's own (each replacing an earlier one of the same name).
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+OptionList effective_options(const OptionList& batch_wide, const ManifestRow& row) {
+  OptionList options = {{"precision", "max"}};
+  auto set = [&](const std::string& name, const std::string& value) {
+    for (auto& [known, old] : options)
+      if (known == name) {
+        old = value;
+        return;
+      }
+    options.emplace_back(name, value);
+  };
+  for (const auto& [name, value] : batch_wide) set(name, value);
+  for (const auto& [name, value] : row.options) set(name, value);
+  return options;
+}
+
+std::string option_value(const OptionList& options, const std::string& name,
+                         const std::string& fallback = "") {
+  for (const auto& [known, value] : options)
+    if (known == name) return value;
+  return fallback;
+}
+
+// A path the tool cannot take for an option.
+std::string as_argument(const std::string& path) {
+  return !path.empty() && path[0] == '-' ? "./" + path : path;
+}
+
+std::vector<std::string> tool_arguments(const OptionList& options, const std::string& log,
+                                        int threads, const ManifestRow& row) {
+  std::vector<std::string> arguments = {"vmafexact", "--json", log, "--quiet", "--threads",
+                                        std::to_string(threads)};
+  for (const auto& [name, value] : options) {
+    if (is_flag(name)) {
+      if (value != "false") arguments.push_back("--" + name);
+    } else {
+      arguments.push_back("--" + name + "=" + value);
+    }
+  }
+  arguments.push_back(as_argument(row.ref));
+  arguments.push_back(as_argument(row.dist));
+  return arguments;
+}
+
+std::string absolute(const std::string& path) {
+  GCharPtr canonical(g_canonicalize_filename(path.c_str(), nullptr));
+  return canonical.get();
+}
+
+// What a row's scores depend on: the tool's version, the inputs and the
+// options (not the threads or the GPU: the same bits with any).
+std::string fingerprint_of(const ManifestRow& row, const OptionList& options) {
+  std::vector<std::string> lines;
+  for (const auto& [name, value] : options)
+    if (!(is_flag(name) && value == "false")) lines.push_back(name + "=" + value);
+  std::sort(lines.begin(), lines.end());
+  std::string text = version_text() + "\nref=" + absolute(row.ref) + "\ndist=" +
+                     absolute(row.dist) + "\n";
+  for (const std::string& line : lines) text += line + "\n";
+  GCharPtr digest(g_compute_checksum_for_string(G_CHECKSUM_SHA256, text.c_str(), -1));
+  return digest.get();
+}
+
+std::string quoted_command(const std::vector<std::string>& arguments) {
+  std::string line;
+  for (const std::string& argument : arguments) {
+    const bool plain = !argument.empty() &&
+                       argument.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                                                  "WXYZ0123456789-_./=:,+@%") == std::string::npos;
+    GCharPtr quoted(plain ? g_strdup(argument.c_str()) : g_shell_quote(argument.c_str()));
+    line += (line.empty() ? "" : " ") + std::string(quoted.get());
+  }
+  return line;
+}
+
+// The row's record as a previous run left it.
+struct Record {
+  bool present = false;
+  std::string status;
+  std::string fingerprint;
+  int attempt = 0;
+  int exit_code = 0;
+  std::string error;
+};
+
+Record read_record(const std::string& path) {
+  Record record;
+  const auto text = read_text(path);
+  if (!text) return record;
+  try {
+    const Json json = Json::parse(*text);
+    record.present = true;
+    record.status = json.value("status", "");
+    record.fingerprint = json.value("fingerprint", "");
+    record.attempt = json.value("attempt", 0);
+    record.exit_code = json.value("exit_code", 0);
+    record.error = json.value("error", "");
+  } catch (const std::exception&) {
+    // A record that cannot be read counts as none: the row runs again.
+    record = Record{};
+    record.present = true;
+  }
+  return record;
+}
+
+// The pooled mean of the main score (the first model's: `vmaf` unless named
+// with :name=KEY) from the log's pooled_metrics.
+std::optional<double> main_score_mean(const std::string& log_path, const OptionList& options) {
+  const std::string models = option_value(options, "model", "vmaf_v0.6.1");
+  std::string first = models.substr(0, models.find(','));
+  if (trim(first).empty()) return std::nullopt;
+  std::string key = "vmaf";
+  if (const auto name = first.find(":name="); name != std::string::npos)
+    key = first.substr(name + 6, first.find(':', name + 6) - (name + 6));
+  const auto text = read_text(log_path);
+  if (!text) return std::nullopt;
+  const auto at = text->rfind("\"pooled_metrics\"");
+  if (at == std::string::npos) return std::nullopt;
+  const auto open = text->find('{', at);
+  if (open == std::string::npos) return std::nullopt;
+  // The block ends at its matching brace (metric names hold no braces).
+  int depth = 0;
+  std::size_t close = open;
+  for (; close < text->size(); ++close) {
+    if ((*text)[close] == '{') ++depth;
+    if ((*text)[close] == '}' && --depth == 0) break;
+  }
+  try {
+    const Json pooled = Json::parse(text->substr(open, close - open + 1));
+    if (pooled.contains(key) && pooled[key].contains("mean") && pooled[key]["mean"].is_number())
+      return pooled[key]["mean"].get<double>();
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+// The last lines a child wrote on standard error.
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (!trim(line).empty()) lines.push_back(line);
+  const std::size_t from = lines.size() > count ? lines.size() - count : 0;
+  std::string tail;
+  for (std::size_t i = from; i < lines.size(); ++i) tail += (tail.empty() ? "" : "\n") + lines[i];
+  return tail;
+}
+
+// The line of an error that says what went wrong: the tool's last
+// "vmafexact: ..." line that is not a warning.
+std::string headline(const std::string& error) {
+  std::istringstream in(error);
+  std::string line, best;
+  while (std::getline(in, line))
+    if (line.rfind("vmafexact: ", 0) == 0 && line.rfind("vmafexact: warning", 0) != 0) best = line;
+  if (!best.empty()) return best.substr(11);
+  return error.substr(0, error.find('\n'));
+}
+
+// Lock of one row among batch processes (flock: local filesystems and NFS).
+UniqueFd lock_row(const std::string& lock_path, bool create, bool* busy) {
+  *busy = false;
+  UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0666));
+  if (!fd) return fd;
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    *busy = errno == EWOULDBLOCK;
+    fd.reset();
+  }
+  return fd;
+}
+
+// In the child, between fork and exec (async-signal-safe calls only): dies
+// with the batch (SIGQUIT: no outputs), in a process group of its own (a
+// terminal's Ctrl-C reaches the batch, which stops the rows), no signal
+// blocked.
+extern "C" void prepare_child(gpointer parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGQUIT);
+  if (::getppid() != static_cast<pid_t>(GPOINTER_TO_INT(parent))) ::_exit(128 + SIGQUIT);
+  ::setpgid(0, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
+// --- The batch --------------------------------------------------------------
+
+struct Settings {
+  std::string manifest_path;
+  std::string output_dir;
+  Shard shard;
+  int jobs = 0;
+  int threads = 0;
+  std::vector<std::string> gpus;
+  bool force = false;
+  bool list = false;
+  bool quiet = false;
+  OptionList batch_wide;
+};
+
+class Batch {
+ public:
+  Batch(Settings settings, Manifest manifest)
+      : settings_(std::move(settings)), manifest_(std::move(manifest)) {}
+  int run();
+
+ private:
+  struct Planned {
+    const ManifestRow* row;
+    OptionList options;
+    std::string fingerprint;
+  };
+  struct Running {
+    Batch* batch;
+    const Planned* planned;
+    GPid pid = 0;
+    UniqueFd lock;
+    UniqueFd stderr_fd;
+    guint stderr_source = 0;
+    std::string stderr_tail;
+    bool exited = false;
+    bool stderr_closed = false;
+    int wait_status = 0;
+    int gpu = -1;
+    int attempt = 1;
+    std::string started;
+    gint64 started_us = 0;
+    std::string command_line;
+  };
+
+  std::string log_path(const ManifestRow& row) const {
+    return join_path(settings_.output_dir, row.id + ".json");
+  }
+  std::string staging_path(const ManifestRow& row) const {
+    return join_path(rows_dir_, "." + row.id + ".partial.json");
+  }
+  std::string record_path(const ManifestRow& row) const {
+    return join_path(rows_dir_, row.id + ".json");
+  }
+  std::string lock_path(const ManifestRow& row) const {
+    return join_path(rows_dir_, "." + row.id + ".lock");
+  }
+  bool is_done(const Planned& planned, const Record& record) const {
+    return record.status == "ok" && record.fingerprint == planned.fingerprint &&
+           is_regular_file(log_path(*planned.row));
+  }
+
+  void check_output_dir();
+  void remove_leftovers();
+  int list();
+  void print(const std::string& line) const {
+    if (!settings_.quiet) std::fprintf(stderr, "batch: %s\n", line.c_str());
+  }
+  std::string counter() {
+    return "[" + std::to_string(++ended_) + "/" + std::to_string(to_score_) + "] ";
+  }
+
+  void launch_more();
+  bool launch(const Planned& planned);
+  void finish(Running& running);
+  void write_record(const Planned& planned, const Running& running, int exit_code,
+                    const std::string& status, const std::string& error);
+  void interrupt(int signal);
+  void quit_when_idle();
+
+  static gboolean on_sigint(gpointer self) {
+    static_cast<Batch*>(self)->interrupt(SIGINT);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_sigterm(gpointer self) {
+    static_cast<Batch*>(self)->interrupt(SIGTERM);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_sighup(gpointer self) {
+    static_cast<Batch*>(self)->interrupt(SIGHUP);
+    return G_SOURCE_CONTINUE;
+  }
+  static gboolean on_stderr(gint fd, GIOCondition, gpointer data);
+  static void on_child_exit(GPid pid, gint wait_status, gpointer data);
+
+  Settings settings_;
+  Manifest manifest_;
+  std::string rows_dir_;
+  std::vector<Planned> planned_;  // the shard's rows
+  std::vector<const Planned*> queue_;
+  std::size_t next_ = 0;
+  std::list<std::unique_ptr<Running>> running_;
+  std::vector<int> gpu_load_;
+  std::string shard_text_;
+  std::string host_;
+  tools::LoopPtr loop_{g_main_loop_new(nullptr, FALSE)};
+  int signal_ = 0;
+  std::size_t to_score_ = 0, ended_ = 0;
+  std::size_t ok_ = 0, failed_ = 0, done_before_ = 0, elsewhere_ = 0;
+};
+
+void Batch::check_output_dir() {
+  const std::string& dir = settings_.output_dir;
+  struct stat status {};
+  const bool exists = ::stat(dir.c_str(), &status) == 0;
+  if (exists) {
+    for (const Planned& planned : planned_)
+      for (const std::string* input : {&planned.row->ref, &planned.row->dist}) {
+        struct stat input_status {};
+        if (::stat(input->c_str(), &input_status) == 0 && input_status.st_dev == status.st_dev &&
+            input_status.st_ino == status.st_ino)
+          throw CliError(kExitOutput,
+                         "--output-dir " + dir + " is the input " + *input + " of row " +
+                             planned.row->id,
+                         "Give a folder for the outputs, e.g. --output-dir scores.");
+      }
+    if (!S_ISDIR(status.st_mode))
+      throw CliError(kExitOutput, "--output-dir " + dir + " is not a folder",
+                     "Give a folder (created if missing), e.g. --output-dir scores.");
+  }
+  for (const std::string& folder : {dir, rows_dir_})
+    if (g_mkdir_with_parents(folder.c_str(), 0777) != 0)
+      throw CliError(kExitOutput,
+                     "cannot create the output folder " + folder + ": " + g_strerror(errno),
+                     "Give a folder this user may create and write.");
+  for (const std::string& folder : {dir, rows_dir_})
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+      throw CliError(kExitOutput,
+                     "cannot write in the output folder " + folder + ": " + g_strerror(errno),
+                     "Give a folder this user may write.");
+}
+
+// What a run killed outright (kill -9, a node lost) left: the tools'
+// temporary files (".NAME.vmafexact.HOST.PID.XXXXXX") of this host's
+// processes that are gone, and the staging logs of rows no batch holds.
+void Batch::remove_leftovers() {
+  std::string host(256, '\0');
+  if (gethostname(host.data(), host.size() - 1) != 0 || host[0] == '\0') host = "localhost";
+  host.resize(std::strlen(host.c_str()));
+  std::replace(host.begin(), host.end(), '/', '_');
+  const std::string marker = ".vmafexact." + host.substr(0, 64) + ".";
+  for (const std::string& folder : {settings_.output_dir, rows_dir_}) {
+    DIR* directory = ::opendir(folder.c_str());
+    if (!directory) continue;
+    std::vector<std::string> stale;
+    while (const dirent* entry = ::readdir(directory)) {
+      const std::string name = entry->d_name;
+      if (name.empty() || name[0] != '.') continue;
+      const auto at = name.rfind(marker);
+      if (at == std::string::npos) continue;
+      const std::string rest = name.substr(at + marker.size());
+      const auto dot = rest.find('.');
+      if (dot == 0 || dot == std::string::npos || dot > 10 || rest.size() - dot - 1 != 6) continue;
+      if (rest.substr(0, dot).find_first_not_of("0123456789") != std::string::npos) continue;
+      const pid_t pid = static_cast<pid_t>(std::atol(rest.substr(0, dot).c_str()));
+      if (pid <= 0 || pid == getpid()) continue;
+      if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+      stale.push_back(name);
+    }
+    ::closedir(directory);
+    for (const std::string& name : stale) ::unlink(join_path(folder, name).c_str());
+  }
+  for (const Planned& planned : planned_) {
+    const std::string staging = staging_path(*planned.row);
+    if (!g_file_test(staging.c_str(), G_FILE_TEST_EXISTS)) continue;
+    bool busy = false;
+    UniqueFd lock = lock_row(lock_path(*planned.row), true, &busy);
+    if (lock) ::unlink(staging.c_str());
+  }
+}
+
+int Batch::list() {
+  std::size_t done = 0;
+  for (const Planned& planned : planned_) {
+    const ManifestRow& row = *planned.row;
+    const Record record = read_record(record_path(row));
+    bool busy = false;
+    UniqueFd probe = lock_row(lock_path(row), false, &busy);
+    std::string state;
+    if (busy) {
+      state = "being scored elsewhere";
+    } else if (is_done(planned, record)) {
+      state = "done";
+      ++done;
+    } else if (record.status == "ok") {
+      state = "outdated (scored with other options, tool or inputs, or its log is gone)";
+    } else if (record.status == "failed") {
+      state = "failed (attempt " + std::to_string(record.attempt) + ", exit " +
+              std::to_string(record.exit_code) + ": " + headline(record.error) + ")";
+    } else {
+      state = "not run";
+    }
+    std::printf("%s\t%s\n", row.id.c_str(), state.c_str());
+  }
+  std::fflush(stdout);
+  print(std::to_string(planned_.size()) + " rows" +
+        (settings_.shard.count > 1 ? " in shard " + shard_text_ : "") + ", " +
+        std::to_string(done) + " done");
+  return kExitOk;
+}
+
+int Batch::run() {
+  shard_text_ = std::to_string(settings_.shard.index) + "/" + std::to_string(settings_.shard.count);
+  rows_dir_ = join_path(settings_.output_dir, "rows");
+  host_ = g_get_host_name();
+  for (const ManifestRow& row : manifest_.rows) {
+    if (!in_shard(row, settings_.shard)) continue;
+    OptionList options = effective_options(settings_.batch_wide, row);
+    std::string fingerprint = fingerprint_of(row, options);
+    planned_.push_back({&row, std::move(options), std::move(fingerprint)});
+  }
+
+  // Every row's command line is checked here, as its run would, so that a
+  // bad option stops the batch before anything runs (once per set of options
+  // and kinds of input).
+  std::set<std::string> checked;
+  for (const Planned& planned : planned_) {
+    const ManifestRow& row = *planned.row;
+    std::vector<std::string> arguments = tool_arguments(planned.options, "check.json", 1, row);
+    std::string key;
+    for (std::size_t i = 0; i + 2 < arguments.size(); ++i) key += arguments[i] + '\n';
+    for (const std::string* path : {&row.ref, &row.dist}) {
+      const auto dot = path->find_last_of("./");
+      key += (dot != std::string::npos && (*path)[dot] == '.') ? path->substr(dot) : "";
+      key += '\n';
+    }
+    if (!checked.insert(key).second) continue;
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    try {
+      parse_options(static_cast<int>(argv.size() - 1), argv.data());
+    } catch (const CliError& error) {
+      throw CliError(kExitUsage,
+                     manifest_.path + ":" + std::to_string(row.line) + ": row " + row.id + ": " +
+                         error.what(),
+                     "Fix the row's columns or the batch's options (vmafexact batch --help).");
+    }
+  }
+
+  if (settings_.list) return list();
+  check_output_dir();
+  remove_leftovers();
+
+  for (const Planned& planned : planned_) {
+    if (!settings_.force && is_done(planned, read_record(record_path(*planned.row)))) {
+      ++done_before_;
+      continue;
+    }
+    queue_.push_back(&planned);
+  }
+  to_score_ = queue_.size();
+
+  // Side by side: the default shares the CPUs (and GPUs) among the rows.
+  const Cpus cpus = usable_cpus();
+  const bool cuda = option_value(settings_.batch_wide, "backend") == "cuda";
+  int jobs = settings_.jobs;
+  if (jobs == 0) {
+    jobs = cuda ? 2 * std::max<int>(1, static_cast<int>(settings_.gpus.size()))
+                : (cpus.usable + 1) / 2;
+    jobs = std::max(1, std::min<int>(jobs, static_cast<int>(std::max<std::size_t>(to_score_, 1))));
+  }
+  settings_.jobs = jobs;
+  if (settings_.threads == 0) settings_.threads = std::max(1, cpus.usable / jobs);
+  gpu_load_.assign(settings_.gpus.size(), 0);
+
+  std::string plan = manifest_.path + ": " + std::to_string(planned_.size()) + " rows";
+  if (settings_.shard.count > 1)
+    plan += " in shard " + shard_text_ +
+            (settings_.shard.source.empty() || settings_.shard.source == "--shard"
+                 ? ""
+                 : " (" + settings_.shard.source + ")");
+  plan += ", " + std::to_string(done_before_) + " already done, " + std::to_string(to_score_) +
+          " to score";
+  if (to_score_ > 0) {
+    plan += ", " + std::to_string(jobs) + " at once with " + std::to_string(settings_.threads) +
+            " threads each; " + cpus.why;
+    if (cuda && !settings_.gpus.empty()) {
+      std::string gpus;
+      for (const std::string& gpu : settings_.gpus) gpus += (gpus.empty() ? "" : ",") + gpu;
+      plan += "; GPUs " + gpus;
+    }
+  }
+  print(plan);
+
+  if (to_score_ > 0) {
+    const guint sigint = g_unix_signal_add(SIGINT, on_sigint, this);
+    const guint sigterm = g_unix_signal_add(SIGTERM, on_sigterm, this);
+    const guint sighup = g_unix_signal_add(SIGHUP, on_sighup, this);
+    launch_more();
+    if (!running_.empty()) g_main_loop_run(loop_.get());
+    g_source_remove(sighup);
+    g_source_remove(sigterm);
+    g_source_remove(sigint);
+  }
+
+  if (signal_ != 0) {
+    print("interrupted: " + std::to_string(ok_) + " ok, " + std::to_string(failed_) +
+          " failed; the rows stopped are scored by the next run");
+    return 128 + signal_;
+  }
+  std::string closing = "done: " + std::to_string(ok_) + " ok, " + std::to_string(failed_) +
+                        " failed, " + std::to_string(done_before_) + " already done";
+  if (elsewhere_ > 0) closing += ", " + std::to_string(elsewhere_) + " being scored elsewhere";
+  closing += "; records in " + rows_dir_;
+  print(closing);
+  return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
+}
+
+void Batch::launch_more() {
+  while (signal_ == 0 && running_.size() < static_cast<std::size_t>(settings_.jobs) &&
+         next_ < queue_.size())
+    launch(*queue_[next_++]);
+  quit_when_idle();
+}
+
+void Batch::quit_when_idle() {
+  if (running_.empty() && (signal_ != 0 || next_ >= queue_.size()))
+    g_main_loop_quit(loop_.get());
+}
+
+bool Batch::launch(const Planned& planned) {
+  const ManifestRow& row = *planned.row;
+  auto running = std::make_unique<Running>();
+  running->batch = this;
+  running->planned = &planned;
+  bool busy = false;
+  running->lock = lock_row(lock_path(row), true, &busy);
+  if (!running->lock) {
+    const int cause = errno;
+    if (busy) {
+      ++elsewhere_;
+      std::fprintf(stderr, "batch: %s%s: being scored elsewhere (another batch holds %s)\n",
+                   counter().c_str(), row.id.c_str(), lock_path(row).c_str());
+    } else {
+      ++failed_;
+      std::fprintf(stderr, "batch: %s%s: FAILED: cannot lock %s: %s\n", counter().c_str(),
+                   row.id.c_str(), lock_path(row).c_str(), g_strerror(cause));
+    }
+    return false;
+  }
+  // Read again under the lock: another batch may have scored it meanwhile.
+  const Record previous = read_record(record_path(row));
+  if (!settings_.force && is_done(planned, previous)) {
+    ++done_before_;
+    print(counter() + row.id + ": already done (by another batch meanwhile)");
+    return false;
+  }
+  running->attempt = previous.present ? previous.attempt + 1 : 1;
+  const std::string staging = staging_path(row);
+  ::unlink(staging.c_str());
+
+  const std::vector<std::string> arguments =
+      tool_arguments(planned.options, staging, settings_.threads, row);
+  running->command_line = quoted_command(arguments);
+  std::vector<const gchar*> argv = {"/proc/self/exe"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  argv.push_back(nullptr);
+  gchar** environment = g_get_environ();
+  if (option_value(planned.options, "backend") == "cuda" && !gpu_load_.empty()) {
+    // The least busy GPU, the first of those on a tie: round-robin while rows
+    // take as long as each other.
+    running->gpu = static_cast<int>(std::min_element(gpu_load_.begin(), gpu_load_.end()) -
+                                    gpu_load_.begin());
+    environment = g_environ_setenv(environment, "CUDA_VISIBLE_DEVICES",
+                                   settings_.gpus[running->gpu].c_str(), TRUE);
+  }
+  running->started = now_iso8601();
+  running->started_us = g_get_monotonic_time();
+  GError* error = nullptr;
+  gint stderr_fd = -1;
+  const gboolean spawned = g_spawn_async_with_pipes_and_fds(
+      nullptr, argv.data(), environment,
+      static_cast<GSpawnFlags>(G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_FILE_AND_ARGV_ZERO |
+                               G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL),
+      prepare_child, GINT_TO_POINTER(getpid()), -1, -1, -1, nullptr, nullptr, 0, &running->pid,
+      nullptr, nullptr, &stderr_fd, &error);
+  g_strfreev(environment);
+  if (!spawned) {
+    const std::string message = error ? error->message : "unknown error";
+    g_clear_error(&error);
+    write_record(planned, *running, -1, "failed", "cannot start vmafexact: " + message);
+    ++failed_;
+    std::fprintf(stderr, "batch: %s%s: FAILED: cannot start vmafexact: %s\n", counter().c_str(),
+                 row.id.c_str(), message.c_str());
+    return false;
+  }
+  running->stderr_fd = UniqueFd(stderr_fd);
+  g_unix_set_fd_nonblocking(stderr_fd, TRUE, nullptr);
+  if (running->gpu >= 0) ++gpu_load_[running->gpu];
+  Running* raw = running.get();
+  running_.push_back(std::move(running));
+  raw->stderr_source =
+      g_unix_fd_add(stderr_fd, static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR),
+                    on_stderr, raw);
+  g_child_watch_add(raw->pid, on_child_exit, raw);
+  return true;
+}
+
+gboolean Batch::on_stderr(gint fd, GIOCondition, gpointer data) {
+  auto* running = static_cast<Running*>(data);
+  char buffer[4096];
+  for (;;) {
+    const ssize_t count = ::read(fd, buffer, sizeof buffer);
+    if (count > 0) {
+      running->stderr_tail.append(buffer, static_cast<std::size_t>(count));
+      // Only the end is kept: what a failed run said last.
+      if (running->stderr_tail.size() > 32768)
+        running->stderr_tail.erase(0, running->stderr_tail.size() - 16384);
+      continue;
+    }
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0 && errno == EAGAIN) return G_SOURCE_CONTINUE;
+    break;  // end of file, or an error: the child is gone
+  }
+  running->stderr_closed = true;
+  running->stderr_source = 0;
+  running->stderr_fd.reset();
+  if (running->exited) running->batch->finish(*running);
+  return G_SOURCE_REMOVE;
+}
+
+void Batch::on_child_exit(GPid, gint wait_status, gpointer data) {
+  auto* running = static_cast<Running*>(data);
+  running->exited = true;
+  running->wait_status = wait_status;
+  g_spawn_close_pid(running->pid);
+  if (running->stderr_closed) running->batch->finish(*running);
+}
+
+void Batch::write_record(const Planned& planned, const Running& running, int exit_code,
+                         const std::string& status, const std::string& error) {
+  const ManifestRow& row = *planned.row;
+  Json options = Json::object();
+  for (const auto& [name, value] : planned.options) options[name] = value;
+  Json extra = Json::object();
+  for (const auto& [name, value] : row.extra) extra[name] = value;
+  const double seconds =
+      std::round(static_cast<double>(g_get_monotonic_time() - running.started_us) / 1000.0) /
+      1000.0;
+  Json record = {{"id", row.id},
+                 {"line", row.line},
+                 {"ref", row.ref},
+                 {"dist", row.dist},
+                 {"options", options},
+                 {"extra", extra},
+                 {"status", status},
+                 {"exit_code", exit_code},
+                 {"error", error},
+                 {"log", row.id + ".json"},
+                 {"started", running.started},
+                 {"finished", now_iso8601()},
+                 {"seconds", running.started_us ? seconds : 0.0},
+                 {"host", host_},
+                 {"shard", shard_text_},
+                 {"attempt", running.attempt},
+                 {"fingerprint", planned.fingerprint},
+                 {"threads", settings_.threads},
+                 {"gpu", running.gpu >= 0 ? Json(settings_.gpus[running.gpu]) : Json(nullptr)},
+                 {"command_line", running.command_line}};
+  output::write_output(record_path(row), record.dump(2) + "\n");
+}
+
+void Batch::finish(Running& running) {
+  const Planned& planned = *running.planned;
+  const ManifestRow& row = *planned.row;
+  if (running.gpu >= 0) --gpu_load_[running.gpu];
+  const int status = running.wait_status;
+  const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
+                        : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                              : -1;
+  const std::string staging = staging_path(row);
+  std::string error;
+  bool ok = exit_code == 0 && is_regular_file(staging);
+  if (ok && ::rename(staging.c_str(), log_path(row).c_str()) != 0) {
+    ok = false;
+    error = "cannot put the log in place as " + log_path(row) + ": " + g_strerror(errno);
+  }
+  if (!ok) {
+    ::unlink(staging.c_str());
+    if (error.empty()) {
+      error = last_lines(running.stderr_tail, 10);
+      if (WIFSIGNALED(status))
+        error = "vmafexact: killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                g_strsignal(WTERMSIG(status)) + ")" + (error.empty() ? "" : "\n" + error);
+      else if (exit_code == 0)
+        error = "vmafexact: the run ended without writing its log";
+      else if (error.empty())
+        error = "vmafexact: exit code " + std::to_string(exit_code) + " without a message";
+    }
+  }
+  // A row stopped by the interrupt gets no record: the next run scores it.
+  const bool recorded = ok || signal_ == 0;
+  if (recorded) {
+    try {
+      write_record(planned, running, exit_code, ok ? "ok" : "failed", error);
+    } catch (const std::exception& failure) {
+      ok = false;
+      error = failure.what();
+    }
+  }
+  if (recorded) {
+    const double seconds =
+        static_cast<double>(g_get_monotonic_time() - running.started_us) / G_USEC_PER_SEC;
+    char duration[32];
+    std::snprintf(duration, sizeof duration, "%.1f s", seconds);
+    if (ok) {
+      ++ok_;
+      std::string line = counter() + row.id + ": ok";
+      if (const auto mean = main_score_mean(log_path(row), planned.options)) {
+        char score[48];
+        std::snprintf(score, sizeof score, ", vmaf %.2f", *mean);
+        line += score;
+      }
+      print(line + " in " + duration);
+    } else {
+      ++failed_;
+      std::fprintf(stderr, "batch: %s%s: FAILED (exit %d): %s\n", counter().c_str(),
+                   row.id.c_str(), exit_code, headline(error).c_str());
+    }
+  }
+  running.lock.reset();
+  running_.remove_if([&](const std::unique_ptr<Running>& item) { return item.get() == &running; });
+  launch_more();
+}
+
+void Batch::interrupt(int signal) {
+  if (signal_ == 0) {
+    signal_ = signal;
+    print("interrupted: stopping the " + std::to_string(running_.size()) +
+          " rows running, without outputs (interrupt again to kill them)");
+    for (const auto& running : running_)
+      if (!running->exited) ::kill(running->pid, SIGQUIT);
+  } else {
+    for (const auto& running : running_)
+      if (!running->exited) ::kill(running->pid, SIGKILL);
+  }
+  quit_when_idle();
+}
+
+// GOptionContext writes into these; each owned here.
+struct RawArguments {
+  gchar* output_dir = nullptr;
+  gchar* shard = nullptr;
+  gint jobs = 0;
+  gint threads = 0;
+  gchar* gpus = nullptr;
+  gboolean force = FALSE;
+  gboolean list = FALSE;
+  gboolean quiet = FALSE;
+  gchar** files = nullptr;
+  std::vector<gchar*> values = std::vector<gchar*>(kToolOptionCount, nullptr);
+  std::vector<gboolean> flags = std::vector<gboolean>(kToolOptionCount, FALSE);
+  ~RawArguments() {
+    g_free(output_dir);
+    g_free(shard);
+    g_free(gpus);
+    g_strfreev(files);
+    for (gchar* value : values) g_free(value);
+  }
+};
+
+}  // namespace
+
+int batch_command(int argc, char** argv) {
+  RawArguments raw;
+  std::vector<GOptionEntry> entries = {
+      {"output-dir", 'o', 0, G_OPTION_ARG_FILENAME, &raw.output_dir,
+       "Write each row's log as DIR/{id}.json and its record as DIR/rows/{id}.json (required; "
+       "created with its parents)",
+       "DIR"},
+      {"shard", 0, 0, G_OPTION_ARG_STRING, &raw.shard,
+       "Score only the rows whose position modulo N is I (0 <= I < N); default: the "
+       "scheduler's task index, else every row",
+       "I/N"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &raw.jobs,
+       "Rows scored at once (default: half the usable CPUs, rounded up; with --backend cuda, two "
+       "per GPU)",
+       "N"},
+      {"threads", 0, 0, G_OPTION_ARG_INT, &raw.threads,
+       "Threads of each row (default: the usable CPUs divided by the rows at once)", "N"},
+      {"gpus", 0, 0, G_OPTION_ARG_STRING, &raw.gpus,
+       "GPUs shared out among the rows with --backend cuda, as CUDA_VISIBLE_DEVICES names them "
+       "(default: CUDA_VISIBLE_DEVICES, else every GPU)",
+       "LIST"},
+      {"force", 0, 0, G_OPTION_ARG_NONE, &raw.force, "Score every row again, even those done",
+       nullptr},
+      {"list", 0, 0, G_OPTION_ARG_NONE, &raw.list,
+       "Print the selected rows and whether each is done; run nothing", nullptr},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet,
+       "Print only the rows that fail (and errors)", nullptr},
+  };
+  for (std::size_t i = 0; i < kToolOptionCount; ++i) {
+    const ToolOption& option = kToolOptions[i];
+    if (option.flag)
+      entries.push_back({option.name, 0, 0, G_OPTION_ARG_NONE, &raw.flags[i], option.help,
+                         nullptr});
+    else
+      entries.push_back({option.name, 0, 0, G_OPTION_ARG_STRING, &raw.values[i], option.help,
+                         option.argument});
+  }
+  entries.push_back(
+      {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.files, nullptr, "MANIFEST"});
+  entries.push_back({});
+
+  g_set_prgname("vmafexact batch");
+  GOptionContext* context = g_option_context_new(nullptr);
+  g_option_context_set_summary(context, kSummary);
+  g_option_context_set_description(context, kDescription);
+  g_option_context_add_main_entries(context, entries.data(), nullptr);
+  GError* raw_error = nullptr;
+  const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
+  g_option_context_free(context);
+  if (!parsed) {
+    const std::string message = raw_error ? raw_error->message : "bad command line";
+    g_clear_error(&raw_error);
+    throw CliError(kExitUsage, "batch: " + message, "Run vmafexact batch --help for the options.");
+  }
+
+  Settings settings;
+  std::vector<std::string> files;
+  for (gchar** file = raw.files; file && *file; ++file) files.emplace_back(*file);
+  for (const std::string& file : files)
+    if (file.size() > 1 && file[0] == '-')
+      throw CliError(kExitUsage, "batch: unknown option " + file,
+                     "Run vmafexact batch --help for the options.");
+  if (files.size() != 1)
+    throw CliError(kExitUsage,
+                   files.empty() ? "batch: give the manifest"
+                                 : "batch: give one manifest, not " + std::to_string(files.size()),
+                   "Usage: vmafexact batch MANIFEST --output-dir DIR [OPTIONS].");
+  if (!raw.output_dir || !*raw.output_dir)
+    throw CliError(kExitUsage, "batch: give --output-dir DIR",
+                   "The rows' logs and records go there, e.g. --output-dir scores.");
+  if (raw.jobs < 0 || raw.jobs > 1024)
+    throw CliError(kExitUsage, "--jobs " + std::to_string(raw.jobs) + ": out of range",
+                   "Write 1 to 1024 rows at once (or leave it out for the default).");
+  if (raw.threads < 0 || raw.threads > 256)
+    throw CliError(kExitUsage, "--threads " + std::to_string(raw.threads) + ": out of range",
+                   "Write 1 to 256 threads per row (or leave it out for the default).");
+  settings.manifest_path = files[0];
+  settings.output_dir = raw.output_dir;
+  settings.jobs = raw.jobs;
+  settings.threads = raw.threads;
+  settings.force = raw.force;
+  settings.list = raw.list;
+  settings.quiet = raw.quiet;
+  if (raw.gpus && split_names(raw.gpus).empty())
+    throw CliError(kExitUsage, std::string("--gpus '") + raw.gpus + "': no GPU named",
+                   "Write the GPUs as CUDA_VISIBLE_DEVICES names them, e.g. --gpus 0,1.");
+  settings.gpus = find_gpus(raw.gpus);
+  for (std::size_t i = 0; i < kToolOptionCount; ++i) {
+    if (kToolOptions[i].flag && raw.flags[i])
+      settings.batch_wide.emplace_back(kToolOptions[i].name, "true");
+    else if (!kToolOptions[i].flag && raw.values[i])
+      settings.batch_wide.emplace_back(kToolOptions[i].name, raw.values[i]);
+  }
+
+  if (raw.shard) {
+    settings.shard = parse_shard(raw.shard);
+    settings.shard.source = "--shard";
+  } else if (auto shard =
+                 shard_from_environment([](const char* name) { return std::getenv(name); })) {
+    settings.shard = *shard;
+  }
+
+  Manifest manifest = read_manifest(settings.manifest_path);
+  Batch batch(std::move(settings), std::move(manifest));
+  return batch.run();
 }
 
 }  // namespace vmafexact::cli

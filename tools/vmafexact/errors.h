@@ -15,6 +15,7 @@ enum ExitCode : int {
       3,  // no frame pair scored, or inputs that --no-scale / --no-rate-conversion refuse
   kExitScoring = 4,        // the pipeline or the scoring failed, or the element is missing
   kExitOutput = 5,         // an output file cannot be written
+  kExitBatchFailed = 6,    // batch/merge: one or more rows failed (or are missing)
   kExitInterrupted = 130,  // SIGINT (143: SIGTERM); outputs hold what was scored
 };
 
