@@ -45,6 +45,19 @@ Manifest parse_manifest(std::string_view text, const std::string& name,
 
 // The tool options a manifest column may name (sorted); the others are refused.
 const std::vector<std::string>& manifest_option_columns();
+// Whether an option column is a flag (no-scale, no-rate-conversion): its value
+// is "true" (give --NAME) or "false" (give nothing).
+bool manifest_column_is_flag(std::string_view column);
+
+// Limits against a mistaken or hostile file, each refused with its own error.
+inline constexpr std::size_t kManifestMaxBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kManifestMaxCellBytes = std::size_t{64} << 10;
+inline constexpr std::size_t kManifestMaxLineBytes = std::size_t{1} << 20;  // a JSON Lines line
+inline constexpr std::size_t kManifestMaxColumns = 256;
+inline constexpr std::size_t kManifestMaxRows = 2'000'000;
+inline constexpr std::size_t kManifestMaxIdBytes = 128;
+// merge's output is DIR/summary.{csv,json}; no row's log may take its name.
+inline constexpr std::string_view kManifestReservedId = "summary";
 
 // One task's share: rows whose position % count == index.
 struct Shard {
