@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <unordered_map>
-#include <unordered_set>
+#include <set>
 
 #include "errors.h"
 
@@ -298,7 +298,8 @@ class RowCollector {
 
  private:
   Manifest& manifest_;
-  std::unordered_map<std::string, std::size_t> first_lines_;
+  // Ordered: no hash an input could make collide (n log n at worst).
+  std::map<std::string, std::size_t> first_lines_;
 };
 
 // ---------------------------------------------------------------- CSV
@@ -407,7 +408,7 @@ void parse_csv(std::string_view text, const std::filesystem::path& base_dir, Man
   }
   if (header_line == 0)
     fail(file, 0, "the manifest is empty: it has no header row", kExampleAdvice);
-  std::unordered_map<std::string, std::size_t> column_numbers;
+  std::map<std::string, std::size_t> column_numbers;
   for (const std::string& cell : record.cells) {
     Column column = classify_column(cell, file, header_line);
     const auto [first, added] = column_numbers.try_emplace(column.name, columns.size() + 1);
@@ -517,7 +518,7 @@ class LineObjectReader : public nlohmann::json_sax<nlohmann::json> {
 
   int depth_ = 0;
   std::string key_;
-  std::unordered_set<std::string> keys_;
+  std::set<std::string> keys_;
 };
 
 void parse_json_lines(std::string_view text, const std::filesystem::path& base_dir,
@@ -547,7 +548,7 @@ void parse_json_lines(std::string_view text, const std::filesystem::path& base_d
                "blank lines and lines starting with # are skipped");
     }
     RowBuilder builder(file, line_number, base_dir);
-    std::unordered_set<std::string> names;  // "no_scale" and "no-scale" are one key
+    std::set<std::string> names;  // "no_scale" and "no-scale" are one key
     for (const LineObjectReader::Entry& entry : reader.entries) {
       const Column column = classify_column(entry.key, file, line_number);
       if (!names.insert(column.name).second)
