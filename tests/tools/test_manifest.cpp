@@ -133,7 +133,8 @@ TEST(ManifestCsv, ReadsRowsOptionsAndExtrasInColumnOrder) {
   EXPECT_EQ(a.id, "a");
   EXPECT_EQ(a.ref, "/data/ref/a.y4m");
   EXPECT_EQ(a.dist, "/data/enc/a.mp4");
-  EXPECT_EQ(a.options, (Pairs{{"model", "vmaf_v0.6.1"}, {"no-scale", "true"}, {"features", "psnr"}}));
+  EXPECT_EQ(a.options,
+            (Pairs{{"model", "vmaf_v0.6.1"}, {"no-scale", "true"}, {"features", "psnr"}}));
   EXPECT_EQ(a.extra, (Pairs{{"x-crf", "23"}}));
   const ManifestRow& b = manifest.rows[1];
   EXPECT_EQ(b.position, 1u);
@@ -164,9 +165,10 @@ TEST(ManifestCsv, QuotedCellsKeepTheirTextAndLinesCountOn) {
 }
 
 TEST(ManifestCsv, CrlfBomLoneCrAndBlankLines) {
-  const Manifest crlf = parse("\xEF\xBB\xBFid,ref,dist\r\n\r\na,a.y4m,a.mp4\r\n  \r\n,,\r\nb,b,b\r\n");
+  const Manifest crlf =
+      parse("\xEF\xBB\xBFid,ref,dist\r\n\r\na,a.y4m,a.mp4\r\n  \r\n,,\r\nb,b,b\r\n");
   ASSERT_EQ(crlf.rows.size(), 2u);
-  EXPECT_EQ(crlf.rows[0].id, "a");  // the BOM is not part of the first column's name
+  EXPECT_EQ(crlf.rows[0].id, "a");              // the BOM is not part of the first column's name
   EXPECT_EQ(crlf.rows[0].dist, "/data/a.mp4");  // no \r left on the last cell
   EXPECT_EQ(crlf.rows[0].line, 3u);
   EXPECT_EQ(crlf.rows[1].line, 6u);
@@ -178,6 +180,7 @@ TEST(ManifestCsv, CrlfBomLoneCrAndBlankLines) {
 
 TEST(ManifestCsv, HeaderOnlyHasNoRowsAndHeaderNamesAreTrimmed) {
   EXPECT_TRUE(parse("\n\nid,ref,dist\n").rows.empty());
+  EXPECT_EQ(parse("\"id\",\"ref\",\"dist\"\n\"a\",\"a\",\"a\"\n").rows.size(), 1u);
   const Manifest manifest = parse("id , ref,\tdist\na,a,a\n");
   ASSERT_EQ(manifest.rows.size(), 1u);
   EXPECT_EQ(manifest.rows[0].ref, "/data/a");
@@ -204,10 +207,14 @@ TEST(ManifestCsv, EveryOptionColumnIsAcceptedAndFlagsReadAsBooleans) {
   EXPECT_FALSE(cli::manifest_column_is_flag("model"));
 
   for (const auto& [written, stored] :
-       std::vector<std::pair<std::string, std::string>>{{"true", "true"}, {"TRUE", "true"},
-                                                        {"1", "true"},    {"Yes", "true"},
-                                                        {"false", "false"}, {"0", "false"},
-                                                        {"no", "false"},  {"FALSE", "false"}}) {
+       std::vector<std::pair<std::string, std::string>>{{"true", "true"},
+                                                        {"TRUE", "true"},
+                                                        {"1", "true"},
+                                                        {"Yes", "true"},
+                                                        {"false", "false"},
+                                                        {"0", "false"},
+                                                        {"no", "false"},
+                                                        {"FALSE", "false"}}) {
     const Manifest flags = parse("id,ref,dist,no-rate-conversion\na,a,a," + written + "\n");
     EXPECT_EQ(flags.rows[0].options, (Pairs{{"no-rate-conversion", stored}})) << written;
   }
@@ -249,7 +256,8 @@ TEST(ManifestCsv, MissingRequiredColumnsAreNamedWithAnExample) {
   const std::string message = refusal("id,dist\na,a\n");
   EXPECT_THAT(message, HasSubstr("m.csv:1: the header row has no 'ref' column"));
   EXPECT_THAT(message, HasSubstr("id,ref,dist,model"));
-  EXPECT_THAT(refusal("\n\nref\n"), HasSubstr("m.csv:3: the header row has no 'id', 'dist' column"));
+  EXPECT_THAT(refusal("\n\nref\n"),
+              HasSubstr("m.csv:3: the header row has no 'id', 'dist' column"));
   EXPECT_THAT(refusal(""), HasSubstr("m.csv: the manifest is empty: it has no header row"));
   EXPECT_THAT(refusal("\xEF\xBB\xBF\r\n\n"), HasSubstr("the manifest is empty"));
 }
@@ -301,8 +309,7 @@ TEST(ManifestCsv, LimitsAgainstHostileInput) {
   const std::string long_cell(cli::kManifestMaxCellBytes + 1, 'p');
   EXPECT_THAT(refusal("id,ref,dist\na," + long_cell + ",a\n"),
               HasSubstr("m.csv:2: a cell longer than 65536 bytes"));
-  EXPECT_THAT(refusal("id,ref,dist\na,\"" + long_cell + "\",a\n"),
-              HasSubstr("a cell longer than"));
+  EXPECT_THAT(refusal("id,ref,dist\na,\"" + long_cell + "\",a\n"), HasSubstr("a cell longer than"));
   EXPECT_THAT(refusal("id,ref,dist\n" + std::string(cli::kManifestMaxColumns + 1, ',') + "\n"),
               HasSubstr("m.csv:2: more than 256 cells in one row"));
   // Many short lines and a cell of all quotes read in linear time.
@@ -339,6 +346,10 @@ TEST(ManifestJsonLines, ReadsObjectsWithStringsNumbersAndBooleans) {
   EXPECT_EQ(b.line, 5u);
   EXPECT_EQ(b.position, 1u);
   EXPECT_EQ(b.options, (Pairs{{"no-rate-conversion", "false"}}));
+  EXPECT_EQ(parse("{\"id\":\"c\",\"ref\":\"c\",\"dist\":\"c\",\"x_note\":\"n\"}", "m.jsonl")
+                .rows[0]
+                .extra,
+            (Pairs{{"x-note", "n"}}));
   EXPECT_TRUE(parse("\n# only comments\n", "m.ndjson").rows.empty());
 }
 
@@ -355,8 +366,11 @@ TEST(ManifestJsonLines, FormatFromTheExtensionElseTheFirstCharacter) {
 
 TEST(ManifestJsonLines, LinesThatAreNotFlatObjectsAreRefusedNamingTheLine) {
   const std::string good = "{\"id\":\"a\",\"ref\":\"a\",\"dist\":\"a\"}\n";
-  const auto error_on_line_2 = [&](const std::string& line) { return refusal(good + line, "m.jsonl"); };
-  EXPECT_THAT(error_on_line_2("[1, 2]"), HasSubstr("m.jsonl:2: the line is an array, not an object"));
+  const auto error_on_line_2 = [&](const std::string& line) {
+    return refusal(good + line, "m.jsonl");
+  };
+  EXPECT_THAT(error_on_line_2("[1, 2]"),
+              HasSubstr("m.jsonl:2: the line is an array, not an object"));
   EXPECT_THAT(error_on_line_2("\"text\""), HasSubstr("m.jsonl:2: the line is a JSON value"));
   EXPECT_THAT(error_on_line_2("42"), HasSubstr("m.jsonl:2: the line is a JSON value"));
   EXPECT_THAT(error_on_line_2("id,ref,dist"), HasSubstr("m.jsonl:2: not valid JSON"));
@@ -430,7 +444,8 @@ TEST(ManifestFile, ReadsAPipe) {
   TempDir dir;
   const std::string fifo = (dir.path() / "pipe").string();
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  std::thread writer([&] { std::ofstream(fifo) << "{\"id\":\"a\",\"ref\":\"a\",\"dist\":\"a\"}\n"; });
+  std::thread writer(
+      [&] { std::ofstream(fifo) << "{\"id\":\"a\",\"ref\":\"a\",\"dist\":\"a\"}\n"; });
   const Manifest manifest = cli::read_manifest(fifo);
   writer.join();
   ASSERT_EQ(manifest.rows.size(), 1u);
@@ -450,8 +465,8 @@ TEST(ManifestFile, FilesThatCannotBeReadAreInputErrorsSayingWhy) {
     return std::string{};
   };
   const std::string missing = (dir.path() / "missing.csv").string();
-  EXPECT_THAT(read_error(missing), HasSubstr("cannot read the manifest '" + missing +
-                                             "': No such file or directory"));
+  EXPECT_THAT(read_error(missing),
+              HasSubstr("cannot read the manifest '" + missing + "': No such file or directory"));
   EXPECT_THAT(read_error(dir.path().string()), HasSubstr("it is a folder"));
   EXPECT_THAT(read_error("/dev/null"), HasSubstr("it is a character device"));
   if (geteuid() != 0) {
@@ -529,8 +544,9 @@ TEST(ManifestShard, EveryWaySplitsAManifestWithoutOverlapOrGap) {
           EXPECT_EQ(shard->source, "SLURM_ARRAY_TASK_ID");
           ways[way].second.push_back(*shard);
         }
-        const std::optional<Shard> pod = shard_from({{"JOB_COMPLETION_INDEX", std::to_string(index)},
-                                                     {"VMAFEXACT_SHARD_COUNT", std::to_string(count)}});
+        const std::optional<Shard> pod =
+            shard_from({{"JOB_COMPLETION_INDEX", std::to_string(index)},
+                        {"VMAFEXACT_SHARD_COUNT", std::to_string(count)}});
         ASSERT_TRUE(pod);
         EXPECT_EQ(pod->source, "JOB_COMPLETION_INDEX");
         ways[4].second.push_back(*pod);
@@ -553,25 +569,28 @@ TEST(ManifestShard, EveryWaySplitsAManifestWithoutOverlapOrGap) {
 TEST(ManifestShard, SlurmStepsAndTheLastTaskBelowMax) {
   // --array=1-7:2: tasks 1, 3, 5, 7 are indexes 0..3 of 4.
   for (std::size_t id : {1u, 3u, 5u, 7u}) {
-    const std::optional<Shard> shard =
-        shard_from({{"SLURM_ARRAY_TASK_ID", std::to_string(id)}, {"SLURM_ARRAY_TASK_MIN", "1"},
-                    {"SLURM_ARRAY_TASK_MAX", "7"}, {"SLURM_ARRAY_TASK_STEP", "2"},
-                    {"SLURM_ARRAY_TASK_COUNT", "4"}});
+    const std::optional<Shard> shard = shard_from({{"SLURM_ARRAY_TASK_ID", std::to_string(id)},
+                                                   {"SLURM_ARRAY_TASK_MIN", "1"},
+                                                   {"SLURM_ARRAY_TASK_MAX", "7"},
+                                                   {"SLURM_ARRAY_TASK_STEP", "2"},
+                                                   {"SLURM_ARRAY_TASK_COUNT", "4"}});
     ASSERT_TRUE(shard);
     EXPECT_EQ(shard->index, (id - 1) / 2);
     EXPECT_EQ(shard->count, 4u);
   }
   // No SLURM_ARRAY_TASK_STEP: a step of 1.
-  const std::optional<Shard> no_step =
-      shard_from({{"SLURM_ARRAY_TASK_ID", "12"}, {"SLURM_ARRAY_TASK_MIN", "10"},
-                  {"SLURM_ARRAY_TASK_MAX", "13"}, {"SLURM_ARRAY_TASK_COUNT", "4"}});
+  const std::optional<Shard> no_step = shard_from({{"SLURM_ARRAY_TASK_ID", "12"},
+                                                   {"SLURM_ARRAY_TASK_MIN", "10"},
+                                                   {"SLURM_ARRAY_TASK_MAX", "13"},
+                                                   {"SLURM_ARRAY_TASK_COUNT", "4"}});
   ASSERT_TRUE(no_step);
   EXPECT_EQ(no_step->index, 2u);
   // Slurm wins over Kubernetes where both are set.
-  const std::optional<Shard> both =
-      shard_from({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_MIN", "0"},
-                  {"SLURM_ARRAY_TASK_MAX", "1"}, {"SLURM_ARRAY_TASK_COUNT", "2"},
-                  {"JOB_COMPLETION_INDEX", "0"}});
+  const std::optional<Shard> both = shard_from({{"SLURM_ARRAY_TASK_ID", "1"},
+                                                {"SLURM_ARRAY_TASK_MIN", "0"},
+                                                {"SLURM_ARRAY_TASK_MAX", "1"},
+                                                {"SLURM_ARRAY_TASK_COUNT", "2"},
+                                                {"JOB_COMPLETION_INDEX", "0"}});
   ASSERT_TRUE(both);
   EXPECT_EQ(both->source, "SLURM_ARRAY_TASK_ID");
   EXPECT_EQ(both->index, 1u);
@@ -581,8 +600,10 @@ TEST(ManifestShard, SlurmStepsAndTheLastTaskBelowMax) {
 }
 
 TEST(ManifestShard, InconsistentSlurmVariablesAreRefused) {
-  const Environment list = {{"SLURM_ARRAY_TASK_ID", "4"}, {"SLURM_ARRAY_TASK_MIN", "1"},
-                            {"SLURM_ARRAY_TASK_MAX", "9"}, {"SLURM_ARRAY_TASK_STEP", "1"},
+  const Environment list = {{"SLURM_ARRAY_TASK_ID", "4"},
+                            {"SLURM_ARRAY_TASK_MIN", "1"},
+                            {"SLURM_ARRAY_TASK_MAX", "9"},
+                            {"SLURM_ARRAY_TASK_STEP", "1"},
                             {"SLURM_ARRAY_TASK_COUNT", "3"}};  // --array=1,4,9
   const std::string message = shard_refusal(list);
   EXPECT_THAT(message, HasSubstr("an array given as a list"));
@@ -610,12 +631,14 @@ TEST(ManifestShard, InconsistentSlurmVariablesAreRefused) {
   outside["SLURM_ARRAY_TASK_ID"] = "10";
   EXPECT_THAT(shard_refusal(outside), HasSubstr("does not describe a task of an array"));
   // (MAX - MIN) / STEP + 1 would wrap to 0: refused, not a count of 0.
-  const Environment wrap = {{"SLURM_ARRAY_TASK_ID", "0"}, {"SLURM_ARRAY_TASK_MIN", "0"},
+  const Environment wrap = {{"SLURM_ARRAY_TASK_ID", "0"},
+                            {"SLURM_ARRAY_TASK_MIN", "0"},
                             {"SLURM_ARRAY_TASK_MAX", "18446744073709551615"},
                             {"SLURM_ARRAY_TASK_COUNT", "0"}};
   EXPECT_THAT(shard_refusal(wrap), HasSubstr("does not describe a task of an array"));
   const Environment huge = {{"SLURM_ARRAY_TASK_ID", "18446744073709551616"},
-                            {"SLURM_ARRAY_TASK_MIN", "0"}, {"SLURM_ARRAY_TASK_MAX", "1"},
+                            {"SLURM_ARRAY_TASK_MIN", "0"},
+                            {"SLURM_ARRAY_TASK_MAX", "1"},
                             {"SLURM_ARRAY_TASK_COUNT", "2"}};
   EXPECT_THAT(shard_refusal(huge), HasSubstr("is not a number"));
 }
