@@ -46,6 +46,11 @@ packages=(
   # (prometheus-alertmanager) checks the Alertmanager example, systemd-analyze (systemd)
   # verifies the service unit. Their services are not started (see policy-rc.d below).
   prometheus prometheus-alertmanager systemd
+  # batch on Slurm (tests/system/test_slurm.cpp, suite slurm): the test starts its own
+  # one-node cluster on the loopback (munged, slurmctld, slurmd, as root) and submits
+  # the deploy/slurm/ job arrays with the clients (sbatch, squeue, scancel, srun);
+  # the packages' own services are not started (policy-rc.d below)
+  slurm-wlm slurmctld slurmd slurm-client munge
   # the Kubernetes manifests' offline check (deploy/tests/check_deploy.py) reads YAML
   python3-yaml
 )
