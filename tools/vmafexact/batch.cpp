@@ -140,11 +140,14 @@ class UniqueFd {
   int fd_;
 };
 
+// ISO 8601 UTC with milliseconds (rows are seconds long).
 std::string now_iso8601() {
   GDateTime* now = g_date_time_new_now_utc();
-  GCharPtr text(g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ"));
+  GCharPtr text(g_date_time_format(now, "%Y-%m-%dT%H:%M:%S"));
+  char milliseconds[16];
+  std::snprintf(milliseconds, sizeof milliseconds, ".%03dZ", g_date_time_get_microsecond(now) / 1000);
   g_date_time_unref(now);
-  return text.get();
+  return text.get() + std::string(milliseconds);
 }
 
 std::string join_path(const std::string& folder, const std::string& name) {
