@@ -7,7 +7,7 @@
 # tests/fuzz/corpus/<target>/, where the unit suite replays it from then on.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET ...]
-#   targets: model_json libsvm_text model_list feature_list monitor_spec monitor_http monitor_config caps y4m report_log
+#   targets: model_json libsvm_text model_list feature_list monitor_spec monitor_http monitor_config caps y4m report_log manifest
 #   (default: all)
 # Environment: FUZZ_JOBS  targets fuzzed at once (default: 1)
 set -euo pipefail
@@ -16,7 +16,7 @@ cd "$repo"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(model_json libsvm_text model_list feature_list monitor_spec monitor_http monitor_config caps y4m report_log)
+((${#targets[@]})) || targets=(model_json libsvm_text model_list feature_list monitor_spec monitor_http monitor_config caps y4m report_log manifest)
 jobs="${FUZZ_JOBS:-1}"
 
 scripts/install-deps.sh fuzz  # clang and libFuzzer; nothing when they are there
