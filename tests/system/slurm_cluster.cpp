@@ -125,13 +125,20 @@ CommandResult run_command(const std::vector<std::string>& argv, const fs::path& 
   return result;
 }
 
+std::string SlurmCluster::program_path(const std::string& program) {
+  gchar* found = g_find_program_in_path(program.c_str());
+  std::string path = found ? found : "";
+  g_free(found);
+  // The daemons live in /usr/sbin, which a user's PATH may lack.
+  if (path.empty() && g_file_test(("/usr/sbin/" + program).c_str(), G_FILE_TEST_IS_EXECUTABLE))
+    path = "/usr/sbin/" + program;
+  return path;
+}
+
 std::vector<std::string> SlurmCluster::missing_programs() {
   std::vector<std::string> missing;
-  for (const std::string& program : kPrograms) {
-    gchar* path = g_find_program_in_path(program.c_str());
-    if (!path) missing.push_back(program);
-    g_free(path);
-  }
+  for (const std::string& program : kPrograms)
+    if (program_path(program).empty()) missing.push_back(program);
   return missing;
 }
 
@@ -170,7 +177,7 @@ bool SlurmCluster::start(int cpus, std::chrono::steady_clock::time_point deadlin
   // --force: the key and socket live in a temporary folder, not /etc/munge and
   // /run/munge, whose ownership munged would otherwise insist on.
   munged_ = std::make_unique<SystemProcess>(
-      std::vector<std::string>{"munged", "--foreground", "--force",
+      std::vector<std::string>{program_path("munged"), "--foreground", "--force",
                                "--socket=" + (munge / "munge.socket").string(),
                                "--key-file=" + (munge / "munge.key").string(),
                                "--pid-file=" + (munge / "munged.pid").string(),
@@ -194,11 +201,12 @@ bool SlurmCluster::start(int cpus, std::chrono::steady_clock::time_point deadlin
   fs::remove(dir_ / "slurmctld.log");
   fs::remove(dir_ / "slurmd.log");
   slurmctld_ = std::make_unique<SystemProcess>(
-      std::vector<std::string>{"slurmctld", "-D", "-f", config_.string()},
+      std::vector<std::string>{program_path("slurmctld"), "-D", "-f", config_.string()},
       dir_ / "slurmctld.stderr");
-  slurmd_ = std::make_unique<SystemProcess>(
-      std::vector<std::string>{"slurmd", "-D", "-N", "localhost", "-f", config_.string()},
-      dir_ / "slurmd.stderr");
+  slurmd_ =
+      std::make_unique<SystemProcess>(std::vector<std::string>{program_path("slurmd"), "-D", "-N",
+                                                               "localhost", "-f", config_.string()},
+                                      dir_ / "slurmd.stderr");
 
   // Up when the controller answers and has the node registered and idle.
   for (;;) {

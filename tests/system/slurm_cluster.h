@@ -30,8 +30,10 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::files
 
 class SlurmCluster {
  public:
-  // The programs the cluster needs that are not in PATH (empty: all there).
+  // The programs the cluster needs that are not in PATH or /usr/sbin (empty: all there).
   static std::vector<std::string> missing_programs();
+  // Where `program` is: PATH, else /usr/sbin; empty when in neither.
+  static std::string program_path(const std::string& program);
 
   // Starts munged, slurmctld and slurmd in `dir` (created) and waits, at most
   // `timeout`, until the node is idle. The node declares at least `cpus` CPUs

@@ -209,7 +209,7 @@ class SlurmTest : public ::testing::Test {
     std::string reason;
     if (!missing.empty())
       reason = missing +
-               " not in PATH; scripts/install-deps.sh installs them (Debian's "
+               " not found (PATH, /usr/sbin); scripts/install-deps.sh installs them (Debian's "
                "slurm-wlm, slurmctld, slurmd, slurm-client, munge)";
     else if (geteuid() != 0)
       reason = "not root: the test's slurmd must start jobs (run as root, as CI does)";
