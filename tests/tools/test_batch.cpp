@@ -230,7 +230,7 @@ TEST_F(Batch, LogsEqualDirectRunsWithPerRowOptions) {
   const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--jobs", "2",
                                "--threads", "1", "--features", "psnr"});
   ASSERT_EQ(result.status, 0) << describe(result);
-  EXPECT_NE(result.err.find("2 at once with 1 threads each"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("2 at once with 1 thread each"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("ok, vmaf "), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("done: 3 ok, 0 failed"), std::string::npos) << result.err;
 

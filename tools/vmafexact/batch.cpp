@@ -168,6 +168,11 @@ std::optional<std::string> read_text(const std::string& path) {
   return std::string(contents, length);
 }
 
+// "1 row", "3 rows".
+std::string count_of(std::size_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::string trim(std::string text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return "";
@@ -255,7 +260,7 @@ Cpus usable_cpus() {
       cpus.usable = std::min(cpus.usable, static_cast<int>(count));
     }
   }
-  cpus.why = std::to_string(cpus.usable) + " CPUs (" + cpus.why + ")";
+  cpus.why = count_of(static_cast<std::size_t>(cpus.usable), "CPU") + " (" + cpus.why + ")";
   return cpus;
 }
 
@@ -674,7 +679,7 @@ int Batch::list() {
     std::printf("%s\t%s\n", row.id.c_str(), state.c_str());
   }
   std::fflush(stdout);
-  print(std::to_string(planned_.size()) + " rows" +
+  print(count_of(planned_.size(), "row") +
         (settings_.shard.count > 1 ? " in shard " + shard_text_ : "") + ", " +
         std::to_string(done) + " done");
   return kExitOk;
@@ -745,7 +750,7 @@ int Batch::run() {
   if (settings_.threads == 0) settings_.threads = std::max(1, cpus.usable / jobs);
   gpu_load_.assign(settings_.gpus.size(), 0);
 
-  std::string plan = manifest_.path + ": " + std::to_string(planned_.size()) + " rows";
+  std::string plan = manifest_.path + ": " + count_of(planned_.size(), "row");
   if (settings_.shard.count > 1)
     plan += " in shard " + shard_text_ +
             (settings_.shard.source.empty() || settings_.shard.source == "--shard"
@@ -754,8 +759,8 @@ int Batch::run() {
   plan += ", " + std::to_string(done_before_) + " already done, " + std::to_string(to_score_) +
           " to score";
   if (to_score_ > 0) {
-    plan += ", " + std::to_string(jobs) + " at once with " + std::to_string(settings_.threads) +
-            " threads each; " + cpus.why;
+    plan += ", " + std::to_string(jobs) + " at once with " +
+            count_of(static_cast<std::size_t>(settings_.threads), "thread") + " each; " + cpus.why;
     if (cuda && !settings_.gpus.empty()) {
       std::string gpus;
       for (const std::string& gpu : settings_.gpus) gpus += (gpus.empty() ? "" : ",") + gpu;
@@ -1008,8 +1013,8 @@ void Batch::finish(Running& running) {
 void Batch::interrupt(int signal) {
   if (signal_ == 0) {
     signal_ = signal;
-    print("interrupted: stopping the " + std::to_string(running_.size()) +
-          " rows running, without outputs (interrupt again to kill them)");
+    print("interrupted: stopping the " + count_of(running_.size(), "row") +
+          " running, without outputs (interrupt again to kill them)");
     for (const auto& running : running_)
       if (!running->exited) ::kill(running->pid, SIGQUIT);
   } else {
