@@ -238,6 +238,48 @@ TEST_F(Merge, FiguresEqualTheLogsDoubles) {
   EXPECT_EQ(hidden_files(dir_), std::vector<std::string>());
 }
 
+// What `vmafexact batch` leaves, one shard of it: its ok row's figures are its
+// log's, its failed row has the tool's error, the other shard's row is missing.
+TEST_F(Merge, MergesWhatBatchWrote) {
+  const fs::path manifest = dir_ / "catalogue.csv";
+  const std::string f = folder_.string() + "/";
+  write_file(manifest,
+             "id,ref,dist,x-crf\n"
+             "alpha," +
+                 f + "ref.y4m," + f +
+                 "dist_a.y4m,23\n"
+                 "beta," +
+                 f + "ref.y4m," + f +
+                 "dist_b.y4m,30\n"
+                 "gamma," +
+                 f + "ref.y4m," + f + "nosuch.mp4,40\n");
+  const fs::path out = dir_ / "out";
+  ChildProcess batch({VMAFEXACT_CLI_PATH, "batch", manifest.string(), "--output-dir", out.string(),
+                      "--shard", "0/2", "--quiet"},
+                     folder_ / "batch.err");
+  ASSERT_EQ(batch.wait_exit(std::chrono::seconds(120)), 6) << batch.error_output();
+  const Result result = merge({out.string(), "--manifest", manifest.string()});
+  EXPECT_EQ(result.code, 6) << result.error_output;
+  const auto rows = csv_records(out / "summary.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].at("id"), "alpha");
+  EXPECT_EQ(rows[0].at("status"), "ok");
+  EXPECT_EQ(rows[0].at("x-crf"), "23");
+  const json log = json::parse(read_text(out / "alpha.json"));
+  for (const auto& [name, figures] : log["pooled_metrics"].items())
+    for (const char* figure : {"min", "max", "mean", "harmonic_mean"})
+      EXPECT_EQ(std::strtod(rows[0].at(name + "_" + figure).c_str(), nullptr),
+                figures.at(figure).get<double>())
+          << name << "_" << figure;
+  EXPECT_EQ(rows[1].at("id"), "beta");
+  EXPECT_EQ(rows[1].at("status"), "missing");
+  EXPECT_EQ(rows[1].at("x-crf"), "30");
+  EXPECT_EQ(rows[2].at("id"), "gamma");
+  EXPECT_EQ(rows[2].at("status"), "failed");
+  EXPECT_NE(rows[2].at("error").find("nosuch.mp4"), std::string::npos) << rows[2].at("error");
+  EXPECT_EQ(rows[2].at("x-crf"), "40");
+}
+
 // Without a manifest, rows in the ids' byte order.
 TEST_F(Merge, RowsSortedByIdWithoutManifest) {
   for (const char* id : {"c2", "b", "c10", "a"}) add_row(id, "ok");
