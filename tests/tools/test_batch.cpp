@@ -503,10 +503,38 @@ TEST_F(Batch, ShardsSelectTheirRows) {
                               {{"SLURM_ARRAY_TASK_ID", "2"},
                                {"SLURM_ARRAY_TASK_MIN", "0"},
                                {"SLURM_ARRAY_TASK_MAX", "2"},
-                               {"SLURM_ARRAY_TASK_COUNT", "3"}});
+                               {"SLURM_ARRAY_TASK_COUNT", "3"},
+                               {"SLURM_CPUS_PER_TASK", "1"}});
   ASSERT_EQ(scored.status, 0) << describe(scored);
+  // The task's CPUs bound the rows and threads.
+  EXPECT_NE(scored.err.find("1 row in shard 2/3 (SLURM_ARRAY_TASK_ID)"), std::string::npos)
+      << scored.err;
+  EXPECT_NE(scored.err.find("1 at once with 1 thread each; 1 CPU ("), std::string::npos)
+      << scored.err;
+  EXPECT_NE(scored.err.find("SLURM_CPUS_PER_TASK 1)"), std::string::npos) << scored.err;
   EXPECT_EQ(recorded_ids(out_), (std::set<std::string>{"p2"}));
   EXPECT_EQ(read_json(out_ / "rows" / "p2.json")["shard"], "2/3");
+}
+
+// With --backend cuda each row gets one GPU of --gpus in its
+// CUDA_VISIBLE_DEVICES, the least busy (here two rows, two GPUs: one each);
+// a row of its own backend cpu gets none. (Whether the rows score depends on
+// the machine's GPUs: not checked here.)
+TEST_F(Batch, GpusSharedOutAmongRows) {
+  const fs::path pairs = manifest(
+      "id,ref,dist,backend\n"
+      "g0,ref.y4m,d1.mp4,\n"
+      "g1,ref.y4m,d2.mp4,\n"
+      "c0,ref.y4m,d3.mp4,cpu\n");
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend",
+                               "cuda", "--gpus", "7,9", "--threads", "1"});
+  EXPECT_NE(result.err.find("3 at once with 1 thread each"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
+  EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
+  EXPECT_EQ(read_json(out_ / "rows" / "g1.json")["gpu"], "9");
+  EXPECT_TRUE(read_json(out_ / "rows" / "c0.json")["gpu"].is_null());
+  EXPECT_EQ(read_json(out_ / "rows" / "c0.json")["status"], "ok");
+  EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["options"]["backend"], "cuda");
 }
 
 // A bad manifest, option or output folder stops the batch before any row runs.
