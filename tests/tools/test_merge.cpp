@@ -503,6 +503,24 @@ TEST_F(Merge, PageListsEveryRowAndPlotsTwenty) {
 #endif
 }
 
+// No row ok: the page still is one (the table, nothing plotted, said so).
+TEST_F(Merge, PageWithNoRowOk) {
+#ifndef VMAFEXACT_TEST_HAVE_LIBXML2
+  GTEST_SKIP() << "libxml2's headers were not found";
+#else
+  add_row("one", "failed", "a", json::object(), "boom");
+  write_file(dir_ / "rows" / "two.json", "");
+  ASSERT_EQ(merge({dir_.string()}).code, 6);
+  const std::string page = read_text(dir_ / "report.html");
+  const vmafexact::test::XmlDocPtr doc = vmafexact::test::parse_strict_xml(page);
+  ASSERT_TRUE(doc) << "the page is not well-formed XML";
+  const auto every_row = elements_with(xmlDocGetRootElement(doc.get()), "id", "rows");
+  ASSERT_EQ(every_row.size(), 1u);
+  EXPECT_EQ(body_rows(every_row.front()), 2u);
+  EXPECT_NE(page.find("No row is ok: nothing to plot."), std::string::npos);
+#endif
+}
+
 TEST_F(Merge, UsageAndInputErrors) {
   add_row("clip", "ok");
   EXPECT_EQ(merge({}).code, 1);

@@ -611,15 +611,15 @@ std::string render_page(const std::vector<SummaryRow>& rows, const Columns& colu
       "Built from the batch's logs by vmafexact merge: the worst frames are listed from the "
       "logs' scores, without pictures.";
 
+  const std::string score = columns.quality.empty() ? "score" : columns.quality;
   std::string plotted_note;
   if (counts.ok == 0)
     plotted_note = "No row is ok: nothing to plot.";
   else if (counts.ok <= kMaxPlottedRows)
-    plotted_note =
-        "The sections below show every ok row, lowest " + columns.quality + " mean first.";
+    plotted_note = "The sections below show every ok row, lowest " + score + " mean first.";
   else
     plotted_note = "The sections below show only the " + std::to_string(plotted.size()) +
-                   " rows of lowest " + columns.quality + " mean, of " + std::to_string(counts.ok) +
+                   " rows of lowest " + score + " mean, of " + std::to_string(counts.ok) +
                    " ok rows; the table above holds every row.";
   if (!unplotted.empty()) plotted_note += " Not plotted: " + unplotted + ".";
 
