@@ -60,7 +60,8 @@ std::vector<std::string> environment(const std::map<std::string, std::string>& e
   return variables;
 }
 
-Result run_tool(std::vector<std::string> args, const std::map<std::string, std::string>& extra = {}) {
+Result run_tool(std::vector<std::string> args, const std::map<std::string, std::string>& extra = {},
+                const std::string& folder = {}) {
   args.insert(args.begin(), VMAFEXACT_CLI_PATH);
   std::vector<gchar*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
@@ -74,7 +75,7 @@ Result run_tool(std::vector<std::string> args, const std::map<std::string, std::
   gint wait_status = 0;
   GError* error = nullptr;
   Result result;
-  if (!g_spawn_sync(nullptr, argv.data(), envp.data(), G_SPAWN_DEFAULT, nullptr, nullptr, &out,
+  if (!g_spawn_sync(folder.empty() ? nullptr : folder.c_str(), argv.data(), envp.data(), G_SPAWN_DEFAULT, nullptr, nullptr, &out,
                     &err, &wait_status, &error)) {
     result.err = error ? error->message : "spawn failed";
     g_clear_error(&error);
@@ -203,9 +204,10 @@ class Batch : public ::testing::Test {
     return scores_of(log);
   }
 
-  Result batch(std::vector<std::string> args, const std::map<std::string, std::string>& env = {}) {
+  Result batch(std::vector<std::string> args, const std::map<std::string, std::string>& env = {},
+               const std::string& folder = {}) {
     args.insert(args.begin(), "batch");
-    return run_tool(args, env);
+    return run_tool(args, env, folder);
   }
 
   static fs::path folder_;
@@ -535,6 +537,33 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
   EXPECT_TRUE(read_json(out_ / "rows" / "c0.json")["gpu"].is_null());
   EXPECT_EQ(read_json(out_ / "rows" / "c0.json")["status"], "ok");
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["options"]["backend"], "cuda");
+}
+
+// A model file named in a row's `model` cell is relative to the manifest's
+// folder, as ref and dist are; one given to the batch, to the current folder.
+TEST_F(Batch, ModelFilesRelativeToTheManifestOrTheCurrentFolder) {
+  fs::create_directories(folder_ / "models");
+  fs::copy_file(VMAFEXACT_MODEL_FILE, folder_ / "models" / "lin.json",
+                fs::copy_options::overwrite_existing);
+  fs::create_directories(work_ / "here");
+  fs::copy_file(VMAFEXACT_MODEL_FILE, work_ / "here" / "lin2.json");
+  const fs::path pairs = manifest(
+      "id,ref,dist,model\n"
+      "cell,ref.y4m,d1.mp4,models/lin.json:name=lin\n"
+      "wide,ref.y4m,d2.mp4,\n");
+  // Run from another folder: neither path resolves against it by chance.
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--model",
+                               "here/lin2.json:name=lin2"},
+                              {}, work_.string());
+  ASSERT_EQ(result.status, 0) << describe(result);
+  EXPECT_EQ(scores_of(out_ / "cell.json"),
+            direct_scores("d1.mp4", {"--model", VMAFEXACT_MODEL_FILE + std::string(":name=lin")}));
+  EXPECT_EQ(scores_of(out_ / "wide.json"),
+            direct_scores("d2.mp4", {"--model", VMAFEXACT_MODEL_FILE + std::string(":name=lin2")}));
+  EXPECT_EQ(read_json(out_ / "rows" / "cell.json")["options"]["model"],
+            (folder_ / "models" / "lin.json").string() + ":name=lin");
+  EXPECT_EQ(read_json(out_ / "rows" / "wide.json")["options"]["model"],
+            (work_ / "here" / "lin2.json").string() + ":name=lin2");
 }
 
 // A bad manifest, option or output folder stops the batch before any row runs.

@@ -286,11 +286,44 @@ std::vector<std::string> find_gpus(const gchar* listed) {
 
 // --- Rows ---------------------------------------------------------------------
 
+// A --model list with each relative model file made absolute against `base`
+// (a manifest's folder, or the current one): entries "path=FILE", or a name
+// holding '/' or ending in .json, as the element tells files from built-in
+// versions; built-in names and the ':' options stay as they are.
+std::string resolve_model_files(const std::string& list, const std::string& base) {
+  std::string resolved;
+  gchar** entries = g_strsplit(list.c_str(), ",", -1);
+  for (gchar** entry = entries; *entry; ++entry) {
+    std::string text = trim(*entry);
+    const auto colon = text.find(':');
+    std::string head = text.substr(0, colon);
+    const std::string rest = colon == std::string::npos ? "" : text.substr(colon);
+    std::string prefix;
+    bool is_file = false;
+    if (head.rfind("path=", 0) == 0) {
+      prefix = "path=";
+      head.erase(0, 5);
+      is_file = true;
+    } else if (head.rfind("version=", 0) != 0) {
+      is_file = head.find('/') != std::string::npos ||
+                (head.size() > 5 && head.compare(head.size() - 5, 5, ".json") == 0);
+    }
+    if (is_file && !head.empty() && !g_path_is_absolute(head.c_str())) {
+      GCharPtr absolute(g_canonicalize_filename(head.c_str(), base.empty() ? nullptr : base.c_str()));
+      text = prefix + absolute.get() + rest;
+    }
+    resolved += (entry == entries ? "" : ",") + text;
+  }
+  g_strfreev(entries);
+  return resolved;
+}
+
 // The options a row runs with, in order: --precision max, the batch's, the
 // row's own (each replacing an earlier one of the same name).
 using OptionList = std::vector<std::pair<std::string, std::string>>;
 
-OptionList effective_options(const OptionList& batch_wide, const ManifestRow& row) {
+OptionList effective_options(const OptionList& batch_wide, const ManifestRow& row,
+                             const std::string& manifest_folder) {
   OptionList options = {{"precision", "max"}};
   auto set = [&](const std::string& name, const std::string& value) {
     for (auto& [known, old] : options)
@@ -301,7 +334,8 @@ OptionList effective_options(const OptionList& batch_wide, const ManifestRow& ro
     options.emplace_back(name, value);
   };
   for (const auto& [name, value] : batch_wide) set(name, value);
-  for (const auto& [name, value] : row.options) set(name, value);
+  for (const auto& [name, value] : row.options)
+    set(name, name == "model" ? resolve_model_files(value, manifest_folder) : value);
   return options;
 }
 
@@ -396,7 +430,8 @@ Record read_record(const std::string& path) {
 
 // The pooled mean of the main score (the first model's: `vmaf` unless named
 // with :name=KEY) from the log's pooled_metrics.
-std::optional<double> main_score_mean(const std::string& log_path, const OptionList& options) {
+std::optional<std::pair<std::string, double>> main_score_mean(const std::string& log_path,
+                                                              const OptionList& options) {
   const std::string models = option_value(options, "model", "vmaf_v0.6.1");
   std::string first = models.substr(0, models.find(','));
   if (trim(first).empty()) return std::nullopt;
@@ -419,7 +454,7 @@ std::optional<double> main_score_mean(const std::string& log_path, const OptionL
   try {
     const Json pooled = Json::parse(text->substr(open, close - open + 1));
     if (pooled.contains(key) && pooled[key].contains("mean") && pooled[key]["mean"].is_number())
-      return pooled[key]["mean"].get<double>();
+      return std::pair(key, pooled[key]["mean"].get<double>());
   } catch (const std::exception&) {
   }
   return std::nullopt;
@@ -689,9 +724,14 @@ int Batch::run() {
   shard_text_ = std::to_string(settings_.shard.index) + "/" + std::to_string(settings_.shard.count);
   rows_dir_ = join_path(settings_.output_dir, "rows");
   host_ = g_get_host_name();
+  // A model file in a row's `model` cell is relative to the manifest, as
+  // its ref and dist are.
+  GCharPtr folder(g_path_get_dirname(manifest_.path.c_str()));
+  GCharPtr manifest_folder_path(g_canonicalize_filename(folder.get(), nullptr));
+  const std::string manifest_folder = manifest_folder_path.get();
   for (const ManifestRow& row : manifest_.rows) {
     if (!in_shard(row, settings_.shard)) continue;
-    OptionList options = effective_options(settings_.batch_wide, row);
+    OptionList options = effective_options(settings_.batch_wide, row, manifest_folder);
     std::string fingerprint = fingerprint_of(row, options);
     planned_.push_back({&row, std::move(options), std::move(fingerprint)});
   }
@@ -995,8 +1035,8 @@ void Batch::finish(Running& running) {
       std::string line = counter() + row.id + ": ok";
       if (const auto mean = main_score_mean(log_path(row), planned.options)) {
         char score[48];
-        std::snprintf(score, sizeof score, ", vmaf %.2f", *mean);
-        line += score;
+        std::snprintf(score, sizeof score, " %.2f", mean->second);
+        line += ", " + mean->first + score;
       }
       print(line + " in " + duration);
     } else {
@@ -1139,7 +1179,12 @@ int batch_command(int argc, char** argv) {
     if (kToolOptions[i].flag && raw.flags[i])
       settings.batch_wide.emplace_back(kToolOptions[i].name, "true");
     else if (!kToolOptions[i].flag && raw.values[i])
-      settings.batch_wide.emplace_back(kToolOptions[i].name, raw.values[i]);
+      // A model file given to the batch is relative to the current folder;
+      // made absolute, it reads the same in every row.
+      settings.batch_wide.emplace_back(kToolOptions[i].name,
+                                       std::string_view(kToolOptions[i].name) == "model"
+                                           ? resolve_model_files(raw.values[i], "")
+                                           : std::string(raw.values[i]));
   }
 
   if (raw.shard) {
