@@ -530,6 +530,16 @@ TEST_F(Merge, UsageAndInputErrors) {
       merge({dir_.string(), "--csv", (dir_ / "s").string(), "--json", (dir_ / "s").string()});
   EXPECT_EQ(same.code, 1);
   EXPECT_NE(same.error_output.find("name the same file"), std::string::npos) << same.error_output;
+  // An output that is what merge reads.
+  const std::string log = read_text(dir_ / "clip.json");
+  for (const fs::path& input : {dir_ / "clip.json", dir_ / "rows" / "x.csv"}) {
+    const Result over = merge({dir_.string(), "--csv", input.string()});
+    EXPECT_EQ(over.code, 1) << input;
+    EXPECT_NE(over.error_output.find("would destroy what merge reads"), std::string::npos)
+        << over.error_output;
+  }
+  EXPECT_EQ(read_text(dir_ / "clip.json"), log);
+  EXPECT_FALSE(fs::exists(dir_ / "rows" / "x.csv"));
   const Result absent = merge({(dir_ / "absent").string()});
   EXPECT_EQ(absent.code, 2);
   EXPECT_NE(absent.error_output.find("absent"), std::string::npos) << absent.error_output;

@@ -647,7 +647,28 @@ std::string canonical(const std::string& path) {
 }
 
 // Before anything is read: each output writable, no two the same.
-void check_outputs(const std::vector<Output>& outputs) {
+// None may be what merge reads: a row's log or record, or the manifest.
+void check_outputs(const std::vector<Output>& outputs, const std::string& dir,
+                   const std::vector<std::string>& ids, const std::string& manifest) {
+  const std::string rows = canonical((fs::path(dir) / "rows").string());
+  fs::path folder = canonical(dir);
+  if (!folder.has_filename()) folder = folder.parent_path();  // "out/"
+  const std::set<std::string> recorded(ids.begin(), ids.end());
+  for (const Output& output : outputs) {
+    const fs::path target = canonical(output.path);
+    const std::string name = target.filename().string();
+    const bool log = target.parent_path() == folder && name.ends_with(".json") &&
+                     recorded.contains(name.substr(0, name.size() - 5));
+    if (log || target.parent_path() == rows || (!manifest.empty() && target == canonical(manifest)))
+      throw CliError(kExitUsage,
+                     std::string(output.option) + " " + output.path + " is " +
+                         (log                            ? "a row's log"
+                          : target.parent_path() == rows ? "in the folder of the records"
+                                                         : "the manifest") +
+                         "; writing it would destroy what merge reads",
+                     "Give the output another name (the defaults are DIR/summary.csv, "
+                     "DIR/summary.json, DIR/report.html).");
+  }
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (canonical(outputs[i].path) == canonical(outputs[j].path))
@@ -740,7 +761,7 @@ int merge_command(int argc, char** argv) {
   std::optional<Manifest> manifest;
   if (!manifest_path.empty()) manifest = read_manifest(manifest_path);
   const std::vector<std::string> ids = record_ids(dir);
-  check_outputs(outputs);
+  check_outputs(outputs, dir, ids, manifest_path);
 
   std::vector<SummaryRow> rows;
   if (manifest) {
