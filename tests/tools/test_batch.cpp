@@ -406,6 +406,34 @@ long cpu_ticks(pid_t pid) {
   return utime + stime;
 }
 
+// Under nohup (SIGHUP ignored) a hangup does not stop the batch; otherwise
+// SIGHUP stops it as SIGTERM does (exit code 129).
+TEST_F(Batch, HangupIgnoredUnderNohup) {
+  const fs::path pairs = manifest(kThreeRows);
+  for (const bool ignored : {true, false}) {
+    const fs::path out = out_ / (ignored ? "ignored" : "default");
+    ChildProcess running({"/bin/sh", "-c", std::string(ignored ? "trap '' HUP; " : "") +
+                                               "exec \"$0\" \"$@\"",
+                          VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
+                          out.string(), "--jobs", "1"},
+                         work_ / "hangup.err");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
+           std::chrono::steady_clock::now() < deadline)
+      ChildProcess::pump(std::chrono::milliseconds(10));
+    running.send_signal(SIGHUP);
+    const auto status = running.wait_exit(std::chrono::seconds(60));
+    ASSERT_TRUE(status.has_value());
+    if (ignored) {
+      EXPECT_EQ(*status, 0) << running.error_output();
+      EXPECT_EQ(recorded_ids(out).size(), 3u);
+    } else {
+      EXPECT_EQ(*status, 129) << running.error_output();
+      EXPECT_LT(recorded_ids(out).size(), 3u);
+    }
+  }
+}
+
 // A row stopped by a signal of its own while it scores (Slurm and
 // Kubernetes signal every process of a task) writes the frames scored so
 // far: they stay out of DIR/{id}.json, the row is recorded failed, and the

@@ -812,10 +812,14 @@ int Batch::run() {
   if (to_score_ > 0) {
     const guint sigint = g_unix_signal_add(SIGINT, on_sigint, this);
     const guint sigterm = g_unix_signal_add(SIGTERM, on_sigterm, this);
-    const guint sighup = g_unix_signal_add(SIGHUP, on_sighup, this);
+    // Under nohup SIGHUP stays ignored: a closed terminal does not stop the batch.
+    struct sigaction hangup {};
+    ::sigaction(SIGHUP, nullptr, &hangup);
+    const guint sighup =
+        hangup.sa_handler == SIG_IGN ? 0 : g_unix_signal_add(SIGHUP, on_sighup, this);
     launch_more();
     if (!running_.empty()) g_main_loop_run(loop_.get());
-    g_source_remove(sighup);
+    if (sighup) g_source_remove(sighup);
     g_source_remove(sigterm);
     g_source_remove(sigint);
   }
