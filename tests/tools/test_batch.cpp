@@ -75,8 +75,11 @@ Result run_tool(std::vector<std::string> args, const std::map<std::string, std::
   gint wait_status = 0;
   GError* error = nullptr;
   Result result;
-  if (!g_spawn_sync(folder.empty() ? nullptr : folder.c_str(), argv.data(), envp.data(), G_SPAWN_DEFAULT, nullptr, nullptr, &out,
-                    &err, &wait_status, &error)) {
+  // It dies with the test (a meson timeout): a hung batch leaves no orphan.
+  auto die_with_parent = [](gpointer) { prctl(PR_SET_PDEATHSIG, SIGKILL); };
+  if (!g_spawn_sync(folder.empty() ? nullptr : folder.c_str(), argv.data(), envp.data(),
+                    G_SPAWN_DEFAULT, die_with_parent, nullptr, &out, &err, &wait_status,
+                    &error)) {
     result.err = error ? error->message : "spawn failed";
     g_clear_error(&error);
     return result;
@@ -480,6 +483,59 @@ TEST_F(Batch, RowSignalledAloneLeavesNoLog) {
   ASSERT_EQ(resumed.status, 0) << describe(resumed);
   EXPECT_EQ(read_json(out_ / "rows" / "r1.json")["attempt"], 2);
   EXPECT_EQ(read_json(out_ / "r1.json")["frames"].size(), 240u);
+}
+
+// A batch started with SIGQUIT ignored (`batch ... &` from a script) still
+// stops its rows: killed while a row is starting (before the tool has its
+// own SIGQUIT handler), the row dies with it and writes nothing.
+TEST_F(Batch, RowDiesWithBatchStartedWithSigquitIgnored) {
+  const fs::path pairs = manifest(
+      "id,ref,dist\n"
+      "r1,long_ref.mp4,long_dist.mp4\n");
+  ChildProcess running({"/bin/sh", "-c", "trap '' QUIT INT; exec \"$0\" \"$@\"",
+                        VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
+                        out_.string(), "--jobs", "1", "--threads", "1"},
+                       work_ / "batch.err");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<pid_t> rows;
+  // The row has become the tool (exec'd) and has no SIGQUIT handler yet.
+  while (running.running() && std::chrono::steady_clock::now() < deadline) {
+    rows = children_of(running.pid());
+    if (!rows.empty() &&
+        read_text("/proc/" + std::to_string(rows.front()) + "/cmdline").find("--quiet") !=
+            std::string::npos)
+      break;
+    ChildProcess::pump(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(rows.size(), 1u) << running.error_output();
+  running.send_signal(SIGKILL);
+  ASSERT_TRUE(running.wait_exit(std::chrono::seconds(30)).has_value());
+  const fs::path row_proc = "/proc/" + std::to_string(rows.front());
+  while (fs::exists(row_proc) && std::chrono::steady_clock::now() < deadline)
+    ChildProcess::pump(std::chrono::milliseconds(10));
+  // Gone before the end of its row (about two seconds of scoring), without a log.
+  EXPECT_FALSE(fs::exists(row_proc)) << "the row outlived its batch";
+  EXPECT_FALSE(fs::exists(out_ / "rows" / ".r1.partial.json"));
+  EXPECT_FALSE(fs::exists(out_ / "r1.json"));
+  EXPECT_FALSE(fs::exists(out_ / "rows" / "r1.json"));
+}
+
+// A record replaced by a FIFO (or a link to a device) is no record: --list
+// and a run do not block on it, the row runs and its record replaces it.
+TEST_F(Batch, RecordThatIsAFifoIsReplaced) {
+  const fs::path pairs = manifest("id,ref,dist\nr0,ref.y4m,d1.mp4\nr1,ref.y4m,d2.mp4\n");
+  fs::create_directories(out_ / "rows");
+  ASSERT_EQ(::mkfifo((out_ / "rows" / "r0.json").c_str(), 0644), 0);
+  fs::create_symlink("/dev/zero", out_ / "rows" / "r1.json");
+  const Result listed = batch({pairs.string(), "--output-dir", out_.string(), "--list"});
+  EXPECT_EQ(listed.status, 0) << describe(listed);
+  EXPECT_NE(listed.out.find("r0\tnot run"), std::string::npos) << listed.out;
+  const Result scored = batch({pairs.string(), "--output-dir", out_.string()});
+  EXPECT_EQ(scored.status, 0) << describe(scored);
+  for (const char* id : {"r0", "r1"}) {
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_ / "rows" / (id + std::string(".json")))));
+    EXPECT_EQ(read_json(out_ / "rows" / (id + std::string(".json")))["status"], "ok");
+  }
 }
 
 // --shard I/N and the schedulers' task indexes select position % N == I.

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,12 +161,32 @@ bool is_regular_file(const std::string& path) {
   return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
 }
 
-std::optional<std::string> read_text(const std::string& path) {
-  gchar* contents = nullptr;
-  gsize length = 0;
-  if (!g_file_get_contents(path.c_str(), &contents, &length, nullptr)) return std::nullopt;
-  GCharPtr owner(contents);
-  return std::string(contents, length);
+// A regular file's text, or with `tail` its last `limit` bytes. Never blocks
+// on a FIFO or reads a device (a record or log replaced by one), never reads
+// past `limit`: nullopt for those, a file too long, or one that cannot be read.
+std::optional<std::string> read_text(const std::string& path, std::size_t limit = 1 << 20,
+                                     bool tail = false) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  struct stat status {};
+  if (!fd || ::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
+  off_t at = 0;
+  if (tail && status.st_size > static_cast<off_t>(limit))
+    at = status.st_size - static_cast<off_t>(limit);
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t count = ::pread(fd.get(), buffer, sizeof buffer, at);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) return std::nullopt;
+    if (count == 0) break;
+    text.append(buffer, static_cast<std::size_t>(count));
+    at += count;
+    if (text.size() > limit) {
+      if (!tail) return std::nullopt;
+      text.erase(0, text.size() - limit);  // grew while read
+    }
+  }
+  return text;
 }
 
 // "1 row", "3 rows".
@@ -438,7 +459,8 @@ std::optional<std::pair<std::string, double>> main_score_mean(const std::string&
   std::string key = "vmaf";
   if (const auto name = first.find(":name="); name != std::string::npos)
     key = first.substr(name + 6, first.find(':', name + 6) - (name + 6));
-  const auto text = read_text(log_path);
+  // pooled_metrics is near the end of the log (a long title's log is large).
+  const auto text = read_text(log_path, 1 << 20, true);
   if (!text) return std::nullopt;
   const auto at = text->rfind("\"pooled_metrics\"");
   if (at == std::string::npos) return std::nullopt;
@@ -487,7 +509,9 @@ std::string headline(const std::string& error) {
 // Lock of one row among batch processes (flock: local filesystems and NFS).
 UniqueFd lock_row(const std::string& lock_path, bool create, bool* busy) {
   *busy = false;
-  UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0666));
+  UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+                                            (create ? O_CREAT : 0),
+                     0666));
   if (!fd) return fd;
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     *busy = errno == EWOULDBLOCK;
@@ -498,15 +522,28 @@ UniqueFd lock_row(const std::string& lock_path, bool create, bool* busy) {
 
 // In the child, between fork and exec (async-signal-safe calls only): dies
 // with the batch (SIGQUIT: no outputs), in a process group of its own (a
-// terminal's Ctrl-C reaches the batch, which stops the rows), no signal
-// blocked.
+// terminal's Ctrl-C reaches the batch, which stops the rows), every signal
+// at its default and none blocked (a batch started with `&` from a script
+// has SIGINT and SIGQUIT ignored, which exec would pass on, leaving a row
+// deaf to the batch's SIGQUIT). No core file: a row stopped by SIGQUIT
+// before it has its handler would otherwise leave one per row.
 extern "C" void prepare_child(gpointer parent) {
-  ::prctl(PR_SET_PDEATHSIG, SIGQUIT);
-  if (::getppid() != static_cast<pid_t>(GPOINTER_TO_INT(parent))) ::_exit(128 + SIGQUIT);
-  ::setpgid(0, 0);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  for (int signal = 1; signal < NSIG; ++signal)
+    if (signal != SIGKILL && signal != SIGSTOP) ::sigaction(signal, &default_action, nullptr);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  struct rlimit no_core {};
+  if (::getrlimit(RLIMIT_CORE, &no_core) == 0) {
+    no_core.rlim_cur = 0;
+    ::setrlimit(RLIMIT_CORE, &no_core);
+  }
+  ::prctl(PR_SET_PDEATHSIG, SIGQUIT);
+  if (::getppid() != static_cast<pid_t>(GPOINTER_TO_INT(parent))) ::_exit(128 + SIGQUIT);
+  ::setpgid(0, 0);
 }
 
 // --- The batch --------------------------------------------------------------
@@ -988,6 +1025,12 @@ void Batch::write_record(const Planned& planned, const Running& running, int exi
                  {"threads", settings_.threads},
                  {"gpu", running.gpu >= 0 ? Json(settings_.gpus[running.gpu]) : Json(nullptr)},
                  {"command_line", running.command_line}};
+  // The batch's own folder: whatever is at the record's name that is not a
+  // regular file (a FIFO, a link to a device) is replaced, not written into.
+  struct stat existing {};
+  if (::lstat(record_path(row).c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) &&
+      !S_ISDIR(existing.st_mode))
+    ::unlink(record_path(row).c_str());
   output::write_output(record_path(row), record.dump(2) + "\n");
 }
 
