@@ -30,6 +30,7 @@
 #include "output/output_file.h"
 #include "report.h"
 #include "support/handles.h"
+#include "support/regular_file.h"
 
 namespace vmafexact::cli {
 namespace {
@@ -97,26 +98,10 @@ const Figures* find_metric(const SummaryRow& row, std::string_view name) {
   return nullptr;
 }
 
-// The file's bytes, or nullopt with `why` set.
+// The file's bytes, or nullopt with `why` set: only a regular file is read (a
+// FIFO would block, /dev/zero never end), of at most `limit` bytes (0: any).
 std::optional<std::string> read_file(const fs::path& path, std::uintmax_t limit, std::string& why) {
-  std::error_code error;
-  if (limit > 0) {
-    const std::uintmax_t size = fs::file_size(path, error);
-    if (!error && size > limit) {
-      why = "it is " + std::to_string(size) + " bytes, too big for one";
-      return std::nullopt;
-    }
-  }
-  gchar* contents = nullptr;
-  gsize length = 0;
-  GError* raw_error = nullptr;
-  if (!g_file_get_contents(path.c_str(), &contents, &length, &raw_error)) {
-    why = raw_error != nullptr ? raw_error->message : "cannot read it";
-    g_clear_error(&raw_error);
-    return std::nullopt;
-  }
-  const tools::GCharPtr owner(contents);
-  return std::string(contents, length);
+  return tools::read_regular_file(path.string(), limit, why);
 }
 
 std::string text_field(const Json& object, const char* key) {
