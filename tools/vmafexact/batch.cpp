@@ -44,47 +44,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 using tools::GCharPtr;
 
-// The tool options a batch gives every row (a row's own column wins): the
-// manifest's option columns. Flags take no value.
-struct ToolOption {
-  const char* name;
-  bool flag;
-  const char* argument;
-  const char* help;
-};
-constexpr ToolOption kToolOptions[] = {
-    {"model", false, "LIST", "VMAF models of every row (vmafexact --help)"},
-    {"features", false, "LIST", "Extra features of every row"},
-    {"backend", false, "auto|cpu|cuda", "Where every row scores; cuda shares out the GPUs"},
-    {"subsample", false, "N", "Score every Nth frame"},
-    {"scale-method", false, "METHOD", "How a DIST of another size is scaled"},
-    {"scale-flags", false, "FLAGS", "libswscale flags for --scale-method ffmpeg"},
-    {"precision", false, "default|max", "Digits in the logs (default for a batch: max)"},
-    {"no-scale", true, nullptr, "Refuse inputs of different sizes"},
-    {"no-rate-conversion", true, nullptr, "Refuse inputs of different frame rates"},
-    {"dist-delay", false, "SECONDS", "How much later DIST starts"},
-    {"align", false, "auto|off", "Find where each DIST starts"},
-    {"align-range", false, "SECONDS", "How far --align auto searches"},
-    {"start", false, "TIME", "Score from TIME"},
-    {"frames", false, "N", "Score N frames"},
-    {"duration", false, "TIME", "Score TIME"},
-    {"size", false, "WxH", "Size of raw inputs"},
-    {"ref-size", false, "WxH", "Size of a raw REF"},
-    {"dist-size", false, "WxH", "Size of a raw DIST"},
-    {"format", false, "FORMAT", "Format of raw inputs"},
-    {"ref-format", false, "FORMAT", "Format of a raw REF"},
-    {"dist-format", false, "FORMAT", "Format of a raw DIST"},
-    {"framerate", false, "RATE", "Frame rate of raw inputs"},
-    {"ref-framerate", false, "RATE", "Frame rate of a raw REF"},
-    {"dist-framerate", false, "RATE", "Frame rate of a raw DIST"},
-};
-constexpr std::size_t kToolOptionCount = std::size(kToolOptions);
-
-bool is_flag(const std::string& name) {
-  for (const ToolOption& option : kToolOptions)
-    if (name == option.name) return option.flag;
-  return name == "no-scale" || name == "no-rate-conversion";
-}
+// The tool options a batch gives every row (a row's own column wins) are the
+// manifest's option columns (manifest.h): one list for both.
+bool is_flag(const std::string& name) { return manifest_column_is_flag(name); }
 
 constexpr const char* kSummary =
     "Scores every row of MANIFEST (CSV with a header id,ref,dist[,options...], or JSON\n"
@@ -1122,8 +1084,8 @@ struct RawArguments {
   gboolean list = FALSE;
   gboolean quiet = FALSE;
   gchar** files = nullptr;
-  std::vector<gchar*> values = std::vector<gchar*>(kToolOptionCount, nullptr);
-  std::vector<gboolean> flags = std::vector<gboolean>(kToolOptionCount, FALSE);
+  std::vector<gchar*> values = std::vector<gchar*>(manifest_option_columns().size(), nullptr);
+  std::vector<gboolean> flags = std::vector<gboolean>(manifest_option_columns().size(), FALSE);
   ~RawArguments() {
     g_free(output_dir);
     g_free(shard);
@@ -1163,14 +1125,18 @@ int batch_command(int argc, char** argv) {
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet,
        "Print only the rows that fail (and errors)", nullptr},
   };
-  for (std::size_t i = 0; i < kToolOptionCount; ++i) {
-    const ToolOption& option = kToolOptions[i];
-    if (option.flag)
-      entries.push_back({option.name, 0, 0, G_OPTION_ARG_NONE, &raw.flags[i], option.help,
-                         nullptr});
+  const std::vector<std::string>& columns = manifest_option_columns();
+  std::vector<std::string> helps;
+  for (const std::string& column : columns)
+    helps.push_back("vmafexact --" + column + " for every row; a row's own column wins" +
+                    (column == "precision" ? " (default in a batch: max)" : ""));
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (is_flag(columns[i]))
+      entries.push_back({columns[i].c_str(), 0, 0, G_OPTION_ARG_NONE, &raw.flags[i],
+                         helps[i].c_str(), nullptr});
     else
-      entries.push_back({option.name, 0, 0, G_OPTION_ARG_STRING, &raw.values[i], option.help,
-                         option.argument});
+      entries.push_back({columns[i].c_str(), 0, 0, G_OPTION_ARG_STRING, &raw.values[i],
+                         helps[i].c_str(), "VALUE"});
   }
   entries.push_back(
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.files, nullptr, "MANIFEST"});
@@ -1222,16 +1188,15 @@ int batch_command(int argc, char** argv) {
     throw CliError(kExitUsage, std::string("--gpus '") + raw.gpus + "': no GPU named",
                    "Write the GPUs as CUDA_VISIBLE_DEVICES names them, e.g. --gpus 0,1.");
   settings.gpus = find_gpus(raw.gpus);
-  for (std::size_t i = 0; i < kToolOptionCount; ++i) {
-    if (kToolOptions[i].flag && raw.flags[i])
-      settings.batch_wide.emplace_back(kToolOptions[i].name, "true");
-    else if (!kToolOptions[i].flag && raw.values[i])
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (raw.flags[i])
+      settings.batch_wide.emplace_back(columns[i], "true");
+    else if (raw.values[i])
       // A model file given to the batch is relative to the current folder;
       // made absolute, it reads the same in every row.
-      settings.batch_wide.emplace_back(kToolOptions[i].name,
-                                       std::string_view(kToolOptions[i].name) == "model"
-                                           ? resolve_model_files(raw.values[i], "")
-                                           : std::string(raw.values[i]));
+      settings.batch_wide.emplace_back(columns[i], columns[i] == "model"
+                                                       ? resolve_model_files(raw.values[i], "")
+                                                       : std::string(raw.values[i]));
   }
 
   if (raw.shard) {
