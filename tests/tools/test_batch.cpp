@@ -78,8 +78,7 @@ Result run_tool(std::vector<std::string> args, const std::map<std::string, std::
   // It dies with the test (a meson timeout): a hung batch leaves no orphan.
   auto die_with_parent = [](gpointer) { prctl(PR_SET_PDEATHSIG, SIGKILL); };
   if (!g_spawn_sync(folder.empty() ? nullptr : folder.c_str(), argv.data(), envp.data(),
-                    G_SPAWN_DEFAULT, die_with_parent, nullptr, &out, &err, &wait_status,
-                    &error)) {
+                    G_SPAWN_DEFAULT, die_with_parent, nullptr, &out, &err, &wait_status, &error)) {
     result.err = error ? error->message : "spawn failed";
     g_clear_error(&error);
     return result;
@@ -187,10 +186,9 @@ class Batch : public ::testing::Test {
 
   // A CSV manifest in the test's folder (paths relative to the inputs' folder).
   fs::path manifest(const std::string& text, const std::string& name = "pairs.csv") {
-    const fs::path path = folder_ / (std::string(::testing::UnitTest::GetInstance()
-                                                     ->current_test_info()
-                                                     ->name()) +
-                                     "-" + name);
+    const fs::path path =
+        folder_ /
+        (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" + name);
     write_text(path, text);
     return path;
   }
@@ -331,8 +329,7 @@ std::vector<pid_t> children_of(const std::string& pid) {
 // Whether `pid` runs the tool on a row (not the batch between fork and
 // exec) and has its handler for `signal` (/proc/PID/status, SigCgt).
 bool catches(pid_t pid, int signal) {
-  if (read_text("/proc/" + std::to_string(pid) + "/cmdline").find("--quiet") ==
-      std::string::npos)
+  if (read_text("/proc/" + std::to_string(pid) + "/cmdline").find("--quiet") == std::string::npos)
     return false;
   std::istringstream status(read_text("/proc/" + std::to_string(pid) + "/status"));
   for (std::string line; std::getline(status, line);)
@@ -343,8 +340,8 @@ bool catches(pid_t pid, int signal) {
 
 void stop_midway_then_resume(const fs::path& pairs, const fs::path& out, const fs::path& work,
                              int signal) {
-  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
-                        out.string(), "--jobs", "1", "--threads", "1"},
+  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out.string(),
+                        "--jobs", "1", "--threads", "1"},
                        work / "stopped.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
@@ -415,11 +412,10 @@ TEST_F(Batch, HangupIgnoredUnderNohup) {
   const fs::path pairs = manifest(kThreeRows);
   for (const bool ignored : {true, false}) {
     const fs::path out = out_ / (ignored ? "ignored" : "default");
-    ChildProcess running({"/bin/sh", "-c", std::string(ignored ? "trap '' HUP; " : "") +
-                                               "exec \"$0\" \"$@\"",
-                          VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
-                          out.string(), "--jobs", "1"},
-                         work_ / "hangup.err");
+    ChildProcess running(
+        {"/bin/sh", "-c", std::string(ignored ? "trap '' HUP; " : "") + "exec \"$0\" \"$@\"",
+         VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out.string(), "--jobs", "1"},
+        work_ / "hangup.err");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
            std::chrono::steady_clock::now() < deadline)
@@ -447,8 +443,8 @@ TEST_F(Batch, RowSignalledAloneLeavesNoLog) {
       "r0,ref.y4m,d1.mp4\n"
       "r1,long_ref.mp4,long_dist.mp4\n"
       "r2,ref.y4m,d2.mp4\n");
-  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
-                        out_.string(), "--jobs", "1", "--threads", "1"},
+  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out_.string(),
+                        "--jobs", "1", "--threads", "1"},
                        work_ / "batch.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (running.running() && !fs::exists(out_ / "rows" / "r0.json") &&
@@ -492,10 +488,10 @@ TEST_F(Batch, RowDiesWithBatchStartedWithSigquitIgnored) {
   const fs::path pairs = manifest(
       "id,ref,dist\n"
       "r1,long_ref.mp4,long_dist.mp4\n");
-  ChildProcess running({"/bin/sh", "-c", "trap '' QUIT INT; exec \"$0\" \"$@\"",
-                        VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir",
-                        out_.string(), "--jobs", "1", "--threads", "1"},
-                       work_ / "batch.err");
+  ChildProcess running(
+      {"/bin/sh", "-c", "trap '' QUIT INT; exec \"$0\" \"$@\"", VMAFEXACT_CLI_PATH, "batch",
+       pairs.string(), "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
+      work_ / "batch.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::vector<pid_t> rows;
   // The row has become the tool (exec'd) and has no SIGQUIT handler yet.
@@ -533,7 +529,8 @@ TEST_F(Batch, RecordThatIsAFifoIsReplaced) {
   const Result scored = batch({pairs.string(), "--output-dir", out_.string()});
   EXPECT_EQ(scored.status, 0) << describe(scored);
   for (const char* id : {"r0", "r1"}) {
-    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_ / "rows" / (id + std::string(".json")))));
+    EXPECT_TRUE(
+        fs::is_regular_file(fs::symlink_status(out_ / "rows" / (id + std::string(".json")))));
     EXPECT_EQ(read_json(out_ / "rows" / (id + std::string(".json")))["status"], "ok");
   }
 }
@@ -562,35 +559,32 @@ TEST_F(Batch, ShardsSelectTheirRows) {
   };
   const Result all = batch(list);
   EXPECT_EQ(listed_ids(all), (std::vector<std::string>{"p0", "p1", "p2", "p3", "p4"}));
-  EXPECT_EQ(listed_ids(batch(with({"--shard", "1/2"}))),
-            (std::vector<std::string>{"p1", "p3"}));
-  EXPECT_EQ(listed_ids(batch(with({"--shard", "0/3"}))),
-            (std::vector<std::string>{"p0", "p3"}));
+  EXPECT_EQ(listed_ids(batch(with({"--shard", "1/2"}))), (std::vector<std::string>{"p1", "p3"}));
+  EXPECT_EQ(listed_ids(batch(with({"--shard", "0/3"}))), (std::vector<std::string>{"p0", "p3"}));
   EXPECT_EQ(listed_ids(batch(list, {{"SLURM_ARRAY_TASK_ID", "12"},
-                                     {"SLURM_ARRAY_TASK_MIN", "10"},
-                                     {"SLURM_ARRAY_TASK_MAX", "14"},
-                                     {"SLURM_ARRAY_TASK_STEP", "2"},
-                                     {"SLURM_ARRAY_TASK_COUNT", "3"}})),
+                                    {"SLURM_ARRAY_TASK_MIN", "10"},
+                                    {"SLURM_ARRAY_TASK_MAX", "14"},
+                                    {"SLURM_ARRAY_TASK_STEP", "2"},
+                                    {"SLURM_ARRAY_TASK_COUNT", "3"}})),
             (std::vector<std::string>{"p1", "p4"}));
   // Index 2 of 2 is out of range.
-  EXPECT_EQ(batch(list, {{"JOB_COMPLETION_INDEX", "2"}, {"VMAFEXACT_SHARD_COUNT", "2"}}).status,
-            1);
-  EXPECT_EQ(listed_ids(batch(list, {{"JOB_COMPLETION_INDEX", "2"},
-                                     {"VMAFEXACT_SHARD_COUNT", "3"}})),
-            (std::vector<std::string>{"p2"}));
+  EXPECT_EQ(batch(list, {{"JOB_COMPLETION_INDEX", "2"}, {"VMAFEXACT_SHARD_COUNT", "2"}}).status, 1);
+  EXPECT_EQ(
+      listed_ids(batch(list, {{"JOB_COMPLETION_INDEX", "2"}, {"VMAFEXACT_SHARD_COUNT", "3"}})),
+      (std::vector<std::string>{"p2"}));
   // --shard wins over the environment.
-  EXPECT_EQ(listed_ids(batch(with({"--shard", "0/5"}), {{"JOB_COMPLETION_INDEX", "2"},
-                                                        {"VMAFEXACT_SHARD_COUNT", "3"}})),
+  EXPECT_EQ(listed_ids(batch(with({"--shard", "0/5"}),
+                             {{"JOB_COMPLETION_INDEX", "2"}, {"VMAFEXACT_SHARD_COUNT", "3"}})),
             (std::vector<std::string>{"p0"}));
   EXPECT_EQ(batch(with({"--shard", "2/2"})).status, 1);
 
   // A scoring run of one Slurm task scores its share and records it.
-  const Result scored = batch({pairs.string(), "--output-dir", out_.string()},
-                              {{"SLURM_ARRAY_TASK_ID", "2"},
-                               {"SLURM_ARRAY_TASK_MIN", "0"},
-                               {"SLURM_ARRAY_TASK_MAX", "2"},
-                               {"SLURM_ARRAY_TASK_COUNT", "3"},
-                               {"SLURM_CPUS_PER_TASK", "1"}});
+  const Result scored =
+      batch({pairs.string(), "--output-dir", out_.string()}, {{"SLURM_ARRAY_TASK_ID", "2"},
+                                                              {"SLURM_ARRAY_TASK_MIN", "0"},
+                                                              {"SLURM_ARRAY_TASK_MAX", "2"},
+                                                              {"SLURM_ARRAY_TASK_COUNT", "3"},
+                                                              {"SLURM_CPUS_PER_TASK", "1"}});
   ASSERT_EQ(scored.status, 0) << describe(scored);
   // The task's CPUs bound the rows and threads.
   EXPECT_NE(scored.err.find("1 row in shard 2/3 (SLURM_ARRAY_TASK_ID)"), std::string::npos)
@@ -612,8 +606,8 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
       "g0,ref.y4m,d1.mp4,\n"
       "g1,ref.y4m,d2.mp4,\n"
       "c0,ref.y4m,d3.mp4,cpu\n");
-  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend",
-                               "cuda", "--gpus", "7,9", "--threads", "1"});
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
+                               "--gpus", "7,9", "--threads", "1"});
   EXPECT_NE(result.err.find("3 at once with 1 thread each"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
@@ -636,9 +630,9 @@ TEST_F(Batch, ModelFilesRelativeToTheManifestOrTheCurrentFolder) {
       "cell,ref.y4m,d1.mp4,models/lin.json:name=lin\n"
       "wide,ref.y4m,d2.mp4,\n");
   // Run from another folder: neither path resolves against it by chance.
-  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--model",
-                               "here/lin2.json:name=lin2"},
-                              {}, work_.string());
+  const Result result =
+      batch({pairs.string(), "--output-dir", out_.string(), "--model", "here/lin2.json:name=lin2"},
+            {}, work_.string());
   ASSERT_EQ(result.status, 0) << describe(result);
   EXPECT_EQ(scores_of(out_ / "cell.json"),
             direct_scores("d1.mp4", {"--model", VMAFEXACT_MODEL_FILE + std::string(":name=lin")}));
@@ -665,8 +659,8 @@ TEST_F(Batch, RefusalsBeforeAnythingRuns) {
   EXPECT_EQ(bad_value.status, 1) << describe(bad_value);
   EXPECT_NE(bad_value.err.find("row r0"), std::string::npos) << bad_value.err;
 
-  const Result bad_option = batch({good.string(), "--output-dir", out_.string(), "--scale-flags",
-                                   "nonsense"});
+  const Result bad_option =
+      batch({good.string(), "--output-dir", out_.string(), "--scale-flags", "nonsense"});
   EXPECT_EQ(bad_option.status, 1) << describe(bad_option);
   EXPECT_EQ(batch({good.string()}).status, 1);
   EXPECT_EQ(batch({good.string(), "--output-dir", out_.string(), "--jobs", "-1"}).status, 1);

@@ -108,7 +108,8 @@ std::string now_iso8601() {
   GDateTime* now = g_date_time_new_now_utc();
   GCharPtr text(g_date_time_format(now, "%Y-%m-%dT%H:%M:%S"));
   char milliseconds[16];
-  std::snprintf(milliseconds, sizeof milliseconds, ".%03dZ", g_date_time_get_microsecond(now) / 1000);
+  std::snprintf(milliseconds, sizeof milliseconds, ".%03dZ",
+                g_date_time_get_microsecond(now) / 1000);
   g_date_time_unref(now);
   return text.get() + std::string(milliseconds);
 }
@@ -292,7 +293,8 @@ std::string resolve_model_files(const std::string& list, const std::string& base
                 (head.size() > 5 && head.compare(head.size() - 5, 5, ".json") == 0);
     }
     if (is_file && !head.empty() && !g_path_is_absolute(head.c_str())) {
-      GCharPtr absolute(g_canonicalize_filename(head.c_str(), base.empty() ? nullptr : base.c_str()));
+      GCharPtr absolute(
+          g_canonicalize_filename(head.c_str(), base.empty() ? nullptr : base.c_str()));
       text = prefix + absolute.get() + rest;
     }
     resolved += (entry == entries ? "" : ",") + text;
@@ -336,8 +338,8 @@ std::string as_argument(const std::string& path) {
 
 std::vector<std::string> tool_arguments(const OptionList& options, const std::string& log,
                                         int threads, const ManifestRow& row) {
-  std::vector<std::string> arguments = {"vmafexact", "--json", log, "--quiet", "--threads",
-                                        std::to_string(threads)};
+  std::vector<std::string> arguments = {"vmafexact", "--json",    log,
+                                        "--quiet",   "--threads", std::to_string(threads)};
   for (const auto& [name, value] : options) {
     if (is_flag(name)) {
       if (value != "false") arguments.push_back("--" + name);
@@ -362,8 +364,8 @@ std::string fingerprint_of(const ManifestRow& row, const OptionList& options) {
   for (const auto& [name, value] : options)
     if (!(is_flag(name) && value == "false")) lines.push_back(name + "=" + value);
   std::sort(lines.begin(), lines.end());
-  std::string text = version_text() + "\nref=" + absolute(row.ref) + "\ndist=" +
-                     absolute(row.dist) + "\n";
+  std::string text =
+      version_text() + "\nref=" + absolute(row.ref) + "\ndist=" + absolute(row.dist) + "\n";
   for (const std::string& line : lines) text += line + "\n";
   GCharPtr digest(g_compute_checksum_for_string(G_CHECKSUM_SHA256, text.c_str(), -1));
   return digest.get();
@@ -372,9 +374,9 @@ std::string fingerprint_of(const ManifestRow& row, const OptionList& options) {
 std::string quoted_command(const std::vector<std::string>& arguments) {
   std::string line;
   for (const std::string& argument : arguments) {
-    const bool plain = !argument.empty() &&
-                       argument.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-                                                  "WXYZ0123456789-_./=:,+@%") == std::string::npos;
+    const bool plain = !argument.empty() && argument.find_first_not_of(
+                                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                                                "WXYZ0123456789-_./=:,+@%") == std::string::npos;
     GCharPtr quoted(plain ? g_strdup(argument.c_str()) : g_shell_quote(argument.c_str()));
     line += (line.empty() ? "" : " ") + std::string(quoted.get());
   }
@@ -471,9 +473,8 @@ std::string headline(const std::string& error) {
 // Lock of one row among batch processes (flock: local filesystems and NFS).
 UniqueFd lock_row(const std::string& lock_path, bool create, bool* busy) {
   *busy = false;
-  UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
-                                            (create ? O_CREAT : 0),
-                     0666));
+  UniqueFd fd(::open(lock_path.c_str(),
+                     O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (create ? O_CREAT : 0), 0666));
   if (!fd) return fd;
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     *busy = errno == EWOULDBLOCK;
@@ -629,10 +630,10 @@ void Batch::check_output_dir() {
         struct stat input_status {};
         if (::stat(input->c_str(), &input_status) == 0 && input_status.st_dev == status.st_dev &&
             input_status.st_ino == status.st_ino)
-          throw CliError(kExitOutput,
-                         "--output-dir " + dir + " is the input " + *input + " of row " +
-                             planned.row->id,
-                         "Give a folder for the outputs, e.g. --output-dir scores.");
+          throw CliError(
+              kExitOutput,
+              "--output-dir " + dir + " is the input " + *input + " of row " + planned.row->id,
+              "Give a folder for the outputs, e.g. --output-dir scores.");
       }
     if (!S_ISDIR(status.st_mode))
       throw CliError(kExitOutput, "--output-dir " + dir + " is not a folder",
@@ -756,10 +757,10 @@ int Batch::run() {
     try {
       parse_options(static_cast<int>(argv.size() - 1), argv.data());
     } catch (const CliError& error) {
-      throw CliError(kExitUsage,
-                     manifest_.path + ":" + std::to_string(row.line) + ": row " + row.id + ": " +
-                         error.what(),
-                     "Fix the row's columns or the batch's options (vmafexact batch --help).");
+      throw CliError(
+          kExitUsage,
+          manifest_.path + ":" + std::to_string(row.line) + ": row " + row.id + ": " + error.what(),
+          "Fix the row's columns or the batch's options (vmafexact batch --help).");
     }
   }
 
@@ -844,8 +845,7 @@ void Batch::launch_more() {
 }
 
 void Batch::quit_when_idle() {
-  if (running_.empty() && (signal_ != 0 || next_ >= queue_.size()))
-    g_main_loop_quit(loop_.get());
+  if (running_.empty() && (signal_ != 0 || next_ >= queue_.size())) g_main_loop_quit(loop_.get());
 }
 
 bool Batch::launch(const Planned& planned) {
@@ -889,8 +889,8 @@ bool Batch::launch(const Planned& planned) {
   if (option_value(planned.options, "backend") == "cuda" && !gpu_load_.empty()) {
     // The least busy GPU, the first of those on a tie: round-robin while rows
     // take as long as each other.
-    running->gpu = static_cast<int>(std::min_element(gpu_load_.begin(), gpu_load_.end()) -
-                                    gpu_load_.begin());
+    running->gpu =
+        static_cast<int>(std::min_element(gpu_load_.begin(), gpu_load_.end()) - gpu_load_.begin());
     environment = g_environ_setenv(environment, "CUDA_VISIBLE_DEVICES",
                                    settings_.gpus[running->gpu].c_str(), TRUE);
   }
@@ -919,9 +919,8 @@ bool Batch::launch(const Planned& planned) {
   if (running->gpu >= 0) ++gpu_load_[running->gpu];
   Running* raw = running.get();
   running_.push_back(std::move(running));
-  raw->stderr_source =
-      g_unix_fd_add(stderr_fd, static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR),
-                    on_stderr, raw);
+  raw->stderr_source = g_unix_fd_add(
+      stderr_fd, static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR), on_stderr, raw);
   g_child_watch_add(raw->pid, on_child_exit, raw);
   return true;
 }
@@ -1050,8 +1049,8 @@ void Batch::finish(Running& running) {
       print(line + " in " + duration);
     } else {
       ++failed_;
-      std::fprintf(stderr, "batch: %s%s: FAILED (exit %d): %s\n", counter().c_str(),
-                   row.id.c_str(), exit_code, headline(error).c_str());
+      std::fprintf(stderr, "batch: %s%s: FAILED (exit %d): %s\n", counter().c_str(), row.id.c_str(),
+                   exit_code, headline(error).c_str());
     }
   }
   running.lock.reset();
@@ -1122,8 +1121,8 @@ int batch_command(int argc, char** argv) {
        nullptr},
       {"list", 0, 0, G_OPTION_ARG_NONE, &raw.list,
        "Print the selected rows and whether each is done; run nothing", nullptr},
-      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet,
-       "Print only the rows that fail (and errors)", nullptr},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet, "Print only the rows that fail (and errors)",
+       nullptr},
   };
   const std::vector<std::string>& columns = manifest_option_columns();
   std::vector<std::string> helps;
@@ -1132,8 +1131,8 @@ int batch_command(int argc, char** argv) {
                     (column == "precision" ? " (default in a batch: max)" : ""));
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (is_flag(columns[i]))
-      entries.push_back({columns[i].c_str(), 0, 0, G_OPTION_ARG_NONE, &raw.flags[i],
-                         helps[i].c_str(), nullptr});
+      entries.push_back(
+          {columns[i].c_str(), 0, 0, G_OPTION_ARG_NONE, &raw.flags[i], helps[i].c_str(), nullptr});
     else
       entries.push_back({columns[i].c_str(), 0, 0, G_OPTION_ARG_STRING, &raw.values[i],
                          helps[i].c_str(), "VALUE"});
