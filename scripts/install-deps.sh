@@ -17,6 +17,9 @@ packages=(
   # meson asks dpkg-architecture for Debian's multiarch libdir (lib/x86_64-linux-gnu),
   # where `meson setup --prefix=/usr` must put the plugin for GStreamer to find it
   dpkg-dev
+  # the Debian packages (debian/, scripts/package-test.sh): dpkg-buildpackage's helpers,
+  # lintian, and debootstrap for the clean Debian 12 root they are installed into
+  debhelper lintian debootstrap
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   nlohmann-json3-dev
   # vmafexactscale (gst/swscale_element.cpp): FFmpeg's scale filter's pictures through
