@@ -37,6 +37,7 @@
 #include "options.h"
 #include "output/output_file.h"
 #include "support/handles.h"
+#include "support/regular_file.h"
 
 namespace vmafexact::cli {
 namespace {
@@ -395,7 +396,8 @@ struct Record {
 
 Record read_record(const std::string& path) {
   Record record;
-  const auto text = read_text(path);
+  std::string why;
+  const auto text = tools::read_regular_file(path, 1 << 20, why);
   if (!text) return record;
   try {
     const Json json = Json::parse(*text);
