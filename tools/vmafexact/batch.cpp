@@ -910,7 +910,11 @@ bool Batch::launch(const Planned& planned) {
   if (!spawned) {
     const std::string message = error ? error->message : "unknown error";
     g_clear_error(&error);
-    write_record(planned, *running, -1, "failed", "cannot start vmafexact: " + message);
+    try {
+      write_record(planned, *running, -1, "failed", "cannot start vmafexact: " + message);
+    } catch (const std::exception&) {
+      // Reported below; no exception may cross GLib's callbacks.
+    }
     ++failed_;
     std::fprintf(stderr, "batch: %s%s: FAILED: cannot start vmafexact: %s\n", counter().c_str(),
                  row.id.c_str(), message.c_str());
