@@ -291,14 +291,25 @@ TEST_F(Batch, FailedRowRecordedAndRetriedDoneRowsSkipped) {
   EXPECT_NE(listed.out.find("good\tdone\n"), std::string::npos) << listed.out;
   EXPECT_NE(listed.out.find("bad\tfailed (attempt 1, exit 2"), std::string::npos) << listed.out;
 
+  // Other options make the done row outdated.
+  const Result other =
+      batch({pairs.string(), "--output-dir", out_.string(), "--list", "--features", "psnr"});
+  EXPECT_NE(other.out.find("good\toutdated"), std::string::npos) << other.out;
+
   const FileIdentity log_before = identity_of(out_ / "good.json");
   const std::string record_before = read_text(out_ / "rows" / "good.json");
+  const Result quiet = batch({pairs.string(), "--output-dir", out_.string(), "--quiet"});
+  ASSERT_EQ(quiet.status, 6) << describe(quiet);
+  // --quiet: the failed row only.
+  EXPECT_NE(quiet.err.find("bad: FAILED (exit 2)"), std::string::npos) << quiet.err;
+  EXPECT_EQ(quiet.err.find("already done"), std::string::npos) << quiet.err;
+  EXPECT_EQ(read_json(out_ / "rows" / "bad.json")["attempt"], 2);
   const Result second = batch({pairs.string(), "--output-dir", out_.string()});
   ASSERT_EQ(second.status, 6) << describe(second);
   EXPECT_NE(second.err.find("1 already done, 1 to score"), std::string::npos) << second.err;
   EXPECT_TRUE(identity_of(out_ / "good.json") == log_before);
   EXPECT_EQ(read_text(out_ / "rows" / "good.json"), record_before);
-  EXPECT_EQ(read_json(out_ / "rows" / "bad.json")["attempt"], 2);
+  EXPECT_EQ(read_json(out_ / "rows" / "bad.json")["attempt"], 3);
 
   // Other options: the done row is scored again.
   const Result changed =
