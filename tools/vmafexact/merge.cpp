@@ -480,7 +480,8 @@ std::string rows_section(const std::vector<SummaryRow>& rows, const Columns& col
                          const Counts& counts, const std::string& plotted_note) {
   using report::detail::escape_markup;
   std::string out = "<h2>Every row</h2>\n<p class=\"note\">";
-  out.append(std::to_string(rows.size()) + " rows: " + std::to_string(counts.ok) + " ok, " +
+  out.append(std::to_string(rows.size()) + (rows.size() == 1 ? " row: " : " rows: ") +
+             std::to_string(counts.ok) + " ok, " +
              std::to_string(counts.failed) + " failed, " + std::to_string(counts.missing) +
              " missing. Every figure with all its digits in the summary CSV and JSON.</p>\n");
   out.append("<table class=\"summary\" id=\"rows\">\n<thead><tr>");
@@ -793,8 +794,8 @@ int merge_command(int argc, char** argv) {
   outputs[2].bytes = render_page(rows, columns, counts, dir, command_line);
   write_outputs(outputs);
 
-  std::fprintf(stderr, "merge: %zu rows: %zu ok, %zu failed, %zu missing; wrote %s, %s, %s\n",
-               rows.size(), counts.ok, counts.failed, counts.missing, outputs[0].path.c_str(),
+  std::fprintf(stderr, "merge: %zu %s: %zu ok, %zu failed, %zu missing; wrote %s, %s, %s\n",
+               rows.size(), rows.size() == 1 ? "row" : "rows", counts.ok, counts.failed, counts.missing, outputs[0].path.c_str(),
                outputs[1].path.c_str(), outputs[2].path.c_str());
   std::size_t listed = 0;
   for (const SummaryRow& row : rows) {
