@@ -546,6 +546,38 @@ TEST_F(Batch, RecordThatIsAFifoIsReplaced) {
   }
 }
 
+// Two batches on one folder never score a row twice: B planned row x, but
+// A scored it while B was busy with a long row; B reads x's record again
+// under x's lock and leaves it (or, had A still held it, reports it being
+// scored elsewhere).
+TEST_F(Batch, TwoBatchesScoreARowOnce) {
+  const fs::path pairs_b = manifest(
+      "id,ref,dist\n"
+      "slow,long_ref.mp4,long_dist.mp4\n"
+      "x,ref.y4m,d1.mp4\n",
+      "b.csv");
+  const fs::path pairs_a = manifest("id,ref,dist\nx,ref.y4m,d1.mp4\n", "a.csv");
+  ChildProcess b({VMAFEXACT_CLI_PATH, "batch", pairs_b.string(), "--output-dir", out_.string(),
+                  "--jobs", "1", "--threads", "1"},
+                 work_ / "b.err");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (b.running() && children_of(b.pid()).empty() &&
+         std::chrono::steady_clock::now() < deadline)
+    ChildProcess::pump(std::chrono::milliseconds(5));
+  ASSERT_TRUE(b.running()) << b.error_output();
+  const Result a = batch({pairs_a.string(), "--output-dir", out_.string()});
+  EXPECT_EQ(a.status, 0) << describe(a);
+  const auto status = b.wait_exit(std::chrono::seconds(60));
+  ASSERT_TRUE(status.has_value());
+  const std::string err = b.error_output();
+  EXPECT_EQ(read_json(out_ / "rows" / "x.json")["attempt"], 1) << err;
+  EXPECT_EQ(read_json(out_ / "rows" / "slow.json")["status"], "ok") << err;
+  if (err.find("x: being scored elsewhere") != std::string::npos)
+    EXPECT_EQ(*status, 6) << err;
+  else
+    EXPECT_NE(err.find("x: already done (by another batch meanwhile)"), std::string::npos) << err;
+}
+
 // --shard I/N and the schedulers' task indexes select position % N == I.
 TEST_F(Batch, ShardsSelectTheirRows) {
   const fs::path pairs = manifest(
