@@ -561,8 +561,7 @@ TEST_F(Batch, TwoBatchesScoreARowOnce) {
                   "--jobs", "1", "--threads", "1"},
                  work_ / "b.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (b.running() && children_of(b.pid()).empty() &&
-         std::chrono::steady_clock::now() < deadline)
+  while (b.running() && children_of(b.pid()).empty() && std::chrono::steady_clock::now() < deadline)
     ChildProcess::pump(std::chrono::milliseconds(5));
   ASSERT_TRUE(b.running()) << b.error_output();
   const Result a = batch({pairs_a.string(), "--output-dir", out_.string()});
