@@ -751,3 +751,35 @@ TEST_F(Batch, LockedRowLeftToTheOtherBatch) {
 }
 
 }  // namespace
+
+// --row-timeout: a row that runs too long (here a sparse raw file of hours of
+// frames, as a stalled or endless input would) is stopped without a log and
+// recorded failed saying why; the rows after it still run.
+TEST_F(Batch, RowTimeoutStopsARowThatRunsTooLong) {
+  const fs::path endless = work_ / "endless.yuv";
+  {
+    std::ofstream file(endless, std::ios::binary);
+  }
+  fs::resize_file(endless, std::uintmax_t{64} * 64 * 3 / 2 * 2'000'000);  // sparse: no disk
+  const fs::path pairs = manifest(
+      "id,ref,dist,size\n"
+      "slow," + endless.string() + "," + endless.string() + ",64x64\n"
+      "r1,ref.y4m,d1.mp4,\n");
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--jobs", "1",
+                               "--threads", "1", "--row-timeout", "1.5"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(result.status, 6) << describe(result);
+  EXPECT_LT(took, std::chrono::seconds(40)) << describe(result);
+  const Json slow = read_json(out_ / "rows" / "slow.json");
+  EXPECT_EQ(slow["status"], "failed");
+  EXPECT_NE(slow["error"].get<std::string>().find("--row-timeout 1.5 s"), std::string::npos)
+      << slow.dump(2);
+  EXPECT_FALSE(fs::exists(out_ / "slow.json"));
+  EXPECT_EQ(read_json(out_ / "rows" / "r1.json")["status"], "ok");
+  EXPECT_EQ(leftovers(out_), std::vector<std::string>{});
+
+  const Result bad = batch({pairs.string(), "--output-dir", out_.string(), "--row-timeout", "0"});
+  EXPECT_EQ(bad.status, 1) << describe(bad);
+  EXPECT_NE(bad.err.find("--row-timeout '0': not a time"), std::string::npos) << describe(bad);
+}

@@ -523,6 +523,7 @@ struct Settings {
   bool force = false;
   bool list = false;
   bool quiet = false;
+  double row_timeout = 0;  // seconds; 0: a row may run as long as it takes
   OptionList batch_wide;
 };
 
@@ -554,6 +555,8 @@ class Batch {
     std::string started;
     gint64 started_us = 0;
     std::string command_line;
+    guint timeout_source = 0;  // --row-timeout's timer, then the SIGKILL's
+    bool timed_out = false;
   };
 
   std::string log_path(const ManifestRow& row) const {
@@ -604,6 +607,8 @@ class Batch {
     return G_SOURCE_CONTINUE;
   }
   static gboolean on_stderr(gint fd, GIOCondition, gpointer data);
+  static gboolean on_row_timeout(gpointer data);
+  static gboolean on_row_kill(gpointer data);
   static void on_child_exit(GPid pid, gint wait_status, gpointer data);
 
   Settings settings_;
@@ -928,7 +933,28 @@ bool Batch::launch(const Planned& planned) {
   raw->stderr_source = g_unix_fd_add(
       stderr_fd, static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR), on_stderr, raw);
   g_child_watch_add(raw->pid, on_child_exit, raw);
+  if (settings_.row_timeout > 0)
+    raw->timeout_source = g_timeout_add(
+        static_cast<guint>(std::min(settings_.row_timeout * 1000.0, 4.0e9)), on_row_timeout, raw);
   return true;
+}
+
+// --row-timeout: a row that runs too long (a stuck input, a decoder that
+// hangs) is stopped as an interrupt stops it, without outputs, and recorded
+// failed; the others go on. One that does not stop in 10 s is killed.
+gboolean Batch::on_row_timeout(gpointer data) {
+  auto* running = static_cast<Running*>(data);
+  running->timed_out = true;
+  if (!running->exited) ::kill(running->pid, SIGQUIT);
+  running->timeout_source = g_timeout_add_seconds(10, on_row_kill, running);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean Batch::on_row_kill(gpointer data) {
+  auto* running = static_cast<Running*>(data);
+  running->timeout_source = 0;
+  if (!running->exited) ::kill(running->pid, SIGKILL);
+  return G_SOURCE_REMOVE;
 }
 
 gboolean Batch::on_stderr(gint fd, GIOCondition, gpointer data) {
@@ -1005,6 +1031,8 @@ void Batch::finish(Running& running) {
   const Planned& planned = *running.planned;
   const ManifestRow& row = *planned.row;
   if (running.gpu >= 0) --gpu_load_[running.gpu];
+  if (running.timeout_source) g_source_remove(running.timeout_source);
+  running.timeout_source = 0;
   const int status = running.wait_status;
   const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
                         : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
@@ -1018,7 +1046,12 @@ void Batch::finish(Running& running) {
   }
   if (!ok) {
     ::unlink(staging.c_str());
-    if (error.empty()) {
+    if (running.timed_out) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", settings_.row_timeout);
+      error = std::string("vmafexact: stopped after --row-timeout ") + limit +
+              " s: the row ran longer (a stalled input or a hung decoder?)";
+    } else if (error.empty()) {
       error = last_lines(running.stderr_tail, 10);
       if (WIFSIGNALED(status))
         error = "vmafexact: killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -1085,6 +1118,7 @@ struct RawArguments {
   gint jobs = 0;
   gint threads = 0;
   gchar* gpus = nullptr;
+  gchar* row_timeout = nullptr;
   gboolean force = FALSE;
   gboolean list = FALSE;
   gboolean quiet = FALSE;
@@ -1095,6 +1129,7 @@ struct RawArguments {
     g_free(output_dir);
     g_free(shard);
     g_free(gpus);
+    g_free(row_timeout);
     g_strfreev(files);
     for (gchar* value : values) g_free(value);
   }
@@ -1129,6 +1164,10 @@ int batch_command(int argc, char** argv) {
        "Print the selected rows and whether each is done; run nothing", nullptr},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &raw.quiet, "Print only the rows that fail (and errors)",
        nullptr},
+      {"row-timeout", 0, 0, G_OPTION_ARG_STRING, &raw.row_timeout,
+       "Stop a row that runs longer than TIME ([[hh:]mm:]ss) and record it failed (default: no "
+       "limit)",
+       "TIME"},
   };
   const std::vector<std::string>& columns = manifest_option_columns();
   std::vector<std::string> helps;
@@ -1189,6 +1228,13 @@ int batch_command(int argc, char** argv) {
   settings.force = raw.force;
   settings.list = raw.list;
   settings.quiet = raw.quiet;
+  if (raw.row_timeout) {
+    const std::optional<double> seconds = parse_time(raw.row_timeout);
+    if (!seconds || *seconds <= 0 || *seconds > 366.0 * 86400)
+      throw CliError(kExitUsage, std::string("--row-timeout '") + raw.row_timeout + "': not a time",
+                     "Write seconds or [[hh:]mm:]ss, e.g. --row-timeout 2:00:00 (at most a year).");
+    settings.row_timeout = *seconds;
+  }
   if (raw.gpus && split_names(raw.gpus).empty())
     throw CliError(kExitUsage, std::string("--gpus '") + raw.gpus + "': no GPU named",
                    "Write the GPUs as CUDA_VISIBLE_DEVICES names them, e.g. --gpus 0,1.");
