@@ -1,0 +1,210 @@
+// `vmafexact batch` and `vmafexact merge` (tools/vmafexact/batch.cpp,
+// merge.cpp) against what a hostile user or a cluster does to an output
+// folder and to the processes: files of the wrong kind where records and logs
+// go, a batch killed by a launcher that ignores SIGQUIT. Each case once hung
+// or lost a row; each test runs the tool as a program on small videos made
+// here with ffmpeg.
+
+#include <fcntl.h>
+#include <glib.h>
+#include <gtest/gtest.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "child_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using vmafexact::test::ChildProcess;
+using vmafexact::test::read_text;
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// The processes `pid`'s main thread started.
+std::vector<pid_t> children_of(const std::string& pid) {
+  std::istringstream list(read_text("/proc/" + pid + "/task/" + pid + "/children"));
+  std::vector<pid_t> children;
+  for (pid_t child = 0; list >> child;) children.push_back(child);
+  return children;
+}
+
+// Whether `pid` runs the tool on a row: exec'd, not the batch between fork and exec.
+bool runs_a_row(pid_t pid) {
+  return read_text("/proc/" + std::to_string(pid) + "/cmdline").find("--json") != std::string::npos;
+}
+
+class BatchHostile : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = fs::temp_directory_path() / ("vmafexact-batch-hostile-" + std::to_string(getpid()));
+    fs::create_directories(folder_);
+    const std::string ff = "ffmpeg -nostdin -loglevel error -y ";
+    const std::string f = folder_.string() + "/";
+    const std::vector<std::string> commands = {
+        // 10 frames of 160x90 and an H.264 encode of them: a row of a second.
+        ff + "-f lavfi -i testsrc2=size=160x90:rate=24 -frames:v 10 -pix_fmt yuv420p " + f +
+            "ref.y4m",
+        ff + "-i " + f + "ref.y4m -c:v libx264 -preset fast -crf 38 -pix_fmt yuv420p " + f +
+            "d1.mp4",
+        // Ten seconds: a row that is still running when the batch is killed.
+        ff + "-f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 240 -c:v libx264 -preset fast " +
+            "-crf 18 -pix_fmt yuv420p " + f + "long_ref.mp4",
+        ff + "-i " + f + "long_ref.mp4 -c:v libx264 -preset fast -crf 40 " + f + "long_dist.mp4",
+    };
+    for (const std::string& command : commands)
+      ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  static void TearDownTestSuite() { fs::remove_all(folder_); }
+
+  void SetUp() override {
+    work_ = folder_ / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(work_);
+    fs::create_directories(work_);
+    out_ = work_ / "out";
+  }
+
+  // A CSV manifest beside the inputs (relative paths resolve there).
+  fs::path manifest(const std::string& text) {
+    const fs::path path =
+        folder_ /
+        (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".csv");
+    write_text(path, text);
+    return path;
+  }
+
+  // Runs the tool with `args`; the exit status, or nothing when it ran past
+  // `timeout` (then it is killed).
+  std::optional<int> run_tool(const std::vector<std::string>& args, const std::string& name,
+                              std::chrono::seconds timeout, std::string* stderr_text = nullptr) {
+    std::vector<std::string> argv = {VMAFEXACT_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildProcess tool(argv, work_ / (name + ".err"), work_ / (name + ".out"));
+    const auto status = tool.wait_exit(timeout);
+    if (stderr_text) *stderr_text = tool.error_output();
+    return status;
+  }
+
+  static fs::path folder_;
+  fs::path work_, out_;
+};
+fs::path BatchHostile::folder_;
+
+constexpr std::chrono::seconds kNoHang(60);
+
+// A FIFO where a row's record goes (left by a user or another program) is
+// not a record: --list and a run neither block on it nor read it; the run
+// scores the row and its record replaces the FIFO.
+TEST_F(BatchHostile, FifoAsRecordNeitherHangsListNorRun) {
+  const fs::path pairs = manifest("id,ref,dist\nr0,ref.y4m,d1.mp4\n");
+  fs::create_directories(out_ / "rows");
+  ASSERT_EQ(::mkfifo((out_ / "rows" / "r0.json").c_str(), 0644), 0);
+
+  std::string error;
+  auto status = run_tool({"batch", pairs.string(), "--output-dir", out_.string(), "--list"}, "list",
+                         kNoHang, &error);
+  ASSERT_TRUE(status.has_value()) << "batch --list blocked on the FIFO DIR/rows/r0.json";
+  EXPECT_EQ(*status, 0) << error;
+  EXPECT_NE(read_text(work_ / "list.out").find("r0\t"), std::string::npos);
+
+  status = run_tool({"batch", pairs.string(), "--output-dir", out_.string(), "--jobs", "1"}, "run",
+                    std::chrono::seconds(120), &error);
+  ASSERT_TRUE(status.has_value()) << "batch blocked on the FIFO DIR/rows/r0.json";
+  EXPECT_EQ(*status, 0) << error;
+  ASSERT_TRUE(fs::is_regular_file(out_ / "rows" / "r0.json"));
+  EXPECT_EQ(Json::parse(read_text(out_ / "rows" / "r0.json")).at("status"), "ok");
+}
+
+// A FIFO where merge reads a record or an ok row's log: that row is failed,
+// the merge ends and writes the summary.
+TEST_F(BatchHostile, FifoAsRecordOrLogDoesNotHangMerge) {
+  const fs::path pairs = manifest("id,ref,dist\nr0,ref.y4m,d1.mp4\nr1,ref.y4m,d1.mp4\n");
+  std::string error;
+  auto status = run_tool({"batch", pairs.string(), "--output-dir", out_.string(), "--jobs", "2"},
+                         "batch", std::chrono::seconds(120), &error);
+  ASSERT_EQ(status, 0) << error;
+
+  for (const fs::path& fifo : {fs::path("r1.json"), fs::path("rows") / "r1.json"}) {
+    SCOPED_TRACE(fifo.string());
+    const fs::path dir = work_ / ("merge-" + fifo.parent_path().string() + "fifo");
+    fs::copy(out_, dir, fs::copy_options::recursive);
+    fs::remove(dir / fifo);
+    ASSERT_EQ(::mkfifo((dir / fifo).c_str(), 0644), 0);
+    status = run_tool({"merge", dir.string()}, "merge", kNoHang, &error);
+    ASSERT_TRUE(status.has_value()) << "merge blocked on the FIFO " << (dir / fifo);
+    EXPECT_EQ(*status, 6) << error;
+    const Json summary = Json::parse(read_text(dir / "summary.json"));
+    ASSERT_EQ(summary.at("rows").size(), 2u);
+    EXPECT_EQ(summary["rows"][0]["status"], "ok");
+    EXPECT_EQ(summary["rows"][1]["status"], "failed");
+  }
+}
+
+// A batch started with SIGQUIT ignored (any `vmafexact batch ... &` in a
+// shell script: background jobs get SIGINT and SIGQUIT ignored) killed
+// outright: its row dies with it (PR_SET_PDEATHSIG) even before the tool has
+// its SIGQUIT handler, instead of scoring on as an orphan and leaving its log.
+TEST_F(BatchHostile, RowDiesWithBatchEvenWhenSigquitIgnored) {
+  const fs::path pairs = manifest("id,ref,dist\nl1,long_ref.mp4,long_dist.mp4\n");
+  // The row, orphaned, becomes this process's child: its end is awaited here.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  struct SubreaperOff {
+    ~SubreaperOff() { ::prctl(PR_SET_CHILD_SUBREAPER, 0); }
+  } subreaper_off;
+
+  pid_t row = 0;
+  {
+    ChildProcess batch(
+        {"/bin/sh", "-c", "trap '' QUIT; exec \"$0\" \"$@\"", VMAFEXACT_CLI_PATH, "batch",
+         pairs.string(), "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
+        work_ / "batch.err");
+    // Killed as soon as the row's tool has started (exec'd): it is then
+    // still setting up, before any handler of its own.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (batch.running() && std::chrono::steady_clock::now() < deadline) {
+      const std::vector<pid_t> rows = children_of(batch.pid());
+      if (!rows.empty() && runs_a_row(rows.front())) {
+        row = rows.front();
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_GT(row, 0) << batch.error_output();
+    batch.send_signal(SIGKILL);
+    ASSERT_TRUE(batch.wait_exit(std::chrono::seconds(30)).has_value());
+  }
+
+  int wait_status = 0;
+  pid_t ended = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((ended = ::waitpid(row, &wait_status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (ended == 0) ::kill(row, SIGKILL), ::waitpid(row, &wait_status, 0);
+  ASSERT_EQ(ended, row) << "the row outlived its killed batch by two minutes";
+  EXPECT_FALSE(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0)
+      << "the row scored on to the end after its batch was killed";
+  EXPECT_FALSE(fs::exists(out_ / "rows" / ".l1.partial.json")) << "the orphaned row left its log";
+  EXPECT_FALSE(fs::exists(out_ / "l1.json"));
+}
+
+}  // namespace
