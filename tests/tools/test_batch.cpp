@@ -649,7 +649,7 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
       "g1,ref.y4m,d2.mp4,\n"
       "c0,ref.y4m,d3.mp4,cpu\n");
   const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
-                               "--gpus", "7,9", "--threads", "1"});
+                               "--gpus", "7,9", "--threads", "1", "--jobs", "3"});
   EXPECT_NE(result.err.find("3 at once with 1 thread each"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
@@ -657,6 +657,14 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
   EXPECT_TRUE(read_json(out_ / "rows" / "c0.json")["gpu"].is_null());
   EXPECT_EQ(read_json(out_ / "rows" / "c0.json")["status"], "ok");
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["options"]["backend"], "cuda");
+
+  // The default with CUDA: one row per CPU (the CPU decoders set the pace),
+  // not a number per GPU.
+  const Result by_cpus =
+      batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda", "--gpus", "7,9",
+             "--force"},
+            {{"SLURM_CPUS_PER_TASK", "1"}});
+  EXPECT_NE(by_cpus.err.find("1 at once with 1 thread each"), std::string::npos) << by_cpus.err;
 }
 
 // A model file named in a row's `model` cell is relative to the manifest's

@@ -61,7 +61,7 @@ constexpr const char* kDescription =
     "JOB_COMPLETION_INDEX with VMAFEXACT_SHARD_COUNT; otherwise every row.\n"
     "Side by side: the CPUs this process may use are the fewest of its affinity, the\n"
     "cgroup's CPU quota and SLURM_CPUS_PER_TASK. By default half as many rows as CPUs run\n"
-    "at once (rounded up; with --backend cuda two per GPU), never more than there are rows\n"
+    "at once (rounded up; with --backend cuda one per CPU), never more than there are rows\n"
     "to score, each with CPUs / rows threads.\n"
     "\n"
     "Examples:\n"
@@ -789,8 +789,10 @@ int Batch::run() {
   const bool cuda = option_value(settings_.batch_wide, "backend") == "cuda";
   int jobs = settings_.jobs;
   if (jobs == 0) {
-    jobs = cuda ? 2 * std::max<int>(1, static_cast<int>(settings_.gpus.size()))
-                : (cpus.usable + 1) / 2;
+    // With CUDA the rows' CPU decoders set the pace, not the GPU (an H100
+    // with 16 CPUs: 375 pairs a second at one row per CPU, 231 at two rows
+    // per GPU; docs/deploy.md, Capacity): one row per CPU.
+    jobs = cuda ? cpus.usable : (cpus.usable + 1) / 2;
     jobs = std::max(1, std::min<int>(jobs, static_cast<int>(std::max<std::size_t>(to_score_, 1))));
   }
   settings_.jobs = jobs;
@@ -1149,8 +1151,8 @@ int batch_command(int argc, char** argv) {
        "scheduler's task index, else every row",
        "I/N"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &raw.jobs,
-       "Rows scored at once (default: half the usable CPUs, rounded up; with --backend cuda, two "
-       "per GPU)",
+       "Rows scored at once (default: half the usable CPUs, rounded up; with --backend cuda, one "
+       "per CPU)",
        "N"},
       {"threads", 0, 0, G_OPTION_ARG_INT, &raw.threads,
        "Threads of each row (default: the usable CPUs divided by the rows at once)", "N"},
