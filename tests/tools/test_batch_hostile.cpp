@@ -207,4 +207,37 @@ TEST_F(BatchHostile, RowDiesWithBatchEvenWhenSigquitIgnored) {
   EXPECT_FALSE(fs::exists(out_ / "l1.json"));
 }
 
+
+// A record whose attempt count is out of range (edited by hand, or corrupt):
+// the row runs again and counts from a sane number, without the overflow
+// of attempt + 1 (undefined behaviour, a UBSan abort).
+TEST_F(BatchHostile, RecordWithAttemptOutOfRangeIsRetried) {
+  const fs::path pairs = manifest("id,ref,dist\nr0,ref.y4m,d1.mp4\n");
+  for (const std::string attempt : {"2147483647", "1e300", "-5"}) {
+    SCOPED_TRACE("attempt " + attempt);
+    fs::remove_all(out_);
+    fs::create_directories(out_ / "rows");
+    write_text(out_ / "rows" / "r0.json",
+               R"({"id": "r0", "status": "failed", "error": "x", "exit_code": )" + attempt +
+                   R"(, "attempt": )" + attempt + "}\n");
+    // --list shows the record without trusting its numbers either.
+    std::string listed;
+    const auto list_status =
+        run_tool({"batch", pairs.string(), "--output-dir", out_.string(), "--list"}, "list",
+                 std::chrono::seconds(60), &listed);
+    ASSERT_TRUE(list_status.has_value());
+    EXPECT_EQ(*list_status, 0) << listed;
+    std::string error;
+    const auto status =
+        run_tool({"batch", pairs.string(), "--output-dir", out_.string(), "--jobs", "1"}, "run",
+                 std::chrono::seconds(120), &error);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(*status, 0) << error;
+    const Json record = Json::parse(read_text(out_ / "rows" / "r0.json"));
+    EXPECT_EQ(record.at("status"), "ok");
+    ASSERT_TRUE(record.at("attempt").is_number_integer()) << record.dump();
+    EXPECT_GE(record["attempt"].get<long long>(), 1) << record.dump();
+  }
+}
+
 }  // namespace

@@ -394,6 +394,21 @@ struct Record {
   std::string error;
 };
 
+// `key` of a record when it is an integer within [low, high]; nullopt for
+// another type or a value out of range (a float's conversion to int would be
+// undefined there).
+std::optional<int> small_integer(const Json& json, const char* key, int low, int high) {
+  const auto found = json.find(key);
+  if (found == json.end() || !found->is_number_integer()) return std::nullopt;
+  if (found->is_number_unsigned())
+    return found->get<unsigned long long>() <= static_cast<unsigned long long>(high)
+               ? std::optional<int>(static_cast<int>(found->get<unsigned long long>()))
+               : std::nullopt;
+  const long long value = found->get<long long>();
+  if (value < low || value > high) return std::nullopt;
+  return static_cast<int>(value);
+}
+
 Record read_record(const std::string& path) {
   Record record;
   std::string why;
@@ -404,8 +419,10 @@ Record read_record(const std::string& path) {
     record.present = true;
     record.status = json.value("status", "");
     record.fingerprint = json.value("fingerprint", "");
-    record.attempt = json.value("attempt", 0);
-    record.exit_code = json.value("exit_code", 0);
+    // Numbers edited by hand or corrupt (2147483647, 1e300, -5): an attempt
+    // count restarts at 1 rather than overflowing attempt + 1.
+    record.attempt = small_integer(json, "attempt", 0, 1'000'000'000).value_or(0);
+    record.exit_code = small_integer(json, "exit_code", -1, 255).value_or(-1);
     record.error = json.value("error", "");
   } catch (const std::exception&) {
     // A record that cannot be read counts as none: the row runs again.
