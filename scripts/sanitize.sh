@@ -5,7 +5,8 @@
 # flushing seek with frames in flight), the monitor suite (vmafexact-monitor
 # and its OpenMetrics endpoint), the cli suite (the vmafexact tool, its frame
 # ranges), the align and bd-rate suites (--align auto, BD-rate and ladders) and
-# the report suite (the plot, the HTML report, worst-frame pictures) there, less a selection of tests that
+# the report suite (the plot, the HTML report, worst-frame pictures) and the batch
+# suite (manifests, vmafexact batch and merge) there, less a selection of tests that
 # only repeat covered paths on larger frames (below): any ASan or UBSan report
 # fails the run. Only the programs those suites run are compiled. CI runs this
 # after scripts/test.sh.
@@ -19,7 +20,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 # shellcheck source=scripts/ccache-env.sh
 source scripts/ccache-env.sh
-suites=(unit element monitor cli align bd-rate report)
+suites=(unit element monitor cli align bd-rate report batch)
 asan_dir="${BUILD_DIR_ASAN:-$repo/build-asan}"
 [[ -f "$asan_dir/build.ninja" ]] || meson setup "$asan_dir" -Dtests=enabled -Dcuda=disabled \
   -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
