@@ -12,6 +12,7 @@
 
 #include "options.h"
 #include "support/handles.h"
+#include "support/unique_fd.h"
 
 namespace vmafexact::monitor_tool {
 namespace {
@@ -21,20 +22,7 @@ using tools::GCharPtr;
 using KeyFilePtr = std::unique_ptr<GKeyFile, tools::Releaser<GKeyFile, g_key_file_unref>>;
 using StrvPtr = std::unique_ptr<gchar*, tools::Releaser<gchar*, g_strfreev>>;
 
-// A file descriptor, closed on every path.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Descriptor = tools::UniqueFd;
 
 constexpr std::string_view kChannelPrefix = "channel ";
 constexpr std::string_view kPropertyPrefix = "property.";

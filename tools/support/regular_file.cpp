@@ -1,5 +1,7 @@
 #include "regular_file.h"
 
+#include "unique_fd.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,10 +31,7 @@ std::optional<std::string> read_regular_file(const std::string& path, std::uint6
     why = std::strerror(errno);
     return std::nullopt;
   }
-  struct Closer {
-    int fd;
-    ~Closer() { close(fd); }
-  } closer{fd};
+  const UniqueFd owner(fd);
   struct stat status {};
   if (fstat(fd, &status) != 0) {
     why = std::strerror(errno);

@@ -37,6 +37,7 @@
 #include "options.h"
 #include "output/output_file.h"
 #include "support/handles.h"
+#include "support/unique_fd.h"
 #include "support/regular_file.h"
 
 namespace vmafexact::cli {
@@ -78,31 +79,7 @@ constexpr const char* kDescription =
     "\n"
     "Full reference: docs/tool.md, \"Batch\".";
 
-// A descriptor closed when it goes.
-class UniqueFd {
- public:
-  explicit UniqueFd(int fd = -1) : fd_(fd) {}
-  ~UniqueFd() { reset(); }
-  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
+using tools::UniqueFd;
 
 // ISO 8601 UTC with milliseconds (rows are seconds long).
 std::string now_iso8601() {

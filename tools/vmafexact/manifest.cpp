@@ -16,6 +16,7 @@
 #include <set>
 
 #include "errors.h"
+#include "support/unique_fd.h"
 
 namespace vmafexact::cli {
 namespace {
@@ -576,20 +577,7 @@ std::string too_large(std::size_t size) {
 constexpr const char* kTooLargeAdvice =
     "split the catalogue into several manifests, each scored into its own folder";
 
-// A file descriptor, closed on every path.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Descriptor = tools::UniqueFd;
 
 // Refuses what is not a file to read: a folder, a device, a socket.
 void check_file_type(const std::string& path, mode_t mode) {
