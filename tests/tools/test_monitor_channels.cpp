@@ -523,6 +523,36 @@ TEST_F(MonitorChannelsTest, EndlessRestartsLeaveThreadsDescriptorsAndMemoryFlat)
   EXPECT_EQ(monitor.wait_exit(20s), 0) << monitor.error_output();
 }
 
+// SIGTERM while a station's channel is down and restarting (its input still
+// missing): its start failing once more while the station stops is no
+// failure of the shutdown, so the exit status is 0 (systemd would otherwise
+// mark the unit failed on every stop). The signal lands at a random point of
+// the channel's restart cycle (waiting, or starting, when the failure comes
+// after the signal): eight runs, each must exit 0.
+TEST_F(MonitorChannelsTest, SigtermWhileAChannelRestartsExitsZero) {
+  const fs::path config = write_config(
+      "[monitor]\nrestart-delay=10ms\nrestart-delay-max=10ms\nstall-timeout=0\n"
+      "[channel missing]\nref=file://" + (dir_ / "none-ref.mkv").string() +
+      "\ndist=file://" + (dir_ / "none-dist.mkv").string() +
+      "\n[channel steady]\npipeline=" + live_pipeline() + "\n");
+  for (int run = 0; run < 8; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    MonitorProcess monitor({"--config", config.string(), "--listen", "127.0.0.1:0"},
+                           dir_ / ("stderr" + std::to_string(run) + ".txt"));
+    const auto port = monitor.wait_port(30s);
+    ASSERT_TRUE(port) << monitor.error_output();
+    ASSERT_GE(frames(scrape_until(monitor, *port, 30s,
+                                  [](const Samples& s) { return frames(s, "steady") >= 2; }),
+                     "steady"),
+              2)
+        << monitor.error_output();
+    // A few milliseconds more each run: another point of the restart cycle.
+    MonitorProcess::pump(std::chrono::milliseconds(3 * run));
+    monitor.send_signal(SIGTERM);
+    EXPECT_EQ(monitor.wait_exit(20s), std::optional<int>(0)) << monitor.error_output();
+  }
+}
+
 // A FIFO the test holds open and never writes to: a filesrc reading it blocks
 // in read() until the test closes it, and so does its pipeline's change to
 // NULL (filesrc cannot interrupt the read) and an EOS sent into it.

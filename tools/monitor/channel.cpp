@@ -387,6 +387,7 @@ gboolean Channel::on_bus_message(GstMessage* message) {
 void Channel::end_stream() {
   if (ending_) return;
   ending_ = true;
+  up_when_ending_ = figures_.up;
   if (restart_timer_) {
     // Down, waiting to restart: nothing to end.
     g_source_remove(restart_timer_);

@@ -176,6 +176,12 @@ class Channel {
   // after this.
   void end_stream();
   bool ended() const { return ended_; }
+  // Whether it was scoring when end_stream() came: a channel that was down or
+  // still starting has nothing to drain, and its start failing then (an
+  // input still missing) is no failure of the shutdown.
+  bool up_when_ending() const { return up_when_ending_; }
+  // A station's channel, restarted after failures (not the command line's).
+  bool restarts() const { return settings_.restart; }
   // At exit: true when the EOS that end_stream() sent is still blocked in a
   // source after `wait`; the pipeline must then be left alone, since going to
   // NULL would block as well.
@@ -223,6 +229,7 @@ class Channel {
   GstClockTime started_at_ = 0;     // monotonic: the current run's start
   GstClockTime last_activity_ = 0;  // the run's start or its last frame message
   bool ending_ = false;             // end_stream() was called
+  bool up_when_ending_ = false;
   bool ended_ = false;
   // The EOS end_stream() sends, from a thread of its own.
   std::thread eos_sender_;

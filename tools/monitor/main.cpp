@@ -334,7 +334,11 @@ void MonitorProgram::on_channel_ended(Channel& channel, EndReason reason) {
     }
     return;
   }
-  if (reason == EndReason::kError) failed_while_stopping_ = true;
+  // A station's channel that was down or starting when the signal came
+  // (restarting after failures) may fail once more while it stops: only one
+  // that was scoring and then failed to drain makes the exit code 1.
+  if (reason == EndReason::kError && (!channel.restarts() || channel.up_when_ending()))
+    failed_while_stopping_ = true;
   if (all_ended()) quit(failed_while_stopping_ ? 1 : 0);
 }
 
