@@ -1182,19 +1182,7 @@ int batch_command(int argc, char** argv) {
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.files, nullptr, "MANIFEST"});
   entries.push_back({});
 
-  g_set_prgname("vmafexact batch");
-  GOptionContext* context = g_option_context_new(nullptr);
-  g_option_context_set_summary(context, kSummary);
-  g_option_context_set_description(context, kDescription);
-  g_option_context_add_main_entries(context, entries.data(), nullptr);
-  GError* raw_error = nullptr;
-  const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
-  g_option_context_free(context);
-  if (!parsed) {
-    const std::string message = raw_error ? raw_error->message : "bad command line";
-    g_clear_error(&raw_error);
-    throw CliError(kExitUsage, "batch: " + message, "Run vmafexact batch --help for the options.");
-  }
+  parse_subcommand_options("batch", kSummary, kDescription, entries.data(), argc, argv);
 
   Settings settings;
   std::vector<std::string> files;

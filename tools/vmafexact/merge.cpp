@@ -26,6 +26,7 @@
 #include "errors.h"
 #include "log_reader.h"
 #include "manifest.h"
+#include "options.h"
 #include "markup_text.h"
 #include "output/output_file.h"
 #include "report.h"
@@ -707,19 +708,7 @@ int merge_command(int argc, char** argv) {
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw.rest, nullptr, "DIR"},
       {},
   };
-  g_set_prgname("vmafexact merge");
-  GOptionContext* context = g_option_context_new(nullptr);
-  g_option_context_set_summary(context, kSummary);
-  g_option_context_set_description(context, kDescription);
-  g_option_context_add_main_entries(context, entries, nullptr);
-  GError* raw_error = nullptr;
-  const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
-  g_option_context_free(context);
-  if (!parsed) {
-    const std::string message = raw_error != nullptr ? raw_error->message : "bad command line";
-    g_clear_error(&raw_error);
-    throw CliError(kExitUsage, "merge: " + message, "Run vmafexact merge --help for the options.");
-  }
+  parse_subcommand_options("merge", kSummary, kDescription, entries, argc, argv);
   std::vector<std::string> folders;
   for (gchar** argument = raw.rest; argument != nullptr && *argument != nullptr; ++argument) {
     const std::string text = *argument;

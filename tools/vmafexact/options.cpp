@@ -683,4 +683,22 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
+void parse_subcommand_options(const char* name, const char* summary, const char* description,
+                              const GOptionEntry* entries, int& argc, char**& argv) {
+  g_set_prgname((std::string("vmafexact ") + name).c_str());
+  GOptionContext* context = g_option_context_new(nullptr);
+  g_option_context_set_summary(context, summary);
+  g_option_context_set_description(context, description);
+  g_option_context_add_main_entries(context, entries, nullptr);
+  GError* raw_error = nullptr;
+  const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
+  g_option_context_free(context);
+  if (!parsed) {
+    const std::string message = raw_error != nullptr ? raw_error->message : "bad command line";
+    g_clear_error(&raw_error);
+    throw CliError(kExitUsage, std::string(name) + ": " + message,
+                   std::string("Run vmafexact ") + name + " --help for the options.");
+  }
+}
+
 }  // namespace vmafexact::cli

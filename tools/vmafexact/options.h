@@ -82,6 +82,12 @@ struct Options {
 // initialised.
 Options parse_options(int argc, char** argv);
 
+// A subcommand's own options (`vmafexact NAME [OPTION…] ...`) through GLib's
+// GOptionContext: --help prints and exits 0; anything wrong throws
+// CliError(kExitUsage) "NAME: problem" with "Run vmafexact NAME --help ...".
+void parse_subcommand_options(const char* name, const char* summary, const char* description,
+                              const GOptionEntry* entries, int& argc, char**& argv);
+
 // A time as seconds: "2", "2.5", "1:02.5" ([[hh:]mm:]ss[.frac]); nullopt
 // when it is not one, negative or not finite.
 std::optional<double> parse_time(std::string_view text);

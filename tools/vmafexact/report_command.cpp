@@ -92,19 +92,7 @@ int report_command(int argc, char** argv) {
       {},
   };
   // The usage line reads "vmafexact report [OPTION…] LOG.json...".
-  g_set_prgname("vmafexact report");
-  GOptionContext* context = g_option_context_new(nullptr);
-  g_option_context_set_summary(context, kSummary);
-  g_option_context_set_description(context, kDescription);
-  g_option_context_add_main_entries(context, entries, nullptr);
-  GError* raw_error = nullptr;
-  const bool parsed = g_option_context_parse(context, &argc, &argv, &raw_error);
-  g_option_context_free(context);
-  if (!parsed) {
-    const std::string message = raw_error != nullptr ? raw_error->message : "bad command line";
-    g_clear_error(&raw_error);
-    throw CliError(kExitUsage, "report: " + message, "Run vmafexact report --help for the options.");
-  }
+  parse_subcommand_options("report", kSummary, kDescription, entries, argc, argv);
   const std::string html = raw.html != nullptr ? raw.html : "";
   const std::string plot = raw.plot != nullptr ? raw.plot : "";
   if (html.empty() && plot.empty())
