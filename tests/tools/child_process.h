@@ -5,13 +5,16 @@
 
 #include <gio/gio.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -97,6 +100,20 @@ class ChildProcess {
   }
   void send_signal(int signal) { g_subprocess_send_signal(process_.get(), signal); }
 
+  // Waits until a thread of the program sits in read() on each of `files`
+  // (FIFOs a test never writes to); false at the timeout or its exit. An EOS
+  // sent before a source starts reading is taken at once; after, it cannot
+  // get through: tests of blocked streams wait here before signalling.
+  bool wait_blocked_reading(const std::vector<std::filesystem::path>& files,
+                            std::chrono::seconds timeout) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline && running()) {
+      if (files_being_read(files) == files.size()) return true;
+      pump(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+
   // Runs the default main context (which reports the exit), then sleeps.
   static void pump(std::chrono::milliseconds pause) {
     while (g_main_context_iteration(nullptr, FALSE)) {
@@ -105,6 +122,27 @@ class ChildProcess {
   }
 
  private:
+  // How many of `files` a thread is blocked reading, from
+  // /proc/PID/task/TID/syscall ("NR ARG0 ...": read(2) and its descriptor).
+  std::size_t files_being_read(const std::vector<std::filesystem::path>& files) const {
+    namespace fs = std::filesystem;
+    std::set<fs::path> being_read;
+    std::error_code error;
+    const fs::path process = fs::path("/proc") / pid();
+    for (const auto& task : fs::directory_iterator(process / "task", error)) {
+      std::ifstream syscall_file(task.path() / "syscall");
+      long number = -1;
+      std::string descriptor_hex;
+      if (!(syscall_file >> number >> descriptor_hex) || number != SYS_read) continue;
+      const long descriptor = std::strtol(descriptor_hex.c_str(), nullptr, 16);
+      const fs::path target = fs::read_symlink(process / "fd" / std::to_string(descriptor), error);
+      if (error) continue;
+      for (const fs::path& file : files)
+        if (target == file) being_read.insert(file);
+    }
+    return being_read.size();
+  }
+
   // In the child, between fork and exec: async-signal-safe calls only.
   static void die_with_parent(gpointer) { prctl(PR_SET_PDEATHSIG, SIGKILL); }
 

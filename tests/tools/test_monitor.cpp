@@ -2066,23 +2066,30 @@ constexpr const char* kShutdownCaps = "video/x-raw,format=I420,width=64,height=4
 
 class MonitorShutdownTest : public MonitorTest {
  protected:
-  // A pipeline whose sources cannot take an EOS: a filesrc blocked reading a
-  // FIFO that this test holds open and never writes to, and a videotestsrc
-  // blocked in the element's pad waiting for the reference frames (not live).
+  // A pipeline whose sources cannot take an EOS: two filesrcs blocked reading
+  // FIFOs that this test holds open and never writes to.
   std::string blocked_pipeline() {
-    const fs::path fifo = dir_ / "silent.fifo";
-    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    fifo_writer_ = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);  // no reader waits for a writer
-    EXPECT_GE(fifo_writer_, 0);
-    return "filesrc location=" + fifo.string() + " ! v.ref_sink videotestsrc ! " + kShutdownCaps +
-           " ! v.dist_sink vmafexact name=v model=\"\" features=psnr ! fakesink";
+    std::string pipeline;
+    for (const char* name : {"ref", "dist"}) {
+      const fs::path fifo = dir_ / (std::string(name) + ".fifo");
+      EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+      // O_RDWR: the open does not wait for a reader.
+      fifo_writers_.push_back(::open(fifo.c_str(), O_RDWR | O_CLOEXEC));
+      EXPECT_GE(fifo_writers_.back(), 0);
+      fifos_.push_back(fifo);
+      pipeline += "filesrc location=" + fifo.string() + " ! v." + name + "_sink ";
+    }
+    return pipeline + "vmafexact name=v model=\"\" features=psnr ! fakesink";
   }
+
   void TearDown() override {
-    if (fifo_writer_ >= 0) ::close(fifo_writer_);
+    for (const int writer : fifo_writers_)
+      if (writer >= 0) ::close(writer);
     MonitorTest::TearDown();
   }
 
-  int fifo_writer_ = -1;
+  std::vector<int> fifo_writers_;
+  std::vector<fs::path> fifos_;
 };
 
 TEST_F(MonitorShutdownTest, SigtermWithASilentLiveInputEndsWithTheSummary) {
@@ -2118,6 +2125,7 @@ TEST_F(MonitorShutdownTest, SigtermKeepsServingAndStopsAtTheEosTimeoutWhenTheEos
       dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
+  ASSERT_TRUE(monitor.wait_blocked_reading(fifos_, 30s)) << monitor.error_output();
   EXPECT_EQ(metrics_status(*port), std::optional<guint>(200u));
   monitor.send_signal(SIGTERM);
   const auto signalled = std::chrono::steady_clock::now();
@@ -2138,6 +2146,7 @@ TEST_F(MonitorShutdownTest, ASecondSigtermStopsAtOnceWhenTheEosIsBlocked) {
       dir_ / "stderr.txt");
   const auto port = monitor.wait_port(30s);
   ASSERT_TRUE(port) << monitor.error_output();
+  ASSERT_TRUE(monitor.wait_blocked_reading(fifos_, 30s)) << monitor.error_output();
   monitor.send_signal(SIGTERM);
   ASSERT_TRUE(wait_for_error_text(monitor, "SIGTERM: ending the streams", 10s))
       << monitor.error_output();

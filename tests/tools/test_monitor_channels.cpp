@@ -563,6 +563,7 @@ class SilentFifo {
     writer_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);  // no reader waits for a writer
   }
   ~SilentFifo() { close(); }
+  const fs::path& path() const { return path_; }
   // Its readers get end of file: their reads, and the pipelines, return.
   void close() {
     if (writer_ >= 0) ::close(writer_);
@@ -645,6 +646,7 @@ TEST_F(MonitorChannelsTest, SigtermEndsEveryChannelWithinOneEosTimeout) {
                    "steady"),
             5)
       << monitor.error_output();
+  ASSERT_TRUE(monitor.wait_blocked_reading({fifo.path()}, 30s)) << monitor.error_output();
   monitor.send_signal(SIGTERM);
   const auto signalled = std::chrono::steady_clock::now();
   ASSERT_TRUE(monitor.wait_for_error_text("SIGTERM: ending the streams", 10s))
