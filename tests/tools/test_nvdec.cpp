@@ -1,0 +1,399 @@
+// The NVDEC choice and wiring of --backend cuda (tools/support/nvdec.h),
+// without a GPU: fake hardware decoders registered in this process (bins of
+// the klass nvcodec gives its decoders, with sink templates like theirs) stand
+// in for nvcodec's. The choice follows the sink templates (codec, profile,
+// size), the parser and the stream's format, and says in one line why not;
+// the wiring makes a uridecodebin expose a VP9 stream compressed, and the
+// frames flow through vp9parse ! fake decoder (wrapping vp9dec).
+
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/handles.h"
+#include "support/nvdec.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using vmafexact::tools::CapsPtr;
+using vmafexact::tools::GstObjectPtr;
+using vmafexact::tools::MessagePtr;
+using vmafexact::tools::NvdecChoice;
+
+// A fake decoder: a bin with the sink template `sink_caps`, the klass of
+// nvcodec's decoders and, where `inner` names a decoder, that decoder inside
+// between ghost pads (so frames flow).
+struct FakeDecoder {
+  const char* name;
+  const char* sink_caps;
+  const char* inner;
+};
+
+void fake_class_init(gpointer klass, gpointer data) {
+  const auto* fake = static_cast<const FakeDecoder*>(data);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  gst_element_class_set_static_metadata(element_class, fake->name, "Codec/Decoder/Video/Hardware",
+                                        "a stand-in for an NVDEC decoder", "vmafexact tests");
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                          gst_caps_from_string(fake->sink_caps)));
+  gst_element_class_add_pad_template(
+      element_class,
+      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, gst_caps_from_string("video/x-raw")));
+}
+
+void fake_instance_init(GTypeInstance* instance, gpointer klass) {
+  // The decoder it wraps, if any, is in the type's qdata.
+  const auto* inner = static_cast<const char*>(
+      g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
+  if (!inner) return;
+  GstElement* decoder = gst_element_factory_make(inner, nullptr);
+  if (!decoder) return;
+  gst_bin_add(GST_BIN(instance), decoder);
+  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(decoder, "sink"));
+  GstObjectPtr<GstPad> src(gst_element_get_static_pad(decoder, "src"));
+  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("sink", sink.get()));
+  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("src", src.get()));
+}
+
+GstElementFactory* register_fake(const FakeDecoder& fake) {
+  if (GstElementFactory* found = gst_element_factory_find(fake.name)) {
+    gst_object_unref(found);  // the registry keeps it
+    return found;
+  }
+  GTypeQuery query;
+  g_type_query(GST_TYPE_BIN, &query);
+  GTypeInfo info{};
+  info.class_size = static_cast<guint16>(query.class_size);
+  info.class_init = fake_class_init;
+  info.class_data = &fake;
+  info.instance_size = static_cast<guint16>(query.instance_size);
+  info.instance_init = fake_instance_init;
+  const std::string type_name = std::string("VmafexactTestFake_") + fake.name;
+  const GType type =
+      g_type_register_static(GST_TYPE_BIN, type_name.c_str(), &info, static_cast<GTypeFlags>(0));
+  if (fake.inner)
+    g_type_set_qdata(type, g_quark_from_static_string("inner"), const_cast<char*>(fake.inner));
+  EXPECT_TRUE(gst_element_register(nullptr, fake.name, GST_RANK_PRIMARY, type));
+  GstElementFactory* factory = gst_element_factory_find(fake.name);
+  gst_object_unref(factory);
+  return factory;
+}
+
+// nvcodec's templates in GStreamer 1.22, narrowed as a device would narrow them.
+const FakeDecoder kH264{"fakenvh264dec",
+                        "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                        "alignment=(string)au, profile=(string){ constrained-baseline, baseline, "
+                        "main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, 4096 ]",
+                        nullptr};
+const FakeDecoder kH264Second{"fakenvh264device1dec",
+                              "video/x-h264, stream-format=(string)byte-stream, "
+                              "alignment=(string)au, profile=(string)high, width=(int)[ 48, 4096 "
+                              "], height=(int)[ 16, 4096 ]",
+                              nullptr};
+const FakeDecoder kH265{"fakenvh265dec",
+                        "video/x-h265, stream-format=(string){ hev1, hvc1, byte-stream }, "
+                        "alignment=(string)au, profile=(string){ main, main-10 }, "
+                        "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]",
+                        nullptr};
+const FakeDecoder kH265MainOnly{"fakenvh265mainonlydec",
+                                "video/x-h265, stream-format=(string)byte-stream, "
+                                "alignment=(string)au, profile=(string)main, "
+                                "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]",
+                                nullptr};
+const FakeDecoder kVp9{"fakenvvp9dec",
+                       "video/x-vp9, alignment=(string)frame, profile=(string){ 0, 2 }, "
+                       "width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
+                       "vp9dec"};
+
+GstElementFactory* parser(const char* name) {
+  GstElementFactory* factory = gst_element_factory_find(name);
+  if (factory) gst_object_unref(factory);  // the registry keeps it
+  return factory;
+}
+
+NvdecChoice choose(const char* stream, const std::vector<GstElementFactory*>& decoders,
+                   const std::vector<GstElementFactory*>& parsers) {
+  CapsPtr caps(gst_caps_from_string(stream));
+  return vmafexact::tools::choose_nvdec(caps.get(), decoders, parsers);
+}
+
+// As GstDiscoverer reports a 1080p H.264 High stream of an mp4.
+constexpr const char* kHighH264 =
+    "video/x-h264, stream-format=(string)avc, alignment=(string)au, level=(string)4, "
+    "profile=(string)high, codec_data=(buffer)0164002affe1, width=(int)1920, height=(int)1080, "
+    "framerate=(fraction)25/1, pixel-aspect-ratio=(fraction)1/1, interlace-mode=(string)progressive, "
+    "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8, "
+    "colorimetry=(string)bt709, parsed=(boolean)true";
+
+TEST(NvdecChoice, TakesTheDecoderWhoseSinkTemplateAcceptsTheStreamAndItsParser) {
+  const NvdecChoice choice =
+      choose(kHighH264, {register_fake(kH265), register_fake(kH264)}, {parser("h264parse")});
+  ASSERT_TRUE(choice.chosen()) << choice.why_not;
+  EXPECT_EQ(choice.decoder, "fakenvh264dec");
+  EXPECT_EQ(choice.description(), "fakenvh264dec (NVDEC)");
+  EXPECT_EQ(choice.parser, "h264parse");
+  EXPECT_EQ(choice.media_type, "video/x-h264");
+  EXPECT_EQ(choice.decoded, GST_VIDEO_FORMAT_NV12);
+  EXPECT_EQ(choice.cpu_format, GST_VIDEO_FORMAT_I420);
+  EXPECT_TRUE(choice.why_not.empty());
+}
+
+TEST(NvdecChoice, TakesTheFirstAcceptingDecoderInRankOrder) {
+  const auto second = register_fake(kH264Second), first = register_fake(kH264);
+  EXPECT_EQ(choose(kHighH264, {second, first}, {parser("h264parse")}).decoder,
+            "fakenvh264device1dec");
+  EXPECT_EQ(choose(kHighH264, {first, second}, {parser("h264parse")}).decoder, "fakenvh264dec");
+}
+
+TEST(NvdecChoice, TenBitHevcIsDeliveredAsP010AndScoredAsI420Ten) {
+  const NvdecChoice choice = choose(
+      "video/x-h265, stream-format=(string)hvc1, alignment=(string)au, profile=(string)main-10, "
+      "width=(int)1920, height=(int)1080, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10, "
+      "bit-depth-chroma=(uint)10",
+      {register_fake(kH264), register_fake(kH265)}, {parser("h265parse")});
+  ASSERT_TRUE(choice.chosen()) << choice.why_not;
+  EXPECT_EQ(choice.decoder, "fakenvh265dec");
+  EXPECT_EQ(choice.parser, "h265parse");
+  EXPECT_EQ(choice.decoded, GST_VIDEO_FORMAT_P010_10LE);
+  EXPECT_EQ(choice.cpu_format, GST_VIDEO_FORMAT_I420_10LE);
+}
+
+TEST(NvdecChoice, AProfileTheDecoderRefusesIsNamed) {
+  const NvdecChoice choice = choose(
+      "video/x-h265, stream-format=(string)hvc1, alignment=(string)au, profile=(string)main-10, "
+      "width=(int)1920, height=(int)1080, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10",
+      {register_fake(kH265MainOnly)}, {parser("h265parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_EQ(choice.why_not, "fakenvh265mainonlydec refuses this stream's profile (main-10)");
+}
+
+TEST(NvdecChoice, ASizeBeyondTheDecoderIsNamed) {
+  const NvdecChoice choice = choose(
+      "video/x-h264, profile=(string)high, width=(int)8192, height=(int)4320, "
+      "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8",
+      {register_fake(kH264)}, {parser("h264parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_EQ(choice.why_not, "fakenvh264dec refuses this stream's picture size");
+}
+
+TEST(NvdecChoice, ACodecWithoutAnNvdecDecoderIsNamed) {
+  const NvdecChoice choice = choose(
+      "video/x-vp9, profile=(string)0, width=(int)640, height=(int)360, "
+      "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8",
+      {register_fake(kH264), register_fake(kH265)}, {parser("vp9parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_EQ(choice.why_not, "no NVDEC decoder for VP9 (GStreamer's nvcodec registers none)");
+}
+
+TEST(NvdecChoice, CodecsWhoseDecodingIsNotExactStayOnTheCpu) {
+  for (const char* stream :
+       {"video/mpeg, mpegversion=(int)4, systemstream=(boolean)false, width=(int)640, "
+        "height=(int)360",
+        "video/mpeg, mpegversion=(int)2, systemstream=(boolean)false", "image/jpeg"}) {
+    const NvdecChoice choice = choose(stream, {register_fake(kH264)}, {parser("h264parse")});
+    EXPECT_FALSE(choice.chosen()) << stream;
+    EXPECT_EQ(choice.why_not.rfind("NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only", 0), 0u)
+        << choice.why_not;
+  }
+}
+
+TEST(NvdecChoice, AMissingParserIsNamed) {
+  const NvdecChoice choice = choose(kHighH264, {register_fake(kH264)}, {parser("h265parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_TRUE(choice.decoder.empty());
+  EXPECT_EQ(choice.why_not,
+            "GStreamer has no h264parse to feed fakenvh264dec (gstreamer1.0-plugins-bad)");
+}
+
+TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
+  struct Case {
+    const char* stream;
+    const char* why_not;
+  };
+  for (const Case& refused : std::vector<Case>{
+           {"video/x-h264, profile=(string)high-4:4:4, width=(int)640, height=(int)360, "
+            "chroma-format=(string)4:4:4, bit-depth-luma=(uint)8",
+            "H.264 4:4:4 at 8 bits: the NVDEC path takes 4:2:0 video at 8 or 10 bits"},
+           {"video/x-h265, profile=(string)main-12, width=(int)640, height=(int)360, "
+            "chroma-format=(string)4:2:0, bit-depth-luma=(uint)12, bit-depth-chroma=(uint)12",
+            "HEVC 4:2:0 at 12 bits: the NVDEC path takes 4:2:0 video at 8 or 10 bits"},
+           {"video/x-h264, profile=(string)high, width=(int)640, height=(int)360, "
+            "chroma-format=(string)4:0:0, bit-depth-luma=(uint)8",
+            "H.264 4:0:0 at 8 bits: the NVDEC path takes 4:2:0 video at 8 or 10 bits"},
+           {"video/x-h264, profile=(string)high, width=(int)1920, height=(int)1080, "
+            "interlace-mode=(string)mixed, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8",
+            "it is interlaced (mixed): the NVDEC path takes progressive video"},
+           {"video/x-h264, profile=(string)high, width=(int)640, height=(int)360",
+            "its caps do not say its chroma format and bit depth"},
+       }) {
+    const NvdecChoice choice =
+        choose(refused.stream, {register_fake(kH264), register_fake(kH265)},
+               {parser("h264parse"), parser("h265parse")});
+    EXPECT_FALSE(choice.chosen()) << refused.stream;
+    EXPECT_EQ(choice.why_not, refused.why_not);
+  }
+}
+
+// Only nvcodec's decoders are taken: the fakes here (no plugin) are not.
+TEST(NvdecChoice, TheRegisteredListHoldsOnlyNvcodecDecoders) {
+  register_fake(kH264);
+  for (const auto& factory : vmafexact::tools::nvdec_decoder_factories())
+    EXPECT_STREQ(gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(factory.get())), "nvcodec");
+  const NvdecChoice choice = [] {
+    CapsPtr caps(gst_caps_from_string(kHighH264));
+    return vmafexact::tools::choose_registered_nvdec(caps.get());
+  }();
+  if (vmafexact::tools::nvdec_decoder_factories().empty()) {
+    EXPECT_FALSE(choice.chosen());
+    EXPECT_EQ(choice.why_not, "no NVDEC decoder for H.264 (GStreamer's nvcodec registers none)");
+  }
+}
+
+// A small VP9 webm made here with GStreamer (vp9enc), 10 frames of 64x48.
+class NvdecWiring : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* factory : {"vp9enc", "webmmux", "vp9parse", "vp9dec", "uridecodebin"})
+      if (GstElementFactory* found = gst_element_factory_find(factory))
+        gst_object_unref(found);
+      else
+        GTEST_SKIP() << "GStreamer's " << factory << " is missing";
+    folder_ = fs::temp_directory_path() / ("vmafexact-nvdec-" + std::to_string(getpid()));
+    fs::create_directories(folder_);
+    path_ = folder_ / "clip.webm";
+    const std::string description =
+        "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48,framerate=25/1 ! vp9enc "
+        "deadline=1 ! webmmux ! filesink location=" +
+        path_.string();
+    GError* error = nullptr;
+    GstObjectPtr<GstElement> pipeline(gst_parse_launch(description.c_str(), &error));
+    ASSERT_TRUE(pipeline) << (error ? error->message : "");
+    gst_object_ref_sink(pipeline.get());
+    ASSERT_EQ(run(pipeline.get()), GST_MESSAGE_EOS);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    if (!folder_.empty()) fs::remove_all(folder_, ignored);
+  }
+
+  // Plays to the end or an error (at most 20 s); returns which came.
+  static GstMessageType run(GstElement* pipeline, std::string* error_text = nullptr) {
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline));
+    MessagePtr message(gst_bus_timed_pop_filtered(
+        bus.get(), 20 * GST_SECOND,
+        static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
+    const GstMessageType type = message ? GST_MESSAGE_TYPE(message.get()) : GST_MESSAGE_UNKNOWN;
+    if (message && type == GST_MESSAGE_ERROR && error_text) {
+      GError* error = nullptr;
+      gst_message_parse_error(message.get(), &error, nullptr);
+      *error_text = error ? error->message : "";
+      g_clear_error(&error);
+    }
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    return type;
+  }
+
+  std::string uri() const {
+    gchar* text = gst_filename_to_uri(path_.c_str(), nullptr);
+    std::string result = text;
+    g_free(text);
+    return result;
+  }
+
+  fs::path folder_;
+  fs::path path_;
+};
+
+void count_frame(GstElement*, GstBuffer*, GstPad*, gpointer count) { ++*static_cast<int*>(count); }
+
+// Whether any element inside `bin` (at any depth) is a decoder.
+bool decodes_inside(GstElement* bin) {
+  bool found = false;
+  GstIterator* elements = gst_bin_iterate_recurse(GST_BIN(bin));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+    auto* element = static_cast<GstElement*>(g_value_get_object(&item));
+    GstElementFactory* factory = gst_element_get_factory(element);
+    const gchar* klass =
+        factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : nullptr;
+    if (klass && std::string(klass).find("Decoder") != std::string::npos) found = true;
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(elements);
+  return found;
+}
+
+TEST_F(NvdecWiring, TheUridecodebinExposesTheCompressedStreamAndTheChosenDecoderDecodesIt) {
+  CapsPtr stream(gst_caps_from_string(
+      "video/x-vp9, profile=(string)0, width=(int)64, height=(int)48, "
+      "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8"));
+  const NvdecChoice choice =
+      vmafexact::tools::choose_nvdec(stream.get(), {register_fake(kVp9)}, {parser("vp9parse")});
+  ASSERT_TRUE(choice.chosen()) << choice.why_not;
+  GstObjectPtr<GstElement> pipeline(
+      static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("nvdec"))));
+  GstElement* source = gst_element_factory_make("uridecodebin", "source");
+  GstElement* parse = gst_element_factory_make(choice.parser.c_str(), "parse");
+  GstElement* decode = gst_element_factory_make(choice.decoder.c_str(), "decode");
+  GstElement* sink = gst_element_factory_make("fakesink", "sink");
+  ASSERT_TRUE(source && parse && decode && sink);
+  gst_bin_add_many(GST_BIN(pipeline.get()), source, parse, decode, sink, nullptr);
+  ASSERT_TRUE(gst_element_link_many(parse, decode, sink, nullptr));
+  g_object_set(source, "uri", uri().c_str(), nullptr);
+  vmafexact::tools::expose_compressed_stream(source, choice);
+  vmafexact::tools::link_compressed_video(source, parse, choice.media_type);
+  int frames = 0;
+  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, nullptr);
+  g_signal_connect(sink, "handoff", G_CALLBACK(count_frame), &frames);
+  std::string error;
+  ASSERT_EQ(run(pipeline.get(), &error), GST_MESSAGE_EOS) << error;
+  EXPECT_EQ(frames, 10);
+  EXPECT_FALSE(decodes_inside(source)) << "the uridecodebin decoded the stream itself";
+  // Without the compressed caps, the same uridecodebin decodes it (the test
+  // would pass for nothing if it never did).
+  GstObjectPtr<GstElement> plain(gst_element_factory_make("uridecodebin", nullptr));
+  gst_object_ref_sink(plain.get());
+  GstCaps* caps = nullptr;
+  g_object_get(source, "caps", &caps, nullptr);
+  CapsPtr exposed(caps);
+  EXPECT_TRUE(gst_caps_can_intersect(exposed.get(), stream.get()));
+  g_object_get(plain.get(), "caps", &caps, nullptr);
+  CapsPtr defaults(caps);
+  EXPECT_FALSE(gst_caps_can_intersect(defaults.get(), stream.get()));
+}
+
+TEST_F(NvdecWiring, AnInputWithoutTheChosenCodecEndsInAnErrorNamingIt) {
+  // Told to expect H.264, the uridecodebin finds VP9 only: no pad for the
+  // parser, so an error (not a wait) when all its pads are out.
+  GstObjectPtr<GstElement> pipeline(
+      static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("nvdec"))));
+  GstElement* source = gst_element_factory_make("uridecodebin", "source");
+  GstElement* parse = gst_element_factory_make("h264parse", "parse");
+  GstElement* sink = gst_element_factory_make("fakesink", "sink");
+  ASSERT_TRUE(source && parse && sink);
+  gst_bin_add_many(GST_BIN(pipeline.get()), source, parse, sink, nullptr);
+  ASSERT_TRUE(gst_element_link(parse, sink));
+  g_object_set(source, "uri", uri().c_str(), nullptr);
+  NvdecChoice choice;
+  choice.media_type = "video/x-h264";
+  vmafexact::tools::expose_compressed_stream(source, choice);
+  vmafexact::tools::link_compressed_video(source, parse, choice.media_type);
+  std::string error;
+  ASSERT_EQ(run(pipeline.get(), &error), GST_MESSAGE_ERROR);
+  EXPECT_NE(error.find("has no video/x-h264 stream for parse"), std::string::npos) << error;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
