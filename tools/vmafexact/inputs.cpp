@@ -240,6 +240,8 @@ VideoInput discover_file(const InputOptions& options, const std::string& role) {
     } else {
       GCharPtr codec(gst_pb_utils_get_codec_description(caps.get()));
       input.codec = codec ? codec.get() : gst_structure_get_name(s);
+      GCharPtr text(gst_caps_to_string(caps.get()));
+      input.stream_caps = text.get();
     }
   }
   if (input.width <= 0 || input.height <= 0)
@@ -380,6 +382,22 @@ VideoInput discover_input(const InputOptions& options, const std::string& role) 
   if (is_y4m(options.path)) return discover_y4m(options, role);
   VideoInput input = discover_file(options, role);
   return input;
+}
+
+void choose_decoders(const Options& options, VideoInput& input) {
+  if (options.backend != "cuda" || input.raw || input.y4m || input.stream_caps.empty()) return;
+  CapsPtr caps(gst_caps_from_string(input.stream_caps.c_str()));
+  input.nvdec = tools::choose_registered_nvdec(caps.get());
+  if (!input.nvdec.chosen() && !options.quiet)
+    std::fprintf(stderr, "vmafexact: note: %s: %s: %s; decoding on the CPU\n", input.path.c_str(),
+                 input.codec.c_str(), input.nvdec.why_not.c_str());
+}
+
+std::string decoder_description(const VideoInput& input) {
+  if (input.raw) return "rawvideoparse";
+  if (input.y4m) return "vmafexact's y4m reader";
+  if (input.nvdec.chosen()) return input.nvdec.description();
+  return "GStreamer's choice (CPU)";
 }
 
 void settle_raw_framerates(VideoInput& ref, VideoInput& dist, const InputOptions& ref_options,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "options.h"
+#include "support/nvdec.h"
 #include "support/y4m.h"
 
 namespace vmafexact::cli {
@@ -33,6 +34,11 @@ struct VideoInput {
   GstClockTime duration = GST_CLOCK_TIME_NONE;
   std::string codec;       // what the file holds, e.g. "H.264 (High Profile)"; raw: "raw"
   guint64 raw_frames = 0;  // raw and y4m: whole frames in the file
+  // The compressed stream's caps as the discoverer reports them (e.g.
+  // "video/x-h264, profile=high, ..."); empty for raw video, raw and y4m files.
+  std::string stream_caps;
+  // --backend cuda: the NVDEC decoder chosen for it (see choose_decoders), or why none.
+  tools::NvdecChoice nvdec;
 
   // "640x360 I420, 24 fps, 1.00 s".
   std::string description() const;
@@ -62,6 +68,15 @@ GstVideoFormat scoring_format(const VideoInput& ref);
 // CliError(kExitNothingToCompare) for a gray input that cannot be paired
 // so (no gray format at the other's bit depth).
 std::vector<GstVideoFormat> dist_scoring_formats(GstVideoFormat ref_format, const VideoInput& dist);
+
+// With --backend cuda, each encoded input's NVDEC decoder (tools/support/nvdec.h),
+// decided before anything plays; where none takes an input, a note (unless
+// --quiet) says why and that the CPU decodes it. Nothing for other backends.
+void choose_decoders(const Options& options, VideoInput& input);
+
+// The provenance's `reference_decoder` / `distorted_decoder`: "nvh264dec
+// (NVDEC)", "GStreamer's choice (CPU)", "rawvideoparse" or "vmafexact's y4m reader".
+std::string decoder_description(const VideoInput& input);
 
 // "1:23.456" or "unknown".
 std::string duration_text(GstClockTime duration);

@@ -259,6 +259,13 @@ void Run::fail(const GstMessage* message) {
                            ": GStreamer has no " + missing_plugin_,
                        "Install GStreamer's plugins for it (Debian: gstreamer1.0-libav; also "
                        "gstreamer1.0-plugins-good, -bad and -ugly).");
+    else if (input->nvdec.chosen())
+      // NVDEC may refuse a stream feature, or have no decoder session free.
+      failure_.emplace(kExitInput,
+                       "cannot decode the " + input->role + " " + input->path + " with " +
+                           input->nvdec.description() + ": " + text,
+                       "Score it with --backend cpu, which decodes on the CPU." +
+                           (details.empty() ? "" : " (" + details + ")"));
     else
       failure_.emplace(kExitInput,
                        "cannot decode the " + input->role + " " + input->path + ": " + text,
@@ -444,10 +451,12 @@ ExitCode run(int argc, char** argv) {
   gst_pb_utils_init();
   ensure_element();
   VideoInput ref = discover_input(options.ref, "reference");
+  choose_decoders(options, ref);
   std::vector<Encode> encodes(options.dists.size());
   for (std::size_t i = 0; i < encodes.size(); ++i) {
     Encode& encode = encodes[i];
     encode.dist = discover_input(options.dists[i], "distorted video");
+    choose_decoders(options, encode.dist);
     encode.name = encode_name(encode.dist.path);
     // A raw REF without a rate takes the first DIST's; the others' settle
     // against REF without changing it.
@@ -464,6 +473,16 @@ ExitCode run(int argc, char** argv) {
   for (Encode& encode : encodes) {
     const VideoInput& dist = encode.dist;
     encode.alignment = align(options, ref, dist);
+    // The reference stays on the GPU in the format its CPU decoder gives it;
+    // should the CPU's disagree with what the stream's caps said, the CPU decodes it.
+    if (ref.nvdec.chosen() && ref.nvdec.cpu_format != encode.alignment.format) {
+      ref.nvdec.why_not = std::string("its CPU decoder delivers ") +
+                          gst_video_format_to_string(encode.alignment.format) + ", not " +
+                          gst_video_format_to_string(ref.nvdec.cpu_format);
+      ref.nvdec.decoder.clear();
+      note(options, "vmafexact: note: " + ref.path + ": " + ref.nvdec.why_not +
+                        "; decoding on the CPU");
+    }
     if (aligner) {
       // The offset found from the pictures, applied as --dist-delay with that
       // many frames would be (tools/vmafexact/align_auto.h).
@@ -528,6 +547,11 @@ ExitCode run(int argc, char** argv) {
                       encode.alignment.description.empty() ? "none"
                                                            : encode.alignment.description.c_str(),
                       nullptr);
+    // With --backend cuda, what decoded each input (NVDEC or the CPU).
+    if (options.backend == "cuda")
+      gst_structure_set(provenance, "reference_decoder", G_TYPE_STRING,
+                        decoder_description(ref).c_str(), "distorted_decoder", G_TYPE_STRING,
+                        decoder_description(dist).c_str(), nullptr);
     encode.outputs->set_run_provenance(provenance);
   }
   if (run_provenance.scaler.empty()) run_provenance.scaler = "none (same size)";

@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "support/conform.h"
 #include "support/decoded_video.h"
+#include "support/nvdec.h"
 #include "support/raw_video.h"
 #include "support/y4m.h"
 
@@ -574,11 +575,18 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         ref_branch, ref_head, first_skip + window_.begin,
         GST_CLOCK_TIME_IS_VALID(window_.end) ? last_skip + window_.end : GST_CLOCK_TIME_NONE);
   }
-  GstElement* ref_tail = add_steps(ref_branch, ref_head, {"videoconvert", "capsfilter", "tee"});
+  // Decoded by NVDEC: nothing to convert (NV12 and P010 score as I420 and
+  // I420_10LE do, the scoring format then), the frames stay on the GPU.
+  const bool ref_resident = ref.nvdec.chosen();
+  GstElement* ref_tail =
+      ref_resident ? add_steps(ref_branch, ref_head, {"capsfilter", "tee"})
+                   : add_steps(ref_branch, ref_head, {"videoconvert", "capsfilter", "tee"});
   GstElement* ref_caps = ref_branch.elements[ref_branch.elements.size() - 2].get();
   const GstVideoFormat format =
       encodes.empty() ? GST_VIDEO_FORMAT_I420 : encodes.front().alignment.format;
-  {
+  if (ref_resident) {
+    g_object_set(ref_caps, "caps", tools::cuda_memory_caps().get(), nullptr);
+  } else {
     tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
                                             gst_video_format_to_string(format), nullptr));
     g_object_set(ref_caps, "caps", caps.get(), nullptr);
@@ -673,6 +681,39 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                                                             : GST_CLOCK_TIME_NONE,
                        !alignment.convert_rate);
       GstElement* previous = head;
+      GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(head, "src"));
+      if (dist.nvdec.chosen() && !alignment.scale && dist.nvdec.cpu_format == alignment.format) {
+        // Decoded by NVDEC, nothing to scale or convert: kept on the GPU.
+        if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
+        GstElement* capsfilter = add_steps(branch, previous, {"capsfilter"});
+        tools::CapsPtr caps = tools::cuda_memory_caps();
+        gst_caps_set_simple(caps.get(), "width", G_TYPE_INT, ref.width, "height", G_TYPE_INT,
+                            ref.height, nullptr);
+        if (alignment.convert_rate)
+          gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
+                              ref.framerate.den, nullptr);
+        g_object_set(capsfilter, "caps", caps.get(), nullptr);
+        GstObjectPtr<GstPad> out(gst_element_get_static_pad(capsfilter, "src"));
+        GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
+        if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
+          throw CliError(kExitScoring, "cannot link the distorted video " + dist.path +
+                                           " to vmafexact's dist_sink");
+        keep_window(branch, out.get(), in.get(), alignment.dist_skip);
+        branch.windows.back()->stop_upstream = true;
+        continue;
+      }
+      if (dist.nvdec.chosen()) {
+        // Scaled or converted: on the CPU, from the frames the CPU decoder
+        // would give (NV12 or P010 repacked to I420 or I420_10LE).
+        GstElement* downloaded =
+            add_steps(branch, previous, {"cudadownload", "videoconvert", "capsfilter"});
+        tools::CapsPtr caps(gst_caps_new_simple(
+            "video/x-raw", "format", G_TYPE_STRING,
+            gst_video_format_to_string(dist.nvdec.cpu_format), nullptr));
+        g_object_set(downloaded, "caps", caps.get(), nullptr);
+        pin_colour(branch, decoded.get(), downloaded, caps.get());
+        previous = downloaded;
+      }
       if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
       if (alignment.scale) {
         auto scaler = make_scaler(options, (branch.prefix + "-scale").c_str());
@@ -694,7 +735,6 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
                             ref.framerate.den, nullptr);
       g_object_set(capsfilter, "caps", caps.get(), nullptr);
-      GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(head, "src"));
       pin_colour(branch, decoded.get(), capsfilter, caps.get());
       GstObjectPtr<GstPad> out(gst_element_get_static_pad(capsfilter, "src"));
       GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
@@ -807,10 +847,10 @@ void ScoringPipeline::keep_window(Branch& branch, GstPad* pad, GstPad* sink, Gst
 
 void ScoringPipeline::pin_colour(Branch& branch, GstPad* pad, GstElement* capsfilter,
                                  const GstCaps* caps) {
-  branch.colour = std::make_unique<ColourPin>();
-  branch.colour->capsfilter = capsfilter;
-  branch.colour->caps.reset(gst_caps_copy(caps));
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe, branch.colour.get(),
+  ColourPin& colour = *branch.colours.emplace_back(std::make_unique<ColourPin>());
+  colour.capsfilter = capsfilter;
+  colour.caps.reset(gst_caps_copy(caps));
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe, &colour,
                     nullptr);
 }
 
@@ -848,6 +888,19 @@ GstElement* ScoringPipeline::add_source(Branch& branch, const VideoInput& input)
     head = make(branch, "queue");
     if (!gst_element_link_many(source, parser, head, nullptr))
       throw CliError(kExitScoring, "cannot link the " + input.role + "'s raw parser");
+  } else if (input.nvdec.chosen()) {
+    // uridecodebin ! [parser !] NVDEC decoder ! queue: see nvdec.h.
+    GstElement* source = make(branch, "uridecodebin");
+    g_object_set(source, "uri", input.uri.c_str(), nullptr);
+    tools::expose_compressed_stream(source, input.nvdec);
+    GstElement* parser = input.nvdec.parser.empty() ? nullptr : make(branch, input.nvdec.parser.c_str());
+    GstElement* decoder = make(branch, input.nvdec.decoder.c_str());
+    head = make(branch, "queue");
+    if ((parser && !gst_element_link(parser, decoder)) || !gst_element_link(decoder, head))
+      throw CliError(kExitScoring, "cannot link the " + input.role + "'s NVDEC decoder " +
+                                       input.nvdec.decoder,
+                     "Score it with --backend cpu, which decodes on the CPU.");
+    tools::link_compressed_video(source, parser ? parser : decoder, input.nvdec.media_type);
   } else {
     GstElement* decoder = make(branch, "uridecodebin");
     g_object_set(decoder, "uri", input.uri.c_str(), nullptr);

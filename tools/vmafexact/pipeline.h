@@ -16,6 +16,17 @@
 //   from its decoded caps, so that scaling and conversion never re-matrix it)
 //   vmafexact name=vk ... ! fakesink sync=false
 //
+// With --backend cuda, an input an NVDEC decoder takes (VideoInput::nvdec,
+// tools/support/nvdec.h) is decoded on the GPU: its uridecodebin exposes the
+// compressed stream, linked to PARSER ! NVDEC-DECODER ! queue. The frames
+// stay in CUDA memory where nothing converts them (a capsfilter of
+// video/x-raw(memory:CUDAMemory) instead of videoconvert ! capsfilter): REF
+// always; DISTk when it is not scaled and its CPU decoder's format is REF's
+// scoring format. Otherwise DISTk is downloaded and brought to what the CPU
+// decoder delivers (cudadownload ! videoconvert ! video/x-raw,format=I420 or
+// I420_10LE, NV12 and P010 repacked) before the CPU path's own steps, so the
+// scaler and videoconvert see the CPU path's pixels in its format.
+//
 // Each encode's start skip (--dist-delay, --align auto) and the frame range
 // (--start, --frames, --duration) apply on that encode's branches only: its
 // queue after the tee and the end of its distorted branch. With a range that
@@ -153,7 +164,7 @@ class ScoringPipeline {
     std::vector<tools::GstObjectPtr<GstElement>> elements;  // in link order
     std::vector<std::unique_ptr<KeptWindow>> windows;       // skips and the frame range
     std::unique_ptr<Y4mFeed> y4m;                           // a y4m input's appsrc feed
-    std::unique_ptr<ColourPin> colour;                      // its caps' colorimetry
+    std::vector<std::unique_ptr<ColourPin>> colours;        // its caps' colorimetry
     std::shared_ptr<InputSeek> seek;                        // its seek to the frame range
   };
   // Keeps the input's colorimetry and chroma siting through the steps from
