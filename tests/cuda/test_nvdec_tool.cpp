@@ -1,0 +1,144 @@
+// On the GPU machine: the vmafexact tool with --backend cuda decodes H.264
+// and HEVC files with NVDEC (its provenance names nvh264dec / nvh265dec) and
+// gives --backend cpu's log, every frame's and every pooled figure equal at
+// --precision max: unscaled (frames kept in CUDA memory), scaled (downloaded
+// and scaled as the CPU path scales), converted 8 to 10 bits, and a frame
+// range reached by seeking. The media are made beforehand (by the device
+// scripts) in the folder VMAFEXACT_NVDEC_MEDIA: h264_1080_ref.mp4,
+// h264_1080_dist.mp4, h264_720_dist.mp4, hevc10_1080_ref.mkv and
+// hevc10_1080_dist.mkv. Skips without that folder, or where GStreamer has no
+// nvh264dec (no GPU, no driver, no nvcodec).
+
+#include <glib.h>
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../common/scratch_files.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using vmafexact::test::read_file;
+using vmafexact::test::ScratchFolder;
+
+struct Result {
+  int status = -1;
+  std::string err;
+};
+
+Result run_tool(const std::vector<std::string>& args) {
+  std::vector<gchar*> argv;
+  argv.push_back(const_cast<gchar*>(VMAFEXACT_CLI_PATH));
+  for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+  argv.push_back(nullptr);
+  gchar* err = nullptr;
+  gint wait_status = 0;
+  GError* error = nullptr;
+  Result result;
+  if (g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_STDOUT_TO_DEV_NULL, nullptr, nullptr,
+                   nullptr, &err, &wait_status, &error)) {
+    result.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128;
+    result.err = err ? err : "";
+  } else {
+    result.err = error ? error->message : "spawn failed";
+  }
+  g_clear_error(&error);
+  g_free(err);
+  return result;
+}
+
+bool has_factory(const char* name) {
+  GstElementFactory* factory = gst_element_factory_find(name);
+  if (factory) gst_object_unref(factory);
+  return factory != nullptr;
+}
+
+struct Case {
+  const char* name;
+  const char* ref;
+  const char* dist;
+  const char* ref_decoder;   // expected in the cuda run's provenance
+  const char* dist_decoder;
+  std::vector<std::string> extra;  // more options, for both runs
+};
+
+class NvdecTool : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    const char* media = std::getenv("VMAFEXACT_NVDEC_MEDIA");
+    if (!media || !fs::is_directory(media))
+      GTEST_SKIP() << "VMAFEXACT_NVDEC_MEDIA names no folder of the media";
+    media_ = media;
+    if (!has_factory("nvh264dec")) GTEST_SKIP() << "GStreamer has no nvh264dec (no NVDEC here)";
+    for (const char* file : {GetParam().ref, GetParam().dist})
+      if (!fs::exists(media_ / file)) GTEST_SKIP() << (media_ / file).string() << " is missing";
+  }
+
+  // Runs the tool with `backend`; returns its log.
+  Json score(const char* backend) {
+    const Case& pair = GetParam();
+    const std::string log = (scratch_ / (std::string(backend) + ".json")).string();
+    std::vector<std::string> args = {(media_ / pair.ref).string(), (media_ / pair.dist).string(),
+                                     "--backend", backend, "--json", log, "--precision", "max",
+                                     "--quiet"};
+    args.insert(args.end(), pair.extra.begin(), pair.extra.end());
+    const Result result = run_tool(args);
+    EXPECT_EQ(result.status, 0) << backend << ": " << result.err;
+    if (result.status != 0 || !fs::exists(log)) return Json::object();
+    return Json::parse(read_file(log));
+  }
+
+  fs::path media_;
+  ScratchFolder scratch_{"vmafexact-nvdec-tool"};
+};
+
+TEST_P(NvdecTool, DecodesWithNvdecAndScoresAsTheCpuDoes) {
+  const Case& pair = GetParam();
+  const Json cpu = score("cpu");
+  const Json cuda = score("cuda");
+  ASSERT_TRUE(cpu.contains("frames") && cuda.contains("frames"));
+  ASSERT_GT(cpu["frames"].size(), 0u);
+  EXPECT_EQ(cuda["provenance"].value("reference_decoder", ""), pair.ref_decoder);
+  EXPECT_EQ(cuda["provenance"].value("distorted_decoder", ""), pair.dist_decoder);
+  EXPECT_FALSE(cpu["provenance"].contains("reference_decoder"));
+  ASSERT_EQ(cuda["frames"].size(), cpu["frames"].size());
+  for (std::size_t frame = 0; frame < cpu["frames"].size(); ++frame)
+    ASSERT_EQ(cuda["frames"][frame], cpu["frames"][frame]) << "frame " << frame;
+  for (const char* key : {"pooled_metrics", "aggregate_metrics"})
+    EXPECT_EQ(cuda.value(key, Json()), cpu.value(key, Json())) << key;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pairs, NvdecTool,
+    ::testing::Values(
+        Case{"H264SameSize", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)", {}},
+        Case{"H264Scaled", "h264_1080_ref.mp4", "h264_720_dist.mp4", "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)", {}},
+        Case{"H264ScaledByVideoscale", "h264_1080_ref.mp4", "h264_720_dist.mp4",
+             "nvh264dec (NVDEC)", "nvh264dec (NVDEC)", {"--scale-method", "bilinear"}},
+        Case{"Hevc10SameSize", "hevc10_1080_ref.mkv", "hevc10_1080_dist.mkv", "nvh265dec (NVDEC)",
+             "nvh265dec (NVDEC)", {}},
+        // An 8-bit DIST against a 10-bit REF: converted on the CPU as the CPU path converts.
+        Case{"H264AgainstHevc10", "hevc10_1080_ref.mkv", "h264_1080_dist.mp4", "nvh265dec (NVDEC)",
+             "nvh264dec (NVDEC)", {}},
+        // A frame range: both inputs sought through parser and decoder.
+        Case{"H264FrameRange", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)", {"--start", "0.5", "--frames", "10"}}),
+    [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
