@@ -12,6 +12,12 @@
 # VMAF v1 on synthetic frames and on fixture b), and
 # cpu-bench.sh (the element as a whole process and over frames in memory, the
 # scorer alone, the vmaf tool) on fixture b.
+# Not in the default list (issue 44; device-bundle.sh with MEDIA, FFMPEG_PREFIX
+# and VMAF_CUDA packs what they need): CHECKS=nvdec runs the NVDEC test program
+# (NVDEC_TESTS, default nvdec-tool-tests) on the carried media, and skips when the
+# bundle has none; CHECKS=e2e runs e2e_bench.py: files to scores, CPU decode
+# against NVDEC, libvmaf's CUDA tool on the same frames decoded to raw, and 1, 4
+# and 8 tool processes at once on one GPU (E2E_ARGS adds its options).
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
@@ -19,6 +25,8 @@ mkdir -p "$out"
 checks="${CHECKS:-twins parity pipeline fault bench gst launch live}"
 bin="$bundle/bin"
 work="$(mktemp -d)"
+# device-bundle.sh packs the programs, plugins and libraries in one xz archive.
+[[ -f "$bundle/payload.tar.xz" ]] && tar -C "$bundle" -xJf "$bundle/payload.tar.xz"
 [[ -f "$bundle/fx.tar.xz" ]] && tar -C "$work" -xJf "$bundle/fx.tar.xz"
 export VMAFEXACT_SHARED_DIR="$work/fx/shared" VMAFEXACT_FIXTURE_YUV_DIR="$work/fx/yuv"
 if [[ -f .devicegst/env.sh ]]; then
@@ -70,6 +78,22 @@ has parity && step parity "$bin/cuda-parity-tests"
 has pipeline && step pipeline "$bin/cuda-pipeline-tests"
 # Last of the suites: the fault it makes on purpose may spoil CUDA for its process.
 has fault && step fault "$bin/cuda-fault-tests"
+if has nvdec; then
+  nvdec_tests=${NVDEC_TESTS:-nvdec-tool-tests}
+  if [[ -x "$bin/$nvdec_tests" ]]; then
+    TAIL=12 step nvdec env VMAFEXACT_NVDEC_MEDIA="$bundle/media" VMAFEXACT_TOOL="$bin/vmafexact" \
+      "$bin/$nvdec_tests"
+  else
+    echo "== nvdec: skipped, the bundle has no $nvdec_tests (not built when it was packed)"
+  fi
+fi
+if has e2e; then
+  vmaf_cuda=()
+  [[ -x "$bin/vmaf-cuda" ]] && vmaf_cuda=(--libvmaf "$bin/vmaf-cuda")
+  # shellcheck disable=SC2086  # E2E_ARGS: options, split on purpose
+  TAIL=40 step e2e python3 "$bundle/e2e_bench.py" --tool "$bin/vmafexact" --media "$bundle/media" \
+    --work "$work/e2e" --json "$out/e2e.json" "${vmaf_cuda[@]}" ${E2E_ARGS:-}
+fi
 if has bench; then
   step bench sh -c "
     '$bin/vmafexact-bench' --backend cuda --size 1920x1080 --frames 1000 --warmup 50 &&
