@@ -239,6 +239,55 @@ TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
   }
 }
 
+// Live inputs (the monitor) choose from a demuxer's caps, without the parser's fields.
+TEST(NvdecChoice, TheProfileSaysTheFormatUntilTheParserDoes) {
+  struct Case {
+    const char* stream;
+    const char* chroma;  // null: not inferred
+    guint depth;
+  };
+  for (const Case& known : std::vector<Case>{
+           {"video/x-h264, stream-format=(string)avc, profile=(string)high", "4:2:0", 8},
+           {"video/x-h264, profile=(string)high-10", "4:2:0", 10},
+           {"video/x-h265, profile=(string)main-10", "4:2:0", 10},
+           {"video/x-vp9, profile=(string)0", "4:2:0", 8},
+           {"video/x-h264, profile=(string)high-4:4:4", nullptr, 0},
+           {"video/x-vp9, profile=(string)2", nullptr, 0},
+           {"video/x-h264, profile=(string)high, chroma-format=(string)4:0:0, "
+            "bit-depth-luma=(uint)8",
+            "4:0:0", 8}}) {
+    CapsPtr stream(gst_caps_from_string(known.stream));
+    CapsPtr inferred = vmafexact::tools::with_format_from_profile(stream.get());
+    const GstStructure* s = gst_caps_get_structure(inferred.get(), 0);
+    const gchar* chroma = gst_structure_get_string(s, "chroma-format");
+    if (!known.chroma) {
+      EXPECT_EQ(chroma, nullptr) << known.stream;
+      continue;
+    }
+    ASSERT_NE(chroma, nullptr) << known.stream;
+    EXPECT_STREQ(chroma, known.chroma) << known.stream;
+    guint depth = 0;
+    EXPECT_TRUE(gst_structure_get_uint(s, "bit-depth-luma", &depth));
+    EXPECT_EQ(depth, known.depth) << known.stream;
+  }
+}
+
+TEST(NvdecChoice, TheParsedFormatMustBeTheOneChosenFor) {
+  NvdecChoice choice;
+  choice.decoder = "fakenvh264dec";
+  choice.cpu_format = GST_VIDEO_FORMAT_I420;
+  CapsPtr same(gst_caps_from_string(
+      "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8"));
+  EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, same.get()), "");
+  CapsPtr gray(gst_caps_from_string(
+      "video/x-h264, chroma-format=(string)4:0:0, bit-depth-luma=(uint)8"));
+  EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, gray.get()),
+            "the stream turned out 4:0:0 at 8 bits, not 4:2:0 at 8 bits as its profile said");
+  CapsPtr deeper(gst_caps_from_string(
+      "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10"));
+  EXPECT_NE(vmafexact::tools::check_parsed_format(choice, deeper.get()), "");
+}
+
 // Only nvcodec's decoders are taken: the fakes here (no plugin) are not.
 TEST(NvdecChoice, TheRegisteredListHoldsOnlyNvcodecDecoders) {
   register_fake(kH264);

@@ -11,6 +11,7 @@
 
 #include "support/conform.h"
 #include "support/decoded_video.h"
+#include "support/nvdec.h"
 
 namespace vmafexact::monitor_tool {
 
@@ -251,6 +252,154 @@ GstPadProbeReturn dist_hold_probe(GstPad*, GstPadProbeInfo* info, gpointer data)
   return take_dist_caps(conform_of(data), event) ? GST_PAD_PROBE_PASS : GST_PAD_PROBE_OK;
 }
 
+// backend=cuda: an input whose codec NVDEC decodes (tools/support/nvdec.h)
+// is decoded on the GPU. Its caps are known only at pad-added, where the
+// uridecodebin (told to expose those codecs' compressed streams) hands it
+// over; the chain ends in the frames the CPU's decoder would deliver, so the
+// conforming below is unchanged and scores equal the CPU's:
+//   uridecodebin ! PARSER ! NVDEC-DECODER ! cudadownload ! videoconvert
+//     ! video/x-raw,format=I420|I420_10LE ! queue ...
+// A stream NVDEC does not take goes through a decodebin (the CPU) instead.
+// The choice is made from the demuxer's caps (the profile says the bit
+// depth); the parser's caps are then checked against it at the decoder.
+struct LiveDecoding {
+  GstElement* pipeline = nullptr;  // holds the elements below
+  GstElement* queue = nullptr;     // the branch's head
+  std::string input;               // "the reference ..." for messages
+  std::vector<std::string> types;  // media types exposed compressed
+  std::mutex mutex;
+  bool taken = false;  // a compressed video stream went to a decoder chain
+};
+
+struct ParsedCheck {
+  tools::NvdecChoice choice;
+  std::string input;
+};
+
+GstPadProbeReturn parsed_caps_probe(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  const auto* check = static_cast<const ParsedCheck*>(data);
+  GstCaps* parsed = nullptr;
+  gst_event_parse_caps(event, &parsed);
+  const std::string problem = tools::check_parsed_format(check->choice, parsed);
+  if (problem.empty()) return GST_PAD_PROBE_OK;
+  GstObjectPtr<GstElement> decoder(gst_pad_get_parent_element(pad));
+  post_error(decoder.get(),
+             check->input + ": " + problem + "; decoded by " + check->choice.decoder +
+                 " it would not score as on the CPU",
+             "Set backend=cpu for this channel (--set backend=cpu).");
+  return GST_PAD_PROBE_DROP;
+}
+
+void release_check(gpointer data) { std::unique_ptr<ParsedCheck> owned(static_cast<ParsedCheck*>(data)); }
+
+// Adds the chain (in link order), links it, and brings it to the pipeline's
+// state; the first element's sink pad then takes `pad`. False after posting an error.
+bool plug_chain(LiveDecoding& live, GstElement* decoder, GstPad* pad,
+                const std::vector<GstObjectPtr<GstElement>>& chain, bool link_last) {
+  for (const auto& element : chain) gst_bin_add(GST_BIN(live.pipeline), element.get());
+  bool linked = true;
+  for (std::size_t i = 1; i < chain.size(); ++i)
+    linked = linked && gst_element_link(chain[i - 1].get(), chain[i].get());
+  if (link_last) linked = linked && gst_element_link(chain.back().get(), live.queue);
+  for (auto element = chain.rbegin(); element != chain.rend(); ++element)
+    gst_element_sync_state_with_parent(element->get());
+  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(chain.front().get(), "sink"));
+  if (!linked || GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {
+    post_error(decoder, "could not link the decoder of " + live.input,
+               "Set backend=cpu for this channel (--set backend=cpu).");
+    return false;
+  }
+  return true;
+}
+
+void decode_live_pad(GstElement* decoder, GstPad* pad, gpointer data) {
+  auto& live = *static_cast<LiveDecoding*>(data);
+  tools::CapsPtr caps(gst_pad_get_current_caps(pad));
+  if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
+  const GstStructure* s =
+      caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
+  if (!s) return;
+  if (gst_structure_has_name(s, "video/x-raw")) {
+    tools::link_video_pad(decoder, pad, live.queue);
+    return;
+  }
+  bool exposed = false;
+  for (const std::string& type : live.types) exposed = exposed || gst_structure_has_name(s, type.c_str());
+  {
+    std::lock_guard lock(live.mutex);
+    if (!exposed || live.taken) return;
+    live.taken = true;
+  }
+  tools::CapsPtr stream = tools::with_format_from_profile(caps.get());
+  const tools::NvdecChoice choice = tools::choose_registered_nvdec(stream.get());
+  std::vector<GstObjectPtr<GstElement>> chain;
+  if (!choice.chosen()) {
+    g_printerr("vmafexact-monitor: note: %s: %s; decoding on the CPU\n", live.input.c_str(),
+               choice.why_not.c_str());
+    auto cpu = tools::make_element("decodebin", nullptr);
+    if (!cpu) {
+      post_error(decoder, "GStreamer's decodebin is missing", "Install gstreamer1.0-plugins-base.");
+      return;
+    }
+    tools::link_decoded_video(cpu.get(), live.queue);
+    chain.push_back(std::move(cpu));
+    plug_chain(live, decoder, pad, chain, false);
+    return;
+  }
+  for (const std::string& factory :
+       {choice.parser, choice.decoder, std::string("cudadownload"), std::string("videoconvert"),
+        std::string("capsfilter")}) {
+    if (factory.empty()) continue;
+    auto element = tools::make_element(factory.c_str(), nullptr);
+    if (!element) {
+      post_error(decoder, "GStreamer's " + factory + " element is missing",
+                 "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+      return;
+    }
+    chain.push_back(std::move(element));
+  }
+  tools::CapsPtr delivered(gst_caps_new_simple(
+      "video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(choice.cpu_format), nullptr));
+  g_object_set(chain.back().get(), "caps", delivered.get(), nullptr);
+  GstElement* nvdec = chain[choice.parser.empty() ? 0 : 1].get();
+  GstObjectPtr<GstPad> nvdec_sink(gst_element_get_static_pad(nvdec, "sink"));
+  gst_pad_add_probe(nvdec_sink.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, parsed_caps_probe,
+                    std::make_unique<ParsedCheck>(ParsedCheck{choice, live.input}).release(),
+                    release_check);
+  plug_chain(live, decoder, pad, chain, true);
+}
+
+void check_live_video_found(GstElement* decoder, gpointer data) {
+  auto& live = *static_cast<LiveDecoding*>(data);
+  {
+    std::lock_guard lock(live.mutex);
+    if (live.taken) return;  // its decoder chain links the queue
+  }
+  tools::check_video_found(decoder, live.queue);
+}
+
+void release_live(gpointer data, GClosure*) {
+  std::unique_ptr<LiveDecoding> owned(static_cast<LiveDecoding*>(data));
+}
+
+// Connects `decoder` so that NVDEC decodes what it can (see LiveDecoding).
+void decode_live(GstElement* pipeline, GstElement* decoder, GstElement* queue, std::string input,
+                 const std::vector<std::string>& types) {
+  tools::expose_compressed_streams(decoder, types);
+  auto live = std::make_unique<LiveDecoding>();
+  live->pipeline = pipeline;
+  live->queue = queue;
+  live->input = std::move(input);
+  live->types = types;
+  // The pad-added handler owns it; both handlers go with the decoder.
+  LiveDecoding* shared = live.release();
+  g_signal_connect_data(decoder, "pad-added", G_CALLBACK(decode_live_pad), shared, release_live,
+                        GConnectFlags{});
+  g_signal_connect(decoder, "no-more-pads", G_CALLBACK(check_live_video_found), shared);
+}
+
 ChannelPipeline build_from_uris(const ChannelConfig& channel) {
   const std::string ref_uri = uri_of(channel.ref, "ref");
   const std::string dist_uri = uri_of(channel.dist, "dist");
@@ -271,6 +420,12 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
   if (!gst_element_link(add(pipeline, vmafexact), add(pipeline, sink)))
     throw PipelineError("could not link vmafexact to fakesink; check the GStreamer installation.");
 
+  // backend=cuda: NVDEC decodes the inputs it can (decode_live).
+  bool cuda = false;
+  for (const auto& [name, value] : channel.properties)
+    if (name == "backend") cuda = value == "cuda";
+  const std::vector<std::string> nvdec_types =
+      cuda ? tools::nvdec_media_types() : std::vector<std::string>{};
   auto conform = std::make_shared<LiveConform>();
   conform->scaler_choice.flags = channel.scale_flags;
   conform->dist_name = channel.dist;
@@ -291,7 +446,13 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
         !gst_element_link_pads(filter.get(), "src", vmafexact.get(), pad.c_str()))
       throw PipelineError("could not link the " + prefix + " branch to vmafexact's " + pad +
                           "; check the GStreamer installation.");
-    tools::link_decoded_video(decoder.get(), queue.get());
+    if (nvdec_types.empty())
+      tools::link_decoded_video(decoder.get(), queue.get());
+    else
+      decode_live(pipeline, decoder.get(), queue.get(),
+                  "channel " + channel.name + ": the " +
+                      (prefix == "ref" ? "reference " + channel.ref : "distorted input " + channel.dist),
+                  nvdec_types);
     GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(queue.get(), "src"));
     if (prefix == "ref") {
       conform->ref_filter = filter.get();

@@ -234,6 +234,73 @@ void expose_compressed_stream(GstElement* uridecodebin, const NvdecChoice& choic
   g_object_set(uridecodebin, "caps", caps.get(), nullptr);
 }
 
+std::vector<std::string> nvdec_media_types() {
+  std::vector<std::string> types;
+  const auto decoders = nvdec_decoder_factories();
+  for (const Codec& codec : kCodecs)
+    for (const auto& factory : decoders) {
+      CapsPtr sink = sink_caps_of(factory.get());
+      CapsPtr wanted(gst_caps_new_empty_simple(codec.media_type.data()));
+      if (sink && gst_caps_can_intersect(sink.get(), wanted.get())) {
+        types.emplace_back(codec.media_type);
+        break;
+      }
+    }
+  return types;
+}
+
+void expose_compressed_streams(GstElement* uridecodebin, const std::vector<std::string>& types) {
+  GstCaps* defaults = nullptr;
+  g_object_get(uridecodebin, "caps", &defaults, nullptr);
+  CapsPtr caps(defaults ? defaults : gst_caps_new_empty());
+  caps.reset(gst_caps_make_writable(caps.release()));
+  for (const std::string& type : types)
+    gst_caps_append(caps.get(), gst_caps_new_empty_simple(type.c_str()));
+  g_object_set(uridecodebin, "caps", caps.get(), nullptr);
+}
+
+CapsPtr with_format_from_profile(const GstCaps* stream) {
+  CapsPtr caps(gst_caps_copy(stream));
+  if (gst_caps_is_empty(caps.get())) return caps;
+  GstStructure* s = gst_caps_get_structure(caps.get(), 0);
+  const gchar* profile = gst_structure_get_string(s, "profile");
+  if (!profile || gst_structure_has_field(s, "chroma-format") ||
+      gst_structure_has_field(s, "bit-depth-luma"))
+    return caps;
+  const std::string_view type = gst_structure_get_name(s);
+  const std::string_view named = profile;
+  int depth = 0;
+  if (type == "video/x-h264") {
+    for (std::string_view eight : {"constrained-baseline", "baseline", "main", "extended", "high",
+                                   "constrained-high", "progressive-high"})
+      if (named == eight) depth = 8;
+    for (std::string_view ten : {"high-10", "progressive-high-10"})
+      if (named == ten) depth = 10;
+  } else if (type == "video/x-h265") {
+    if (named == "main") depth = 8;
+    if (named == "main-10") depth = 10;
+  } else if (type == "video/x-vp9") {
+    if (named == "0") depth = 8;
+  }
+  if (depth)
+    gst_structure_set(s, "chroma-format", G_TYPE_STRING, "4:2:0", "bit-depth-luma", G_TYPE_UINT,
+                      static_cast<guint>(depth), nullptr);
+  return caps;
+}
+
+std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed) {
+  if (!parsed || gst_caps_is_empty(parsed)) return {};
+  const GstStructure* s = gst_caps_get_structure(parsed, 0);
+  const gchar* chroma = gst_structure_get_string(s, "chroma-format");
+  const int depth = int_field(s, "bit-depth-luma");
+  const int expected = choice.cpu_format == GST_VIDEO_FORMAT_I420_10LE ? 10 : 8;
+  if ((chroma && std::string_view(chroma) != "4:2:0") || (depth >= 0 && depth != expected))
+    return std::string("the stream turned out ") + (chroma ? chroma : "4:2:0") + " at " +
+           std::to_string(depth >= 0 ? depth : expected) + " bits, not 4:2:0 at " +
+           std::to_string(expected) + " bits as its profile said";
+  return {};
+}
+
 void link_compressed_video(GstElement* decoder, GstElement* first, const std::string& media_type) {
   g_signal_connect_data(decoder, "pad-added", G_CALLBACK(link_compressed_pad),
                         std::make_unique<CompressedLink>(first, media_type).release(), release_link, GConnectFlags{});

@@ -65,6 +65,23 @@ NvdecChoice choose_registered_nvdec(const GstCaps* stream);
 // `caps` property: its default ones and the codec's media type).
 void expose_compressed_stream(GstElement* uridecodebin, const NvdecChoice& choice);
 
+// For live inputs (vmafexact-monitor), whose caps come only as they play:
+// the media types of the codecs some registered NVDEC decoder takes (for
+// expose_compressed_streams()); empty where there is none.
+std::vector<std::string> nvdec_media_types();
+void expose_compressed_streams(GstElement* uridecodebin, const std::vector<std::string>& types);
+
+// A demuxer's caps say a stream's profile but not always its chroma format
+// and bit depth, which its parser's caps will: `stream` with them inferred
+// from the profile where it tells (H.264's 8-bit profiles, high-10; HEVC's
+// main, main-10; VP9's profile 0), to choose before the parser has run.
+// check_parsed_format() then holds the choice to the parser's caps.
+CapsPtr with_format_from_profile(const GstCaps* stream);
+
+// Whether the parsed caps (chroma-format, bit-depth-luma) agree with the
+// format `choice` was made for: empty when they do, else what differs.
+std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed);
+
 // Connects to `decoder` (a uridecodebin or decodebin) "pad-added": its first
 // pad of caps `media_type` is linked to `first`'s sink pad (a parser or the
 // NVDEC decoder); and "no-more-pads": none found posts an error naming the

@@ -1,0 +1,232 @@
+// vmafexact-monitor's channel pipeline with backend=cuda
+// (tools/monitor/channel_pipeline.cpp, decode_live) without a GPU: a fake
+// plugin named "nvcodec", registered in this process, offers a hardware
+// H.264 decoder (a bin around avdec_h264, with nvh264dec's klass and sink
+// template) and a cudadownload (a bin around identity). The channel's inputs,
+// an H.264 mp4 made here with ffmpeg, are then decoded by the fake decoder
+// (the uridecodebin exposes the compressed stream at pad-added) and every
+// frame is scored, with the scores of the channel without backend=cuda.
+// A stream the decoders refuse goes to the CPU (a decodebin) with a note.
+// Its own program: the fake nvcodec must not be seen by other tests.
+
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../common/scratch_files.h"
+#include "channel_pipeline.h"
+#include "support/handles.h"
+#include "support/message_json.h"
+#include "support/nvdec.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using vmafexact::monitor_tool::build_channel_pipeline;
+using vmafexact::monitor_tool::ChannelConfig;
+using vmafexact::test::ScratchFolder;
+using vmafexact::tools::GstObjectPtr;
+using vmafexact::tools::MessagePtr;
+
+// A bin around `inner` with the given klass and templates.
+struct FakeElement {
+  const char* name;
+  const char* klass;
+  const char* sink_caps;
+  const char* src_caps;
+  const char* inner;
+};
+
+const FakeElement kDecoder{"fakenvh264dec", "Codec/Decoder/Video/Hardware",
+                           "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                           "alignment=(string)au, profile=(string){ constrained-baseline, "
+                           "baseline, main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, "
+                           "4096 ]",
+                           "video/x-raw, format=(string)I420", "avdec_h264"};
+const FakeElement kDownload{"cudadownload", "Filter/Video", "video/x-raw", "video/x-raw",
+                            "identity"};
+
+void fake_class_init(gpointer klass, gpointer data) {
+  const auto* fake = static_cast<const FakeElement*>(data);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  gst_element_class_set_static_metadata(element_class, fake->name, fake->klass,
+                                        "a stand-in for nvcodec's", "vmafexact tests");
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                          gst_caps_from_string(fake->sink_caps)));
+  gst_element_class_add_pad_template(
+      element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                          gst_caps_from_string(fake->src_caps)));
+}
+
+void fake_instance_init(GTypeInstance* instance, gpointer klass) {
+  const auto* inner = static_cast<const char*>(
+      g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
+  GstElement* element = gst_element_factory_make(inner, nullptr);
+  if (!element) return;
+  gst_bin_add(GST_BIN(instance), element);
+  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(element, "sink"));
+  GstObjectPtr<GstPad> src(gst_element_get_static_pad(element, "src"));
+  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("sink", sink.get()));
+  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("src", src.get()));
+}
+
+bool register_fake(GstPlugin* plugin, const FakeElement& fake) {
+  GTypeQuery query;
+  g_type_query(GST_TYPE_BIN, &query);
+  GTypeInfo info{};
+  info.class_size = static_cast<guint16>(query.class_size);
+  info.class_init = fake_class_init;
+  info.class_data = &fake;
+  info.instance_size = static_cast<guint16>(query.instance_size);
+  info.instance_init = fake_instance_init;
+  const GType type = g_type_register_static(
+      GST_TYPE_BIN, (std::string("VmafexactMonitorFake_") + fake.name).c_str(), &info,
+      static_cast<GTypeFlags>(0));
+  g_type_set_qdata(type, g_quark_from_static_string("inner"), const_cast<char*>(fake.inner));
+  return gst_element_register(plugin, fake.name, GST_RANK_NONE, type);
+}
+
+gboolean fake_nvcodec_init(GstPlugin* plugin) {
+  return register_fake(plugin, kDecoder) && register_fake(plugin, kDownload);
+}
+
+bool has_factory(const char* name) {
+  GstElementFactory* factory = gst_element_factory_find(name);
+  if (factory) gst_object_unref(factory);
+  return factory != nullptr;
+}
+
+class NvdecMonitor : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    // Where a real nvcodec has decoders (a GPU), the fake would not be the one chosen.
+    real_nvcodec_ = !vmafexact::tools::nvdec_decoder_factories().empty();
+    if (!real_nvcodec_)
+      registered_ = gst_plugin_register_static(
+          GST_VERSION_MAJOR, GST_VERSION_MINOR, "nvcodec", "a stand-in for nvcodec",
+          fake_nvcodec_init, "1.0", "LGPL", "vmafexact", "vmafexact", "vmafexact tests");
+  }
+
+  void SetUp() override {
+    if (real_nvcodec_) GTEST_SKIP() << "GStreamer has a real nvcodec here; the fake cannot stand in";
+    ASSERT_TRUE(registered_);
+    for (const char* factory : {"avdec_h264", "h264parse", "vmafexact"})
+      if (!has_factory(factory)) GTEST_SKIP() << "GStreamer's " << factory << " is missing";
+    clip_ = make_clip("clip.mp4", "yuv420p");
+    if (clip_.empty()) GTEST_SKIP() << "ffmpeg with libx264 is missing";
+  }
+
+  // 10 frames of 128x96 H.264 in `pixel_format`, made with ffmpeg; "" if it cannot.
+  std::string make_clip(const char* name, const char* pixel_format) {
+    const fs::path clip = scratch_ / name;
+    const std::string command =
+        std::string("ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=128x96:rate=25 ") +
+        "-frames:v 10 -pix_fmt " + pixel_format + " -c:v libx264 " + clip.string();
+    return std::system(command.c_str()) == 0 ? clip.string() : "";
+  }
+
+  // Plays the channel to its end: the frames' messages as JSON, or the
+  // error's message in `error`.
+  std::vector<std::string> score(const std::vector<std::pair<std::string, std::string>>& properties,
+                            std::string& error, std::vector<std::string>* factories = nullptr) {
+    ChannelConfig channel;
+    channel.name = "nvdec";
+    channel.ref = clip_;
+    channel.dist = clip_;
+    channel.properties = properties;
+    const auto built = build_channel_pipeline(channel);
+    GstElement* pipeline = built.pipeline.get();
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline));
+    std::vector<std::string> scores;
+    for (;;) {
+      MessagePtr message(gst_bus_timed_pop_filtered(
+          bus.get(), 20 * GST_SECOND,
+          static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT)));
+      if (!message) {
+        error = "no end within 20 s";
+        break;
+      }
+      if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_ERROR) {
+        GError* raw = nullptr;
+        gst_message_parse_error(message.get(), &raw, nullptr);
+        error = raw ? raw->message : "?";
+        g_clear_error(&raw);
+        break;
+      }
+      if (GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_EOS) break;
+      const GstStructure* s = gst_message_get_structure(message.get());
+      if (gst_structure_has_name(s, "vmafexact-frame"))
+        scores.push_back(vmafexact::tools::json_of(s).dump());
+    }
+    if (factories) {
+      GstIterator* elements = gst_bin_iterate_recurse(GST_BIN(pipeline));
+      GValue item = G_VALUE_INIT;
+      while (gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+        GstElementFactory* factory =
+            gst_element_get_factory(static_cast<GstElement*>(g_value_get_object(&item)));
+        if (factory) factories->push_back(GST_OBJECT_NAME(factory));
+        g_value_reset(&item);
+      }
+      g_value_unset(&item);
+      gst_iterator_free(elements);
+    }
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    return scores;
+  }
+
+  static inline bool real_nvcodec_ = false;
+  static inline bool registered_ = false;
+  ScratchFolder scratch_{"vmafexact-nvdec-monitor"};
+  std::string clip_;
+};
+
+int count(const std::vector<std::string>& names, const std::string& name) {
+  return static_cast<int>(std::count(names.begin(), names.end(), name));
+}
+
+TEST_F(NvdecMonitor, BackendCudaDecodesWithTheNvdecDecoderAndScoresAsTheCpu) {
+  std::string error;
+  std::vector<std::string> factories;
+  // The element itself on the CPU (no GPU here): only the decoding differs.
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec.size(), 10u);
+  EXPECT_EQ(count(factories, "fakenvh264dec"), 2) << "both inputs decoded by the NVDEC stand-in";
+  EXPECT_EQ(count(factories, "h264parse"), 2);
+  EXPECT_EQ(count(factories, "cudadownload"), 2);
+  std::vector<std::string> cpu_factories;
+  const auto cpu = score({}, error, &cpu_factories);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(count(cpu_factories, "fakenvh264dec"), 0);
+  EXPECT_EQ(nvdec, cpu);
+}
+
+// 4:4:4 (High 4:4:4 Predictive): no NVDEC path (the fake refuses the
+// profile); decoded on the CPU by a decodebin, every frame scored.
+TEST_F(NvdecMonitor, AStreamNvdecRefusesIsDecodedOnTheCpu) {
+  clip_ = make_clip("clip444.mp4", "yuv444p");
+  ASSERT_FALSE(clip_.empty());
+  std::string error;
+  std::vector<std::string> factories;
+  const auto frames = score({{"backend", "cuda"}}, error, &factories);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(frames.size(), 10u);
+  EXPECT_EQ(count(factories, "fakenvh264dec"), 0);
+  // Each uridecodebin's own decodebin, and each input's fallback.
+  EXPECT_EQ(count(factories, "decodebin"), 4);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gst_init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
