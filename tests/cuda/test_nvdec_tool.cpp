@@ -1,13 +1,15 @@
-// On the GPU machine: the vmafexact tool with --backend cuda decodes H.264
-// and HEVC files with NVDEC (its provenance names nvh264dec / nvh265dec) and
-// gives --backend cpu's log, every frame's and every pooled figure equal at
-// --precision max: unscaled (frames kept in CUDA memory), scaled (downloaded
-// and scaled as the CPU path scales), converted 8 to 10 bits, and a frame
-// range reached by seeking. The media are made beforehand (by the device
-// scripts) in the folder VMAFEXACT_NVDEC_MEDIA: h264_1080_ref.mp4,
-// h264_1080_dist.mp4, h264_720_dist.mp4, hevc10_1080_ref.mkv and
-// hevc10_1080_dist.mkv. Skips without that folder, or where GStreamer has no
-// nvh264dec (no GPU, no driver, no nvcodec).
+// On the GPU machine: the vmafexact tool with --backend cuda decodes H.264,
+// HEVC, VP9 and AV1 files with NVDEC (its provenance names nvh264dec, ...)
+// and gives --backend cpu's log, every frame's and every pooled figure equal
+// at --precision max: unscaled (frames kept in CUDA memory), scaled
+// (downloaded and scaled as the CPU path scales), converted 8 to 10 bits, and
+// a frame range reached by seeking. The media are made beforehand (by the
+// device scripts) in the folder VMAFEXACT_NVDEC_MEDIA: h264_1080_ref.mp4,
+// h264_1080_dist.mp4, h264_720_dist.mp4, hevc10_1080_{ref,dist}.mkv,
+// vp9_1080_{ref,dist}.webm and av1_1080_{ref,dist}.mkv. Skips without that
+// folder, a pair whose decoder GStreamer lacks, or everything where it has no
+// nvh264dec (no GPU, no driver, no nvcodec). VMAFEXACT_TOOL names the tool
+// where it is not the build's (a device bundle).
 
 #include <glib.h>
 #include <gst/gst.h>
@@ -34,9 +36,16 @@ struct Result {
   std::string err;
 };
 
+// The tool: VMAFEXACT_TOOL where set (a device bundle), else the build's.
+std::string tool_path() {
+  const char* bundled = std::getenv("VMAFEXACT_TOOL");
+  return bundled && *bundled ? bundled : VMAFEXACT_CLI_PATH;
+}
+
 Result run_tool(const std::vector<std::string>& args) {
+  const std::string tool = tool_path();
   std::vector<gchar*> argv;
-  argv.push_back(const_cast<gchar*>(VMAFEXACT_CLI_PATH));
+  argv.push_back(const_cast<gchar*>(tool.c_str()));
   for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
   argv.push_back(nullptr);
   gchar* err = nullptr;
@@ -78,6 +87,10 @@ class NvdecTool : public ::testing::TestWithParam<Case> {
       GTEST_SKIP() << "VMAFEXACT_NVDEC_MEDIA names no folder of the media";
     media_ = media;
     if (!has_factory("nvh264dec")) GTEST_SKIP() << "GStreamer has no nvh264dec (no NVDEC here)";
+    for (const char* decoder : {GetParam().ref_decoder, GetParam().dist_decoder}) {
+      const std::string factory = std::string(decoder).substr(0, std::string(decoder).find(' '));
+      if (!has_factory(factory.c_str())) GTEST_SKIP() << "GStreamer has no " << factory;
+    }
     for (const char* file : {GetParam().ref, GetParam().dist})
       if (!fs::exists(media_ / file)) GTEST_SKIP() << (media_ / file).string() << " is missing";
   }
@@ -130,6 +143,10 @@ INSTANTIATE_TEST_SUITE_P(
         // An 8-bit DIST against a 10-bit REF: converted on the CPU as the CPU path converts.
         Case{"H264AgainstHevc10", "hevc10_1080_ref.mkv", "h264_1080_dist.mp4", "nvh265dec (NVDEC)",
              "nvh264dec (NVDEC)", {}},
+        Case{"Vp9SameSize", "vp9_1080_ref.webm", "vp9_1080_dist.webm", "nvvp9dec (NVDEC)",
+             "nvvp9dec (NVDEC)", {}},
+        Case{"Av1SameSize", "av1_1080_ref.mkv", "av1_1080_dist.mkv", "nvav1dec (NVDEC)",
+             "nvav1dec (NVDEC)", {}},
         // A frame range: both inputs sought through parser and decoder.
         Case{"H264FrameRange", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
              "nvh264dec (NVDEC)", {"--start", "0.5", "--frames", "10"}}),
