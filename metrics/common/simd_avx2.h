@@ -167,6 +167,15 @@ struct V {
   VMAFEXACT_SIMD_INLINE I add_madd16(I acc, I a, I b) {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
   }
+  // Per 128-bit block, the 16-bit lanes of its low (high) half of a and b
+  // interleaved, a first (vpunpcklwd, vpunpckhwd); pack_i32_i16 of the 32-bit
+  // results of interleave_lo16(a, b) and interleave_hi16(a, b) puts them back
+  // in the columns of a and b.
+  VMAFEXACT_SIMD_INLINE I interleave_lo16(I a, I b) { return _mm256_unpacklo_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I interleave_hi16(I a, I b) { return _mm256_unpackhi_epi16(a, b); }
+  // Per 128-bit block, the int32 lanes of lo then those of hi as int16,
+  // saturated (vpackssdw).
+  VMAFEXACT_SIMD_INLINE I pack_i32_i16(I lo, I hi) { return _mm256_packs_epi32(lo, hi); }
 
   // --- 64-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm256_add_epi64(a, b); }

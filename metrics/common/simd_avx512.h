@@ -125,6 +125,9 @@ struct V {
     return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
 #endif
   }
+  VMAFEXACT_SIMD_INLINE I interleave_lo16(I a, I b) { return _mm512_unpacklo_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I interleave_hi16(I a, I b) { return _mm512_unpackhi_epi16(a, b); }
+  VMAFEXACT_SIMD_INLINE I pack_i32_i16(I lo, I hi) { return _mm512_packs_epi32(lo, hi); }
 
   // --- 64-bit lanes -------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE I add64(I a, I b) { return _mm512_add_epi64(a, b); }

@@ -19,7 +19,7 @@ static_assert(kFilter[0] == 3571 && kFilter[1] == 16004 && kFilter[2] == 26386 &
 
 template <typename Sample>
 std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
-                      std::int32_t* blurred, MotionVerticalFn<Sample> vertical,
+                      std::int16_t* blurred, MotionVerticalFn<Sample> vertical,
                       MotionHorizontalFn horizontal) {
   const int height = static_cast<int>(cur.height);
 
@@ -35,29 +35,31 @@ std::uint32_t row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
   // Vertical pass over the difference (motion_pixel.h): an exact int64 sum,
   // rounded by adding half of the divisor 2^bpc and shifting arithmetically
   // (floor for negative sums).
-  if (!vertical(prev_rows.data(), cur_rows.data(), bpc, cur.width, blurred))
+  std::int16_t* hi = blurred;
+  std::int16_t* lo = blurred + cur.width;
+  if (!vertical(prev_rows.data(), cur_rows.data(), bpc, cur.width, hi, lo))
     return 0;  // the horizontal pass of zeros is zero
   // Horizontal pass, then |value| summed in 32 bits (wrapping as libvmaf's does).
-  return horizontal(blurred, cur.width);
+  return horizontal(hi, lo, cur.width);
 }
 
 }  // namespace
 
 std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
-                             std::int32_t* blurred, const MotionDsp& dsp) {
+                             std::int16_t* blurred, const MotionDsp& dsp) {
   return bpc == 8
              ? row_sad<std::uint8_t>(prev, cur, bpc, y, blurred, dsp.vertical_8, dsp.horizontal)
              : row_sad<std::uint16_t>(prev, cur, bpc, y, blurred, dsp.vertical_16, dsp.horizontal);
 }
 
 std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc, unsigned y,
-                             std::int32_t* blurred) {
+                             std::int16_t* blurred) {
   return motion_row_sad(prev, cur, bpc, y, blurred, motion_dsp(cpu::flags()));
 }
 
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp) {
-  if (scratch.size() < cur.width) scratch.resize(cur.width);
+                         std::vector<std::int16_t>& scratch, const MotionDsp& dsp) {
+  if (scratch.size() < 2 * std::size_t{cur.width}) scratch.resize(2 * std::size_t{cur.width});
   std::uint64_t sad = 0;
   for (unsigned y = 0; y < cur.height; ++y)
     sad += motion_row_sad(prev, cur, bpc, y, scratch.data(), dsp);
@@ -65,16 +67,16 @@ std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned b
 }
 
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp,
+                         std::vector<std::int16_t>& scratch, const MotionDsp& dsp,
                          BandRunner& runner) {
-  const std::size_t row_size = cur.width;
+  const std::size_t row_size = 2 * std::size_t{cur.width};  // the split row (motion_dsp.h)
   const unsigned max_bands = runner.max_bands();
   if (scratch.size() < row_size * max_bands) scratch.resize(row_size * max_bands);
   // Each row's uint32 sum joins its band's uint64, the bands' join the total:
   // the same exact sum as one pass.
   return sum_row_bands<std::uint64_t>(
       runner, 0, static_cast<int>(cur.height), cur.width, [&](unsigned band, int first_row, int end_row) {
-        std::int32_t* blurred = scratch.data() + row_size * band;
+        std::int16_t* blurred = scratch.data() + row_size * band;
         std::uint64_t sad = 0;
         for (int y = first_row; y < end_row; ++y)
           sad += motion_row_sad(prev, cur, bpc, static_cast<unsigned>(y), blurred, dsp);
@@ -83,7 +85,7 @@ std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned b
 }
 
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch) {
+                         std::vector<std::int16_t>& scratch) {
   return motion_sad(prev, cur, bpc, scratch, motion_dsp(cpu::flags()));
 }
 

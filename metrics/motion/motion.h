@@ -33,24 +33,25 @@ inline constexpr unsigned kMinSide = 3;
 // (sum + 2^(bpc-1)) >> bpc into `blurred` (width values), then the horizontal
 // blur of that rounded to (sum + 2^15) >> 16, and the sum of the absolute
 // values, which libvmaf keeps in a uint32 (it wraps only for rows wider than
-// about 65 000 samples). `blurred` must hold width values.
+// about 65 000 samples). `blurred` must hold 2 * width values: the vertical
+// pass's row, split in two int16 rows (motion_dsp.h).
 // Runs the routines of motion_dsp(cpu::flags()) (motion_dsp.h), or of `dsp`.
 struct MotionDsp;
 std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                             unsigned y, std::int32_t* blurred);
+                             unsigned y, std::int16_t* blurred);
 std::uint32_t motion_row_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                             unsigned y, std::int32_t* blurred, const MotionDsp& dsp);
+                             unsigned y, std::int16_t* blurred, const MotionDsp& dsp);
 
 // The frame's sum: every row's uint32 sum added in a uint64 (exact in any order).
-// `scratch` is resized to the width as needed.
+// `scratch` is resized to twice the width as needed.
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch);
+                         std::vector<std::int16_t>& scratch);
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp);
+                         std::vector<std::int16_t>& scratch, const MotionDsp& dsp);
 // The same sum with the rows cut into bands run by `runner` (bands.h), one
 // scratch row per band (`scratch` holds runner.max_bands() rows after the call).
 std::uint64_t motion_sad(const PlaneView& prev, const PlaneView& cur, unsigned bpc,
-                         std::vector<std::int32_t>& scratch, const MotionDsp& dsp,
+                         std::vector<std::int16_t>& scratch, const MotionDsp& dsp,
                          BandRunner& runner);
 
 // The options that change the arithmetic (libvmaf's names; defaults as libvmaf's).

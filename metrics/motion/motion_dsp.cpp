@@ -9,12 +9,12 @@ namespace {
 
 template <typename Sample>
 std::int32_t vertical_c(const Sample* const* prev, const Sample* const* cur, unsigned bpc,
-                        unsigned w, std::int32_t* blurred) {
-  return scalar::vertical(prev, cur, bpc, 0, w, blurred);
+                        unsigned w, std::int16_t* hi, std::int16_t* lo) {
+  return scalar::vertical(prev, cur, bpc, 0, w, hi, lo);
 }
 
-std::uint32_t horizontal_c(const std::int32_t* blurred, unsigned w) {
-  return scalar::horizontal(blurred, 0, w, w);
+std::uint32_t horizontal_c(const std::int16_t* hi, const std::int16_t* lo, unsigned w) {
+  return scalar::horizontal(hi, lo, 0, w, w);
 }
 
 }  // namespace

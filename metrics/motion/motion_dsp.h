@@ -11,18 +11,29 @@
 
 namespace vmafexact::motion {
 
+// The vertical pass's values v of a row (|v| < 2^23) are held split in two
+// int16 rows, v = 256 hi + lo with hi = v >> 8 (arithmetic: |hi| <= 2^15 - 1)
+// and lo = v & 255: both fit the int16 multiply-adds of the SIMD twins'
+// horizontal pass (pmaddwd, two taps of adjacent columns per instruction),
+// whose int32 products of v would overflow.
+inline std::int16_t split_hi(std::int32_t v) { return static_cast<std::int16_t>(v >> 8); }
+inline std::int16_t split_lo(std::int32_t v) { return static_cast<std::int16_t>(v & 255); }
+inline std::int32_t split_join(std::int16_t hi, std::int16_t lo) { return hi * 256 + lo; }
+
 // Vertical pass at one row: prev[k] / cur[k] (k < 5) are the rows of the
-// filter window (mirrored by the caller); blurred[x] = vertical_round(
-// filter5(prev - cur), bpc) for x in 0 .. w-1. Returns the OR of the outputs
-// (0 when the whole row is zero).
+// filter window (mirrored by the caller); v[x] = vertical_round(
+// filter5(prev - cur), bpc) for x in 0 .. w-1, stored split into hi[x] and
+// lo[x]. Returns the OR of the values v (0 when the whole row is zero).
 template <typename Sample>
 using MotionVerticalFn = std::int32_t (*)(const Sample* const* prev, const Sample* const* cur,
-                                          unsigned bpc, unsigned w, std::int32_t* blurred);
+                                          unsigned bpc, unsigned w, std::int16_t* hi,
+                                          std::int16_t* lo);
 
-// Horizontal pass at one row of w values (mirrored at both ends; any values
-// the vertical pass gives, |blurred| < 2^23) and the sum of the absolute
-// values, wrapping in 32 bits.
-using MotionHorizontalFn = std::uint32_t (*)(const std::int32_t* blurred, unsigned w);
+// Horizontal pass at one row of w split values (mirrored at both ends; any
+// values v with |v| < 2^23, as the vertical pass gives) and the sum of the
+// absolute values, wrapping in 32 bits.
+using MotionHorizontalFn = std::uint32_t (*)(const std::int16_t* hi, const std::int16_t* lo,
+                                             unsigned w);
 
 struct MotionDsp {
   const char* isa;

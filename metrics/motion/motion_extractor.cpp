@@ -150,7 +150,7 @@ MotionCpuStage::MotionCpuStage(const PictureFormat& format, unsigned depth)
 
 MotionCpuStage::MotionCpuStage(const PictureFormat& format, unsigned depth, const MotionDsp& dsp)
     : format_(format), depth_(depth), dsp_(&dsp) {
-  scratch_.assign(format.width, 0);
+  scratch_.assign(2 * std::size_t{format.width}, 0);
 }
 
 MotionSums MotionCpuStage::compute(const PictureView& ref, const PictureView&, unsigned) {

@@ -41,7 +41,7 @@ class MotionCpuStage final : public FeatureStage<MotionSums> {
   unsigned depth_;
   const MotionDsp* dsp_;
   std::vector<std::vector<std::uint8_t>> planes_;  // oldest first
-  std::vector<std::int32_t> scratch_;
+  std::vector<std::int16_t> scratch_;  // split rows (motion_dsp.h), one per band
   BandRunner* runner_ = &serial_band_runner();
 };
 

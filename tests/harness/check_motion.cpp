@@ -54,14 +54,17 @@ void check_motion_vertical(const motion::MotionDsp& ref, const motion::MotionDsp
         const Sample* prev_rows[5];
         const Sample* cur_rows[5];
         for (int k = 0; k < 5; ++k) prev_rows[k] = prev[k].data(), cur_rows[k] = cur[k].data();
-        std::vector<std::int32_t> out_ref(w + 8, 0x5a5a5a5a), out_twin(w + 8, 0x5a5a5a5a);
-        const std::int32_t any_ref = vertical_of(ref)(prev_rows, cur_rows, bpc, w, out_ref.data());
+        // The split rows (motion_dsp.h), with guard values past w.
+        std::vector<std::int16_t> hi_ref(w + 8, 0x5a5a), lo_ref(w + 8, 0x5a5a);
+        std::vector<std::int16_t> hi_twin(w + 8, 0x5a5a), lo_twin(w + 8, 0x5a5a);
+        const std::int32_t any_ref =
+            vertical_of(ref)(prev_rows, cur_rows, bpc, w, hi_ref.data(), lo_ref.data());
         const std::int32_t any_twin =
-            vertical_of(twin)(prev_rows, cur_rows, bpc, w, out_twin.data());
+            vertical_of(twin)(prev_rows, cur_rows, bpc, w, hi_twin.data(), lo_twin.data());
         ASSERT_EQ(any_ref, any_twin)
             << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
             << static_cast<int>(fill) << " variant " << variant;
-        ASSERT_TRUE(out_ref == out_twin)
+        ASSERT_TRUE(hi_ref == hi_twin && lo_ref == lo_twin)
             << twin.isa << " vertical bpc " << bpc << " w " << w << " fill "
             << static_cast<int>(fill) << " variant " << variant;
       }
@@ -74,16 +77,19 @@ TEST_P(MotionTwin, Vertical) {
 }
 
 TEST_P(MotionTwin, Horizontal) {
-  for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+  for (unsigned bpc : {8u, 10u, 12u, 16u, 0u}) {
     // The largest magnitude the vertical pass gives for these samples (16-bit
-    // containers may hold any 16-bit value whatever bpc says).
+    // containers may hold any 16-bit value whatever bpc says); bpc 0: the
+    // largest the split rows hold (motion_dsp.h: |v| < 2^23).
     const std::int64_t full = bpc == 8 ? 255 : 65535;
-    const std::int32_t limit = motion::pixel::vertical_round(full * 65536, bpc);
+    const std::int32_t limit =
+        bpc == 0 ? (1 << 23) - 1 : motion::pixel::vertical_round(full * 65536, bpc);
     for (unsigned w : motion_widths()) {
       if (w < motion::kMinSide) continue;
       for (int fill = 0; fill < 5; ++fill) {
-        std::vector<std::int32_t> blurred(w + 32);
-        for (auto& v : blurred) {
+        std::vector<std::int16_t> hi(w + 32), lo(w + 32);
+        for (unsigned x = 0; x < w + 32; ++x) {
+          std::int32_t v = 0;
           const auto r = static_cast<std::int32_t>(rng_() % (2 * std::uint64_t(limit) + 1)) - limit;
           switch (fill) {
             case 0:
@@ -102,8 +108,11 @@ TEST_P(MotionTwin, Horizontal) {
               v = static_cast<std::int32_t>(r % 300);
               break;  // small values: rounding
           }
+          hi[x] = motion::split_hi(v);
+          lo[x] = motion::split_lo(v);
         }
-        ASSERT_EQ(ref().horizontal(blurred.data(), w), twin().horizontal(blurred.data(), w))
+        ASSERT_EQ(ref().horizontal(hi.data(), lo.data(), w),
+                  twin().horizontal(hi.data(), lo.data(), w))
             << twin().isa << " horizontal bpc " << bpc << " w " << w << " fill " << fill;
       }
     }
@@ -128,7 +137,7 @@ TEST_P(MotionTwin, SadEndToEnd) {
           return std::pair{p, c};
         });
         const PlaneView prev = prev_pic.plane(), cur = cur_pic.plane();
-        std::vector<std::int32_t> scratch;
+        std::vector<std::int16_t> scratch;
         const auto sad = [&](const PlaneView& a, const PlaneView& b, const motion::MotionDsp& dsp,
                              std::uint32_t pattern) {
           return run_guarded(prev_pic, cur_pic, pattern,
@@ -181,7 +190,7 @@ TEST_P(MotionTwin, SadWideRowsWrap) {
   std::vector<std::uint8_t> prev_data(std::size_t{w} * h, 255), cur_data(std::size_t{w} * h, 0);
   const PlaneView prev{prev_data.data(), w, w, h};
   const PlaneView cur{cur_data.data(), w, w, h};
-  std::vector<std::int32_t> scratch;
+  std::vector<std::int16_t> scratch;
   const std::uint64_t row = static_cast<std::uint32_t>(std::uint64_t{w} * 65280);
   EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, ref()), 3 * row);
   EXPECT_EQ(motion::motion_sad(prev, cur, 8, scratch, twin()), 3 * row) << twin().isa;
@@ -212,7 +221,7 @@ const BenchRegistration motion_bench(cpu_bench_twins(
     "motion", motion::motion_dsp_scalar, motion::motion_dsp_isa,
     [](const motion::MotionDsp& dsp, unsigned w, unsigned h, unsigned bpc) -> std::function<void()> {
       auto a = bench_plane(w, h, bpc, false), b = bench_plane(w, h, bpc, true);
-      auto scratch = std::make_shared<std::vector<std::int32_t>>();
+      auto scratch = std::make_shared<std::vector<std::int16_t>>();
       const motion::MotionDsp* table = &dsp;
       return [=] { motion::motion_sad(a->plane(), b->plane(), bpc, *scratch, *table); };
     }));

@@ -171,7 +171,7 @@ Emulated emulate(const PlaneView& prev, const PlaneView& cur, unsigned bpc) {
 
 void expect_emulation_equals_cpu(const Plane& prev, const Plane& cur, const std::string& label) {
   const Emulated e = emulate(prev.view(), cur.view(), cur.bpc);
-  std::vector<std::int32_t> scratch(cur.width);
+  std::vector<std::int16_t> scratch(2 * std::size_t{cur.width});
   for (unsigned y = 0; y < cur.height; ++y)
     ASSERT_EQ(e.rows[y], motion::motion_row_sad(prev.view(), cur.view(), cur.bpc, y, scratch.data(),
                                            motion::motion_dsp_scalar()))
@@ -312,13 +312,13 @@ TEST_F(motion_cuda_device, KernelSumsEqualTheCpu) {
   for (const unsigned bpc : {8u, 10u, 12u, 16u}) {
     for (const auto& [w, h] : kSizes) {
       const Plane prev = make_frame(w, h, bpc, 0, w + h), cur = make_frame(w, h, bpc, 1, w + h);
-      std::vector<std::int32_t> scratch;
+      std::vector<std::int16_t> scratch;
       EXPECT_EQ(device_sad(prev, cur, stream), motion::motion_sad(prev.view(), cur.view(), bpc, scratch, motion::motion_dsp_scalar()))
           << label(w, h, bpc);
     }
     for (const auto& [w, h] : {Size{1920, 1080}, Size{3840, 2160}}) {
       const Plane prev = make_frame(w, h, bpc, 5, 2), cur = make_frame(w, h, bpc, 6, 2);
-      std::vector<std::int32_t> scratch;
+      std::vector<std::int16_t> scratch;
       EXPECT_EQ(device_sad(prev, cur, stream), motion::motion_sad(prev.view(), cur.view(), bpc, scratch, motion::motion_dsp_scalar()))
           << label(w, h, bpc);
     }
@@ -334,7 +334,7 @@ TEST_F(motion_cuda_device, KernelWideRowsWrapLikeTheCpu) {
         prev.set(x, y, (1u << bpc) - 1);
         cur.set(x, y, 0);
       }
-    std::vector<std::int32_t> scratch;
+    std::vector<std::int16_t> scratch;
     const std::uint64_t cpu = motion::motion_sad(prev.view(), cur.view(), bpc, scratch, motion::motion_dsp_scalar());
     EXPECT_EQ(device_sad(prev, cur, stream), cpu) << label(w, 3, bpc);
     if (bpc == 8) {

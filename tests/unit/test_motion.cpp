@@ -150,7 +150,7 @@ void expect_scores(const FeatureCollector& scores, const std::string& suffix, co
 TEST(MotionSad, IdenticalFramesSumToZero) {
   for (unsigned bpc : {8u, 10u, 12u, 16u}) {
     const auto frames = make_lcg_frames(13, 7, bpc, 1, 99);
-    std::vector<std::int32_t> scratch;
+    std::vector<std::int16_t> scratch;
     EXPECT_EQ(motion_sad(frames[0].view(), frames[0].view(), bpc, scratch), 0u) << bpc;
   }
 }
@@ -167,7 +167,7 @@ TEST(MotionSad, FlatDifferenceIsTheDifferenceAtEightBitScale) {
   };
   for (const auto& c : cases) {
     TestPlane prev(9, 6, c.bpc, c.diff), cur(9, 6, c.bpc, 0);
-    std::vector<std::int32_t> scratch;
+    std::vector<std::int16_t> scratch;
     const std::uint64_t sad = motion_sad(prev.view(), cur.view(), c.bpc, scratch);
     EXPECT_EQ(sad, std::uint64_t{c.per_sample} * 9 * 6) << c.bpc << " " << c.diff;
     // The sign of the difference does not matter.
@@ -185,7 +185,7 @@ TEST(MotionSad, SingleImpulseHandComputed) {
   std::uint64_t expected = 0;
   for (int v : {14, 63, 103, 63, 14})
     for (int tap : kFilter) expected += static_cast<std::uint64_t>((std::int64_t{tap} * v + 32768) >> 16);
-  std::vector<std::int32_t> scratch;
+  std::vector<std::int16_t> scratch;
   EXPECT_EQ(motion_sad(prev.view(), cur.view(), 8, scratch), expected);
   EXPECT_EQ(expected, naive_sad(prev, cur));
 }
@@ -201,7 +201,7 @@ TEST(MotionSad, HalvesRoundUpSoTheSignOfTheDifferenceCanMatter) {
   const unsigned rows[5] = {126, 98, 96, 97, 126};
   for (unsigned y = 0; y < 5; ++y)
     for (unsigned x = 0; x < 3; ++x) prev.set(x, y, rows[y]);
-  std::vector<std::int32_t> scratch(3);
+  std::vector<std::int16_t> scratch(2 * 3);
   EXPECT_EQ(motion_row_sad(prev.view(), cur.view(), 8, 2, scratch.data()), 3u);
   EXPECT_EQ(motion_row_sad(cur.view(), prev.view(), 8, 2, scratch.data()), 0u);
   EXPECT_EQ(motion_sad(prev.view(), cur.view(), 8, scratch), naive_sad(prev, cur));
@@ -215,7 +215,7 @@ TEST(MotionSad, MatchesPlainMirroredConvolutionOnEverySmallSize) {
     for (unsigned w = 3; w <= 12; ++w)
       for (unsigned h = 3; h <= 7; ++h) {
         const auto frames = make_lcg_frames(w, h, bpc, 2, w * 131 + h * 7 + bpc);
-        std::vector<std::int32_t> scratch;
+        std::vector<std::int16_t> scratch;
         ASSERT_EQ(motion_sad(frames[0].view(), frames[1].view(), bpc, scratch),
                   naive_sad(frames[0], frames[1]))
             << w << "x" << h << " " << bpc << " bit";
@@ -227,7 +227,7 @@ TEST(MotionSad, RowSumWrapsAt32BitsLikeLibvmaf) {
   // per sample: 65794 of them exceed 2^32 by 65024. libvmaf's C build prints
   // 0.0038605343952336081 for this picture (3 rows of 65024 / 256 / (65794 * 3)).
   TestPlane prev(65794, 3, 8, 255, 0), cur(65794, 3, 8, 0, 0);
-  std::vector<std::int32_t> scratch(65794);
+  std::vector<std::int16_t> scratch(2 * 65794);
   EXPECT_EQ(motion_row_sad(prev.view(), cur.view(), 8, 1, scratch.data()), 65024u);
   const std::uint64_t sad = motion_sad(prev.view(), cur.view(), 8, scratch);
   EXPECT_EQ(sad, 3u * 65024u);
@@ -623,7 +623,7 @@ TEST(MotionSad, BandsOfAnyCutAndOrderGiveTheSameSum) {
           cur.set(x, y, (x * 7 + y * 3) % 2 ? (1u << bpc) - 1 : 0);
         }
       const MotionDsp& dsp = motion_dsp(cpu::flags());
-      std::vector<std::int32_t> scratch;
+      std::vector<std::int16_t> scratch;
       const std::uint64_t serial = motion_sad(prev.view(), cur.view(), bpc, scratch, dsp);
       for (BandRunner* runner : std::initializer_list<BandRunner*>{&pool_runner, &small, &reverse})
         EXPECT_EQ(motion_sad(prev.view(), cur.view(), bpc, scratch, dsp, *runner), serial)
