@@ -705,8 +705,12 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       if (dist.nvdec.chosen()) {
         // Scaled or converted: on the CPU, from the frames the CPU decoder
         // would give (NV12 or P010 repacked to I420 or I420_10LE).
-        GstElement* downloaded =
-            add_steps(branch, previous, {"cudadownload", "videoconvert", "capsfilter"});
+        GstElement* download = make(branch, "cudadownload");
+        GstElement* repack = make(branch, "videoconvert", "repack");
+        GstElement* downloaded = make(branch, "capsfilter", "decoded");
+        if (!gst_element_link_many(previous, download, repack, downloaded, nullptr))
+          throw CliError(kExitScoring, "cannot link cudadownload after " +
+                                           std::string(GST_ELEMENT_NAME(previous)));
         tools::CapsPtr caps(gst_caps_new_simple(
             "video/x-raw", "format", G_TYPE_STRING,
             gst_video_format_to_string(dist.nvdec.cpu_format), nullptr));
@@ -805,8 +809,8 @@ void ScoringPipeline::seek_to_window(Branch& branch, GstElement* head, GstClockT
       seek_block_probe, shared_seek(branch.seek), release_seek);
 }
 
-GstElement* ScoringPipeline::make(Branch& branch, const char* factory) {
-  const std::string name = branch.prefix + "-" + factory;
+GstElement* ScoringPipeline::make(Branch& branch, const char* factory, const char* role) {
+  const std::string name = branch.prefix + "-" + (role ? role : factory);
   auto element = tools::make_element(factory, name.c_str());
   if (!element)
     throw CliError(kExitScoring, std::string("GStreamer's ") + factory + " element is missing",

@@ -147,7 +147,8 @@ class ScoringPipeline {
   // Keeps only [skip + window.begin, skip + window.end) of what leaves `pad`
   // and moves it back to start at 0 at `sink` (a vmafexact sink pad).
   void keep_window(Branch& branch, GstPad* pad, GstPad* sink, GstClockTime skip);
-  GstElement* make(Branch& branch, const char* factory);
+  // Named PREFIX-ROLE (ROLE: the factory's name unless given).
+  GstElement* make(Branch& branch, const char* factory, const char* role = nullptr);
   // Starts the input whose decoded frames enter `head` (its first queue) at
   // running time `target` - a margin, by an accurate seek where it can seek
   // and `may_seek`, stopping it a margin past `stop` (none: its end); counts
