@@ -324,10 +324,23 @@ CambiPicture::CambiPicture(const CambiSetup& setup, const CambiDsp& dsp)
   const std::size_t samples = std::size_t{width} * height + 2 * kReadAhead;
   image_.assign(samples, 0);
   mask_.assign(samples, 0);
-  c_values_.assign(std::size_t{width} * height + 2 * kReadAhead, 0.0f);
+  // The c-values and the histograms are of the scales, the first of which is
+  // half the pass's size with the high-resolution speed-up: sized for that
+  // (a quarter of the pages to fault in at 1080p; compute_c_values grows them
+  // for larger calls).
+  unsigned scale0_width = 0;
+  std::size_t scale0_samples = 0;
+  for (const PassSetup* pass : {&setup.enc, &setup.src}) {
+    if (pass == &setup.src && !setup.full_ref) continue;
+    unsigned w = pass->width, h = pass->height;
+    if (setup.high_res_speedup) w = (w + 1) >> 1, h = (h + 1) >> 1;
+    scale0_width = std::max(scale0_width, w);
+    scale0_samples = std::max(scale0_samples, std::size_t{w} * h);
+  }
+  c_values_.assign(scale0_samples + 2 * kReadAhead, 0.0f);
   const ContrastTables& t = setup.contrast;
   if (t.band_size > 0)
-    histogram_.assign(std::size_t(t.band_size + 2 * t.num_diffs) * width + 2 * kReadAhead, 0);
+    histogram_.assign(std::size_t(t.band_size + 2 * t.num_diffs) * scale0_width + 2 * kReadAhead, 0);
   rows_.assign(3 * (std::size_t{width} + kReadAhead), 0);
   derivatives_.assign(8 * (std::size_t{width} + kReadAhead), 0);
   counts_.assign(std::size_t{width} + 6 + 2 * kReadAhead, 0);
@@ -448,6 +461,9 @@ void CambiPicture::mode_filter(unsigned w, unsigned h) {
 }
 
 void CambiPicture::compute_c_values(unsigned w, unsigned h, unsigned window) {
+  // (grown with zeros: the slack after the values stays zero)
+  if (c_values_.size() < std::size_t{w} * h + 2 * kReadAhead)
+    c_values_.resize(std::size_t{w} * h + 2 * kReadAhead, 0.0f);
   float* out = c_values();
   const ContrastTables& t = setup_->contrast;
   if (t.band_size <= 0) {  // no sample is counted: every c-value is 0
@@ -458,6 +474,7 @@ void CambiPicture::compute_c_values(unsigned w, unsigned h, unsigned window) {
   // Rows -num_diffs .. band_size + num_diffs - 1 of w counts (the outer ones
   // stay zero) and the slack the SIMD twins may touch.
   const std::size_t used = std::size_t(t.band_size + 2 * t.num_diffs) * w + 2 * kReadAhead;
+  if (histogram_.size() < used) histogram_.resize(used);
   std::fill(histogram_.begin(), histogram_.begin() + static_cast<std::ptrdiff_t>(used), 0);
   const HistogramView histogram{histogram_.data() + std::size_t(t.num_diffs) * w,
                                 static_cast<std::ptrdiff_t>(w), t.band_size};

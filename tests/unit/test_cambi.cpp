@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -235,6 +236,35 @@ TEST(CambiSetup, SpeedupThresholds) {
   EXPECT_FALSE(resolve_setup(params, p1080).high_res_speedup);
   params.high_res_speedup = 0;
   EXPECT_EQ(resolve_setup(params, p1080).enc.window, 33u);
+}
+
+// With the high-resolution speed-up CambiPicture sizes its c-value and
+// histogram buffers for its first scale (half the picture's size); a call of
+// compute_c_values at the whole picture's size (as the CUDA twin's emulation
+// makes) grows them, and gives the c-values a picture without the speed-up
+// gives (run under ASan, a buffer not grown shows as an overflow).
+TEST(CambiPicture, CValuesAtTheWholeSizeWithTheSpeedup) {
+  const PictureFormat p1080{1920, 1080, 8, ChromaFormat::k420};
+  CambiParams params;
+  params.high_res_speedup = 1080;
+  const CambiSetup fast = resolve_setup(params, p1080);
+  params.high_res_speedup = 0;
+  CambiSetup plain = resolve_setup(params, p1080);
+  ASSERT_TRUE(fast.high_res_speedup);
+  ASSERT_FALSE(plain.high_res_speedup);
+  plain.enc.window = fast.enc.window;  // the same windows: the same c-values
+  const test::TestPlane picture = golden_picture(1920, 1080, 8, 2, 0);
+  const CambiDsp& dsp = cambi_dsp(cpu::flags());
+  CambiPicture fast_picture(fast, dsp), plain_picture(plain, dsp);
+  std::vector<std::vector<float>> values;
+  for (CambiPicture* cambi : {&fast_picture, &plain_picture}) {
+    cambi->preprocess(picture.plane(), fast.enc);
+    cambi->spatial_mask(1920, 1080);
+    cambi->compute_c_values(1920, 1080, fast.enc.window);
+    values.emplace_back(cambi->c_values(), cambi->c_values() + std::size_t{1920} * 1080);
+  }
+  EXPECT_TRUE(values[0] == values[1]);
+  EXPECT_GT(std::count_if(values[0].begin(), values[0].end(), [](float v) { return v > 0; }), 0);
 }
 
 // libvmaf's own tests of its helpers (test/test_cambi.c), and its tables.
