@@ -180,6 +180,24 @@ std::uint32_t horizontal(const std::int16_t* hi, const std::int16_t* lo, unsigne
     acc = V::add32(acc, magnitude(pairs_hi, pairs_lo, even_taps));
     acc = V::add32(acc, magnitude(pairs_hi, pairs_lo, odd_taps));
   }
+  // The interior columns left (up to w - 3): one more step ending there,
+  // overlapping the last, its outputs before x masked out.
+  if (x + 2 < w && x >= 2 * N + 2) {
+    const unsigned last = w - 2 - 2 * N;  // its first output
+    I pairs_hi[3], pairs_lo[3];
+    for (unsigned p = 0; p < 3; ++p) {
+      pairs_hi[p] = V::load(reinterpret_cast<const std::uint32_t*>(hi + last - 2 + 2 * p));
+      pairs_lo[p] = V::load(reinterpret_cast<const std::uint32_t*>(lo + last - 2 + 2 * p));
+    }
+    // Lane m's outputs: last + 2m (even) and last + 2m + 1 (odd).
+    const I even_column = V::add32(V::add32(V::iota32(), V::iota32()), V::set32(last));
+    const I before = V::set32(x - 1);
+    const I new_even = V::gt_i32(even_column, before);
+    const I new_odd = V::gt_i32(V::add32(even_column, V::set32(1)), before);
+    acc = V::add32(acc, V::and_(new_even, magnitude(pairs_hi, pairs_lo, even_taps)));
+    acc = V::add32(acc, V::and_(new_odd, magnitude(pairs_hi, pairs_lo, odd_taps)));
+    x = w - 2;
+  }
   return sad + V::sum32(acc) + scalar::horizontal(hi, lo, x, w, w);
 }
 
