@@ -28,6 +28,7 @@
 #                   decoding of H.264/HEVC is carried
 #   VMAF_CUDA=PATH  libvmaf's vmaf tool built with -Denable_cuda=true, static
 #   FIXTURES=0      leaves the fixture slice out (for CHECKS="nvdec e2e" alone)
+#   DEVICEGST=1     packs .devicegst too, in xz (then carry the bundle alone)
 # Programs, plugins and libraries go into one payload.tar.xz, which
 # device-check.sh unpacks (COMPRESS=0: plain folders).
 set -euo pipefail
@@ -100,7 +101,7 @@ if [[ -x "$bundle/bin/vmafexact" ]]; then
   devicegst_libs="$repo/.devicegst/root"
   [[ -d $devicegst_libs ]] || { echo "device-bundle: $repo/.devicegst is missing: make it first (sh ../shared/device/gst-on-device.sh), the tool's libraries are counted against it" >&2; exit 1; }
   system_plugins=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
-  plugins="isomp4 matroska videoparsersbad playback typefindfunctions"
+  plugins="isomp4 matroska videoparsersbad playback typefindfunctions pbtypes"
   [[ -n $ffmpeg_prefix ]] && plugins="$plugins libav"
   roots=("$build/tools/vmafexact")
   [[ -n $nvdec_program && -x "$bundle/bin/$nvdec_tests" ]] && roots+=("$build/$nvdec_program")
@@ -143,6 +144,23 @@ trap 'rm -rf "$fixtures"' EXIT
 if [[ ${FIXTURES:-1} != 0 ]]; then
   "$repo/scripts/device-fixtures.sh" "$fixtures/fx" "${FRAMES:-3}" "${LARGE_FRAMES:-2}" >/dev/null
   tar -C "$fixtures" -cJf "$bundle/fx.tar.xz" fx
+fi
+if [[ -d "$bundle/gst" && -d $repo/.devicegst/root ]]; then
+  # Every library a packed program, plugin or library names must be in lib/,
+  # in .devicegst or in the image (the runtimes and the list above).
+  known_libs=$( (ls "$bundle/lib"; find "$repo/.devicegst/root" -name 'lib*.so*' -printf '%f\n') | sort -u)
+  for file in "$bundle"/bin/* "$bundle"/gst/* "$bundle"/lib/*; do
+    for name in $(readelf -d "$file" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+      [[ $name =~ $carried_elsewhere ]] || grep -qxF "$name" <<<"$known_libs" ||
+        echo "device-bundle: warning: $(basename "$file") needs $name, which nothing carried holds" >&2
+    done
+  done
+fi
+if [[ ${DEVICEGST:-0} != 0 ]]; then
+  # .devicegst in xz (16 -> about 5 MB): device-check.sh unpacks it into the
+  # repository root when no .devicegst was carried, so `carry` names the bundle alone.
+  [[ -f $repo/.devicegst/env.sh ]] || { echo "device-bundle: DEVICEGST=1 but $repo/.devicegst is missing" >&2; exit 1; }
+  tar -C "$repo" -cf - .devicegst | xz -T2 -6 > "$bundle/devicegst.tar.xz"
 fi
 if [[ ${COMPRESS:-1} != 0 ]]; then
   # The carry is 64 MiB for everything: programs and libraries shrink to about

@@ -29,6 +29,10 @@ work="$(mktemp -d)"
 [[ -f "$bundle/payload.tar.xz" ]] && tar -C "$bundle" -xJf "$bundle/payload.tar.xz"
 [[ -f "$bundle/fx.tar.xz" ]] && tar -C "$work" -xJf "$bundle/fx.tar.xz"
 export VMAFEXACT_SHARED_DIR="$work/fx/shared" VMAFEXACT_FIXTURE_YUV_DIR="$work/fx/yuv"
+# DEVICEGST=1 bundles carry GStreamer (.devicegst) in xz: unpacked here once.
+if [[ ! -f .devicegst/env.sh && -f "$bundle/devicegst.tar.xz" ]]; then
+  tar -xJf "$bundle/devicegst.tar.xz"
+fi
 if [[ -f .devicegst/env.sh ]]; then
   # shellcheck disable=SC1091
   . .devicegst/env.sh
