@@ -413,9 +413,19 @@ void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int
   return to_i32(positive ? smaller : larger);
 }
 
+// A whole gain limit (libvmaf's default 100, VMAF v1's 1): then gain_limited's
+// double product rst * egl is an integer, exact, and so are its min and max
+// with t and their truncation. At scale 0 (|rst| <= 2^15, egl <= 2^15) the
+// product fits int32: the limit in integer lanes gives the same values.
+[[gnu::always_inline]] inline bool whole_gain_limit(double egl) {
+  return egl >= 1.0 && egl <= 32768.0 && egl == static_cast<double>(static_cast<int>(egl));
+}
+
 // Scale 0 (pixel::Scale0Arith::restore and subtract, per lane).
 void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
   const double cos_sq = cos_1deg_sq();
+  const bool whole_egl = whole_gain_limit(egl);
+  const std::int32_t egl_int = whole_egl ? static_cast<std::int32_t>(egl) : 1;
   const int done = per_column(
       begin, end, [&](int j) __attribute__((always_inline)) {
         const VI32 angle =
@@ -434,9 +444,15 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
           k = k > 32768 ? VI32{} + 32768 : k;
           VI32 rst = trunc16((k * o + 16384) >> 15);
           const VI32 apply = angle & (k > 0) & (o != 0);
-          const VI32 limited = by_halves(
-              [egl](VI32H r, VI32H tt, VI32H oo, VI32H) { return gain_limited(r, tt, oo, egl); },
-              rst, t, o, o);
+          VI32 limited;
+          if (whole_egl) {
+            const VI32 grown = rst * egl_int;
+            limited = o > 0 ? (grown < t ? grown : t) : (grown > t ? grown : t);
+          } else {
+            limited = by_halves([egl](VI32H r, VI32H tt, VI32H oo,
+                                      VI32H) { return gain_limited(r, tt, oo, egl); },
+                                rst, t, o, o);
+          }
           rst = apply ? trunc16(limited) : rst;
           store16(rows.restored[theta] + j, rst);
           store16(rows.additive[theta] + j, t - rst);

@@ -176,9 +176,10 @@ void for_column_ranges(int w, Body body) {
 // of it (the angle test passes, k within or beyond 1) and copies with a few
 // values changed, with gain limits around 1 and libvmaf's 100.
 TEST_P(AdmTwin, Decouple) {
+  // (whole limits take the twins' integer path: 100, 1 and 37)
   for (BandFill fill : kBandFills)
     for (int relation = 0; relation < 5; ++relation)
-      for (double egl : {100.0, 1.0, 1.5, 0.5})
+      for (double egl : {100.0, 1.0, 1.5, 0.5, 37.0})
         for (int w : kBandWidths)
           for_column_ranges(w, [&](int begin, int end) {
             std::vector<std::int16_t> ref_bands[3], dist_bands[3];
