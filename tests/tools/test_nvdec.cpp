@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <glib.h>
 #include <string>
 #include <vector>
 
@@ -437,6 +438,60 @@ TEST_F(NvdecWiring, AnInputWithoutTheChosenCodecEndsInAnErrorNamingIt) {
   std::string error;
   ASSERT_EQ(run(pipeline.get(), &error), GST_MESSAGE_ERROR);
   EXPECT_NE(error.find("has no video/x-h264 stream for parse"), std::string::npos) << error;
+}
+
+// The tool's note where --backend cuda finds no NVDEC decoder for an input
+// (here an MPEG-4 part 2 file, made with GStreamer's avenc_mpeg4): printed
+// before anything plays, whether or not a GPU is there (without one the run
+// then stops at the element); nothing with --backend cpu or auto, or --quiet.
+TEST_F(NvdecWiring, TheToolNotesAnInputNvdecDoesNotTake) {
+  for (const char* factory : {"avenc_mpeg4", "avimux", "vmafexact"})
+    if (GstElementFactory* found = gst_element_factory_find(factory))
+      gst_object_unref(found);
+    else
+      GTEST_SKIP() << "GStreamer's " << factory << " is missing";
+  const fs::path clip = folder_ / "part2.avi";
+  const std::string description =
+      "videotestsrc num-buffers=3 ! video/x-raw,width=64,height=48,framerate=25/1 ! avenc_mpeg4 "
+      "! avimux ! filesink location=" +
+      clip.string();
+  GError* error = nullptr;
+  GstObjectPtr<GstElement> pipeline(gst_parse_launch(description.c_str(), &error));
+  ASSERT_TRUE(pipeline) << (error ? error->message : "");
+  gst_object_ref_sink(pipeline.get());
+  ASSERT_EQ(run(pipeline.get()), GST_MESSAGE_EOS);
+  auto stderr_of = [&](const std::vector<std::string>& options) {
+    std::vector<std::string> args = {VMAFEXACT_CLI_PATH, clip.string(), clip.string()};
+    args.insert(args.end(), options.begin(), options.end());
+    std::vector<gchar*> argv;
+    for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
+    argv.push_back(nullptr);
+    gchar* err = nullptr;
+    gint status = 0;
+    EXPECT_TRUE(g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_STDOUT_TO_DEV_NULL, nullptr,
+                             nullptr, nullptr, &err, &status, nullptr));
+    std::string text = err ? err : "";
+    g_free(err);
+    return text;
+  };
+  // "vmafexact: note: PATH: CODEC: WHY; decoding on the CPU", once per input.
+  const std::string why = ": NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only (codecs whose "
+                          "decoding is exact by specification); decoding on the CPU\n";
+  const std::string cuda = stderr_of({"--backend", "cuda"});
+  int notes = 0;
+  for (std::size_t at = cuda.find("vmafexact: note: " + clip.string() + ": "); at != std::string::npos;
+       at = cuda.find("vmafexact: note: " + clip.string() + ": ", at + 1)) {
+    const std::string line = cuda.substr(at, cuda.find('\n', at) + 1 - at);
+    EXPECT_TRUE(line.ends_with(why)) << line;
+    ++notes;
+  }
+  EXPECT_EQ(notes, 2) << "one note per input:\n" << cuda;
+  for (const std::vector<std::string>& quiet :
+       {std::vector<std::string>{"--backend", "cpu"}, {"--backend", "auto"}, {},
+        {"--backend", "cuda", "--quiet"}}) {
+    const std::string text = stderr_of(quiet);
+    EXPECT_EQ(text.find("note:"), std::string::npos) << text;
+  }
 }
 
 }  // namespace
