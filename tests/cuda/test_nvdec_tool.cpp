@@ -3,7 +3,8 @@
 // and gives --backend cpu's log, every frame's and every pooled figure equal
 // at --precision max: unscaled (frames kept in CUDA memory), scaled
 // (downloaded and scaled as the CPU path scales), converted 8 to 10 bits, and
-// a frame range reached by seeking. The media are made beforehand (by the
+// a frame range reached by seeking; and vmafexact-monitor's channel pipeline
+// (NVDEC, then downloaded and conformed on the CPU) likewise. The media are made beforehand (by the
 // device scripts) in the folder VMAFEXACT_NVDEC_MEDIA: h264_1080_ref.mp4,
 // h264_1080_dist.mp4, h264_720_dist.mp4, hevc10_1080_{ref,dist}.mkv,
 // vp9_1080_{ref,dist}.webm and av1_1080_{ref,dist}.mkv. Skips without that
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -23,6 +25,8 @@
 #include <vector>
 
 #include "../common/scratch_files.h"
+#include "channel_pipeline.h"
+#include "support/message_json.h"
 
 namespace {
 
@@ -150,6 +154,88 @@ INSTANTIATE_TEST_SUITE_P(
         // A frame range: both inputs sought through parser and decoder.
         Case{"H264FrameRange", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
              "nvh264dec (NVDEC)", {"--start", "0.5", "--frames", "10"}}),
+    [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+
+// vmafexact-monitor's channel pipeline in this process, backend=cuda against
+// backend=cpu on the same files: with cuda both inputs go through nvh264dec
+// (and cudadownload, then conformed on the CPU), every frame's message equal.
+class NvdecMonitorChannel : public ::testing::TestWithParam<Case> {};
+
+std::vector<std::string> channel_frames(const Case& pair, const fs::path& media,
+                                        const char* backend, std::vector<std::string>& factories,
+                                        std::string& error) {
+  vmafexact::monitor_tool::ChannelConfig channel;
+  channel.name = "nvdec";
+  channel.ref = (media / pair.ref).string();
+  channel.dist = (media / pair.dist).string();
+  channel.properties = {{"backend", backend}};
+  const auto built = vmafexact::monitor_tool::build_channel_pipeline(channel);
+  gst_util_set_object_arg(G_OBJECT(built.vmafexact.get()), "backend", backend);
+  GstElement* pipeline = built.pipeline.get();
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus* bus = gst_element_get_bus(pipeline);
+  std::vector<std::string> frames;
+  for (;;) {
+    GstMessage* message = gst_bus_timed_pop_filtered(
+        bus, 300 * GST_SECOND,
+        static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    if (!message) {
+      error = "no end within 300 s";
+      break;
+    }
+    const GstMessageType type = GST_MESSAGE_TYPE(message);
+    if (type == GST_MESSAGE_ERROR) {
+      GError* raw = nullptr;
+      gst_message_parse_error(message, &raw, nullptr);
+      error = raw ? raw->message : "?";
+      g_clear_error(&raw);
+    } else if (type == GST_MESSAGE_ELEMENT &&
+               gst_structure_has_name(gst_message_get_structure(message), "vmafexact-frame")) {
+      frames.push_back(vmafexact::tools::json_of(gst_message_get_structure(message)).dump());
+    }
+    gst_message_unref(message);
+    if (type != GST_MESSAGE_ELEMENT) break;
+  }
+  gst_object_unref(bus);
+  GstIterator* elements = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+    GstElementFactory* factory =
+        gst_element_get_factory(static_cast<GstElement*>(g_value_get_object(&item)));
+    if (factory) factories.push_back(GST_OBJECT_NAME(factory));
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(elements);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  return frames;
+}
+
+TEST_P(NvdecMonitorChannel, DecodesWithNvdecAndScoresAsTheCpuDoes) {
+  const char* media = std::getenv("VMAFEXACT_NVDEC_MEDIA");
+  if (!media || !fs::is_directory(media))
+    GTEST_SKIP() << "VMAFEXACT_NVDEC_MEDIA names no folder of the media";
+  if (!has_factory("nvh264dec")) GTEST_SKIP() << "GStreamer has no nvh264dec (no NVDEC here)";
+  const Case& pair = GetParam();
+  for (const char* file : {pair.ref, pair.dist})
+    if (!fs::exists(fs::path(media) / file)) GTEST_SKIP() << file << " is missing";
+  std::vector<std::string> cuda_factories, cpu_factories;
+  std::string error;
+  const auto cuda = channel_frames(pair, media, "cuda", cuda_factories, error);
+  ASSERT_TRUE(error.empty()) << "cuda: " << error;
+  const auto cpu = channel_frames(pair, media, "cpu", cpu_factories, error);
+  ASSERT_TRUE(error.empty()) << "cpu: " << error;
+  EXPECT_EQ(std::count(cuda_factories.begin(), cuda_factories.end(), "nvh264dec"), 2);
+  ASSERT_GT(cpu.size(), 0u);
+  ASSERT_EQ(cuda.size(), cpu.size());
+  for (std::size_t frame = 0; frame < cpu.size(); ++frame)
+    ASSERT_EQ(cuda[frame], cpu[frame]) << "frame " << frame;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pairs, NvdecMonitorChannel,
+    ::testing::Values(Case{"H264SameSize", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "", "", {}},
+                      Case{"H264Scaled", "h264_1080_ref.mp4", "h264_720_dist.mp4", "", "", {}}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace
