@@ -46,7 +46,7 @@ all_programs="tests/cuda-parity-tests tests/cuda-pipeline-tests tests/cuda-fault
   tools/vmafexact-monitor tools/vmafexact"
 # The NVDEC test program (the nvdec helper's, issue 44): packed when built.
 nvdec_tests=${NVDEC_TESTS:-nvdec-tool-tests}
-nvdec_program=$(cd "$build" && find tests tools -name "$nvdec_tests" -type f -perm -u+x 2>/dev/null | head -1 || true)
+nvdec_program=$(cd "$build" && find -L tests tools -name "$nvdec_tests" -type f -perm -u+x 2>/dev/null | head -1 || true)
 if [[ -n $nvdec_program ]]; then
   all_programs="$all_programs $nvdec_program"
 elif [[ -z ${PROGRAMS:-} || " $PROGRAMS " == *" $nvdec_tests "* ]]; then
