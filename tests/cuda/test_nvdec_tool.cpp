@@ -74,6 +74,15 @@ bool has_factory(const char* name) {
   return factory != nullptr;
 }
 
+// The CPU decoders that give the --backend cpu run its frames, for an NVDEC decoder's codec.
+std::vector<const char*> cpu_decoders_for(const std::string& nvdec) {
+  if (nvdec == "nvh264dec") return {"avdec_h264"};
+  if (nvdec == "nvh265dec") return {"avdec_h265"};
+  if (nvdec == "nvvp9dec") return {"avdec_vp9", "vp9dec"};
+  if (nvdec == "nvav1dec") return {"avdec_av1", "dav1ddec", "av1dec"};
+  return {};
+}
+
 struct Case {
   const char* name;
   const char* ref;
@@ -94,6 +103,9 @@ class NvdecTool : public ::testing::TestWithParam<Case> {
     for (const char* decoder : {GetParam().ref_decoder, GetParam().dist_decoder}) {
       const std::string factory = std::string(decoder).substr(0, std::string(decoder).find(' '));
       if (!has_factory(factory.c_str())) GTEST_SKIP() << "GStreamer has no " << factory;
+      const auto cpu = cpu_decoders_for(factory);
+      if (std::none_of(cpu.begin(), cpu.end(), has_factory))
+        GTEST_SKIP() << "GStreamer has no CPU decoder for " << factory << "'s codec";
     }
     for (const char* file : {GetParam().ref, GetParam().dist})
       if (!fs::exists(media_ / file)) GTEST_SKIP() << (media_ / file).string() << " is missing";
