@@ -240,36 +240,18 @@ TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
   }
 }
 
-// Live inputs (the monitor) choose from a demuxer's caps, without the parser's fields.
-TEST(NvdecChoice, TheProfileSaysTheFormatUntilTheParserDoes) {
-  struct Case {
-    const char* stream;
-    const char* chroma;  // null: not inferred
-    guint depth;
-  };
-  for (const Case& known : std::vector<Case>{
-           {"video/x-h264, stream-format=(string)avc, profile=(string)high", "4:2:0", 8},
-           {"video/x-h264, profile=(string)high-10", "4:2:0", 10},
-           {"video/x-h265, profile=(string)main-10", "4:2:0", 10},
-           {"video/x-vp9, profile=(string)0", "4:2:0", 8},
-           {"video/x-h264, profile=(string)high-4:4:4", nullptr, 0},
-           {"video/x-vp9, profile=(string)2", nullptr, 0},
-           {"video/x-h264, profile=(string)high, chroma-format=(string)4:0:0, "
-            "bit-depth-luma=(uint)8",
-            "4:0:0", 8}}) {
-    CapsPtr stream(gst_caps_from_string(known.stream));
-    CapsPtr inferred = vmafexact::tools::with_format_from_profile(stream.get());
-    const GstStructure* s = gst_caps_get_structure(inferred.get(), 0);
-    const gchar* chroma = gst_structure_get_string(s, "chroma-format");
-    if (!known.chroma) {
-      EXPECT_EQ(chroma, nullptr) << known.stream;
-      continue;
-    }
-    ASSERT_NE(chroma, nullptr) << known.stream;
-    EXPECT_STREQ(chroma, known.chroma) << known.stream;
-    guint depth = 0;
-    EXPECT_TRUE(gst_structure_get_uint(s, "bit-depth-luma", &depth));
-    EXPECT_EQ(depth, known.depth) << known.stream;
+// A live input's stream waits for its parser's caps behind a capsfilter of
+// the packaging the NVDEC decoders take.
+TEST(NvdecChoice, TheParserAndPackagingOfALiveStream) {
+  EXPECT_EQ(vmafexact::tools::nvdec_parser_for("video/x-h264"), "h264parse");
+  EXPECT_EQ(vmafexact::tools::nvdec_parser_for("video/x-av1"), "av1parse");
+  EXPECT_EQ(vmafexact::tools::nvdec_parser_for("video/x-vp8"), "");
+  EXPECT_EQ(vmafexact::tools::nvdec_parser_for("video/mpeg"), "");
+  // Without registered NVDEC decoders (here), any packaging of the codec.
+  if (vmafexact::tools::nvdec_decoder_factories().empty()) {
+    CapsPtr packaging = vmafexact::tools::nvdec_packaging_caps("video/x-h264");
+    CapsPtr plain(gst_caps_from_string("video/x-h264"));
+    EXPECT_TRUE(gst_caps_is_equal(packaging.get(), plain.get()));
   }
 }
 
@@ -283,7 +265,8 @@ TEST(NvdecChoice, TheParsedFormatMustBeTheOneChosenFor) {
   CapsPtr gray(gst_caps_from_string(
       "video/x-h264, chroma-format=(string)4:0:0, bit-depth-luma=(uint)8"));
   EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, gray.get()),
-            "the stream turned out 4:0:0 at 8 bits, not 4:2:0 at 8 bits as its profile said");
+            "the stream is now 4:0:0 at 8 bits, not 4:2:0 at 8 bits as when its decoder was "
+            "chosen");
   CapsPtr deeper(gst_caps_from_string(
       "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10"));
   EXPECT_NE(vmafexact::tools::check_parsed_format(choice, deeper.get()), "");

@@ -208,6 +208,22 @@ TEST_F(NvdecMonitor, BackendCudaDecodesWithTheNvdecDecoderAndScoresAsTheCpu) {
   EXPECT_EQ(nvdec, cpu);
 }
 
+// MPEG-TS, as live inputs come (udp://, srt://): tsdemux's caps name no
+// profile; the choice waits for the parser's caps, and NVDEC decodes.
+TEST_F(NvdecMonitor, ATransportStreamIsDecodedWithNvdecToo) {
+  clip_ = make_clip("clip.ts", "yuv420p");
+  ASSERT_FALSE(clip_.empty());
+  std::string error;
+  std::vector<std::string> factories;
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec.size(), 10u);
+  EXPECT_EQ(count(factories, "fakenvh264dec"), 2);
+  const auto cpu = score({}, error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec, cpu);
+}
+
 // 4:4:4 (High 4:4:4 Predictive): no NVDEC path (the fake refuses the
 // profile); decoded on the CPU by a decodebin, every frame scored.
 TEST_F(NvdecMonitor, AStreamNvdecRefusesIsDecodedOnTheCpu) {

@@ -2,6 +2,7 @@
 
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -253,65 +254,120 @@ GstPadProbeReturn dist_hold_probe(GstPad*, GstPadProbeInfo* info, gpointer data)
 }
 
 // backend=cuda: an input whose codec NVDEC decodes (tools/support/nvdec.h)
-// is decoded on the GPU. Its caps are known only at pad-added, where the
-// uridecodebin (told to expose those codecs' compressed streams) hands it
-// over; the chain ends in the frames the CPU's decoder would deliver, so the
-// conforming below is unchanged and scores equal the CPU's:
-//   uridecodebin ! PARSER ! NVDEC-DECODER ! cudadownload ! videoconvert
-//     ! video/x-raw,format=I420|I420_10LE ! queue ...
-// A stream NVDEC does not take goes through a decodebin (the CPU) instead.
-// The choice is made from the demuxer's caps (the profile says the bit
-// depth); the parser's caps are then checked against it at the decoder.
+// is decoded on the GPU. Its caps are known only as it plays: the
+// uridecodebin (told to expose those codecs' compressed streams) hands the
+// stream over at pad-added, to its parser and a capsfilter of the packaging
+// NVDEC takes; a demuxer's caps do not always say the profile, chroma format
+// and bit depth (an MPEG-TS's never do), the parser's do, so the decoder is
+// chosen on the capsfilter's first caps, and linked there:
+//   uridecodebin ! PARSER ! capsfilter ! NVDEC-DECODER ! cudadownload
+//     ! videoconvert ! video/x-raw,format=I420|I420_10LE ! queue ...
+// (the frames the CPU's decoder would deliver, so the conforming below is
+// unchanged and scores equal the CPU's), or, where NVDEC does not take the
+// stream, ! decodebin ! queue (the CPU), with a note on standard error.
 struct LiveDecoding {
   GstElement* pipeline = nullptr;  // holds the elements below
   GstElement* queue = nullptr;     // the branch's head
-  std::string input;               // "the reference ..." for messages
+  std::string input;               // "channel NAME: the reference URI", for messages
   std::vector<std::string> types;  // media types exposed compressed
   std::mutex mutex;
-  bool taken = false;  // a compressed video stream went to a decoder chain
+  bool taken = false;  // a compressed video stream went to its parser
 };
 
-struct ParsedCheck {
-  tools::NvdecChoice choice;
+// The capsfilter after the parser: the decoder chosen on the first caps; later
+// caps must keep the format it was chosen for.
+struct LiveChoice {
+  GstElement* pipeline = nullptr;
+  GstElement* queue = nullptr;
   std::string input;
+  bool decided = false;  // on the streaming thread only
+  tools::NvdecChoice choice;
 };
 
-GstPadProbeReturn parsed_caps_probe(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
-  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
-  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
-  const auto* check = static_cast<const ParsedCheck*>(data);
-  GstCaps* parsed = nullptr;
-  gst_event_parse_caps(event, &parsed);
-  const std::string problem = tools::check_parsed_format(check->choice, parsed);
-  if (problem.empty()) return GST_PAD_PROBE_OK;
-  GstObjectPtr<GstElement> decoder(gst_pad_get_parent_element(pad));
-  post_error(decoder.get(),
-             check->input + ": " + problem + "; decoded by " + check->choice.decoder +
-                 " it would not score as on the CPU",
-             "Set backend=cpu for this channel (--set backend=cpu).");
-  return GST_PAD_PROBE_DROP;
+void release_choice(gpointer data) {
+  std::unique_ptr<LiveChoice> owned(static_cast<LiveChoice*>(data));
 }
 
-void release_check(gpointer data) { std::unique_ptr<ParsedCheck> owned(static_cast<ParsedCheck*>(data)); }
-
-// Adds the chain (in link order), links it, and brings it to the pipeline's
-// state; the first element's sink pad then takes `pad`. False after posting an error.
-bool plug_chain(LiveDecoding& live, GstElement* decoder, GstPad* pad,
-                const std::vector<GstObjectPtr<GstElement>>& chain, bool link_last) {
-  for (const auto& element : chain) gst_bin_add(GST_BIN(live.pipeline), element.get());
+// Adds `chain` (in link order) to `pipeline`, links it, `from` to its first
+// element and, where `to`, its last to `to`; brings it to the pipeline's state.
+// False after posting an error on `reporter`.
+bool plug_chain(GstElement* pipeline, GstElement* reporter, const std::string& input, GstPad* from,
+                const std::vector<GstObjectPtr<GstElement>>& chain, GstElement* to) {
+  for (const auto& element : chain) gst_bin_add(GST_BIN(pipeline), element.get());
   bool linked = true;
   for (std::size_t i = 1; i < chain.size(); ++i)
     linked = linked && gst_element_link(chain[i - 1].get(), chain[i].get());
-  if (link_last) linked = linked && gst_element_link(chain.back().get(), live.queue);
+  if (to) linked = linked && gst_element_link(chain.back().get(), to);
   for (auto element = chain.rbegin(); element != chain.rend(); ++element)
     gst_element_sync_state_with_parent(element->get());
   GstObjectPtr<GstPad> sink(gst_element_get_static_pad(chain.front().get(), "sink"));
-  if (!linked || GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {
-    post_error(decoder, "could not link the decoder of " + live.input,
+  if (!linked || GST_PAD_LINK_FAILED(gst_pad_link(from, sink.get()))) {
+    post_error(reporter, "could not link the decoder of " + input,
                "Set backend=cpu for this channel (--set backend=cpu).");
     return false;
   }
   return true;
+}
+
+// The decoder after the parser's capsfilter (`pad`, its src pad), for the
+// parsed caps: NVDEC's chain, or a decodebin.
+void plug_decoder(LiveChoice& live, GstPad* pad, const GstCaps* parsed) {
+  GstObjectPtr<GstElement> filter(gst_pad_get_parent_element(pad));
+  live.choice = tools::choose_registered_nvdec(parsed);
+  std::vector<GstObjectPtr<GstElement>> chain;
+  if (!live.choice.chosen()) {
+    g_printerr("vmafexact-monitor: note: %s: %s; decoding on the CPU\n", live.input.c_str(),
+               live.choice.why_not.c_str());
+    auto cpu = tools::make_element("decodebin", nullptr);
+    if (!cpu) {
+      post_error(filter.get(), "GStreamer's decodebin is missing",
+                 "Install gstreamer1.0-plugins-base.");
+      return;
+    }
+    tools::link_decoded_video(cpu.get(), live.queue);
+    chain.push_back(std::move(cpu));
+    plug_chain(live.pipeline, filter.get(), live.input, pad, chain, nullptr);
+    return;
+  }
+  for (const char* factory :
+       {live.choice.decoder.c_str(), "cudadownload", "videoconvert", "capsfilter"}) {
+    auto element = tools::make_element(factory, nullptr);
+    if (!element) {
+      post_error(filter.get(), std::string("GStreamer's ") + factory + " element is missing",
+                 "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+      return;
+    }
+    chain.push_back(std::move(element));
+  }
+  tools::CapsPtr delivered(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                               gst_video_format_to_string(live.choice.cpu_format),
+                                               nullptr));
+  g_object_set(chain.back().get(), "caps", delivered.get(), nullptr);
+  plug_chain(live.pipeline, filter.get(), live.input, pad, chain, live.queue);
+}
+
+// The parsed caps at the capsfilter's src pad: the first choose the decoder,
+// which is linked before the event goes on; later ones are checked.
+GstPadProbeReturn parsed_caps_probe(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  auto& live = *static_cast<LiveChoice*>(data);
+  GstCaps* parsed = nullptr;
+  gst_event_parse_caps(event, &parsed);
+  if (!live.decided) {
+    live.decided = true;
+    plug_decoder(live, pad, parsed);
+    return GST_PAD_PROBE_OK;
+  }
+  if (!live.choice.chosen()) return GST_PAD_PROBE_OK;
+  const std::string problem = tools::check_parsed_format(live.choice, parsed);
+  if (problem.empty()) return GST_PAD_PROBE_OK;
+  GstObjectPtr<GstElement> filter(gst_pad_get_parent_element(pad));
+  post_error(filter.get(),
+             live.input + ": " + problem + "; decoded by " + live.choice.decoder +
+                 " it would not score as on the CPU",
+             "Set backend=cpu for this channel (--set backend=cpu).");
+  return GST_PAD_PROBE_DROP;
 }
 
 void decode_live_pad(GstElement* decoder, GstPad* pad, gpointer data) {
@@ -325,57 +381,41 @@ void decode_live_pad(GstElement* decoder, GstPad* pad, gpointer data) {
     tools::link_video_pad(decoder, pad, live.queue);
     return;
   }
-  bool exposed = false;
-  for (const std::string& type : live.types) exposed = exposed || gst_structure_has_name(s, type.c_str());
+  const std::string type = gst_structure_get_name(s);
+  if (std::find(live.types.begin(), live.types.end(), type) == live.types.end()) return;
   {
     std::lock_guard lock(live.mutex);
-    if (!exposed || live.taken) return;
+    if (live.taken) return;  // the first video stream only
     live.taken = true;
   }
-  tools::CapsPtr stream = tools::with_format_from_profile(caps.get());
-  const tools::NvdecChoice choice = tools::choose_registered_nvdec(stream.get());
   std::vector<GstObjectPtr<GstElement>> chain;
-  if (!choice.chosen()) {
-    g_printerr("vmafexact-monitor: note: %s: %s; decoding on the CPU\n", live.input.c_str(),
-               choice.why_not.c_str());
-    auto cpu = tools::make_element("decodebin", nullptr);
-    if (!cpu) {
-      post_error(decoder, "GStreamer's decodebin is missing", "Install gstreamer1.0-plugins-base.");
-      return;
-    }
-    tools::link_decoded_video(cpu.get(), live.queue);
-    chain.push_back(std::move(cpu));
-    plug_chain(live, decoder, pad, chain, false);
-    return;
-  }
-  for (const std::string& factory :
-       {choice.parser, choice.decoder, std::string("cudadownload"), std::string("videoconvert"),
-        std::string("capsfilter")}) {
-    if (factory.empty()) continue;
-    auto element = tools::make_element(factory.c_str(), nullptr);
+  const std::string parser = tools::nvdec_parser_for(type);
+  for (const char* factory : {parser.c_str(), "capsfilter"}) {
+    if (!*factory) continue;
+    auto element = tools::make_element(factory, nullptr);
     if (!element) {
-      post_error(decoder, "GStreamer's " + factory + " element is missing",
+      post_error(decoder, std::string("GStreamer's ") + factory + " element is missing",
                  "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
       return;
     }
     chain.push_back(std::move(element));
   }
-  tools::CapsPtr delivered(gst_caps_new_simple(
-      "video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(choice.cpu_format), nullptr));
-  g_object_set(chain.back().get(), "caps", delivered.get(), nullptr);
-  GstElement* nvdec = chain[choice.parser.empty() ? 0 : 1].get();
-  GstObjectPtr<GstPad> nvdec_sink(gst_element_get_static_pad(nvdec, "sink"));
-  gst_pad_add_probe(nvdec_sink.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, parsed_caps_probe,
-                    std::make_unique<ParsedCheck>(ParsedCheck{choice, live.input}).release(),
-                    release_check);
-  plug_chain(live, decoder, pad, chain, true);
+  g_object_set(chain.back().get(), "caps", tools::nvdec_packaging_caps(type).get(), nullptr);
+  auto choice = std::make_unique<LiveChoice>();
+  choice->pipeline = live.pipeline;
+  choice->queue = live.queue;
+  choice->input = live.input;
+  GstObjectPtr<GstPad> parsed(gst_element_get_static_pad(chain.back().get(), "src"));
+  gst_pad_add_probe(parsed.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, parsed_caps_probe,
+                    choice.release(), release_choice);
+  plug_chain(live.pipeline, decoder, live.input, pad, chain, nullptr);
 }
 
 void check_live_video_found(GstElement* decoder, gpointer data) {
   auto& live = *static_cast<LiveDecoding*>(data);
   {
     std::lock_guard lock(live.mutex);
-    if (live.taken) return;  // its decoder chain links the queue
+    if (live.taken) return;  // its decoder, linked later, reaches the queue
   }
   tools::check_video_found(decoder, live.queue);
 }

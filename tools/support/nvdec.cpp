@@ -259,33 +259,29 @@ void expose_compressed_streams(GstElement* uridecodebin, const std::vector<std::
   g_object_set(uridecodebin, "caps", caps.get(), nullptr);
 }
 
-CapsPtr with_format_from_profile(const GstCaps* stream) {
-  CapsPtr caps(gst_caps_copy(stream));
-  if (gst_caps_is_empty(caps.get())) return caps;
-  GstStructure* s = gst_caps_get_structure(caps.get(), 0);
-  const gchar* profile = gst_structure_get_string(s, "profile");
-  if (!profile || gst_structure_has_field(s, "chroma-format") ||
-      gst_structure_has_field(s, "bit-depth-luma"))
-    return caps;
-  const std::string_view type = gst_structure_get_name(s);
-  const std::string_view named = profile;
-  int depth = 0;
-  if (type == "video/x-h264") {
-    for (std::string_view eight : {"constrained-baseline", "baseline", "main", "extended", "high",
-                                   "constrained-high", "progressive-high"})
-      if (named == eight) depth = 8;
-    for (std::string_view ten : {"high-10", "progressive-high-10"})
-      if (named == ten) depth = 10;
-  } else if (type == "video/x-h265") {
-    if (named == "main") depth = 8;
-    if (named == "main-10") depth = 10;
-  } else if (type == "video/x-vp9") {
-    if (named == "0") depth = 8;
+std::string nvdec_parser_for(const std::string& media_type) {
+  for (const Codec& codec : kCodecs)
+    if (codec.media_type == media_type) return std::string(codec.parser);
+  return {};
+}
+
+CapsPtr nvdec_packaging_caps(const std::string& media_type) {
+  CapsPtr packaging(gst_caps_new_empty());
+  for (const auto& factory : nvdec_decoder_factories()) {
+    CapsPtr sink = sink_caps_of(factory.get());
+    for (guint i = 0; sink && i < gst_caps_get_size(sink.get()); ++i) {
+      const GstStructure* s = gst_caps_get_structure(sink.get(), i);
+      if (!gst_structure_has_name(s, media_type.c_str())) continue;
+      GstStructure* kept = gst_structure_new_empty(media_type.c_str());
+      for (const char* field : kPackaging)
+        if (const GValue* value = gst_structure_get_value(s, field))
+          gst_structure_set_value(kept, field, value);
+      packaging.reset(gst_caps_merge_structure(packaging.release(), kept));
+    }
   }
-  if (depth)
-    gst_structure_set(s, "chroma-format", G_TYPE_STRING, "4:2:0", "bit-depth-luma", G_TYPE_UINT,
-                      static_cast<guint>(depth), nullptr);
-  return caps;
+  if (gst_caps_is_empty(packaging.get()))
+    packaging.reset(gst_caps_new_empty_simple(media_type.c_str()));
+  return packaging;
 }
 
 std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed) {
@@ -295,9 +291,9 @@ std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed
   const int depth = int_field(s, "bit-depth-luma");
   const int expected = choice.cpu_format == GST_VIDEO_FORMAT_I420_10LE ? 10 : 8;
   if ((chroma && std::string_view(chroma) != "4:2:0") || (depth >= 0 && depth != expected))
-    return std::string("the stream turned out ") + (chroma ? chroma : "4:2:0") + " at " +
+    return std::string("the stream is now ") + (chroma ? chroma : "4:2:0") + " at " +
            std::to_string(depth >= 0 ? depth : expected) + " bits, not 4:2:0 at " +
-           std::to_string(expected) + " bits as its profile said";
+           std::to_string(expected) + " bits as when its decoder was chosen";
   return {};
 }
 

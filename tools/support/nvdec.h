@@ -71,15 +71,17 @@ void expose_compressed_stream(GstElement* uridecodebin, const NvdecChoice& choic
 std::vector<std::string> nvdec_media_types();
 void expose_compressed_streams(GstElement* uridecodebin, const std::vector<std::string>& types);
 
-// A demuxer's caps say a stream's profile but not always its chroma format
-// and bit depth, which its parser's caps will: `stream` with them inferred
-// from the profile where it tells (H.264's 8-bit profiles, high-10; HEVC's
-// main, main-10; VP9's profile 0), to choose before the parser has run.
-// check_parsed_format() then holds the choice to the parser's caps.
-CapsPtr with_format_from_profile(const GstCaps* stream);
+// For a live input's compressed stream, before its parser has said what it
+// holds: the parser NVDEC needs for `media_type` ("" for none, as for VP8),
+// and the packaging (stream-format, alignment) the registered NVDEC decoders
+// of that codec take, for a capsfilter after it. The parser's caps there say
+// the profile, chroma format and bit depth choose_registered_nvdec() needs.
+std::string nvdec_parser_for(const std::string& media_type);
+CapsPtr nvdec_packaging_caps(const std::string& media_type);
 
-// Whether the parsed caps (chroma-format, bit-depth-luma) agree with the
-// format `choice` was made for: empty when they do, else what differs.
+// Whether `parsed` (a later caps event of the stream: chroma-format,
+// bit-depth-luma) is still of the format `choice` was made for: empty when it
+// is, else what changed.
 std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed);
 
 // Connects to `decoder` (a uridecodebin or decodebin) "pad-added": its first
