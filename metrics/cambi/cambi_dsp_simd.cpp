@@ -279,25 +279,29 @@ void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
     return V::select16(V::and_(in_band, masked), row, none);
   };
   struct Runs {
-    std::int16_t rows[L + 1];  // [0]: the row of the column before the vector
+    alignas(64) std::int16_t rows[L];  // the vector's rows, read lane by lane
+    W last = V::set16(-1);             // the vector before (its last lane: the column before)
     int row = -1, first = 0;
   };
   Runs out_runs, in_runs;
-  out_runs.rows[0] = in_runs.rows[0] = -1;
   auto scan = [&](Runs& runs, W rows, unsigned c, bool add) {
-    V::store16(reinterpret_cast<std::uint16_t*>(runs.rows + 1), rows);
-    const W before = V::load16(reinterpret_cast<const std::uint16_t*>(runs.rows));
+    // Each lane's row beside the row of the column before it, moved in from
+    // the vector before in registers (a store and an overlapping load would
+    // wait for the store).
+    const W before = V::shift_in16(runs.last, rows);
+    runs.last = rows;
     std::uint32_t changes = V::bits16(V::not_(V::eq16(rows, before)));
+    if (!changes) return;
+    V::store16(reinterpret_cast<std::uint16_t*>(runs.rows), rows);
     while (changes) {
       const int lane = __builtin_ctz(changes);
       changes &= changes - 1;
       const int column = static_cast<int>(c) + lane;
       if (runs.row >= 0)
         apply_run<V>(h.count + runs.row * h.stride, runs.first, column - 1, p, width, add);
-      runs.row = runs.rows[lane + 1];
+      runs.row = runs.rows[lane];
       runs.first = column;
     }
-    runs.rows[0] = runs.rows[L];
   };
   unsigned c = 0;
   for (; c + L <= w; c += L) {

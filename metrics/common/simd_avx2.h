@@ -365,6 +365,11 @@ struct V {
   // m ? a : b per 16-bit lane of a comparison m.
   VMAFEXACT_SIMD_INLINE I select16(I m, I a, I b) { return _mm256_blendv_epi8(b, a, m); }
   // One bit per lane of a comparison.
+  // [prev's last 16-bit lane, cur's lanes 0 .. N16 - 2]: cur moved up one
+  // lane, the lane before it taken from prev.
+  VMAFEXACT_SIMD_INLINE I shift_in16(I prev, I cur) {
+    return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 14);
+  }
   VMAFEXACT_SIMD_INLINE std::uint32_t bits16(I m) {
     const __m128i packed =
         _mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));

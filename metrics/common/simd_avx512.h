@@ -302,6 +302,12 @@ struct V {
   VMAFEXACT_SIMD_INLINE I select16(I m, I a, I b) {
     return _mm512_mask_blend_epi16(_mm512_movepi16_mask(m), b, a);
   }
+  VMAFEXACT_SIMD_INLINE I shift_in16(I prev, I cur) {
+    // lane i takes element 31 + i of prev:cur (prev's last, then cur's)
+    const I index = _mm512_set_epi16(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47,
+                                     46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31);
+    return _mm512_permutex2var_epi16(prev, index, cur);
+  }
   VMAFEXACT_SIMD_INLINE std::uint32_t bits16(I m) { return _mm512_movepi16_mask(m); }
   VMAFEXACT_SIMD_INLINE std::uint16_t hmax_u16(I v) {
     const __m256i y = _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
