@@ -87,7 +87,7 @@ struct Case {
   const char* name;
   const char* ref;
   const char* dist;
-  const char* ref_decoder;   // expected in the cuda run's provenance
+  const char* ref_decoder;  // expected in the cuda run's provenance
   const char* dist_decoder;
   std::vector<std::string> extra;  // more options, for both runs
 };
@@ -115,8 +115,14 @@ class NvdecTool : public ::testing::TestWithParam<Case> {
   Json score(const char* backend) {
     const Case& pair = GetParam();
     const std::string log = (scratch_ / (std::string(backend) + ".json")).string();
-    std::vector<std::string> args = {(media_ / pair.ref).string(), (media_ / pair.dist).string(),
-                                     "--backend", backend, "--json", log, "--precision", "max",
+    std::vector<std::string> args = {(media_ / pair.ref).string(),
+                                     (media_ / pair.dist).string(),
+                                     "--backend",
+                                     backend,
+                                     "--json",
+                                     log,
+                                     "--precision",
+                                     "max",
                                      "--quiet"};
     args.insert(args.end(), pair.extra.begin(), pair.extra.end());
     const Result result = run_tool(args);
@@ -148,24 +154,56 @@ TEST_P(NvdecTool, DecodesWithNvdecAndScoresAsTheCpuDoes) {
 INSTANTIATE_TEST_SUITE_P(
     Pairs, NvdecTool,
     ::testing::Values(
-        Case{"H264SameSize", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
-             "nvh264dec (NVDEC)", {}},
-        Case{"H264Scaled", "h264_1080_ref.mp4", "h264_720_dist.mp4", "nvh264dec (NVDEC)",
-             "nvh264dec (NVDEC)", {}},
-        Case{"H264ScaledByVideoscale", "h264_1080_ref.mp4", "h264_720_dist.mp4",
-             "nvh264dec (NVDEC)", "nvh264dec (NVDEC)", {"--scale-method", "bilinear"}},
-        Case{"Hevc10SameSize", "hevc10_1080_ref.mkv", "hevc10_1080_dist.mkv", "nvh265dec (NVDEC)",
-             "nvh265dec (NVDEC)", {}},
+        Case{"H264SameSize",
+             "h264_1080_ref.mp4",
+             "h264_1080_dist.mp4",
+             "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)",
+             {}},
+        Case{"H264Scaled",
+             "h264_1080_ref.mp4",
+             "h264_720_dist.mp4",
+             "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)",
+             {}},
+        Case{"H264ScaledByVideoscale",
+             "h264_1080_ref.mp4",
+             "h264_720_dist.mp4",
+             "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)",
+             {"--scale-method", "bilinear"}},
+        Case{"Hevc10SameSize",
+             "hevc10_1080_ref.mkv",
+             "hevc10_1080_dist.mkv",
+             "nvh265dec (NVDEC)",
+             "nvh265dec (NVDEC)",
+             {}},
         // An 8-bit DIST against a 10-bit REF: converted on the CPU as the CPU path converts.
-        Case{"H264AgainstHevc10", "hevc10_1080_ref.mkv", "h264_1080_dist.mp4", "nvh265dec (NVDEC)",
-             "nvh264dec (NVDEC)", {}},
-        Case{"Vp9SameSize", "vp9_1080_ref.webm", "vp9_1080_dist.webm", "nvvp9dec (NVDEC)",
-             "nvvp9dec (NVDEC)", {}},
-        Case{"Av1SameSize", "av1_1080_ref.mkv", "av1_1080_dist.mkv", "nvav1dec (NVDEC)",
-             "nvav1dec (NVDEC)", {}},
+        Case{"H264AgainstHevc10",
+             "hevc10_1080_ref.mkv",
+             "h264_1080_dist.mp4",
+             "nvh265dec (NVDEC)",
+             "nvh264dec (NVDEC)",
+             {}},
+        Case{"Vp9SameSize",
+             "vp9_1080_ref.webm",
+             "vp9_1080_dist.webm",
+             "nvvp9dec (NVDEC)",
+             "nvvp9dec (NVDEC)",
+             {}},
+        Case{"Av1SameSize",
+             "av1_1080_ref.mkv",
+             "av1_1080_dist.mkv",
+             "nvav1dec (NVDEC)",
+             "nvav1dec (NVDEC)",
+             {}},
         // A frame range: both inputs sought through parser and decoder.
-        Case{"H264FrameRange", "h264_1080_ref.mp4", "h264_1080_dist.mp4", "nvh264dec (NVDEC)",
-             "nvh264dec (NVDEC)", {"--start", "0.5", "--frames", "10"}}),
+        Case{"H264FrameRange",
+             "h264_1080_ref.mp4",
+             "h264_1080_dist.mp4",
+             "nvh264dec (NVDEC)",
+             "nvh264dec (NVDEC)",
+             {"--start", "0.5", "--frames", "10"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 // vmafexact-monitor's channel pipeline in this process, backend=cuda against

@@ -6,11 +6,11 @@
 // the wiring makes a uridecodebin expose a VP9 stream compressed, and the
 // frames flow through vp9parse ! fake decoder (wrapping vp9dec).
 
+#include <glib.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <glib.h>
 #include <string>
 #include <vector>
 
@@ -39,12 +39,12 @@ void fake_class_init(gpointer klass, gpointer data) {
   auto* element_class = GST_ELEMENT_CLASS(klass);
   gst_element_class_set_static_metadata(element_class, fake->name, "Codec/Decoder/Video/Hardware",
                                         "a stand-in for an NVDEC decoder", "vmafexact tests");
-  gst_element_class_add_pad_template(
-      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                          gst_caps_from_string(fake->sink_caps)));
-  gst_element_class_add_pad_template(
-      element_class,
-      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, gst_caps_from_string("video/x-raw")));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string(fake->sink_caps)));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string("video/x-raw")));
 }
 
 void fake_instance_init(GTypeInstance* instance, gpointer klass) {
@@ -127,7 +127,8 @@ NvdecChoice choose(const char* stream, const std::vector<GstElementFactory*>& de
 constexpr const char* kHighH264 =
     "video/x-h264, stream-format=(string)avc, alignment=(string)au, level=(string)4, "
     "profile=(string)high, codec_data=(buffer)0164002affe1, width=(int)1920, height=(int)1080, "
-    "framerate=(fraction)25/1, pixel-aspect-ratio=(fraction)1/1, interlace-mode=(string)progressive, "
+    "framerate=(fraction)25/1, pixel-aspect-ratio=(fraction)1/1, "
+    "interlace-mode=(string)progressive, "
     "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8, "
     "colorimetry=(string)bt709, parsed=(boolean)true";
 
@@ -232,9 +233,8 @@ TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
            {"video/x-h264, profile=(string)high, width=(int)640, height=(int)360",
             "its caps do not say its chroma format and bit depth"},
        }) {
-    const NvdecChoice choice =
-        choose(refused.stream, {register_fake(kH264), register_fake(kH265)},
-               {parser("h264parse"), parser("h265parse")});
+    const NvdecChoice choice = choose(refused.stream, {register_fake(kH264), register_fake(kH265)},
+                                      {parser("h264parse"), parser("h265parse")});
     EXPECT_FALSE(choice.chosen()) << refused.stream;
     EXPECT_EQ(choice.why_not, refused.why_not);
   }
@@ -259,16 +259,16 @@ TEST(NvdecChoice, TheParsedFormatMustBeTheOneChosenFor) {
   NvdecChoice choice;
   choice.decoder = "fakenvh264dec";
   choice.cpu_format = GST_VIDEO_FORMAT_I420;
-  CapsPtr same(gst_caps_from_string(
-      "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8"));
+  CapsPtr same(
+      gst_caps_from_string("video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8"));
   EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, same.get()), "");
-  CapsPtr gray(gst_caps_from_string(
-      "video/x-h264, chroma-format=(string)4:0:0, bit-depth-luma=(uint)8"));
+  CapsPtr gray(
+      gst_caps_from_string("video/x-h264, chroma-format=(string)4:0:0, bit-depth-luma=(uint)8"));
   EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, gray.get()),
             "the stream is now 4:0:0 at 8 bits, not 4:2:0 at 8 bits as when its decoder was "
             "chosen");
-  CapsPtr deeper(gst_caps_from_string(
-      "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10"));
+  CapsPtr deeper(
+      gst_caps_from_string("video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10"));
   EXPECT_NE(vmafexact::tools::check_parsed_format(choice, deeper.get()), "");
 }
 
@@ -458,20 +458,23 @@ TEST_F(NvdecWiring, TheToolNotesAnInputNvdecDoesNotTake) {
     return text;
   };
   // "vmafexact: note: PATH: CODEC: WHY; decoding on the CPU", once per input.
-  const std::string why = ": NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only (codecs whose "
-                          "decoding is exact by specification); decoding on the CPU\n";
+  const std::string why =
+      ": NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only (codecs whose "
+      "decoding is exact by specification); decoding on the CPU\n";
   const std::string cuda = stderr_of({"--backend", "cuda"});
   int notes = 0;
-  for (std::size_t at = cuda.find("vmafexact: note: " + clip.string() + ": "); at != std::string::npos;
+  for (std::size_t at = cuda.find("vmafexact: note: " + clip.string() + ": ");
+       at != std::string::npos;
        at = cuda.find("vmafexact: note: " + clip.string() + ": ", at + 1)) {
     const std::string line = cuda.substr(at, cuda.find('\n', at) + 1 - at);
     EXPECT_TRUE(line.ends_with(why)) << line;
     ++notes;
   }
   EXPECT_EQ(notes, 2) << "one note per input:\n" << cuda;
-  for (const std::vector<std::string>& quiet :
-       {std::vector<std::string>{"--backend", "cpu"}, {"--backend", "auto"}, {},
-        {"--backend", "cuda", "--quiet"}}) {
+  for (const std::vector<std::string>& quiet : {std::vector<std::string>{"--backend", "cpu"},
+                                                {"--backend", "auto"},
+                                                {},
+                                                {"--backend", "cuda", "--quiet"}}) {
     const std::string text = stderr_of(quiet);
     EXPECT_EQ(text.find("note:"), std::string::npos) << text;
   }

@@ -56,12 +56,12 @@ void fake_class_init(gpointer klass, gpointer data) {
   auto* element_class = GST_ELEMENT_CLASS(klass);
   gst_element_class_set_static_metadata(element_class, fake->name, fake->klass,
                                         "a stand-in for nvcodec's", "vmafexact tests");
-  gst_element_class_add_pad_template(
-      element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                          gst_caps_from_string(fake->sink_caps)));
-  gst_element_class_add_pad_template(
-      element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-                                          gst_caps_from_string(fake->src_caps)));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string(fake->sink_caps)));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string(fake->src_caps)));
 }
 
 void fake_instance_init(GTypeInstance* instance, gpointer klass) {
@@ -108,13 +108,14 @@ class NvdecMonitor : public ::testing::Test {
     // Where a real nvcodec has decoders (a GPU), the fake would not be the one chosen.
     real_nvcodec_ = !vmafexact::tools::nvdec_decoder_factories().empty();
     if (!real_nvcodec_)
-      registered_ = gst_plugin_register_static(
-          GST_VERSION_MAJOR, GST_VERSION_MINOR, "nvcodec", "a stand-in for nvcodec",
-          fake_nvcodec_init, "1.0", "LGPL", "vmafexact", "vmafexact", "vmafexact tests");
+      registered_ = gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "nvcodec",
+                                               "a stand-in for nvcodec", fake_nvcodec_init, "1.0",
+                                               "LGPL", "vmafexact", "vmafexact", "vmafexact tests");
   }
 
   void SetUp() override {
-    if (real_nvcodec_) GTEST_SKIP() << "GStreamer has a real nvcodec here; the fake cannot stand in";
+    if (real_nvcodec_)
+      GTEST_SKIP() << "GStreamer has a real nvcodec here; the fake cannot stand in";
     ASSERT_TRUE(registered_);
     for (const char* factory : {"avdec_h264", "h264parse", "vmafexact"})
       if (!has_factory(factory)) GTEST_SKIP() << "GStreamer's " << factory << " is missing";
@@ -134,7 +135,8 @@ class NvdecMonitor : public ::testing::Test {
   // Plays the channel to its end: the frames' messages as JSON, or the
   // error's message in `error`.
   std::vector<std::string> score(const std::vector<std::pair<std::string, std::string>>& properties,
-                            std::string& error, std::vector<std::string>* factories = nullptr) {
+                                 std::string& error,
+                                 std::vector<std::string>* factories = nullptr) {
     ChannelConfig channel;
     channel.name = "nvdec";
     channel.ref = clip_;

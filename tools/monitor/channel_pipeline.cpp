@@ -489,10 +489,11 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
     if (nvdec_types.empty())
       tools::link_decoded_video(decoder.get(), queue.get());
     else
-      decode_live(pipeline, decoder.get(), queue.get(),
-                  "channel " + channel.name + ": the " +
-                      (prefix == "ref" ? "reference " + channel.ref : "distorted input " + channel.dist),
-                  nvdec_types);
+      decode_live(
+          pipeline, decoder.get(), queue.get(),
+          "channel " + channel.name + ": the " +
+              (prefix == "ref" ? "reference " + channel.ref : "distorted input " + channel.dist),
+          nvdec_types);
     GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(queue.get(), "src"));
     if (prefix == "ref") {
       conform->ref_filter = filter.get();

@@ -26,7 +26,7 @@ constexpr std::array<Codec, 5> kCodecs = {{
 }};
 
 // Fields of how a stream is packaged, not what it holds: the parser converts them.
-constexpr std::array<const char*, 6> kPackaging = {"stream-format", "alignment",   "parsed",
+constexpr std::array<const char*, 6> kPackaging = {"stream-format", "alignment",    "parsed",
                                                    "codec_data",    "streamheader", "framed"};
 
 // An integer field, whichever of int or uint the parser set; -1 when absent.
@@ -84,9 +84,10 @@ void check_compressed_found(GstElement* decoder, gpointer data) {
   GCharPtr uri;
   if (g_object_class_find_property(G_OBJECT_GET_CLASS(decoder), "uri"))
     g_object_get(decoder, "uri", &uri, nullptr);
-  GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                              "%s has no %s stream for %s.", uri ? uri.get() : GST_ELEMENT_NAME(decoder),
-                              link->media_type.c_str(), GST_ELEMENT_NAME(link->first));
+  GError* error =
+      g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE, "%s has no %s stream for %s.",
+                  uri ? uri.get() : GST_ELEMENT_NAME(decoder), link->media_type.c_str(),
+                  GST_ELEMENT_NAME(link->first));
   gst_element_post_message(
       decoder, gst_message_new_error(GST_OBJECT(decoder), error,
                                      "The stream found before playing is gone; decode on the CPU "
@@ -113,8 +114,9 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
   for (const Codec& known : kCodecs)
     if (known.media_type == media_type) codec = &known;
   if (!codec) {
-    choice.why_not = "NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only (codecs whose "
-                     "decoding is exact by specification)";
+    choice.why_not =
+        "NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only (codecs whose "
+        "decoding is exact by specification)";
     return choice;
   }
   const std::string name(codec->name);
@@ -140,8 +142,8 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
   }
   if (const gchar* interlace = gst_structure_get_string(s, "interlace-mode");
       interlace && std::string_view(interlace) != "progressive") {
-    choice.why_not = std::string("it is interlaced (") + interlace +
-                     "): the NVDEC path takes progressive video";
+    choice.why_not =
+        std::string("it is interlaced (") + interlace + "): the NVDEC path takes progressive video";
     return choice;
   }
   choice.decoded = depth == 8 ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_P010_10LE;
@@ -196,10 +198,10 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
 }
 
 std::vector<GstObjectPtr<GstElementFactory>> nvdec_decoder_factories() {
-  GList* all = gst_element_factory_list_get_elements(
-      GST_ELEMENT_FACTORY_TYPE_DECODER | GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO |
-          GST_ELEMENT_FACTORY_TYPE_HARDWARE,
-      GST_RANK_NONE);
+  GList* all = gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_DECODER |
+                                                         GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO |
+                                                         GST_ELEMENT_FACTORY_TYPE_HARDWARE,
+                                                     GST_RANK_NONE);
   all = g_list_sort(all, gst_plugin_feature_rank_compare_func);
   std::vector<GstObjectPtr<GstElementFactory>> found;
   for (GList* item = all; item; item = item->next) {
@@ -299,9 +301,11 @@ std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed
 
 void link_compressed_video(GstElement* decoder, GstElement* first, const std::string& media_type) {
   g_signal_connect_data(decoder, "pad-added", G_CALLBACK(link_compressed_pad),
-                        std::make_unique<CompressedLink>(first, media_type).release(), release_link, GConnectFlags{});
+                        std::make_unique<CompressedLink>(first, media_type).release(), release_link,
+                        GConnectFlags{});
   g_signal_connect_data(decoder, "no-more-pads", G_CALLBACK(check_compressed_found),
-                        std::make_unique<CompressedLink>(first, media_type).release(), release_link, GConnectFlags{});
+                        std::make_unique<CompressedLink>(first, media_type).release(), release_link,
+                        GConnectFlags{});
 }
 
 CapsPtr cuda_memory_caps() {

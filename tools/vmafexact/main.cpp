@@ -480,8 +480,8 @@ ExitCode run(int argc, char** argv) {
                           gst_video_format_to_string(encode.alignment.format) + ", not " +
                           gst_video_format_to_string(ref.nvdec.cpu_format);
       ref.nvdec.decoder.clear();
-      note(options, "vmafexact: note: " + ref.path + ": " + ref.nvdec.why_not +
-                        "; decoding on the CPU");
+      note(options,
+           "vmafexact: note: " + ref.path + ": " + ref.nvdec.why_not + "; decoding on the CPU");
     }
     if (aligner) {
       // The offset found from the pictures, applied as --dist-delay with that

@@ -711,9 +711,9 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         if (!gst_element_link_many(previous, download, repack, downloaded, nullptr))
           throw CliError(kExitScoring, "cannot link cudadownload after " +
                                            std::string(GST_ELEMENT_NAME(previous)));
-        tools::CapsPtr caps(gst_caps_new_simple(
-            "video/x-raw", "format", G_TYPE_STRING,
-            gst_video_format_to_string(dist.nvdec.cpu_format), nullptr));
+        tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                                gst_video_format_to_string(dist.nvdec.cpu_format),
+                                                nullptr));
         g_object_set(downloaded, "caps", caps.get(), nullptr);
         pin_colour(branch, decoded.get(), downloaded, caps.get());
         previous = downloaded;
@@ -854,8 +854,7 @@ void ScoringPipeline::pin_colour(Branch& branch, GstPad* pad, GstElement* capsfi
   ColourPin& colour = *branch.colours.emplace_back(std::make_unique<ColourPin>());
   colour.capsfilter = capsfilter;
   colour.caps.reset(gst_caps_copy(caps));
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe, &colour,
-                    nullptr);
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, pin_colour_probe, &colour, nullptr);
 }
 
 GstElement* ScoringPipeline::add_source(Branch& branch, const VideoInput& input) {
@@ -897,12 +896,13 @@ GstElement* ScoringPipeline::add_source(Branch& branch, const VideoInput& input)
     GstElement* source = make(branch, "uridecodebin");
     g_object_set(source, "uri", input.uri.c_str(), nullptr);
     tools::expose_compressed_stream(source, input.nvdec);
-    GstElement* parser = input.nvdec.parser.empty() ? nullptr : make(branch, input.nvdec.parser.c_str());
+    GstElement* parser =
+        input.nvdec.parser.empty() ? nullptr : make(branch, input.nvdec.parser.c_str());
     GstElement* decoder = make(branch, input.nvdec.decoder.c_str());
     head = make(branch, "queue");
     if ((parser && !gst_element_link(parser, decoder)) || !gst_element_link(decoder, head))
-      throw CliError(kExitScoring, "cannot link the " + input.role + "'s NVDEC decoder " +
-                                       input.nvdec.decoder,
+      throw CliError(kExitScoring,
+                     "cannot link the " + input.role + "'s NVDEC decoder " + input.nvdec.decoder,
                      "Score it with --backend cpu, which decodes on the CPU.");
     tools::link_compressed_video(source, parser ? parser : decoder, input.nvdec.media_type);
   } else {
