@@ -333,12 +333,16 @@ void slide(const HistogramView& h, unsigned w, unsigned pad, int band_base,
 }
 
 // c_values_row (cambi_dsp.h) over L32 columns at a time. Lanes whose sample
-// is unmasked or has no diff are inactive: their values are masked to 0.
-// Where the active lanes hold one value (kMaxGroups), its count rows are read
-// as plain vectors (a column's counts of a value are in that value's row);
-// otherwise every lane's counts are gathered, the rows of inactive lanes clamped into the band so that every
-// count read exists. Every count read is of one window, so p0 + pm stays
-// within the reciprocal table.
+// is unmasked or has no diff are inactive: their values are 0.
+// Where the masked lanes hold few values (up to kMaxGroups, common in the
+// flat areas the mask keeps), each value's count rows are read as plain
+// vectors (a column's counts of a value are in that value's row) and each
+// group's lanes take theirs; then per diff one product and one gather of the
+// reciprocals serve every group. Inactive lanes keep p0 = pm = 0: their term
+// is 0 * reciprocal[0] = 0. Otherwise every lane's counts are gathered, the
+// rows of inactive lanes clamped into the band so that every count read
+// exists. Every count read is of one window, so p0 + pm stays within the
+// reciprocal table.
 template <class V>
 void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std::uint16_t* image,
                   const std::uint8_t* mask, unsigned w, float* out) {
@@ -350,81 +354,89 @@ void c_values_row(const HistogramView& h, const ContrastRowTables& t, const std:
   const I num_diffs = V::set_i32(nd), zero = V::zero();
   const I base = V::set_i32(t.band_base), top_row = V::set_i32(h.band_size - 1);
   const I stride_v = V::set_i32(static_cast<int>(stride));
+  // The groups of values read with plain loads, and the values looked at to
+  // find them (groups whose value has no diff are dropped, not counted).
+  constexpr int kMaxGroups = 4, kMaxScans = 8;
   unsigned c = 0;
   for (; c + L <= w; c += L) {
     float* dst = out + c;
-    I active = V::gt_i32(V::load(mask + c), zero);
-    if (!V::any32(active)) {
+    const I masked = V::gt_i32(V::load(mask + c), zero);
+    std::uint32_t rest = V::bits32(masked);
+    if (!rest) {
       V::storefw(dst, V::zerofw());
       continue;
     }
     const I value = V::load(image + c);
+    alignas(64) std::int32_t values[L];
+    V::store_aligned(values, value);
+    const std::uint16_t* columns[kMaxGroups];
+    I group_lanes[kMaxGroups];
+    int group_first[kMaxGroups];
+    int group_count = 0, first_min = nd;
+    std::uint32_t active_bits = 0;
+    for (int scan = 0; rest && scan < kMaxScans && group_count < kMaxGroups; ++scan) {
+      const int v = values[__builtin_ctz(rest)];
+      const std::uint32_t same = V::bits32(V::eq32(value, V::set_i32(v))) & rest;
+      rest &= ~same;
+      const int first = t.first_diff[v];
+      if (first >= nd) continue;  // no diff applies (or outside the band): 0
+      columns[group_count] = h.count + (v - t.band_base) * stride + c;
+      group_lanes[group_count] = V::lanes32(same);
+      group_first[group_count++] = first;
+      first_min = std::min(first_min, first);
+      active_bits |= same;
+    }
+    if (!rest) {
+      if (!active_bits) {
+        V::storefw(dst, V::zerofw());
+        continue;
+      }
+      I p0 = zero;
+      for (int g = 0; g < group_count; ++g)
+        p0 = V::or_(p0, V::and_(group_lanes[g], V::load(columns[g])));
+      F best = V::zerofw();
+      for (int d = first_min; d < nd; ++d) {
+        I pm = zero;
+        for (int g = 0; g < group_count; ++g) {
+          if (d < group_first[g]) continue;
+          const I above = V::load(columns[g] + (d + 1) * stride);
+          const I below = V::load(columns[g] - (d + 1) * stride);
+          pm = V::or_(pm, V::and_(group_lanes[g], V::max_i32(above, below)));
+        }
+        // No sample of either neighbouring value: every product is 0 (the
+        // common case in flat areas), and max(best, 0) is best.
+        if (!V::any32(V::gt_i32(pm, zero))) continue;
+        const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
+        const F val =
+            V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
+        best = V::maxfw(best, val);
+      }
+      V::storefw(dst, V::andfw(best, V::lanes32(active_bits)));
+      continue;
+    }
     const I first = V::gather_u8(t.first_diff, value);
-    active = V::and_(active, V::gt_i32(num_diffs, first));
-    const std::uint32_t lanes = V::bits32(active);
-    if (!lanes) {
+    const I active = V::and_(masked, V::gt_i32(num_diffs, first));
+    if (!V::any32(active)) {
       V::storefw(dst, V::zerofw());
       continue;
     }
     F best = V::zerofw();
-    alignas(64) std::int32_t values[L];
-    V::store_aligned(values, value);
-    // The active lanes grouped by value. One group (a vector of one value,
-    // common in flat areas) is read with plain loads; more groups measured
-    // slower than the gathers on AVX2 and AVX-512 (Xeon), so they are gathered.
-    constexpr int kMaxGroups = 1;
-    std::uint32_t groups[kMaxGroups];
-    int group_values[kMaxGroups];
-    int group_count = 0;
-    std::uint32_t rest = lanes;
-    while (rest && group_count < kMaxGroups) {
-      const int v = values[__builtin_ctz(rest)];
-      const std::uint32_t same = V::bits32(V::eq32(value, V::set_i32(v))) & rest;
-      groups[group_count] = same;
-      group_values[group_count++] = v;
-      rest &= ~same;
-    }
-    if (!rest) {
-      // Each value's count rows read as vectors, from its first diff; each
-      // group's lanes take their result.
-      for (int g = 0; g < group_count; ++g) {
-        const int v = group_values[g];
-        const std::uint16_t* column = h.count + (v - t.band_base) * stride + c;
-        const I p0 = V::load(column);
-        const I in_group = V::lanes32(groups[g]);
-        F group_best = V::zerofw();
-        for (int d = t.first_diff[v]; d < nd; ++d) {
-          const I above = V::load(column + (d + 1) * stride);
-          const I below = V::load(column - (d + 1) * stride);
-          const I pm = V::max_i32(above, below);
-          // No sample of either neighbouring value: every product is 0 (the
-          // common case in flat areas), and max(best, 0) is best.
-          if (!V::any32(V::and_(in_group, V::gt_i32(pm, zero)))) continue;
-          const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
-          const F val =
-              V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
-          group_best = V::maxfw(group_best, val);
-        }
-        best = V::maxfw(best, V::andfw(group_best, in_group));
-      }
-    } else {
-      const I row = V::min_i32(V::max_i32(V::sub32(value, base), zero), top_row);
-      const I index0 = V::add32(V::mullo32(row, stride_v),
-                                V::add32(V::iota32(), V::set_i32(static_cast<int>(c))));
-      const I p0 = V::gather_u16(h.count, index0);
-      for (int d = 0; d < nd; ++d) {
-        const I use = V::and_(active, V::gt_i32(V::set_i32(d + 1), first));  // d >= first
-        if (!V::any32(use)) continue;
-        const I offset = V::set_i32(static_cast<int>((d + 1) * stride));
-        const I above = V::gather_u16(h.count, V::add32(index0, offset));
-        const I below = V::gather_u16(h.count, V::sub32(index0, offset));
-        const I pm = V::max_i32(above, below);
-        if (!V::any32(V::and_(use, V::gt_i32(pm, zero)))) continue;
-        const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
-        const F val =
-            V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
-        best = V::maxfw(best, V::andfw(val, use));
-      }
+    const I row = V::min_i32(V::max_i32(V::sub32(value, base), zero), top_row);
+    const I index0 = V::add32(V::mullo32(row, stride_v),
+                              V::add32(V::iota32(), V::set_i32(static_cast<int>(c))));
+    const I p0 = V::gather_u16(h.count, index0);
+    for (int d = 0; d < nd; ++d) {
+      const I use = V::and_(active, V::gt_i32(V::set_i32(d + 1), first));  // d >= first
+      if (!V::any32(use)) continue;
+      const I offset = V::set_i32(static_cast<int>((d + 1) * stride));
+      const I above = V::gather_u16(h.count, V::add32(index0, offset));
+      const I below = V::gather_u16(h.count, V::sub32(index0, offset));
+      const I pm = V::max_i32(above, below);
+      if (!V::any32(V::and_(use, V::gt_i32(pm, zero)))) continue;
+      const I product = V::mullo32(V::set_i32(t.weights[d]), V::mullo32(p0, pm));
+      const F val =
+          V::mulfw(V::cvt_i32_fw(product), V::gather_fw(t.reciprocal, V::add32(p0, pm)));
+      best = V::maxfw(best, V::andfw(val, use));
     }
     V::storefw(dst, V::andfw(best, active));
   }
