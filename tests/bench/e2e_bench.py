@@ -135,7 +135,7 @@ class Bench:
         # Start-up: the same commands on 2 frames.
         startup = {"cpu": [], "cuda": []}
         for _ in range(args.repeat):
-            for backend in ("cpu", "cuda"):
+            for backend in args.backends:
                 record = self.run(f"{name} startup {backend}",
                                   self.tool(backend, files, cpu_log, ("--frames", "2")), cpu_log)
                 startup[backend].append(record["wall_s"] if record["rc"] == 0 else None)
@@ -144,6 +144,8 @@ class Bench:
         fps = {"cpu": [], "cuda": []}
         for _ in range(args.repeat):
             for backend, path in (("cpu", cpu_log), ("cuda", cuda_log)):
+                if backend not in args.backends:
+                    continue
                 record = self.run(f"{name} {backend}", self.tool(backend, files, path, ("--threads", str(args.threads))) if backend == "cpu"
                                   else self.tool(backend, files, path), path)
                 fps[backend].append(record["fps"])
@@ -152,6 +154,8 @@ class Bench:
         row["fps_cpu"], row["fps_cuda"] = median(fps["cpu"]), median(fps["cuda"])
         # The same frames decoded to raw beforehand: vmafexact's CUDA backend
         # (frames uploaded) and libvmaf's CUDA tool.
+        if "cuda" not in args.backends:
+            return row
         if self.over_budget():
             log(f"{name}: over --budget {args.budget} s, raw columns left out")
             return row
@@ -234,6 +238,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure, median (default 3)")
     parser.add_argument("--threads", type=int, default=0, help="--threads of the CPU runs (default 0: all cores)")
     parser.add_argument("--streams", default="1,4,8", help="concurrent CUDA processes (default 1,4,8; '' none)")
+    parser.add_argument("--backends", default="cpu,cuda",
+                        help="cpu, cuda or both (default cpu,cuda; cpu alone leaves the GPU's columns and the streams out)")
     parser.add_argument("--pairs", default="all",
                         help="which pairs, by index in 1080-h264,1080-hevc,2160-h264,2160-hevc: e.g. 0,2 (default all)")
     parser.add_argument("--timeout", type=int, default=180, help="seconds one process may take (default 180)")
@@ -242,6 +248,9 @@ def main():
     parser.add_argument("--json", help="write every run's figures to this file")
     args = parser.parse_args()
     args.tool = os.path.abspath(args.tool)
+    args.backends = [backend for backend in args.backends.split(",") if backend]
+    if not args.backends or set(args.backends) - {"cpu", "cuda"}:
+        parser.error("--backends takes cpu, cuda or cpu,cuda")
     work = args.work or tempfile.mkdtemp(prefix="e2e_bench.")
     os.makedirs(work, exist_ok=True)
     args.work = work
@@ -255,14 +264,14 @@ def main():
     bench = Bench(args)
     # GStreamer's registry and the CUDA context's first start, not counted.
     first = [os.path.join(args.media, pairs[0][1]), os.path.join(args.media, pairs[0][2])]
-    for backend in ("cpu", "cuda"):
+    for backend in args.backends:
         timed(bench.tool(backend, first, os.path.join(work, "warm.json"), ("--frames", "2")), args.timeout)
     rows = []
     for pair in pairs:
         log(f"{pair[0]} ({time.monotonic() - STARTED:.0f} s in)")
         rows.append(bench.pair(*pair))
     stream_rows = []
-    for count in [int(n) for n in args.streams.split(",") if n.strip()]:
+    for count in [int(n) for n in args.streams.split(",") if n.strip() and "cuda" in args.backends]:
         if bench.over_budget():
             log(f"over --budget {args.budget} s: {count} streams left out")
             break
@@ -279,6 +288,7 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         same = row.get("vmaf_cpu") is not None and row.get("vmaf_cpu") == row.get("vmaf_cuda")
+        verdict = "equal" if same else "DIFFERENT" if len(args.backends) == 2 else "one backend"
         ratio = row["fps_cuda"] / row["fps_cpu"] if row.get("fps_cuda") and row.get("fps_cpu") else None
         libvmaf = fmt(row.get("fps_libvmaf"))
         if row.get("libvmaf_note"):
@@ -288,7 +298,7 @@ def main():
               f"| {fmt(row.get('fps_cuda_raw'))} | {libvmaf} "
               f"| {fmt(row.get('startup_cpu_s'), 2)} / {fmt(row.get('startup_cuda_s'), 2)} "
               f"| {fmt(row.get('decode_raw_s'), 1)} "
-              f"| {row.get('vmaf_cpu')} / {row.get('vmaf_cuda')} ({'equal' if same else 'DIFFERENT'})"
+              f"| {row.get('vmaf_cpu')} / {row.get('vmaf_cuda')} ({verdict})"
               f" / {row.get('vmaf_libvmaf', '-')} |")
     decoders = {(row["pair"], backend): row.get(f"decoders_{backend}") for row in rows for backend in ("cpu", "cuda")}
     if any(decoders.values()):
@@ -311,7 +321,8 @@ def main():
                        "failures": bench.failures}, out, indent=1)
     if bench.failures:
         print("\nFailures:\n" + "\n".join(f"- {failure}" for failure in bench.failures))
-    mismatch = any(row.get("vmaf_cpu") != row.get("vmaf_cuda") for row in rows)
+    mismatch = "cuda" in args.backends and "cpu" in args.backends and \
+        any(row.get("vmaf_cpu") != row.get("vmaf_cuda") for row in rows)
     return 1 if bench.failures or mismatch else 0
 
 
