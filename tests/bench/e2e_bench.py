@@ -270,6 +270,9 @@ def main():
     for pair in pairs:
         log(f"{pair[0]} ({time.monotonic() - STARTED:.0f} s in)")
         rows.append(bench.pair(*pair))
+        # As it goes (standard error is not held back): figures survive a run cut short.
+        log(f"{pair[0]}: " + ", ".join(f"{key} {fmt(value, 2) if isinstance(value, float) else value}"
+                                       for key, value in rows[-1].items() if key != "pair"))
     stream_rows = []
     for count in [int(n) for n in args.streams.split(",") if n.strip() and "cuda" in args.backends]:
         if bench.over_budget():
@@ -277,6 +280,7 @@ def main():
             break
         log(f"{count} streams ({time.monotonic() - STARTED:.0f} s in)")
         stream_rows.append(bench.streams(count))
+        log(f"{count} streams: sum {fmt(stream_rows[-1]['sum_fps'])} fps, all {fmt(stream_rows[-1]['total_fps'])} fps")
 
     print("\n".join(f"- {line}" for line in host))
     print(f"- each figure: frames / wall seconds of the whole process, median of {args.repeat} runs;"
