@@ -211,9 +211,26 @@ INSTANTIATE_TEST_SUITE_P(
 // (and cudadownload, then conformed on the CPU), every frame's message equal.
 class NvdecMonitorChannel : public ::testing::TestWithParam<Case> {};
 
+// The caps of the element's sink pad `name` at the end of the run, as text.
+std::string sink_caps_text(GstElement* vmafexact, const char* name) {
+  GstPad* pad = gst_element_get_static_pad(vmafexact, name);
+  GstCaps* caps = pad ? gst_pad_get_current_caps(pad) : nullptr;
+  std::string text;
+  if (caps) {
+    gchar* printed = gst_caps_to_string(caps);
+    text = printed;
+    g_free(printed);
+    gst_caps_unref(caps);
+  }
+  if (pad) gst_object_unref(pad);
+  return text;
+}
+
+// `sink_caps`: the element's ref_sink's and dist_sink's caps at the end.
 std::vector<std::string> channel_frames(const Case& pair, const fs::path& media,
                                         const char* backend, std::vector<std::string>& factories,
-                                        std::string& error) {
+                                        std::string& error,
+                                        std::pair<std::string, std::string>* sink_caps = nullptr) {
   vmafexact::monitor_tool::ChannelConfig channel;
   channel.name = "nvdec";
   channel.ref = (media / pair.ref).string();
@@ -257,6 +274,9 @@ std::vector<std::string> channel_frames(const Case& pair, const fs::path& media,
   }
   g_value_unset(&item);
   gst_iterator_free(elements);
+  if (sink_caps)
+    *sink_caps = {sink_caps_text(built.vmafexact.get(), "ref_sink"),
+                  sink_caps_text(built.vmafexact.get(), "dist_sink")};
   gst_element_set_state(pipeline, GST_STATE_NULL);
   return frames;
 }
@@ -271,11 +291,20 @@ TEST_P(NvdecMonitorChannel, DecodesWithNvdecAndScoresAsTheCpuDoes) {
     if (!fs::exists(fs::path(media) / file)) GTEST_SKIP() << file << " is missing";
   std::vector<std::string> cuda_factories, cpu_factories;
   std::string error;
-  const auto cuda = channel_frames(pair, media, "cuda", cuda_factories, error);
+  std::pair<std::string, std::string> caps;
+  const auto cuda = channel_frames(pair, media, "cuda", cuda_factories, error, &caps);
   ASSERT_TRUE(error.empty()) << "cuda: " << error;
   const auto cpu = channel_frames(pair, media, "cpu", cpu_factories, error);
   ASSERT_TRUE(error.empty()) << "cpu: " << error;
   EXPECT_EQ(std::count(cuda_factories.begin(), cuda_factories.end(), "nvh264dec"), 2);
+  // The reference's NVDEC frames reach the element in CUDA memory; the dist's
+  // too at the reference's size, else downloaded to be scaled as on the CPU.
+  const bool dist_resident = std::string(pair.name) == "H264SameSize";
+  EXPECT_NE(caps.first.find("memory:CUDAMemory"), std::string::npos) << caps.first;
+  EXPECT_EQ(caps.second.find("memory:CUDAMemory") != std::string::npos, dist_resident)
+      << caps.second;
+  EXPECT_EQ(std::count(cuda_factories.begin(), cuda_factories.end(), "cudadownload"),
+            dist_resident ? 0 : 1);
   ASSERT_GT(cpu.size(), 0u);
   ASSERT_EQ(cuda.size(), cpu.size());
   for (std::size_t frame = 0; frame < cpu.size(); ++frame)

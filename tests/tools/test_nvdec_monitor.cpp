@@ -1,14 +1,20 @@
 // vmafexact-monitor's channel pipeline with backend=cuda
 // (tools/monitor/channel_pipeline.cpp, decode_live) without a GPU: a fake
 // plugin named "nvcodec", registered in this process, offers a hardware
-// H.264 decoder (a bin around avdec_h264, with nvh264dec's klass and sink
-// template) and a cudadownload (a bin around identity). The channel's inputs,
-// an H.264 mp4 made here with ffmpeg, are then decoded by the fake decoder
-// (the uridecodebin exposes the compressed stream at pad-added) and every
-// frame is scored, with the scores of the channel without backend=cuda.
-// A stream the decoders refuse goes to the CPU (a decodebin) with a note.
-// Its own program: the fake nvcodec must not be seen by other tests.
+// H.264 decoder (a bin of avdec_h264 ! videoconvert ! NV12 ! fakecudaupload,
+// with nvh264dec's klass and sink template) and a cudadownload. Without a GPU
+// there is no CUDA memory: fakecudaupload only labels its NV12 output caps
+// memory:CUDAMemory (the buffers stay in system memory) and the fake
+// cudadownload takes the label off, so the channel's plan (which branch keeps
+// NVDEC's "CUDA memory", which downloads) is what the pipeline negotiates,
+// and the element (backend=cpu) still scores every frame. The channel's
+// inputs, H.264 made here with ffmpeg, are decoded by the fake decoder (the
+// uridecodebin exposes the compressed stream at pad-added) and scored as the
+// channel without backend=cuda scores them. A stream the decoders refuse goes
+// to the CPU (a decodebin) with a note. Its own program: the fake nvcodec
+// must not be seen by other tests.
 
+#include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
@@ -47,9 +53,82 @@ const FakeElement kDecoder{"fakenvh264dec", "Codec/Decoder/Video/Hardware",
                            "alignment=(string)au, profile=(string){ constrained-baseline, "
                            "baseline, main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, "
                            "4096 ]",
-                           "video/x-raw, format=(string)I420", "avdec_h264"};
-const FakeElement kDownload{"cudadownload", "Filter/Video", "video/x-raw", "video/x-raw",
-                            "identity"};
+                           "video/x-raw(memory:CUDAMemory), format=(string)NV12",
+                           "avdec_h264 ! videoconvert ! video/x-raw,format=NV12 ! fakecudaupload"};
+
+// A transform that relabels caps between system memory and
+// memory:CUDAMemory, the buffers unchanged: fakecudaupload labels, the fake
+// cudadownload unlabels.
+struct FakeLabel {
+  const char* name;
+  const char* sink_feature;
+  const char* src_feature;
+};
+const FakeLabel kUpload{"fakecudaupload", GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+                        "memory:CUDAMemory"};
+const FakeLabel kDownload{"cudadownload", "memory:CUDAMemory",
+                          GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY};
+
+GQuark label_quark() { return g_quark_from_static_string("vmafexact-fake-label"); }
+
+const FakeLabel& label_of(GstBaseTransform* transform) {
+  return *static_cast<const FakeLabel*>(
+      g_type_get_qdata(G_TYPE_FROM_INSTANCE(transform), label_quark()));
+}
+
+GstCaps* relabel_caps(GstBaseTransform* transform, GstPadDirection direction, GstCaps* caps,
+                      GstCaps* filter) {
+  const FakeLabel& label = label_of(transform);
+  GstCaps* relabelled = gst_caps_copy(caps);
+  const char* feature = direction == GST_PAD_SINK ? label.src_feature : label.sink_feature;
+  for (guint i = 0; i < gst_caps_get_size(relabelled); ++i)
+    gst_caps_set_features(relabelled, i, gst_caps_features_new(feature, nullptr));
+  if (!filter) return relabelled;
+  GstCaps* kept = gst_caps_intersect_full(filter, relabelled, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref(relabelled);
+  return kept;
+}
+
+GstFlowReturn keep_buffer(GstBaseTransform*, GstBuffer*) { return GST_FLOW_OK; }
+
+void label_class_init(gpointer klass, gpointer data) {
+  const auto* label = static_cast<const FakeLabel*>(data);
+  auto* element_class = GST_ELEMENT_CLASS(klass);
+  gst_element_class_set_static_metadata(element_class, label->name, "Filter/Video",
+                                        "a stand-in for nvcodec's", "vmafexact tests");
+  const std::string sink = std::string("video/x-raw(") + label->sink_feature + ")";
+  const std::string src = std::string("video/x-raw(") + label->src_feature + ")";
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                          gst_caps_from_string(sink.c_str())));
+  gst_element_class_add_pad_template(
+      element_class,
+      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, gst_caps_from_string(src.c_str())));
+  auto* transform_class = GST_BASE_TRANSFORM_CLASS(klass);
+  transform_class->transform_caps = relabel_caps;
+  transform_class->transform_ip = keep_buffer;
+  transform_class->passthrough_on_same_caps = FALSE;
+}
+
+void label_instance_init(GTypeInstance* instance, gpointer) {
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(instance), TRUE);
+}
+
+bool register_label(GstPlugin* plugin, const FakeLabel& label) {
+  GTypeQuery query;
+  g_type_query(GST_TYPE_BASE_TRANSFORM, &query);
+  GTypeInfo info{};
+  info.class_size = static_cast<guint16>(query.class_size);
+  info.class_init = label_class_init;
+  info.class_data = &label;
+  info.instance_size = static_cast<guint16>(query.instance_size);
+  info.instance_init = label_instance_init;
+  const GType type = g_type_register_static(
+      GST_TYPE_BASE_TRANSFORM, (std::string("VmafexactMonitorFake_") + label.name).c_str(), &info,
+      static_cast<GTypeFlags>(0));
+  g_type_set_qdata(type, label_quark(), const_cast<FakeLabel*>(&label));
+  return gst_element_register(plugin, label.name, GST_RANK_NONE, type);
+}
 
 void fake_class_init(gpointer klass, gpointer data) {
   const auto* fake = static_cast<const FakeElement*>(data);
@@ -67,7 +146,7 @@ void fake_class_init(gpointer klass, gpointer data) {
 void fake_instance_init(GTypeInstance* instance, gpointer klass) {
   const auto* inner = static_cast<const char*>(
       g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
-  GstElement* element = gst_element_factory_make(inner, nullptr);
+  GstElement* element = gst_parse_bin_from_description(inner, TRUE, nullptr);
   if (!element) return;
   gst_bin_add(GST_BIN(instance), element);
   GstObjectPtr<GstPad> sink(gst_element_get_static_pad(element, "sink"));
@@ -93,7 +172,8 @@ bool register_fake(GstPlugin* plugin, const FakeElement& fake) {
 }
 
 gboolean fake_nvcodec_init(GstPlugin* plugin) {
-  return register_fake(plugin, kDecoder) && register_fake(plugin, kDownload);
+  return register_label(plugin, kUpload) && register_label(plugin, kDownload) &&
+         register_fake(plugin, kDecoder);
 }
 
 bool has_factory(const char* name) {
@@ -123,26 +203,37 @@ class NvdecMonitor : public ::testing::Test {
     if (clip_.empty()) GTEST_SKIP() << "ffmpeg with libx264 is missing";
   }
 
-  // 10 frames of 128x96 H.264 in `pixel_format`, made with ffmpeg; "" if it cannot.
-  std::string make_clip(const char* name, const char* pixel_format) {
+  // 10 frames of H.264 in `pixel_format`, made with ffmpeg, the
+  // timestamps `offset` on (for a transport stream); "" if it cannot.
+  std::string make_clip(const char* name, const char* pixel_format, const char* size = "128x96",
+                        const char* offset = "0") {
     const fs::path clip = scratch_ / name;
-    const std::string command =
-        std::string("ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=128x96:rate=25 ") +
-        "-frames:v 10 -pix_fmt " + pixel_format + " -c:v libx264 " + clip.string();
+    const std::string command = std::string("ffmpeg -nostdin -loglevel error -f lavfi -i ") +
+                                "testsrc2=size=" + size + ":rate=25 -frames:v 10 -pix_fmt " +
+                                pixel_format + " -c:v libx264 -output_ts_offset " + offset + " " +
+                                clip.string();
     return std::system(command.c_str()) == 0 ? clip.string() : "";
   }
 
-  // Plays the channel to its end: the frames' messages as JSON, or the
-  // error's message in `error`.
+  // The caps each sink pad of the element had at the end, as text.
+  struct SinkCaps {
+    std::string ref, dist;
+  };
+
+  // Plays the channel to its end (the element on the CPU: no GPU here, only
+  // the decoding differs): the frames' messages as JSON, or the error's
+  // message in `error`. `dist`: the distorted input, else the reference.
   std::vector<std::string> score(const std::vector<std::pair<std::string, std::string>>& properties,
-                                 std::string& error,
-                                 std::vector<std::string>* factories = nullptr) {
+                                 std::string& error, std::vector<std::string>* factories = nullptr,
+                                 SinkCaps* sink_caps = nullptr, const std::string& dist = "") {
+    error.clear();
     ChannelConfig channel;
     channel.name = "nvdec";
     channel.ref = clip_;
-    channel.dist = clip_;
+    channel.dist = dist.empty() ? clip_ : dist;
     channel.properties = properties;
     const auto built = build_channel_pipeline(channel);
+    gst_util_set_object_arg(G_OBJECT(built.vmafexact.get()), "backend", "cpu");
     GstElement* pipeline = built.pipeline.get();
     gst_element_set_state(pipeline, GST_STATE_PLAYING);
     GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline));
@@ -179,6 +270,20 @@ class NvdecMonitor : public ::testing::Test {
       g_value_unset(&item);
       gst_iterator_free(elements);
     }
+    if (sink_caps) {
+      const auto caps_text = [&](const char* pad_name) {
+        GstObjectPtr<GstPad> pad(gst_element_get_static_pad(built.vmafexact.get(), pad_name));
+        GstCaps* caps = gst_pad_get_current_caps(pad.get());
+        if (!caps) return std::string();
+        gchar* text = gst_caps_to_string(caps);
+        std::string kept = text;
+        g_free(text);
+        gst_caps_unref(caps);
+        return kept;
+      };
+      sink_caps->ref = caps_text("ref_sink");
+      sink_caps->dist = caps_text("dist_sink");
+    }
     gst_element_set_state(pipeline, GST_STATE_NULL);
     return scores;
   }
@@ -193,20 +298,90 @@ int count(const std::vector<std::string>& names, const std::string& name) {
   return static_cast<int>(std::count(names.begin(), names.end(), name));
 }
 
+bool in_cuda_memory(const std::string& caps) {
+  return caps.find("(memory:CUDAMemory)") != std::string::npos;
+}
+
+// Same size, same format: both inputs' NVDEC frames reach the element in
+// CUDA memory (NV12 as decoded), nothing downloaded or converted.
 TEST_F(NvdecMonitor, BackendCudaDecodesWithTheNvdecDecoderAndScoresAsTheCpu) {
   std::string error;
   std::vector<std::string> factories;
-  // The element itself on the CPU (no GPU here): only the decoding differs.
-  const auto nvdec = score({{"backend", "cuda"}}, error, &factories);
+  SinkCaps caps;
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories, &caps);
   ASSERT_TRUE(error.empty()) << error;
   EXPECT_EQ(nvdec.size(), 10u);
   EXPECT_EQ(count(factories, "fakenvh264dec"), 2) << "both inputs decoded by the NVDEC stand-in";
   EXPECT_EQ(count(factories, "h264parse"), 2);
-  EXPECT_EQ(count(factories, "cudadownload"), 2);
+  EXPECT_EQ(count(factories, "cudadownload"), 0) << "both kept in (stand-in) CUDA memory";
+  EXPECT_TRUE(in_cuda_memory(caps.ref)) << caps.ref;
+  EXPECT_TRUE(in_cuda_memory(caps.dist)) << caps.dist;
+  EXPECT_NE(caps.ref.find("NV12"), std::string::npos) << caps.ref;
   std::vector<std::string> cpu_factories;
   const auto cpu = score({}, error, &cpu_factories);
   ASSERT_TRUE(error.empty()) << error;
   EXPECT_EQ(count(cpu_factories, "fakenvh264dec"), 0);
+  EXPECT_EQ(nvdec, cpu);
+}
+
+// A dist of another size: the reference stays in CUDA memory, the dist is
+// downloaded (the CPU decoder's I420) and scaled as on the CPU.
+TEST_F(NvdecMonitor, ADistOfAnotherSizeIsDownloadedAndScaledAsOnTheCpu) {
+  const std::string dist = make_clip("small.mp4", "yuv420p", "96x72");
+  ASSERT_FALSE(dist.empty());
+  std::string error;
+  std::vector<std::string> factories;
+  SinkCaps caps;
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories, &caps, dist);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec.size(), 10u);
+  EXPECT_EQ(count(factories, "fakenvh264dec"), 2);
+  EXPECT_EQ(count(factories, "cudadownload"), 1) << "the dist only";
+  EXPECT_TRUE(in_cuda_memory(caps.ref)) << caps.ref;
+  EXPECT_FALSE(in_cuda_memory(caps.dist)) << caps.dist;
+  EXPECT_NE(caps.dist.find("I420"), std::string::npos) << caps.dist;
+  EXPECT_NE(caps.dist.find("width=(int)128"), std::string::npos) << caps.dist;
+  const auto cpu = score({}, error, nullptr, nullptr, dist);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec, cpu);
+}
+
+// A dist kept in CUDA memory that switches to another size mid-stream (ABR):
+// a clear error (a station's channel is then restarted, and downloads it),
+// where the CPU's channel scales it.
+TEST_F(NvdecMonitor, ADistKeptOnTheGpuThatChangesSizeIsAClearError) {
+  clip_ = make_clip("ref.ts", "yuv420p");
+  const std::string first = make_clip("first.ts", "yuv420p");
+  const std::string second = make_clip("second.ts", "yuv420p", "96x72", "0.4");
+  ASSERT_FALSE(clip_.empty() || first.empty() || second.empty());
+  const fs::path dist = scratch_ / "switch.ts";
+  ASSERT_EQ(std::system(("cat " + first + " " + second + " > " + dist.string()).c_str()), 0);
+  std::string error;
+  score({{"backend", "cuda"}}, error, nullptr, nullptr, dist.string());
+  EXPECT_NE(error.find("changed mid-stream from 128x96 NV12"), std::string::npos) << error;
+  EXPECT_NE(error.find("96x72"), std::string::npos) << error;
+  const auto cpu = score({}, error, nullptr, nullptr, dist.string());
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(cpu.size(), 10u) << "the CPU's channel scores the switched stream";
+}
+
+// A dist downloaded from its first caps (another size) that switches size
+// mid-stream (ABR) is conformed again, as on the CPU.
+TEST_F(NvdecMonitor, ADownloadedDistThatChangesSizeIsScaledAsOnTheCpu) {
+  clip_ = make_clip("ref.ts", "yuv420p");
+  const std::string first = make_clip("first.ts", "yuv420p", "96x72");
+  const std::string second = make_clip("second.ts", "yuv420p", "64x48", "0.4");
+  ASSERT_FALSE(clip_.empty() || first.empty() || second.empty());
+  const fs::path dist = scratch_ / "switch.ts";
+  ASSERT_EQ(std::system(("cat " + first + " " + second + " > " + dist.string()).c_str()), 0);
+  std::string error;
+  std::vector<std::string> factories;
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories, nullptr, dist.string());
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(count(factories, "cudadownload"), 1);
+  const auto cpu = score({}, error, nullptr, nullptr, dist.string());
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(cpu.size(), 10u);
   EXPECT_EQ(nvdec, cpu);
 }
 

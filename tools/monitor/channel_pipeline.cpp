@@ -89,25 +89,51 @@ ChannelPipeline build_from_description(const std::string& description) {
 // linked in when the sizes differ. A later caps change on the dist conforms
 // again (a scaler linked in if needed); on the reference, a change of size or
 // scoring format is an error (the element cannot pool scores across them).
+//
+// Frames NVDEC decoded into CUDA memory (NV12, P010_10LE: they score as the
+// CPU decoder's I420, I420_10LE do) stay there where nothing needs converting:
+//   ref:  ... ! queue ! capsfilter(CUDAMemory, NVDEC's format) ! v.ref_sink
+//   dist: ... ! queue ! capsfilter(CUDAMemory, NVDEC's format) ! v.dist_sink
+// the dist only when, at its first caps, it has the reference's size and its
+// CPU format is the reference's scoring format; else it is downloaded first:
+//   dist: ... ! queue ! cudadownload ! videoconvert ! capsfilter(I420|I420_10LE)
+//           [! scaler] ! videoconvert ! capsfilter(...) ! v.dist_sink
+// (the frames the CPU's decoder gives, so scores equal backend=cpu's). A dist
+// kept on the GPU that later changes size or format (an ABR switch) is an
+// error: a station's channel (--config) is restarted, and chooses again on
+// the new first caps (downloaded and scaled at another size).
+enum class DistPath {
+  kUndecided,  // before the reference's and the dist's first caps
+  kSystem,     // system memory from its decoder: converted (and scaled) as on the CPU
+  kResident,   // CUDA memory straight to the element
+  kDownload,   // CUDA memory downloaded, then as kSystem
+};
+
 struct LiveConform {
   tools::ScalerChoice scaler_choice;
   std::string dist_name;
   // Owned by the pipeline, which outlives the probes that use them.
   GstElement* pipeline = nullptr;
   GstElement* ref_filter = nullptr;
+  GstElement* ref_convert = nullptr;  // until bypassed for CUDA memory
+  GstPad* ref_pad = nullptr;          // ref_queue's src pad
   GstElement* dist_queue = nullptr;
   GstElement* dist_convert = nullptr;
   GstElement* dist_filter = nullptr;
-  GstPad* dist_pad = nullptr;  // dist_queue's src pad, where the dist is held
+  GstPad* dist_pad = nullptr;   // dist_queue's src pad, where the dist is held
+  GstPad* dist_tail = nullptr;  // the pad linked to dist_convert (dist_pad, or the download's)
 
   std::mutex mutex;  // the two inputs' streaming threads
   gulong hold = 0;   // the blocking probe on dist_pad, until the reference's caps are known
   bool ref_known = false;
+  bool ref_resident = false;  // the reference's frames reach the element in CUDA memory
   int ref_width = 0, ref_height = 0;
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;  // the reference's scoring format
   std::string ref_text;                              // "640x360 I420", for messages
   tools::CapsPtr dist_caps;                          // the dist's decoded caps, once known
+  std::string resident_text;  // the dist's "1920x1080 NV12" when kept on the GPU
   bool scaler_linked = false;
+  DistPath dist_path = DistPath::kUndecided;
 };
 
 // A LiveConform shared by the probes (each holds a reference, released with
@@ -134,7 +160,77 @@ void post_error(GstElement* element, const std::string& problem, const std::stri
   g_error_free(error);
 }
 
-// Links the scaler in between the dist's queue and videoconvert. Called with
+bool is_cuda_memory(const GstCaps* caps) {
+  const GstCapsFeatures* features =
+      caps && !gst_caps_is_empty(caps) ? gst_caps_get_features(caps, 0) : nullptr;
+  return features && gst_caps_features_contains(features, "memory:CUDAMemory");
+}
+
+// video/x-raw(memory:CUDAMemory) in `format`: what a branch kept on the GPU ends in.
+tools::CapsPtr cuda_caps_of(GstVideoFormat format) {
+  tools::CapsPtr caps = tools::cuda_memory_caps();
+  gst_caps_set_simple(caps.get(), "format", G_TYPE_STRING, gst_video_format_to_string(format),
+                      nullptr);
+  return caps;
+}
+
+// Takes `convert` out of its branch: `from` (the queue's src pad) linked
+// straight to `filter`. In a probe on `from`, before anything but sticky
+// events went through. False after posting the error.
+bool bypass_convert(GstElement* pipeline, GstPad* from, GstElement* convert, GstElement* filter) {
+  GstObjectPtr<GstPad> convert_sink(gst_element_get_static_pad(convert, "sink"));
+  GstObjectPtr<GstPad> filter_sink(gst_element_get_static_pad(filter, "sink"));
+  gst_pad_unlink(from, convert_sink.get());
+  GstObjectPtr<GstElement> removed(static_cast<GstElement*>(gst_object_ref(convert)));
+  gst_element_unlink(convert, filter);
+  gst_bin_remove(GST_BIN(pipeline), convert);
+  gst_element_set_state(removed.get(), GST_STATE_NULL);
+  if (GST_PAD_LINK_FAILED(gst_pad_link(from, filter_sink.get()))) {
+    post_error(filter, "could not link the decoder's CUDA memory to vmafexact",
+               "Set backend=cpu for this channel (--set backend=cpu).");
+    return false;
+  }
+  return true;
+}
+
+// The dist's CUDA memory downloaded into `cpu_format` (the CPU decoder's)
+// between its queue and videoconvert. With the mutex held, in the dist's
+// probe. False after posting the error.
+bool link_download(LiveConform& conform, GstVideoFormat cpu_format) {
+  std::vector<GstObjectPtr<GstElement>> chain;
+  for (const char* factory : {"cudadownload", "videoconvert", "capsfilter"}) {
+    auto element = tools::make_element(factory, nullptr);
+    if (!element) {
+      post_error(conform.dist_filter, std::string("GStreamer's ") + factory + " element is missing",
+                 "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+      return false;
+    }
+    chain.push_back(std::move(element));
+  }
+  tools::CapsPtr delivered(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                               gst_video_format_to_string(cpu_format), nullptr));
+  tools::CapsPtr pinned = tools::pin_colour(delivered.get(), conform.dist_caps.get());
+  g_object_set(chain.back().get(), "caps", pinned ? pinned.get() : delivered.get(), nullptr);
+  GstObjectPtr<GstPad> convert_sink(gst_element_get_static_pad(conform.dist_convert, "sink"));
+  gst_pad_unlink(conform.dist_pad, convert_sink.get());
+  for (const auto& element : chain) gst_bin_add(GST_BIN(conform.pipeline), element.get());
+  GstObjectPtr<GstPad> first(gst_element_get_static_pad(chain.front().get(), "sink"));
+  GstObjectPtr<GstPad> last(gst_element_get_static_pad(chain.back().get(), "src"));
+  bool linked = gst_element_link(chain[0].get(), chain[1].get()) &&
+                gst_element_link(chain[1].get(), chain[2].get()) &&
+                !GST_PAD_LINK_FAILED(gst_pad_link(last.get(), convert_sink.get()));
+  for (auto element = chain.rbegin(); element != chain.rend(); ++element)
+    gst_element_sync_state_with_parent(element->get());
+  if (!linked || GST_PAD_LINK_FAILED(gst_pad_link(conform.dist_pad, first.get()))) {
+    post_error(conform.dist_filter, "could not link cudadownload into the distorted input's branch",
+               "Set backend=cpu for this channel (--set backend=cpu).");
+    return false;
+  }
+  conform.dist_tail = last.get();  // the capsfilter, in the pipeline, holds it
+  return true;
+}
+
+// Links the scaler in before the dist's videoconvert. Called with
 // the mutex held, while nothing flows on dist_pad (held, or in its own probe
 // before the caps event goes on). False after posting the error.
 bool link_scaler(LiveConform& conform) {
@@ -151,8 +247,8 @@ bool link_scaler(LiveConform& conform) {
   GstObjectPtr<GstPad> scaler_sink(gst_element_get_static_pad(scaler.get(), "sink"));
   GstObjectPtr<GstPad> scaler_src(gst_element_get_static_pad(scaler.get(), "src"));
   gst_bin_add(GST_BIN(conform.pipeline), scaler.get());
-  gst_pad_unlink(conform.dist_pad, convert_sink.get());
-  if (GST_PAD_LINK_FAILED(gst_pad_link(conform.dist_pad, scaler_sink.get())) ||
+  gst_pad_unlink(conform.dist_tail, convert_sink.get());
+  if (GST_PAD_LINK_FAILED(gst_pad_link(conform.dist_tail, scaler_sink.get())) ||
       GST_PAD_LINK_FAILED(gst_pad_link(scaler_src.get(), convert_sink.get()))) {
     post_error(conform.dist_filter, "could not link the scaler into the distorted input's branch",
                "Check the GStreamer installation (gst-inspect-1.0 vmafexactscale).");
@@ -169,6 +265,53 @@ bool link_scaler(LiveConform& conform) {
 void conform_dist(LiveConform& conform) {
   GstVideoInfo dist;
   if (!gst_video_info_from_caps(&dist, conform.dist_caps.get())) return;  // videoconvert says why
+  const bool same_size = GST_VIDEO_INFO_WIDTH(&dist) == conform.ref_width &&
+                         GST_VIDEO_INFO_HEIGHT(&dist) == conform.ref_height;
+  // NVDEC's NV12 and P010 score as the CPU decoder's I420 and I420_10LE.
+  const GstVideoFormat cpu_format = tools::scoring_format(GST_VIDEO_INFO_FORMAT(&dist));
+  const bool on_gpu = is_cuda_memory(conform.dist_caps.get());
+  if (conform.dist_path == DistPath::kUndecided) {
+    if (!on_gpu) {
+      conform.dist_path = DistPath::kSystem;
+    } else if (same_size && cpu_format == conform.format) {
+      conform.dist_path = DistPath::kResident;
+      if (!bypass_convert(conform.pipeline, conform.dist_pad, conform.dist_convert,
+                          conform.dist_filter))
+        return;
+      conform.dist_convert = nullptr;
+      conform.resident_text = video_text(dist);
+      // No size here: a later one reaches this probe, which says what changed.
+      g_object_set(conform.dist_filter, "caps", cuda_caps_of(GST_VIDEO_INFO_FORMAT(&dist)).get(),
+                   nullptr);
+      return;
+    } else {
+      conform.dist_path = DistPath::kDownload;
+      if (!link_download(conform, cpu_format)) return;
+    }
+  }
+  if (conform.dist_path == DistPath::kResident) {
+    if (on_gpu && same_size && video_text(dist) == conform.resident_text) return;
+    post_error(conform.dist_filter,
+               "the distorted input " + conform.dist_name + " changed mid-stream from " +
+                   conform.resident_text + ", the reference's size, kept in GPU memory, to " +
+                   video_text(dist) + (same_size ? "" : ", which needs scaling"),
+               "With --config the channel is restarted and chooses again at the new size "
+               "(downloaded and scaled on the CPU where it differs from the reference's); or set "
+               "backend=cpu for this channel.");
+    return;
+  }
+  if (conform.dist_path == DistPath::kDownload) {
+    // Conformed as the CPU decoder's frames, which the download delivers.
+    if (!on_gpu) {
+      post_error(conform.dist_filter,
+                 "the distorted input " + conform.dist_name +
+                     " left GPU memory mid-stream; its decoder delivers " + video_text(dist),
+                 "Set backend=cpu for this channel (--set backend=cpu).");
+      return;
+    }
+    gst_video_info_set_format(&dist, cpu_format, GST_VIDEO_INFO_WIDTH(&dist),
+                              GST_VIDEO_INFO_HEIGHT(&dist));
+  }
   std::vector<GstVideoFormat> formats;
   try {
     formats = tools::dist_scoring_formats(conform.format, GST_VIDEO_INFO_FORMAT(&dist),
@@ -177,8 +320,7 @@ void conform_dist(LiveConform& conform) {
     post_error(conform.dist_filter, error.what(), error.fix());
     return;
   }
-  if (!conform.scaler_linked && (GST_VIDEO_INFO_WIDTH(&dist) != conform.ref_width ||
-                                 GST_VIDEO_INFO_HEIGHT(&dist) != conform.ref_height))
+  if (!conform.scaler_linked && !same_size)
     if (!link_scaler(conform)) return;
   tools::CapsPtr target = tools::dist_target_caps(conform.ref_width, conform.ref_height, formats);
   tools::CapsPtr pinned = tools::pin_colour(target.get(), conform.dist_caps.get());
@@ -197,12 +339,13 @@ GstPadProbeReturn ref_caps_probe(GstPad*, GstPadProbeInfo* info, gpointer data) 
   GstVideoInfo ref;
   if (!gst_video_info_from_caps(&ref, decoded)) return GST_PAD_PROBE_OK;  // videoconvert says why
   const GstVideoFormat format = tools::scoring_format(GST_VIDEO_INFO_FORMAT(&ref));
+  const bool resident = is_cuda_memory(decoded);
   gulong hold = 0;
   {
     std::lock_guard lock(conform.mutex);
-    if (conform.ref_known &&
-        (GST_VIDEO_INFO_WIDTH(&ref) != conform.ref_width ||
-         GST_VIDEO_INFO_HEIGHT(&ref) != conform.ref_height || format != conform.format)) {
+    if (conform.ref_known && (GST_VIDEO_INFO_WIDTH(&ref) != conform.ref_width ||
+                              GST_VIDEO_INFO_HEIGHT(&ref) != conform.ref_height ||
+                              format != conform.format || resident != conform.ref_resident)) {
       // The element refuses it too; this says which input changed and how.
       post_error(conform.ref_filter,
                  "the reference changed mid-stream from " + conform.ref_text + " to " +
@@ -211,10 +354,20 @@ GstPadProbeReturn ref_caps_probe(GstPad*, GstPadProbeInfo* info, gpointer data) 
                  "restarted and scores the new one.");
       return GST_PAD_PROBE_OK;
     }
-    tools::CapsPtr target(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
-                                              gst_video_format_to_string(format), nullptr));
-    tools::CapsPtr pinned = tools::pin_colour(target.get(), decoded);
-    g_object_set(conform.ref_filter, "caps", pinned ? pinned.get() : target.get(), nullptr);
+    if (resident) {
+      // NVDEC's frames as they are: nothing to convert.
+      if (!conform.ref_known && !bypass_convert(conform.pipeline, conform.ref_pad,
+                                                conform.ref_convert, conform.ref_filter))
+        return GST_PAD_PROBE_OK;
+      g_object_set(conform.ref_filter, "caps", cuda_caps_of(GST_VIDEO_INFO_FORMAT(&ref)).get(),
+                   nullptr);
+    } else {
+      tools::CapsPtr target(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                                gst_video_format_to_string(format), nullptr));
+      tools::CapsPtr pinned = tools::pin_colour(target.get(), decoded);
+      g_object_set(conform.ref_filter, "caps", pinned ? pinned.get() : target.get(), nullptr);
+    }
+    conform.ref_resident = resident;
     conform.ref_known = true;
     conform.ref_width = GST_VIDEO_INFO_WIDTH(&ref);
     conform.ref_height = GST_VIDEO_INFO_HEIGHT(&ref);
@@ -260,11 +413,10 @@ GstPadProbeReturn dist_hold_probe(GstPad*, GstPadProbeInfo* info, gpointer data)
 // NVDEC takes; a demuxer's caps do not always say the profile, chroma format
 // and bit depth (an MPEG-TS's never do), the parser's do, so the decoder is
 // chosen on the capsfilter's first caps, and linked there:
-//   uridecodebin ! PARSER ! capsfilter ! NVDEC-DECODER ! cudadownload
-//     ! videoconvert ! video/x-raw,format=I420|I420_10LE ! queue ...
-// (the frames the CPU's decoder would deliver, so the conforming below is
-// unchanged and scores equal the CPU's), or, where NVDEC does not take the
-// stream, ! decodebin ! queue (the CPU), with a note on standard error.
+//   uridecodebin ! PARSER ! capsfilter ! NVDEC-DECODER ! queue ...
+// (its CUDA memory kept or downloaded as LiveConform decides), or, where
+// NVDEC does not take the stream, ! decodebin ! queue (the CPU), with a note
+// on standard error.
 struct LiveDecoding {
   GstElement* pipeline = nullptr;  // holds the elements below
   GstElement* queue = nullptr;     // the branch's head
@@ -329,20 +481,13 @@ void plug_decoder(LiveChoice& live, GstPad* pad, const GstCaps* parsed) {
     plug_chain(live.pipeline, filter.get(), live.input, pad, chain, nullptr);
     return;
   }
-  for (const char* factory :
-       {live.choice.decoder.c_str(), "cudadownload", "videoconvert", "capsfilter"}) {
-    auto element = tools::make_element(factory, nullptr);
-    if (!element) {
-      post_error(filter.get(), std::string("GStreamer's ") + factory + " element is missing",
-                 "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
-      return;
-    }
-    chain.push_back(std::move(element));
+  auto nvdec = tools::make_element(live.choice.decoder.c_str(), nullptr);
+  if (!nvdec) {
+    post_error(filter.get(), "GStreamer's " + live.choice.decoder + " element is missing",
+               "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+    return;
   }
-  tools::CapsPtr delivered(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
-                                               gst_video_format_to_string(live.choice.cpu_format),
-                                               nullptr));
-  g_object_set(chain.back().get(), "caps", delivered.get(), nullptr);
+  chain.push_back(std::move(nvdec));
   plug_chain(live.pipeline, filter.get(), live.input, pad, chain, live.queue);
 }
 
@@ -497,6 +642,8 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
     GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(queue.get(), "src"));
     if (prefix == "ref") {
       conform->ref_filter = filter.get();
+      conform->ref_convert = convert.get();
+      conform->ref_pad = decoded.get();  // the queue holds it as long as the probes run
       gst_pad_add_probe(decoded.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, ref_caps_probe,
                         share(conform), release_shared);
     } else {
@@ -504,6 +651,7 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
       conform->dist_convert = convert.get();
       conform->dist_filter = filter.get();
       conform->dist_pad = decoded.get();  // the queue holds it as long as the probes run
+      conform->dist_tail = decoded.get();
       gst_pad_add_probe(decoded.get(), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, dist_caps_probe,
                         share(conform), release_shared);
       std::lock_guard lock(conform->mutex);
