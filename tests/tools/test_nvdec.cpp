@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/handles.h"
@@ -52,7 +53,10 @@ void fake_instance_init(GTypeInstance* instance, gpointer klass) {
   const auto* inner = static_cast<const char*>(
       g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
   if (!inner) return;
-  GstElement* decoder = gst_element_factory_make(inner, nullptr);
+  // An element's name, or a chain of them ("vp9dec ! identity error-after=3").
+  GstElement* decoder = std::string_view(inner).find('!') == std::string_view::npos
+                            ? gst_element_factory_make(inner, nullptr)
+                            : gst_parse_bin_from_description(inner, TRUE, nullptr);
   if (!decoder) return;
   gst_bin_add(GST_BIN(instance), decoder);
   GstObjectPtr<GstPad> sink(gst_element_get_static_pad(decoder, "sink"));
@@ -110,6 +114,13 @@ const FakeDecoder kVp9{"fakenvvp9dec",
                        "video/x-vp9, alignment=(string)frame, profile=(string){ 0, 2 }, "
                        "width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
                        "vp9dec"};
+
+// NVDEC failing mid-stream (a feature it refuses, no decoder session left):
+// an error after three frames, from inside the decoder.
+const FakeDecoder kVp9FailsAfterThree{"fakenvvp9faildec",
+                                      "video/x-vp9, alignment=(string)frame, profile=(string){ 0, "
+                                      "2 }, width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
+                                      "vp9dec ! identity error-after=3"};
 
 GstElementFactory* parser(const char* name) {
   GstElementFactory* factory = gst_element_factory_find(name);
@@ -212,6 +223,48 @@ TEST(NvdecChoice, AMissingParserIsNamed) {
             "GStreamer has no h264parse to feed fakenvh264dec (gstreamer1.0-plugins-bad)");
 }
 
+// Without h264parse, the stream's caps are the demuxer's (qtdemux's: no
+// chroma format or bit depth): the note names what is missing.
+TEST(NvdecChoice, AMissingParserIsNamedWhenTheCapsLackTheFormat) {
+  const NvdecChoice choice = choose(
+      "video/x-h264, stream-format=(string)avc, alignment=(string)au, level=(string)4, "
+      "profile=(string)high, codec_data=(buffer)0164002affe1, width=(int)1920, "
+      "height=(int)1080, framerate=(fraction)25/1",
+      {register_fake(kH264)}, {parser("h265parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_EQ(choice.why_not,
+            "GStreamer has no h264parse to read its chroma format and bit depth "
+            "(gstreamer1.0-plugins-bad)");
+}
+
+// Hostile caps: absurd or missing sizes, no fields at all, several structures.
+TEST(NvdecChoice, HostileCapsAreRefusedOrTakenWithoutACrash) {
+  const std::vector<GstElementFactory*> decoders = {register_fake(kH264), register_fake(kH265)};
+  const std::vector<GstElementFactory*> parsers = {parser("h264parse"), parser("h265parse")};
+  EXPECT_EQ(choose("video/x-h264, profile=(string)high, width=(int)2147483647, "
+                   "height=(int)2147483647, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8",
+                   decoders, parsers)
+                .why_not,
+            "fakenvh264dec refuses this stream's picture size");
+  EXPECT_EQ(choose("video/x-h264, profile=(string)high, width=(int)-5, height=(int)0, "
+                   "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8",
+                   decoders, parsers)
+                .why_not,
+            "fakenvh264dec refuses this stream's picture size");
+  EXPECT_EQ(
+      choose("video/x-h265, chroma-format=(int)3, bit-depth-luma=(string)ten", decoders, parsers)
+          .why_not,
+      "its caps do not say its chroma format and bit depth");
+  EXPECT_EQ(choose("video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)4294967295",
+                   decoders, parsers)
+                .why_not,
+            "its caps do not say its chroma format and bit depth");
+  EXPECT_FALSE(choose("video/x-h264", decoders, parsers).chosen());
+  EXPECT_FALSE(choose("ANY", decoders, parsers).chosen());
+  EXPECT_FALSE(choose("EMPTY", decoders, parsers).chosen());
+  EXPECT_FALSE(vmafexact::tools::choose_nvdec(nullptr, decoders, parsers).chosen());
+}
+
 TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
   struct Case {
     const char* stream;
@@ -232,6 +285,13 @@ TEST(NvdecChoice, OnlyProgressiveFourTwoZeroAtEightOrTenBits) {
             "it is interlaced (mixed): the NVDEC path takes progressive video"},
            {"video/x-h264, profile=(string)high, width=(int)640, height=(int)360",
             "its caps do not say its chroma format and bit depth"},
+           // What h264parse (1.22) says of an MBAFF or PAFF stream (x264
+           // --interlaced): no interlace-mode, the coded structure only.
+           {"video/x-h264, stream-format=(string)avc, alignment=(string)au, "
+            "profile=(string)high, width=(int)320, height=(int)240, "
+            "coded-picture-structure=(string)field, chroma-format=(string)4:2:0, "
+            "bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8, parsed=(boolean)true",
+            "it is field-coded (field): the NVDEC path takes progressive video"},
        }) {
     const NvdecChoice choice = choose(refused.stream, {register_fake(kH264), register_fake(kH265)},
                                       {parser("h264parse"), parser("h265parse")});
@@ -270,6 +330,17 @@ TEST(NvdecChoice, TheParsedFormatMustBeTheOneChosenFor) {
   CapsPtr deeper(
       gst_caps_from_string("video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)10"));
   EXPECT_NE(vmafexact::tools::check_parsed_format(choice, deeper.get()), "");
+  // A live stream that turns to fields (or interlaced) after the choice.
+  CapsPtr fields(gst_caps_from_string(
+      "video/x-h264, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, "
+      "interlace-mode=(string)progressive, coded-picture-structure=(string)field"));
+  EXPECT_EQ(vmafexact::tools::check_parsed_format(choice, fields.get()),
+            "the stream is now field-coded (field), not progressive as when its decoder was "
+            "chosen");
+  CapsPtr interlaced(
+      gst_caps_from_string("video/x-h265, chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, "
+                           "interlace-mode=(string)alternate"));
+  EXPECT_NE(vmafexact::tools::check_parsed_format(choice, interlaced.get()), "");
 }
 
 // Only nvcodec's decoders are taken: the fakes here (no plugin) are not.
@@ -400,6 +471,92 @@ TEST_F(NvdecWiring, TheUridecodebinExposesTheCompressedStreamAndTheChosenDecoder
   g_object_get(plain.get(), "caps", &caps, nullptr);
   CapsPtr defaults(caps);
   EXPECT_FALSE(gst_caps_can_intersect(defaults.get(), stream.get()));
+}
+
+// uridecodebin (compressed VP9) ! vp9parse [! before_decoder] ! the fake
+// decoder ! fakesink, played to its end or first error (at most 20 s: a hang
+// fails the test).
+// Says whether the error came from the decoder (asked while the pipeline
+// stands, as the tool asks) and counts frames.
+struct WiredRun {
+  GstMessageType type = GST_MESSAGE_UNKNOWN;
+  std::string error_source;  // the element that posted the error
+  bool posted_by_decoder = false;
+  int frames = 0;
+};
+WiredRun run_wired(const std::string& uri, const NvdecChoice& choice,
+                   const char* before_decoder = nullptr) {
+  WiredRun result;
+  GstObjectPtr<GstElement> pipeline(
+      static_cast<GstElement*>(gst_object_ref_sink(gst_pipeline_new("nvdec"))));
+  GstElement* source = gst_element_factory_make("uridecodebin", "source");
+  GstElement* parse = gst_element_factory_make(choice.parser.c_str(), "parse");
+  GstElement* decode = gst_element_factory_make(choice.decoder.c_str(), "decode");
+  GstElement* sink = gst_element_factory_make("fakesink", "sink");
+  EXPECT_TRUE(source && parse && decode && sink);
+  if (!source || !parse || !decode || !sink) return result;
+  gst_bin_add_many(GST_BIN(pipeline.get()), source, parse, decode, sink, nullptr);
+  GstElement* before =
+      before_decoder ? gst_parse_bin_from_description(before_decoder, TRUE, nullptr) : nullptr;
+  if (before) {
+    gst_bin_add(GST_BIN(pipeline.get()), before);
+    EXPECT_TRUE(gst_element_link_many(parse, before, decode, sink, nullptr));
+  } else {
+    EXPECT_TRUE(gst_element_link_many(parse, decode, sink, nullptr));
+  }
+  g_object_set(source, "uri", uri.c_str(), nullptr);
+  vmafexact::tools::expose_compressed_stream(source, choice);
+  vmafexact::tools::link_compressed_video(source, parse, choice.media_type);
+  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, nullptr);
+  g_signal_connect(sink, "handoff", G_CALLBACK(count_frame), &result.frames);
+  gst_element_set_state(pipeline.get(), GST_STATE_PLAYING);
+  GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
+  MessagePtr message(
+      gst_bus_timed_pop_filtered(bus.get(), 20 * GST_SECOND,
+                                 static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
+  if (message) {
+    result.type = GST_MESSAGE_TYPE(message.get());
+    if (result.type == GST_MESSAGE_ERROR) {
+      result.error_source = GST_MESSAGE_SRC_NAME(message.get());
+      result.posted_by_decoder =
+          vmafexact::tools::posted_by_decoder(GST_MESSAGE_SRC(message.get()), choice);
+    }
+  }
+  gst_element_set_state(pipeline.get(), GST_STATE_NULL);
+  return result;
+}
+
+NvdecChoice vp9_choice(const FakeDecoder& decoder) {
+  CapsPtr stream(gst_caps_from_string(
+      "video/x-vp9, profile=(string)0, width=(int)64, height=(int)48, "
+      "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8"));
+  return vmafexact::tools::choose_nvdec(stream.get(), {register_fake(decoder)},
+                                        {parser("vp9parse")});
+}
+
+// NVDEC failing mid-stream: the error ends the run (no wait), and it is
+// told apart as the decoder's (the tool then names NVDEC and --backend cpu).
+TEST_F(NvdecWiring, ADecoderFailingMidStreamEndsTheRunWithItsError) {
+  const NvdecChoice choice = vp9_choice(kVp9FailsAfterThree);
+  ASSERT_TRUE(choice.chosen()) << choice.why_not;
+  const WiredRun wired = run_wired(uri(), choice);
+  ASSERT_EQ(wired.type, GST_MESSAGE_ERROR);
+  EXPECT_LE(wired.frames, 3);
+  EXPECT_TRUE(wired.posted_by_decoder) << wired.error_source;
+}
+
+// A demuxer's or parser's error (here an element between the parser and the
+// decoder, failing after two frames) is the input's, as with --backend cpu:
+// not NVDEC's, so the tool does not send the user to the CPU for it. (A
+// truncated mp4 is no stand-in: decodebin drops qtdemux's error when it comes
+// while decodebin brings qtdemux to PAUSED, and then nothing ends the run.)
+TEST_F(NvdecWiring, AnErrorBeforeTheDecoderIsNotTheDecoders) {
+  const NvdecChoice choice = vp9_choice(kVp9);
+  ASSERT_TRUE(choice.chosen()) << choice.why_not;
+  const WiredRun wired = run_wired(uri(), choice, "identity error-after=2");
+  ASSERT_EQ(wired.type, GST_MESSAGE_ERROR);
+  EXPECT_FALSE(wired.posted_by_decoder) << wired.error_source;
+  EXPECT_FALSE(vmafexact::tools::posted_by_decoder(nullptr, choice));
 }
 
 TEST_F(NvdecWiring, AnInputWithoutTheChosenCodecEndsInAnErrorNamingIt) {

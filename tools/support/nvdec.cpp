@@ -2,6 +2,7 @@
 
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string_view>
@@ -131,7 +132,15 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
     if (depth < 0) depth = 8;
   }
   if (!chroma || depth < 0) {
-    choice.why_not = "its caps do not say its chroma format and bit depth";
+    // The parser is what reads them from the stream (a demuxer's caps lack them).
+    const bool parser_missing =
+        !codec->parser.empty() &&
+        std::none_of(parsers.begin(), parsers.end(),
+                     [&](GstElementFactory* factory) { return name_of(factory) == codec->parser; });
+    choice.why_not = parser_missing ? "GStreamer has no " + std::string(codec->parser) +
+                                          " to read its chroma format and bit depth "
+                                          "(gstreamer1.0-plugins-bad)"
+                                    : "its caps do not say its chroma format and bit depth";
     return choice;
   }
   if (std::string_view(chroma) != "4:2:0" || (depth != 8 && depth != 10) ||
@@ -144,6 +153,14 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
       interlace && std::string_view(interlace) != "progressive") {
     choice.why_not =
         std::string("it is interlaced (") + interlace + "): the NVDEC path takes progressive video";
+    return choice;
+  }
+  // h264parse says "field" (PAFF or MBAFF: frame_mbs_only_flag 0) here, not in
+  // interlace-mode, and a demuxer's caps say neither.
+  if (const gchar* structure = gst_structure_get_string(s, "coded-picture-structure");
+      structure && std::string_view(structure) != "frame") {
+    choice.why_not = std::string("it is field-coded (") + structure +
+                     "): the NVDEC path takes progressive video";
     return choice;
   }
   choice.decoded = depth == 8 ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_P010_10LE;
@@ -296,7 +313,27 @@ std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed
     return std::string("the stream is now ") + (chroma ? chroma : "4:2:0") + " at " +
            std::to_string(depth >= 0 ? depth : expected) + " bits, not 4:2:0 at " +
            std::to_string(expected) + " bits as when its decoder was chosen";
+  const gchar* interlace = gst_structure_get_string(s, "interlace-mode");
+  const gchar* structure = gst_structure_get_string(s, "coded-picture-structure");
+  const bool interlaced = interlace && std::string_view(interlace) != "progressive";
+  if (interlaced || (structure && std::string_view(structure) != "frame"))
+    return std::string("the stream is now ") +
+           (interlaced ? std::string("interlaced (") + interlace
+                       : std::string("field-coded (") + structure) +
+           "), not progressive as when its decoder was chosen";
   return {};
+}
+
+bool posted_by_decoder(GstObject* source, const NvdecChoice& choice) {
+  if (!choice.chosen()) return false;
+  // The decoder or an element inside it (a decoder may be a bin).
+  for (GstObjectPtr<GstObject> object(source ? GST_OBJECT(gst_object_ref(source)) : nullptr);
+       object; object.reset(gst_object_get_parent(object.get()))) {
+    if (!GST_IS_ELEMENT(object.get())) continue;
+    GstElementFactory* factory = gst_element_get_factory(GST_ELEMENT(object.get()));
+    if (factory && name_of(factory) == choice.decoder) return true;
+  }
+  return false;
 }
 
 void link_compressed_video(GstElement* decoder, GstElement* first, const std::string& media_type) {

@@ -80,9 +80,13 @@ std::string nvdec_parser_for(const std::string& media_type);
 CapsPtr nvdec_packaging_caps(const std::string& media_type);
 
 // Whether `parsed` (a later caps event of the stream: chroma-format,
-// bit-depth-luma) is still of the format `choice` was made for: empty when it
+// bit-depth-luma, interlacing) is still of the format `choice` was made for: empty when it
 // is, else what changed.
 std::string check_parsed_format(const NvdecChoice& choice, const GstCaps* parsed);
+
+// Whether an error's `source` is the chosen NVDEC decoder or inside it (not
+// the demuxer or parser, which fail alike with --backend cpu).
+bool posted_by_decoder(GstObject* source, const NvdecChoice& choice);
 
 // Connects to `decoder` (a uridecodebin or decodebin) "pad-added": its first
 // pad of caps `media_type` is linked to `first`'s sink pad (a parser or the

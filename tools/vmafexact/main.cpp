@@ -259,8 +259,9 @@ void Run::fail(const GstMessage* message) {
                            ": GStreamer has no " + missing_plugin_,
                        "Install GStreamer's plugins for it (Debian: gstreamer1.0-libav; also "
                        "gstreamer1.0-plugins-good, -bad and -ugly).");
-    else if (input->nvdec.chosen())
-      // NVDEC may refuse a stream feature, or have no decoder session free.
+    else if (tools::posted_by_decoder(source, input->nvdec))
+      // NVDEC may refuse a stream feature, or have no decoder session free
+      // (a demuxer's or parser's error is the input's, as on the CPU).
       failure_.emplace(kExitInput,
                        "cannot decode the " + input->role + " " + input->path + " with " +
                            input->nvdec.description() + ": " + text,
