@@ -580,6 +580,40 @@ TEST_F(NvdecWiring, AnInputWithoutTheChosenCodecEndsInAnErrorNamingIt) {
   EXPECT_NE(error.find("has no video/x-h264 stream for parse"), std::string::npos) << error;
 }
 
+// NVDEC's frames, downloaded for scaling or conversion, are repacked into the
+// CPU decoder's format before the CPU path's steps: NV12 to I420 and P010 to
+// I420_10LE must keep every value (videoconvert's default dithering moved
+// 10-bit values by one).
+TEST_F(NvdecWiring, DownloadedFramesAreRepackedBitForBit) {
+  for (const char* formats : {"I420_10LE P010_10LE", "I420 NV12"}) {
+    const std::string cpu = std::string(formats).substr(0, std::string(formats).find(' '));
+    const std::string nvdec = std::string(formats).substr(cpu.size() + 1);
+    const fs::path expected = folder_ / "expected.yuv", repacked = folder_ / "repacked.yuv";
+    const std::string description =
+        "videotestsrc num-buffers=3 pattern=smpte ! video/x-raw,format=" + cpu +
+        ",width=64,height=48 ! tee name=t t. ! queue ! filesink location=" + expected.string() +
+        " t. ! queue ! videoconvert dither=none ! video/x-raw,format=" + nvdec +
+        " ! videoconvert name=repack ! video/x-raw,format=" + cpu +
+        " ! filesink location=" + repacked.string();
+    GError* error = nullptr;
+    GstObjectPtr<GstElement> pipeline(gst_parse_launch(description.c_str(), &error));
+    ASSERT_TRUE(pipeline) << (error ? error->message : "");
+    gst_object_ref_sink(pipeline.get());
+    GstObjectPtr<GstElement> repack(gst_bin_get_by_name(GST_BIN(pipeline.get()), "repack"));
+    vmafexact::tools::repack_exactly(repack.get());
+    ASSERT_EQ(run(pipeline.get()), GST_MESSAGE_EOS);
+    gchar *expected_bytes = nullptr, *repacked_bytes = nullptr;
+    gsize expected_size = 0, repacked_size = 0;
+    ASSERT_TRUE(g_file_get_contents(expected.c_str(), &expected_bytes, &expected_size, nullptr));
+    ASSERT_TRUE(g_file_get_contents(repacked.c_str(), &repacked_bytes, &repacked_size, nullptr));
+    const std::string want(expected_bytes, expected_size), got(repacked_bytes, repacked_size);
+    g_free(expected_bytes);
+    g_free(repacked_bytes);
+    EXPECT_EQ(want.size(), 3u * 64 * 48 * 3 / 2 * (cpu == "I420" ? 1 : 2)) << cpu;
+    EXPECT_TRUE(want == got) << nvdec << " to " << cpu << " changed values";
+  }
+}
+
 // The tool's note where --backend cuda finds no NVDEC decoder for an input
 // (here an MPEG-4 part 2 file, made with GStreamer's avenc_mpeg4): printed
 // before anything plays, whether or not a GPU is there (without one the run

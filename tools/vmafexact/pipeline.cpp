@@ -707,6 +707,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         // would give (NV12 or P010 repacked to I420 or I420_10LE).
         GstElement* download = make(branch, "cudadownload");
         GstElement* repack = make(branch, "videoconvert", "repack");
+        tools::repack_exactly(repack);
         GstElement* downloaded = make(branch, "capsfilter", "decoded");
         if (!gst_element_link_many(previous, download, repack, downloaded, nullptr))
           throw CliError(kExitScoring, "cannot link cudadownload after " +
