@@ -237,6 +237,18 @@ TEST(NvdecChoice, AMissingParserIsNamedWhenTheCapsLackTheFormat) {
             "(gstreamer1.0-plugins-bad)");
 }
 
+// h265parse leaves the profile out where it does not know it: no template's
+// profile list can refuse such a stream, so it stays on the CPU.
+TEST(NvdecChoice, AStreamWithoutAProfileStaysOnTheCpu) {
+  const NvdecChoice choice = choose(
+      "video/x-h265, stream-format=(string)hvc1, alignment=(string)au, width=(int)1920, "
+      "height=(int)1080, interlace-mode=(string)progressive, chroma-format=(string)4:2:0, "
+      "bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8, parsed=(boolean)true",
+      {register_fake(kH265)}, {parser("h265parse")});
+  EXPECT_FALSE(choice.chosen());
+  EXPECT_EQ(choice.why_not, "its caps do not say its profile");
+}
+
 // Hostile caps: absurd or missing sizes, no fields at all, several structures.
 TEST(NvdecChoice, HostileCapsAreRefusedOrTakenWithoutACrash) {
   const std::vector<GstElementFactory*> decoders = {register_fake(kH264), register_fake(kH265)};

@@ -163,6 +163,12 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
                      "): the NVDEC path takes progressive video";
     return choice;
   }
+  // Without a profile every template's profiles match: a parser leaves it out
+  // for a profile it does not know, which NVDEC need not decode (VP8 has none).
+  if (media_type != "video/x-vp8" && !gst_structure_has_field(s, "profile")) {
+    choice.why_not = "its caps do not say its profile";
+    return choice;
+  }
   choice.decoded = depth == 8 ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_P010_10LE;
   choice.cpu_format = depth == 8 ? GST_VIDEO_FORMAT_I420 : GST_VIDEO_FORMAT_I420_10LE;
 
