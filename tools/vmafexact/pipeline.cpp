@@ -682,6 +682,16 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                        !alignment.convert_rate);
       GstElement* previous = head;
       GstObjectPtr<GstPad> decoded(gst_element_get_static_pad(head, "src"));
+      // The branch's last step to vmafexact's dist_sink, keeping the frame range.
+      auto link_to_dist_sink = [&](GstElement* last) {
+        GstObjectPtr<GstPad> out(gst_element_get_static_pad(last, "src"));
+        GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
+        if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
+          throw CliError(kExitScoring, "cannot link the distorted video " + dist.path +
+                                           " to vmafexact's dist_sink");
+        keep_window(branch, out.get(), in.get(), alignment.dist_skip);
+        branch.windows.back()->stop_upstream = true;
+      };
       if (dist.nvdec.chosen() && !alignment.scale && dist.nvdec.cpu_format == alignment.format) {
         // Decoded by NVDEC, nothing to scale or convert: kept on the GPU.
         if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
@@ -693,13 +703,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
           gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
                               ref.framerate.den, nullptr);
         g_object_set(capsfilter, "caps", caps.get(), nullptr);
-        GstObjectPtr<GstPad> out(gst_element_get_static_pad(capsfilter, "src"));
-        GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
-        if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
-          throw CliError(kExitScoring, "cannot link the distorted video " + dist.path +
-                                           " to vmafexact's dist_sink");
-        keep_window(branch, out.get(), in.get(), alignment.dist_skip);
-        branch.windows.back()->stop_upstream = true;
+        link_to_dist_sink(capsfilter);
         continue;
       }
       if (dist.nvdec.chosen()) {
@@ -741,13 +745,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
                             ref.framerate.den, nullptr);
       g_object_set(capsfilter, "caps", caps.get(), nullptr);
       pin_colour(branch, decoded.get(), capsfilter, caps.get());
-      GstObjectPtr<GstPad> out(gst_element_get_static_pad(capsfilter, "src"));
-      GstObjectPtr<GstPad> in(gst_element_get_static_pad(v, "dist_sink"));
-      if (gst_pad_link(out.get(), in.get()) != GST_PAD_LINK_OK)
-        throw CliError(kExitScoring, "cannot link the distorted video " + dist.path +
-                                         " to vmafexact's dist_sink");
-      keep_window(branch, out.get(), in.get(), alignment.dist_skip);
-      branch.windows.back()->stop_upstream = true;
+      link_to_dist_sink(capsfilter);
     }
   }
 }
