@@ -294,6 +294,34 @@ TEST_F(Cli, ScoresAnMp4OfAnotherSizeAsAHandWrittenPipelineDoes) {
   EXPECT_TRUE(hidden_files(out_).empty());  // no temporary file left
 }
 
+// 10-bit H.264 at a size where the decoder's caps name no colorimetry: the
+// tool's conversion to the scoring format (the same format, the colorimetry
+// GStreamer assumes pinned) used to dither, moving samples by one, so its
+// scores were not the frames'. Its log equals the element's fed straight
+// from the decoder.
+TEST_F(Cli, TenBitFramesReachTheElementUnchanged) {
+  const std::string ff = "ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=size=160x96:"
+                         "rate=25 -frames:v 6 -pix_fmt yuv420p10le -c:v libx264 ";
+  const std::string ref = out("ref10.mp4"), dist = out("dist10.mp4");
+  ASSERT_EQ(std::system((ff + "-crf 10 " + ref).c_str()), 0);
+  ASSERT_EQ(std::system((ff + "-crf 45 " + dist).c_str()), 0);
+  const Result run = run_cli({"--precision", "max", "--json", out("tool.json"), ref, dist});
+  ASSERT_EQ(run.status, 0) << describe(run);
+  const std::string hand = out("hand.json");
+  ASSERT_EQ(run_pipeline("filesrc location=" + ref + " ! decodebin ! v.ref_sink filesrc location=" +
+                         dist + " ! decodebin ! v.dist_sink vmafexact name=v log-precision=max "
+                         "log-location=" + hand + " ! fakesink"),
+            "");
+  Json tool = Json::parse(read_file(out("tool.json")));
+  Json element = Json::parse(read_file(hand));
+  for (Json* log : {&tool, &element}) {
+    log->erase("fps");
+    log->erase("provenance");
+  }
+  EXPECT_EQ(tool["frames"].size(), 6u);
+  EXPECT_EQ(tool, element);
+}
+
 // --json, --xml and --csv together: the element writes the first, the tool the
 // others; each equals, byte for byte, what the element writes in that layout
 // (the fps too: the tool takes the element's).

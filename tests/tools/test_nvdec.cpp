@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/handles.h"
+#include "support/conform.h"
 #include "support/nvdec.h"
 
 namespace {

@@ -104,6 +104,10 @@ CapsPtr pin_colour(const GstCaps* target, const GstCaps* decoded) {
   return caps;
 }
 
+void repack_exactly(GstElement* videoconvert) {
+  gst_util_set_object_arg(G_OBJECT(videoconvert), "dither", "none");
+}
+
 std::string sws_flags_problem(const std::string& flags) {
   static constexpr std::string_view kNames[] = {
       "fast_bilinear", "bilinear",        "bicubic",

@@ -59,6 +59,14 @@ CapsPtr dist_target_caps(int width, int height, const std::vector<GstVideoFormat
 // HD, BT.709 from HD) and convert the matrix, changing the samples.
 CapsPtr pin_colour(const GstCaps* target, const GstCaps* decoded);
 
+// Sets a videoconvert of a scoring branch to convert without dithering, so
+// that samples pass bit for bit where the formats' depths match (NVDEC's NV12
+// or P010 into I420 or I420_10LE; a 10-bit input whose caps do not name the
+// colorimetry that pin_colour() pins, which videoconvert converts although
+// it is the same). Its default dither (Bayer) moves 10-bit samples by one on
+// their way through 16 bits; where the depth drops it rounds without noise.
+void repack_exactly(GstElement* videoconvert);
+
 // How a distorted video of another size is scaled: --scale-method (ffmpeg
 // or a videoscale method) and --scale-flags (FFmpeg's sws flags).
 struct ScalerChoice {

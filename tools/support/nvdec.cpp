@@ -351,10 +351,6 @@ void link_compressed_video(GstElement* decoder, GstElement* first, const std::st
                         GConnectFlags{});
 }
 
-void repack_exactly(GstElement* videoconvert) {
-  gst_util_set_object_arg(G_OBJECT(videoconvert), "dither", "none");
-}
-
 CapsPtr cuda_memory_caps() {
   return CapsPtr(gst_caps_from_string("video/x-raw(memory:CUDAMemory)"));
 }

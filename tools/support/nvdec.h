@@ -94,10 +94,6 @@ bool posted_by_decoder(GstObject* source, const NvdecChoice& choice);
 // URI. Like link_decoded_video() for a compressed stream.
 void link_compressed_video(GstElement* decoder, GstElement* first, const std::string& media_type);
 
-// Sets `videoconvert` to repack NVDEC's downloaded NV12 or P010 into the CPU
-// decoder's I420 or I420_10LE bit for bit: without dithering (videoconvert's
-// default, Bayer, changes 10-bit values on its way through 16 bits).
-void repack_exactly(GstElement* videoconvert);
 
 // video/x-raw(memory:CUDAMemory): frames kept on the GPU.
 CapsPtr cuda_memory_caps();

@@ -46,7 +46,7 @@ struct InputSeek {
   std::weak_ptr<InputSeek> self;  // for the calls it makes
   GstElement* pipeline = nullptr;
   GstElement* decoder = nullptr;  // a uridecodebin (its demuxer is checked), or null
-  GstPad* pad = nullptr;  // the head queue's sink pad (the branch holds the queue)
+  GstPad* pad = nullptr;          // the head queue's sink pad (the branch holds the queue)
   GstClockTime target = 0;
   GstClockTime stop = GST_CLOCK_TIME_NONE;  // running time past the last frame wanted
   bool enabled = true;                      // VMAFEXACT_NO_SEEK unset
@@ -229,8 +229,9 @@ GstPadProbeReturn seek_watch_probe(GstPad*, GstPadProbeInfo* info, gpointer data
       return GST_PAD_PROBE_OK;
     }
     // Landed late: back to the start, as without a seek.
-    seek->note += "landed at " + seconds_text(running) + ", after the range's start: sought back to " +
-                  seconds_text(seek->first.start) + "; ";
+    seek->note += "landed at " + seconds_text(running) +
+                  ", after the range's start: sought back to " + seconds_text(seek->first.start) +
+                  "; ";
     seek->position = seek->first.start;
     seek->stop_position = GST_CLOCK_TIME_NONE;
     seek->state = InputSeek::State::kSeeking;
@@ -582,6 +583,11 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       ref_resident ? add_steps(ref_branch, ref_head, {"capsfilter", "tee"})
                    : add_steps(ref_branch, ref_head, {"videoconvert", "capsfilter", "tee"});
   GstElement* ref_caps = ref_branch.elements[ref_branch.elements.size() - 2].get();
+  // videoconvert converts even between caps that say the same (a 10-bit
+  // input whose caps do not name the colorimetry that is pinned), and its
+  // default dither then moves samples: the scores would not be the frames'.
+  if (!ref_resident)
+    tools::repack_exactly(ref_branch.elements[ref_branch.elements.size() - 3].get());
   const GstVideoFormat format =
       encodes.empty() ? GST_VIDEO_FORMAT_I420 : encodes.front().alignment.format;
   if (ref_resident) {
@@ -739,6 +745,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
         branch.elements.push_back(std::move(scaler));
       }
       GstElement* capsfilter = add_steps(branch, previous, {"videoconvert", "capsfilter"});
+      tools::repack_exactly(branch.elements[branch.elements.size() - 2].get());  // as REF's
       tools::CapsPtr caps = tools::dist_target_caps(ref.width, ref.height, alignment.dist_formats);
       if (alignment.convert_rate)
         gst_caps_set_simple(caps.get(), "framerate", GST_TYPE_FRACTION, ref.framerate.num,
