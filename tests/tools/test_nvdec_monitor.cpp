@@ -55,6 +55,15 @@ const FakeElement kDecoder{"fakenvh264dec", "Codec/Decoder/Video/Hardware",
                            "4096 ]",
                            "video/x-raw(memory:CUDAMemory), format=(string)NV12",
                            "avdec_h264 ! videoconvert ! video/x-raw,format=NV12 ! fakecudaupload"};
+// High 10 into P010, as NVDEC delivers it (a decoder of its own: a format
+// list would let videoconvert pick NV12 for a 10-bit input).
+const FakeElement kDecoder10{"fakenvh264dec10", "Codec/Decoder/Video/Hardware",
+                             "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                             "alignment=(string)au, profile=(string)high-10, width=(int)[ 48, "
+                             "4096 ], height=(int)[ 16, 4096 ]",
+                             "video/x-raw(memory:CUDAMemory), format=(string)P010_10LE",
+                             "avdec_h264 ! videoconvert dither=none ! "
+                             "video/x-raw,format=P010_10LE ! fakecudaupload"};
 
 // A transform that relabels caps between system memory and
 // memory:CUDAMemory, the buffers unchanged: fakecudaupload labels, the fake
@@ -173,7 +182,7 @@ bool register_fake(GstPlugin* plugin, const FakeElement& fake) {
 
 gboolean fake_nvcodec_init(GstPlugin* plugin) {
   return register_label(plugin, kUpload) && register_label(plugin, kDownload) &&
-         register_fake(plugin, kDecoder);
+         register_fake(plugin, kDecoder) && register_fake(plugin, kDecoder10);
 }
 
 bool has_factory(const char* name) {
@@ -399,6 +408,48 @@ TEST_F(NvdecMonitor, ATransportStreamIsDecodedWithNvdecToo) {
   const auto cpu = score({}, error);
   ASSERT_TRUE(error.empty()) << error;
   EXPECT_EQ(nvdec, cpu);
+}
+
+// 10-bit: NVDEC's P010 repacked into the CPU decoder's I420_10LE before the
+// scaler without videoconvert's default dither (which moves 10-bit samples
+// by one), so the scaled scores equal the CPU's.
+TEST_F(NvdecMonitor, ATenBitDistOfAnotherSizeIsRepackedBitForBit) {
+  clip_ = make_clip("clip10.mp4", "yuv420p10le");
+  const std::string small = make_clip("small10.mp4", "yuv420p10le", "96x72");
+  ASSERT_FALSE(clip_.empty() || small.empty());
+  std::string error;
+  std::vector<std::string> factories;
+  SinkCaps caps;
+  const auto nvdec = score({{"backend", "cuda"}}, error, &factories, &caps, small);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec.size(), 10u);
+  EXPECT_EQ(count(factories, "fakenvh264dec10"), 2);
+  EXPECT_EQ(count(factories, "cudadownload"), 1);
+  EXPECT_TRUE(in_cuda_memory(caps.ref)) << caps.ref;
+  EXPECT_NE(caps.ref.find("P010_10LE"), std::string::npos) << caps.ref;
+  const auto cpu = score({}, error, nullptr, nullptr, small);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(nvdec, cpu);
+}
+
+// A stream with no sequence header (SPS and PPS taken out): the parser before
+// the NVDEC decoder never says what it holds, so no decoder is chosen; its
+// end of stream is an error naming the parser's problem, not a channel that
+// waits for ever.
+TEST_F(NvdecMonitor, AStreamWithoutASequenceHeaderEndsInAnError) {
+  const fs::path clip = scratch_ / "nosps.ts";
+  const std::string command =
+      "ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 10 "
+      "-c:v libx264 -bsf:v 'filter_units=remove_types=7|8' -f mpegts " +
+      clip.string();
+  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "ffmpeg's filter_units is missing";
+  clip_ = clip.string();
+  std::string error;
+  std::vector<std::string> factories;
+  const auto frames = score({{"backend", "cuda"}}, error, &factories);
+  EXPECT_TRUE(frames.empty());
+  EXPECT_NE(error.find("No valid frames found before end of stream"), std::string::npos) << error;
+  EXPECT_EQ(count(factories, "fakenvh264dec"), 0);
 }
 
 // 4:4:4 (High 4:4:4 Predictive): no NVDEC path (the fake refuses the

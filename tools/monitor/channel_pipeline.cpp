@@ -207,6 +207,9 @@ bool link_download(LiveConform& conform, GstVideoFormat cpu_format) {
     }
     chain.push_back(std::move(element));
   }
+  // NV12 or P010 into I420 or I420_10LE, sample for sample: videoconvert's
+  // default dither would move P010's 10-bit samples by one.
+  tools::repack_exactly(chain[1].get());
   tools::CapsPtr delivered(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
                                                gst_video_format_to_string(cpu_format), nullptr));
   tools::CapsPtr pinned = tools::pin_colour(delivered.get(), conform.dist_caps.get());
@@ -622,6 +625,9 @@ ChannelPipeline build_from_uris(const ChannelConfig& channel) {
     auto decoder = make("uridecodebin", prefix + "_decoder", "gstreamer1.0-plugins-base");
     auto queue = make("queue", prefix + "_queue", "gstreamer1.0-plugins-base");
     auto convert = make("videoconvert", prefix + "_convert", "gstreamer1.0-plugins-base");
+    // No dither: videoconvert converts even between caps that say the same
+    // (10-bit caps silent on the colorimetry pinned), and would move samples.
+    tools::repack_exactly(convert.get());
     auto filter = make("capsfilter", prefix + "_filter", "gstreamer1.0-plugins-base");
     g_object_set(decoder.get(), "uri", uri->c_str(), nullptr);
     add(pipeline, decoder);
