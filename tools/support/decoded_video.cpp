@@ -10,17 +10,22 @@ void link_decoded_video(GstElement* decoder, GstElement* branch_head) {
 }
 
 void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head) {
+  link_pad_of_type(decoder, pad, GST_ELEMENT(branch_head), "video/x-raw", "decoded video");
+}
+
+void link_pad_of_type(GstElement* decoder, GstPad* pad, GstElement* head, const char* media_type,
+                      const char* what) {
   CapsPtr caps(gst_pad_get_current_caps(pad));
   if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
   const GstStructure* s =
       caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
-  if (!s || !gst_structure_has_name(s, "video/x-raw")) return;
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(GST_ELEMENT(branch_head), "sink"));
+  if (!s || !gst_structure_has_name(s, media_type)) return;
+  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(head, "sink"));
   if (gst_pad_is_linked(sink.get())) return;
   if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {
-    GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-                                "Could not link the decoded video of %s to %s.",
-                                GST_ELEMENT_NAME(decoder), GST_ELEMENT_NAME(branch_head));
+    GError* error =
+        g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "Could not link the %s of %s to %s.",
+                    what, GST_ELEMENT_NAME(decoder), GST_ELEMENT_NAME(head));
     gst_element_post_message(decoder, gst_message_new_error(GST_OBJECT(decoder), error, nullptr));
     g_error_free(error);
   }

@@ -15,6 +15,12 @@ void link_decoded_video(GstElement* decoder, GstElement* branch_head);
 // and further video streams are left unlinked (the decoder drops them).
 void link_video_pad(GstElement* decoder, GstPad* pad, gpointer branch_head);
 
+// What link_video_pad() does for any media type: `pad` goes to `head`'s sink
+// pad when its caps are `media_type` and that sink is still free; a failed
+// link posts an error naming `what` ("decoded video", "compressed video").
+void link_pad_of_type(GstElement* decoder, GstPad* pad, GstElement* head, const char* media_type,
+                      const char* what);
+
 // "no-more-pads": all streams found; a branch without video posts an error.
 void check_video_found(GstElement* decoder, gpointer branch_head);
 

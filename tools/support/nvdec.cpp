@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "decoded_video.h"
+
 namespace vmafexact::tools {
 namespace {
 
@@ -62,20 +64,7 @@ struct CompressedLink {
 
 void link_compressed_pad(GstElement* decoder, GstPad* pad, gpointer data) {
   const auto* link = static_cast<const CompressedLink*>(data);
-  CapsPtr caps(gst_pad_get_current_caps(pad));
-  if (!caps) caps.reset(gst_pad_query_caps(pad, nullptr));
-  const GstStructure* s =
-      caps && !gst_caps_is_empty(caps.get()) ? gst_caps_get_structure(caps.get(), 0) : nullptr;
-  if (!s || !gst_structure_has_name(s, link->media_type.c_str())) return;
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(link->first, "sink"));
-  if (gst_pad_is_linked(sink.get())) return;
-  if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink.get()))) {
-    GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-                                "Could not link the compressed video of %s to %s.",
-                                GST_ELEMENT_NAME(decoder), GST_ELEMENT_NAME(link->first));
-    gst_element_post_message(decoder, gst_message_new_error(GST_OBJECT(decoder), error, nullptr));
-    g_error_free(error);
-  }
+  link_pad_of_type(decoder, pad, link->first, link->media_type.c_str(), "compressed video");
 }
 
 void check_compressed_found(GstElement* decoder, gpointer data) {
@@ -251,12 +240,7 @@ NvdecChoice choose_registered_nvdec(const GstCaps* stream) {
 }
 
 void expose_compressed_stream(GstElement* uridecodebin, const NvdecChoice& choice) {
-  GstCaps* defaults = nullptr;
-  g_object_get(uridecodebin, "caps", &defaults, nullptr);
-  CapsPtr caps(defaults ? defaults : gst_caps_new_empty());
-  caps.reset(gst_caps_make_writable(caps.release()));
-  gst_caps_append(caps.get(), gst_caps_new_empty_simple(choice.media_type.c_str()));
-  g_object_set(uridecodebin, "caps", caps.get(), nullptr);
+  expose_compressed_streams(uridecodebin, {choice.media_type});
 }
 
 std::vector<std::string> nvdec_media_types() {
