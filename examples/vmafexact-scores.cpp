@@ -284,6 +284,11 @@ int main(int argc, char** argv) {
   for (bool running = true; running;) {
     if (interrupted && !eos_sent) {
       std::fprintf(stderr, "interrupted: ending the streams\n");
+      // Not while a state change is in flight: sent between a sink's preroll
+      // and PLAYING, the EOS would block on a source's stream lock while holding
+      // the state lock PLAYING needs (a pipeline that never prerolls gets it
+      // after 2 s: the EOS is what ends that preroll).
+      gst_element_get_state(pipeline, nullptr, nullptr, 2 * GST_SECOND);
       gst_element_send_event(pipeline, gst_event_new_eos());
       eos_sent = true;
     }

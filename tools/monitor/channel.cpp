@@ -1,5 +1,7 @@
 #include "channel.h"
 
+#include "support/end_of_stream.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -400,7 +402,7 @@ void Channel::end_stream() {
   std::promise<void> sent;
   eos_sent_ = sent.get_future();
   eos_sender_ = std::thread([pipeline = ref(pipeline_.get()), sent = std::move(sent)]() mutable {
-    gst_element_send_event(pipeline.get(), gst_event_new_eos());
+    tools::send_eos_once_settled(pipeline.get());
     sent.set_value();
   });
 }
