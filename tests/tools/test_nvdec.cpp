@@ -11,82 +11,43 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "support/handles.h"
+#include "../common/fake_elements.h"
 #include "support/conform.h"
+#include "support/handles.h"
 #include "support/nvdec.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using vmafexact::test::FakeBinSpec;
+using vmafexact::test::register_fake_bin;
 using vmafexact::tools::CapsPtr;
 using vmafexact::tools::GstObjectPtr;
 using vmafexact::tools::MessagePtr;
 using vmafexact::tools::NvdecChoice;
 
-// A fake decoder: a bin with the sink template `sink_caps`, the klass of
-// nvcodec's decoders and, where `inner` names a decoder, that decoder inside
-// between ghost pads (so frames flow).
+// A fake decoder: a bin with the klass of nvcodec's decoders and the sink
+// template `sink_caps` and, where `inner` names a decoder, that decoder
+// inside (so frames flow); registered at primary rank, once.
 struct FakeDecoder {
   const char* name;
   const char* sink_caps;
   const char* inner;
 };
 
-void fake_class_init(gpointer klass, gpointer data) {
-  const auto* fake = static_cast<const FakeDecoder*>(data);
-  auto* element_class = GST_ELEMENT_CLASS(klass);
-  gst_element_class_set_static_metadata(element_class, fake->name, "Codec/Decoder/Video/Hardware",
-                                        "a stand-in for an NVDEC decoder", "vmafexact tests");
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                                          gst_caps_from_string(fake->sink_caps)));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-                                                          gst_caps_from_string("video/x-raw")));
-}
-
-void fake_instance_init(GTypeInstance* instance, gpointer klass) {
-  // The decoder it wraps, if any, is in the type's qdata.
-  const auto* inner = static_cast<const char*>(
-      g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
-  if (!inner) return;
-  // An element's name, or a chain of them ("vp9dec ! identity error-after=3").
-  GstElement* decoder = std::string_view(inner).find('!') == std::string_view::npos
-                            ? gst_element_factory_make(inner, nullptr)
-                            : gst_parse_bin_from_description(inner, TRUE, nullptr);
-  if (!decoder) return;
-  gst_bin_add(GST_BIN(instance), decoder);
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(decoder, "sink"));
-  GstObjectPtr<GstPad> src(gst_element_get_static_pad(decoder, "src"));
-  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("sink", sink.get()));
-  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("src", src.get()));
-}
-
 GstElementFactory* register_fake(const FakeDecoder& fake) {
-  if (GstElementFactory* found = gst_element_factory_find(fake.name)) {
-    gst_object_unref(found);  // the registry keeps it
-    return found;
-  }
-  GTypeQuery query;
-  g_type_query(GST_TYPE_BIN, &query);
-  GTypeInfo info{};
-  info.class_size = static_cast<guint16>(query.class_size);
-  info.class_init = fake_class_init;
-  info.class_data = &fake;
-  info.instance_size = static_cast<guint16>(query.instance_size);
-  info.instance_init = fake_instance_init;
-  const std::string type_name = std::string("VmafexactTestFake_") + fake.name;
-  const GType type =
-      g_type_register_static(GST_TYPE_BIN, type_name.c_str(), &info, static_cast<GTypeFlags>(0));
-  if (fake.inner)
-    g_type_set_qdata(type, g_quark_from_static_string("inner"), const_cast<char*>(fake.inner));
-  EXPECT_TRUE(gst_element_register(nullptr, fake.name, GST_RANK_PRIMARY, type));
+  // The bin's spec is kept by its type: one per decoder, made on first use.
+  static std::map<const FakeDecoder*, FakeBinSpec> specs;
+  const auto [spec, made] = specs.try_emplace(
+      &fake, FakeBinSpec{fake.name, "Codec/Decoder/Video/Hardware", fake.sink_caps, "video/x-raw",
+                         fake.inner});
+  EXPECT_TRUE(register_fake_bin(nullptr, spec->second, GST_RANK_PRIMARY));
   GstElementFactory* factory = gst_element_factory_find(fake.name);
-  gst_object_unref(factory);
+  if (factory) gst_object_unref(factory);  // the registry keeps it
   return factory;
 }
 

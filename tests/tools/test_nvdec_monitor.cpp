@@ -14,7 +14,6 @@
 // to the CPU (a decodebin) with a note. Its own program: the fake nvcodec
 // must not be seen by other tests.
 
-#include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/fake_elements.h"
 #include "../common/scratch_files.h"
 #include "channel_pipeline.h"
 #include "support/handles.h"
@@ -35,154 +35,41 @@ namespace {
 namespace fs = std::filesystem;
 using vmafexact::monitor_tool::build_channel_pipeline;
 using vmafexact::monitor_tool::ChannelConfig;
+using vmafexact::test::FakeBinSpec;
+using vmafexact::test::FakeRelabelSpec;
+using vmafexact::test::register_fake_bin;
+using vmafexact::test::register_fake_relabel;
 using vmafexact::test::ScratchFolder;
 using vmafexact::tools::GstObjectPtr;
 using vmafexact::tools::MessagePtr;
 
-// A bin around `inner` with the given klass and templates.
-struct FakeElement {
-  const char* name;
-  const char* klass;
-  const char* sink_caps;
-  const char* src_caps;
-  const char* inner;
-};
-
-const FakeElement kDecoder{"fakenvh264dec", "Codec/Decoder/Video/Hardware",
-                           "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
-                           "alignment=(string)au, profile=(string){ constrained-baseline, "
-                           "baseline, main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, "
-                           "4096 ]",
-                           "video/x-raw(memory:CUDAMemory), format=(string)NV12",
-                           "avdec_h264 ! videoconvert ! video/x-raw,format=NV12 ! fakecudaupload"};
+const FakeBinSpec kDecoder{"fakenvh264dec", "Codec/Decoder/Video/Hardware",
+                          "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                          "alignment=(string)au, profile=(string){ constrained-baseline, "
+                          "baseline, main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, "
+                          "4096 ]",
+                          "video/x-raw(memory:CUDAMemory), format=(string)NV12",
+                          "avdec_h264 ! videoconvert ! video/x-raw,format=NV12 ! fakecudaupload"};
 // High 10 into P010, as NVDEC delivers it (a decoder of its own: a format
 // list would let videoconvert pick NV12 for a 10-bit input).
-const FakeElement kDecoder10{"fakenvh264dec10", "Codec/Decoder/Video/Hardware",
-                             "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
-                             "alignment=(string)au, profile=(string)high-10, width=(int)[ 48, "
-                             "4096 ], height=(int)[ 16, 4096 ]",
-                             "video/x-raw(memory:CUDAMemory), format=(string)P010_10LE",
-                             "avdec_h264 ! videoconvert dither=none ! "
-                             "video/x-raw,format=P010_10LE ! fakecudaupload"};
+const FakeBinSpec kDecoder10{"fakenvh264dec10", "Codec/Decoder/Video/Hardware",
+                            "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                            "alignment=(string)au, profile=(string)high-10, width=(int)[ 48, "
+                            "4096 ], height=(int)[ 16, 4096 ]",
+                            "video/x-raw(memory:CUDAMemory), format=(string)P010_10LE",
+                            "avdec_h264 ! videoconvert dither=none ! "
+                            "video/x-raw,format=P010_10LE ! fakecudaupload"};
 
-// A transform that relabels caps between system memory and
-// memory:CUDAMemory, the buffers unchanged: fakecudaupload labels, the fake
-// cudadownload unlabels.
-struct FakeLabel {
-  const char* name;
-  const char* sink_feature;
-  const char* src_feature;
-};
-const FakeLabel kUpload{"fakecudaupload", GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
-                        "memory:CUDAMemory"};
-const FakeLabel kDownload{"cudadownload", "memory:CUDAMemory",
-                          GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY};
-
-GQuark label_quark() { return g_quark_from_static_string("vmafexact-fake-label"); }
-
-const FakeLabel& label_of(GstBaseTransform* transform) {
-  return *static_cast<const FakeLabel*>(
-      g_type_get_qdata(G_TYPE_FROM_INSTANCE(transform), label_quark()));
-}
-
-GstCaps* relabel_caps(GstBaseTransform* transform, GstPadDirection direction, GstCaps* caps,
-                      GstCaps* filter) {
-  const FakeLabel& label = label_of(transform);
-  GstCaps* relabelled = gst_caps_copy(caps);
-  const char* feature = direction == GST_PAD_SINK ? label.src_feature : label.sink_feature;
-  for (guint i = 0; i < gst_caps_get_size(relabelled); ++i)
-    gst_caps_set_features(relabelled, i, gst_caps_features_new(feature, nullptr));
-  if (!filter) return relabelled;
-  GstCaps* kept = gst_caps_intersect_full(filter, relabelled, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref(relabelled);
-  return kept;
-}
-
-GstFlowReturn keep_buffer(GstBaseTransform*, GstBuffer*) { return GST_FLOW_OK; }
-
-void label_class_init(gpointer klass, gpointer data) {
-  const auto* label = static_cast<const FakeLabel*>(data);
-  auto* element_class = GST_ELEMENT_CLASS(klass);
-  gst_element_class_set_static_metadata(element_class, label->name, "Filter/Video",
-                                        "a stand-in for nvcodec's", "vmafexact tests");
-  const std::string sink = std::string("video/x-raw(") + label->sink_feature + ")";
-  const std::string src = std::string("video/x-raw(") + label->src_feature + ")";
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                                          gst_caps_from_string(sink.c_str())));
-  gst_element_class_add_pad_template(
-      element_class,
-      gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, gst_caps_from_string(src.c_str())));
-  auto* transform_class = GST_BASE_TRANSFORM_CLASS(klass);
-  transform_class->transform_caps = relabel_caps;
-  transform_class->transform_ip = keep_buffer;
-  transform_class->passthrough_on_same_caps = FALSE;
-}
-
-void label_instance_init(GTypeInstance* instance, gpointer) {
-  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(instance), TRUE);
-}
-
-bool register_label(GstPlugin* plugin, const FakeLabel& label) {
-  GTypeQuery query;
-  g_type_query(GST_TYPE_BASE_TRANSFORM, &query);
-  GTypeInfo info{};
-  info.class_size = static_cast<guint16>(query.class_size);
-  info.class_init = label_class_init;
-  info.class_data = &label;
-  info.instance_size = static_cast<guint16>(query.instance_size);
-  info.instance_init = label_instance_init;
-  const GType type = g_type_register_static(
-      GST_TYPE_BASE_TRANSFORM, (std::string("VmafexactMonitorFake_") + label.name).c_str(), &info,
-      static_cast<GTypeFlags>(0));
-  g_type_set_qdata(type, label_quark(), const_cast<FakeLabel*>(&label));
-  return gst_element_register(plugin, label.name, GST_RANK_NONE, type);
-}
-
-void fake_class_init(gpointer klass, gpointer data) {
-  const auto* fake = static_cast<const FakeElement*>(data);
-  auto* element_class = GST_ELEMENT_CLASS(klass);
-  gst_element_class_set_static_metadata(element_class, fake->name, fake->klass,
-                                        "a stand-in for nvcodec's", "vmafexact tests");
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                                          gst_caps_from_string(fake->sink_caps)));
-  gst_element_class_add_pad_template(element_class,
-                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-                                                          gst_caps_from_string(fake->src_caps)));
-}
-
-void fake_instance_init(GTypeInstance* instance, gpointer klass) {
-  const auto* inner = static_cast<const char*>(
-      g_type_get_qdata(G_TYPE_FROM_CLASS(klass), g_quark_from_static_string("inner")));
-  GstElement* element = gst_parse_bin_from_description(inner, TRUE, nullptr);
-  if (!element) return;
-  gst_bin_add(GST_BIN(instance), element);
-  GstObjectPtr<GstPad> sink(gst_element_get_static_pad(element, "sink"));
-  GstObjectPtr<GstPad> src(gst_element_get_static_pad(element, "src"));
-  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("sink", sink.get()));
-  gst_element_add_pad(GST_ELEMENT(instance), gst_ghost_pad_new("src", src.get()));
-}
-
-bool register_fake(GstPlugin* plugin, const FakeElement& fake) {
-  GTypeQuery query;
-  g_type_query(GST_TYPE_BIN, &query);
-  GTypeInfo info{};
-  info.class_size = static_cast<guint16>(query.class_size);
-  info.class_init = fake_class_init;
-  info.class_data = &fake;
-  info.instance_size = static_cast<guint16>(query.instance_size);
-  info.instance_init = fake_instance_init;
-  const GType type = g_type_register_static(
-      GST_TYPE_BIN, (std::string("VmafexactMonitorFake_") + fake.name).c_str(), &info,
-      static_cast<GTypeFlags>(0));
-  g_type_set_qdata(type, g_quark_from_static_string("inner"), const_cast<char*>(fake.inner));
-  return gst_element_register(plugin, fake.name, GST_RANK_NONE, type);
-}
+// fakecudaupload labels system memory as CUDA memory, the fake cudadownload
+// takes the label off; the buffers stay as they are.
+const FakeRelabelSpec kUpload{"fakecudaupload", GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+                              "memory:CUDAMemory"};
+const FakeRelabelSpec kDownload{"cudadownload", "memory:CUDAMemory",
+                                GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY};
 
 gboolean fake_nvcodec_init(GstPlugin* plugin) {
-  return register_label(plugin, kUpload) && register_label(plugin, kDownload) &&
-         register_fake(plugin, kDecoder) && register_fake(plugin, kDecoder10);
+  return register_fake_relabel(plugin, kUpload) && register_fake_relabel(plugin, kDownload) &&
+         register_fake_bin(plugin, kDecoder) && register_fake_bin(plugin, kDecoder10);
 }
 
 // Whether vmafexact's sink pads take video/x-raw(memory:CUDAMemory).
