@@ -17,6 +17,7 @@ struct FloatMomentSums {
   double dist_first = 0;
   double ref_second = 0;
   double dist_second = 0;
+  bool operator==(const FloatMomentSums&) const = default;
 };
 
 // The finishing function: `cum /= (w * h)`, the size an int product as libvmaf's.

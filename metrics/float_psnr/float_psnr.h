@@ -22,6 +22,7 @@ FloatPeak float_peak(unsigned bpc);
 // size, the double sum of the squared float differences in raster order.
 struct FloatPsnrSums {
   double noise = 0;
+  bool operator==(const FloatPsnrSums&) const = default;
 };
 
 // The finishing function: compute_psnr()'s score from the summed noise.
