@@ -7,48 +7,27 @@
 
 namespace vmafexact::float_ansnr {
 
-namespace {
-
-// ansnr_tools.c's kernels: double quotients rounded to float, as its
-// initialisers are.
-constexpr float kRefKernel[3 * 3] = {
-    1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,  //
-    2.0 / 16.0, 4.0 / 16.0, 2.0 / 16.0,  //
-    1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,
-};
-constexpr float kDistKernel[5 * 5] = {
-    2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,   //
-    7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,   //
-    12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0,  //
-    7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,   //
-    2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,
-};
-
-// ansnr_filter2d_s()'s mirror (not ANSNR_OPT_BORDER_REPLICATE): about 0, and
-// about n - 1/2 (the last sample repeated).
-int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - i - 1 : i; }
-
-}  // namespace
-
-void filter_2d(const float* kernel, int side, const FloatPlane& src, FloatPlane& dst, int first_row,
+void filter_2d(const pixel::Kernel& kernel, const FloatPlane& src, FloatPlane& dst, int first_row,
                int end_row) {
   const int w = static_cast<int>(src.width), h = static_cast<int>(src.height);
+  const int side = kernel.side;
   const int radius = side / 2;
   const int inner_begin = std::min(radius, w);
   const int inner_end = std::max(w - radius, inner_begin);
   // Per output: accum = 0, then for each kernel row a float sum of its
   // products (from 0, in column order) added to accum. The inner columns run
   // the same operations in the same order, the columns side by side
-  // (-ffp-contract=off: no fused multiply-adds); the borders mirror.
+  // (-ffp-contract=off: no fused multiply-adds); the borders mirror
+  // (pixel::filtered_output(), the CUDA twin's code for every output).
   std::vector<float> inner(static_cast<std::size_t>(std::max(w, 1)));
   for (int i = first_row; i < end_row; ++i) {
     float* out = dst.row(static_cast<unsigned>(i));
     std::fill(out + inner_begin, out + inner_end, 0.0f);
     for (int fi = 0; fi < side; ++fi) {
-      const float* in = src.row(static_cast<unsigned>(mirror(i - radius + fi, h)));
+      const float* in = src.row(static_cast<unsigned>(pixel::mirror(i - radius + fi, h)));
       std::fill(inner.begin() + inner_begin, inner.begin() + inner_end, 0.0f);
       for (int fj = 0; fj < side; ++fj) {
-        const float tap = kernel[fi * side + fj];
+        const float tap = kernel.taps[fi * side + fj];
         const float* shifted = in + (fj - radius);
         for (int j = inner_begin; j < inner_end; ++j) inner[j] += tap * shifted[j];
       }
@@ -57,17 +36,20 @@ void filter_2d(const float* kernel, int side, const FloatPlane& src, FloatPlane&
     for (int j = 0; j < w; ++j) {
       if (j == inner_begin) j = inner_end;
       if (j >= w) break;
-      float accum = 0;
-      for (int fi = 0; fi < side; ++fi) {
-        const float* in = src.row(static_cast<unsigned>(mirror(i - radius + fi, h)));
-        float accum_inner = 0;
-        for (int fj = 0; fj < side; ++fj)
-          accum_inner += kernel[fi * side + fj] * in[mirror(j - radius + fj, w)];
-        accum += accum_inner;
-      }
-      out[j] = accum;
+      out[j] = pixel::filtered_output(kernel, i, j, w, h, [&](int row, int column) {
+        return src.row(static_cast<unsigned>(row))[column];
+      });
     }
   }
+}
+
+FloatAnsnrSums add_rows(std::span<const float> row_sig, std::span<const float> row_noise) {
+  FloatAnsnrSums sums;
+  for (std::size_t i = 0; i < row_sig.size(); ++i) {
+    sums.sig += row_sig[i];
+    sums.noise += row_noise[i];
+  }
+  return sums;
 }
 
 AnsnrScores ansnr_scores(const FloatAnsnrSums& sums, unsigned width, unsigned height,
@@ -103,26 +85,18 @@ FloatAnsnrSums FloatAnsnrCpuStage::compute(const PictureView& ref, const Picture
   // row in bands, then add the rows' float sums in order, as libvmaf does.
   for_each_row_band(*runner_, 0, static_cast<int>(h), std::size_t{w} * 34,
                     [&](unsigned, int first, int end) {
-                      filter_2d(kRefKernel, 3, ref_, ref_filtered_, first, end);
-                      filter_2d(kDistKernel, 5, dist_, dist_filtered_, first, end);
+                      filter_2d(pixel::kRefKernel, ref_, ref_filtered_, first, end);
+                      filter_2d(pixel::kDistKernel, dist_, dist_filtered_, first, end);
                       for (int i = first; i < end; ++i) {
-                        const float* r = ref_filtered_.row(static_cast<unsigned>(i));
-                        const float* d = dist_filtered_.row(static_cast<unsigned>(i));
-                        float sig = 0, noise = 0;
-                        for (unsigned j = 0; j < w; ++j) {
-                          sig += r[j] * r[j];
-                          noise += (r[j] - d[j]) * (r[j] - d[j]);
-                        }
-                        row_sig_[static_cast<std::size_t>(i)] = sig;
-                        row_noise_[static_cast<std::size_t>(i)] = noise;
+                        const pixel::RowSums row =
+                            pixel::row_sums(ref_filtered_.row(static_cast<unsigned>(i)),
+                                            dist_filtered_.row(static_cast<unsigned>(i)),
+                                            static_cast<int>(w));
+                        row_sig_[static_cast<std::size_t>(i)] = row.sig;
+                        row_noise_[static_cast<std::size_t>(i)] = row.noise;
                       }
                     });
-  FloatAnsnrSums sums;
-  for (unsigned i = 0; i < h; ++i) {
-    sums.sig += row_sig_[i];
-    sums.noise += row_noise_[i];
-  }
-  return sums;
+  return add_rows(row_sig_, row_noise_);
 }
 
 }  // namespace vmafexact::float_ansnr

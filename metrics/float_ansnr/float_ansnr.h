@@ -9,26 +9,33 @@
 // min(10 log10(peak^2 w h / max(noise, 1e-10)), psnr_max).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "common/feature_stage.h"
 #include "common/float_plane.h"
+#include "float_ansnr/float_ansnr_pixel.h"
 
 namespace vmafexact::float_ansnr {
 
 // The smallest side libvmaf's mirror stays inside (the 5x5 kernel's radius + 1).
 inline constexpr unsigned kMinSide = 3;
 
-// ansnr_filter2d_s(): `src` filtered by the square `kernel` of side `side`
-// into `dst` (of src's size), rows [first_row, end_row) only.
-void filter_2d(const float* kernel, int side, const FloatPlane& src, FloatPlane& dst, int first_row,
+// ansnr_filter2d_s(): `src` filtered by `kernel` (pixel::kRefKernel or
+// kDistKernel) into `dst` (of src's size), rows [first_row, end_row) only.
+void filter_2d(const pixel::Kernel& kernel, const FloatPlane& src, FloatPlane& dst, int first_row,
                int end_row);
 
 // The per-pixel stage's result: ansnr_mse_s()'s float sums.
 struct FloatAnsnrSums {
   float sig = 0;
   float noise = 0;
+  bool operator==(const FloatAnsnrSums&) const = default;
 };
+
+// ansnr_mse_s()'s float sums from its rows' sums (pixel::row_sums()), added
+// in row order: the finishing step of both backends' stages.
+FloatAnsnrSums add_rows(std::span<const float> row_sig, std::span<const float> row_noise);
 
 // The finishing function: compute_ansnr()'s two scores, in libvmaf's order.
 struct AnsnrScores {
