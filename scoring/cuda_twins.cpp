@@ -5,7 +5,13 @@
 #include "cambi/cambi_cuda_stage.h"
 #include "cambi/cambi_extractor.h"
 #include "float_adm/float_adm_cuda_stage.h"
+#include "float_ansnr/float_ansnr_cuda_stage.h"
+#include "float_ansnr/float_ansnr_extractor.h"
+#include "float_moment/float_moment_cuda_stage.h"
+#include "float_moment/float_moment_extractor.h"
 #include "float_motion/float_motion_cuda_stage.h"
+#include "float_psnr/float_psnr_cuda_stage.h"
+#include "float_psnr/float_psnr_extractor.h"
 #include "float_vif/float_vif_cuda_stage.h"
 #include "motion/motion_cuda_stage.h"
 #include "psnr/psnr_cuda_stage.h"
@@ -46,6 +52,20 @@ std::string float_adm::cuda_refusal(const OptionValues& options) {
   return cuda_refusal(vmafexact::float_adm::params_of(options));
 }
 
+std::unique_ptr<FeatureExtractor> float_ansnr::make_cuda_extractor(const OptionValues& options,
+                                                                   CudaStream stream) {
+  return vmafexact::float_ansnr::make_extractor(options, [stream](const PictureFormat& format) {
+    return std::make_unique<FloatAnsnrCudaStage>(format, stream);
+  });
+}
+
+std::unique_ptr<FeatureExtractor> float_moment::make_cuda_extractor(const OptionValues& options,
+                                                                    CudaStream stream) {
+  return vmafexact::float_moment::make_extractor(options, [stream](const PictureFormat& format) {
+    return std::make_unique<FloatMomentCudaStage>(format, stream);
+  });
+}
+
 std::unique_ptr<FeatureExtractor> float_motion::make_cuda_extractor(const OptionValues& options,
                                                                     CudaStream stream) {
   return vmafexact::float_motion::make_extractor(
@@ -53,6 +73,13 @@ std::unique_ptr<FeatureExtractor> float_motion::make_cuda_extractor(const Option
                         const vmafexact::float_motion::FloatMotionParams& params) {
         return std::make_unique<FloatMotionCudaStage>(format, params, stream);
       });
+}
+
+std::unique_ptr<FeatureExtractor> float_psnr::make_cuda_extractor(const OptionValues& options,
+                                                                  CudaStream stream) {
+  return vmafexact::float_psnr::make_extractor(options, [stream](const PictureFormat& format) {
+    return std::make_unique<FloatPsnrCudaStage>(format, stream);
+  });
 }
 
 std::unique_ptr<FeatureExtractor> float_vif::make_cuda_extractor(const OptionValues& options,

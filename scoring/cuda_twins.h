@@ -24,6 +24,18 @@ namespace float_vif {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
                                                       CudaStream stream);
 }
+namespace float_psnr {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+}
+namespace float_ansnr {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+}
+namespace float_moment {
+std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options,
+                                                      CudaStream stream);
+}
 namespace cambi {
 std::unique_ptr<FeatureExtractor> make_cuda_extractor(const OptionValues& options, CudaStream stream);
 }

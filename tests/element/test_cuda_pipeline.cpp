@@ -427,7 +427,7 @@ RunOutcome run_collecting_warnings(const std::string& description) {
 }
 
 // backend=auto with CUDA memory and a feature without a CUDA twin
-// (float_ansnr) scores on the CPU through a host map, says so once, and writes
+// (psnr_hvs) scores on the CPU through a host map, says so once, and writes
 // the CPU's log; backend=cuda refuses the same run with an error naming the
 // feature. The float model, whose features all have twins (float_adm's
 // since 2026-12-05), scores on the GPU without a warning, with the CPU's log.
@@ -458,7 +458,7 @@ TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
         EXPECT_EQ(scored.frames[i].at(key), value) << "frame " << i << " " << key;
   };
   for (const std::string scoring :
-       {"model=vmaf_v0.6.1 features=float_ansnr", "model=vmaf_float_v0.6.1"}) {
+       {"model=vmaf_v0.6.1 features=psnr_hvs", "model=vmaf_float_v0.6.1"}) {
     const bool twinned = scoring == "model=vmaf_float_v0.6.1";
     const std::string cpu_log = temp_log("fallback.cpu.json");
     const RunOutcome cpu = run_collecting_warnings(element(scoring, "cpu", cpu_log) + ref +
@@ -475,7 +475,7 @@ TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
     } else {
       ASSERT_EQ(automatic.warnings.size(), 1u);
       EXPECT_NE(automatic.warnings[0].find("Scoring on the CPU: backend=auto does not use the GPU "
-                                           "for this run, because of float_ansnr (no CUDA twin "
+                                           "for this run, because of psnr_hvs (no CUDA twin "
                                            "yet)."),
                 std::string::npos)
           << automatic.warnings[0];
@@ -485,7 +485,7 @@ TEST(CudaBackend, AutoScoresFeaturesWithoutTwinsOnTheCpuWithOneWarning) {
     const RunOutcome forced =
         run_collecting_warnings(element(scoring, "cuda", "") + ref + upload + " ! v.ref_sink " +
                                 dist + upload + " ! v.dist_sink");
-    EXPECT_NE(forced.error.find("float_ansnr"), std::string::npos) << forced.error;
+    EXPECT_NE(forced.error.find("psnr_hvs"), std::string::npos) << forced.error;
   }
 }
 

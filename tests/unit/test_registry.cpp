@@ -99,13 +99,15 @@ TEST(Registry, NamesTheFeaturesWithoutACudaTwin) {
     EXPECT_EQ(missing("vmaf_v0.6.1,vmaf_float_b_v0.6.3", "psnr_hvs,float_adm,psnr_hvs"),
               Names{"psnr_hvs (no CUDA twin yet)"});
     EXPECT_EQ(missing("", "float_motion,ciede"), Names{"ciede (no CUDA twin yet)"});
+    // libvmaf's float luma extractors (twins since 2026-12-06).
+    EXPECT_EQ(missing("", "float_psnr,float_ansnr,float_moment"), Names{});
     // A twin that does not compute an option: named with its reason, each
     // request once.
-    const Names p_norm = missing("vmaf_float_v0.6.1", "float_adm=adm_p_norm=2,float_ansnr");
+    const Names p_norm = missing("vmaf_float_v0.6.1", "float_adm=adm_p_norm=2,psnr_hvs");
     ASSERT_EQ(p_norm.size(), 2u);
     EXPECT_TRUE(p_norm[0].starts_with("float_adm (adm_p_norm=2 raises every sample's term"))
         << p_norm[0];
-    EXPECT_EQ(p_norm[1], "float_ansnr (no CUDA twin yet)");
+    EXPECT_EQ(p_norm[1], "psnr_hvs (no CUDA twin yet)");
     EXPECT_TRUE(cuda_twin_refusal("float_adm").empty());
     EXPECT_TRUE(cuda_twin_refusal("float_adm", {{"adm_p_norm", "3"}}).empty());
     try {
