@@ -261,9 +261,12 @@ TEST_F(CudaParity, EightKEveryTwinEqualsTheCpu) {
                                  {"cambi", cambi_v1},
                                  {"float_motion", {{"motion_add_scale1", "true"}}},
                                  {"float_vif", {}},
-                                 {"float_adm", {}}},
+                                 {"float_adm", {}},
+                                 {"float_psnr", {}},
+                                 {"float_ansnr", {}},
+                                 {"float_moment", {}}},
                                 backend);
-  ASSERT_EQ(features.size(), 11u) << "a twin is missing";
+  ASSERT_EQ(features.size(), 14u) << "a twin is missing";
   const PictureFormat format{7680, 4320, 8, ChromaFormat::k420};
   expect_same_scores(make_clip(format, 2, 17), features, "", format_label(format));
 }
@@ -373,6 +376,25 @@ TEST_F(CudaParity, FloatAdmEqualsTheCpu) {
   const PictureFormat hd{1280, 720, 8, ChromaFormat::k420};
   expect_same_scores(make_clip(hd, 4, 7), {}, "vmaf_float_v0.6.1,vmaf_float_b_v0.6.3",
                      format_label(hd) + " float models");
+}
+
+// libvmaf's float luma extractors (float_psnr, float_ansnr, float_moment), 8
+// to 16 bits, from 1x1 (3x3 for float_ansnr) to 1920x1080 with odd sides, and
+// 16-bit 3840x2160, whose second moments pass 2^53 units (each such plane
+// summed on the host in libvmaf's order, as the CPU does).
+TEST_F(CudaParity, FloatLumaExtractorsEqualTheCpu) {
+  const std::vector<PictureFormat> formats = {
+      {1, 1, 8, ChromaFormat::k444},      {2, 3, 12, ChromaFormat::k420},
+      {3, 3, 10, ChromaFormat::k420},     {5, 4, 16, ChromaFormat::k422},
+      {37, 23, 12, ChromaFormat::k422},   {129, 97, 8, ChromaFormat::k400},
+      {331, 177, 16, ChromaFormat::k420}, {1277, 719, 10, ChromaFormat::k420},
+      {1920, 1080, 8, ChromaFormat::k420}};
+  for (const char* feature : {"float_psnr", "float_ansnr", "float_moment"})
+    expect_same_scores_where_taken(feature, formats, {FeatureOptions{}});
+  const PictureFormat uhd{3840, 2160, 16, ChromaFormat::k420};
+  expect_same_scores(make_clip(uhd, 2, 5),
+                     {{"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}}, "",
+                     format_label(uhd) + " float luma extractors");
 }
 
 // cambi (at least 216 samples on a side) with every option the VMAF models
