@@ -167,6 +167,12 @@ struct V {
   }
   VMAFEXACT_SIMD_INLINE bool any(M m) { return m != 0; }
   VMAFEXACT_SIMD_INLINE bool all(M m) { return m == 0xFFFF; }
+  // The lanes of m moved to the front, in order, zeros after (vpcompressd in
+  // a register: its store form is microcoded on AMD's cores), and their count.
+  VMAFEXACT_SIMD_INLINE I compress32(M m, I v) { return _mm512_maskz_compress_epi32(m, v); }
+  VMAFEXACT_SIMD_INLINE unsigned count(M m) {
+    return static_cast<unsigned>(__builtin_popcount(m));
+  }
 
   // --- Doubles -------------------------------------------------------------------
   VMAFEXACT_SIMD_INLINE D set1d(double x) { return _mm512_set1_pd(x); }

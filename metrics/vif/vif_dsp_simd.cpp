@@ -454,11 +454,127 @@ template <class V>
   return V::add32(hi, V::template srli32<16>(lo_rounded));
 }
 
+// The AVX-512 horizontal pass for taps below 2^15, in two loops per block of
+// kPackBlock columns. The first filters the eight rows (paired_filter, 2N
+// outputs a step), finishes the pixels below the noise floor (sigma1_sq <
+// sigma_nsq: no logarithm) and packs the others' sigma1_sq, sigma2_sq and
+// sigma12 side by side (vpcompressd); the second takes the packed pixels N at
+// a time through the logarithms and the gain. In one loop a step (eight rows
+// filtered, then three table gathers behind a double division) is too long
+// for the core to run the next step's filtering while it waits on the
+// gathers, which took a third of the pass; the second loop's steps are short
+// enough to overlap, and its gathers have every lane busy where the first
+// loop's often had half. Every sum is of integers, so the order is free; the
+// zeros stored after the last packed pixel add log2(sigma_nsq) - 17 * 2048 = 0
+// to den_log and fail the gain's sigma12 > 0, so they add nothing.
+template <class V, unsigned kWidth>
+void stat_horizontal_packed(const StatRows& in, const Filter& filter, unsigned w,
+                            const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  using I = typename V::I;
+  using M = typename V::M;
+  constexpr unsigned N = V::N;
+  constexpr unsigned kStep = 2 * N;
+  constexpr unsigned kPairs = (kWidth + 1) / 2;
+  constexpr int half = static_cast<int>(kWidth / 2);
+  I even_taps[kPairs], odd_taps[kPairs];
+  for (unsigned p = 0; p < kPairs; ++p) {
+    even_taps[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p)));
+    odd_taps[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p) - 1));
+  }
+  const std::uint32_t sum = tap_sum(filter);
+  const I unbias = V::set32(32768u * sum);
+  const I round_lo = V::set32(32768u * sum + 32768u);  // unbias and round (round_joined)
+  const I nsq = V::set32(kSigmaNsq);
+  const I one = V::set32(1);
+  const I den_log_offset = V::set32(2048 * 17);
+  const I low32 = V::set64(0xFFFFFFFFu);
+
+  // Columns per block: each int32 lane sum below adds at most kPackBlock / N
+  // terms below 2^17 before it moves to the int64 sums; the packed values of a
+  // block (6 KiB) stay in L1.
+  constexpr unsigned kPackBlock = 512;
+  alignas(64) std::int32_t packed_s1[kPackBlock + N];
+  alignas(64) std::int32_t packed_s2[kPackBlock + N];
+  alignas(64) std::int32_t packed_s12[kPackBlock + N];
+
+  I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
+  const std::array<std::int16_t*, StatRows::kCount> rows = in.all();
+  unsigned j = 0;
+  while (j + kStep <= w) {
+    const unsigned block_end = std::min(w, j + kPackBlock);
+    I den_non_log = V::zero();
+    unsigned packed = 0;
+    // The first loop's work on N filtered pixels (filtered[r]: StatRows row r).
+    const auto pack = [&](const I* filtered) __attribute__((always_inline)) {
+      const I mu1 = filtered[0], mu2 = filtered[1];
+      const I mu1_sq = mul_round_high<V>(mu1, mu1);
+      const I mu2_sq = mul_round_high<V>(mu2, mu2);
+      const I mu1_mu2 = mul_round_high<V>(mu1, mu2);
+      const I sigma1_sq = V::sub32(round_joined<V>(filtered[2], filtered[3]), mu1_sq);
+      const I sigma2_sq = V::max0_32(V::sub32(round_joined<V>(filtered[4], filtered[5]), mu2_sq));
+      const I sigma12 = V::sub32(round_joined<V>(filtered[6], filtered[7]), mu1_mu2);
+      const M non_log = V::lt32(sigma1_sq, nsq);
+      den_non_log = V::add_count(den_non_log, non_log);
+      const I nl = V::maskz(non_log, sigma2_sq);
+      num_non_log_e = V::add64(num_non_log_e, V::and_(nl, low32));
+      num_non_log_o = V::add64(num_non_log_o, V::odd(nl));
+      const M log = V::mask_andnot(non_log, V::mask_first(N));
+      V::store(packed_s1 + packed, V::compress32(log, sigma1_sq));
+      V::store(packed_s2 + packed, V::compress32(log, sigma2_sq));
+      V::store(packed_s12 + packed, V::compress32(log, sigma12));
+      packed += V::count(log);
+    };
+    for (; j + kStep <= block_end; j += kStep) {
+      const int first = static_cast<int>(j) - half;
+      I even[StatRows::kCount], odd[StatRows::kCount];
+      const auto filter_row = [&](unsigned r, I start) __attribute__((always_inline)) {
+        paired_filter<V, kWidth>(rows[r], first, even_taps, odd_taps, start, even[r], odd[r]);
+      };
+      filter_row(0, unbias);
+      filter_row(1, unbias);
+      filter_row(2, round_lo);
+      filter_row(3, unbias);
+      filter_row(4, round_lo);
+      filter_row(5, unbias);
+      filter_row(6, round_lo);
+      filter_row(7, unbias);
+      pack(even);
+      pack(odd);
+    }
+    // Zeros after the last packed pixel, up to the second loop's last vector.
+    V::store(packed_s1 + packed, V::zero());
+    V::store(packed_s2 + packed, V::zero());
+    V::store(packed_s12 + packed, V::zero());
+    I den_log = V::zero(), num_log = V::zero();
+    for (unsigned k = 0; k < packed; k += N) {
+      const I s1 = V::load(packed_s1 + k);
+      const I s2 = V::load(packed_s2 + k);
+      const I s12 = V::load(packed_s12 + k);
+      // log2_32(sigma_nsq + sigma1_sq) - 17 * 2048 (0 in the lanes after the last).
+      den_log = V::add32(den_log, V::sub32(V::log2_32(table, V::add32(nsq, s1)), den_log_offset));
+      const M gain = V::mask_and(V::gt0_32(s12), V::gt0_32(s2));
+      if (!V::any(gain)) continue;
+      const I g_s1 = V::select(gain, s1, nsq);
+      const I g_s12 = V::select(gain, s12, one);
+      const I g_s2 = V::select(gain, s2, one);
+      num_log =
+          V::add32(num_log, V::maskz(gain, gain_log<V>(g_s1, g_s12, g_s2, table, enhn_gain_limit)));
+    }
+    sums.den_non_log += V::sum32_signed_wide(den_non_log);
+    sums.den_log += V::sum32_signed_wide(den_log);
+    sums.num_log += V::sum32_signed_wide(num_log);
+  }
+  sums.num_non_log += static_cast<std::int64_t>(V::sum64(V::add64(num_non_log_e, num_non_log_o)));
+  scalar::stat_horizontal<kWidth>(in, filter, j, w, table, enhn_gain_limit, sums);
+}
+
 // kPaired: the taps fit int16 (paired_filter, 2N outputs a step), else
 // symmetric_filter (N outputs a step).
 template <class V, unsigned kWidth, bool kPaired>
 void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
                            const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  if constexpr (kPaired && V::kAvx512)
+    return stat_horizontal_packed<V, kWidth>(in, filter, w, table, enhn_gain_limit, sums);
   using I = typename V::I;
   using M = typename V::M;
   constexpr unsigned N = V::N;
