@@ -568,11 +568,14 @@ void stat_horizontal_packed(const StatRows& in, const Filter& filter, unsigned w
   scalar::stat_horizontal<kWidth>(in, filter, j, w, table, enhn_gain_limit, sums);
 }
 
-// kPaired: the taps fit int16 (paired_filter, 2N outputs a step), else
-// symmetric_filter (N outputs a step).
+// kPaired: the taps fit int16 (paired_filter, the even outputs then the odd
+// ones, 2N outputs a step), else symmetric_filter (N outputs a step).
 template <class V, unsigned kWidth, bool kPaired>
 void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
                            const std::uint16_t* table, double enhn_gain_limit, ScaleSums& sums) {
+  // AVX-512: the two loops of stat_horizontal_packed. With AVX2 they were no
+  // faster (an AMD EPYC: its 8-lane gathers cost less, the compress is a
+  // table lookup and a permute).
   if constexpr (kPaired && V::kAvx512)
     return stat_horizontal_packed<V, kWidth>(in, filter, w, table, enhn_gain_limit, sums);
   using I = typename V::I;
@@ -580,14 +583,11 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
   constexpr unsigned N = V::N;
   constexpr unsigned kStep = kPaired ? 2 * N : N;
   constexpr int half = static_cast<int>(kWidth / 2);
-  // kPaired: the even and the odd outputs' tap pairs (paired_filter); else the taps.
-  I taps[kWidth], odd_taps[(kWidth + 1) / 2];
+  // kPaired: the tap pairs (paired_filter); else the taps.
+  I taps[kWidth];
   for (unsigned k = 0; k < kWidth; ++k) {
     if constexpr (kPaired) {
-      if (k % 2 == 0) {
-        taps[k / 2] = V::set32(tap_pair(filter, static_cast<int>(k)));
-        odd_taps[k / 2] = V::set32(tap_pair(filter, static_cast<int>(k) - 1));
-      }
+      if (k % 2 == 0) taps[k / 2] = V::set32(tap_pair(filter, static_cast<int>(k)));
     } else {
       taps[k] = V::set32(filter.taps[k]);
     }
@@ -650,24 +650,7 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
     den_non_log = V::zero(), den_log = V::zero(), num_log = V::zero();
     for (; j + kStep <= chunk_end; j += kStep) {
       const int first = static_cast<int>(j) - half;
-      if constexpr (kPaired && V::N >= 16) {
-        // Every row's even and odd outputs from one set of loads, then the
-        // pixels of each.
-        I even[StatRows::kCount], odd[StatRows::kCount];
-        const auto filter_row = [&](unsigned r, I start) __attribute__((always_inline)) {
-          paired_filter<V, kWidth>(rows[r], first, taps, odd_taps, start, even[r], odd[r]);
-        };
-        filter_row(0, unbias);
-        filter_row(1, unbias);
-        filter_row(2, round_lo);
-        filter_row(3, unbias);
-        filter_row(4, round_lo);
-        filter_row(5, unbias);
-        filter_row(6, round_lo);
-        filter_row(7, unbias);
-        accumulate([&](unsigned r, I) __attribute__((always_inline)) { return even[r]; });
-        accumulate([&](unsigned r, I) __attribute__((always_inline)) { return odd[r]; });
-      } else if constexpr (kPaired) {
+      if constexpr (kPaired) {
         // The even outputs, then the odd ones as the even outputs of the
         // columns one further on.
         const auto at = [&](int column) __attribute__((always_inline)) {
