@@ -88,5 +88,8 @@ if [[ "${1:-}" == --valgrind ]]; then
   GST_PLUGIN_PATH=$repo/build/gst G_SLICE=always-malloc valgrind --leak-check=full \
     --suppressions="$repo/tests/valgrind.supp" \
     --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=3 \
-    build/tests/element-tests 2>&1 | tail -20
+    build/tests/element-tests --gtest_filter='-Scale.*:*ScaleLikeFfmpeg*' 2>&1 | tail -20
+  # Left out: the suites that load gst-libav, whose libhwy runs rdtscp in its
+  # initializer; Debian 12's valgrind (3.19) cannot decode it and stops the
+  # process with SIGILL. ASan runs them above.
 fi
