@@ -29,23 +29,6 @@ namespace tile = vmafexact::cuda::float_ansnr::tile;
 
 namespace {
 
-// Hard edges over a gradient, noise, and (`fill`) runs of extreme or
-// out-of-range samples.
-void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-  const unsigned max = (1u << plane.bpc()) - 1;
-  const unsigned container = plane.bpc() == 8 ? 255u : 65535u;
-  for (unsigned y = 0; y < plane.height(); ++y)
-    for (unsigned x = 0; x < plane.width(); ++x) {
-      unsigned value = (x * 41u + y * 7u + seed * 67u) % (max + 1);
-      if ((x / 3 + y / 4 + seed) % 5 == 0) value = (x + y + seed) % 2 ? max : 0;
-      if ((x * 3 + y) % 11 == seed % 11) value = static_cast<unsigned>(rng() % (max + 1));
-      if (fill == Fill::kExtremes && (x + 2 * y) % 3 == 0) value = rng() % 2 ? max : 0;
-      if (fill == Fill::kFullRange && (x * y) % 7 == 3)
-        value = static_cast<unsigned>(rng() % (container + 1));
-      plane.set(x, y, value);
-    }
-}
-
 // The filter kernel's outputs on the host, one at a time.
 std::vector<float> emulate_filter(const std::vector<float>& plane, int w, int h,
                                   const tile::pixel::Kernel& kernel) {
@@ -79,7 +62,7 @@ const std::vector<Size> kSizes = {{3, 3},  {4, 3},   {3, 7},   {5, 5},   {6, 4},
 struct FloatAnsnrTwin {
   static constexpr const char* kFeature = "float_ansnr";
   static void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-    ::paint(plane, seed, fill, rng);
+    paint_edges_and_noise(plane, seed, fill, rng);
   }
 };
 
@@ -93,8 +76,8 @@ TEST(float_ansnr_cuda_emulation, FilteredPlanesAndSumsEqualTheCpu) {
       for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
         const std::string what = case_label(w, h, bpc);
         test::TestPlane ref(w, h, bpc), dist(w, h, bpc);
-        paint(ref, 1, fill, rng);
-        paint(dist, 2, fill, rng);
+        paint_edges_and_noise(ref, 1, fill, rng);
+        paint_edges_and_noise(dist, 2, fill, rng);
         const int iw = static_cast<int>(w), ih = static_cast<int>(h);
         const auto ref_filtered = emulate_filter(float_picture(ref, tile::kSampleOffset), iw, ih,
                                                  tile::pixel::kRefKernel);
@@ -133,7 +116,7 @@ TEST_F(float_ansnr_cuda_device, StageContractEqualsTheCpuStage) {
   for (const unsigned bpc : {8u, 10u, 12u, 16u})
     for (const auto& [w, h] : sizes) {
       const std::vector<HostFrame> frames =
-          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint, rng);
+          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint_edges_and_noise, rng);
       const PictureFormat format{w, h, bpc, ChromaFormat::k400};
       fa::FloatAnsnrCpuStage cpu;
       cuda::float_ansnr::FloatAnsnrCudaStage twin(format, stream.get());

@@ -32,23 +32,6 @@ namespace fm = vmafexact::float_moment;
 
 namespace {
 
-// Hard edges over a gradient, noise, and (`fill`) runs of extreme or
-// out-of-range samples.
-void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-  const unsigned max = (1u << plane.bpc()) - 1;
-  const unsigned container = plane.bpc() == 8 ? 255u : 65535u;
-  for (unsigned y = 0; y < plane.height(); ++y)
-    for (unsigned x = 0; x < plane.width(); ++x) {
-      unsigned value = (x * 23u + y * 19u + seed * 61u) % (max + 1);
-      if ((x / 4 + y / 3 + seed) % 5 == 0) value = (x + y + seed) % 2 ? max : 0;
-      if ((x * 3 + y) % 7 == seed % 7) value = static_cast<unsigned>(rng() % (max + 1));
-      if (fill == Fill::kExtremes && (x + 2 * y) % 3 == 0) value = rng() % 2 ? max : 0;
-      if (fill == Fill::kFullRange && (x * y) % 5 == 2)
-        value = static_cast<unsigned>(rng() % (container + 1));
-      plane.set(x, y, value);
-    }
-}
-
 template <class Sample>
 void add_row_totals(const test::TestPlane& ref, const test::TestPlane& dist, unsigned y,
                     std::vector<std::uint64_t>& rows) {
@@ -112,7 +95,7 @@ const std::vector<Size> kSizes = {{1, 1},   {2, 3},   {3, 1},   {5, 5},    {17, 
 struct FloatMomentTwin {
   static constexpr const char* kFeature = "float_moment";
   static void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-    ::paint(plane, seed, fill, rng);
+    paint_edges_and_noise(plane, seed, fill, rng);
   }
 };
 
@@ -125,8 +108,8 @@ TEST(float_moment_cuda_emulation, SumsEqualTheCpu) {
     for (const auto& [w, h] : kSizes)
       for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
         test::TestPlane ref(w, h, bpc), dist(w, h, bpc);
-        paint(ref, 1, fill, rng);
-        paint(dist, 2, fill, rng);
+        paint_edges_and_noise(ref, 1, fill, rng);
+        paint_edges_and_noise(dist, 2, fill, rng);
         fm::FloatMomentCpuStage cpu;
         EXPECT_TRUE(same_sums(emulate(ref, dist), cpu.compute(ref.view(), dist.view(), 0)))
             << case_label(w, h, bpc);
@@ -142,7 +125,7 @@ TEST(float_moment_cuda_emulation, SecondMomentPast2To53EqualsTheCpu) {
   std::mt19937_64 rng(seed() ^ 0xF31);
   test::TestPlane ref(kPastWidth, kPastHeight, 16), dist(kPastWidth, kPastHeight, 16);
   paint_past_2_53(ref);
-  paint(dist, 2, Fill::kRandom, rng);
+  paint_edges_and_noise(dist, 2, Fill::kRandom, rng);
   fm::FloatMomentCpuStage cpu;
   const fm::FloatMomentSums expected = cpu.compute(ref.view(), dist.view(), 0);
   unsigned in_order = 0;
@@ -166,7 +149,7 @@ TEST_F(float_moment_cuda_device, StageContractEqualsTheCpuStage) {
   for (const unsigned bpc : {8u, 10u, 12u, 16u})
     for (const auto& [w, h] : sizes) {
       const std::vector<HostFrame> frames =
-          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint, rng);
+          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint_edges_and_noise, rng);
       const PictureFormat format{w, h, bpc, ChromaFormat::k400};
       fm::FloatMomentCpuStage cpu;
       cuda::float_moment::FloatMomentCudaStage twin(format, stream.get());
@@ -179,7 +162,7 @@ TEST_F(float_moment_cuda_device, StageContractEqualsTheCpuStage) {
   for (unsigned f = 0; f < 2; ++f) {
     frames.push_back({test::TestPlane(kPastWidth, kPastHeight, 16),
                       test::TestPlane(kPastWidth, kPastHeight, 16)});
-    paint(f == 0 ? frames.back().ref : frames.back().dist, f, Fill::kRandom, rng);
+    paint_edges_and_noise(f == 0 ? frames.back().ref : frames.back().dist, f, Fill::kRandom, rng);
     paint_past_2_53(f == 0 ? frames.back().dist : frames.back().ref);
   }
   fm::FloatMomentCpuStage cpu;

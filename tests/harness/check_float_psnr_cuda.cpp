@@ -31,23 +31,6 @@ namespace fp = vmafexact::float_psnr;
 
 namespace {
 
-// Hard edges over a gradient, noise, and (`fill`) runs of extreme or
-// out-of-range samples.
-void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-  const unsigned max = (1u << plane.bpc()) - 1;
-  const unsigned container = plane.bpc() == 8 ? 255u : 65535u;
-  for (unsigned y = 0; y < plane.height(); ++y)
-    for (unsigned x = 0; x < plane.width(); ++x) {
-      unsigned value = (x * 31u + y * 17u + seed * 53u) % (max + 1);
-      if ((x / 3 + y / 5 + seed) % 4 == 0) value = (x + y + seed) % 2 ? max : 0;
-      if ((x * 5 + y) % 7 == seed % 7) value = static_cast<unsigned>(rng() % (max + 1));
-      if (fill == Fill::kExtremes && (x + 2 * y) % 3 == 0) value = rng() % 2 ? max : 0;
-      if (fill == Fill::kFullRange && (x * y) % 5 == 2)
-        value = static_cast<unsigned>(rng() % (container + 1));
-      plane.set(x, y, value);
-    }
-}
-
 // The row kernel on the host: per row, each thread's column total, added.
 std::vector<std::uint64_t> emulate_rows(const test::TestPlane& ref, const test::TestPlane& dist) {
   std::vector<std::uint64_t> rows(ref.height());
@@ -94,7 +77,7 @@ const std::vector<Size> kSizes = {{1, 1},   {2, 3},   {3, 1},   {5, 5},    {17, 
 struct FloatPsnrTwin {
   static constexpr const char* kFeature = "float_psnr";
   static void paint(test::TestPlane& plane, unsigned seed, Fill fill, std::mt19937_64& rng) {
-    ::paint(plane, seed, fill, rng);
+    paint_edges_and_noise(plane, seed, fill, rng);
   }
 };
 
@@ -107,8 +90,8 @@ TEST(float_psnr_cuda_emulation, NoiseEqualsTheCpu) {
     for (const auto& [w, h] : kSizes)
       for (const Fill fill : {Fill::kRandom, Fill::kExtremes, Fill::kFullRange}) {
         test::TestPlane ref(w, h, bpc), dist(w, h, bpc);
-        paint(ref, 1, fill, rng);
-        paint(dist, 2, fill, rng);
+        paint_edges_and_noise(ref, 1, fill, rng);
+        paint_edges_and_noise(dist, 2, fill, rng);
         fp::FloatPsnrCpuStage cpu;
         const double expected = cpu.compute(ref.view(), dist.view(), 0).noise;
         const double emulated = emulate(ref, dist).noise;
@@ -146,7 +129,7 @@ TEST_F(float_psnr_cuda_device, StageContractEqualsTheCpuStage) {
   for (const unsigned bpc : {8u, 10u, 12u, 16u})
     for (const auto& [w, h] : sizes) {
       const std::vector<HostFrame> frames =
-          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint, rng);
+          painted_clip(w, h, bpc, 4, 5, {1, Fill::kExtremes, false}, paint_edges_and_noise, rng);
       const PictureFormat format{w, h, bpc, ChromaFormat::k400};
       fp::FloatPsnrCpuStage cpu;
       cuda::float_psnr::FloatPsnrCudaStage twin(format, stream.get());
@@ -162,8 +145,8 @@ TEST_F(float_psnr_cuda_device, StageContractEqualsTheCpuStage) {
     if (f == 0)
       paint_past_2_53(frames.back().ref, frames.back().dist);
     else {
-      paint(frames.back().ref, 3, Fill::kRandom, rng);
-      paint(frames.back().dist, 4, Fill::kRandom, rng);
+      paint_edges_and_noise(frames.back().ref, 3, Fill::kRandom, rng);
+      paint_edges_and_noise(frames.back().dist, 4, Fill::kRandom, rng);
     }
   }
   fp::FloatPsnrCpuStage cpu;

@@ -43,6 +43,25 @@ void paint_pair(test::TestPlane& ref, test::TestPlane& dist, Sample&& sample) {
     }
 }
 
+// Hard edges over a gradient, noise, and (`fill`) runs of extreme or
+// out-of-range samples: the pictures of the float sums' twin checks
+// (float_psnr, float_moment, float_ansnr).
+inline void paint_edges_and_noise(test::TestPlane& plane, unsigned seed, test::Fill fill,
+                                  std::mt19937_64& rng) {
+  const unsigned max = (1u << plane.bpc()) - 1;
+  const unsigned container = plane.bpc() == 8 ? 255u : 65535u;
+  for (unsigned y = 0; y < plane.height(); ++y)
+    for (unsigned x = 0; x < plane.width(); ++x) {
+      unsigned value = (x * 31u + y * 17u + seed * 53u) % (max + 1);
+      if ((x / 3 + y / 5 + seed) % 4 == 0) value = (x + y + seed) % 2 ? max : 0;
+      if ((x * 5 + y) % 7 == seed % 7) value = static_cast<unsigned>(rng() % (max + 1));
+      if (fill == test::Fill::kExtremes && (x + 2 * y) % 3 == 0) value = rng() % 2 ? max : 0;
+      if (fill == test::Fill::kFullRange && (x * y) % 5 == 2)
+        value = static_cast<unsigned>(rng() % (container + 1));
+      plane.set(x, y, value);
+    }
+}
+
 // The pictures of the CPU stages' end-to-end checks (adm, vif): content
 // base(x, y, max) (random or extreme samples instead, as `fill` says), and a
 // copy of it with noise, and with `inversions` some samples inverted. Full
