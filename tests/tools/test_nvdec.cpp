@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -30,59 +29,56 @@ using vmafexact::tools::GstObjectPtr;
 using vmafexact::tools::MessagePtr;
 using vmafexact::tools::NvdecChoice;
 
-// A fake decoder: a bin with the klass of nvcodec's decoders and the sink
+// A fake decoder: a bin with the klass of nvcodec's decoders, the sink
 // template `sink_caps` and, where `inner` names a decoder, that decoder
-// inside (so frames flow); registered at primary rank, once.
-struct FakeDecoder {
-  const char* name;
-  const char* sink_caps;
-  const char* inner;
-};
+// inside (so frames flow).
+constexpr FakeBinSpec fake_decoder(const char* name, const char* sink_caps,
+                                   const char* inner = nullptr) {
+  return {name, "Codec/Decoder/Video/Hardware", sink_caps, "video/x-raw", inner};
+}
 
-GstElementFactory* register_fake(const FakeDecoder& fake) {
-  // The bin's spec is kept by its type: one per decoder, made on first use.
-  static std::map<const FakeDecoder*, FakeBinSpec> specs;
-  const auto [spec, made] = specs.try_emplace(
-      &fake, FakeBinSpec{fake.name, "Codec/Decoder/Video/Hardware", fake.sink_caps, "video/x-raw",
-                         fake.inner});
-  EXPECT_TRUE(register_fake_bin(nullptr, spec->second, GST_RANK_PRIMARY));
+// Registered at primary rank, once.
+GstElementFactory* register_fake(const FakeBinSpec& fake) {
+  EXPECT_TRUE(register_fake_bin(nullptr, fake, GST_RANK_PRIMARY));
   GstElementFactory* factory = gst_element_factory_find(fake.name);
   if (factory) gst_object_unref(factory);  // the registry keeps it
   return factory;
 }
 
 // nvcodec's templates in GStreamer 1.22, narrowed as a device would narrow them.
-const FakeDecoder kH264{"fakenvh264dec",
-                        "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
-                        "alignment=(string)au, profile=(string){ constrained-baseline, baseline, "
-                        "main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, 4096 ]",
-                        nullptr};
-const FakeDecoder kH264Second{"fakenvh264device1dec",
-                              "video/x-h264, stream-format=(string)byte-stream, "
-                              "alignment=(string)au, profile=(string)high, width=(int)[ 48, 4096 "
-                              "], height=(int)[ 16, 4096 ]",
-                              nullptr};
-const FakeDecoder kH265{"fakenvh265dec",
-                        "video/x-h265, stream-format=(string){ hev1, hvc1, byte-stream }, "
-                        "alignment=(string)au, profile=(string){ main, main-10 }, "
-                        "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]",
-                        nullptr};
-const FakeDecoder kH265MainOnly{"fakenvh265mainonlydec",
-                                "video/x-h265, stream-format=(string)byte-stream, "
-                                "alignment=(string)au, profile=(string)main, "
-                                "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]",
-                                nullptr};
-const FakeDecoder kVp9{"fakenvvp9dec",
-                       "video/x-vp9, alignment=(string)frame, profile=(string){ 0, 2 }, "
-                       "width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
-                       "vp9dec"};
+const FakeBinSpec kH264 =
+    fake_decoder("fakenvh264dec",
+                 "video/x-h264, stream-format=(string){ avc, avc3, byte-stream }, "
+                 "alignment=(string)au, profile=(string){ constrained-baseline, baseline, "
+                 "main, high }, width=(int)[ 48, 4096 ], height=(int)[ 16, 4096 ]");
+const FakeBinSpec kH264Second =
+    fake_decoder("fakenvh264device1dec",
+                 "video/x-h264, stream-format=(string)byte-stream, "
+                 "alignment=(string)au, profile=(string)high, width=(int)[ 48, 4096 "
+                 "], height=(int)[ 16, 4096 ]");
+const FakeBinSpec kH265 =
+    fake_decoder("fakenvh265dec",
+                 "video/x-h265, stream-format=(string){ hev1, hvc1, byte-stream }, "
+                 "alignment=(string)au, profile=(string){ main, main-10 }, "
+                 "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]");
+const FakeBinSpec kH265MainOnly =
+    fake_decoder("fakenvh265mainonlydec",
+                 "video/x-h265, stream-format=(string)byte-stream, "
+                 "alignment=(string)au, profile=(string)main, "
+                 "width=(int)[ 144, 8192 ], height=(int)[ 144, 8192 ]");
+const FakeBinSpec kVp9 =
+    fake_decoder("fakenvvp9dec",
+                 "video/x-vp9, alignment=(string)frame, profile=(string){ 0, 2 }, "
+                 "width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
+                 "vp9dec");
 
 // NVDEC failing mid-stream (a feature it refuses, no decoder session left):
 // an error after three frames, from inside the decoder.
-const FakeDecoder kVp9FailsAfterThree{"fakenvvp9faildec",
-                                      "video/x-vp9, alignment=(string)frame, profile=(string){ 0, "
-                                      "2 }, width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
-                                      "vp9dec ! identity error-after=3"};
+const FakeBinSpec kVp9FailsAfterThree =
+    fake_decoder("fakenvvp9faildec",
+                 "video/x-vp9, alignment=(string)frame, profile=(string){ 0, "
+                 "2 }, width=(int)[ 16, 8192 ], height=(int)[ 16, 8192 ]",
+                 "vp9dec ! identity error-after=3");
 
 GstElementFactory* parser(const char* name) {
   GstElementFactory* factory = gst_element_factory_find(name);
@@ -500,7 +496,7 @@ WiredRun run_wired(const std::string& uri, const NvdecChoice& choice,
   return result;
 }
 
-NvdecChoice vp9_choice(const FakeDecoder& decoder) {
+NvdecChoice vp9_choice(const FakeBinSpec& decoder) {
   CapsPtr stream(gst_caps_from_string(
       "video/x-vp9, profile=(string)0, width=(int)64, height=(int)48, "
       "chroma-format=(string)4:2:0, bit-depth-luma=(uint)8, bit-depth-chroma=(uint)8"));
