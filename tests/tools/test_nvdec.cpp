@@ -328,6 +328,23 @@ TEST(NvdecChoice, TheRegisteredListHoldsOnlyNvcodecDecoders) {
   }
 }
 
+// Where GStreamer has no cudadownload (no nvcodec, as here without a GPU):
+// the shared download chain names it and adds nothing, for the tool's and
+// the monitor's errors (test_nvdec_monitor.cpp runs it with a fake one).
+TEST(DownloadChain, AMissingElementIsNamedAndNothingIsAdded) {
+  if (GstElementFactory* found = gst_element_factory_find("cudadownload")) {
+    gst_object_unref(found);
+    GTEST_SKIP() << "GStreamer has a cudadownload here";
+  }
+  GstObjectPtr<GstElement> bin(static_cast<GstElement*>(gst_object_ref_sink(gst_bin_new("b"))));
+  const auto chain =
+      vmafexact::tools::add_download_chain(GST_BIN(bin.get()), GST_VIDEO_FORMAT_I420, nullptr, "");
+  EXPECT_EQ(chain.missing, "cudadownload");
+  EXPECT_FALSE(chain.linked);
+  EXPECT_FALSE(chain.download || chain.repack || chain.filter);
+  EXPECT_EQ(GST_BIN(bin.get())->numchildren, 0);
+}
+
 // A small VP9 webm made here with GStreamer (vp9enc), 10 frames of 64x48.
 class NvdecWiring : public ::testing::Test {
  protected:

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/fake_elements.h"
@@ -72,6 +73,31 @@ gboolean fake_nvcodec_init(GstPlugin* plugin) {
          register_fake_bin(plugin, kDecoder) && register_fake_bin(plugin, kDecoder10);
 }
 
+// The fake "nvcodec" plugin, registered once in this process, whichever test
+// comes first; false if it could not be.
+bool register_fake_nvcodec() {
+  static const bool registered = gst_plugin_register_static(
+      GST_VERSION_MAJOR, GST_VERSION_MINOR, "nvcodec", "a stand-in for nvcodec", fake_nvcodec_init,
+      "1.0", "LGPL", "vmafexact", "vmafexact", "vmafexact tests");
+  return registered;
+}
+
+// The registered NVDEC decoders' names, highest rank first.
+std::vector<std::string> nvdec_decoder_names() {
+  std::vector<std::string> names;
+  for (const auto& factory : vmafexact::tools::nvdec_decoder_factories())
+    names.emplace_back(GST_OBJECT_NAME(factory.get()));
+  return names;
+}
+
+// Whether a decoder of a real nvcodec is registered (not one of the fakes).
+bool real_nvcodec_registered() {
+  const auto names = nvdec_decoder_names();
+  return std::any_of(names.begin(), names.end(), [](const std::string& name) {
+    return name != kDecoder.name && name != kDecoder10.name;
+  });
+}
+
 // Whether vmafexact's sink pads take video/x-raw(memory:CUDAMemory).
 bool element_takes_cuda_memory() {
   GstObjectPtr<GstElementFactory> factory(gst_element_factory_find("vmafexact"));
@@ -100,11 +126,8 @@ class NvdecMonitor : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     // Where a real nvcodec has decoders (a GPU), the fake would not be the one chosen.
-    real_nvcodec_ = !vmafexact::tools::nvdec_decoder_factories().empty();
-    if (!real_nvcodec_)
-      registered_ = gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "nvcodec",
-                                               "a stand-in for nvcodec", fake_nvcodec_init, "1.0",
-                                               "LGPL", "vmafexact", "vmafexact", "vmafexact tests");
+    real_nvcodec_ = real_nvcodec_registered();
+    if (!real_nvcodec_) registered_ = register_fake_nvcodec();
   }
 
   void SetUp() override {
@@ -374,6 +397,61 @@ TEST_F(NvdecMonitor, AStreamNvdecRefusesIsDecodedOnTheCpu) {
   EXPECT_EQ(count(factories, "fakenvh264dec"), 0);
   // Each uridecodebin's own decodebin, and each input's fallback.
   EXPECT_EQ(count(factories, "decodebin"), 4);
+}
+
+// The tool's and the monitor's one download chain (tools::add_download_chain):
+// NVDEC's NV12 and P010 (here labelled CUDA memory by the fake upload) into
+// I420 and I420_10LE, every sample as it was, its elements named after the
+// prefix, its caps the decoder's colorimetry where given.
+TEST(DownloadChain, RepacksNvdecFramesIntoTheCpuFormatBitForBit) {
+  if (real_nvcodec_registered()) GTEST_SKIP() << "GStreamer has a real nvcodec here";
+  ASSERT_TRUE(register_fake_nvcodec());
+  ScratchFolder scratch("vmafexact-download-chain");
+  for (const bool pinned : {false, true})
+    for (const auto& [cpu, nvdec] : {std::pair{GST_VIDEO_FORMAT_I420_10LE, "P010_10LE"},
+                                     std::pair{GST_VIDEO_FORMAT_I420, "NV12"}}) {
+      const std::string cpu_name = gst_video_format_to_string(cpu);
+      const fs::path expected = scratch.path() / "expected.yuv";
+      const fs::path downloaded = scratch.path() / "downloaded.yuv";
+      const std::string description =
+          "videotestsrc num-buffers=3 pattern=smpte ! video/x-raw,format=" + cpu_name +
+          ",width=64,height=48,colorimetry=bt709 ! tee name=t t. ! queue ! filesink location=" +
+          expected.string() +
+          " t. ! queue ! videoconvert dither=none ! video/x-raw,format=" + nvdec +
+          " ! fakecudaupload name=upload filesink name=out location=" + downloaded.string();
+      GError* error = nullptr;
+      GstObjectPtr<GstElement> pipeline(gst_parse_launch(description.c_str(), &error));
+      ASSERT_TRUE(pipeline) << (error ? error->message : "");
+      gst_object_ref_sink(pipeline.get());
+      const std::string decoded_text = std::string("video/x-raw(memory:CUDAMemory), format=") +
+                                       nvdec + ", width=64, height=48, colorimetry=bt709";
+      vmafexact::tools::CapsPtr decoded(gst_caps_from_string(decoded_text.c_str()));
+      const vmafexact::tools::DownloadChain chain = vmafexact::tools::add_download_chain(
+          GST_BIN(pipeline.get()), cpu, pinned ? decoded.get() : nullptr, "dist0");
+      ASSERT_EQ(chain.missing, "");
+      ASSERT_TRUE(chain.linked);
+      EXPECT_STREQ(GST_ELEMENT_NAME(chain.download.get()), "dist0-cudadownload");
+      EXPECT_STREQ(GST_ELEMENT_NAME(chain.repack.get()), "dist0-repack");
+      EXPECT_STREQ(GST_ELEMENT_NAME(chain.filter.get()), "dist0-decoded");
+      const GstStructure* caps = gst_caps_get_structure(chain.caps.get(), 0);
+      EXPECT_EQ(gst_structure_get_string(caps, "format"), cpu_name);
+      EXPECT_EQ(gst_structure_has_field(caps, "colorimetry"), pinned);
+      GstObjectPtr<GstElement> upload(gst_bin_get_by_name(GST_BIN(pipeline.get()), "upload"));
+      GstObjectPtr<GstElement> out(gst_bin_get_by_name(GST_BIN(pipeline.get()), "out"));
+      ASSERT_TRUE(gst_element_link(upload.get(), chain.download.get()));
+      ASSERT_TRUE(gst_element_link(chain.filter.get(), out.get()));
+      gst_element_set_state(pipeline.get(), GST_STATE_PLAYING);
+      GstObjectPtr<GstBus> bus(gst_element_get_bus(pipeline.get()));
+      MessagePtr message(gst_bus_timed_pop_filtered(
+          bus.get(), 20 * GST_SECOND,
+          static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR)));
+      gst_element_set_state(pipeline.get(), GST_STATE_NULL);
+      ASSERT_TRUE(message && GST_MESSAGE_TYPE(message.get()) == GST_MESSAGE_EOS) << nvdec;
+      const std::string want = vmafexact::test::read_file(expected);
+      EXPECT_EQ(want.size(), 3u * 64 * 48 * 3 / 2 * (cpu == GST_VIDEO_FORMAT_I420 ? 1 : 2));
+      EXPECT_TRUE(want == vmafexact::test::read_file(downloaded))
+          << nvdec << " to " << cpu_name << " changed values";
+    }
 }
 
 }  // namespace

@@ -197,33 +197,21 @@ bool bypass_convert(GstElement* pipeline, GstPad* from, GstElement* convert, Gst
 // between its queue and videoconvert. With the mutex held, in the dist's
 // probe. False after posting the error.
 bool link_download(LiveConform& conform, GstVideoFormat cpu_format) {
-  std::vector<GstObjectPtr<GstElement>> chain;
-  for (const char* factory : {"cudadownload", "videoconvert", "capsfilter"}) {
-    auto element = tools::make_element(factory, nullptr);
-    if (!element) {
-      post_error(conform.dist_filter, std::string("GStreamer's ") + factory + " element is missing",
-                 "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
-      return false;
-    }
-    chain.push_back(std::move(element));
+  tools::DownloadChain chain =
+      tools::add_download_chain(GST_BIN(conform.pipeline), cpu_format, conform.dist_caps.get(), "");
+  if (!chain.missing.empty()) {
+    post_error(conform.dist_filter, "GStreamer's " + chain.missing + " element is missing",
+               "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+    return false;
   }
-  // NV12 or P010 into I420 or I420_10LE, sample for sample: videoconvert's
-  // default dither would move P010's 10-bit samples by one.
-  tools::repack_exactly(chain[1].get());
-  tools::CapsPtr delivered(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
-                                               gst_video_format_to_string(cpu_format), nullptr));
-  tools::CapsPtr pinned = tools::pin_colour(delivered.get(), conform.dist_caps.get());
-  g_object_set(chain.back().get(), "caps", pinned ? pinned.get() : delivered.get(), nullptr);
   GstObjectPtr<GstPad> convert_sink(gst_element_get_static_pad(conform.dist_convert, "sink"));
   gst_pad_unlink(conform.dist_pad, convert_sink.get());
-  for (const auto& element : chain) gst_bin_add(GST_BIN(conform.pipeline), element.get());
-  GstObjectPtr<GstPad> first(gst_element_get_static_pad(chain.front().get(), "sink"));
-  GstObjectPtr<GstPad> last(gst_element_get_static_pad(chain.back().get(), "src"));
-  bool linked = gst_element_link(chain[0].get(), chain[1].get()) &&
-                gst_element_link(chain[1].get(), chain[2].get()) &&
-                !GST_PAD_LINK_FAILED(gst_pad_link(last.get(), convert_sink.get()));
-  for (auto element = chain.rbegin(); element != chain.rend(); ++element)
-    gst_element_sync_state_with_parent(element->get());
+  GstObjectPtr<GstPad> first(gst_element_get_static_pad(chain.download.get(), "sink"));
+  GstObjectPtr<GstPad> last(gst_element_get_static_pad(chain.filter.get(), "src"));
+  const bool linked =
+      chain.linked && !GST_PAD_LINK_FAILED(gst_pad_link(last.get(), convert_sink.get()));
+  for (GstElement* element : {chain.filter.get(), chain.repack.get(), chain.download.get()})
+    gst_element_sync_state_with_parent(element);
   if (!linked || GST_PAD_LINK_FAILED(gst_pad_link(conform.dist_pad, first.get()))) {
     post_error(conform.dist_filter, "could not link cudadownload into the distorted input's branch",
                "Set backend=cpu for this channel (--set backend=cpu).");

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "conform.h"
 #include "decoded_video.h"
 
 namespace vmafexact::tools {
@@ -337,6 +338,38 @@ void link_compressed_video(GstElement* decoder, GstElement* first, const std::st
 
 CapsPtr cuda_memory_caps() {
   return CapsPtr(gst_caps_from_string("video/x-raw(memory:CUDAMemory)"));
+}
+
+DownloadChain add_download_chain(GstBin* bin, GstVideoFormat cpu_format, const GstCaps* decoded,
+                                 const std::string& prefix) {
+  DownloadChain chain;
+  const auto make = [&](const char* factory, const char* role) {
+    const std::string name = prefix + "-" + role;
+    auto element = make_element(factory, prefix.empty() ? nullptr : name.c_str());
+    if (!element && chain.missing.empty()) chain.missing = factory;
+    return element;
+  };
+  chain.download = make("cudadownload", "cudadownload");
+  chain.repack = make("videoconvert", "repack");
+  chain.filter = make("capsfilter", "decoded");
+  if (!chain.missing.empty()) {
+    chain.download.reset();
+    chain.repack.reset();
+    chain.filter.reset();
+    return chain;
+  }
+  // NV12 or P010 into I420 or I420_10LE, sample for sample: videoconvert's
+  // default dither would move P010's 10-bit samples by one.
+  repack_exactly(chain.repack.get());
+  chain.caps.reset(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
+                                       gst_video_format_to_string(cpu_format), nullptr));
+  if (decoded)
+    if (CapsPtr pinned = pin_colour(chain.caps.get(), decoded)) chain.caps = std::move(pinned);
+  g_object_set(chain.filter.get(), "caps", chain.caps.get(), nullptr);
+  gst_bin_add_many(bin, chain.download.get(), chain.repack.get(), chain.filter.get(), nullptr);
+  chain.linked =
+      gst_element_link_many(chain.download.get(), chain.repack.get(), chain.filter.get(), nullptr);
+  return chain;
 }
 
 }  // namespace vmafexact::tools

@@ -94,8 +94,26 @@ bool posted_by_decoder(GstObject* source, const NvdecChoice& choice);
 // URI. Like link_decoded_video() for a compressed stream.
 void link_compressed_video(GstElement* decoder, GstElement* first, const std::string& media_type);
 
-
 // video/x-raw(memory:CUDAMemory): frames kept on the GPU.
 CapsPtr cuda_memory_caps();
+
+// NVDEC's frames (NV12 or P010 in CUDA memory) brought to system memory in the
+// format the CPU's decoder gives the stream (`cpu_format`: I420 or I420_10LE),
+// for the CPU's scaling and conversion: cudadownload ! videoconvert !
+// capsfilter, the videoconvert repacking sample for sample (repack_exactly()),
+// the capsfilter's caps the format with `decoded`'s colorimetry where given
+// (pin_colour()). One chain for the tool and the monitor; each reports its
+// own errors (missing, linked).
+struct DownloadChain {
+  std::string missing;  // a factory GStreamer lacks: then nothing was made
+  bool linked = false;  // download ! repack ! filter linked
+  GstObjectPtr<GstElement> download, repack, filter;
+  CapsPtr caps;  // the capsfilter's
+};
+// Made, added to `bin` and linked among themselves; the caller links into
+// `download` and out of `filter`. Names: `prefix`-cudadownload, -repack and
+// -decoded; GStreamer's own where `prefix` is empty.
+DownloadChain add_download_chain(GstBin* bin, GstVideoFormat cpu_format, const GstCaps* decoded,
+                                 const std::string& prefix);
 
 }  // namespace vmafexact::tools

@@ -715,18 +715,20 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
       if (dist.nvdec.chosen()) {
         // Scaled or converted: on the CPU, from the frames the CPU decoder
         // would give (NV12 or P010 repacked to I420 or I420_10LE).
-        GstElement* download = make(branch, "cudadownload");
-        GstElement* repack = make(branch, "videoconvert", "repack");
-        tools::repack_exactly(repack);
-        GstElement* downloaded = make(branch, "capsfilter", "decoded");
-        if (!gst_element_link_many(previous, download, repack, downloaded, nullptr))
+        tools::DownloadChain chain = tools::add_download_chain(
+            GST_BIN(pipeline_.get()), dist.nvdec.cpu_format, nullptr, branch.prefix);
+        if (!chain.missing.empty())
+          throw CliError(kExitScoring, "GStreamer's " + chain.missing + " element is missing",
+                         "Install gstreamer1.0-plugins-base (and -good for more formats).");
+        GstElement* downloaded = chain.filter.get();
+        const bool linked = chain.linked && gst_element_link(previous, chain.download.get());
+        for (auto* element : {&chain.download, &chain.repack, &chain.filter})
+          branch.elements.push_back(std::move(*element));
+        if (!linked)
           throw CliError(kExitScoring, "cannot link cudadownload after " +
                                            std::string(GST_ELEMENT_NAME(previous)));
-        tools::CapsPtr caps(gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING,
-                                                gst_video_format_to_string(dist.nvdec.cpu_format),
-                                                nullptr));
-        g_object_set(downloaded, "caps", caps.get(), nullptr);
-        pin_colour(branch, decoded.get(), downloaded, caps.get());
+        // The colour is pinned once the decoder's caps are known.
+        pin_colour(branch, decoded.get(), downloaded, chain.caps.get());
         previous = downloaded;
       }
       if (alignment.convert_rate) previous = add_steps(branch, previous, {"videorate"});
