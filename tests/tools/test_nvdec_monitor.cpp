@@ -68,6 +68,11 @@ const FakeRelabelSpec kUpload{"fakecudaupload", GST_CAPS_FEATURE_MEMORY_SYSTEM_M
 const FakeRelabelSpec kDownload{"cudadownload", "memory:CUDAMemory",
                                 GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY};
 
+// Registered into nvcodec by NvdecDecoderList only, after the list's first
+// use; of a media type no stream has.
+const FakeBinSpec kLateDecoder{"fakenvlatedec", "Codec/Decoder/Video/Hardware",
+                               "video/x-vmafexact-late", "video/x-raw(memory:CUDAMemory)"};
+
 gboolean fake_nvcodec_init(GstPlugin* plugin) {
   return register_fake_relabel(plugin, kUpload) && register_fake_relabel(plugin, kDownload) &&
          register_fake_bin(plugin, kDecoder) && register_fake_bin(plugin, kDecoder10);
@@ -94,7 +99,7 @@ std::vector<std::string> nvdec_decoder_names() {
 bool real_nvcodec_registered() {
   const auto names = nvdec_decoder_names();
   return std::any_of(names.begin(), names.end(), [](const std::string& name) {
-    return name != kDecoder.name && name != kDecoder10.name;
+    return name != kDecoder.name && name != kDecoder10.name && name != kLateDecoder.name;
   });
 }
 
@@ -452,6 +457,26 @@ TEST(DownloadChain, RepacksNvdecFramesIntoTheCpuFormatBitForBit) {
       EXPECT_TRUE(want == vmafexact::test::read_file(downloaded))
           << nvdec << " to " << cpu_name << " changed values";
     }
+}
+
+// nvdec_decoder_factories() keeps its list for the process (it scans the
+// registry) and lists a decoder registered after its first use, as the fakes
+// of a test's set-up are: it scans again when the registry's features change.
+TEST(NvdecDecoderList, ADecoderRegisteredAfterTheFirstUseIsListed) {
+  if (!real_nvcodec_registered()) {
+    ASSERT_TRUE(register_fake_nvcodec());
+  }
+  GstObjectPtr<GstPlugin> nvcodec(gst_registry_find_plugin(gst_registry_get(), "nvcodec"));
+  ASSERT_TRUE(nvcodec);
+  const auto before = nvdec_decoder_names();
+  ASSERT_FALSE(before.empty());
+  ASSERT_EQ(count(before, kLateDecoder.name), 0);
+  EXPECT_EQ(nvdec_decoder_names(), before);
+  ASSERT_TRUE(register_fake_bin(nvcodec.get(), kLateDecoder, GST_RANK_PRIMARY + 100));
+  const auto after = nvdec_decoder_names();
+  ASSERT_EQ(after.size(), before.size() + 1);
+  EXPECT_EQ(after.front(), kLateDecoder.name) << "the highest rank first";
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), after.begin() + 1));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -88,6 +90,24 @@ void check_compressed_found(GstElement* decoder, gpointer data) {
 
 void release_link(gpointer data, GClosure*) {
   std::unique_ptr<CompressedLink> owned(static_cast<CompressedLink*>(data));
+}
+
+// The NVDEC decoders registered now (nvdec_decoder_factories() keeps them).
+std::vector<GstObjectPtr<GstElementFactory>> scan_nvdec_decoders() {
+  GList* all = gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_DECODER |
+                                                         GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO |
+                                                         GST_ELEMENT_FACTORY_TYPE_HARDWARE,
+                                                     GST_RANK_NONE);
+  all = g_list_sort(all, gst_plugin_feature_rank_compare_func);
+  std::vector<GstObjectPtr<GstElementFactory>> found;
+  for (GList* item = all; item; item = item->next) {
+    auto* factory = static_cast<GstElementFactory*>(item->data);
+    const gchar* plugin = gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(factory));
+    if (plugin && std::string_view(plugin) == "nvcodec")
+      found.emplace_back(static_cast<GstElementFactory*>(gst_object_ref(factory)));
+  }
+  gst_plugin_feature_list_free(all);
+  return found;
 }
 
 }  // namespace
@@ -211,20 +231,27 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
 }
 
 std::vector<GstObjectPtr<GstElementFactory>> nvdec_decoder_factories() {
-  GList* all = gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_DECODER |
-                                                         GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO |
-                                                         GST_ELEMENT_FACTORY_TYPE_HARDWARE,
-                                                     GST_RANK_NONE);
-  all = g_list_sort(all, gst_plugin_feature_rank_compare_func);
-  std::vector<GstObjectPtr<GstElementFactory>> found;
-  for (GList* item = all; item; item = item->next) {
-    auto* factory = static_cast<GstElementFactory*>(item->data);
-    const gchar* plugin = gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(factory));
-    if (plugin && std::string_view(plugin) == "nvcodec")
-      found.emplace_back(static_cast<GstElementFactory*>(gst_object_ref(factory)));
+  // The scan walks every feature of the registry, and the tool and the monitor
+  // ask several times per input: the list is kept until the registry's
+  // features change (its cookie counts additions and removals, a test's fake
+  // decoders too). Ranks set later would not reorder it; nothing here sets any.
+  struct Cache {
+    std::mutex mutex;
+    std::optional<guint32> cookie;  // the registry's when scanned
+    std::vector<GstObjectPtr<GstElementFactory>> decoders;
+  };
+  static Cache cache;
+  std::lock_guard lock(cache.mutex);
+  // Read before the scan: a feature added during it brings a rescan next time.
+  const guint32 cookie = gst_registry_get_feature_list_cookie(gst_registry_get());
+  if (cache.cookie != cookie) {
+    cache.decoders = scan_nvdec_decoders();
+    cache.cookie = cookie;
   }
-  gst_plugin_feature_list_free(all);
-  return found;
+  std::vector<GstObjectPtr<GstElementFactory>> decoders;
+  for (const auto& factory : cache.decoders)
+    decoders.emplace_back(static_cast<GstElementFactory*>(gst_object_ref(factory.get())));
+  return decoders;
 }
 
 NvdecChoice choose_registered_nvdec(const GstCaps* stream) {

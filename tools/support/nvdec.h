@@ -55,7 +55,9 @@ NvdecChoice choose_nvdec(const GstCaps* stream, const std::vector<GstElementFact
                          const std::vector<GstElementFactory*>& parsers);
 
 // The NVDEC video decoders GStreamer has registered (nvcodec's decoders of
-// klass Codec/Decoder/Video/Hardware), highest rank first.
+// klass Codec/Decoder/Video/Hardware), highest rank first. Scanned once and
+// kept until the registry's features change (a decoder registered later is
+// listed); thread-safe.
 std::vector<GstObjectPtr<GstElementFactory>> nvdec_decoder_factories();
 
 // choose_nvdec() with the registered decoders and parsers.
