@@ -551,6 +551,22 @@ template <class V>
   return V::add32(hi, V::template srli32<16>(lo_rounded));
 }
 
+// The horizontal pass's vector constants, one set for both of its loops
+// (stat_horizontal_packed, stat_horizontal_width).
+template <class V>
+struct HorizontalConstants {
+  using I = typename V::I;
+  explicit HorizontalConstants(const Filter& filter) : HorizontalConstants(tap_sum(filter)) {}
+  explicit HorizontalConstants(std::uint32_t sum)
+      : unbias(V::set32(32768u * sum)), round_lo(V::set32(32768u * sum + 32768u)) {}
+  I unbias;    // takes the rows' -32768 bias off the filtered sums
+  I round_lo;  // unbias and round (round_joined)
+  I nsq = V::set32(kSigmaNsq);
+  I one = V::set32(1);
+  I den_log_offset = V::set32(2048 * 17);
+  I low32 = V::set64(0xFFFFFFFFu);
+};
+
 // The AVX-512 horizontal pass for taps below 2^15, in two loops per block of
 // kPackBlock columns. The first filters the eight rows (paired_filter, 2N
 // outputs a step), finishes the pixels below the noise floor (sigma1_sq <
@@ -578,13 +594,8 @@ void stat_horizontal_packed(const StatRows& in, const Filter& filter, unsigned w
     even_taps[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p)));
     odd_taps[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p) - 1));
   }
-  const std::uint32_t sum = tap_sum(filter);
-  const I unbias = V::set32(32768u * sum);
-  const I round_lo = V::set32(32768u * sum + 32768u);  // unbias and round (round_joined)
-  const I nsq = V::set32(kSigmaNsq);
-  const I one = V::set32(1);
-  const I den_log_offset = V::set32(2048 * 17);
-  const I low32 = V::set64(0xFFFFFFFFu);
+  const HorizontalConstants<V> constants(filter);
+  const auto& [unbias, round_lo, nsq, one, den_log_offset, low32] = constants;
 
   // Columns per block: each int32 lane sum below adds at most kPackBlock / N
   // terms below 2^17 before it moves to the int64 sums; the packed values of a
@@ -689,13 +700,8 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
       taps[k] = V::set32(filter.taps[k]);
     }
   }
-  const std::uint32_t sum = tap_sum(filter);
-  const I unbias = V::set32(32768u * sum);
-  const I round_lo = V::set32(32768u * sum + 32768u);  // unbias and round (round_joined)
-  const I nsq = V::set32(kSigmaNsq);
-  const I one = V::set32(1);
-  const I den_log_offset = V::set32(2048 * 17);
-  const I low32 = V::set64(0xFFFFFFFFu);
+  const HorizontalConstants<V> constants(filter);
+  const auto& [unbias, round_lo, nsq, one, den_log_offset, low32] = constants;
 
   I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
   // 32-bit lane sums, moved to the int64 sums every kChunk pixels: each lane
