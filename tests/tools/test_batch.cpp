@@ -522,6 +522,7 @@ TEST_F(Batch, RowDiesWithBatchStartedWithSigquitIgnored) {
     ChildProcess::pump(std::chrono::milliseconds(10));
   // Gone before the end of its row (about two seconds of scoring), without a log.
   EXPECT_FALSE(fs::exists(row_proc)) << "the row outlived its batch";
+  EXPECT_FALSE(fs::exists(out_ / ".r1.json.partial"));
   EXPECT_FALSE(fs::exists(out_ / "rows" / ".r1.partial.json"));
   EXPECT_FALSE(fs::exists(out_ / "r1.json"));
   EXPECT_FALSE(fs::exists(out_ / "rows" / "r1.json"));

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -203,6 +204,7 @@ TEST_F(BatchHostile, RowDiesWithBatchEvenWhenSigquitIgnored) {
   ASSERT_EQ(ended, row) << "the row outlived its killed batch by two minutes";
   EXPECT_FALSE(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0)
       << "the row scored on to the end after its batch was killed";
+  EXPECT_FALSE(fs::exists(out_ / ".l1.json.partial")) << "the orphaned row left its log";
   EXPECT_FALSE(fs::exists(out_ / "rows" / ".l1.partial.json")) << "the orphaned row left its log";
   EXPECT_FALSE(fs::exists(out_ / "l1.json"));
 }
@@ -238,6 +240,75 @@ TEST_F(BatchHostile, RecordWithAttemptOutOfRangeIsRetried) {
     ASSERT_TRUE(record.at("attempt").is_number_integer()) << record.dump();
     EXPECT_GE(record["attempt"].get<long long>(), 1) << record.dump();
   }
+}
+
+// The hidden files a batch left in `folder`: staging logs and temporary files.
+std::vector<std::string> leftovers_in(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".partial") != std::string::npos || name.find(".vmafexact.") != std::string::npos)
+      names.push_back(name);
+  }
+  return names;
+}
+
+// rows/ a symlink into another filesystem (a scratch disk, a tmpfs): each
+// row's log is staged beside its final name, so putting it in place is a
+// rename on one filesystem (before issue 44 it was staged in rows/ and every
+// row failed with EXDEV, "Invalid cross-device link"). A log that is a
+// symlink to the user's regular file on that other filesystem keeps its
+// link and its target gets the log; one to a device is replaced, the
+// device untouched.
+TEST_F(BatchHostile, RowsFolderOnAnotherFilesystemStillPutsLogsInPlace) {
+  const fs::path shm_root = "/dev/shm";
+  // Two filesystems, as `stat -f` tells them apart: another device, or another type.
+  struct stat shm_status {};
+  struct stat work_status {};
+  struct statfs shm_fs {};
+  struct statfs work_fs {};
+  if (::stat(shm_root.c_str(), &shm_status) != 0 || ::stat(work_.c_str(), &work_status) != 0 ||
+      ::statfs(shm_root.c_str(), &shm_fs) != 0 || ::statfs(work_.c_str(), &work_fs) != 0 ||
+      (shm_status.st_dev == work_status.st_dev && shm_fs.f_type == work_fs.f_type))
+    GTEST_SKIP() << "/dev/shm and " << work_ << " are not two filesystems (stat -f)";
+  const fs::path shm = shm_root / ("vmafexact-batch-hostile-" + std::to_string(getpid()));
+  fs::remove_all(shm);
+  fs::create_directories(shm / "rows");
+  struct RemoveShm {
+    fs::path path;
+    ~RemoveShm() { fs::remove_all(path); }
+  } remove_shm{shm};
+
+  const fs::path pairs =
+      manifest("id,ref,dist\nr0,ref.y4m,d1.mp4\nr1,ref.y4m,d1.mp4\nr2,ref.y4m,d1.mp4\n");
+  fs::create_directories(out_);
+  fs::create_directory_symlink(shm / "rows", out_ / "rows");
+  write_text(shm / "r1-target.json", "the user's previous log\n");
+  fs::create_symlink(shm / "r1-target.json", out_ / "r1.json");
+  fs::create_symlink("/dev/null", out_ / "r2.json");
+
+  std::string error;
+  const auto status = run_tool(
+      {"batch", pairs.string(), "--output-dir", out_.string(), "--jobs", "3", "--threads", "1"},
+      "batch", std::chrono::seconds(120), &error);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 0) << error;
+  EXPECT_EQ(error.find("cross-device"), std::string::npos) << error;
+  for (const std::string id : {"r0", "r1", "r2"}) {
+    SCOPED_TRACE(id);
+    const Json record = Json::parse(read_text(shm / "rows" / (id + ".json")));
+    EXPECT_EQ(record.at("status"), "ok") << record.dump(2);
+    const Json log = Json::parse(read_text(out_ / (id + ".json")));  // whole: it parses
+    EXPECT_EQ(log.at("frames").size(), 10u);
+  }
+  EXPECT_TRUE(fs::is_symlink(out_ / "r1.json")) << "the user's link was replaced";
+  EXPECT_EQ(Json::parse(read_text(shm / "r1-target.json")).at("frames").size(), 10u);
+  EXPECT_FALSE(fs::is_symlink(out_ / "r2.json")) << "a link to a device was written through";
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_ / "r2.json")));
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_EQ(leftovers_in(out_), std::vector<std::string>{});
+  EXPECT_EQ(leftovers_in(shm), std::vector<std::string>{});
+  EXPECT_EQ(leftovers_in(shm / "rows"), std::vector<std::string>{});
 }
 
 }  // namespace

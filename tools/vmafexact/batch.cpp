@@ -551,12 +551,45 @@ class Batch {
     std::string command_line;
     guint timeout_source = 0;  // --row-timeout's timer, then the SIGKILL's
     bool timed_out = false;
+    std::string destination;  // log_destination() at the start
+    std::string staging;      // staging_path() at the start
   };
 
   std::string log_path(const ManifestRow& row) const {
     return join_path(settings_.output_dir, row.id + ".json");
   }
+  // Where the row's log goes: DIR/{id}.json, or, when that is a symlink to
+  // a regular file of this user, the link's final target (replaced, the link
+  // kept, as every output of the project). A link to anything else (a
+  // device, a FIFO, another user's file, nothing) is replaced, never written
+  // through.
+  std::string log_destination(const ManifestRow& row) const {
+    const std::string path = log_path(row);
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
+    try {
+      const output::OutputTarget target = output::resolve_output(path);
+      struct stat status {};
+      if (target.kind == output::OutputTarget::Kind::kFile &&
+          ::stat(target.resolved.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
+          status.st_uid == ::geteuid())
+        return target.resolved;
+    } catch (const std::exception&) {
+      // A symlink loop or an unreadable folder: the link is replaced.
+    }
+    return path;
+  }
+  // The row's log while it is written: in the folder of its destination, so
+  // that putting it in place is a rename on one filesystem (rows/ or the
+  // destination's folder may be symlinks to another one: EXDEV).
   std::string staging_path(const ManifestRow& row) const {
+    const std::string destination = log_destination(row);
+    GCharPtr folder(g_path_get_dirname(destination.c_str()));
+    GCharPtr name(g_path_get_basename(destination.c_str()));
+    return join_path(folder.get(), "." + std::string(name.get()) + ".partial");
+  }
+  // Where staging logs were before issue 44 (rows/), removed as leftovers.
+  std::string old_staging_path(const ManifestRow& row) const {
     return join_path(rows_dir_, "." + row.id + ".partial.json");
   }
   std::string record_path(const ManifestRow& row) const {
@@ -683,11 +716,14 @@ void Batch::remove_leftovers() {
     for (const std::string& name : stale) ::unlink(join_path(folder, name).c_str());
   }
   for (const Planned& planned : planned_) {
-    const std::string staging = staging_path(*planned.row);
-    if (!g_file_test(staging.c_str(), G_FILE_TEST_EXISTS)) continue;
+    const std::string stagings[] = {staging_path(*planned.row), old_staging_path(*planned.row)};
+    if (!g_file_test(stagings[0].c_str(), G_FILE_TEST_EXISTS) &&
+        !g_file_test(stagings[1].c_str(), G_FILE_TEST_EXISTS))
+      continue;
     bool busy = false;
     UniqueFd lock = lock_row(lock_path(*planned.row), true, &busy);
-    if (lock) ::unlink(staging.c_str());
+    if (lock)
+      for (const std::string& staging : stagings) ::unlink(staging.c_str());
   }
 }
 
@@ -879,11 +915,12 @@ bool Batch::launch(const Planned& planned) {
     return false;
   }
   running->attempt = previous.present ? previous.attempt + 1 : 1;
-  const std::string staging = staging_path(row);
-  ::unlink(staging.c_str());
+  running->destination = log_destination(row);
+  running->staging = staging_path(row);
+  ::unlink(running->staging.c_str());
 
   const std::vector<std::string> arguments =
-      tool_arguments(planned.options, staging, settings_.threads, row);
+      tool_arguments(planned.options, running->staging, settings_.threads, row);
   running->command_line = quoted_command(arguments);
   std::vector<const gchar*> argv = {"/proc/self/exe"};
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
@@ -1033,10 +1070,10 @@ void Batch::finish(Running& running) {
   const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
                         : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                               : -1;
-  const std::string staging = staging_path(row);
+  const std::string& staging = running.staging;
   std::string error;
   bool ok = exit_code == 0 && is_regular_file(staging);
-  if (ok && ::rename(staging.c_str(), log_path(row).c_str()) != 0) {
+  if (ok && ::rename(staging.c_str(), running.destination.c_str()) != 0) {
     ok = false;
     error = "cannot put the log in place as " + log_path(row) + ": " + g_strerror(errno);
   }
