@@ -311,4 +311,68 @@ TEST_F(BatchHostile, RowsFolderOnAnotherFilesystemStillPutsLogsInPlace) {
   EXPECT_EQ(leftovers_in(shm / "rows"), std::vector<std::string>{});
 }
 
+// More rows at once than the open-file limit allows: the soft limit is
+// raised toward the hard one; what still does not fit runs fewer rows at
+// once, saying so in one line naming the limit and the fix; below what one
+// row needs, the batch refuses before anything runs. Never a row failed with
+// EMFILE (before issue 44 most rows of each case failed "Too many open files").
+TEST_F(BatchHostile, JobsBeyondTheOpenFileLimitRunFewerAtOnce) {
+  // Row ids r0..r7.
+  std::vector<std::string> ids;
+  for (char digit = '0'; digit < '8'; ++digit) ids.push_back(std::string{'r', digit});
+  std::string rows = "id,ref,dist\n";
+  for (const std::string& id : ids) rows += id + ",ref.y4m,d1.mp4\n";
+  const fs::path pairs = manifest(rows);
+  // `ulimit -S -n SOFT; ulimit -H -n HARD` in a shell that then becomes the batch.
+  auto run_under = [&](int soft, int hard, const std::string& name, std::string* error) {
+    fs::remove_all(out_);
+    const std::string limits = "ulimit -S -n " + std::to_string(soft) + " && ulimit -H -n " +
+                               std::to_string(hard) + " && exec \"$0\" \"$@\"";
+    const std::vector<std::string> argv = {"/bin/sh",      "-c",
+                                           limits,         VMAFEXACT_CLI_PATH,
+                                           "batch",        pairs.string(),
+                                           "--output-dir", out_.string(),
+                                           "--jobs",       "8",
+                                           "--threads",    "1"};
+    ChildProcess batch(argv, work_ / (name + ".err"));
+    const auto status = batch.wait_exit(std::chrono::seconds(120));
+    *error = batch.error_output();
+    return status;
+  };
+  auto expect_every_row_ok = [&](const std::string& error) {
+    EXPECT_EQ(error.find("Too many open files"), std::string::npos) << error;
+    for (const std::string& id : ids) {
+      const fs::path record = out_ / "rows" / (id + ".json");
+      ASSERT_TRUE(fs::is_regular_file(record)) << record << "\n" << error;
+      EXPECT_EQ(Json::parse(read_text(record)).at("status"), "ok") << read_text(record);
+    }
+  };
+  std::string error;
+
+  // Hard limit too low for 8: fewer at once, one line saying why.
+  auto status = run_under(24, 24, "clamped", &error);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 0) << error;
+  EXPECT_NE(error.find("open-file limit is 24"), std::string::npos) << error;
+  EXPECT_NE(error.find("ulimit -n"), std::string::npos) << error;
+  EXPECT_EQ(error.find("8 at once"), std::string::npos) << error;
+  expect_every_row_ok(error);
+
+  // Soft limit low, hard limit high: raised, all 8 at once, nothing to say.
+  status = run_under(20, 4096, "raised", &error);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 0) << error;
+  EXPECT_NE(error.find("8 at once"), std::string::npos) << error;
+  EXPECT_EQ(error.find("open-file limit"), std::string::npos) << error;
+  expect_every_row_ok(error);
+
+  // Not even one row fits: refused before anything runs.
+  status = run_under(12, 12, "refused", &error);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 1) << error;
+  EXPECT_NE(error.find("open-file limit is 12"), std::string::npos) << error;
+  EXPECT_NE(error.find("ulimit -n"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(out_ / "rows" / "r0.json"));
+}
+
 }  // namespace

@@ -505,6 +505,46 @@ extern "C" void prepare_child(gpointer parent) {
   ::setpgid(0, 0);
 }
 
+// --- Open files -------------------------------------------------------------
+
+// What the batch holds per running row (measured, GLib 2.74): the row's lock,
+// the read end of its stderr pipe and the pidfd of its child watch; starting
+// a row takes 3 more for a moment (the pipe's write end, GLib's report pipe).
+// The row's own process (about 25 descriptors) counts against its own limit.
+constexpr std::size_t kFilesPerRow = 3;
+constexpr std::size_t kFilesToStartARow = 3;
+// A record being written (its temporary file), a record or log being read.
+constexpr std::size_t kFilesSpare = 4;
+
+// The descriptors this process has open now.
+std::size_t open_descriptors() {
+  GDir* dir = g_dir_open("/proc/self/fd", 0, nullptr);
+  if (!dir) return 0;
+  std::size_t count = 0;
+  while (g_dir_read_name(dir)) ++count;
+  g_dir_close(dir);
+  return count > 0 ? count - 1 : 0;  // less the directory's own
+}
+
+std::size_t open_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
+  return static_cast<std::size_t>(limit.rlim_cur);
+}
+
+// Raises the soft limit on open files toward the hard one, as far as `needed`
+// (not beyond: the rows inherit it). Returns the hard limit.
+std::size_t raise_open_file_limit(std::size_t needed) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return SIZE_MAX;
+  const rlim_t wanted = std::min<rlim_t>(limit.rlim_max, static_cast<rlim_t>(needed));
+  if (wanted > limit.rlim_cur) {
+    limit.rlim_cur = wanted;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+  return limit.rlim_max == RLIM_INFINITY ? SIZE_MAX : static_cast<std::size_t>(limit.rlim_max);
+}
+
 // --- The batch --------------------------------------------------------------
 
 struct Settings {
@@ -614,6 +654,7 @@ class Batch {
   }
 
   void launch_more();
+  bool room_for_a_row() const;
   bool launch(const Planned& planned);
   void finish(Running& running);
   void write_record(const Planned& planned, const Running& running, int exit_code,
@@ -825,6 +866,32 @@ int Batch::run() {
     jobs = cuda ? cpus.usable : (cpus.usable + 1) / 2;
     jobs = std::max(1, std::min<int>(jobs, static_cast<int>(std::max<std::size_t>(to_score_, 1))));
   }
+  // Open files: every running row holds a few of the batch's descriptors.
+  // Past the limit, rows would fail one by one with EMFILE: the limit is
+  // raised toward the hard one, and what still does not fit runs fewer at once.
+  if (to_score_ > 0) {
+    const std::size_t base = open_descriptors() + kFilesToStartARow + kFilesSpare;
+    const std::size_t needed = base + kFilesPerRow * static_cast<std::size_t>(jobs);
+    const std::size_t hard = raise_open_file_limit(needed);
+    const std::size_t limit = open_file_limit();
+    if (limit < needed) {
+      const std::size_t fit = limit > base ? (limit - base) / kFilesPerRow : 0;
+      const std::string limits =
+          "the open-file limit is " + std::to_string(limit) +
+          (hard == limit ? " (hard limit)" : " (hard limit " + std::to_string(hard) + ")");
+      if (fit == 0)
+        throw CliError(kExitUsage,
+                       "cannot run a row: " + limits + ", the batch needs " +
+                           std::to_string(base + kFilesPerRow) + " open files for one",
+                       "Raise the limit, e.g. ulimit -n 1024 (as root, or in "
+                       "/etc/security/limits.conf), before vmafexact batch.");
+      std::fprintf(stderr,
+                   "batch: %d rows at once need %zu open files but %s: running %zu at once; "
+                   "raise it (ulimit -n %zu) or give fewer --jobs\n",
+                   jobs, needed, limits.c_str(), fit, needed);
+      jobs = static_cast<int>(fit);
+    }
+  }
   settings_.jobs = jobs;
   if (settings_.threads == 0) settings_.threads = std::max(1, cpus.usable / jobs);
   gpu_load_.assign(settings_.gpus.size(), 0);
@@ -878,9 +945,17 @@ int Batch::run() {
 
 void Batch::launch_more() {
   while (signal_ == 0 && running_.size() < static_cast<std::size_t>(settings_.jobs) &&
-         next_ < queue_.size())
+         next_ < queue_.size() && room_for_a_row())
     launch(*queue_[next_++]);
   quit_when_idle();
+}
+
+// Whether another row's descriptors fit under the open-file limit now (the
+// estimate made at the start may be short: GLib or a library may hold more);
+// when not, the next row waits for one to end instead of failing with EMFILE.
+bool Batch::room_for_a_row() const {
+  if (running_.empty()) return true;
+  return open_descriptors() + kFilesPerRow + kFilesToStartARow + kFilesSpare <= open_file_limit();
 }
 
 void Batch::quit_when_idle() {
