@@ -12,12 +12,13 @@
 
 #include "monitor_http.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <utility>
+
+#include "support/open_files.h"
 
 namespace vmafexact::monitor_http {
 
@@ -50,16 +51,6 @@ SourcePtr attach_socket_watch(GSocket* socket, GIOCondition condition, GSocketSo
 
 bool would_block(const GError* error) {
   return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
-}
-
-// The descriptors this process has open now.
-std::size_t open_descriptors() {
-  GDir* dir = g_dir_open("/proc/self/fd", 0, nullptr);
-  if (!dir) return 0;
-  std::size_t count = 0;
-  while (g_dir_read_name(dir)) ++count;
-  g_dir_close(dir);
-  return count > 0 ? count - 1 : 0;  // less the directory's own
 }
 
 std::string seconds_text(guint milliseconds) {
@@ -298,10 +289,9 @@ bool MetricsServer::listen(GSocketAddress* address, std::string& problem) {
   }
   // Connections never take more than half the descriptors left now, so that
   // the pipeline keeps what it needs (ulimit -n 64 leaves a few dozen).
-  rlimit descriptors{};
-  if (getrlimit(RLIMIT_NOFILE, &descriptors) == 0 && descriptors.rlim_cur != RLIM_INFINITY) {
-    const std::size_t open = open_descriptors();
-    const std::size_t left = descriptors.rlim_cur > open ? descriptors.rlim_cur - open : 0;
+  if (const std::size_t limit = tools::open_file_limit(); limit != SIZE_MAX) {
+    const std::size_t open = tools::open_descriptors();
+    const std::size_t left = limit > open ? limit - open : 0;
     connection_cap_ = std::clamp<std::size_t>(left / 2, 1, limits_.max_connections);
   }
   watch_listener();

@@ -37,6 +37,7 @@
 #include "options.h"
 #include "output/output_file.h"
 #include "support/handles.h"
+#include "support/open_files.h"
 #include "support/unique_fd.h"
 #include "support/regular_file.h"
 
@@ -45,6 +46,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using tools::GCharPtr;
+using tools::open_descriptors;
+using tools::open_file_limit;
 
 // The tool options a batch gives every row (a row's own column wins) are the
 // manifest's option columns (manifest.h): one list for both.
@@ -519,22 +522,6 @@ constexpr std::size_t kFilesSpare = 4;
 // (measured: 20 to 25 with two H.264 inputs), with room to spare.
 constexpr std::size_t kFilesOfARowProcess = 64;
 
-// The descriptors this process has open now.
-std::size_t open_descriptors() {
-  GDir* dir = g_dir_open("/proc/self/fd", 0, nullptr);
-  if (!dir) return 0;
-  std::size_t count = 0;
-  while (g_dir_read_name(dir)) ++count;
-  g_dir_close(dir);
-  return count > 0 ? count - 1 : 0;  // less the directory's own
-}
-
-std::size_t open_file_limit() {
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
-  return static_cast<std::size_t>(limit.rlim_cur);
-}
-
 // Raises the soft limit on open files toward the hard one, as far as `needed`
 // (not beyond: the rows inherit it, and a few programs slow down with a huge
 // one). Returns the hard limit.
@@ -596,7 +583,7 @@ class Batch {
     guint timeout_source = 0;  // --row-timeout's timer, then the SIGKILL's
     bool timed_out = false;
     std::string destination;  // log_destination() at the start
-    std::string staging;      // staging_path() at the start
+    std::string staging;      // staging_path(destination)
   };
 
   std::string log_path(const ManifestRow& row) const {
@@ -623,11 +610,10 @@ class Batch {
     }
     return path;
   }
-  // The row's log while it is written: in the folder of its destination, so
+  // The log while it is written, for a log_destination(): in its folder, so
   // that putting it in place is a rename on one filesystem (rows/ or the
   // destination's folder may be symlinks to another one: EXDEV).
-  std::string staging_path(const ManifestRow& row) const {
-    const std::string destination = log_destination(row);
+  static std::string staging_path(const std::string& destination) {
     GCharPtr folder(g_path_get_dirname(destination.c_str()));
     GCharPtr name(g_path_get_basename(destination.c_str()));
     return join_path(folder.get(), "." + std::string(name.get()) + ".partial");
@@ -761,7 +747,8 @@ void Batch::remove_leftovers() {
     for (const std::string& name : stale) ::unlink(join_path(folder, name).c_str());
   }
   for (const Planned& planned : planned_) {
-    const std::string stagings[] = {staging_path(*planned.row), old_staging_path(*planned.row)};
+    const std::string stagings[] = {staging_path(log_destination(*planned.row)),
+                                    old_staging_path(*planned.row)};
     if (!g_file_test(stagings[0].c_str(), G_FILE_TEST_EXISTS) &&
         !g_file_test(stagings[1].c_str(), G_FILE_TEST_EXISTS))
       continue;
@@ -995,7 +982,7 @@ bool Batch::launch(const Planned& planned) {
   }
   running->attempt = previous.present ? previous.attempt + 1 : 1;
   running->destination = log_destination(row);
-  running->staging = staging_path(row);
+  running->staging = staging_path(running->destination);
   ::unlink(running->staging.c_str());
 
   const std::vector<std::string> arguments =
