@@ -33,6 +33,7 @@
 
 #include "align_auto.h"
 #include "batch.h"
+#include "build_tree.h"
 #include "errors.h"
 #include "inputs.h"
 #include "ladder.h"
@@ -60,18 +61,16 @@ void ensure_element() {
     gst_object_unref(factory);
     return;
   }
-#ifdef VMAFEXACT_BUILD_ROOT
   std::error_code error;
   const auto executable = std::filesystem::canonical("/proc/self/exe", error);
-  const auto build_root = std::filesystem::canonical(VMAFEXACT_BUILD_ROOT, error);
+  const auto build_root = std::filesystem::canonical(kBuildRoot, error);
   if (!error && executable.string().rfind(build_root.string() + "/", 0) == 0) {
-    gst_registry_scan_path(gst_registry_get(), VMAFEXACT_BUILD_PLUGIN_DIR);
+    gst_registry_scan_path(gst_registry_get(), kBuildPluginDir);
     if (GstElementFactory* factory = gst_element_factory_find("vmafexact")) {
       gst_object_unref(factory);
       return;
     }
   }
-#endif
   throw CliError(kExitScoring, "the vmafexact GStreamer element is not installed",
                  "Install the project (meson install -C build), or point GStreamer at the built "
                  "plugin: GST_PLUGIN_PATH=/path/to/build/gst vmafexact ...");
