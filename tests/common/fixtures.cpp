@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "build_paths.h"
+
 namespace vmafexact::test {
 
 namespace fs = std::filesystem;
@@ -31,7 +33,7 @@ std::string read_file(const fs::path& path) {
 
 fs::path shared_dir() {
   if (const char* env = std::getenv("VMAFEXACT_SHARED_DIR"); env && *env) return env;
-  return VMAFEXACT_DEFAULT_SHARED_DIR;
+  return kDefaultSharedDir;
 }
 
 fs::path fixtures_dir() { return shared_dir() / "fixtures"; }

@@ -9,12 +9,15 @@
 #include <cstdlib>
 #include <optional>
 
-#include "fixtures.h"
-#include "reference_setup.h"
+#include "../common/build_paths.h"
 #include "common/error.h"
+#include "fixtures.h"
 #include "model/model.h"
 #include "pooling/pooling.h"
+#include "reference_setup.h"
 #include "scorer.h"
+
+using vmafexact::test::kSourceRoot;
 
 using namespace vmafexact;
 using vmafexact::test::FixturePair;
@@ -156,7 +159,7 @@ class Sharing : public ::testing::TestWithParam<SharingCase> {};
 TEST_P(Sharing, ScoresAsLibvmafsToolScoresIt) {
   const SharingCase& c = GetParam();
   const auto log = vmafexact::test::load_reference_log(
-      std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures" / "ref-sharing" / c.log_name);
+      std::filesystem::path(kSourceRoot) / "tests" / "fixtures" / "ref-sharing" / c.log_name);
   const PictureFormat format{576, 324, 8, ChromaFormat::k420};
   const auto yuv_dir = vmafexact::test::fixture_yuv_dir();
   const vmafexact::test::YuvFile ref(yuv_dir / "a_576x324_420p8_ref.yuv", format);

@@ -24,9 +24,12 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
 #include "channel_pipeline.h"
 #include "support/message_json.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -43,7 +46,7 @@ struct Result {
 // The tool: VMAFEXACT_TOOL where set (a device bundle), else the build's.
 std::string tool_path() {
   const char* bundled = std::getenv("VMAFEXACT_TOOL");
-  return bundled && *bundled ? bundled : VMAFEXACT_CLI_PATH;
+  return bundled && *bundled ? bundled : kCliPath;
 }
 
 Result run_tool(const std::vector<std::string>& args) {

@@ -21,7 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "child_process.h"
+
+using vmafexact::test::kSourceRoot;
 
 namespace {
 
@@ -30,7 +33,7 @@ using Json = nlohmann::ordered_json;
 using namespace std::chrono_literals;
 using vmafexact::test::ChildProcess;
 
-const fs::path kExamples = fs::path(VMAFEXACT_SOURCE_ROOT) / "examples" / "python";
+const fs::path kExamples = fs::path(kSourceRoot) / "examples" / "python";
 constexpr const char* kPython = "/usr/bin/python3";
 
 // Why the examples cannot run here, or empty when they can.
@@ -239,8 +242,7 @@ TEST_F(PythonExamples, MonitorRefusesBadCommandLines) {
 
 // The helper module on every kind of value a structure can hold, in Python.
 TEST_F(PythonExamples, MessagesModuleConvertsEveryKindOfValue) {
-  const fs::path test =
-      fs::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "examples" / "test_vmafexact_messages.py";
+  const fs::path test = fs::path(kSourceRoot) / "tests" / "examples" / "test_vmafexact_messages.py";
   ChildProcess child({kPython, test.string(), kExamples.string()}, dir_ / "stderr.txt",
                      dir_ / "stdout.txt");
   EXPECT_EQ(child.wait_exit(60s), 0) << child.error_output() << child.output();

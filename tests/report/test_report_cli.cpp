@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -82,9 +85,8 @@ TEST(ReportCli, RunPageHasPicturesAndReportFromLogsTheSameSummary) {
                   .status,
               0);
   }
-  const Result scored =
-      run({VMAFEXACT_CLI_PATH, ref, folder / "crf22.mp4", folder / "crf40.mp4", "--json",
-           folder / "{name}.json", "--html", folder / "run.html", "--quiet"});
+  const Result scored = run({kCliPath, ref, folder / "crf22.mp4", folder / "crf40.mp4", "--json",
+                             folder / "{name}.json", "--html", folder / "run.html", "--quiet"});
   ASSERT_EQ(scored.status, 0) << scored.err;
   const Page run_page(read_file(folder / "run.html"));
   ASSERT_TRUE(run_page.document);
@@ -102,8 +104,8 @@ TEST(ReportCli, RunPageHasPicturesAndReportFromLogsTheSameSummary) {
     g_free(bytes);
   }
 
-  const Result rebuilt = run({VMAFEXACT_CLI_PATH, "report", folder / "crf22.json",
-                              folder / "crf40.json", "--html", folder / "logs.html"});
+  const Result rebuilt = run({kCliPath, "report", folder / "crf22.json", folder / "crf40.json",
+                              "--html", folder / "logs.html"});
   ASSERT_EQ(rebuilt.status, 0) << rebuilt.err;
   const Page log_page(read_file(folder / "logs.html"));
   ASSERT_TRUE(log_page.document);
@@ -125,8 +127,8 @@ TEST(ReportCli, RunPageHasPicturesAndReportFromLogsTheSameSummary) {
 TEST(ReportCli, BadLogsAndMissingOutputsAreRefused) {
   const ScratchFolder folder{"vmafexact-report-cli"};
   {
-    const Result missing = run({VMAFEXACT_CLI_PATH, "report", folder / "none.json", "--html",
-                                folder / "x.html"});
+    const Result missing =
+        run({kCliPath, "report", folder / "none.json", "--html", folder / "x.html"});
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("cannot read the log " + (folder / "none.json").string()),
               std::string::npos)
@@ -134,14 +136,14 @@ TEST(ReportCli, BadLogsAndMissingOutputsAreRefused) {
   }
   g_file_set_contents((folder / "truncated.json").c_str(), "{\"frames\": [{\"frameNum\": 0,", -1,
                       nullptr);
-  const Result truncated = run({VMAFEXACT_CLI_PATH, "report", folder / "truncated.json", "--html",
-                                folder / "x.html"});
+  const Result truncated =
+      run({kCliPath, "report", folder / "truncated.json", "--html", folder / "x.html"});
   EXPECT_EQ(truncated.status, 2);
   EXPECT_NE(truncated.err.find("truncated.json: not a vmafexact JSON log: the text is not JSON"),
             std::string::npos)
       << truncated.err;
   EXPECT_FALSE(g_file_test((folder / "x.html").c_str(), G_FILE_TEST_EXISTS));
-  const Result nothing = run({VMAFEXACT_CLI_PATH, "report", folder / "truncated.json"});
+  const Result nothing = run({kCliPath, "report", folder / "truncated.json"});
   EXPECT_EQ(nothing.status, 1);
   EXPECT_NE(nothing.err.find("nothing to write"), std::string::npos) << nothing.err;
 }

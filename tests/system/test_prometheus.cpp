@@ -31,8 +31,12 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "prometheus.h"
 #include "system_process.h"
+
+using vmafexact::test::kMonitorPath;
+using vmafexact::test::kSourceRoot;
 
 namespace {
 
@@ -271,13 +275,13 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
       << "file://" << (dir / "missing-ref.y4m").string() << "\ndist=file://"
       << (dir / "missing-dist.y4m").string() << "\n";
   station->station_monitor = std::make_unique<SystemProcess>(
-      std::vector<std::string>{VMAFEXACT_MONITOR_PATH, "--config", (dir / "station.conf").string(),
+      std::vector<std::string>{kMonitorPath, "--config", (dir / "station.conf").string(),
                                "--listen", "127.0.0.1:0", "--jsonl",
                                (dir / "station.jsonl").string()},
       dir / "station.stderr");
   // One channel ("main") that ends: its summary stays served.
   station->single_monitor = std::make_unique<SystemProcess>(
-      std::vector<std::string>{VMAFEXACT_MONITOR_PATH, "--pipeline", live_pipeline(300, "ball", 20),
+      std::vector<std::string>{kMonitorPath, "--pipeline", live_pipeline(300, "ball", 20),
                                "--listen", "127.0.0.1:0", "--jsonl",
                                (dir / "single.jsonl").string(), "--no-exit-on-eos", "--set",
                                "threads=1", "--set", "window=1s", "--set", "features=psnr", "--set",
@@ -288,7 +292,7 @@ std::unique_ptr<Station> start_station(const std::string& prometheus_program) {
 
   // Rules as shipped; the rule groups inherit evaluation_interval.
   std::string rule_files;
-  const fs::path rules_dir = fs::path(VMAFEXACT_SOURCE_ROOT) / "deploy" / "prometheus";
+  const fs::path rules_dir = fs::path(kSourceRoot) / "deploy" / "prometheus";
   if (fs::is_directory(rules_dir))
     for (const auto& entry : fs::directory_iterator(rules_dir))
       if (entry.path().filename().string().ends_with(".rules.yml"))
@@ -745,7 +749,7 @@ std::set<std::string> variable_values(const Station& station, const std::string&
 // Every query of the shipped dashboard, the channel variable set to each
 // channel in turn: no error for any, data for at least one.
 TEST_F(PrometheusTest, DashboardQueriesReturnData) {
-  const fs::path folder = fs::path(VMAFEXACT_SOURCE_ROOT) / "deploy" / "grafana";
+  const fs::path folder = fs::path(kSourceRoot) / "deploy" / "grafana";
   std::vector<fs::path> dashboards;
   if (fs::is_directory(folder))
     for (const auto& entry : fs::directory_iterator(folder))
@@ -818,7 +822,7 @@ TEST_F(PrometheusTest, DashboardQueriesReturnData) {
 // recorded series exists; every alerting rule's expression evaluates.
 TEST_F(PrometheusTest, RulesEvaluateOnTheData) {
   std::set<std::string> files;
-  const fs::path folder = fs::path(VMAFEXACT_SOURCE_ROOT) / "deploy" / "prometheus";
+  const fs::path folder = fs::path(kSourceRoot) / "deploy" / "prometheus";
   if (fs::is_directory(folder))
     for (const auto& entry : fs::directory_iterator(folder))
       if (entry.path().filename().string().ends_with(".rules.yml"))

@@ -25,7 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "slurm_cluster.h"
+
+using vmafexact::test::kCliPath;
+using vmafexact::test::kSourceRoot;
 
 namespace {
 
@@ -38,7 +42,7 @@ using vmafexact::system_test::run_command;
 using vmafexact::system_test::SlurmCluster;
 using vmafexact::system_test::SystemProcess;
 
-const fs::path kScripts = fs::path(VMAFEXACT_SOURCE_ROOT) / "deploy" / "slurm";
+const fs::path kScripts = fs::path(kSourceRoot) / "deploy" / "slurm";
 const fs::path kCpuScript = kScripts / "vmafexact-batch.sbatch";
 const fs::path kGpuScript = kScripts / "vmafexact-batch-gpu.sbatch";
 // The scripts ask for 8 CPUs a task: the node declares 16, two tasks at once.
@@ -140,7 +144,7 @@ void run_directly(const std::vector<Row>& rows, const fs::path& media, const fs:
   fs::create_directories(dir);
   std::vector<std::unique_ptr<SystemProcess>> runs;
   for (const Row& row : rows) {
-    std::vector<std::string> argv = {VMAFEXACT_CLI_PATH,
+    std::vector<std::string> argv = {kCliPath,
                                      (media / row.ref).string(),
                                      (media / row.dist).string(),
                                      "--json",
@@ -225,8 +229,7 @@ class SlurmTest : public ::testing::Test {
       // The jobs run `vmafexact` from PATH (sbatch gives them the test's
       // environment, GST_PLUGIN_PATH included): the build's.
       const std::string path = g_getenv("PATH") ? g_getenv("PATH") : "/usr/bin:/bin";
-      g_setenv("PATH", (fs::path(VMAFEXACT_CLI_PATH).parent_path().string() + ":" + path).c_str(),
-               TRUE);
+      g_setenv("PATH", (fs::path(kCliPath).parent_path().string() + ":" + path).c_str(), TRUE);
       const auto started = std::chrono::steady_clock::now();
       cluster_ = std::make_unique<SlurmCluster>(dir_ / "cluster", kNodeCpus, 60s);
       std::cerr << "slurm: the cluster came up in "

@@ -20,10 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
 #include "align_auto.h"
 #include "errors.h"
 #include "support/y4m.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -463,7 +466,7 @@ struct ToolRun {
 };
 
 ToolRun run_tool(const std::vector<std::string>& args) {
-  std::vector<gchar*> argv{const_cast<gchar*>(VMAFEXACT_CLI_PATH)};
+  std::vector<gchar*> argv{const_cast<gchar*>(kCliPath)};
   for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
   argv.push_back(nullptr);
   gchar* err = nullptr;

@@ -23,7 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "child_process.h"
+
+using vmafexact::test::kCliPath;
+using vmafexact::test::kModelFile;
 
 namespace {
 
@@ -62,7 +66,7 @@ std::vector<std::string> environment(const std::map<std::string, std::string>& e
 
 Result run_tool(std::vector<std::string> args, const std::map<std::string, std::string>& extra = {},
                 const std::string& folder = {}) {
-  args.insert(args.begin(), VMAFEXACT_CLI_PATH);
+  args.insert(args.begin(), kCliPath);
   std::vector<gchar*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -351,8 +355,8 @@ bool catches(pid_t pid, int signal) {
 
 void stop_midway_then_resume(const fs::path& pairs, const fs::path& out, const fs::path& work,
                              int signal) {
-  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out.string(),
-                        "--jobs", "1", "--threads", "1"},
+  ChildProcess running({kCliPath, "batch", pairs.string(), "--output-dir", out.string(), "--jobs",
+                        "1", "--threads", "1"},
                        work / "stopped.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
@@ -425,7 +429,7 @@ TEST_F(Batch, HangupIgnoredUnderNohup) {
     const fs::path out = out_ / (ignored ? "ignored" : "default");
     ChildProcess running(
         {"/bin/sh", "-c", std::string(ignored ? "trap '' HUP; " : "") + "exec \"$0\" \"$@\"",
-         VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out.string(), "--jobs", "1"},
+         kCliPath, "batch", pairs.string(), "--output-dir", out.string(), "--jobs", "1"},
         work_ / "hangup.err");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
@@ -454,8 +458,8 @@ TEST_F(Batch, RowSignalledAloneLeavesNoLog) {
       "r0,ref.y4m,d1.mp4\n"
       "r1,long_ref.mp4,long_dist.mp4\n"
       "r2,ref.y4m,d2.mp4\n");
-  ChildProcess running({VMAFEXACT_CLI_PATH, "batch", pairs.string(), "--output-dir", out_.string(),
-                        "--jobs", "1", "--threads", "1"},
+  ChildProcess running({kCliPath, "batch", pairs.string(), "--output-dir", out_.string(), "--jobs",
+                        "1", "--threads", "1"},
                        work_ / "batch.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (running.running() && !fs::exists(out_ / "rows" / "r0.json") &&
@@ -500,8 +504,8 @@ TEST_F(Batch, RowDiesWithBatchStartedWithSigquitIgnored) {
       "id,ref,dist\n"
       "r1,long_ref.mp4,long_dist.mp4\n");
   ChildProcess running(
-      {"/bin/sh", "-c", "trap '' QUIT INT; exec \"$0\" \"$@\"", VMAFEXACT_CLI_PATH, "batch",
-       pairs.string(), "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
+      {"/bin/sh", "-c", "trap '' QUIT INT; exec \"$0\" \"$@\"", kCliPath, "batch", pairs.string(),
+       "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
       work_ / "batch.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::vector<pid_t> rows;
@@ -558,8 +562,8 @@ TEST_F(Batch, TwoBatchesScoreARowOnce) {
       "x,ref.y4m,d1.mp4\n",
       "b.csv");
   const fs::path pairs_a = manifest("id,ref,dist\nx,ref.y4m,d1.mp4\n", "a.csv");
-  ChildProcess b({VMAFEXACT_CLI_PATH, "batch", pairs_b.string(), "--output-dir", out_.string(),
-                  "--jobs", "1", "--threads", "1"},
+  ChildProcess b({kCliPath, "batch", pairs_b.string(), "--output-dir", out_.string(), "--jobs", "1",
+                  "--threads", "1"},
                  work_ / "b.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (b.running() && children_of(b.pid()).empty() && std::chrono::steady_clock::now() < deadline)
@@ -672,10 +676,9 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
 // folder, as ref and dist are; one given to the batch, to the current folder.
 TEST_F(Batch, ModelFilesRelativeToTheManifestOrTheCurrentFolder) {
   fs::create_directories(folder_ / "models");
-  fs::copy_file(VMAFEXACT_MODEL_FILE, folder_ / "models" / "lin.json",
-                fs::copy_options::overwrite_existing);
+  fs::copy_file(kModelFile, folder_ / "models" / "lin.json", fs::copy_options::overwrite_existing);
   fs::create_directories(work_ / "here");
-  fs::copy_file(VMAFEXACT_MODEL_FILE, work_ / "here" / "lin2.json");
+  fs::copy_file(kModelFile, work_ / "here" / "lin2.json");
   const fs::path pairs = manifest(
       "id,ref,dist,model\n"
       "cell,ref.y4m,d1.mp4,models/lin.json:name=lin\n"
@@ -686,9 +689,9 @@ TEST_F(Batch, ModelFilesRelativeToTheManifestOrTheCurrentFolder) {
             {}, work_.string());
   ASSERT_EQ(result.status, 0) << describe(result);
   EXPECT_EQ(scores_of(out_ / "cell.json"),
-            direct_scores("d1.mp4", {"--model", VMAFEXACT_MODEL_FILE + std::string(":name=lin")}));
+            direct_scores("d1.mp4", {"--model", kModelFile + std::string(":name=lin")}));
   EXPECT_EQ(scores_of(out_ / "wide.json"),
-            direct_scores("d2.mp4", {"--model", VMAFEXACT_MODEL_FILE + std::string(":name=lin2")}));
+            direct_scores("d2.mp4", {"--model", kModelFile + std::string(":name=lin2")}));
   EXPECT_EQ(read_json(out_ / "rows" / "cell.json")["options"]["model"],
             (folder_ / "models" / "lin.json").string() + ":name=lin");
   EXPECT_EQ(read_json(out_ / "rows" / "wide.json")["options"]["model"],

@@ -27,7 +27,10 @@
 #include <thread>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "child_process.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -97,7 +100,7 @@ class BatchHostile : public ::testing::Test {
   // `timeout` (then it is killed).
   std::optional<int> run_tool(const std::vector<std::string>& args, const std::string& name,
                               std::chrono::seconds timeout, std::string* stderr_text = nullptr) {
-    std::vector<std::string> argv = {VMAFEXACT_CLI_PATH};
+    std::vector<std::string> argv = {kCliPath};
     argv.insert(argv.end(), args.begin(), args.end());
     ChildProcess tool(argv, work_ / (name + ".err"), work_ / (name + ".out"));
     const auto status = tool.wait_exit(timeout);
@@ -175,8 +178,8 @@ TEST_F(BatchHostile, RowDiesWithBatchEvenWhenSigquitIgnored) {
   pid_t row = 0;
   {
     ChildProcess batch(
-        {"/bin/sh", "-c", "trap '' QUIT; exec \"$0\" \"$@\"", VMAFEXACT_CLI_PATH, "batch",
-         pairs.string(), "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
+        {"/bin/sh", "-c", "trap '' QUIT; exec \"$0\" \"$@\"", kCliPath, "batch", pairs.string(),
+         "--output-dir", out_.string(), "--jobs", "1", "--threads", "1"},
         work_ / "batch.err");
     // Killed as soon as the row's tool has started (exec'd): it is then
     // still setting up, before any handler of its own.
@@ -328,12 +331,9 @@ TEST_F(BatchHostile, JobsBeyondTheOpenFileLimitRunFewerAtOnce) {
     fs::remove_all(out_);
     const std::string limits = "ulimit -S -n " + std::to_string(soft) + " && ulimit -H -n " +
                                std::to_string(hard) + " && exec \"$0\" \"$@\"";
-    const std::vector<std::string> argv = {"/bin/sh",      "-c",
-                                           limits,         VMAFEXACT_CLI_PATH,
-                                           "batch",        pairs.string(),
-                                           "--output-dir", out_.string(),
-                                           "--jobs",       "8",
-                                           "--threads",    "1"};
+    const std::vector<std::string> argv = {
+        "/bin/sh",      "-c",          limits,   kCliPath, "batch",     pairs.string(),
+        "--output-dir", out_.string(), "--jobs", "8",      "--threads", "1"};
     ChildProcess batch(argv, work_ / (name + ".err"));
     const auto status = batch.wait_exit(std::chrono::seconds(120));
     *error = batch.error_output();

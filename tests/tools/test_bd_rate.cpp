@@ -15,11 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
 #include "../common/strict_xml.h"
 #include "bd_rate.h"
 #include "child_process.h"
 #include "report.h"
+
+using vmafexact::test::kBdRateReference;
 
 namespace {
 
@@ -101,8 +104,8 @@ ReferenceRun run_reference(const std::vector<Case>& cases) {
   vmafexact::test::ScratchFolder scratch("vmafexact-bd-rate");
   vmafexact::test::write_file(scratch / "cases.json", input.dump());
   vmafexact::test::ChildProcess reference(
-      {kPython, VMAFEXACT_BD_RATE_REFERENCE, (scratch / "cases.json").string()},
-      scratch / "stderr.txt", scratch / "stdout.json");
+      {kPython, kBdRateReference, (scratch / "cases.json").string()}, scratch / "stderr.txt",
+      scratch / "stdout.json");
   const auto status = reference.wait_exit(std::chrono::seconds(60));
   const std::string errors = reference.error_output();
   if (status != 0 && errors.find("ModuleNotFoundError") != std::string::npos) {

@@ -25,10 +25,14 @@
 #include <thread>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "channel_pipeline.h"
 #include "child_process.h"
 #include "support/handles.h"
 #include "support/message_json.h"
+
+using vmafexact::test::kCliPath;
+using vmafexact::test::kMonitorPath;
 
 namespace {
 
@@ -174,9 +178,8 @@ class ChannelPipelineTest : public ::testing::Test {
   // The vmafexact tool's frames for the pair (its --jsonl).
   static std::vector<FrameFields> tool_frames(const std::string& ref, const std::string& dist) {
     const std::string jsonl = path(fs::path(dist).stem().string() + ".tool.jsonl");
-    vmafexact::test::ChildProcess tool(
-        {VMAFEXACT_CLI_PATH, "--no-progress", "--jsonl", jsonl, ref, dist}, path("tool.stderr"),
-        path("tool.stdout"));
+    vmafexact::test::ChildProcess tool({kCliPath, "--no-progress", "--jsonl", jsonl, ref, dist},
+                                       path("tool.stderr"), path("tool.stdout"));
     const auto status = tool.wait_exit(120s);
     EXPECT_EQ(status, 0) << tool.error_output();
     std::vector<FrameFields> frames;
@@ -217,7 +220,7 @@ TEST_F(ChannelPipelineTest, SameSizeInputsAreScoredAsTheToolDoesWithoutAScaler) 
 TEST_F(ChannelPipelineTest, TheMonitorScoresARenditionAsTheToolDoes) {
   const std::string jsonl = path("monitor.jsonl");
   vmafexact::test::ChildProcess monitor(
-      {VMAFEXACT_MONITOR_PATH, "--ref", path("ref.mkv"), "--dist", path("dist320.mkv"), "--listen",
+      {kMonitorPath, "--ref", path("ref.mkv"), "--dist", path("dist320.mkv"), "--listen",
        "127.0.0.1:0", "--jsonl", jsonl},
       path("monitor.stderr"));
   ASSERT_EQ(monitor.wait_exit(120s), 0) << monitor.error_output();

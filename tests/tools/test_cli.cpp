@@ -33,8 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/pipeline_end.h"
 #include "../common/scratch_files.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -97,7 +100,7 @@ Result run_program(const std::vector<std::string>& args) {
 }
 
 Result run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), VMAFEXACT_CLI_PATH);
+  args.insert(args.begin(), kCliPath);
   return run_program(args);
 }
 
@@ -109,7 +112,7 @@ std::string describe(const Result& result) {
 // Runs the tool with its standard output and error on a pseudo-terminal, as
 // in an interactive shell; returns everything it wrote there.
 Result run_cli_on_terminal(const std::vector<std::string>& args) {
-  std::vector<std::string> full = {VMAFEXACT_CLI_PATH};
+  std::vector<std::string> full = {kCliPath};
   full.insert(full.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& arg : full) argv.push_back(arg.data());
@@ -600,7 +603,7 @@ TEST_F(Cli, FrameRatesAreConvertedToTheReferences) {
 // SIGINT ends the inputs: what was scored is written, and the exit code is 130.
 TEST_F(Cli, SigintWritesWhatWasScored) {
   const std::vector<std::string> args = {
-      VMAFEXACT_CLI_PATH, "--threads",        "1", "--jsonl", "-", "--json", out("partial.json"),
+      kCliPath,           "--threads",        "1", "--jsonl", "-", "--json", out("partial.json"),
       in("long_ref.mp4"), in("long_dist.mp4")};
   std::vector<gchar*> argv;
   for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
@@ -1106,9 +1109,9 @@ TEST_F(Cli, FindsThePluginBuiltBesideItAndSaysWhenThereIsNone) {
   // One fresh registry for both runs (building it scans every plugin once).
   const std::string registry = out("registry.bin");
   const fs::path copy = out_ / "vmafexact";
-  fs::copy_file(VMAFEXACT_CLI_PATH, copy);
+  fs::copy_file(kCliPath, copy);
   const Result elsewhere = without_plugin_path(copy.string(), registry);
-  const Result built = without_plugin_path(VMAFEXACT_CLI_PATH, registry);
+  const Result built = without_plugin_path(kCliPath, registry);
   EXPECT_EQ(built.status, 0) << built.err;
   if (elsewhere.status == 0) GTEST_SKIP() << "a vmafexact plugin is installed on this system";
   EXPECT_EQ(elsewhere.status, 4) << elsewhere.err;
@@ -1246,14 +1249,13 @@ TEST_F(Cli, OutputsThroughSymlinksWriteTheirTargets) {
 // `--jsonl -` with standard output closed, or on a full device: an error and
 // exit code 5, not lines silently lost.
 TEST_F(Cli, JsonlToAStandardOutputThatCannotBeWrittenIsAnError) {
-  const Result closed = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >&-", VMAFEXACT_CLI_PATH,
-                                     "--jsonl", "-", in("ref.y4m"), in("dist_480.mp4")});
+  const Result closed = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >&-", kCliPath, "--jsonl",
+                                     "-", in("ref.y4m"), in("dist_480.mp4")});
   EXPECT_EQ(closed.status, 5) << describe(closed);
   EXPECT_NE(closed.err.find("cannot write standard output: it is closed"), std::string::npos)
       << closed.err;
-  const Result full = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full",
-                                   VMAFEXACT_CLI_PATH, "--jsonl", "-", in("ref.y4m"),
-                                   in("dist_480.mp4")});
+  const Result full = run_program({"/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full", kCliPath,
+                                   "--jsonl", "-", in("ref.y4m"), in("dist_480.mp4")});
   EXPECT_EQ(full.status, 5) << describe(full);
   EXPECT_NE(full.err.find(std::string("cannot write standard output: ") + std::strerror(ENOSPC)),
             std::string::npos)
@@ -1263,7 +1265,7 @@ TEST_F(Cli, JsonlToAStandardOutputThatCannotBeWrittenIsAnError) {
 // Runs the tool with `--jsonl -` and `extra` arguments (the inputs last);
 // after `after_lines` lines sends `signal`; the exit code.
 int signal_mid_run(const std::vector<std::string>& extra, int signal, std::size_t after_lines = 3) {
-  std::vector<std::string> args = {VMAFEXACT_CLI_PATH, "--threads", "1", "--jsonl", "-"};
+  std::vector<std::string> args = {kCliPath, "--threads", "1", "--jsonl", "-"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<gchar*> argv;
   for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));
@@ -1319,9 +1321,9 @@ TEST_F(Cli, SignalsMidRunLeaveNoTemporaryFiles) {
 // 4 KiB, SIGXFSZ ignored): the error names the output, not the scratch file
 // the element was writing.
 TEST_F(Cli, AFullDiskNamesTheOutputNotItsTemporaryFile) {
-  const Result run = run_program({"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"",
-                                  VMAFEXACT_CLI_PATH, "--json", out("scores.json"), in("ref.y4m"),
-                                  in("dist_480.mp4")});
+  const Result run =
+      run_program({"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"", kCliPath,
+                   "--json", out("scores.json"), in("ref.y4m"), in("dist_480.mp4")});
   EXPECT_EQ(run.status, 5) << describe(run);
   EXPECT_NE(run.err.find("Could not write the score log to \"" + out("scores.json") + "\""),
             std::string::npos)

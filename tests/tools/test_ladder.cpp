@@ -13,8 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
 #include "child_process.h"
+
+using vmafexact::test::kBdRateReference;
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -95,9 +99,9 @@ class LadderRun : public ::testing::Test {
       text.pop_back();
       return text;
     };
-    tool_ = run({VMAFEXACT_CLI_PATH, "--no-progress", "--precision", "max", "--json",
-                 f + "out/{name}.json", "--html", f + "out/page.html", "--ladder",
-                 ladder("slow", kSlow), "--ladder", ladder("fast", kFast), f + "ref.y4m"},
+    tool_ = run({kCliPath, "--no-progress", "--precision", "max", "--json", f + "out/{name}.json",
+                 "--html", f + "out/page.html", "--ladder", ladder("slow", kSlow), "--ladder",
+                 ladder("fast", kFast), f + "ref.y4m"},
                 folder_->path(), "tool");
   }
   static void TearDownTestSuite() { folder_.reset(); }
@@ -127,8 +131,8 @@ class LadderRun : public ::testing::Test {
           {{"anchor", points(kSlow, "psnr_y")}, {"test", points(kFast, "psnr_y")}}}}};
     vmafexact::test::write_file(folder_->path() / "cases.json", cases.dump());
     const ProgramRun answer =
-        run({kPython, VMAFEXACT_BD_RATE_REFERENCE, (folder_->path() / "cases.json").string()},
-            folder_->path(), "reference");
+        run({kPython, kBdRateReference, (folder_->path() / "cases.json").string()}, folder_->path(),
+            "reference");
     if (answer.status != 0) {
       ADD_FAILURE() << "the reference failed: " << describe(answer);
       return {};
@@ -202,10 +206,9 @@ TEST_F(LadderRun, ReportFromTheLogsGivesTheSameBdRates) {
     text.pop_back();
     return text;
   };
-  const ProgramRun report =
-      run({VMAFEXACT_CLI_PATH, "report", "--ladder", logs("slow", kSlow), "--ladder",
-           logs("fast", kFast), "--html", (out / "rebuilt.html").string()},
-          folder_->path(), "report");
+  const ProgramRun report = run({kCliPath, "report", "--ladder", logs("slow", kSlow), "--ladder",
+                                 logs("fast", kFast), "--html", (out / "rebuilt.html").string()},
+                                folder_->path(), "report");
   ASSERT_EQ(0, report.status) << describe(report);
   const std::string table_start = "BD-rate against \"slow\"";
   const std::size_t printed_at = tool_.out.find(table_start);
@@ -225,8 +228,8 @@ TEST_F(LadderRun, PsnrIsScoredForTheLadders) {
 
 TEST(LadderOptions, FewerThanFourEncodesIsAUsageError) {
   vmafexact::test::ScratchFolder folder("vmafexact-ladder-usage");
-  const ProgramRun result = run({VMAFEXACT_CLI_PATH, "--ladder", "a=1.mp4,2.mp4,3.mp4,4.mp4",
-                                 "--ladder", "b=5.mp4,6.mp4,7.mp4", "ref.y4m"},
+  const ProgramRun result = run({kCliPath, "--ladder", "a=1.mp4,2.mp4,3.mp4,4.mp4", "--ladder",
+                                 "b=5.mp4,6.mp4,7.mp4", "ref.y4m"},
                                 folder.path(), "usage");
   EXPECT_EQ(1, result.status) << describe(result);
   EXPECT_NE(std::string::npos,

@@ -18,8 +18,11 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "child_process.h"
 #include "strict_xml.h"
+
+using vmafexact::test::kCliPath;
 
 namespace fs = std::filesystem;
 // Keys kept in order (a record's x- columns are in the manifest's order).
@@ -122,7 +125,7 @@ class Merge : public ::testing::Test {
       }
     }
     for (const char* name : {"a", "b"}) {
-      ChildProcess tool({VMAFEXACT_CLI_PATH, f + "ref.y4m", f + "dist_" + name + ".y4m", "--json",
+      ChildProcess tool({kCliPath, f + "ref.y4m", f + "dist_" + name + ".y4m", "--json",
                          f + "log_" + name + ".json", "--precision", "max", "--quiet"},
                         folder_ / "tool.err");
       if (tool.wait_exit(std::chrono::seconds(120)) != 0) {
@@ -175,7 +178,7 @@ class Merge : public ::testing::Test {
   }
 
   static Result merge(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), {VMAFEXACT_CLI_PATH, "merge"});
+    arguments.insert(arguments.begin(), {kCliPath, "merge"});
     ChildProcess tool(arguments, folder_ / "merge.err");
     const auto code = tool.wait_exit(std::chrono::seconds(60));
     return {code.value_or(-1), tool.error_output()};
@@ -254,8 +257,8 @@ TEST_F(Merge, MergesWhatBatchWrote) {
                  "gamma," +
                  f + "ref.y4m," + f + "nosuch.mp4,40\n");
   const fs::path out = dir_ / "out";
-  ChildProcess batch({VMAFEXACT_CLI_PATH, "batch", manifest.string(), "--output-dir", out.string(),
-                      "--shard", "0/2", "--quiet"},
+  ChildProcess batch({kCliPath, "batch", manifest.string(), "--output-dir", out.string(), "--shard",
+                      "0/2", "--quiet"},
                      folder_ / "batch.err");
   ASSERT_EQ(batch.wait_exit(std::chrono::seconds(120)), 6) << batch.error_output();
   const Result result = merge({out.string(), "--manifest", manifest.string()});

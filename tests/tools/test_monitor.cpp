@@ -35,10 +35,13 @@
 #include <tuple>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "child_process.h"
 #include "exposition.h"
 #include "figures.h"
 #include "monitor_http_request.h"
+
+using vmafexact::test::kMonitorPath;
 
 namespace {
 
@@ -317,7 +320,7 @@ class MonitorProcess : public vmafexact::test::ChildProcess {
  private:
   static std::vector<std::string> with_program(std::vector<std::string> arguments,
                                                int max_descriptors) {
-    arguments.insert(arguments.begin(), VMAFEXACT_MONITOR_PATH);
+    arguments.insert(arguments.begin(), kMonitorPath);
     // A shell sets the limit and execs the program, which keeps its process id.
     if (max_descriptors > 0)
       arguments.insert(arguments.begin(),

@@ -29,8 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "channel.h"
 #include "child_process.h"
+
+using vmafexact::test::kMonitorPath;
 
 namespace {
 
@@ -165,7 +168,7 @@ class MonitorProcess : public vmafexact::test::ChildProcess {
 
  private:
   static std::vector<std::string> with_program(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), VMAFEXACT_MONITOR_PATH);
+    arguments.insert(arguments.begin(), kMonitorPath);
     return arguments;
   }
 };

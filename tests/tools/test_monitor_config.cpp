@@ -16,11 +16,13 @@
 #include <future>
 #include <string>
 
+#include "../common/build_paths.h"
 #include "config.h"
 
 namespace {
 
 using namespace vmafexact::monitor_tool;
+using vmafexact::test::kSourceRoot;
 using Properties = std::vector<std::pair<std::string, std::string>>;
 
 constexpr const char* kOneChannel = "[channel a]\nref=r.mp4\ndist=d.mp4\n";
@@ -401,7 +403,7 @@ TEST(MonitorConfig, RefusesAnOversizedFile) {
 
 // The example shipped for operators parses, with every key it documents.
 TEST(MonitorConfig, ShippedExampleParses) {
-  const std::string path = VMAFEXACT_SOURCE_ROOT "/deploy/config/station.conf";
+  const std::string path = std::string(kSourceRoot) + "/deploy/config/station.conf";
   const MonitorConfig config = load_config(path);
   EXPECT_TRUE(config.listen);
   EXPECT_TRUE(config.jsonl);
@@ -417,7 +419,7 @@ TEST(MonitorConfig, ShippedExampleParses) {
 
 // And so does the example in the documentation of the format.
 TEST(MonitorConfig, DocumentedExampleParses) {
-  std::ifstream in(VMAFEXACT_SOURCE_ROOT "/docs/live-monitoring.md");
+  std::ifstream in(std::string(kSourceRoot) + "/docs/live-monitoring.md");
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto section = doc.find("## A station: several channels");
   ASSERT_NE(section, std::string::npos);

@@ -14,10 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/fake_elements.h"
 #include "support/conform.h"
 #include "support/handles.h"
 #include "support/nvdec.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -622,7 +625,7 @@ TEST_F(NvdecWiring, TheToolNotesAnInputNvdecDoesNotTake) {
   gst_object_ref_sink(pipeline.get());
   ASSERT_EQ(run(pipeline.get()), GST_MESSAGE_EOS);
   auto stderr_of = [&](const std::vector<std::string>& options) {
-    std::vector<std::string> args = {VMAFEXACT_CLI_PATH, clip.string(), clip.string()};
+    std::vector<std::string> args = {kCliPath, clip.string(), clip.string()};
     args.insert(args.end(), options.begin(), options.end());
     std::vector<gchar*> argv;
     for (const auto& arg : args) argv.push_back(const_cast<gchar*>(arg.c_str()));

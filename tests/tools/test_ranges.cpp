@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "../common/scratch_files.h"
+
+using vmafexact::test::kCliPath;
 
 namespace {
 
@@ -116,7 +119,7 @@ class Ranges : public ::testing::Test {
   static std::pair<Result, Json> score(std::vector<std::string> args, bool seek,
                                        const std::string& log) {
     const std::string json = in(log);
-    args.insert(args.begin(), {VMAFEXACT_CLI_PATH, "--precision", "max", "--json", json});
+    args.insert(args.begin(), {kCliPath, "--precision", "max", "--json", json});
     std::map<std::string, std::string> settings{{"VMAFEXACT_DEBUG_SEEK", "1"}};
     if (!seek) settings["VMAFEXACT_NO_SEEK"] = "1";
     Result result = run_program(args, settings);
@@ -248,7 +251,7 @@ TEST_F(Ranges, AnEncodeWhoseWindowEndsFirstDoesNotEndTheOthersReference) {
         seek ? std::map<std::string, std::string>{}
              : std::map<std::string, std::string>{{"VMAFEXACT_NO_SEEK", "1"}};
     // Bounded: the same run once deadlocked (see below).
-    std::vector<std::string> args = {"timeout", "-k", "5", "30", VMAFEXACT_CLI_PATH};
+    std::vector<std::string> args = {"timeout", "-k", "5", "30", kCliPath};
     args.insert(args.end(), {"--precision", "max", "--json", in("several_{name}.json")});
     args.insert(args.end(), range.begin(), range.end());
     args.insert(args.end(), {in("ref.mp4"), in("dist.mp4"), in("dist_cut2.mp4")});
@@ -260,7 +263,7 @@ TEST_F(Ranges, AnEncodeWhoseWindowEndsFirstDoesNotEndTheOthersReference) {
       const Json frames =
           Json::parse(read_file(in("several_" + std::string(name) + ".json")))["frames"];
       EXPECT_EQ(frames.size(), 25u);
-      std::vector<std::string> alone_args = {VMAFEXACT_CLI_PATH, "--precision", "max", "--json",
+      std::vector<std::string> alone_args = {kCliPath, "--precision", "max", "--json",
                                              in("alone.json")};
       alone_args.insert(alone_args.end(), range.begin(), range.end());
       alone_args.insert(alone_args.end(), {in("ref.mp4"), in(std::string(name) + ".mp4")});

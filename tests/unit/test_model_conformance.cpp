@@ -16,12 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "common/feature_options.h"
 #include "fixtures.h"
 #include "model/model.h"
 #include "reference_setup.h"
 #include "registry.h"
 #include "scorer.h"
+
+using vmafexact::test::kSourceRoot;
 
 using namespace vmafexact;
 
@@ -176,7 +179,7 @@ TEST(ModelConformance, PredictionsFromReferenceFeatures) {
   // features are libvmaf's on the processor that made it, its scores their
   // predictions.
   const auto float_models_dir =
-      std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures" / "ref-float-models";
+      std::filesystem::path(kSourceRoot) / "tests" / "fixtures" / "ref-float-models";
   for (const auto& pair : test::max_precision_pairs(float_models_dir))
     check_models(pair.log_name, test::load_reference_log(float_models_dir / pair.log_name),
                  test::kFloatModelsRun, others);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/build_paths.h"
 #include "common/error.h"
 #include "common/feature_stage.h"
 #include "error_of.h"
@@ -23,6 +24,8 @@
 #include "registry.h"
 #include "scorer.h"
 #include "synthetic_clip.h"
+
+using vmafexact::test::kSourceRoot;
 
 using namespace vmafexact;
 using vmafexact::test::error_of;
@@ -181,7 +184,7 @@ std::string golden_log(const GoldenCase& c, const ScorerOptions& base = {}) {
 }
 
 std::filesystem::path golden_dir() {
-  return std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures" / "psnr-golden";
+  return std::filesystem::path(kSourceRoot) / "tests" / "fixtures" / "psnr-golden";
 }
 
 constexpr PictureFormat fmt(unsigned bpc, ChromaFormat chroma, unsigned w = 37, unsigned h = 23) {

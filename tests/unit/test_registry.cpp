@@ -7,16 +7,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "../common/build_paths.h"
 #include "common/error.h"
 #include "error_of.h"
 #include "model/model.h"
 #include "reference_setup.h"
 #include "registry.h"
 #include "scorer.h"
+
+using vmafexact::test::kSourceRoot;
 
 using namespace vmafexact;
 using vmafexact::test::error_of;
@@ -285,7 +288,7 @@ std::vector<std::string> option_rows(const std::filesystem::path& page) {
 }
 
 TEST(Registry, DocsOptionTablesMatchTheRegistry) {
-  const std::filesystem::path docs = std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "docs";
+  const std::filesystem::path docs = std::filesystem::path(kSourceRoot) / "docs";
   for (const auto& entry : feature_registry()) {
     const auto page = docs / "features" / (std::string(entry.name()) + ".md");
     ASSERT_TRUE(std::filesystem::exists(page)) << "no docs page for " << entry.name();
@@ -309,7 +312,7 @@ TEST(Registry, DocsOptionTablesMatchTheRegistry) {
 // (docs/architecture.md, "Adding a feature").
 
 std::string source_text(const char* relative) {
-  std::ifstream file(std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / relative);
+  std::ifstream file(std::filesystem::path(kSourceRoot) / relative);
   EXPECT_TRUE(file) << relative;
   std::stringstream text;
   text << file.rdbuf();
@@ -428,7 +431,7 @@ TEST(Registry, CudaDocNamesTheFeaturesWithAndWithoutATwin) {
 // tests/fixtures (make_references.sh's runs), as a run's feature or a model's
 // input, and every key of those logs has its extractor in the registry.
 TEST(Registry, EveryFeatureIsComparedWithAReferenceLog) {
-  const auto fixtures = std::filesystem::path(VMAFEXACT_SOURCE_ROOT) / "tests" / "fixtures";
+  const auto fixtures = std::filesystem::path(kSourceRoot) / "tests" / "fixtures";
   std::set<std::string> compared;
   std::size_t logs = 0;
   for (const char* folder : {"ref", "ref-float-models", "ref-sharing"})
