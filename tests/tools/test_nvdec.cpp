@@ -343,6 +343,8 @@ TEST(DownloadChain, AMissingElementIsNamedAndNothingIsAdded) {
   const auto chain =
       vmafexact::tools::add_download_chain(GST_BIN(bin.get()), GST_VIDEO_FORMAT_I420, nullptr, "");
   EXPECT_EQ(chain.missing, "cudadownload");
+  // nvcodec's package, not plugins-base's (the tool's advice said -base once).
+  EXPECT_EQ(chain.missing_package, "gstreamer1.0-plugins-bad");
   EXPECT_FALSE(chain.linked);
   EXPECT_FALSE(chain.download || chain.repack || chain.filter);
   EXPECT_EQ(GST_BIN(bin.get())->numchildren, 0);

@@ -201,7 +201,7 @@ bool link_download(LiveConform& conform, GstVideoFormat cpu_format) {
       tools::add_download_chain(GST_BIN(conform.pipeline), cpu_format, conform.dist_caps.get(), "");
   if (!chain.missing.empty()) {
     post_error(conform.dist_filter, "GStreamer's " + chain.missing + " element is missing",
-               "Set backend=cpu for this channel, or install gstreamer1.0-plugins-bad.");
+               "Set backend=cpu for this channel, or install " + chain.missing_package + ".");
     return false;
   }
   GstObjectPtr<GstPad> convert_sink(gst_element_get_static_pad(conform.dist_convert, "sink"));

@@ -370,15 +370,20 @@ CapsPtr cuda_memory_caps() {
 DownloadChain add_download_chain(GstBin* bin, GstVideoFormat cpu_format, const GstCaps* decoded,
                                  const std::string& prefix) {
   DownloadChain chain;
-  const auto make = [&](const char* factory, const char* role) {
+  const auto make = [&](const char* factory, const char* role, const char* package) {
     const std::string name = prefix + "-" + role;
     auto element = make_element(factory, prefix.empty() ? nullptr : name.c_str());
-    if (!element && chain.missing.empty()) chain.missing = factory;
+    if (!element && chain.missing.empty()) {
+      chain.missing = factory;
+      chain.missing_package = package;
+    }
     return element;
   };
-  chain.download = make("cudadownload", "cudadownload");
-  chain.repack = make("videoconvert", "repack");
-  chain.filter = make("capsfilter", "decoded");
+  // cudadownload is nvcodec's (plugins-bad), videoconvert plugins-base's,
+  // capsfilter GStreamer's core elements'.
+  chain.download = make("cudadownload", "cudadownload", "gstreamer1.0-plugins-bad");
+  chain.repack = make("videoconvert", "repack", "gstreamer1.0-plugins-base");
+  chain.filter = make("capsfilter", "decoded", "libgstreamer1.0-0");
   if (!chain.missing.empty()) {
     chain.download.reset();
     chain.repack.reset();

@@ -108,6 +108,7 @@ CapsPtr cuda_memory_caps();
 // own errors (missing, linked).
 struct DownloadChain {
   std::string missing;  // a factory GStreamer lacks: then nothing was made
+  std::string missing_package;  // the Debian package that installs it
   bool linked = false;  // download ! repack ! filter linked
   GstObjectPtr<GstElement> download, repack, filter;
   CapsPtr caps;  // the capsfilter's

@@ -719,7 +719,7 @@ ScoringPipeline::ScoringPipeline(const Options& options, const VideoInput& ref,
             GST_BIN(pipeline_.get()), dist.nvdec.cpu_format, nullptr, branch.prefix);
         if (!chain.missing.empty())
           throw CliError(kExitScoring, "GStreamer's " + chain.missing + " element is missing",
-                         "Install gstreamer1.0-plugins-base (and -good for more formats).");
+                         "Install " + chain.missing_package + ", or run with --backend cpu.");
         GstElement* downloaded = chain.filter.get();
         const bool linked = chain.linked && gst_element_link(previous, chain.download.get());
         for (auto* element : {&chain.download, &chain.repack, &chain.filter})
