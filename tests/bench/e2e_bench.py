@@ -173,9 +173,13 @@ class Bench:
                 raw_fps.append(record["fps"])
                 row["vmaf_raw"] = record["vmaf_mean"]
                 if args.libvmaf:
+                    # No --threads: with a thread pool libvmaf f85a8536 flushes
+                    # motion_cuda twice at the end and exits 234 ("context could
+                    # not be synchronized"; Netflix/vmaf pull requests 1538, 1553
+                    # and 1583, open). Its CUDA path gains nothing from threads.
                     record = self.run(f"{name} libvmaf cuda", [
                         args.libvmaf, "-r", raw[0], "-d", raw[1], "-w", str(width), "-h", str(height),
-                        "-p", "420", "-b", "8", "--threads", str(os.cpu_count()),
+                        "-p", "420", "-b", "8",
                         "--model", "version=vmaf_v0.6.1", "--json", "-o", libvmaf_log, "--quiet"],
                         libvmaf_log)
                     libvmaf_fps.append(record["fps"])
