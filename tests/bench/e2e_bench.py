@@ -142,6 +142,7 @@ class Bench:
         row["startup_cpu_s"], row["startup_cuda_s"] = median(startup["cpu"]), median(startup["cuda"])
         # Files to scores, taking turns.
         fps = {"cpu": [], "cuda": []}
+        walls = {"cpu": [], "cuda": []}
         for _ in range(args.repeat):
             for backend, path in (("cpu", cpu_log), ("cuda", cuda_log)):
                 if backend not in args.backends:
@@ -149,9 +150,17 @@ class Bench:
                 record = self.run(f"{name} {backend}", self.tool(backend, files, path, ("--threads", str(args.threads))) if backend == "cpu"
                                   else self.tool(backend, files, path), path)
                 fps[backend].append(record["fps"])
+                walls[backend].append(record["wall_s"] if record["fps"] else None)
                 row[f"frames_{backend}"], row[f"vmaf_{backend}"], row[f"decoders_{backend}"] = \
                     record["frames"], record["vmaf_mean"], record["decoders"]
         row["fps_cpu"], row["fps_cuda"] = median(fps["cpu"]), median(fps["cuda"])
+        # After the start-up: the frames beyond the start-up run's two over the
+        # time beyond its wall, the rate a long file tends to (the clips here
+        # last seconds, where a process's start-up weighs heavily).
+        for backend in ("cpu", "cuda"):
+            wall, start, frames = median(walls[backend]), row[f"startup_{backend}_s"], row.get(f"frames_{backend}")
+            row[f"fps_{backend}_after_startup"] = \
+                (frames - 2) / (wall - start) if wall and start and frames and wall > start else None
         # The same frames decoded to raw beforehand: vmafexact's CUDA backend
         # (frames uploaded) and libvmaf's CUDA tool.
         if "cuda" not in args.backends:
@@ -292,8 +301,9 @@ def main():
     print()
     print("| pair | frames | vmafexact CPU (CPU decode) | vmafexact CUDA (NVDEC) | CUDA / CPU "
           "| vmafexact CUDA, raw input | libvmaf CUDA, raw input | start-up CPU / CUDA (s) "
+          "| after start-up CPU / CUDA (fps) "
           "| decode to raw (s, not counted) | VMAF mean CPU / CUDA / libvmaf |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         same = row.get("vmaf_cpu") is not None and row.get("vmaf_cpu") == row.get("vmaf_cuda")
         verdict = "equal" if same else "DIFFERENT" if len(args.backends) == 2 else "one backend"
@@ -305,6 +315,7 @@ def main():
               f"| {fmt(row.get('fps_cpu'))} | {fmt(row.get('fps_cuda'))} | {fmt(ratio, 2)} "
               f"| {fmt(row.get('fps_cuda_raw'))} | {libvmaf} "
               f"| {fmt(row.get('startup_cpu_s'), 2)} / {fmt(row.get('startup_cuda_s'), 2)} "
+              f"| {fmt(row.get('fps_cpu_after_startup'))} / {fmt(row.get('fps_cuda_after_startup'))} "
               f"| {fmt(row.get('decode_raw_s'), 1)} "
               f"| {row.get('vmaf_cpu')} / {row.get('vmaf_cuda')} ({verdict})"
               f" / {row.get('vmaf_libvmaf', '-')} |")
