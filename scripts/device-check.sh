@@ -17,7 +17,8 @@
 # (NVDEC_TESTS, default nvdec-tool-tests) on the carried media, and skips when the
 # bundle has none; CHECKS=e2e runs e2e_bench.py: files to scores, CPU decode
 # against NVDEC, libvmaf's CUDA tool on the same frames decoded to raw, and 1, 4
-# and 8 tool processes at once on one GPU (E2E_ARGS adds its options).
+# and 8 tool processes at once on one GPU (E2E_ARGS adds its options);
+# CHECKS=startup times an NVDEC run's start-up, piece by piece.
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
@@ -97,6 +98,50 @@ if has e2e; then
   # shellcheck disable=SC2086  # E2E_ARGS: options, split on purpose
   TAIL=40 step e2e python3 "$bundle/e2e_bench.py" --tool "$bin/vmafexact" --media "$bundle/media" \
     --work "$work/e2e" --json "$out/e2e.json" "${vmaf_cuda[@]}" ${E2E_ARGS:-}
+fi
+if has startup; then
+  # Where an NVDEC run's start-up goes (docs/benchmarks.md, "End to end"):
+  # nvcodec's plugin load, a decode alone, the tool on 2 frames with each
+  # backend, and the gaps over 40 ms in a GST_DEBUG="*:4" log of one such run.
+  startup() {
+    local ref="$bundle/media/h264_1080_ref_long.mp4" dist="$bundle/media/h264_1080_dist_long.mp4"
+    [[ -f "$ref" && -f "$dist" ]] || { echo "no media (device-bundle.sh MEDIA=...)"; return 1; }
+    timed() { # timed LABEL COMMAND...: its wall time and exit status
+      local label=$1 start=$EPOCHREALTIME rc; shift
+      "$@" > "$work/timed.txt" 2>&1; rc=$?
+      ((rc == 0)) || tail -n 2 "$work/timed.txt" | sed "s/^/      /"
+      python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):7.3f} s  rc {sys.argv[3]}  {sys.argv[4]}")' \
+        "$start" "$EPOCHREALTIME" "$rc" "$label"
+    }
+    local tool=("$bin/vmafexact" --quiet --precision max --json "$work/startup.json" --frames 2 "$ref" "$dist")
+    timed "gst-inspect-1.0 nvh264dec (loads nvcodec)" gst-inspect-1.0 nvh264dec
+    timed "NVDEC decode alone, 600 frames into CUDA memory" gst-launch-1.0 -q filesrc location="$ref" ! \
+      qtdemux ! h264parse ! nvh264dec ! "video/x-raw(memory:CUDAMemory)" ! fakesink
+    local run
+    for run in 1 2; do
+      timed "vmafexact --backend cuda, 2 frames" "${tool[0]}" --backend cuda "${tool[@]:1}"
+      timed "vmafexact --backend cpu, 2 frames" "${tool[0]}" --backend cpu "${tool[@]:1}"
+    done
+    GST_DEBUG_NO_COLOR=1 GST_DEBUG="*:4" GST_DEBUG_FILE="$work/startup-debug.log" \
+      timed "vmafexact --backend cuda, 2 frames, GST_DEBUG=*:4" "${tool[0]}" --backend cuda "${tool[@]:1}"
+    python3 - "$work/startup-debug.log" <<'PY'
+import re, sys
+first = previous = None
+previous_line = ""
+for line in open(sys.argv[1], errors="replace"):
+    match = re.match(r"(\d+):(\d+):(\d+\.\d+)", line)
+    if not match:
+        continue
+    t = int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
+    first = t if first is None else first
+    if previous is not None and t - previous > 0.04:
+        print(f"gap {t - previous:.3f} s at {previous - first:.3f} s: after {previous_line.split(None, 4)[-1].strip()[:160]}")
+        print(f"    before {line.split(None, 4)[-1].strip()[:160]}")
+    previous, previous_line = t, line
+print(f"the log spans {previous - first:.3f} s" if first is not None else "empty log")
+PY
+  }
+  TAIL=40 step startup startup
 fi
 if has bench; then
   step bench sh -c "
