@@ -595,7 +595,14 @@ void stat_horizontal_packed(const StatRows& in, const Filter& filter, unsigned w
     odd_taps[p] = V::set32(tap_pair(filter, static_cast<int>(2 * p) - 1));
   }
   const HorizontalConstants<V> constants(filter);
-  const auto& [unbias, round_lo, nsq, one, den_log_offset, low32] = constants;
+  // Named references, not a structured binding: the lambdas below capture
+  // them, which clang before 16 (Debian 12 has 14, scripts/fuzz.sh) refuses.
+  const I& unbias = constants.unbias;
+  const I& round_lo = constants.round_lo;
+  const I& nsq = constants.nsq;
+  const I& one = constants.one;
+  const I& den_log_offset = constants.den_log_offset;
+  const I& low32 = constants.low32;
 
   // Columns per block: each int32 lane sum below adds at most kPackBlock / N
   // terms below 2^17 before it moves to the int64 sums; the packed values of a
@@ -701,7 +708,14 @@ void stat_horizontal_width(const StatRows& in, const Filter& filter, unsigned w,
     }
   }
   const HorizontalConstants<V> constants(filter);
-  const auto& [unbias, round_lo, nsq, one, den_log_offset, low32] = constants;
+  // Named references, not a structured binding: the lambdas below capture
+  // them, which clang before 16 (Debian 12 has 14, scripts/fuzz.sh) refuses.
+  const I& unbias = constants.unbias;
+  const I& round_lo = constants.round_lo;
+  const I& nsq = constants.nsq;
+  const I& one = constants.one;
+  const I& den_log_offset = constants.den_log_offset;
+  const I& low32 = constants.low32;
 
   I num_non_log_e = V::zero(), num_non_log_o = V::zero();  // 64-bit lanes
   // 32-bit lane sums, moved to the int64 sums every kChunk pixels: each lane
