@@ -297,6 +297,12 @@ TEST(MonitorConfig, MonitorValuesAreChecked) {
                  "station.conf:2: [monitor] listen: '9464': expected HOST:PORT");
   EXPECT_REFUSED(std::string("[monitor]\nlisten=example.org:80\n") + kOneChannel,
                  "is not an IP address");
+  // The key file turns \n into a newline; the message shows it escaped, on one
+  // line (found by fuzz-monitor_config).
+  EXPECT_REFUSED(std::string("[monitor]\nlisten=127.0.0[a\\nb.1:9464\n") + kOneChannel,
+                 "'127.0.0[a\\x0ab.1' is not an IP address");
+  EXPECT_REFUSED(std::string("[monitor]\nlisten=127.0.0.1:94\\n64\n") + kOneChannel,
+                 "the port '94\\x0a64' is not a number");
   EXPECT_REFUSED(std::string("[monitor]\njsonl=\n") + kOneChannel,
                  "station.conf:2: [monitor] jsonl: the value is empty");
 }

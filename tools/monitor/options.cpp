@@ -268,6 +268,27 @@ CommandLine parse_command_line(int argc, char** argv) {
   return command;
 }
 
+namespace {
+
+// Text of the address as an error shows it: control bytes as \xNN, so that a
+// value with an escaped newline (a station file's "\n") stays one line.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      g_snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 // Names other than localhost are refused rather than resolved: the address is
 // where the scores are exposed, so it must be the one the user meant.
 GObjectPtr<GSocketAddress> parse_listen_address(const std::string& text, std::string& problem) {
@@ -287,13 +308,15 @@ GObjectPtr<GSocketAddress> parse_listen_address(const std::string& text, std::st
   char* end = nullptr;
   const unsigned long port = std::strtoul(port_text.c_str(), &end, 10);
   if (*end || port_text[0] == '-' || port_text[0] == '+' || port > 65535) {
-    problem = "the port '" + port_text + "' is not a number from 0 to 65535";
+    const std::string shown_port = printable(port_text);
+    problem = "the port '" + shown_port + "' is not a number from 0 to 65535";
     return {};
   }
   if (host == "localhost") host = "127.0.0.1";
   GObjectPtr<GInetAddress> address(g_inet_address_new_from_string(host.c_str()));
   if (!address) {
-    problem = "'" + host + "' is not an IP address (use e.g. 127.0.0.1, 0.0.0.0, [::1] or [::])";
+    const std::string shown_host = printable(host);
+    problem = "'" + shown_host + "' is not an IP address (use e.g. 127.0.0.1, 0.0.0.0, [::1] or [::])";
     return {};
   }
   return GObjectPtr<GSocketAddress>(
