@@ -18,7 +18,8 @@
 # bundle has none; CHECKS=e2e runs e2e_bench.py: files to scores, CPU decode
 # against NVDEC, libvmaf's CUDA tool on the same frames decoded to raw, and 1, 4
 # and 8 tool processes at once on one GPU (E2E_ARGS adds its options);
-# CHECKS=startup times an NVDEC run's start-up, piece by piece.
+# CHECKS=startup times an NVDEC run's start-up, piece by piece. PACK_LOGS=1
+# leaves the logs in one $OUT/logs.tgz.
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$bundle/out}"
@@ -250,4 +251,9 @@ PY
   step live live
 fi
 rm -rf "$work"
+# PACK_LOGS=1: every file under $OUT in one logs.tgz, since the device's reply
+# brings back a few files only (at most 8 in 2026-12: the others were left out).
+if [[ -n ${PACK_LOGS:-} ]]; then
+  tar -czf "$work.logs.tgz" -C "$out" . && find "$out" -mindepth 1 -delete && mv "$work.logs.tgz" "$out/logs.tgz"
+fi
 exit $status
