@@ -44,25 +44,7 @@ struct Where {
 };
 
 // Text from the file as a message shows it: on one line, not too long.
-std::string shown(std::string_view text) {
-  constexpr std::size_t kMaxShown = 120;
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (out.size() >= kMaxShown && (byte & 0xc0) != 0x80) {  // cut between characters
-      out += "...";
-      break;
-    }
-    if (byte < 0x20 || byte == 0x7f) {
-      char escaped[8];
-      g_snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      out += escaped;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
+std::string shown(std::string_view text) { return printable(text, 120); }
 
 std::string quoted(std::string_view text) {
   std::string out(1, '\'');

@@ -70,6 +70,12 @@ bool is_channel_name(std::string_view name);
 // "250ms", "1.5s", "40000us", "-2s" or plain nanoseconds.
 std::optional<gint64> parse_duration(const std::string& text);
 
+// Outside text (a station file's value, --listen's argument) as a message
+// shows it: on one line, control bytes as \xNN (GKeyFile turns "\n" in a value
+// into a newline); longer than `max_bytes`, cut between characters with "...".
+std::string printable(std::string_view text,
+                      std::size_t max_bytes = std::string_view::npos);
+
 // --listen's HOST:PORT, HOST an IP address literal ([...] for IPv6) or
 // "localhost"; null with `problem` set when it is not one.
 tools::GObjectPtr<GSocketAddress> parse_listen_address(const std::string& text,
