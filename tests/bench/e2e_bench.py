@@ -14,7 +14,11 @@ seconds from the process's start to its exit, start-up included):
   - the start-up: the wall time of the same commands scoring 2 frames;
 then several streams on one GPU: N `vmafexact --backend cuda` processes started
 at once on the 1920x1080 H.264 pair (--streams, default 1,4,8), the sum of their
-own fps and the frames of all over the wall time of all.
+own fps and the frames of all over the wall time of all; and one process scoring
+N encodes of one reference (--encodes, default 4,8: `vmafexact REF DIST1..DISTN`
+with --backend cuda, or cpu when --backends has no cuda,
+the reference decoded once, links to the same distorted file), the frames of
+all its pairs over its wall time.
 
 Each figure is the median of --repeat runs (default 3), the tools taking turns.
 Each pair's pooled VMAF means are printed side by side: the CPU's and the
@@ -201,6 +205,40 @@ class Bench:
                 os.remove(path)
         return row
 
+    def encodes(self, count, backend):
+        """One vmafexact process scoring count encodes of the 1080p H.264 reference."""
+        args = self.args
+        name, ref, dist = PAIRS[0][0], PAIRS[0][1], PAIRS[0][2]
+        folder = os.path.join(args.work, f"encodes{count}")
+        os.makedirs(folder, exist_ok=True)
+        extension = os.path.splitext(dist)[1]
+        links = []
+        for index in range(count):
+            link = os.path.join(folder, f"encode{index}{extension}")
+            if not os.path.lexists(link):
+                os.symlink(os.path.abspath(os.path.join(args.media, dist)), link)
+            links.append(link)
+        logs = [os.path.join(folder, f"encode{index}.json") for index in range(count)]
+        for path in logs:
+            if os.path.exists(path):
+                os.remove(path)
+        command = self.tool(backend, [os.path.join(args.media, ref), *links], os.path.join(folder, "{name}.json"))
+        if backend == "cpu":
+            command[1:1] = ["--threads", str(args.threads)]
+        wall, rc, output = timed(command, args.timeout)
+        read = [read_log(path) for path in logs]
+        frames = sum(frames for frames, _, _ in read)
+        means = sorted({mean for _, mean, _ in read if mean is not None}, key=str)
+        record = {"label": f"{name} {count} encodes in one process", "command": command,
+                  "wall_s": round(wall, 4), "rc": rc, "frames": frames, "vmaf_means": means}
+        if rc != 0 or any(f == 0 for f, _, _ in read):
+            record["output"] = output
+            self.failures.append(f"{record['label']}: rc {rc}, frames {[f for f, _, _ in read]}: "
+                                 f"{output.strip()[-400:]}")
+        self.runs.append(record)
+        return {"encodes": count, "backend": backend, "rc": rc, "frames": frames, "wall_s": wall,
+                "pair_fps": frames / wall if rc == 0 and frames else None, "vmaf_means": means}
+
     def streams(self, count):
         """count vmafexact --backend cuda processes at once on the 1080p H.264 pair."""
         args = self.args
@@ -251,6 +289,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure, median (default 3)")
     parser.add_argument("--threads", type=int, default=0, help="--threads of the CPU runs (default 0: all cores)")
     parser.add_argument("--streams", default="1,4,8", help="concurrent CUDA processes (default 1,4,8; '' none)")
+    parser.add_argument("--encodes", default="4,8",
+                        help="encodes of one reference scored by one process (default 4,8; '' none)")
     parser.add_argument("--backends", default="cpu,cuda",
                         help="cpu, cuda or both (default cpu,cuda; cpu alone leaves the GPU's columns and the streams out)")
     parser.add_argument("--pairs", default="all",
@@ -294,6 +334,15 @@ def main():
         log(f"{count} streams ({time.monotonic() - STARTED:.0f} s in)")
         stream_rows.append(bench.streams(count))
         log(f"{count} streams: sum {fmt(stream_rows[-1]['sum_fps'])} fps, all {fmt(stream_rows[-1]['total_fps'])} fps")
+    encode_rows = []
+    encodes_backend = "cuda" if "cuda" in args.backends else "cpu"
+    for count in [int(n) for n in args.encodes.split(",") if n.strip()]:
+        if bench.over_budget():
+            log(f"over --budget {args.budget} s: {count} encodes left out")
+            break
+        log(f"{count} encodes in one process ({time.monotonic() - STARTED:.0f} s in)")
+        encode_rows.append(bench.encodes(count, encodes_backend))
+        log(f"{count} encodes: {fmt(encode_rows[-1]['pair_fps'])} pair frames per second")
 
     print("\n".join(f"- {line}" for line in host))
     print(f"- each figure: frames / wall seconds of the whole process, median of {args.repeat} runs;"
@@ -333,15 +382,32 @@ def main():
             failed = "" if row["ok"] == row["streams"] else f" ({row['streams'] - row['ok']} FAILED)"
             print(f"| {row['streams']}{failed} | {fmt(row['sum_fps'])} | {fmt(row['total_fps'])} "
                   f"| {fmt(row['min_fps'])} / {fmt(row['max_fps'])} |")
+    if encode_rows:
+        single = rows[0].get(f"vmaf_{encodes_backend}") if rows and rows[0]["pair"] == PAIRS[0][0] else None
+        print()
+        print(f"| encodes of one reference in one `vmafexact --backend {encodes_backend}` run (1920x1080 H.264) "
+              "| frames of all pairs | wall (s, start-up included) | pair frames per second | VMAF means |")
+        print("| --- | --- | --- | --- | --- |")
+        for row in encode_rows:
+            means = ", ".join(str(mean) for mean in row["vmaf_means"]) or "-"
+            if single is not None:
+                means += " (equal to the single pair's)" if row["vmaf_means"] == [single] else " (DIFFERENT from the single pair's)"
+            print(f"| {row['encodes']}{'' if row['rc'] == 0 else ' (FAILED)'} | {row['frames']} "
+                  f"| {fmt(row['wall_s'], 2)} | {fmt(row['pair_fps'])} | {means} |")
     print(f"\n({time.monotonic() - STARTED:.0f} s in all)")
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"host": host, "pairs": rows, "streams": stream_rows, "runs": bench.runs,
+            json.dump({"host": host, "pairs": rows, "streams": stream_rows, "encodes": encode_rows,
+                       "runs": bench.runs,
                        "failures": bench.failures}, out, indent=1)
     if bench.failures:
         print("\nFailures:\n" + "\n".join(f"- {failure}" for failure in bench.failures))
     mismatch = "cuda" in args.backends and "cpu" in args.backends and \
         any(row.get("vmaf_cpu") != row.get("vmaf_cuda") for row in rows)
+    # Every encode is the same file: one pooled mean, the single pair's.
+    single = rows[0].get(f"vmaf_{encodes_backend}") if rows and rows[0]["pair"] == PAIRS[0][0] else None
+    mismatch = mismatch or any(len(row["vmaf_means"]) != 1 or (single is not None and row["vmaf_means"] != [single])
+                               for row in encode_rows if row["rc"] == 0)
     return 1 if bench.failures or mismatch else 0
 
 

@@ -17,7 +17,7 @@ for kind in ref dist; do
   ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=176x144:rate=24 -frames:v 6 \
     -c:v libx264 -preset veryfast -pix_fmt yuv420p -b:v 100k "$work/h264_1080_${kind}_long.mp4"
 done
-out=$(python3 "$e2e" --tool "$tool" --media "$work" --pairs 0 --repeat 1 --backends cpu \
+out=$(python3 "$e2e" --tool "$tool" --media "$work" --pairs 0 --repeat 1 --backends cpu --encodes 2 \
   --json "$work/e2e.json") || fail "e2e_bench.py exited $?"
 echo "$out"
 # The pair's row: 6 frames, a CPU figure in fps, the CPU's pooled VMAF mean.
@@ -25,6 +25,9 @@ echo "$out"
 # longer than the 2-frame start-up run (6 tiny frames may well).
 echo "$out" | grep -Eq '^\| 1920x1080 H\.264 \| 6 \| [0-9]+ \| - \| - \| - \| - \| [0-9.]+ / - \| ([0-9]+|-) / - \| - \| [0-9.]+ / None' ||
   fail "e2e_bench.py printed no complete row for the pair"
+# Two encodes of the reference in one run: 12 frames, the pair's pooled mean.
+echo "$out" | grep -Eq '^\| 2 \| 12 \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \(equal to the single pair.s\) \|' ||
+  fail "e2e_bench.py printed no row for two encodes in one run"
 python3 -c 'import json, sys; runs = json.load(open(sys.argv[1]))["runs"]; sys.exit(not runs or any(r["rc"] for r in runs))' \
   "$work/e2e.json" || fail "e2e_bench.py's --json holds no runs or a failed one"
 # Missing media: a clear message naming the script that makes them, exit 1.
