@@ -8,8 +8,10 @@ namespace {
 
 // One block per tile: the phases of vif_cuda_tile.h between barriers, then the
 // block's four integer sums (exact in any order) added to the scale's totals.
+// At most 64 registers (4 blocks per SM): the phases' register windows would
+// take 78 and leave 3 blocks, which measured slower.
 template <typename Sample, int Half, int DecHalf>
-__global__ void __launch_bounds__(kThreads) vif_scale_kernel(const ScaleParams p) {
+__global__ void __launch_bounds__(kThreads, 4) vif_scale_kernel(const ScaleParams p) {
   using Phases = TilePhases<Sample, Half, DecHalf>;
   __shared__ typename Phases::Shared shared;
   const int thread = static_cast<int>(threadIdx.x);

@@ -7,12 +7,15 @@
 // running every thread of a phase before the next phase.
 //
 //   load        the input samples of the tile and its halo (rows and columns
-//               through the plan's mirror tables) into shared memory
+//               through the plan's mirror tables, or directly for a tile
+//               inside the picture) into shared memory
 //   vertical    the statistic's vertical filter at every column of tile+halo,
-//               and the next scale's vertical low-pass at even rows
-//   horizontal  the statistic's horizontal filter and libvmaf's per-pixel terms
-//               (accumulate_pixel, shared with the CPU); the low-pass's
-//               horizontal filter at even columns, written to the next scale
+//               kRowsPerItem rows per thread, and the next scale's vertical
+//               low-pass at even rows
+//   horizontal  the statistic's horizontal filter, kColumnsPerItem columns per
+//               thread, and libvmaf's per-pixel terms (accumulate_pixel, shared
+//               with the CPU); the low-pass's horizontal filter at even
+//               columns, written to the next scale
 //
 // Everything is integer arithmetic with the CPU path's types (metrics/vif/vif.cpp)
 // except accumulate_pixel's double gain, which is the CPU's function itself.
@@ -20,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "vif/vif_pixel.h"
 
@@ -93,17 +97,47 @@ template <int Half, int DecHalf>
 struct TileShared {
   static constexpr int kInWidth = kTileWidth + 2 * Half;
   static constexpr int kInHeight = kTileHeight + 2 * Half;
+  // Rows of the vertical sums padded to whole 16-byte groups, so that the
+  // horizontal pass reads its windows 4 values at a time from aligned rows.
+  static constexpr int kSumsWidth = (kInWidth + 3) / 4 * 4;
   static constexpr int kConvolWidth = kTileWidth + 2 * (DecHalf > 0 ? DecHalf : 1);
   std::uint16_t in_ref[kInHeight][kInWidth];
   std::uint16_t in_dis[kInHeight][kInWidth];
-  std::uint32_t mu1[kTileHeight][kInWidth];
-  std::uint32_t mu2[kTileHeight][kInWidth];
-  std::uint32_t xx[kTileHeight][kInWidth];
-  std::uint32_t yy[kTileHeight][kInWidth];
-  std::uint32_t xy[kTileHeight][kInWidth];
+  alignas(16) std::uint32_t mu1[kTileHeight][kSumsWidth];
+  alignas(16) std::uint32_t mu2[kTileHeight][kSumsWidth];
+  alignas(16) std::uint32_t xx[kTileHeight][kSumsWidth];
+  alignas(16) std::uint32_t yy[kTileHeight][kSumsWidth];
+  alignas(16) std::uint32_t xy[kTileHeight][kSumsWidth];
   std::uint16_t convol_ref[kTileHeight / 2][kConvolWidth];
   std::uint16_t convol_dis[kTileHeight / 2][kConvolWidth];
 };
+
+// Work per thread in the statistic's passes: the vertical pass filters a
+// column for kRowsPerItem rows, the horizontal pass a row for kColumnsPerItem
+// columns, each input value read once into registers for all the outputs it
+// feeds (one read per tap and output made the shared memory the bottleneck).
+inline constexpr int kRowsPerItem = 4;
+inline constexpr int kColumnsPerItem = 4;
+static_assert(kTileHeight % kRowsPerItem == 0 && kTileWidth % kColumnsPerItem == 0);
+
+// values[k] = row[k] for k < N (N a multiple of 4; row 16-byte aligned): 128-bit
+// shared loads on the device.
+template <int N>
+VMAFEXACT_HD inline void load_window(const std::uint32_t* row, std::uint32_t (&values)[N]) {
+  static_assert(N % 4 == 0);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+  for (int q = 0; q < N / 4; ++q) {
+    const uint4 group = reinterpret_cast<const uint4*>(row)[q];
+    values[4 * q + 0] = group.x;
+    values[4 * q + 1] = group.y;
+    values[4 * q + 2] = group.z;
+    values[4 * q + 3] = group.w;
+  }
+#else
+  for (int k = 0; k < N; ++k) values[k] = row[k];
+#endif
+}
 
 // The column of the scale read at padded column x: >= 0 a column of the scale,
 // < -1 ... see ScaleParams::columns; kNoColumn outside the padded range.
@@ -129,10 +163,40 @@ struct TilePhases {
   using Shared = TileShared<Half, DecHalf>;
   static constexpr int kWidth = 2 * Half + 1;
   static constexpr int kDecWidth = 2 * DecHalf + 1;
+  // The vertical sums of squares and products: 8-bit samples (scale 0 of an
+  // 8-bit picture) keep them in 32 bits, where they never wrap (taps sum to
+  // 65536, so each sum is at most 65536 * 255 * 255 < 2^32) and so equal the
+  // CPU's 64-bit sums, at half the cost of 64-bit multiply-adds; 16-bit
+  // samples need 64.
+  using SquareSum = std::conditional_t<sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
+
+  // acc[c] += taps[k] * window[c + k] for every output c and tap k: the
+  // statistic's horizontal filter at kColumnsPerItem neighbouring pixels.
+  template <typename Acc, int C, int N>
+  VMAFEXACT_HD static void filter_row(const ScaleParams& p, const std::uint32_t (&window)[N],
+                                      Acc (&acc)[C]) {
+VMAFEXACT_VIF_UNROLL
+    for (int k = 0; k < kWidth; ++k) {
+      const std::uint32_t coeff = p.taps[k];
+VMAFEXACT_VIF_UNROLL
+      for (int c = 0; c < C; ++c) acc[c] += static_cast<Acc>(coeff) * window[c + k];
+    }
+  }
 
   // Phase 1: input samples of tile + halo.
   VMAFEXACT_HD static void load(const ScaleParams& p, Shared& s, int tile_x, int tile_y, int thread) {
     const int x0 = tile_x * kTileWidth - Half, y0 = tile_y * kTileHeight - Half;
+    if (x0 >= 0 && x0 + Shared::kInWidth <= p.width && y0 >= 0 && y0 + Shared::kInHeight <= p.height) {
+      // Inside the picture (most tiles): row_of and column_code are the
+      // identity there, so the rows are addressed directly.
+      for (int i = thread; i < Shared::kInHeight * Shared::kInWidth; i += kThreads) {
+        const int r = i / Shared::kInWidth, x = i % Shared::kInWidth;
+        const std::ptrdiff_t row = p.first_row + y0 + r;
+        s.in_ref[r][x] = reinterpret_cast<const Sample*>(p.ref + row * p.ref_pitch)[x0 + x];
+        s.in_dis[r][x] = reinterpret_cast<const Sample*>(p.dis + row * p.dis_pitch)[x0 + x];
+      }
+      return;
+    }
     for (int i = thread; i < Shared::kInHeight * Shared::kInWidth; i += kThreads) {
       const int r = i / Shared::kInWidth, x = i % Shared::kInWidth;
       const int row = row_of<Half>(p, y0 + r);
@@ -154,51 +218,69 @@ struct TilePhases {
                                     int thread) {
     const int x0 = tile_x * kTileWidth - Half, y0 = tile_y * kTileHeight;
     if (p.statistic) {
-      for (int i = thread; i < kTileHeight * Shared::kInWidth; i += kThreads) {
-        const int r = i / Shared::kInWidth, x = i % Shared::kInWidth;
-        if (y0 + r >= p.height) continue;  // no output row here
+      // Item: one column x, rows r0 .. r0 + kRowsPerItem - 1. Each input
+      // sample's products (rv * rv, ...) are formed once for every row it
+      // feeds: t * (v * v) equals (t * v) * v, both exact (no wrap in 32 and
+      // 64 bits for 16-bit samples and 16-bit taps).
+      constexpr int R = kRowsPerItem;
+      for (int i = thread; i < kTileHeight / R * Shared::kInWidth; i += kThreads) {
+        const int r0 = i / Shared::kInWidth * R, x = i % Shared::kInWidth;
+        if (y0 + r0 >= p.height) continue;  // no output row here
         const int column = column_code<Half>(p, x0 + x);
-        std::uint32_t mu1 = 0, mu2 = 0, xx = 0, yy = 0, xy = 0;
+        std::uint32_t mu1[R] = {}, mu2[R] = {}, xx[R] = {}, yy[R] = {}, xy[R] = {};
         if (column >= 0) {
-          std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
-          std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+          std::uint32_t acc_mu1[R] = {}, acc_mu2[R] = {};
+          SquareSum acc_xx[R] = {}, acc_yy[R] = {}, acc_xy[R] = {};
 VMAFEXACT_VIF_UNROLL
-          for (int k = 0; k < kWidth; ++k) {
-            const std::uint32_t rv = s.in_ref[r + k][x];
-            const std::uint32_t dv = s.in_dis[r + k][x];
-            const std::uint32_t coeff_r = p.taps[k] * rv;
-            const std::uint32_t coeff_d = p.taps[k] * dv;
-            acc_mu1 += coeff_r;
-            acc_mu2 += coeff_d;
-            acc_xx += static_cast<std::uint64_t>(coeff_r) * rv;
-            acc_yy += static_cast<std::uint64_t>(coeff_d) * dv;
-            acc_xy += static_cast<std::uint64_t>(coeff_r) * dv;
+          for (int k = 0; k < R + kWidth - 1; ++k) {
+            const std::uint32_t rv = s.in_ref[r0 + k][x];
+            const std::uint32_t dv = s.in_dis[r0 + k][x];
+            const std::uint32_t rr = rv * rv, dd = dv * dv, rd = rv * dv;
+VMAFEXACT_VIF_UNROLL
+            for (int o = 0; o < R; ++o) {
+              const int tap = k - o;
+              if (tap < 0 || tap >= kWidth) continue;
+              const std::uint32_t coeff = p.taps[tap];
+              acc_mu1[o] += coeff * rv;
+              acc_mu2[o] += coeff * dv;
+              acc_xx[o] += static_cast<SquareSum>(coeff) * rr;
+              acc_yy[o] += static_cast<SquareSum>(coeff) * dd;
+              acc_xy[o] += static_cast<SquareSum>(coeff) * rd;
+            }
           }
-          mu1 = static_cast<std::uint16_t>((acc_mu1 + p.round_mu) >> p.shift_mu);
-          mu2 = static_cast<std::uint16_t>((acc_mu2 + p.round_mu) >> p.shift_mu);
-          xx = static_cast<std::uint32_t>((acc_xx + p.round_sq) >> p.shift_sq);
-          yy = static_cast<std::uint32_t>((acc_yy + p.round_sq) >> p.shift_sq);
-          xy = static_cast<std::uint32_t>((acc_xy + p.round_sq) >> p.shift_sq);
-          if (y0 + r == p.save_row && column == x0 + x && column < kSavedColumns) {
-            p.save[0 * kSavedColumns + column] = mu1;
-            p.save[1 * kSavedColumns + column] = mu2;
-            p.save[2 * kSavedColumns + column] = xx;
-            p.save[3 * kSavedColumns + column] = yy;
-            p.save[4 * kSavedColumns + column] = xy;
+VMAFEXACT_VIF_UNROLL
+          for (int o = 0; o < R; ++o) {
+            mu1[o] = static_cast<std::uint16_t>((acc_mu1[o] + p.round_mu) >> p.shift_mu);
+            mu2[o] = static_cast<std::uint16_t>((acc_mu2[o] + p.round_mu) >> p.shift_mu);
+            xx[o] = static_cast<std::uint32_t>((acc_xx[o] + p.round_sq) >> p.shift_sq);
+            yy[o] = static_cast<std::uint32_t>((acc_yy[o] + p.round_sq) >> p.shift_sq);
+            xy[o] = static_cast<std::uint32_t>((acc_xy[o] + p.round_sq) >> p.shift_sq);
+            if (y0 + r0 + o == p.save_row && column == x0 + x && column < kSavedColumns) {
+              p.save[0 * kSavedColumns + column] = mu1[o];
+              p.save[1 * kSavedColumns + column] = mu2[o];
+              p.save[2 * kSavedColumns + column] = xx[o];
+              p.save[3 * kSavedColumns + column] = yy[o];
+              p.save[4 * kSavedColumns + column] = xy[o];
+            }
           }
         } else if (column != kNoColumn) {  // libvmaf's stale buffer entry
           const int c = -1 - column;
-          mu1 = p.saved[0 * kSavedColumns + c];
-          mu2 = p.saved[1 * kSavedColumns + c];
-          xx = p.saved[2 * kSavedColumns + c];
-          yy = p.saved[3 * kSavedColumns + c];
-          xy = p.saved[4 * kSavedColumns + c];
+          for (int o = 0; o < R; ++o) {
+            mu1[o] = p.saved[0 * kSavedColumns + c];
+            mu2[o] = p.saved[1 * kSavedColumns + c];
+            xx[o] = p.saved[2 * kSavedColumns + c];
+            yy[o] = p.saved[3 * kSavedColumns + c];
+            xy[o] = p.saved[4 * kSavedColumns + c];
+          }
         }
-        s.mu1[r][x] = mu1;
-        s.mu2[r][x] = mu2;
-        s.xx[r][x] = xx;
-        s.yy[r][x] = yy;
-        s.xy[r][x] = xy;
+VMAFEXACT_VIF_UNROLL
+        for (int o = 0; o < R; ++o) {
+          s.mu1[r0 + o][x] = mu1[o];
+          s.mu2[r0 + o][x] = mu2[o];
+          s.xx[r0 + o][x] = xx[o];
+          s.yy[r0 + o][x] = yy[o];
+          s.xy[r0 + o][x] = xy[o];
+        }
       }
     }
     if constexpr (DecHalf > 0) {
@@ -226,22 +308,33 @@ VMAFEXACT_VIF_UNROLL
                                       int thread, PixelSums& sums) {
     const int x0 = tile_x * kTileWidth, y0 = tile_y * kTileHeight;
     if (p.statistic) {
-      for (int i = thread; i < kTileHeight * kTileWidth; i += kThreads) {
-        const int r = i / kTileWidth, j = i % kTileWidth;
-        if (y0 + r >= p.height || x0 + j >= p.width) continue;
-        std::uint32_t acc_mu1 = 0, acc_mu2 = 0;
-        std::uint64_t acc_xx = 0, acc_yy = 0, acc_xy = 0;
+      // Item: row r, columns j0 .. j0 + kColumnsPerItem - 1, each of the five
+      // sums' window (kWindow values from column j0) read once.
+      constexpr int C = kColumnsPerItem;
+      constexpr int kWindow = (C + kWidth - 1 + 3) / 4 * 4;
+      static_assert(kWindow <= Shared::kSumsWidth);
+      for (int i = thread; i < kTileHeight * (kTileWidth / C); i += kThreads) {
+        const int r = i / (kTileWidth / C), j0 = i % (kTileWidth / C) * C;
+        if (y0 + r >= p.height || x0 + j0 >= p.width) continue;
+        std::uint32_t acc_mu1[C] = {}, acc_mu2[C] = {};
+        std::uint64_t acc_xx[C] = {}, acc_yy[C] = {}, acc_xy[C] = {};
+        std::uint32_t window[kWindow];
+        load_window(&s.mu1[r][j0], window);
+        filter_row(p, window, acc_mu1);
+        load_window(&s.mu2[r][j0], window);
+        filter_row(p, window, acc_mu2);
+        load_window(&s.xx[r][j0], window);
+        filter_row(p, window, acc_xx);
+        load_window(&s.yy[r][j0], window);
+        filter_row(p, window, acc_yy);
+        load_window(&s.xy[r][j0], window);
+        filter_row(p, window, acc_xy);
 VMAFEXACT_VIF_UNROLL
-        for (int k = 0; k < kWidth; ++k) {
-          const std::uint32_t coeff = p.taps[k];
-          acc_mu1 += coeff * s.mu1[r][j + k];
-          acc_mu2 += coeff * s.mu2[r][j + k];
-          acc_xx += coeff * static_cast<std::uint64_t>(s.xx[r][j + k]);
-          acc_yy += coeff * static_cast<std::uint64_t>(s.yy[r][j + k]);
-          acc_xy += coeff * static_cast<std::uint64_t>(s.xy[r][j + k]);
+        for (int c = 0; c < C; ++c) {
+          if (x0 + j0 + c >= p.width) break;
+          vmafexact::vif::accumulate_pixel(sums, acc_mu1[c], acc_mu2[c], acc_xx[c], acc_yy[c],
+                                           acc_xy[c], p.log2_table, p.enhn_gain_limit);
         }
-        vmafexact::vif::accumulate_pixel(sums, acc_mu1, acc_mu2, acc_xx, acc_yy, acc_xy,
-                                         p.log2_table, p.enhn_gain_limit);
       }
     }
     if constexpr (DecHalf > 0) {
