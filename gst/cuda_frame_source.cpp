@@ -107,7 +107,7 @@ class CudaDevice final : public ScoringDevice {
   }
   const char* name() const override { return name_.c_str(); }
   void configure(ScorerOptions& options) override {
-    options.overlap_frames = true;
+    options.overlap_frames = 1;  // frame i + 1 submitted before frame i is read back
     options.threads = 1;  // the twins share one stream
     options.make_extractor = [backend = backend_.get()](std::string_view name,
                                                         const FeatureOptions& opts) {

@@ -312,20 +312,19 @@ std::vector<unsigned> Scorer::push(const PictureView& ref, const PictureView& di
   }
   for (auto& extractor : extractors_)
     if (on_grid(index) || extractor->sees_every_frame()) extractor->submit(ref, dist, index);
-  std::optional<PendingPair> previous = std::move(pending_);
-  pending_ = PendingPair{ref, dist, index};
-  if (!previous) return {};
-  extract_all(previous->ref, previous->dist, previous->index);
+  pending_.push_back(PendingPair{ref, dist, index});
+  if (pending_.size() <= options_.overlap_frames) return {};
+  const PendingPair oldest = pending_.front();
+  pending_.pop_front();
+  extract_all(oldest.ref, oldest.dist, oldest.index);
   return finalize(frames_extracted_);
 }
 
 std::vector<unsigned> Scorer::finish() {
   std::vector<unsigned> merged;
   while (!in_flight_.empty()) merge_oldest(merged);
-  if (pending_) {
-    extract_all(pending_->ref, pending_->dist, pending_->index);
-    pending_.reset();
-  }
+  for (; !pending_.empty(); pending_.pop_front())
+    extract_all(pending_.front().ref, pending_.front().dist, pending_.front().index);
   for (std::size_t p = 0; p < extractors_.size(); ++p) {
     scores_.set_writer(static_cast<unsigned>(p));
     extractors_[p]->flush(scores_);

@@ -84,11 +84,13 @@ using ExtractorFactory =
 
 struct ScorerOptions {
   unsigned subsample = 1;  // libvmaf's n_subsample: score frames i % subsample == 0
-  // Submit frame i + 1 to every extractor before extracting frame i, so that an
-  // asynchronous backend overlaps frames. Then the pictures of the last pushed
-  // pair must stay valid until the next push() or finish() returns, and every
-  // frame becomes final one frame later. Scores and their order are unchanged.
-  bool overlap_frames = false;
+  // Submit frames i + 1 .. i + overlap_frames to every extractor before
+  // extracting frame i, so that an asynchronous backend keeps that many more
+  // frames in flight. Then the pictures of a pushed pair must stay valid until
+  // frames_released() passes its index (at most overlap_frames later pushes),
+  // and every frame becomes final overlap_frames frames later. Scores and their
+  // order are unchanged. 0: each frame extracted as it is pushed.
+  unsigned overlap_frames = 0;
   // CPU threads (0: one per core). With more than one, a pool of workers
   // scores up to `frames_in_flight` frames side by side, each with its own
   // instances of the extractors that keep no state from frame to frame, and
@@ -142,12 +144,13 @@ class Scorer {
   unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
-  // How many later frames a frame's scores wait for (1 with motion, one more
-  // when frames overlap, frames in flight - 1 more when frames are scored side
-  // by side, and one more when a frame waits queued behind them: at most; a
-  // frame whose score is ready sooner is returned sooner).
+  // How many later frames a frame's scores wait for (1 with motion,
+  // overlap_frames more when frames overlap, frames in flight - 1 more when
+  // frames are scored side by side, and one more when a frame waits queued
+  // behind them: at most; a frame whose score is ready sooner is returned
+  // sooner).
   unsigned latency_frames() const {
-    return latency_frames_ + (options_.overlap_frames ? 1 : 0) +
+    return latency_frames_ + options_.overlap_frames +
            (lanes_.empty() ? 0 : max_in_flight_ - 1);
   }
   const FeatureCollector& scores() const { return scores_; }
@@ -186,7 +189,7 @@ class Scorer {
     PictureView ref, dist;
     unsigned index = 0;
   };
-  std::optional<PendingPair> pending_;  // submitted, not yet extracted (overlap_frames)
+  std::deque<PendingPair> pending_;  // submitted, not yet extracted (overlap_frames), oldest first
   unsigned frames_extracted_ = 0;
 
   // Frames in parallel (threads > 1): per lane, instances of the extractors

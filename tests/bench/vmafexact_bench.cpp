@@ -302,7 +302,7 @@ double run_cuda(const Options& options, const PictureFormat& format, const std::
   if (device >= 0) cuda::check(cudaSetDevice(device), "cudaSetDevice");
   cuda::CudaBackend backend;
   ScorerOptions scorer_options;
-  scorer_options.overlap_frames = true;  // as the element runs it
+  scorer_options.overlap_frames = 1;  // as the element runs it
   scorer_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& opts) {
     return backend.make_extractor(name, opts);
   };

@@ -83,7 +83,7 @@ void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& fea
     const GraphsSetting graphs_setting(graphs);
     cuda::CudaBackend backend;
     ScorerOptions cuda_options;
-    cuda_options.overlap_frames = overlap;
+    cuda_options.overlap_frames = overlap ? 1 : 0;
     cuda_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& options) {
       return backend.make_extractor(name, options);
     };
