@@ -1238,9 +1238,11 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
   const Sample* info =
       metrics.of("main", "vmafexact_channel_info", {{"model", "vmaf_v0.6.1"}, {"backend", "auto"}});
   EXPECT_TRUE(info) << response.body;
-  for (const auto& [key, value] : metrics.samples())
-    if (key.first != "vmafexact_build_info")
+  for (const auto& [key, value] : metrics.samples()) {
+    if (key.first != "vmafexact_build_info") {
       EXPECT_EQ(key.second.at("channel"), "main") << key.first;
+    }
+  }
 
   // Each score is in exactly one kind's family: these, known.
   const std::map<std::string, std::string> kind_of = {{"vmaf", "vmaf"},
@@ -1257,7 +1259,9 @@ TEST_F(MonitorTest, MetricsEqualTheElementsMessages) {
       const Sample* sample = metrics.of("main", prefix + kind + suffix, labels);
       if (!sample) continue;
       EXPECT_FALSE(found) << score << " in two kinds' families";
-      if (kind_of.count(score)) EXPECT_EQ(kind_of.at(score), kind) << score;
+      if (kind_of.count(score)) {
+        EXPECT_EQ(kind_of.at(score), kind) << score;
+      }
       found = sample;
     }
     return found;
