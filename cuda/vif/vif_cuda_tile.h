@@ -312,7 +312,7 @@ VMAFEXACT_VIF_UNROLL
       // sums' window (kWindow values from column j0) read once.
       constexpr int C = kColumnsPerItem;
       constexpr int kWindow = (C + kWidth - 1 + 3) / 4 * 4;
-      static_assert(kWindow <= Shared::kSumsWidth);
+      static_assert(kTileWidth - C + kWindow <= Shared::kSumsWidth);  // the last window fits
       for (int i = thread; i < kTileHeight * (kTileWidth / C); i += kThreads) {
         const int r = i / (kTileWidth / C), j0 = i % (kTileWidth / C) * C;
         if (y0 + r >= p.height || x0 + j0 >= p.width) continue;
