@@ -15,10 +15,10 @@ seconds from the process's start to its exit, start-up included):
 then several streams on one GPU: N `vmafexact --backend cuda` processes started
 at once on the 1920x1080 H.264 pair (--streams, default 1,4,8), the sum of their
 own fps and the frames of all over the wall time of all; and one process scoring
-N encodes of one reference (--encodes, default 4,8: `vmafexact REF DIST1..DISTN`
-with --backend cuda, or cpu when --backends has no cuda,
-the reference decoded once, links to the same distorted file), the frames of
-all its pairs over its wall time.
+N encodes of one reference (--encodes, default 4,8: `vmafexact REF DIST1..DISTN`,
+the reference decoded once, each DIST a link to the same distorted file; with
+--backend cuda, or cpu when --backends has no cuda), the frames of all its pairs
+over its wall time.
 
 Each figure is the median of --repeat runs (default 3), the tools taking turns.
 Each pair's pooled VMAF means are printed side by side: the CPU's and the
