@@ -268,25 +268,6 @@ CommandLine parse_command_line(int argc, char** argv) {
   return command;
 }
 
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (out.size() >= max_bytes && (byte & 0xc0) != 0x80) {  // cut between characters
-      out += "...";
-      break;
-    }
-    if (byte < 0x20 || byte == 0x7f) {
-      char escaped[8];
-      g_snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // Names other than localhost are refused rather than resolved: the address is
 // where the scores are exposed, so it must be the one the user meant.
 GObjectPtr<GSocketAddress> parse_listen_address(const std::string& text, std::string& problem) {

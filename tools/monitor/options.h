@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/handles.h"
+#include "support/printable.h"
 
 namespace vmafexact::monitor_tool {
 
@@ -70,11 +71,9 @@ bool is_channel_name(std::string_view name);
 // "250ms", "1.5s", "40000us", "-2s" or plain nanoseconds.
 std::optional<gint64> parse_duration(const std::string& text);
 
-// Outside text (a station file's value, --listen's argument) as a message
-// shows it: on one line, control bytes as \xNN (GKeyFile turns "\n" in a value
-// into a newline); longer than `max_bytes`, cut between characters with "...".
-std::string printable(std::string_view text,
-                      std::size_t max_bytes = std::string_view::npos);
+// Outside text as a message shows it (a station file's value, where GKeyFile
+// turns "\n" into a newline; --listen's argument): support/printable.h.
+using tools::printable;
 
 // --listen's HOST:PORT, HOST an IP address literal ([...] for IPv6) or
 // "localhost"; null with `problem` set when it is not one.

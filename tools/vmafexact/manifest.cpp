@@ -16,6 +16,7 @@
 #include <set>
 
 #include "errors.h"
+#include "support/printable.h"
 #include "support/unique_fd.h"
 
 namespace vmafexact::cli {
@@ -33,26 +34,7 @@ constexpr const char* kQuotingAdvice =
     "inside it twice (\"say \"\"hi\"\"\")";
 
 // Text from the file as a message shows it: on one line, not too long.
-std::string shown(std::string_view text) {
-  constexpr std::size_t kMaxShown = 120;
-  constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (out.size() >= kMaxShown && (byte & 0xc0) != 0x80) {  // cut between characters
-      out += "...";
-      break;
-    }
-    if (byte < 0x20 || byte == 0x7f) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string shown(std::string_view text) { return tools::printable(text, 120); }
 
 std::string in_quotes(std::string_view text) {
   std::string out(1, '\'');
