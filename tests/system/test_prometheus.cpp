@@ -531,13 +531,17 @@ TEST_F(PrometheusTest, SummaryAndCountersEqualTheJsonLines) {
   std::size_t expected_figures = 0;  // each score's statistics in the message
   for (const auto& [score, stats] : summary.items())
     if (stats.is_object())
-      for (const auto& [stat, value] : stats.items())
+      for (const auto& item : stats.items()) {
+        // A named reference, not a structured binding: the lambdas capture
+        // it, which clang before 16 refuses.
+        const std::string& stat = item.key();
         if (std::any_of(kQuantileStats.begin(), kQuantileStats.end(),
                         [&](const auto& q) { return q.second == stat; }) ||
             std::any_of(kLowMeanStats.begin(), kLowMeanStats.end(),
                         [&](const auto& q) { return q.second == stat; }) ||
             stat == "mean" || stat == "harmonic_mean")
           ++expected_figures;
+      }
   Mismatches figures, aggregates;
   static const std::regex statistic("vmafexact_run_" + kKinds +
                                     "(_mean|_harmonic_mean|_low_mean)?");

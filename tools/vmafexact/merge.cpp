@@ -137,7 +137,10 @@ std::optional<std::string> read_log_figures(const std::string& text, SummaryRow&
   if (pooled == log.end() || !pooled->is_object())
     return std::string("it has no \"pooled_metrics\" (not a vmafexact JSON log)");
   row.frames = frames;
-  for (const auto& [name, entry] : pooled->items()) {
+  // A named reference, not a structured binding: the lambda below captures
+  // it, which clang before 16 refuses (as in metrics/vif/vif_dsp_simd.cpp).
+  for (const auto& item : pooled->items()) {
+    const Json& entry = item.value();
     if (!entry.is_object()) continue;
     Figures figures;
     const auto take = [&](const char* key, double& field) {
@@ -148,7 +151,7 @@ std::optional<std::string> read_log_figures(const std::string& text, SummaryRow&
     take("max", figures.max);
     take("mean", figures.mean);
     take("harmonic_mean", figures.harmonic_mean);
-    row.metrics.emplace_back(name, figures);
+    row.metrics.emplace_back(item.key(), figures);
   }
   // "models": "vmaf=vmaf_v0.6.1, neg=vmaf_v0.6.1neg": the score names before '='.
   if (const auto provenance = log.find("provenance");
