@@ -93,7 +93,17 @@ struct Case {
   const char* ref_decoder;  // expected in the cuda run's provenance
   const char* dist_decoder;
   std::vector<std::string> extra;  // more options, for both runs
+  bool html = false;  // both runs also write --html pages, with the same thumbnails' count
 };
+
+// The worst frames' pictures of a --html page: its PNG data URLs.
+std::size_t pictures_of_page(const std::string& page) {
+  std::size_t count = 0;
+  for (std::size_t at = page.find("data:image/png;base64,"); at != std::string::npos;
+       at = page.find("data:image/png;base64,", at + 1))
+    ++count;
+  return count;
+}
 
 class NvdecTool : public ::testing::TestWithParam<Case> {
  protected:
@@ -128,6 +138,10 @@ class NvdecTool : public ::testing::TestWithParam<Case> {
                                      "max",
                                      "--quiet"};
     args.insert(args.end(), pair.extra.begin(), pair.extra.end());
+    if (pair.html) {
+      args.push_back("--html");
+      args.push_back((scratch_ / (std::string(backend) + ".html")).string());
+    }
     const Result result = run_tool(args);
     EXPECT_EQ(result.status, 0) << backend << ": " << result.err;
     if (result.status != 0 || !fs::exists(log)) return Json::object();
@@ -152,6 +166,13 @@ TEST_P(NvdecTool, DecodesWithNvdecAndScoresAsTheCpuDoes) {
     ASSERT_EQ(cuda["frames"][frame], cpu["frames"][frame]) << "frame " << frame;
   for (const char* key : {"pooled_metrics", "aggregate_metrics"})
     EXPECT_EQ(cuda.value(key, Json()), cpu.value(key, Json())) << key;
+  if (pair.html) {
+    // The worst frames' thumbnails, reference and distorted, from CUDA memory
+    // as from the CPU's (5 worst frames by default: 10 pictures).
+    const std::size_t cpu_pictures = pictures_of_page(read_file(scratch_ / "cpu.html"));
+    EXPECT_GE(cpu_pictures, 10u);
+    EXPECT_EQ(pictures_of_page(read_file(scratch_ / "cuda.html")), cpu_pictures);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -162,13 +183,13 @@ INSTANTIATE_TEST_SUITE_P(
              "h264_1080_dist.mp4",
              "nvh264dec (NVDEC)",
              "nvh264dec (NVDEC)",
-             {}},
+             {}, true},
         Case{"H264Scaled",
              "h264_1080_ref.mp4",
              "h264_720_dist.mp4",
              "nvh264dec (NVDEC)",
              "nvh264dec (NVDEC)",
-             {}},
+             {}, true},
         Case{"H264ScaledByVideoscale",
              "h264_1080_ref.mp4",
              "h264_720_dist.mp4",
@@ -180,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(
              "hevc10_1080_dist.mkv",
              "nvh265dec (NVDEC)",
              "nvh265dec (NVDEC)",
-             {}},
+             {}, true},
         // An 8-bit DIST against a 10-bit REF: converted on the CPU as the CPU path converts.
         Case{"H264AgainstHevc10",
              "hevc10_1080_ref.mkv",

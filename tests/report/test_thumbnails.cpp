@@ -24,6 +24,41 @@ using vmafexact::cli::PictureRing;
 using vmafexact::cli::ThumbnailCapture;
 using vmafexact::cli::WorstFrameSelector;
 
+// A PNG's pixels as packed RGB (cairo); empty when it does not decode.
+Picture decode_png(const std::string& png) {
+  struct Reader {
+    const std::string* bytes;
+    std::size_t at = 0;
+  } reader{&png};
+  cairo_surface_t* image = cairo_image_surface_create_from_png_stream(
+      [](void* closure, unsigned char* data, unsigned int length) {
+        auto* source = static_cast<Reader*>(closure);
+        if (source->at + length > source->bytes->size()) return CAIRO_STATUS_READ_ERROR;
+        std::copy_n(source->bytes->data() + source->at, length, data);
+        source->at += length;
+        return CAIRO_STATUS_SUCCESS;
+      },
+      &reader);
+  Picture picture;
+  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
+    cairo_surface_flush(image);
+    picture.width = cairo_image_surface_get_width(image);
+    picture.height = cairo_image_surface_get_height(image);
+    const int stride = cairo_image_surface_get_stride(image);
+    const unsigned char* data = cairo_image_surface_get_data(image);
+    for (int row = 0; row < picture.height; ++row) {
+      const auto* pixels = reinterpret_cast<const std::uint32_t*>(data + row * stride);
+      for (int column = 0; column < picture.width; ++column) {
+        picture.rgb.push_back(static_cast<std::uint8_t>(pixels[column] >> 16));
+        picture.rgb.push_back(static_cast<std::uint8_t>(pixels[column] >> 8));
+        picture.rgb.push_back(static_cast<std::uint8_t>(pixels[column]));
+      }
+    }
+  }
+  cairo_surface_destroy(image);
+  return picture;
+}
+
 Picture grey(int value) {
   return {4, 2, std::vector<std::uint8_t>(4 * 2 * 3, static_cast<std::uint8_t>(value))};
 }
@@ -122,6 +157,9 @@ struct FakeElement {
     std::fill_n(map.data, GST_VIDEO_INFO_PLANE_OFFSET(&info, 1), static_cast<guint8>(luma));
     std::fill(map.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, 1), map.data + map.size, 128);
     gst_buffer_unmap(buffer, &map);
+    push(input, frame, buffer);
+  }
+  void push(int input, std::uint64_t frame, GstBuffer* buffer) {
     GST_BUFFER_PTS(buffer) = frame * 40 * GST_MSECOND;
     GST_BUFFER_DURATION(buffer) = 40 * GST_MSECOND;
     ASSERT_EQ(gst_pad_push(sources[input], buffer), GST_FLOW_OK);
@@ -188,28 +226,96 @@ TEST(Thumbnails, LongRunKeepsAtMostWorstPlusRingPicturesOfTheRightFrames) {
     for (int input = 0; input < 2; ++input) {
       const auto& thumbnail = input == 0 ? worst[at].reference : worst[at].distorted;
       ASSERT_FALSE(thumbnail.png.empty());
-      struct Reader {
-        const std::string* bytes;
-        std::size_t at = 0;
-      } reader{&thumbnail.png};
-      cairo_surface_t* image = cairo_image_surface_create_from_png_stream(
-          [](void* closure, unsigned char* data, unsigned int length) {
-            auto* source = static_cast<Reader*>(closure);
-            if (source->at + length > source->bytes->size()) return CAIRO_STATUS_READ_ERROR;
-            std::copy_n(source->bytes->data() + source->at, length, data);
-            source->at += length;
-            return CAIRO_STATUS_SUCCESS;
-          },
-          &reader);
-      ASSERT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
-      cairo_surface_flush(image);
-      const auto pixel = *reinterpret_cast<const std::uint32_t*>(cairo_image_surface_get_data(image));
-      const int green = static_cast<int>((pixel >> 8) & 0xff);
+      const Picture picture = decode_png(thumbnail.png);
+      ASSERT_FALSE(picture.rgb.empty());
+      const int green = picture.rgb[1];
       const int expected_grey =
           static_cast<int>(std::lround((luma_of(expected[at], input) - 16) * 255.0 / 219));
       EXPECT_NEAR(green, expected_grey, 3) << (input == 0 ? "reference" : "distorted");
-      cairo_surface_destroy(image);
     }
+  }
+}
+
+// A frame larger than its thumbnail: only every step-th row is read (4 of
+// 360 here, 12 of 1080 at 1080p). Its rows come in blocks of 8 (chroma: 4) of
+// one colour each, so that nearest sampling of the whole picture and of the
+// rows read must give the same thumbnail, to the byte, if luma and chroma rows
+// are read from the same blocks.
+TEST(Thumbnails, ThumbnailFromTheRowsReadEqualsTheWholePictureSampled) {
+  gst_init(nullptr, nullptr);
+  FakeElement element;
+  gst_video_info_set_format(&element.info, GST_VIDEO_FORMAT_I420, 640, 360);
+  element.info.fps_n = 25;
+  element.info.fps_d = 1;
+  ThumbnailCapture capture(element.bin, "vmaf", 1);
+  element.start();
+  GstBuffer* frame = gst_buffer_new_allocate(nullptr, element.info.size, nullptr);
+  {
+    GstVideoFrame pixels;
+    ASSERT_TRUE(gst_video_frame_map(&pixels, &element.info, frame, GST_MAP_WRITE));
+    for (int plane = 0; plane < 3; ++plane) {
+      const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&pixels, plane);
+      const int columns = GST_VIDEO_FRAME_COMP_WIDTH(&pixels, plane);
+      const int block_rows = plane == 0 ? 8 : 4;
+      for (int row = 0; row < rows; ++row) {
+        auto* line = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&pixels, plane)) +
+                     row * GST_VIDEO_FRAME_PLANE_STRIDE(&pixels, plane);
+        const int block = row / block_rows;
+        for (int column = 0; column < columns; ++column) {
+          const int x = plane == 0 ? column : 2 * column;
+          line[column] = static_cast<guint8>(
+              plane == 0 ? 20 + (block * 37 + x / 8) % 200 : 64 + (block * (plane == 1 ? 11 : 23)) % 128);
+        }
+      }
+    }
+    gst_video_frame_unmap(&pixels);
+  }
+  // The expected thumbnail: the whole picture, nearest sampling.
+  std::vector<std::uint8_t> expected;
+  {
+    GstVideoInfo out;
+    gst_video_info_set_format(&out, GST_VIDEO_FORMAT_RGB, ThumbnailCapture::kWidth, 90);
+    out.fps_n = 25;
+    out.fps_d = 1;
+    GstStructure* config = gst_structure_new(
+        "GstVideoConverter", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
+        GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_NEAREST,
+        GST_VIDEO_CONVERTER_OPT_CHROMA_RESAMPLER_METHOD, GST_TYPE_VIDEO_RESAMPLER_METHOD,
+        GST_VIDEO_RESAMPLER_METHOD_NEAREST, GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
+        GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_CHROMA_MODE,
+        GST_TYPE_VIDEO_CHROMA_MODE, GST_VIDEO_CHROMA_MODE_NONE, nullptr);
+    GstVideoConverter* converter = gst_video_converter_new(&element.info, &out, config);
+    ASSERT_NE(converter, nullptr);
+    GstBuffer* rgb = gst_buffer_new_allocate(nullptr, out.size, nullptr);
+    GstVideoFrame in_frame, out_frame;
+    ASSERT_TRUE(gst_video_frame_map(&in_frame, &element.info, frame, GST_MAP_READ));
+    ASSERT_TRUE(gst_video_frame_map(&out_frame, &out, rgb, GST_MAP_WRITE));
+    gst_video_converter_frame(converter, &in_frame, &out_frame);
+    for (int row = 0; row < 90; ++row) {
+      const auto* line = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&out_frame, 0)) +
+                         row * GST_VIDEO_FRAME_PLANE_STRIDE(&out_frame, 0);
+      expected.insert(expected.end(), line, line + ThumbnailCapture::kWidth * 3);
+    }
+    gst_video_frame_unmap(&out_frame);
+    gst_video_frame_unmap(&in_frame);
+    gst_buffer_unref(rgb);
+    gst_video_converter_free(converter);
+  }
+  element.push(0, 0, gst_buffer_copy(frame));
+  element.push(1, 0, frame);
+  GstMessage* message = element.frame_message(0, 1.0);
+  capture.on_message(message);
+  gst_message_unref(message);
+  const auto worst = capture.worst_frames(25);
+  ASSERT_EQ(worst.size(), 1U);
+  for (const auto* thumbnail : {&worst[0].reference, &worst[0].distorted}) {
+    const Picture picture = decode_png(thumbnail->png);
+    ASSERT_EQ(picture.width, ThumbnailCapture::kWidth);
+    ASSERT_EQ(picture.height, 90);
+    EXPECT_TRUE(picture.rgb == expected);
+    // Not one colour: the blocks are in it.
+    EXPECT_NE(std::count(picture.rgb.begin(), picture.rgb.end(), picture.rgb[0]),
+              static_cast<std::ptrdiff_t>(picture.rgb.size()));
   }
 }
 
@@ -237,7 +343,9 @@ TEST(Thumbnails, FramesReportedTooLateHaveNoPictureButStillCount) {
 
 namespace {
 
-TEST(Thumbnails, PicturesInAnotherMemoryAreNotCopiedBack) {
+// Caps of CUDA memory over buffers that are not (or a build without CUDA):
+// nothing to copy back, no picture, the frames still listed.
+TEST(Thumbnails, BuffersThatAreNotTheCapsMemoryGiveNoPicture) {
   gst_init(nullptr, nullptr);
   FakeElement element;
   element.memory = "memory:CUDAMemory";

@@ -2,6 +2,11 @@
 
 #include <cairo.h>
 #include <gst/video/video.h>
+#if VMAFEXACT_HAVE_CUDA
+#include <gst/cuda/cuda-gst.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -20,16 +25,15 @@ cairo_status_t append_png(void* closure, const unsigned char* data, unsigned int
 }
 
 // The output of a conversion: RGB `width` wide, its height from the display
-// aspect ratio; the rate and interlacing of the input (the converter wants them
-// equal).
+// aspect ratio; progressive, at the rate of the input, as the rows read from
+// it are (the converter wants them equal).
 GstVideoInfo thumbnail_info(const GstVideoInfo& in, int width) {
   const double aspect = static_cast<double>(GST_VIDEO_INFO_HEIGHT(&in)) /
                         GST_VIDEO_INFO_WIDTH(&in) * GST_VIDEO_INFO_PAR_D(&in) /
                         std::max(1, GST_VIDEO_INFO_PAR_N(&in));
   const int height = std::clamp(static_cast<int>(std::lround(width * aspect / 2)) * 2, 2, 4 * width);
   GstVideoInfo out;
-  gst_video_info_set_interlaced_format(&out, GST_VIDEO_FORMAT_RGB,
-                                       GST_VIDEO_INFO_INTERLACE_MODE(&in), width, height);
+  gst_video_info_set_format(&out, GST_VIDEO_FORMAT_RGB, width, height);
   out.fps_n = in.fps_n;
   out.fps_d = in.fps_d;
   return out;
@@ -38,29 +42,69 @@ GstVideoInfo thumbnail_info(const GstVideoInfo& in, int width) {
 }  // namespace
 
 // A frame of any raw format the element takes, as RGB kWidth wide (nearest
-// sample: the cheapest that is still a recognisable picture). The converter is
-// made once per input format.
+// sample: the cheapest that is still a recognisable picture). Nearest sampling
+// reads one row in `step` (12 of a 1080-row picture for a 90-row thumbnail),
+// so only those rows are read: on the host through the frame's strides
+// times `step`, from CUDA memory by one strided copy per plane. The converter
+// is made once per input format.
 std::optional<Picture> ThumbnailCapture::Input::scaled_rgb(const GstVideoInfo& in,
-                                                           GstBuffer* buffer) {
+                                                           GstBuffer* buffer, bool on_device) {
   if (GST_VIDEO_INFO_WIDTH(&in) <= 0 || GST_VIDEO_INFO_HEIGHT(&in) <= 0) return std::nullopt;
-  if (!converter || !gst_video_info_is_equal(&in, &converter_in)) {
+  const GstVideoInfo out_info = thumbnail_info(in, kWidth);
+  const int step = std::max(1, GST_VIDEO_INFO_HEIGHT(&in) / GST_VIDEO_INFO_HEIGHT(&out_info));
+  // The rows read, as a picture of their own: same format and width.
+  GstVideoInfo rows;
+  if (!gst_video_info_set_format(&rows, GST_VIDEO_INFO_FORMAT(&in), GST_VIDEO_INFO_WIDTH(&in),
+                                 (GST_VIDEO_INFO_HEIGHT(&in) + step - 1) / step))
+    return std::nullopt;
+  rows.fps_n = in.fps_n;
+  rows.fps_d = in.fps_d;
+  if (!converter || !gst_video_info_is_equal(&rows, &converter_in) ||
+      !gst_video_info_is_equal(&out_info, &converter_out)) {
     converter.reset();
-    converter_in = in;
-    converter_out = thumbnail_info(in, kWidth);
+    converter_in = rows;
+    converter_out = out_info;
     GstStructure* config = gst_structure_new(
         "GstVideoConverter", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
         GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_NEAREST,
         GST_VIDEO_CONVERTER_OPT_CHROMA_RESAMPLER_METHOD, GST_TYPE_VIDEO_RESAMPLER_METHOD,
         GST_VIDEO_RESAMPLER_METHOD_NEAREST, GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
-        GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_THREADS,
+        GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_CHROMA_MODE,
+        GST_TYPE_VIDEO_CHROMA_MODE, GST_VIDEO_CHROMA_MODE_NONE, GST_VIDEO_CONVERTER_OPT_THREADS,
         G_TYPE_UINT, 1u, nullptr);
     converter.reset(gst_video_converter_new(&converter_in, &converter_out, config));
     if (!converter) return std::nullopt;
   }
+  std::optional<Picture> picture;
+  if (on_device) {
+    std::vector<std::uint8_t> host = download_rows(in, rows, step, buffer);
+    if (host.empty()) return std::nullopt;
+    GstBuffer* wrapped = gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, host.data(),
+                                                     host.size(), 0, host.size(), nullptr, nullptr);
+    GstVideoFrame rows_frame;
+    if (gst_video_frame_map(&rows_frame, &rows, wrapped, GST_MAP_READ)) {
+      picture = convert(rows_frame);
+      gst_video_frame_unmap(&rows_frame);
+    }
+    gst_buffer_unref(wrapped);
+  } else {
+    GstVideoFrame in_frame;
+    if (!gst_video_frame_map(&in_frame, &in, buffer, GST_MAP_READ)) return std::nullopt;
+    // The same memory seen as every step-th row: each plane's row r of this
+    // view is its row r * step (for subsampled planes too: their row r goes
+    // with the view's luma row r << shift, the picture's row (r * step) << shift).
+    GstVideoFrame rows_view = in_frame;
+    rows_view.info.height = GST_VIDEO_INFO_HEIGHT(&rows);
+    for (guint plane = 0; plane < GST_VIDEO_INFO_N_PLANES(&in); ++plane)
+      rows_view.info.stride[plane] = GST_VIDEO_FRAME_PLANE_STRIDE(&in_frame, plane) * step;
+    picture = convert(rows_view);
+    gst_video_frame_unmap(&in_frame);
+  }
+  return picture;
+}
+
+std::optional<Picture> ThumbnailCapture::Input::convert(const GstVideoFrame& rows_frame) {
   GstVideoInfo out = converter_out;
-  GstVideoFrame in_frame;
-  if (!gst_video_frame_map(&in_frame, &converter_in, buffer, GST_MAP_READ))
-    return std::nullopt;  // e.g. memory on a GPU: no picture, scoring goes on
   Picture picture{GST_VIDEO_INFO_WIDTH(&out), GST_VIDEO_INFO_HEIGHT(&out),
                   std::vector<std::uint8_t>(static_cast<std::size_t>(out.size))};
   GstBuffer* target = gst_buffer_new_wrapped_full(
@@ -69,12 +113,11 @@ std::optional<Picture> ThumbnailCapture::Input::scaled_rgb(const GstVideoInfo& i
   bool done = false;
   GstVideoFrame out_frame;
   if (gst_video_frame_map(&out_frame, &out, target, GST_MAP_WRITE)) {
-    gst_video_converter_frame(converter.get(), &in_frame, &out_frame);
+    gst_video_converter_frame(converter.get(), &rows_frame, &out_frame);
     gst_video_frame_unmap(&out_frame);
     done = true;
   }
   gst_buffer_unref(target);
-  gst_video_frame_unmap(&in_frame);
   if (!done) return std::nullopt;
   // The frame's rows may be padded (stride): packed rows of width * 3.
   const int stride = GST_VIDEO_INFO_PLANE_STRIDE(&out, 0);
@@ -90,6 +133,84 @@ std::optional<Picture> ThumbnailCapture::Input::scaled_rgb(const GstVideoInfo& i
   return picture;
 }
 
+#if VMAFEXACT_HAVE_CUDA
+namespace {
+
+// The context of a buffer's CUDA memory made current for a scope.
+class ContextScope {
+ public:
+  explicit ContextScope(GstCudaContext* context) : pushed_(gst_cuda_context_push(context)) {}
+  ~ContextScope() {
+    if (pushed_) gst_cuda_context_pop(nullptr);
+  }
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+  bool pushed() const { return pushed_; }
+
+ private:
+  bool pushed_;
+};
+
+}  // namespace
+
+// Rows 0, step, 2 * step, ... of each plane of a frame in CUDA memory, into
+// host memory laid out as `rows` says; empty when anything fails (the frame
+// then has no thumbnail, the scoring goes on). The copy is synchronous and on
+// CUDA's legacy stream, which the element's non-blocking streams do not wait
+// for; the producer (NVDEC, cudaupload) has finished the frame when it pushes it.
+std::vector<std::uint8_t> ThumbnailCapture::Input::download_rows(const GstVideoInfo& in,
+                                                                 const GstVideoInfo& rows,
+                                                                 int step, GstBuffer* buffer) {
+  GstMemory* memory = gst_buffer_n_memory(buffer) > 0 ? gst_buffer_peek_memory(buffer, 0) : nullptr;
+  if (memory == nullptr || !gst_is_cuda_memory(memory)) return {};
+  GstVideoFrame frame;
+  if (!gst_video_frame_map(&frame, &in, buffer,
+                           static_cast<GstMapFlags>(GST_MAP_READ | GST_MAP_CUDA)))
+    return {};
+  std::vector<std::uint8_t> host(static_cast<std::size_t>(rows.size));
+  bool copied = false;
+  {
+    const ContextScope scope(GST_CUDA_MEMORY_CAST(memory)->context);
+    copied = scope.pushed();
+    for (guint plane = 0; copied && plane < GST_VIDEO_INFO_N_PLANES(&in); ++plane) {
+      // Every component of a plane has its height: the first one's.
+      guint component = 0;
+      while (component + 1 < static_cast<guint>(GST_VIDEO_INFO_N_COMPONENTS(&in)) &&
+             GST_VIDEO_INFO_COMP_PLANE(&in, component) != plane)
+        ++component;
+      const int source_rows = GST_VIDEO_INFO_COMP_HEIGHT(&in, component);
+      const int rows_read = std::min(GST_VIDEO_INFO_COMP_HEIGHT(&rows, component),
+                                     (source_rows + step - 1) / step);
+      const int source_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
+      const int stride = GST_VIDEO_INFO_PLANE_STRIDE(&rows, plane);
+      if (source_stride <= 0 || rows_read <= 0) {
+        copied = false;
+        break;
+      }
+      // Within the source's pitch, which CUDA memory holds for every row.
+      CUDA_MEMCPY2D copy{};
+      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.srcDevice = reinterpret_cast<CUdeviceptr>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane));
+      copy.srcPitch = static_cast<std::size_t>(source_stride) * step;
+      copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+      copy.dstHost = host.data() + GST_VIDEO_INFO_PLANE_OFFSET(&rows, plane);
+      copy.dstPitch = static_cast<std::size_t>(stride);
+      copy.WidthInBytes = static_cast<std::size_t>(std::min(source_stride, stride));
+      copy.Height = static_cast<std::size_t>(rows_read);
+      copied = CuMemcpy2D(&copy) == CUDA_SUCCESS;
+    }
+  }
+  gst_video_frame_unmap(&frame);
+  if (!copied) host.clear();
+  return host;
+}
+#else
+std::vector<std::uint8_t> ThumbnailCapture::Input::download_rows(const GstVideoInfo&,
+                                                                 const GstVideoInfo&, int,
+                                                                 GstBuffer*) {
+  return {};  // a build without CUDA gets no CUDA memory
+}
+#endif
 
 std::string encode_png(const Picture& picture) {
   if (picture.width <= 0 || picture.height <= 0 ||
@@ -204,11 +325,15 @@ void ThumbnailCapture::capture(Input& input, GstPad* pad, GstBuffer* buffer) {
   GstCaps* caps = gst_pad_get_current_caps(pad);
   GstEvent* segment_event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
   GstVideoInfo info;
-  // System memory only: mapping a GPU's memory would copy every frame back.
+  // System memory, or CUDA memory (of which only the sampled rows come back).
+  const GstCapsFeatures* features =
+      caps != nullptr && gst_caps_get_size(caps) > 0 ? gst_caps_get_features(caps, 0) : nullptr;
+  const bool on_device =
+      features != nullptr && gst_caps_features_contains(features, "memory:CUDAMemory");
   const bool have_info =
-      caps != nullptr && gst_caps_get_size(caps) > 0 &&
-      gst_caps_features_is_equal(gst_caps_get_features(caps, 0),
-                                 GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY) &&
+      features != nullptr &&
+      (on_device ||
+       gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)) &&
       gst_video_info_from_caps(&info, caps);
   if (caps != nullptr) gst_caps_unref(caps);
   GstClockTime running_time = GST_BUFFER_PTS(buffer);
@@ -220,7 +345,7 @@ void ThumbnailCapture::capture(Input& input, GstPad* pad, GstBuffer* buffer) {
     gst_event_unref(segment_event);
   }
   if (!have_info || !GST_CLOCK_TIME_IS_VALID(running_time)) return;
-  std::optional<Picture> picture = input.scaled_rgb(info, buffer);
+  std::optional<Picture> picture = input.scaled_rgb(info, buffer, on_device);
   if (!picture) return;
   const std::lock_guard lock(mutex_);
   input.ring.put(running_time, std::move(*picture));

@@ -1,8 +1,9 @@
 // Thumbnails of the worst frames, captured while scoring with bounded memory
 // (docs/report.md, "Worst frames"): a pad probe on each vmafexact element's
 // ref_sink and dist_sink makes a small RGB copy of every picture (nearest
-// sample, about 160 pixels wide) into a ring of the latest few, keyed by running
-// time; the element's frame messages (index, running-time and the scores) say
+// sample, about 160 pixels wide, from the rows that sampling reads: a twelfth
+// of a 1080p picture's, copied back alone from CUDA memory) into a ring of the
+// latest few, keyed by running time; the element's frame messages (index, running-time and the scores) say
 // which frames are among the N worst so far, and only those keep their
 // pictures. Whatever the run's length, at most N + ring size pictures per input
 // are held; PNG encoding happens once, at the end, for the N kept.
@@ -109,7 +110,12 @@ class ThumbnailCapture {
     GstVideoInfo converter_in{};
     GstVideoInfo converter_out{};
     std::unique_ptr<GstVideoConverter, ConverterFree> converter;
-    std::optional<Picture> scaled_rgb(const GstVideoInfo& in, GstBuffer* buffer);
+    // The picture of a frame in system memory, or in CUDA memory (on_device).
+    std::optional<Picture> scaled_rgb(const GstVideoInfo& in, GstBuffer* buffer, bool on_device);
+    std::optional<Picture> convert(const GstVideoFrame& rows_frame);
+    static std::vector<std::uint8_t> download_rows(const GstVideoInfo& in,
+                                                   const GstVideoInfo& rows, int step,
+                                                   GstBuffer* buffer);
   };
   static GstPadProbeReturn on_buffer(GstPad* pad, GstPadProbeInfo* info, gpointer self);
   void capture(Input& input, GstPad* pad, GstBuffer* buffer);
