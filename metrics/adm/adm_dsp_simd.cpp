@@ -270,6 +270,53 @@ void dwt0_vertical(const Sample* const* rows, unsigned bpc, int w, std::int16_t*
   scalar::dwt0_vertical(rows, bpc, done, w, lo, hi);
 }
 
+// The db2 taps k and k + 1 as one int16 pair per 32-bit lane (pmaddwd's
+// operand: tap k in the low half).
+[[gnu::always_inline]] inline V::I tap_pair(const std::int32_t (&taps)[4], int k) {
+  return V::set32(static_cast<std::uint32_t>(taps[k + 1]) << 16 |
+                  static_cast<std::uint16_t>(taps[k]));
+}
+
+// 8-bit pictures: 2N columns per step in int16 pairs of rows, (row 0, row 1)
+// and (row 2, row 3) interleaved per 32-bit lane, two taps per pmaddwd
+// instead of a 32-bit multiply per tap. The taps (Q15) and the samples fit
+// int16, so each sum is the scalar's int64 sum. Its shifted value fits int16:
+// lo's taps {15826, 27411, 7345, -4240} put lo - dc + 128 (dc = 46342 * 128)
+// in [-7012848, 6966762], its >> 8 in [-27394, 27213]; hi's taps
+// {-4240, -7345, 27411, -15826} put hi + 128 in [-6989677, 6989933], its >> 8
+// in [-27304, 27304]. So vpackssdw's saturation never acts: the pack is
+// the scalar's (int16) truncation, and the pack of the interleave_lo16 and
+// interleave_hi16 halves puts the columns back in order.
+void dwt0_vertical_8(const std::uint8_t* const* rows, unsigned bpc, int w, std::int16_t* lo,
+                     std::int16_t* hi) {
+  if (bpc != 8) return dwt0_vertical(rows, bpc, w, lo, hi);
+  const pixel::Db2Taps f = db2_taps();
+  const V::I lo01 = tap_pair(f.lo, 0), lo23 = tap_pair(f.lo, 2);
+  const V::I hi01 = tap_pair(f.hi, 0), hi23 = tap_pair(f.hi, 2);
+  const V::I lo_start = V::set32(128u - static_cast<std::uint32_t>(f.lo_sum) * 128u);
+  const V::I hi_start = V::set32(128u);
+  constexpr int C = 2 * N;  // columns per step
+  const auto block = [&](int j) __attribute__((always_inline)) {
+    const V::I r0 = V::load_u8_as_u16(rows[0] + j), r1 = V::load_u8_as_u16(rows[1] + j);
+    const V::I r2 = V::load_u8_as_u16(rows[2] + j), r3 = V::load_u8_as_u16(rows[3] + j);
+    const V::I p01[2] = {V::interleave_lo16(r0, r1), V::interleave_hi16(r0, r1)};
+    const V::I p23[2] = {V::interleave_lo16(r2, r3), V::interleave_hi16(r2, r3)};
+    V::I out_lo[2], out_hi[2];
+    for (int half = 0; half < 2; ++half) {
+      out_lo[half] = V::template srai32<8>(
+          V::add_madd16(V::add_madd16(lo_start, lo01, p01[half]), lo23, p23[half]));
+      out_hi[half] = V::template srai32<8>(
+          V::add_madd16(V::add_madd16(hi_start, hi01, p01[half]), hi23, p23[half]));
+    }
+    V::store16(reinterpret_cast<std::uint16_t*>(lo + j), V::pack_i32_i16(out_lo[0], out_lo[1]));
+    V::store16(reinterpret_cast<std::uint16_t*>(hi + j), V::pack_i32_i16(out_hi[0], out_hi[1]));
+  };
+  if (w < C) return scalar::dwt0_vertical(rows, bpc, 0, w, lo, hi);
+  int j = 0;
+  for (; j + C <= w; j += C) block(j);
+  if (j < w) block(w - C);  // overlaps the step before: the same values again
+}
+
 // Scale 0's horizontal pass over int16 vertical results, two taps per
 // pmaddwd: lane m of a 32-bit load at column 2j - 1 holds columns 2(j + m) - 1
 // and 2(j + m), taps 0 and 1 of output j + m; one at 2j + 1 holds its taps 2
@@ -753,7 +800,7 @@ std::uint64_t reference_cubes_n(const pixel::ScaleNArith& arith, const std::int3
 AdmDsp make_dsp(const char* isa) {
   return AdmDsp{
       isa,
-      dwt0_vertical<std::uint8_t>,
+      dwt0_vertical_8,
       dwt0_vertical<std::uint16_t>,
       dwt0_horizontal,
       dwtn_vertical,
