@@ -161,13 +161,23 @@ void dwt_picture_row(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, in
   std::int16_t* tmp_hi = tmp + w;
   const Sample* rows[4];
   for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
-  // The next output row's two new picture rows, fetched while this one runs.
+  // The next output row's two new picture rows, fetched while this one runs:
+  // a chunk of them before each chunk of the vertical pass, so that the
+  // prefetches do not wait on each other for the line fill buffers.
+  const Sample* next[2] = {nullptr, nullptr};
   if (2 * i + 3 < h)
-    for (int k = 2; k < 4; ++k) prefetch_row(plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h)), w);
-  if constexpr (sizeof(Sample) == 1)
-    dsp.dwt0_vertical_8(rows, bpc, w, tmp_lo, tmp_hi);
-  else
-    dsp.dwt0_vertical_16(rows, bpc, w, tmp_lo, tmp_hi);
+    for (int k = 2; k < 4; ++k) next[k - 2] = plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h));
+  constexpr int kChunk = 256;  // columns
+  for (int c = 0; c < w; c += kChunk) {
+    const int n = std::min(kChunk, w - c);
+    if (next[0])
+      for (const Sample* row : next) prefetch_row(row + c, n);
+    const Sample* chunk[4] = {rows[0] + c, rows[1] + c, rows[2] + c, rows[3] + c};
+    if constexpr (sizeof(Sample) == 1)
+      dsp.dwt0_vertical_8(chunk, bpc, n, tmp_lo + c, tmp_hi + c);
+    else
+      dsp.dwt0_vertical_16(chunk, bpc, n, tmp_lo + c, tmp_hi + c);
+  }
   dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a, band_v, band_h, band_d);
 }
 
