@@ -508,6 +508,107 @@ void decouple_0(const DecoupleRows<std::int16_t>& rows, int begin, int end, doub
   scalar::decouple<pixel::Scale0Arith>(rows, done, end, egl);
 }
 
+#if defined(__AVX512BW__)
+// Scale 0 with AVX-512 where the gain limit is whole (libvmaf's default 100,
+// VMAF v1's 1); decouple_0 otherwise. The same values, by fewer steps:
+//  * The angle test's sums from pmaddwd of (oh, ov) and (th, tv) pairs: each
+//    is exact in 32 bits but for pmaddwd's one wrap, 2^31 (all four -32768,
+//    or a magnitude of two -32768) read back as uint32. The dot product's
+//    true value lies in [-2^31 + 65536, 2^31], so it is >= 0 exactly where its
+//    uint32 is <= 2^31, and there vcvtudq2ps rounds it as the scalar's int64
+//    -> float; the magnitudes (in [0, 2^31]) likewise. The scalar compares
+//    (d/4096)^2 >= (c * (o/4096)) * (t/4096) in double (d, o, t those floats, c
+//    = float(cos^2 1 deg)): d^2 and c * o are exact (48-bit products), so
+//    scaling both sides by 2^24 changes no rounding: d^2 >= (c * o) * t.
+//  * k = clamp((R * t + 2^14) >> 15, 0, 32768), R = the table's 2^30 / o: R as
+//    in reciprocal_q30 (a double division, truncated), R * t + 2^14 exact in
+//    double (below 2^46), its floor after the exact scaling by 2^-15 one
+//    conversion rounding down; o == 0 lanes take no division (masked) and k =
+//    32768.
+//  * rst = (k * o + 2^14) >> 15 has |rst| <= |o| (k <= 2^15), so it is its
+//    own int16; the limit min(rst * egl, t) (o > 0, rst >= 0) lies between
+//    min(0, t) and t, max(rst * egl, t) (o < 0) between t and max(0, t): int16
+//    too, and rst * egl (|rst|, egl <= 2^15) fits int32. The scalar's
+//    truncations to int16 change nothing there.
+void decouple_0_avx512(const DecoupleRows<std::int16_t>& rows, int begin, int end, double egl) {
+  if (!whole_gain_limit(egl)) return decouple_0(rows, begin, end, egl);
+  const auto egl_int = static_cast<std::int32_t>(egl);
+  const __m512i egl_v = _mm512_set1_epi32(egl_int);
+  const __m512d cos_sq = _mm512_set1_pd(cos_1deg_sq());
+  const __m512d two30 = _mm512_set1_pd(1073741824.0), half_unit = _mm512_set1_pd(16384.0);
+  const __m512d by_2_15 = _mm512_set1_pd(1.0 / 32768.0);
+  const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
+  const __m512i round15 = _mm512_set1_epi32(16384);
+  const auto load16 = [](const std::int16_t* p) {
+    return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  };
+  const auto store16_lanes = [](std::int16_t* p, __m512i v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(v));
+  };
+  // (d^2 >= (c * o) * t) of 8 lanes, from floats.
+  const auto angle_half = [&](__m256 d, __m256 o, __m256 t) {
+    const __m512d dd = _mm512_cvtps_pd(d);
+    const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(cos_sq, _mm512_cvtps_pd(o)), _mm512_cvtps_pd(t));
+    return _mm512_cmp_pd_mask(_mm512_mul_pd(dd, dd), rhs, _CMP_GE_OQ);
+  };
+  // floor((trunc(2^30 / o) * t + 2^14) / 2^15) of 8 lanes (o != 0 where `nz`).
+  const auto k_half = [&](__m256i o, __m256i t, __mmask8 nz) {
+    const __m512d r = _mm512_roundscale_pd(
+        _mm512_mask_div_pd(two30, nz, two30, _mm512_cvtepi32_pd(o)),
+        _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d q = _mm512_add_pd(_mm512_mul_pd(r, _mm512_cvtepi32_pd(t)), half_unit);
+    return _mm512_cvt_roundpd_epi32(_mm512_mul_pd(q, by_2_15),
+                                    _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  };
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        __m512i o[3], t[3];
+        for (int theta = 0; theta < 3; ++theta) {
+          o[theta] = load16(rows.ref[theta] + j);
+          t[theta] = load16(rows.dist[theta] + j);
+        }
+        // Odd int16 lanes from the second value: (oh, ov) and (th, tv) pairs.
+        const __m512i p = _mm512_mask_blend_epi16(0xAAAAAAAAu, o[0], _mm512_slli_epi32(o[1], 16));
+        const __m512i q = _mm512_mask_blend_epi16(0xAAAAAAAAu, t[0], _mm512_slli_epi32(t[1], 16));
+        const __m512i dot = _mm512_madd_epi16(p, q);
+        const __mmask16 nonnegative =
+            _mm512_cmple_epu32_mask(dot, _mm512_set1_epi32(static_cast<int>(0x80000000u)));
+        const __m512 d = _mm512_cvtepu32_ps(dot);
+        const __m512 om = _mm512_cvtepu32_ps(_mm512_madd_epi16(p, p));
+        const __m512 tm = _mm512_cvtepu32_ps(_mm512_madd_epi16(q, q));
+        const __mmask16 angle =
+            nonnegative &
+            _mm512_kunpackb(angle_half(_mm512_extractf32x8_ps(d, 1), _mm512_extractf32x8_ps(om, 1),
+                                       _mm512_extractf32x8_ps(tm, 1)),
+                            angle_half(_mm512_castps512_ps256(d), _mm512_castps512_ps256(om),
+                                       _mm512_castps512_ps256(tm)));
+        for (int theta = 0; theta < 3; ++theta) {
+          const __m512i oo = o[theta], tt = t[theta];
+          const __mmask16 nz = _mm512_test_epi32_mask(oo, oo);
+          const __m256i k_lo = k_half(_mm512_castsi512_si256(oo), _mm512_castsi512_si256(tt),
+                                      static_cast<__mmask8>(nz));
+          const __m256i k_hi = k_half(_mm512_extracti64x4_epi64(oo, 1),
+                                      _mm512_extracti64x4_epi64(tt, 1),
+                                      static_cast<__mmask8>(nz >> 8));
+          __m512i k = _mm512_inserti64x4(_mm512_castsi256_si512(k_lo), k_hi, 1);
+          k = _mm512_mask_mov_epi32(full, nz, k);
+          k = _mm512_min_epi32(_mm512_max_epi32(k, zero), full);
+          __m512i rst =
+              _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, oo), round15), 15);
+          const __mmask16 apply = angle & nz & _mm512_cmpgt_epi32_mask(k, zero);
+          const __m512i grown = egl_int == 1 ? rst : _mm512_mullo_epi32(rst, egl_v);
+          const __mmask16 positive = _mm512_cmpgt_epi32_mask(oo, zero);
+          const __m512i limited = _mm512_mask_blend_epi32(positive, _mm512_max_epi32(grown, tt),
+                                                          _mm512_min_epi32(grown, tt));
+          rst = _mm512_mask_mov_epi32(rst, apply, limited);
+          store16_lanes(rows.restored[theta] + j, rst);
+          store16_lanes(rows.additive[theta] + j, _mm512_sub_epi32(tt, rst));
+        }
+      });
+  scalar::decouple<pixel::Scale0Arith>(rows, done, end, egl);
+}
+#endif
+
 // Scales 1..3 (pixel::ScaleNArith::restore and subtract, per lane). AVX-512
 // converts int64 to float (vcvtqq2ps, rounding as the scalar's conversion)
 // and counts leading zeros (vplzcntd); AVX2 takes the angle test in double
@@ -805,7 +906,11 @@ AdmDsp make_dsp(const char* isa) {
       dwt0_horizontal,
       dwtn_vertical,
       dwtn_horizontal,
+#if defined(__AVX512BW__)
+      decouple_0_avx512,
+#else
       decouple_0,
+#endif
       decouple_n<>,
       csf_0,
       csf_n,
