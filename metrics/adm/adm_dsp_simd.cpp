@@ -758,6 +758,53 @@ void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, 
   scalar::csf(arith, theta, src, done, end, csf, share);
 }
 
+#if defined(__AVX512BW__)
+// csf_0 in 16-bit lanes, 32 columns a vector, for weights of 16 bits (all of
+// libvmaf's scale-0 weights). The scalar's int32 sum S = w * x + round (w <=
+// 65535, |x| <= 32768: S within int32) from its 16-bit halves: the low half of
+// w * x (vpmullw), its high half (vpmulhw of w as int16, plus x where w >=
+// 2^15), the carry of adding round to the low half. The CSF value is S >> 15
+// cut to int16, bits 15..30: the high half's bits 0..14 and the low half's bit
+// 15; or S >> 17 (d), which fits int16: the high half >> 1. The share
+// (4369 m + 2048) >> 12 of m = |value| (32768 for -32768, as abs32) is
+// (69904 m + 2^15) >> 16 = m + (4368 m + 2^15) >> 16: m plus the high half of
+// 4368 m (vpmulhuw) plus bit 15 of its low half, modulo 2^16 as the scalar's
+// int16.
+void csf_0_avx512(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
+                  int end, std::int16_t* csf, std::int16_t* share) {
+  const std::int32_t weight = arith.rfactor[theta];
+  if (weight < 0 || weight > 65535) return csf_0(arith, theta, src, begin, end, csf, share);
+  const bool diagonal = theta == 2;
+  const __m512i w16 = _mm512_set1_epi16(static_cast<short>(weight));
+  const bool w_high = weight >= 32768;
+  const __m512i round = _mm512_set1_epi16(static_cast<short>(diagonal ? 65535 : 16384));
+  const __m512i share_factor = _mm512_set1_epi16(pixel::kOneBy30Q17 * 16 - 65536);  // 4368
+  const __m512i one = _mm512_set1_epi16(1);
+  constexpr int C = 32;
+  const auto block = [&](int j) __attribute__((always_inline)) {
+    const __m512i x = _mm512_loadu_si512(src + j);
+    const __m512i low = _mm512_mullo_epi16(x, w16);
+    __m512i high = _mm512_mulhi_epi16(x, w16);
+    if (w_high) high = _mm512_add_epi16(high, x);
+    const __m512i low_sum = _mm512_add_epi16(low, round);
+    high = _mm512_mask_add_epi16(high, _mm512_cmplt_epu16_mask(low_sum, low), high, one);
+    const __m512i value =
+        diagonal ? _mm512_srai_epi16(high, 1)
+                 : _mm512_or_si512(_mm512_slli_epi16(high, 1), _mm512_srli_epi16(low_sum, 15));
+    _mm512_storeu_si512(csf + j, value);
+    const __m512i m = _mm512_abs_epi16(value);
+    const __m512i s = _mm512_add_epi16(
+        _mm512_add_epi16(m, _mm512_mulhi_epu16(m, share_factor)),
+        _mm512_srli_epi16(_mm512_mullo_epi16(m, share_factor), 15));
+    _mm512_storeu_si512(share + j, s);
+  };
+  if (end - begin < C) return scalar::csf(arith, theta, src, begin, end, csf, share);
+  int j = begin;
+  for (; j + C <= end; j += C) block(j);
+  if (j < end) block(end - C);  // overlaps the step before: the same values again
+}
+#endif
+
 void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin, int end,
            std::int32_t* csf, std::int32_t* share) {
   const std::int64_t factor = arith.rfactor[theta];
@@ -912,7 +959,11 @@ AdmDsp make_dsp(const char* isa) {
       decouple_0,
 #endif
       decouple_n<>,
+#if defined(__AVX512BW__)
+      csf_0_avx512,
+#else
       csf_0,
+#endif
       csf_n,
       masked_cubes<pixel::Scale0Arith>,
       masked_cubes<pixel::ScaleNArith>,
