@@ -742,7 +742,7 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
 // The CSF.
 
 void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin, int end,
-           std::int16_t* csf, std::int16_t* share) {
+           std::int16_t* centre, std::int16_t* share) {
   const int shift = theta == 2 ? 17 : 15;
   const std::uint32_t round = theta == 2 ? 65535 : 16384;  // as Scale0Arith::csf
   const auto factor = static_cast<std::uint32_t>(arith.rfactor[theta]);
@@ -751,11 +751,12 @@ void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, 
         const VU32 x = u32(load32(src + j));
         VU32 weighted = factor * x + round;
         const VI32 value = trunc16(i32(weighted) >> shift);
-        store16(csf + j, value);
         const VI32 magnitude = abs_lanes(value);
+        // store16 keeps the low 16 bits: the scalar's int16 of each share.
+        store16(centre + j, (pixel::kOneBy15Q17 * magnitude + 2048) >> 12);
         store16(share + j, (pixel::kOneBy30Q17 * magnitude + 2048) >> 12);
       });
-  scalar::csf(arith, theta, src, done, end, csf, share);
+  scalar::csf(arith, theta, src, done, end, centre, share);
 }
 
 #if defined(__AVX512BW__)
@@ -769,16 +770,18 @@ void csf_0(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, 
 // (4369 m + 2048) >> 12 of m = |value| (32768 for -32768, as abs32) is
 // (69904 m + 2^15) >> 16 = m + (4368 m + 2^15) >> 16: m plus the high half of
 // 4368 m (vpmulhuw) plus bit 15 of its low half, modulo 2^16 as the scalar's
-// int16.
+// int16; the centre's (8738 m + 2048) >> 12 = (139808 m + 2^15) >> 16 likewise
+// 2m plus the halves of 8736 m.
 void csf_0_avx512(const pixel::Scale0Arith& arith, int theta, const std::int16_t* src, int begin,
-                  int end, std::int16_t* csf, std::int16_t* share) {
+                  int end, std::int16_t* centre, std::int16_t* share) {
   const std::int32_t weight = arith.rfactor[theta];
-  if (weight < 0 || weight > 65535) return csf_0(arith, theta, src, begin, end, csf, share);
+  if (weight < 0 || weight > 65535) return csf_0(arith, theta, src, begin, end, centre, share);
   const bool diagonal = theta == 2;
   const __m512i w16 = _mm512_set1_epi16(static_cast<short>(weight));
   const bool w_high = weight >= 32768;
   const __m512i round = _mm512_set1_epi16(static_cast<short>(diagonal ? 65535 : 16384));
   const __m512i share_factor = _mm512_set1_epi16(pixel::kOneBy30Q17 * 16 - 65536);  // 4368
+  const __m512i centre_factor = _mm512_set1_epi16(pixel::kOneBy15Q17 * 16 - 2 * 65536);  // 8736
   const __m512i one = _mm512_set1_epi16(1);
   constexpr int C = 32;
   const auto block = [&](int j) __attribute__((always_inline)) {
@@ -791,14 +794,16 @@ void csf_0_avx512(const pixel::Scale0Arith& arith, int theta, const std::int16_t
     const __m512i value =
         diagonal ? _mm512_srai_epi16(high, 1)
                  : _mm512_or_si512(_mm512_slli_epi16(high, 1), _mm512_srli_epi16(low_sum, 15));
-    _mm512_storeu_si512(csf + j, value);
     const __m512i m = _mm512_abs_epi16(value);
-    const __m512i s = _mm512_add_epi16(
-        _mm512_add_epi16(m, _mm512_mulhi_epu16(m, share_factor)),
-        _mm512_srli_epi16(_mm512_mullo_epi16(m, share_factor), 15));
-    _mm512_storeu_si512(share + j, s);
+    // m * whole + (m * factor + 2^15) >> 16, modulo 2^16.
+    const auto part = [&](__m512i whole, __m512i factor) __attribute__((always_inline)) {
+      return _mm512_add_epi16(_mm512_add_epi16(whole, _mm512_mulhi_epu16(m, factor)),
+                              _mm512_srli_epi16(_mm512_mullo_epi16(m, factor), 15));
+    };
+    _mm512_storeu_si512(centre + j, part(_mm512_add_epi16(m, m), centre_factor));
+    _mm512_storeu_si512(share + j, part(m, share_factor));
   };
-  if (end - begin < C) return scalar::csf(arith, theta, src, begin, end, csf, share);
+  if (end - begin < C) return scalar::csf(arith, theta, src, begin, end, centre, share);
   int j = begin;
   for (; j + C <= end; j += C) block(j);
   if (j < end) block(end - C);  // overlaps the step before: the same values again
@@ -806,42 +811,32 @@ void csf_0_avx512(const pixel::Scale0Arith& arith, int theta, const std::int16_t
 #endif
 
 void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin, int end,
-           std::int32_t* csf, std::int32_t* share) {
+           std::int32_t* centre, std::int32_t* share) {
   const std::int64_t factor = arith.rfactor[theta];
   const int done = per_column(
       begin, end, [&](int j) __attribute__((always_inline)) {
         const VI32 value =
             by_halves([factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
                       load(src + j));
-        store(csf + j, value);
-        store(
-            share + j,
-            by_halves(
-                [](VI32H v) {
-                  const VI64H magnitude = abs_lanes(to_i64(v));
-                  return to_i32((pixel::kOneBy30Q32 * magnitude + pixel::kQ32RoundingOffset) >> 32);
-                },
-                value));
+        // 1/15 and 1/30 of |value| in Q32, each rounded with the negative offset.
+        const auto share_of = [](VI32 v, std::int64_t factor) __attribute__((always_inline)) {
+          return by_halves(
+              [factor](VI32H x) {
+                const VI64H magnitude = abs_lanes(to_i64(x));
+                return to_i32((factor * magnitude + pixel::kQ32RoundingOffset) >> 32);
+              },
+              v);
+        };
+        store(centre + j, share_of(value, pixel::kOneBy15Q32));
+        store(share + j, share_of(value, pixel::kOneBy30Q32));
       });
-  scalar::csf(arith, theta, src, done, end, csf, share);
+  scalar::csf(arith, theta, src, done, end, centre, share);
 }
 
 // ---------------------------------------------------------------------------
 // Contrast masking and the cube sums.
 
-// The centre's masking share and the CSF-weighted signal, per scale.
-[[gnu::always_inline]] inline VU32 centre_share(const pixel::Scale0Arith&, VI32 csf) {
-  const VI32 share = (pixel::kOneBy15Q17 * abs_lanes(csf) + 2048) >> 12;
-  return u32(share << 16 >> 16);  // (int16), sign-extended back
-}
-[[gnu::always_inline]] inline VU32 centre_share(const pixel::ScaleNArith&, VI32 csf) {
-  return u32(by_halves(
-      [](VI32H v) {
-        return to_i32((pixel::kOneBy15Q32 * abs_lanes(to_i64(v)) + pixel::kQ32RoundingOffset) >>
-                      32);
-      },
-      csf));
-}
+// The CSF-weighted signal, per scale.
 [[gnu::always_inline]] inline VU32 weighted_signal(const pixel::Scale0Arith& arith, VI32 signal,
                                                    int theta) {
   return u32(signal) * static_cast<std::uint32_t>(arith.rfactor[theta]);
@@ -879,8 +874,7 @@ void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band>& rows
     const VU32 right = column_sums(j + 1);
     VU32 threshold = slide<N - 2>(edge, right, lanes) + slide<N - 1>(edge, right, lanes) + right;
     for (int theta = 0; theta < 3; ++theta)
-      threshold +=
-          centre_share(arith, load32(rows.csf[theta] + j)) - u32(load32(rows.share[theta][1] + j));
+      threshold += u32(load32(rows.centre[theta] + j)) - u32(load32(rows.share[theta][1] + j));
     edge = right;
     for (int theta = 0; theta < 3; ++theta) {
       const VU32 weighted = weighted_signal(arith, load32(rows.signal[theta] + j), theta);
