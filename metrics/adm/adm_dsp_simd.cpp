@@ -104,27 +104,11 @@ template <typename To, typename From>
 [[gnu::always_inline]] inline VI32 load32(const std::int16_t* p) { return (VI32)V::load(p); }
 [[gnu::always_inline]] inline VI32 load32(const std::int32_t* p) { return load(p); }
 
-// Lanes 0, 2, 4, .. (evens) and 1, 3, 5, .. (odds) of the 2N lanes a, b.
+// Lanes 0, 2, 4, .. of the 2N lanes a, b.
 template <int... I>
 [[gnu::always_inline]] inline VI32 evens(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
   return __builtin_shufflevector(a, b, (2 * I)...);
 }
-template <int... I>
-[[gnu::always_inline]] inline VI32 odds(VI32 a, VI32 b, std::integer_sequence<int, I...>) {
-  return __builtin_shufflevector(a, b, (2 * I + 1)...);
-}
-// The DWT's 4 taps of N outputs j .. j+N-1 of a row: x[k] holds row[2j-1+k+2l]
-// in lane l (read: row[2j-1 .. 2j+2N]).
-[[gnu::always_inline]] inline void taps_of(const std::int32_t* row, int j, VI32 (&x)[4]) {
-  constexpr auto lanes = std::make_integer_sequence<int, N>{};
-  const std::int32_t* p = row + 2 * j - 1;
-  const VI32 a0 = load(p), a1 = load(p + N), b0 = load(p + 2), b1 = load(p + 2 + N);
-  x[0] = evens(a0, a1, lanes);
-  x[1] = odds(a0, a1, lanes);
-  x[2] = evens(b0, b1, lanes);
-  x[3] = odds(b0, b1, lanes);
-}
-
 template <typename V>
 [[gnu::always_inline]] inline V abs_lanes(V v) {
   return v < 0 ? -v : v;
@@ -381,34 +365,51 @@ void dwtn_vertical(const std::int32_t* const* rows, int scale, int w, std::int32
   scalar::dwtn_vertical(rows, scale, done, w, lo, hi);
 }
 
-[[gnu::always_inline]] inline VI32 dwtn_one(const std::int32_t (&taps)[4], const VI32 (&x)[4],
-                                            int shift) {
-  const std::int64_t round = std::int64_t{1} << (shift - 1);
-  return by_pairs(
-      [&](VI64H x0, VI64H x1, VI64H x2, VI64H x3) {
-        const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, x0) +
-                          mul32(std::int64_t{taps[1]}, x1) + mul32(std::int64_t{taps[2]}, x2) +
-                          mul32(std::int64_t{taps[3]}, x3);
-        return sum >> shift;
-      },
-      x[0], x[1], x[2], x[3]);
-}
-
+// Output j + q's taps 0 and 1 are row[2(j + q) - 1] and row[2(j + q)]: the
+// low and high halves of 64-bit lane q of N int32 loaded at row + 2j - 1;
+// taps 2 and 3 likewise from row + 2j + 1. vpmuldq reads a lane's low half
+// (sign-extended), so the high halves are shifted down: each pair of loads
+// gives the four taps of N/2 outputs, no shuffles, and the two halves'
+// results are joined from their low halves (the scalar's int32 truncation).
+// The shifts of the sums are logical: the 32 bits kept, shift .. shift + 31 of
+// the 64-bit sum, are the same as the arithmetic shift's.
 void dwtn_horizontal(const std::int32_t* tmp_lo, const std::int32_t* tmp_hi, int scale, int w,
                      std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* d) {
   const pixel::Db2Taps f = db2_taps();
   const int shift = pixel::dwt_hp_shift(scale);
+  const std::int64_t round = std::int64_t{1} << (shift - 1);
   const int out_w = (w + 1) / 2;
   scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, 0, std::min(1, out_w), a, v, h, d);
+  // The four taps of N/2 outputs from p = row + 2j - 1 (reads p[0 .. N + 1]).
+  struct Taps {
+    VI64H x[4];
+  };
+  const auto taps_at = [](const std::int32_t* p) __attribute__((always_inline)) {
+    Taps t;
+    __builtin_memcpy(&t.x[0], p, sizeof t.x[0]);
+    __builtin_memcpy(&t.x[2], p + 2, sizeof t.x[2]);
+    t.x[1] = (VI64H)((VU64H)t.x[0] >> 32);
+    t.x[3] = (VI64H)((VU64H)t.x[2] >> 32);
+    return t;
+  };
+  const auto half = [&](const std::int32_t(&taps)[4], const Taps& t)
+      __attribute__((always_inline)) {
+    const VI64H sum = VI64H{} + round + mul32(std::int64_t{taps[0]}, t.x[0]) +
+                      mul32(std::int64_t{taps[1]}, t.x[1]) +
+                      mul32(std::int64_t{taps[2]}, t.x[2]) +
+                      mul32(std::int64_t{taps[3]}, t.x[3]);
+    return (VI32)((VU64H)sum >> shift);
+  };
+  constexpr auto lanes = std::make_integer_sequence<int, N>{};
   int j = 1;
+  // Reads columns 2j - 1 .. 2j + 2N: inside the row while 2j + 2N <= w - 1.
   for (; 2 * j + 2 * N <= w - 1; j += N) {
-    VI32 lo[4], hi[4];
-    taps_of(tmp_lo, j, lo);
-    taps_of(tmp_hi, j, hi);
-    store(a + j, dwtn_one(f.lo, lo, shift));
-    store(v + j, dwtn_one(f.hi, lo, shift));
-    store(h + j, dwtn_one(f.lo, hi, shift));
-    store(d + j, dwtn_one(f.hi, hi, shift));
+    const Taps lo0 = taps_at(tmp_lo + 2 * j - 1), lo1 = taps_at(tmp_lo + 2 * j - 1 + N);
+    const Taps hi0 = taps_at(tmp_hi + 2 * j - 1), hi1 = taps_at(tmp_hi + 2 * j - 1 + N);
+    store(a + j, evens(half(f.lo, lo0), half(f.lo, lo1), lanes));
+    store(v + j, evens(half(f.hi, lo0), half(f.hi, lo1), lanes));
+    store(h + j, evens(half(f.lo, hi0), half(f.lo, hi1), lanes));
+    store(d + j, evens(half(f.hi, hi0), half(f.hi, hi1), lanes));
   }
   scalar::dwtn_horizontal(tmp_lo, tmp_hi, scale, w, std::min(j, out_w), out_w, a, v, h, d);
 }
