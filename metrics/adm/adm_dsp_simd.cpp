@@ -739,6 +739,113 @@ void decouple_n(const DecoupleRows<std::int32_t>& rows, int begin, int end, doub
   }
 }
 
+#if defined(__AVX512BW__)
+// Scales 1..3 with AVX-512 (pixel::ScaleNArith::restore and subtract, per
+// lane), with fewer steps than decouple_n:
+//  * The angle test as the scalar's: int64 products and wrapping sums, their
+//    floats (vcvtqq2ps), d >= 0 read from the int64 sum, and the comparison
+//    d^2 >= (c * o) * t without the scalar's /4096 (both sides scaled by 2^24,
+//    as in decouple_0_avx512: d^2 and c * o are exact, the one rounding is the
+//    same).
+//  * tmp_k = (P + 2^(14+s)) >> (15+s), P = D * t * sign, D = the table's entry
+//    of |o|'s 15 leading bits (shift s): in double, sign * D as in
+//    reciprocal_q30 (a division by the signed top bits, truncated), P rounded
+//    only where |P| > 2^53. Where |P| < 2^53 - 2^31, P + 2^(14+s) is exact and
+//    so are the scaling by 2^-(15+s) (vscalefpd) and the floor. Elsewhere
+//    |tmp_k| > 2^21 on both sides, of the same sign (rounding is monotone), and
+//    clamp(tmp_k, 0, 32768) is 0 or 32768 on both. Computed as
+//    floor(P 2^-(15+s) + 0.5), clamped before the floor (the bounds are whole).
+//  * rst = (k * o + 2^14) >> 15: k o exact in double (below 2^47), the
+//    scaling exact, one conversion rounding down; |rst| <= |o|, an int32.
+//  * A gain limit of 1: min(rst, t) (o > 0) or max(rst, t) in int32, the
+//    double's values; other limits as decouple_n (gain_limited).
+void decouple_n_avx512(const DecoupleRows<std::int32_t>& rows, int begin, int end, double egl) {
+  const bool egl_one = egl == 1.0;
+  const __m512d cos_sq = _mm512_set1_pd(cos_1deg_sq());
+  const __m512d two30 = _mm512_set1_pd(1073741824.0), one_half = _mm512_set1_pd(0.5);
+  const __m512d zero_d = _mm512_setzero_pd(), full_d = _mm512_set1_pd(32768.0);
+  const __m512d round15 = _mm512_set1_pd(16384.0), by_2_15 = _mm512_set1_pd(1.0 / 32768.0);
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  const auto load = [](const std::int32_t* p) { return _mm512_loadu_si512(p); };
+  const auto low = [](__m512i v) { return _mm512_castsi512_si256(v); };
+  const auto high = [](__m512i v) { return _mm512_extracti64x4_epi64(v, 1); };
+  // The angle test of 8 lanes.
+  const auto angle_half = [&](__m256i oh_i, __m256i ov_i, __m256i th_i, __m256i tv_i)
+      __attribute__((always_inline)) {
+    const __m512i oh = _mm512_cvtepi32_epi64(oh_i), ov = _mm512_cvtepi32_epi64(ov_i);
+    const __m512i th = _mm512_cvtepi32_epi64(th_i), tv = _mm512_cvtepi32_epi64(tv_i);
+    const __m512i dot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
+    const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
+    const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
+    const __m512d d = _mm512_cvtps_pd(_mm512_cvtepi64_ps(dot));
+    const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(cos_sq, _mm512_cvtps_pd(_mm512_cvtepi64_ps(om))),
+                                      _mm512_cvtps_pd(_mm512_cvtepi64_ps(tm)));
+    return static_cast<__mmask8>(_mm512_cmpge_epi64_mask(dot, _mm512_setzero_si512()) &
+                                 _mm512_cmp_pd_mask(_mm512_mul_pd(d, d), rhs, _CMP_GE_OQ));
+  };
+  // k (double) and rst of 8 lanes; k > 0 to `positive`.
+  const auto restore_half = [&](__m256i o_i, __m256i t_i, __m256i top_i, __m256i expo_i,
+                                __mmask8 nz, __mmask8& positive) __attribute__((always_inline)) {
+    const __m512d od = _mm512_cvtepi32_pd(o_i);
+    const __m512d reciprocal = _mm512_roundscale_pd(
+        _mm512_mask_div_pd(two30, nz, two30, _mm512_cvtepi32_pd(top_i)),
+        _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d x = _mm512_scalef_pd(_mm512_mul_pd(reciprocal, _mm512_cvtepi32_pd(t_i)),
+                                       _mm512_cvtepi32_pd(expo_i));
+    __m512d k = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(x, one_half), zero_d), full_d);
+    k = _mm512_roundscale_pd(k, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    k = _mm512_mask_mov_pd(full_d, nz, k);  // o == 0: 32768
+    positive = _mm512_cmp_pd_mask(k, zero_d, _CMP_GT_OQ);
+    return _mm512_cvt_roundpd_epi32(_mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(k, od), round15), by_2_15),
+                                    _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  };
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        const __m512i oh = load(rows.ref[0] + j), ov = load(rows.ref[1] + j);
+        const __m512i th = load(rows.dist[0] + j), tv = load(rows.dist[1] + j);
+        const __mmask16 angle =
+            _mm512_kunpackb(angle_half(high(oh), high(ov), high(th), high(tv)),
+                            angle_half(low(oh), low(ov), low(th), low(tv)));
+        for (int theta = 0; theta < 3; ++theta) {
+          const __m512i o = load(rows.ref[theta] + j), t = load(rows.dist[theta] + j);
+          // |o| (INT32_MIN: 2^31 as uint32) reduced to its 15 leading bits
+          // (rounded; at most 32768), the shift s remembered; signed as o.
+          const __m512i abs_o = _mm512_abs_epi32(o);
+          const __mmask16 big = _mm512_cmpge_epu32_mask(abs_o, _mm512_set1_epi32(32768));
+          const __m512i shift =
+              _mm512_maskz_sub_epi32(big, _mm512_set1_epi32(17), _mm512_lzcnt_epi32(abs_o));
+          const __m512i half_unit =
+              _mm512_maskz_sllv_epi32(big, one, _mm512_sub_epi32(shift, one));
+          const __m512i top = _mm512_srlv_epi32(_mm512_add_epi32(abs_o, half_unit), shift);
+          const __m512i signed_top =
+              _mm512_mask_sub_epi32(top, _mm512_cmplt_epi32_mask(o, zero), zero, top);
+          const __m512i expo = _mm512_sub_epi32(_mm512_set1_epi32(-15), shift);
+          const __mmask16 nz = _mm512_test_epi32_mask(o, o);
+          __mmask8 positive_lo, positive_hi;
+          const __m256i rst_lo = restore_half(low(o), low(t), low(signed_top), low(expo),
+                                              static_cast<__mmask8>(nz), positive_lo);
+          const __m256i rst_hi = restore_half(high(o), high(t), high(signed_top), high(expo),
+                                              static_cast<__mmask8>(nz >> 8), positive_hi);
+          __m512i rst = _mm512_inserti64x4(_mm512_castsi256_si512(rst_lo), rst_hi, 1);
+          const __mmask16 apply = angle & nz & _mm512_kunpackb(positive_hi, positive_lo);
+          __m512i limited;
+          if (egl_one) {
+            limited = _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o, zero),
+                                              _mm512_max_epi32(rst, t), _mm512_min_epi32(rst, t));
+          } else {
+            limited = (__m512i)by_halves(
+                [egl](VI32H r, VI32H tt, VI32H oo) { return gain_limited(r, tt, oo, egl); },
+                (VI32)rst, (VI32)t, (VI32)o);
+          }
+          rst = _mm512_mask_mov_epi32(rst, apply, limited);
+          _mm512_storeu_si512(rows.restored[theta] + j, rst);
+          _mm512_storeu_si512(rows.additive[theta] + j, _mm512_sub_epi32(t, rst));
+        }
+      });
+  scalar::decouple<pixel::ScaleNArith>(rows, done, end, egl);
+}
+#endif
+
 // ---------------------------------------------------------------------------
 // The CSF.
 
@@ -953,7 +1060,11 @@ AdmDsp make_dsp(const char* isa) {
 #else
       decouple_0,
 #endif
+#if defined(__AVX512BW__)
+      decouple_n_avx512,
+#else
       decouple_n<>,
+#endif
 #if defined(__AVX512BW__)
       csf_0_avx512,
 #else
