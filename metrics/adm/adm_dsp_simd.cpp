@@ -918,6 +918,7 @@ void csf_0_avx512(const pixel::Scale0Arith& arith, int theta, const std::int16_t
 }
 #endif
 
+#if !defined(__AVX512BW__)  // AVX-512: csf_n_avx512
 void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin, int end,
            std::int32_t* centre, std::int32_t* share) {
   const std::int64_t factor = arith.rfactor[theta];
@@ -940,6 +941,55 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
       });
   scalar::csf(arith, theta, src, done, end, centre, share);
 }
+#endif
+
+#if defined(__AVX512BW__)
+// csf_n with AVX-512 on the 32-bit lanes in place, each pair of them a 64-bit
+// lane whose low half vpmuldq / vpmuludq read (the odd lanes shifted down):
+//  * value = (w x + 2^27) >> 28 (w < 2^32 unsigned, x int32): vpmuldq takes w
+//    as int32, w - 2^32 where w >= 2^31, and x 2^32 is added back (modulo
+//    2^64, the scalar's int64 product). The 32 bits kept, 28 .. 59 of the sum,
+//    go to the low half (even lanes: >> 28) or the high half (odd lanes:
+//    << 4) of their 64-bit lane.
+//  * the shares (K m - 2^31) >> 32 of m = |value| (2^31 for INT32_MIN, as
+//    abs64): K m exact from vpmuludq (below 2^60), the result the high half of
+//    the 64-bit difference (odd lanes: in place; even lanes: >> 32).
+void csf_n_avx512(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
+                  int end, std::int32_t* centre, std::int32_t* share) {
+  const std::uint32_t weight = arith.rfactor[theta];
+  const bool w_high = weight >= 0x80000000u;
+  const __m512i w = _mm512_set1_epi64(static_cast<std::uint32_t>(weight));
+  const __m512i round = _mm512_set1_epi64(1 << 27);
+  const __m512i offset = _mm512_set1_epi64(pixel::kQ32RoundingOffset);
+  const __m512i k15 = _mm512_set1_epi64(pixel::kOneBy15Q32);
+  const __m512i k30 = _mm512_set1_epi64(pixel::kOneBy30Q32);
+  const __m512i high_halves = _mm512_set1_epi64(static_cast<long long>(0xFFFFFFFF00000000ull));
+  constexpr __mmask16 kOdd = 0xAAAA;
+  const int done = per_column(
+      begin, end, [&](int j) __attribute__((always_inline)) {
+        const __m512i x = _mm512_loadu_si512(src + j);
+        __m512i even = _mm512_mul_epi32(x, w);
+        __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), w);
+        if (w_high) {
+          even = _mm512_add_epi64(even, _mm512_slli_epi64(x, 32));
+          odd = _mm512_add_epi64(odd, _mm512_and_si512(x, high_halves));
+        }
+        const __m512i value =
+            _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(_mm512_add_epi64(even, round), 28),
+                                    _mm512_slli_epi64(_mm512_add_epi64(odd, round), 4));
+        const __m512i m = _mm512_abs_epi32(value);
+        const __m512i m_odd = _mm512_srli_epi64(m, 32);
+        const auto share_of = [&](__m512i k) __attribute__((always_inline)) {
+          const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(m, k), offset);
+          const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(m_odd, k), offset);
+          return _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(e, 32), o);
+        };
+        _mm512_storeu_si512(centre + j, share_of(k15));
+        _mm512_storeu_si512(share + j, share_of(k30));
+      });
+  scalar::csf(arith, theta, src, done, end, centre, share);
+}
+#endif
 
 // ---------------------------------------------------------------------------
 // Contrast masking and the cube sums.
@@ -1070,7 +1120,11 @@ AdmDsp make_dsp(const char* isa) {
 #else
       csf_0,
 #endif
+#if defined(__AVX512BW__)
+      csf_n_avx512,
+#else
       csf_n,
+#endif
       masked_cubes<pixel::Scale0Arith>,
       masked_cubes<pixel::ScaleNArith>,
       reference_cubes_0,
