@@ -954,35 +954,40 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
 //  * the shares (K m - 2^31) >> 32 of m = |value| (2^31 for INT32_MIN, as
 //    abs64): K m exact from vpmuludq (below 2^60), the result the high half of
 //    the 64-bit difference (odd lanes: in place; even lanes: >> 32).
+constexpr __mmask16 kOddLanes = 0xAAAA;
+
+// The first step's value, (w x + 2^27) >> 28 cut to int32, per lane; also the
+// masking's weighted signal at scales 1..3 (ScaleNArith::signal is the same
+// expression).
+[[gnu::always_inline]] inline __m512i csf_value_n(__m512i x, std::uint32_t weight) {
+  const __m512i w = _mm512_set1_epi64(weight);
+  const __m512i round = _mm512_set1_epi64(1 << 27);
+  __m512i even = _mm512_mul_epi32(x, w);
+  __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), w);
+  if (weight >= 0x80000000u) {
+    even = _mm512_add_epi64(even, _mm512_slli_epi64(x, 32));
+    odd = _mm512_add_epi64(
+        odd, _mm512_and_si512(x, _mm512_set1_epi64(static_cast<long long>(0xFFFFFFFF00000000ull))));
+  }
+  return _mm512_mask_blend_epi32(kOddLanes, _mm512_srli_epi64(_mm512_add_epi64(even, round), 28),
+                                 _mm512_slli_epi64(_mm512_add_epi64(odd, round), 4));
+}
+
 void csf_n_avx512(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, int begin,
                   int end, std::int32_t* centre, std::int32_t* share) {
   const std::uint32_t weight = arith.rfactor[theta];
-  const bool w_high = weight >= 0x80000000u;
-  const __m512i w = _mm512_set1_epi64(static_cast<std::uint32_t>(weight));
-  const __m512i round = _mm512_set1_epi64(1 << 27);
   const __m512i offset = _mm512_set1_epi64(pixel::kQ32RoundingOffset);
   const __m512i k15 = _mm512_set1_epi64(pixel::kOneBy15Q32);
   const __m512i k30 = _mm512_set1_epi64(pixel::kOneBy30Q32);
-  const __m512i high_halves = _mm512_set1_epi64(static_cast<long long>(0xFFFFFFFF00000000ull));
-  constexpr __mmask16 kOdd = 0xAAAA;
   const int done = per_column(
       begin, end, [&](int j) __attribute__((always_inline)) {
-        const __m512i x = _mm512_loadu_si512(src + j);
-        __m512i even = _mm512_mul_epi32(x, w);
-        __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), w);
-        if (w_high) {
-          even = _mm512_add_epi64(even, _mm512_slli_epi64(x, 32));
-          odd = _mm512_add_epi64(odd, _mm512_and_si512(x, high_halves));
-        }
-        const __m512i value =
-            _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(_mm512_add_epi64(even, round), 28),
-                                    _mm512_slli_epi64(_mm512_add_epi64(odd, round), 4));
+        const __m512i value = csf_value_n(_mm512_loadu_si512(src + j), weight);
         const __m512i m = _mm512_abs_epi32(value);
         const __m512i m_odd = _mm512_srli_epi64(m, 32);
         const auto share_of = [&](__m512i k) __attribute__((always_inline)) {
           const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(m, k), offset);
           const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(m_odd, k), offset);
-          return _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(e, 32), o);
+          return _mm512_mask_blend_epi32(kOddLanes, _mm512_srli_epi64(e, 32), o);
         };
         _mm512_storeu_si512(centre + j, share_of(k15));
         _mm512_storeu_si512(share + j, share_of(k30));
@@ -1001,9 +1006,13 @@ void csf_n_avx512(const pixel::ScaleNArith& arith, int theta, const std::int32_t
 }
 [[gnu::always_inline]] inline VU32 weighted_signal(const pixel::ScaleNArith& arith, VI32 signal,
                                                    int theta) {
+#if defined(__AVX512BW__)
+  return (VU32)csf_value_n((__m512i)signal, arith.rfactor[theta]);  // the same expression
+#else
   const std::int64_t factor = arith.rfactor[theta];
   return u32(by_halves([factor](VI32H v) { return to_i32((to_i64(v) * factor + (1 << 27)) >> 28); },
                        signal));
+#endif
 }
 
 template <class Arith>
