@@ -102,6 +102,7 @@ const AdmDsp& adm_dsp(unsigned cpu_flags);
 #if defined(VMAFEXACT_X86_64_SIMD)
 const AdmDsp& adm_dsp_avx2();
 const AdmDsp& adm_dsp_avx512();
+const AdmDsp& adm_dsp_avx512vnni();  // needs cpu::kAvx512Vnni too
 #endif
 
 }  // namespace vmafexact::adm
