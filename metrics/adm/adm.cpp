@@ -161,13 +161,23 @@ void dwt_picture_row(const AdmDsp& dsp, const PlaneView& plane, unsigned bpc, in
   std::int16_t* tmp_hi = tmp + w;
   const Sample* rows[4];
   for (int k = 0; k < 4; ++k) rows[k] = plane.row<Sample>(dwt_tap_index(2 * i - 1 + k, h));
-  // The next output row's two new picture rows, fetched while this one runs.
+  // The next output row's two new picture rows, fetched while this one runs:
+  // a chunk of them before each chunk of the vertical pass, so that the
+  // prefetches do not wait on each other for the line fill buffers.
+  const Sample* next[2] = {nullptr, nullptr};
   if (2 * i + 3 < h)
-    for (int k = 2; k < 4; ++k) prefetch_row(plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h)), w);
-  if constexpr (sizeof(Sample) == 1)
-    dsp.dwt0_vertical_8(rows, bpc, w, tmp_lo, tmp_hi);
-  else
-    dsp.dwt0_vertical_16(rows, bpc, w, tmp_lo, tmp_hi);
+    for (int k = 2; k < 4; ++k) next[k - 2] = plane.row<Sample>(dwt_tap_index(2 * i + 1 + k, h));
+  constexpr int kChunk = 256;  // columns
+  for (int c = 0; c < w; c += kChunk) {
+    const int n = std::min(kChunk, w - c);
+    if (next[0])
+      for (const Sample* row : next) prefetch_row(row + c, n);
+    const Sample* chunk[4] = {rows[0] + c, rows[1] + c, rows[2] + c, rows[3] + c};
+    if constexpr (sizeof(Sample) == 1)
+      dsp.dwt0_vertical_8(chunk, bpc, n, tmp_lo + c, tmp_hi + c);
+    else
+      dsp.dwt0_vertical_16(chunk, bpc, n, tmp_lo + c, tmp_hi + c);
+  }
   dsp.dwt0_horizontal(tmp_lo, tmp_hi, w, band_a, band_v, band_h, band_d);
 }
 
@@ -247,7 +257,7 @@ class MaskingWindow {
   struct Row {
     Hvd<const Band> ref, dist;
     Hvd<Band> ref_rows, dist_rows;  // the window's rows for them
-    Hvd<Band> restored, additive, csf_additive, share_additive, csf_restored, share_restored;
+    Hvd<Band> restored, additive, centre_additive, share_additive, centre_restored, share_restored;
   };
   // The window's slot of band row `row`, and whether it holds that row already.
   // The caller fills a slot that does not.
@@ -259,7 +269,7 @@ class MaskingWindow {
     if (!present) {
       Band* p = storage_ + static_cast<std::size_t>(slot) * kImages * 3 * width_;
       for (auto* hvd : {&images.ref_rows, &images.dist_rows, &images.restored, &images.additive,
-                        &images.csf_additive, &images.share_additive, &images.csf_restored,
+                        &images.centre_additive, &images.share_additive, &images.centre_restored,
                         &images.share_restored})
         for (int theta = 0; theta < 3; ++theta, p += width_) hvd->band[theta] = p;
     }
@@ -341,12 +351,12 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
   const int w = g.width, h = g.height;
 
   // The masked cube sums of one row, rounded and shifted, added to `sums`.
-  const auto add_masked_row = [&](const std::array<Hvd<Band>, 3>& share, const Hvd<Band>& csf,
+  const auto add_masked_row = [&](const std::array<Hvd<Band>, 3>& share, const Hvd<Band>& centre,
                                   const Hvd<Band>& signal, std::array<std::int64_t, 3>& sums) {
     MaskRows<Band> rows{};
     for (int theta = 0; theta < 3; ++theta) {
       for (int k = 0; k < 3; ++k) rows.share[theta][k] = share[k].band[theta];
-      rows.csf[theta] = csf.band[theta];
+      rows.centre[theta] = centre.band[theta];
       rows.signal[theta] = signal.band[theta];
     }
     std::int64_t row_sum[3] = {0, 0, 0};
@@ -376,10 +386,10 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
           split(row, cols.begin, cols.end, options.enhn_gain_limit);
           for (int theta = 0; theta < 3; ++theta) {
             weigh(arith, theta, images.additive.band[theta], cols.begin, cols.end,
-                  images.csf_additive.band[theta], images.share_additive.band[theta]);
+                  images.centre_additive.band[theta], images.share_additive.band[theta]);
             if (!options.skip_aim)
               weigh(arith, theta, images.restored.band[theta], cols.begin, cols.end,
-                    images.csf_restored.band[theta], images.share_restored.band[theta]);
+                    images.centre_restored.band[theta], images.share_restored.band[theta]);
           }
           return images;
         };
@@ -405,10 +415,10 @@ void score_scale(BandRunner& runner, const AdmDsp& dsp, const Arith& arith, cons
             part.den[theta] += (row_sum + den_row_round) >> g.den_row_shift;
           }
           add_masked_row({above.share_additive, here.share_additive, below.share_additive},
-                         here.csf_additive, here.restored, part.num);
+                         here.centre_additive, here.restored, part.num);
           if (!options.skip_aim)
             add_masked_row({above.share_restored, here.share_restored, below.share_restored},
-                           here.csf_restored, here.additive, part.aim);
+                           here.centre_restored, here.additive, part.aim);
         }
         return part;
       },

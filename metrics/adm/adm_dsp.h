@@ -18,12 +18,12 @@ namespace vmafexact::adm {
 
 // The rows the masking stage reads for one output row: per orientation the
 // shares (1/30 of the CSF image) of the rows above, here and below (mirrored
-// at the band's edges), the CSF image's row here (for the centre's 1/15) and
-// the signal's row here.
+// at the band's edges), the centre's share (1/15 of the CSF image,
+// Arith::centre_share) of the row here and the signal's row here.
 template <typename Band>
 struct MaskRows {
   const Band* share[3][3];  // [theta][above, here, below]
-  const Band* csf[3];
+  const Band* centre[3];
   const Band* signal[3];
 };
 
@@ -56,11 +56,13 @@ using DwtnHorizontalFn = void (*)(const std::int32_t* lo, const std::int32_t* hi
 // The decoupling of columns [begin, end) of one row (enhancement gain limit egl).
 template <typename Band>
 using DecoupleFn = void (*)(const DecoupleRows<Band>& rows, int begin, int end, double egl);
-// The CSF-weighted values and their 1/30 shares of columns [begin, end) of one
-// row of orientation theta.
+// The masking shares of the CSF-weighted values of columns [begin, end) of
+// one row of orientation theta: the centre's (1/15, Arith::centre_share, as
+// the Band libvmaf casts it to) and the neighbours' (1/30). The CSF values
+// themselves are read by nothing else.
 template <class Arith>
 using CsfFn = void (*)(const Arith& arith, int theta, const typename Arith::Band* src, int begin,
-                       int end, typename Arith::Band* csf, typename Arith::Band* share);
+                       int end, typename Arith::Band* centre, typename Arith::Band* share);
 // The masked cube sums of columns [begin, end) of one row (band width w, for
 // the mirrored neighbours), added to sums[theta].
 template <class Arith>
@@ -100,6 +102,7 @@ const AdmDsp& adm_dsp(unsigned cpu_flags);
 #if defined(VMAFEXACT_X86_64_SIMD)
 const AdmDsp& adm_dsp_avx2();
 const AdmDsp& adm_dsp_avx512();
+const AdmDsp& adm_dsp_avx512vnni();  // needs cpu::kAvx512Vnni too
 #endif
 
 }  // namespace vmafexact::adm

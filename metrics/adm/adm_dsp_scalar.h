@@ -89,10 +89,11 @@ inline void decouple(const DecoupleRows<typename Arith::Band>& rows, int begin, 
 
 template <class Arith>
 inline void csf(const Arith& arith, int theta, const typename Arith::Band* src, int begin, int end,
-                typename Arith::Band* csf_out, typename Arith::Band* share) {
+                typename Arith::Band* centre, typename Arith::Band* share) {
+  using Band = typename Arith::Band;
   for (int j = begin; j < end; ++j) {
     const auto value = arith.csf(src[j], theta);
-    csf_out[j] = value;
+    centre[j] = static_cast<Band>(Arith::centre_share(value));  // a Band's value already
     share[j] = Arith::csf_share(value);
   }
 }
@@ -121,7 +122,7 @@ inline void masked_cubes(const Arith& arith, const MaskRows<typename Arith::Band
       sum += static_cast<std::uint32_t>(above[jl]) + static_cast<std::uint32_t>(above[j]) +
              static_cast<std::uint32_t>(above[jr]);
       sum += static_cast<std::uint32_t>(here[jl]) +
-             static_cast<std::uint32_t>(Arith::centre_share(rows.csf[theta][j])) +
+             static_cast<std::uint32_t>(rows.centre[theta][j]) +
              static_cast<std::uint32_t>(here[jr]);
       sum += static_cast<std::uint32_t>(below[jl]) + static_cast<std::uint32_t>(below[j]) +
              static_cast<std::uint32_t>(below[jr]);

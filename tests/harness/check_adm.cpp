@@ -374,12 +374,13 @@ void check_csf(const adm::AdmDsp& ref, const adm::AdmDsp& twin, std::mt19937_64&
       for (int w : kBandWidths)
         for_column_ranges(w, [&](int begin, int end) {
           const auto src = band_values<Band>(rng, w, fill, bits);
-          std::vector<Band> csf_ref(w + kGuard, 0x5A5A), share_ref = csf_ref, csf_twin = csf_ref,
-                                                         share_twin = csf_ref;
-          (ref.*fn)(arith, theta, src.data(), begin, end, csf_ref.data(), share_ref.data());
-          (twin.*fn)(arith, theta, src.data(), begin, end, csf_twin.data(), share_twin.data());
-          ASSERT_EQ(csf_ref, csf_twin) << twin.isa << " csf theta " << theta << " w " << w << " ["
-                                       << begin << ", " << end << ")";
+          std::vector<Band> centre_ref(w + kGuard, 0x5A5A), share_ref = centre_ref,
+                                                            centre_twin = centre_ref,
+                                                            share_twin = centre_ref;
+          (ref.*fn)(arith, theta, src.data(), begin, end, centre_ref.data(), share_ref.data());
+          (twin.*fn)(arith, theta, src.data(), begin, end, centre_twin.data(), share_twin.data());
+          ASSERT_EQ(centre_ref, centre_twin) << twin.isa << " csf centre theta " << theta << " w "
+                                             << w << " [" << begin << ", " << end << ")";
           ASSERT_EQ(share_ref, share_twin)
               << twin.isa << " csf share theta " << theta << " w " << w;
         });
@@ -394,14 +395,14 @@ TEST_P(AdmTwin, Csf) {
   }
 }
 
-// Three rows (above, here, below) of the shares, and the CSF image and signal
-// of the row here, for each orientation.
+// Three rows (above, here, below) of the shares, and the centre's shares and
+// the signal of the row here, for each orientation.
 template <typename Band>
 struct MaskInput {
   MaskInput(std::mt19937_64& rng, int w, BandFill fill, int bits, int share_bits) {
     for (int theta = 0; theta < 3; ++theta) {
       for (int r = 0; r < 3; ++r) share[theta][r] = band_values<Band>(rng, w, fill, share_bits);
-      csf[theta] = band_values<Band>(rng, w, fill, bits);
+      centre[theta] = band_values<Band>(rng, w, fill, bits);
       signal[theta] = band_values<Band>(rng, w, fill, bits);
     }
   }
@@ -409,12 +410,12 @@ struct MaskInput {
     adm::MaskRows<Band> out{};
     for (int theta = 0; theta < 3; ++theta) {
       for (int r = 0; r < 3; ++r) out.share[theta][r] = share[theta][r].data();
-      out.csf[theta] = csf[theta].data();
+      out.centre[theta] = centre[theta].data();
       out.signal[theta] = signal[theta].data();
     }
     return out;
   }
-  std::vector<Band> share[3][3], csf[3], signal[3];
+  std::vector<Band> share[3][3], centre[3], signal[3];
 };
 
 template <class Arith>
