@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "thumbnails.h"
@@ -241,30 +242,54 @@ TEST(Thumbnails, LongRunKeepsAtMostWorstPlusRingPicturesOfTheRightFrames) {
 // one colour each, so that nearest sampling of the whole picture and of the
 // rows read must give the same thumbnail, to the byte, if luma and chroma rows
 // are read from the same blocks.
-TEST(Thumbnails, ThumbnailFromTheRowsReadEqualsTheWholePictureSampled) {
+class ThumbnailRows : public ::testing::TestWithParam<GstVideoFormat> {};
+
+TEST_P(ThumbnailRows, ThumbnailFromTheRowsReadEqualsTheWholePictureSampled) {
   gst_init(nullptr, nullptr);
   FakeElement element;
-  gst_video_info_set_format(&element.info, GST_VIDEO_FORMAT_I420, 640, 360);
+  gst_video_info_set_format(&element.info, GetParam(), 640, 360);
   element.info.fps_n = 25;
   element.info.fps_d = 1;
   ThumbnailCapture capture(element.bin, "vmaf", 1);
   element.start();
   GstBuffer* frame = gst_buffer_new_allocate(nullptr, element.info.size, nullptr);
   {
+    gst_buffer_memset(frame, 0, 0, element.info.size);
     GstVideoFrame pixels;
     ASSERT_TRUE(gst_video_frame_map(&pixels, &element.info, frame, GST_MAP_WRITE));
-    for (int plane = 0; plane < 3; ++plane) {
-      const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&pixels, plane);
-      const int columns = GST_VIDEO_FRAME_COMP_WIDTH(&pixels, plane);
-      const int block_rows = plane == 0 ? 8 : 4;
+    // Each component sample by sample (planar, interleaved chroma, 8 or 16
+    // bits alike): blocks of 8 picture rows, whatever the subsampling.
+    const GstVideoFormatInfo* format = pixels.info.finfo;
+    for (guint c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS(&pixels); ++c) {
+      const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&pixels, c);
+      const int columns = GST_VIDEO_FRAME_COMP_WIDTH(&pixels, c);
+      const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&pixels, c);
+      const int y_shift = GST_VIDEO_FORMAT_INFO_H_SUB(format, c);
+      const int x_shift = GST_VIDEO_FORMAT_INFO_W_SUB(format, c);
+      const int depth = GST_VIDEO_FORMAT_INFO_DEPTH(format, c);
+      const int shift = GST_VIDEO_FORMAT_INFO_SHIFT(format, c);
+      // The sample's bytes within a pixel: after the plane's earlier components
+      // (not COMP_POFFSET, which GStreamer 1.22 gives as 1 for P010's V).
+      const guint plane = GST_VIDEO_FRAME_COMP_PLANE(&pixels, c);
+      int offset = 0;
+      for (guint earlier = 0; earlier < c; ++earlier)
+        if (GST_VIDEO_FRAME_COMP_PLANE(&pixels, earlier) == plane) offset += depth <= 8 ? 1 : 2;
       for (int row = 0; row < rows; ++row) {
-        auto* line = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&pixels, plane)) +
+        auto* line = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&pixels, plane)) + offset +
                      row * GST_VIDEO_FRAME_PLANE_STRIDE(&pixels, plane);
-        const int block = row / block_rows;
+        const int block = (row << y_shift) / 8;
         for (int column = 0; column < columns; ++column) {
-          const int x = plane == 0 ? column : 2 * column;
-          line[column] = static_cast<guint8>(
-              plane == 0 ? 20 + (block * 37 + x / 8) % 200 : 64 + (block * (plane == 1 ? 11 : 23)) % 128);
+          const int x = column << x_shift;
+          const int value8 = c == 0 ? 20 + (block * 37 + x / 8) % 200
+                                    : 64 + (block * (c == 1 ? 11 : 23)) % 128;
+          guint8* sample = line + column * pixel_stride;
+          if (depth <= 8) {
+            *sample = static_cast<guint8>(value8);
+          } else {
+            const auto value = static_cast<guint16>((value8 << (depth - 8)) << shift);
+            sample[0] = static_cast<guint8>(value & 0xff);  // the formats here are LE
+            sample[1] = static_cast<guint8>(value >> 8);
+          }
         }
       }
     }
@@ -316,6 +341,44 @@ TEST(Thumbnails, ThumbnailFromTheRowsReadEqualsTheWholePictureSampled) {
     // Not one colour: the blocks are in it.
     EXPECT_NE(std::count(picture.rgb.begin(), picture.rgb.end(), picture.rgb[0]),
               static_cast<std::ptrdiff_t>(picture.rgb.size()));
+  }
+}
+
+// 4:2:0 planar and interleaved, 4:2:2, 4:4:4, luma alone, 10 bits.
+INSTANTIATE_TEST_SUITE_P(Formats, ThumbnailRows,
+                         ::testing::Values(GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
+                                           GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+                                           GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420_10LE,
+                                           GST_VIDEO_FORMAT_P010_10LE),
+                         [](const ::testing::TestParamInfo<GstVideoFormat>& info) {
+                           return std::string(gst_video_format_to_string(info.param));
+                         });
+
+// Odd sizes, subsampled: the last rows read stay inside every plane (the
+// sanitizer and valgrind runs of this test see any read beyond), and each
+// frame still gets its pictures.
+TEST(Thumbnails, OddSizesGiveThumbnails) {
+  gst_init(nullptr, nullptr);
+  for (const auto& [format, width, height] :
+       {std::tuple{GST_VIDEO_FORMAT_I420, 1921, 1081}, std::tuple{GST_VIDEO_FORMAT_NV12, 33, 17},
+        std::tuple{GST_VIDEO_FORMAT_P010_10LE, 719, 577}, std::tuple{GST_VIDEO_FORMAT_I420, 35, 1999}}) {
+    SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
+    FakeElement element;
+    gst_video_info_set_format(&element.info, format, width, height);
+    element.info.fps_n = 25;
+    element.info.fps_d = 1;
+    ThumbnailCapture capture(element.bin, "vmaf", 1);
+    element.start();
+    element.push(0, 0, 100);
+    element.push(1, 0, 120);
+    GstMessage* message = element.frame_message(0, 1.0);
+    capture.on_message(message);
+    gst_message_unref(message);
+    const auto worst = capture.worst_frames(25);
+    ASSERT_EQ(worst.size(), 1U);
+    const Picture picture = decode_png(worst[0].distorted.png);
+    EXPECT_EQ(picture.width, ThumbnailCapture::kWidth);
+    EXPECT_GT(picture.height, 0);
   }
 }
 
