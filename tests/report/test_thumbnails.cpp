@@ -295,21 +295,15 @@ TEST_P(ThumbnailRows, ThumbnailFromTheRowsReadEqualsTheWholePictureSampled) {
     }
     gst_video_frame_unmap(&pixels);
   }
-  // The expected thumbnail: the whole picture, nearest sampling.
+  // The expected thumbnail: the whole picture, with the capture's converter settings.
   std::vector<std::uint8_t> expected;
   {
     GstVideoInfo out;
     gst_video_info_set_format(&out, GST_VIDEO_FORMAT_RGB, ThumbnailCapture::kWidth, 90);
     out.fps_n = 25;
     out.fps_d = 1;
-    GstStructure* config = gst_structure_new(
-        "GstVideoConverter", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
-        GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_NEAREST,
-        GST_VIDEO_CONVERTER_OPT_CHROMA_RESAMPLER_METHOD, GST_TYPE_VIDEO_RESAMPLER_METHOD,
-        GST_VIDEO_RESAMPLER_METHOD_NEAREST, GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
-        GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_CHROMA_MODE,
-        GST_TYPE_VIDEO_CHROMA_MODE, GST_VIDEO_CHROMA_MODE_NONE, nullptr);
-    GstVideoConverter* converter = gst_video_converter_new(&element.info, &out, config);
+    GstVideoConverter* converter =
+        gst_video_converter_new(&element.info, &out, vmafexact::cli::thumbnail_converter_config());
     ASSERT_NE(converter, nullptr);
     GstBuffer* rgb = gst_buffer_new_allocate(nullptr, out.size, nullptr);
     GstVideoFrame in_frame, out_frame;

@@ -41,6 +41,17 @@ GstVideoInfo thumbnail_info(const GstVideoInfo& in, int width) {
 
 }  // namespace
 
+GstStructure* thumbnail_converter_config() {
+  return gst_structure_new(
+      "GstVideoConverter", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
+      GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_NEAREST,
+      GST_VIDEO_CONVERTER_OPT_CHROMA_RESAMPLER_METHOD, GST_TYPE_VIDEO_RESAMPLER_METHOD,
+      GST_VIDEO_RESAMPLER_METHOD_NEAREST, GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
+      GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_CHROMA_MODE,
+      GST_TYPE_VIDEO_CHROMA_MODE, GST_VIDEO_CHROMA_MODE_NONE, GST_VIDEO_CONVERTER_OPT_THREADS,
+      G_TYPE_UINT, 1u, nullptr);
+}
+
 // A frame of any raw format the element takes, as RGB kWidth wide (nearest
 // sample: the cheapest that is still a recognisable picture). Nearest sampling
 // reads one row in `step` (12 of a 1080-row picture for a 90-row thumbnail),
@@ -64,15 +75,8 @@ std::optional<Picture> ThumbnailCapture::Input::scaled_rgb(const GstVideoInfo& i
     converter.reset();
     converter_in = rows;
     converter_out = out_info;
-    GstStructure* config = gst_structure_new(
-        "GstVideoConverter", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
-        GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_NEAREST,
-        GST_VIDEO_CONVERTER_OPT_CHROMA_RESAMPLER_METHOD, GST_TYPE_VIDEO_RESAMPLER_METHOD,
-        GST_VIDEO_RESAMPLER_METHOD_NEAREST, GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
-        GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, GST_VIDEO_CONVERTER_OPT_CHROMA_MODE,
-        GST_TYPE_VIDEO_CHROMA_MODE, GST_VIDEO_CHROMA_MODE_NONE, GST_VIDEO_CONVERTER_OPT_THREADS,
-        G_TYPE_UINT, 1u, nullptr);
-    converter.reset(gst_video_converter_new(&converter_in, &converter_out, config));
+    converter.reset(
+        gst_video_converter_new(&converter_in, &converter_out, thumbnail_converter_config()));
     if (!converter) return std::nullopt;
   }
   std::optional<Picture> picture;

@@ -3,9 +3,9 @@
 // ref_sink and dist_sink makes a small RGB copy of every picture (nearest
 // sample, about 160 pixels wide, from the rows that sampling reads: a twelfth
 // of a 1080p picture's, copied back alone from CUDA memory) into a ring of the
-// latest few, keyed by running time; the element's frame messages (index, running-time and the scores) say
-// which frames are among the N worst so far, and only those keep their
-// pictures. Whatever the run's length, at most N + ring size pictures per input
+// latest few, keyed by running time; the element's frame messages (index,
+// running-time and the scores) say which frames are among the N worst so far,
+// and only those keep their pictures. Whatever the run's length, at most N + ring size pictures per input
 // are held; PNG encoding happens once, at the end, for the N kept.
 #pragma once
 
@@ -31,6 +31,11 @@ struct Picture {
   int height = 0;
   std::vector<std::uint8_t> rgb;
 };
+
+// The settings of every thumbnail's GstVideoConverter: nearest sampling,
+// without chroma filtering or dithering, so that the rows it reads give the
+// whole picture's thumbnail; one thread. gst_video_converter_new() takes it.
+GstStructure* thumbnail_converter_config();
 
 // PNG file bytes of a picture (cairo); empty for an empty picture.
 std::string encode_png(const Picture& picture);
