@@ -782,6 +782,43 @@ TEST_F(Cli, ThreeEncodesInOneRunEachEqualTheirRunAlone) {
   }
 }
 
+// --names: each DIST's name replaces its file name in {name} (here the same
+// file given twice, as a batch's rows of one reference may give it), in the
+// summary table and in the report's labels; each log equals its run alone.
+TEST_F(Cli, NamesGiveTheEncodesNamesForOutputsAndSummary) {
+  const Result all = run_cli({"--precision", "max", "--names", "first-a,second-b, third-a",
+                              "--json", out(".{name}.json.partial"), "--html", out("page.html"),
+                              in("multi_ref.mp4"), in("enc_a.mp4"), in("enc_b.mp4"),
+                              in("enc_a.mp4")});
+  ASSERT_EQ(all.status, 0) << describe(all);
+  EXPECT_TRUE(std::regex_search(all.out, std::regex("^name +size +bitrate +duration +vmaf mean")))
+      << all.out;
+  for (const std::string name : {"first-a", "second-b", "third-a"}) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(std::regex_search(all.out, std::regex("\n" + name + " +[0-9.]+ kB ")))
+        << all.out;
+    EXPECT_TRUE(fs::is_regular_file(out("." + name + ".json.partial")));
+    EXPECT_NE(read_file(out("page.html")).find("<h3>" + name + "</h3>"), std::string::npos);
+  }
+  EXPECT_EQ(all.out.find(in("enc_a.mp4")), std::string::npos) << all.out;
+  EXPECT_FALSE(fs::exists(out(".enc_a.json.partial")));
+  const Result alone = run_cli({"--precision", "max", "--json", out("alone.json"),
+                                in("multi_ref.mp4"), in("enc_b.mp4")});
+  ASSERT_EQ(alone.status, 0) << describe(alone);
+  const Json second = comparable_log(out(".second-b.json.partial"));
+  EXPECT_EQ(second["frames"].size(), 24u);
+  EXPECT_EQ(second, comparable_log(out("alone.json")));
+  EXPECT_EQ(comparable_log(out(".first-a.json.partial"))["frames"],
+            comparable_log(out(".third-a.json.partial"))["frames"]);
+
+  // One DIST may be named too.
+  const Result one = run_cli({"--names", "solo", "--json", out("{name}.json"), "--plot",
+                              out("{name}.svg"), in("multi_ref.mp4"), in("enc_b.mp4")});
+  ASSERT_EQ(one.status, 0) << describe(one);
+  EXPECT_TRUE(fs::is_regular_file(out("solo.json")));
+  EXPECT_TRUE(fs::is_regular_file(out("solo.svg")));
+}
+
 // Each encode's own skip of the reference (here --align auto: 0 frames for
 // one, 3 for the other) applies after the tee, on that encode's branch only:
 // each log equals its run alone.
@@ -1019,6 +1056,15 @@ TEST_F(Cli, NewOptionsAreCheckedWithAClearError) {
       {{"--jsonl", "-", ref, dist, other}, "--jsonl '-': standard output carries one encode's"},
       {{"--csv", out("{name}.csv"), ref, dist, in("sub/dist_480.mp4")},
        dist + " and " + in("sub/dist_480.mp4") + " have the same {name}, dist_480"},
+      {{"--names", "a", "--json", out("{name}.json"), ref, dist, other},
+       "--names 'a': 1 name for 2 DISTs"},
+      {{"--names", "a,b,c", ref, dist, other}, "--names 'a,b,c': 3 names for 2 DISTs"},
+      {{"--names", "a,a", "--json", out("{name}.json"), ref, dist, other},
+       "--names 'a,a': a is given twice"},
+      {{"--names", "a,x/b", ref, dist, other}, "--names 'a,x/b': x/b holds '/'"},
+      {{"--names", "a,", ref, dist, other}, "--names 'a,': name 2 is empty"},
+      {{"--names", "..", ref, dist}, "--names '..': .. is not a file name"},
+      {{"--names", "a,b\tc", ref, dist, other}, "--names: name 2 holds a control character"},
   };
   for (const auto& [args, message] : cases) {
     const Result run = run_cli(args);

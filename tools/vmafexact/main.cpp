@@ -79,7 +79,7 @@ void ensure_element() {
 // One distorted video (encode) and what is made for it.
 struct Encode {
   VideoInput dist;
-  std::string name;  // {name}: the file name without its extension
+  std::string name;  // {name}: --names', else the file name without its extension
   Alignment alignment;
   tools::StructurePtr provenance;  // the element's extra-provenance
   std::unique_ptr<Outputs> outputs;
@@ -385,7 +385,7 @@ ExitCode Run::run() {
     if (encodes_.size() == 1)
       print_summary_table(to, encodes_.front().outputs->summary());
     else
-      print_encode_table(to, outputs);
+      print_encode_table(to, outputs, !options_.names.empty());
     print_bd_rates(to, run_ladders(options_, outputs));
   }
   return signal_ ? interrupted : kExitOk;
@@ -457,7 +457,7 @@ ExitCode run(int argc, char** argv) {
     Encode& encode = encodes[i];
     encode.dist = discover_input(options.dists[i], "distorted video");
     choose_decoders(options, encode.dist);
-    encode.name = encode_name(encode.dist.path);
+    encode.name = options.names.empty() ? encode_name(encode.dist.path) : options.names[i];
     // A raw REF without a rate takes the first DIST's; the others' settle
     // against REF without changing it.
     VideoInput ref_copy = ref;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -40,6 +41,7 @@ struct RawArguments {
   gchar* frames = nullptr;
   gchar* duration = nullptr;
   gchar** ladders = nullptr;
+  gchar* names = nullptr;
   gchar* plot_scores = nullptr;
   gint worst_frames = 5;
   gboolean no_scale = FALSE;
@@ -70,7 +72,7 @@ struct RawArguments {
                         model,       features,    backend,       json,           xml,
                         csv,         sub,         precision,     jsonl,          plot,
                         html,        scale_flags, align,         start,          frames,
-                        duration,    plot_scores})
+                        duration,    plot_scores, names})
       g_free(text);
     g_strfreev(files);
     g_strfreev(ladders);
@@ -104,7 +106,8 @@ constexpr const char* kDescription =
     "                                                 # nothing scored (report --help)\n"
     "\n"
     "Several encodes: each output path (--json, --xml, --csv, --sub, --jsonl, --plot) must\n"
-    "hold {name}, replaced by each DIST's file name without its extension.\n"
+    "hold {name}, replaced by each DIST's file name without its extension, or by its name\n"
+    "in --names (one per DIST, in order; also shown in the summary, plots and report).\n"
     "Scaling: when the sizes differ, DIST is scaled to REF's width and height, stretched\n"
     "without borders, by default as FFmpeg's scale filter does (vmafexactscale over\n"
     "libswscale, --scale-flags, default bicubic), so that the scores equal libvmaf's on the\n"
@@ -306,6 +309,44 @@ std::string encode_name(const std::string& path) {
   return name;
 }
 
+std::vector<std::string> parse_encode_names(const std::string& list, std::size_t dist_count) {
+  const auto is_control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  // A list holding a control character is not echoed (a terminal would act on it).
+  const std::string option = std::any_of(list.begin(), list.end(), is_control)
+                                 ? std::string("--names")
+                                 : "--names '" + list + "'";
+  const std::string fix =
+      "Give one name per DIST, in order, comma-separated, e.g. --names crf23,crf28 (each "
+      "unique, usable as a file name).";
+  std::vector<std::string> names;
+  gchar** parts = g_strsplit(list.c_str(), ",", -1);
+  for (gchar** part = parts; *part; ++part) names.emplace_back(g_strstrip(*part));
+  g_strfreev(parts);
+  if (names.size() != dist_count)
+    throw CliError(kExitUsage,
+                   option + ": " + std::to_string(names.size()) +
+                       (names.size() == 1 ? " name" : " names") + " for " +
+                       std::to_string(dist_count) + (dist_count == 1 ? " DIST" : " DISTs"),
+                   fix);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    const auto earlier = names.begin() + static_cast<std::ptrdiff_t>(i);
+    std::string problem;
+    if (name.empty())
+      problem = "name " + std::to_string(i + 1) + " is empty";
+    else if (std::any_of(name.begin(), name.end(), is_control))
+      problem = "name " + std::to_string(i + 1) + " holds a control character";
+    else if (name.find('/') != std::string::npos)
+      problem = name + " holds '/' (a name becomes part of a file name)";
+    else if (name == "." || name == "..")
+      problem = name + " is not a file name";
+    else if (std::find(names.begin(), earlier, name) != earlier)
+      problem = name + " is given twice: the encodes' outputs would overwrite each other";
+    if (!problem.empty()) throw CliError(kExitUsage, option + ": " + problem, fix);
+  }
+  return names;
+}
+
 std::string expand_name(const std::string& pattern, const std::string& name) {
   std::string text = pattern;
   constexpr std::string_view kField = "{name}";
@@ -419,6 +460,10 @@ Options parse_options(int argc, char** argv) {
        "Encodes of one encoder at several rates (4 or more), for the rate-quality chart and "
        "BD-rate against the first ladder; repeat for each ladder",
        "NAME=DIST,DIST,..."},
+      {"names", 0, 0, G_OPTION_ARG_STRING, &raw.names,
+       "Each DIST's name, comma-separated in order, for {name} in the output paths and in the "
+       "summary, plots and report (default: the file names without their extensions)",
+       "LIST"},
       {"progress", 0, 0, G_OPTION_ARG_NONE, &raw.progress,
        "Show the progress line on standard error even when it is not a terminal", nullptr},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &raw.no_progress,
@@ -483,6 +528,8 @@ Options parse_options(int argc, char** argv) {
     dist.path = path;
     options.dists.push_back(std::move(dist));
   }
+
+  if (raw.names) options.names = parse_encode_names(raw.names, options.dists.size());
 
   // Raw inputs: per-input values win over the shared ones; --dist-* applies
   // to every DIST.
@@ -640,21 +687,24 @@ Options parse_options(int argc, char** argv) {
       if (path->find("{name}") == std::string::npos)
         bad(option, *path,
             "with several DISTs each writes its own file: put {name} (the DIST's file name "
-            "without its extension) in the path, e.g. 'out/{name}." +
+            "without its extension, or its name in --names) in the path, e.g. 'out/{name}." +
                 std::string(option + 2) + "'");
     }
+    // Names given are unique (parse_encode_names); the files' names may not be.
     const bool named_outputs = !options.json.empty() || !options.xml.empty() ||
                                !options.csv.empty() || !options.sub.empty() ||
                                !options.jsonl.empty() ||
                                options.plot.find("{name}") != std::string::npos;
-    for (std::size_t i = 0; named_outputs && i < options.dists.size(); ++i)
+    for (std::size_t i = 0; named_outputs && options.names.empty() && i < options.dists.size();
+         ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (encode_name(options.dists[i].path) == encode_name(options.dists[j].path))
           throw CliError(kExitUsage,
                          options.dists[j].path + " and " + options.dists[i].path +
                              " have the same {name}, " + encode_name(options.dists[i].path) +
                              ": their outputs would overwrite each other",
-                         "Rename one of the files, or score them in separate runs.");
+                         "Rename one of the files, name the encodes with --names, or score them "
+                         "in separate runs.");
   }
   // Checked now, not after scoring the whole video.
   if (!options.plot.empty() && !report::plot_format_for(options.plot))

@@ -43,6 +43,9 @@ struct Options {
     std::vector<std::string> paths;
   };
   std::vector<Ladder> ladders;
+  // --names LIST: each DIST's name, in order, for {name} and wherever the
+  // encode is named (summary, plots, report); empty: the files' names.
+  std::vector<std::string> names;
   // Lining up.
   bool align_auto = false;   // --align auto|off: find each DIST's offset
   double align_range = 2.0;  // --align-range SECONDS searched, either way
@@ -95,6 +98,11 @@ std::optional<double> parse_time(std::string_view text);
 // The `{name}` of an encode: its file name without the extension
 // ("out/crf30.mp4" -> "crf30").
 std::string encode_name(const std::string& path);
+
+// --names' list: one name per DIST (`dist_count`), each non-empty, unique,
+// usable as a file name (no '/', not "." or "..", no control characters).
+// Throws CliError(kExitUsage) naming the problem.
+std::vector<std::string> parse_encode_names(const std::string& list, std::size_t dist_count);
 
 // `pattern` with every "{name}" replaced by `name`.
 std::string expand_name(const std::string& pattern, const std::string& name);

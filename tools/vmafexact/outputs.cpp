@@ -474,7 +474,8 @@ void write_run_report(const Options& options, const VideoInput& ref,
   }
 }
 
-void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes) {
+void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes,
+                        bool by_name) {
   // The first model's score, and PSNR when it was asked for.
   std::string score;
   bool psnr = false;
@@ -484,11 +485,13 @@ void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encode
     if (score.empty() && !model_names(s).empty()) score = model_names(s).front();
     psnr = psnr || gst_structure_has_field(s, "psnr_y");
   }
+  auto label_of = [&](const Outputs* encode) -> const std::string& {
+    return by_name ? encode->name() : encode->dist().path;
+  };
   std::size_t file_width = 4;
-  for (const Outputs* encode : encodes)
-    file_width = std::max(file_width, encode->dist().path.size());
-  std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width), "file", "size",
-               "bitrate", "duration");
+  for (const Outputs* encode : encodes) file_width = std::max(file_width, label_of(encode).size());
+  std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width), by_name ? "name" : "file",
+               "size", "bitrate", "duration");
   const std::string label = score.empty() ? "score" : score;
   for (const std::string& column :
        {label + " mean", std::string("harm.mean"), std::string("1%low"), std::string("min")})
@@ -509,8 +512,8 @@ void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encode
     if (std::isfinite(bitrate)) std::snprintf(rate, sizeof rate, "%.1f kb/s", bitrate / 1e3);
     if (GST_CLOCK_TIME_IS_VALID(dist.duration))
       std::snprintf(duration, sizeof duration, "%.3f s", seconds_of(dist.duration));
-    std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width), dist.path.c_str(), size,
-                 rate, duration);
+    std::fprintf(to, "%-*s %10s %12s %9s", static_cast<int>(file_width),
+                 label_of(encode).c_str(), size, rate, duration);
     const GstStructure* s = encode->summary();
     auto print_figure = [&](const std::string& name, const char* field) {
       const GValue* value = s ? gst_structure_get_value(s, name.c_str()) : nullptr;

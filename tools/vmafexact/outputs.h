@@ -140,10 +140,12 @@ void write_run_report(const Options& options, const VideoInput& ref,
 // A file's size in bytes; NaN when it cannot be read.
 double file_size_bytes(const std::string& path);
 
-// One row per encode: file, size, bitrate (size * 8 / duration), duration,
-// then the first model's mean, harmonic mean, 1 % low (mean of the lowest
-// 1 %) and min, and psnr_y's mean when scored.
-void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes);
+// One row per encode: file (with `by_name`, the encode's name, as --names
+// gave it), size, bitrate (size * 8 / duration), duration, then the first
+// model's mean, harmonic mean, 1 % low (mean of the lowest 1 %) and min, and
+// psnr_y's mean when scored.
+void print_encode_table(std::FILE* to, const std::vector<const Outputs*>& encodes,
+                        bool by_name = false);
 
 // The pooled summary: the frames scored and unpaired, then one row per score
 // (min, max, mean, harmonic mean, p1, p5, p50, and the means of the lowest 1 %
