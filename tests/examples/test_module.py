@@ -310,6 +310,13 @@ class Compare(Base):
             vmafexact.compare(path("ref.y4m"), [path("crf30.mp4"), path("other/crf30.mp4")])
         self.assertEqual(caught.exception.exit_code, 1)
         self.assertIn("the same {name}", caught.exception.message)
+        # names= tells them apart: each result and log takes its name.
+        results = vmafexact.compare(path("ref.y4m"), [path("crf30.mp4"), path("other/crf30.mp4")],
+                                    names=["here", "there"], json=path("{name}.named.json"))
+        self.assertEqual([result.name for result in results], ["here", "there"])
+        self.assertEqual(results[0].frames, results[1].frames)
+        with open(path("there.named.json"), encoding="utf-8") as text:
+            self.assertEqual(results[1].log, json.load(text))
 
 
 class Errors(unittest.TestCase):

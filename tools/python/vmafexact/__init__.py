@@ -79,6 +79,8 @@ OPTIONS = {
     "html": ("--html", "text"),
     "plot_scores": ("--plot-scores", "text"),
     "worst_frames": ("--worst-frames", "text"),
+    # Each DIST's name, for {name} and the report (default: the file names).
+    "names": ("--names", "text"),
 }
 
 # The tool's exit code for a bad option (docs/tool.md, "Exit codes").
@@ -134,14 +136,15 @@ class Result:
                docs/log-formats.md, with "provenance")
     provenance the log's provenance (versions, models, backend, threads, and
                what the tool records about the run), a dict of strings
-    ref, dist  the files scored; name: dist's file name without its extension
+    ref, dist  the files scored; name: its names= entry, else dist's file name
+               without its extension
     warnings   lines the tool printed on standard error (notes, warnings)
     """
 
-    def __init__(self, ref, dist, log, summary, warnings):
+    def __init__(self, ref, dist, log, summary, warnings, name=None):
         self.ref = ref
         self.dist = dist
-        self.name = encode_name(dist)
+        self.name = encode_name(dist) if name is None else name
         self.log = log
         self.summary = summary
         self.warnings = warnings
@@ -255,7 +258,13 @@ def _run(ref, dists, progress, options):
         raise OptionError(f"progress= takes a callable, not {progress!r}")
     base = command_line(ref, dists, **options)
     several = len(dists) > 1
-    names = [encode_name(os.fspath(dist)) for dist in dists]
+    given = options.get("names")
+    if given is None:
+        names = [encode_name(os.fspath(dist)) for dist in dists]
+    else:
+        # As the tool reads --names (it checks them): comma-separated, blanks dropped.
+        text = given if isinstance(given, str) else ",".join(str(name) for name in given)
+        names = [name.strip() for name in text.split(",")]
     with tempfile.TemporaryDirectory(prefix="vmafexact-python-") as folder:
         # With several DISTs every output names its file with {name}; with one,
         # the module's own files have fixed names.
@@ -278,7 +287,8 @@ def _run(ref, dists, progress, options):
                 user_json.replace("{name}", name)
             log = _read_json(log_path, command)
             summary = _read_summary(own_path + ".jsonl", command)
-            results.append(Result(os.fspath(ref), os.fspath(dist), log, summary, warnings))
+            results.append(Result(os.fspath(ref), os.fspath(dist), log, summary, warnings,
+                                  name if given is not None else None))
     return results
 
 
