@@ -269,6 +269,139 @@ TEST_F(Batch, LogsEqualDirectRunsWithPerRowOptions) {
   EXPECT_TRUE(leftovers(out_).empty());
 }
 
+// --group 3: the rows of one reference with the same options (a0, a1, a2)
+// are scored by one process, each log equal to a direct run of its row
+// alone; a row of another reference file and one of other options are
+// scored alone. merge reads the records.
+TEST_F(Batch, RowsOfOneReferenceScoredByOneProcess) {
+  fs::copy_file(folder_ / "ref.y4m", work_ / "ref_copy.y4m");
+  const std::string other_ref = (work_ / "ref_copy.y4m").string();
+  const fs::path pairs = manifest("id,ref,dist,features\na0,ref.y4m,d1.mp4,\nother," + other_ref +
+                                  ",d2.mp4,\na1,ref.y4m,d2.mp4,\nopt,ref.y4m,d3.mp4,psnr\n"
+                                  "a2,ref.y4m,d3.mp4,\n");
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--group", "3",
+                               "--jobs", "3", "--threads", "1"});
+  ASSERT_EQ(result.status, 0) << describe(result);
+  EXPECT_NE(result.err.find("3 at once with 1 thread each, rows of one reference scored "
+                            "together up to 3 per process;"),
+            std::string::npos)
+      << result.err;
+  // One progress line per row.
+  for (const std::string id : {"a0", "a1", "a2", "other", "opt"})
+    EXPECT_NE(result.err.find("] " + id + ": ok, vmaf "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("done: 5 ok, 0 failed"), std::string::npos) << result.err;
+
+  const std::map<std::string, std::vector<std::string>> together = {
+      {"a0", {"a1", "a2"}}, {"a1", {"a0", "a2"}}, {"a2", {"a0", "a1"}}, {"other", {}}, {"opt", {}}};
+  for (const auto& [id, others] : together) {
+    SCOPED_TRACE(id);
+    const Json record = read_json(out_ / "rows" / (id + ".json"));
+    EXPECT_EQ(record["status"], "ok");
+    EXPECT_EQ(record["scored_with"], Json(others)) << record.dump(2);
+    EXPECT_EQ(record["attempt"], 1);
+  }
+  // One process: one command line, one start, each log staged as a row alone stages it.
+  const Json a0 = read_json(out_ / "rows" / "a0.json");
+  const std::string command = a0["command_line"];
+  EXPECT_NE(command.find("'" + out_.string() + "/.{name}.json.partial' --names a0,a1,a2 --quiet"),
+            std::string::npos)
+      << command;
+  for (const std::string id : {"a1", "a2"}) {
+    EXPECT_EQ(read_json(out_ / "rows" / (id + ".json"))["command_line"], command);
+    EXPECT_EQ(read_json(out_ / "rows" / (id + ".json"))["started"], a0["started"]);
+  }
+  EXPECT_EQ(
+      read_json(out_ / "rows" / "other.json")["command_line"].get<std::string>().find("--names"),
+      std::string::npos);
+
+  EXPECT_EQ(scores_of(out_ / "a0.json"), direct_scores("d1.mp4"));
+  EXPECT_EQ(scores_of(out_ / "a1.json"), direct_scores("d2.mp4"));
+  EXPECT_EQ(scores_of(out_ / "a2.json"), direct_scores("d3.mp4"));
+  EXPECT_EQ(scores_of(out_ / "other.json"), direct_scores("d2.mp4"));
+  EXPECT_EQ(scores_of(out_ / "opt.json"), direct_scores("d3.mp4", {"--features", "psnr"}));
+  EXPECT_EQ(read_json(out_ / "a1.json")["frames"].size(), 10u);
+  EXPECT_TRUE(leftovers(out_).empty());
+
+  // merge reads the records with their scored_with.
+  const Result merged = run_tool({"merge", out_.string()});
+  EXPECT_EQ(merged.status, 0) << describe(merged);
+  EXPECT_NE(merged.err.find("5 rows: 5 ok, 0 failed"), std::string::npos) << merged.err;
+
+  // Done rows are skipped as ever.
+  const Result again = batch({pairs.string(), "--output-dir", out_.string(), "--group", "3"});
+  EXPECT_EQ(again.status, 0) << describe(again);
+  EXPECT_NE(again.err.find("5 already done, 0 to score"), std::string::npos) << again.err;
+}
+
+// A process of several rows that fails (here one DIST missing) records none
+// of them: each is scored again alone, so that only the bad row fails, with
+// its own error.
+TEST_F(Batch, AFailedGroupIsScoredAgainRowByRow) {
+  const fs::path pairs = manifest(
+      "id,ref,dist\n"
+      "b0,ref.y4m,d1.mp4\n"
+      "bad,ref.y4m,missing.mp4\n"
+      "b1,ref.y4m,d2.mp4\n");
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--group", "3",
+                               "--jobs", "3", "--threads", "1"});
+  ASSERT_EQ(result.status, 6) << describe(result);
+  EXPECT_NE(result.err.find("batch: rows b0, bad, b1 scored together failed (exit 2: cannot read "
+                            "the distorted video " +
+                            (folder_ / "missing.mp4").string()),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("); scoring each alone\n"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("bad: FAILED (exit 2): cannot read the distorted video"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("done: 2 ok, 1 failed"), std::string::npos) << result.err;
+  const Json bad = read_json(out_ / "rows" / "bad.json");
+  EXPECT_EQ(bad["status"], "failed");
+  EXPECT_EQ(bad["exit_code"], 2);
+  EXPECT_EQ(bad["attempt"], 1);
+  EXPECT_EQ(bad["scored_with"], Json::array());
+  EXPECT_NE(bad["error"].get<std::string>().find("missing.mp4"), std::string::npos);
+  EXPECT_EQ(bad["command_line"].get<std::string>().find("--names"), std::string::npos);
+  for (const std::string id : {"b0", "b1"}) {
+    const Json record = read_json(out_ / "rows" / (id + ".json"));
+    EXPECT_EQ(record["status"], "ok") << record.dump(2);
+    EXPECT_EQ(record["scored_with"], Json::array());
+    EXPECT_EQ(record["attempt"], 1);
+  }
+  EXPECT_EQ(scores_of(out_ / "b1.json"), direct_scores("d2.mp4"));
+  EXPECT_FALSE(fs::exists(out_ / "bad.json"));
+  EXPECT_TRUE(leftovers(out_).empty());
+}
+
+// By default on the CPU each row is its own process; and a row whose log is a
+// symlink to the user's file (its log staged beside the link's target) is
+// scored alone while the others of its reference share one.
+TEST_F(Batch, CpuRowsAloneByDefaultAndALinkedLogAlone) {
+  const fs::path pairs = manifest(kThreeRows);
+  const Result plain =
+      batch({pairs.string(), "--output-dir", out_.string(), "--jobs", "3", "--threads", "1"});
+  ASSERT_EQ(plain.status, 0) << describe(plain);
+  EXPECT_EQ(plain.err.find("scored together"), std::string::npos) << plain.err;
+  for (const std::string id : {"r0", "r1", "r2"})
+    EXPECT_EQ(read_json(out_ / "rows" / (id + ".json"))["scored_with"], Json::array()) << id;
+
+  const fs::path linked = work_ / "linked";
+  fs::create_directories(linked);
+  write_text(work_ / "mine.json", "the user's previous log\n");
+  fs::create_symlink(work_ / "mine.json", linked / "r1.json");
+  const Result grouped = batch({pairs.string(), "--output-dir", linked.string(), "--jobs", "3",
+                                "--threads", "1", "--group", "3"});
+  ASSERT_EQ(grouped.status, 0) << describe(grouped);
+  EXPECT_EQ(read_json(linked / "rows" / "r0.json")["scored_with"], Json::array({"r2"}));
+  EXPECT_EQ(read_json(linked / "rows" / "r2.json")["scored_with"], Json::array({"r0"}));
+  EXPECT_EQ(read_json(linked / "rows" / "r1.json")["scored_with"], Json::array());
+  EXPECT_TRUE(fs::is_symlink(linked / "r1.json"));
+  EXPECT_EQ(scores_of(work_ / "mine.json"), scores_of(out_ / "r1.json"));
+  EXPECT_EQ(scores_of(linked / "r2.json"), scores_of(out_ / "r2.json"));
+  EXPECT_TRUE(leftovers(linked).empty());
+  EXPECT_FALSE(fs::exists(work_ / ".mine.json.partial"));
+}
+
 // A row that fails is recorded with its error and exit code, the others go
 // on; a rerun skips the done rows (their logs and records untouched) and
 // runs the failed one again as attempt 2.
@@ -354,10 +487,12 @@ bool catches(pid_t pid, int signal) {
 }
 
 void stop_midway_then_resume(const fs::path& pairs, const fs::path& out, const fs::path& work,
-                             int signal) {
-  ChildProcess running({kCliPath, "batch", pairs.string(), "--output-dir", out.string(), "--jobs",
-                        "1", "--threads", "1"},
-                       work / "stopped.err");
+                             int signal, const std::vector<std::string>& grouped = {}) {
+  // Grouped: two places, for a group of two.
+  std::vector<std::string> args = {kCliPath, "batch", pairs.string(), "--output-dir", out.string()};
+  args.insert(args.end(), {"--threads", "1", "--jobs", grouped.empty() ? "1" : "2"});
+  args.insert(args.end(), grouped.begin(), grouped.end());
+  ChildProcess running(args, work / "stopped.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (running.running() && !fs::exists(out / "rows" / "r0.json") &&
          std::chrono::steady_clock::now() < deadline)
@@ -370,6 +505,9 @@ void stop_midway_then_resume(const fs::path& pairs, const fs::path& out, const f
 
   const std::set<std::string> done = recorded_ids(out);
   ASSERT_TRUE(done.count("r0"));
+  if (!grouped.empty()) {
+    EXPECT_EQ(read_json(out / "rows" / "r0.json")["scored_with"], Json::array({"r1"}));
+  }
   ASSERT_LT(done.size(), 4u) << "every row ended before the signal: " << running.error_output();
   std::map<std::string, FileIdentity> logs;
   for (const std::string& id : done) logs[id] = identity_of(out / (id + ".json"));
@@ -400,6 +538,12 @@ const char* kFourRows =
 
 TEST_F(Batch, InterruptedBySigtermThenResumed) {
   stop_midway_then_resume(manifest(kFourRows), out_, work_, SIGTERM);
+}
+
+// Rows scored two to a process (r0 with r1, r2 with r3): the process running
+// at the signal leaves no log or record of its rows either.
+TEST_F(Batch, InterruptedBySigtermThenResumedWithGroups) {
+  stop_midway_then_resume(manifest(kFourRows), out_, work_, SIGTERM, {"--group", "2"});
 }
 
 TEST_F(Batch, KilledThenResumed) {
@@ -654,8 +798,8 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
       "g1,ref.y4m,d2.mp4,\n"
       "c0,ref.y4m,d3.mp4,cpu\n");
   const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
-                               "--gpus", "7,9", "--threads", "1", "--jobs", "3"});
-  EXPECT_NE(result.err.find("3 at once with 1 thread each"), std::string::npos) << result.err;
+                               "--gpus", "7,9", "--threads", "1", "--jobs", "3", "--group", "1"});
+  EXPECT_NE(result.err.find("3 at once with 1 thread each;"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
   EXPECT_EQ(read_json(out_ / "rows" / "g1.json")["gpu"], "9");
@@ -670,6 +814,28 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
              "--force"},
             {{"SLURM_CPUS_PER_TASK", "1"}});
   EXPECT_NE(by_cpus.err.find("1 at once with 1 thread each"), std::string::npos) << by_cpus.err;
+
+  // By default with CUDA, rows of one reference share a process (on one
+  // GPU): g0 and g1 (c0's backend differs). Where their process fails (no
+  // such GPU here), each is scored again alone.
+  const Result grouped = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
+                                "--gpus", "7,9", "--threads", "1", "--jobs", "3", "--force"});
+  EXPECT_NE(grouped.err.find("3 at once with 1 thread each, rows of one reference scored "
+                             "together up to 3 per process;"),
+            std::string::npos)
+      << grouped.err;
+  const Json g0 = read_json(out_ / "rows" / "g0.json");
+  const Json g1 = read_json(out_ / "rows" / "g1.json");
+  if (g0["scored_with"] == Json::array({"g1"})) {
+    EXPECT_EQ(g1["scored_with"], Json::array({"g0"}));
+    EXPECT_EQ(g0["gpu"], g1["gpu"]);
+  } else {
+    EXPECT_NE(grouped.err.find("batch: rows g0, g1 scored together failed (exit "),
+              std::string::npos)
+        << grouped.err;
+    EXPECT_EQ(g0["scored_with"], Json::array()) << g0.dump(2);
+  }
+  EXPECT_EQ(read_json(out_ / "rows" / "c0.json")["scored_with"], Json::array());
 }
 
 // A model file named in a row's `model` cell is relative to the manifest's
@@ -718,6 +884,14 @@ TEST_F(Batch, RefusalsBeforeAnythingRuns) {
   EXPECT_EQ(bad_option.status, 1) << describe(bad_option);
   EXPECT_EQ(batch({good.string()}).status, 1);
   EXPECT_EQ(batch({good.string(), "--output-dir", out_.string(), "--jobs", "-1"}).status, 1);
+  for (const std::string group : {"0", "65", "many"}) {
+    const Result bad_group =
+        batch({good.string(), "--output-dir", out_.string(), "--group", group});
+    EXPECT_EQ(bad_group.status, 1) << describe(bad_group);
+    EXPECT_NE(bad_group.err.find("vmafexact: --group " + group + ": "), std::string::npos)
+        << bad_group.err;
+    EXPECT_NE(bad_group.err.find("Write 1 to 64 rows per run"), std::string::npos) << bad_group.err;
+  }
   EXPECT_EQ(batch({good.string(), "--output-dir", out_.string(), "--bogus"}).status, 1);
   EXPECT_EQ(batch({"--output-dir", out_.string()}).status, 1);
   EXPECT_FALSE(fs::exists(out_)) << "nothing may be written before the options are checked";

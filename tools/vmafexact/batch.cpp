@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <list>
 #include <map>
@@ -56,8 +57,9 @@ bool is_flag(const std::string& name) { return manifest_column_is_flag(name); }
 constexpr const char* kSummary =
     "Scores every row of MANIFEST (CSV with a header id,ref,dist[,options...], or JSON\n"
     "Lines with the same keys), or one task's share of it, each row as its own run of\n"
-    "vmafexact, side by side; writes DIR/{id}.json (the row's log) and DIR/rows/{id}.json\n"
-    "(its record). A rerun skips the rows already done and retries the failed ones.";
+    "vmafexact (rows of one reference several to a run, see --group), side by side;\n"
+    "writes DIR/{id}.json (the row's log) and DIR/rows/{id}.json (its record). A rerun\n"
+    "skips the rows already done and retries the failed ones.";
 
 constexpr const char* kDescription =
     "Share of a job array: --shard I/N, else Slurm's SLURM_ARRAY_TASK_ID (with\n"
@@ -67,6 +69,10 @@ constexpr const char* kDescription =
     "cgroup's CPU quota and SLURM_CPUS_PER_TASK. By default half as many rows as CPUs run\n"
     "at once (rounded up; with --backend cuda one per CPU), never more than there are rows\n"
     "to score, each with CPUs / rows threads.\n"
+    "Rows of one reference with the same options are scored by one run of vmafexact, REF\n"
+    "decoded once, up to --group N of them (default: 8 with --backend cuda, whose start-up\n"
+    "takes seconds per run; otherwise 1, each row alone); each row's log equals its run\n"
+    "alone. Should that run fail, each of its rows is scored again alone.\n"
     "\n"
     "Examples:\n"
     "  vmafexact batch pairs.csv --output-dir out\n"
@@ -317,10 +323,15 @@ std::string as_argument(const std::string& path) {
   return !path.empty() && path[0] == '-' ? "./" + path : path;
 }
 
+// The tool's command line for DISTs of one reference: a row's (one DIST), or
+// a group's, whose ids `names` gives (--names: {name} in `log` is each id).
 std::vector<std::string> tool_arguments(const OptionList& options, const std::string& log,
-                                        int threads, const ManifestRow& row) {
-  std::vector<std::string> arguments = {"vmafexact", "--json",    log,
-                                        "--quiet",   "--threads", std::to_string(threads)};
+                                        int threads, const std::string& ref,
+                                        const std::vector<std::string>& dists,
+                                        const std::string& names = "") {
+  std::vector<std::string> arguments = {"vmafexact", "--json", log};
+  if (!names.empty()) arguments.insert(arguments.end(), {"--names", names});
+  arguments.insert(arguments.end(), {"--quiet", "--threads", std::to_string(threads)});
   for (const auto& [name, value] : options) {
     if (is_flag(name)) {
       if (value != "false") arguments.push_back("--" + name);
@@ -328,8 +339,8 @@ std::vector<std::string> tool_arguments(const OptionList& options, const std::st
       arguments.push_back("--" + name + "=" + value);
     }
   }
-  arguments.push_back(as_argument(row.ref));
-  arguments.push_back(as_argument(row.dist));
+  arguments.push_back(as_argument(ref));
+  for (const std::string& dist : dists) arguments.push_back(as_argument(dist));
   return arguments;
 }
 
@@ -521,6 +532,9 @@ constexpr std::size_t kFilesSpare = 4;
 // A row's process inherits the batch's limit: what it holds at most
 // (measured: 20 to 25 with two H.264 inputs), with room to spare.
 constexpr std::size_t kFilesOfARowProcess = 64;
+// A process scoring rows of one reference: each DIST beyond the first adds
+// its decoder's (about ten for an H.264 input), with room to spare.
+constexpr std::size_t kFilesPerGroupedRow = 16;
 
 // Raises the soft limit on open files toward the hard one, as far as `needed`
 // (not beyond: the rows inherit it, and a few programs slow down with a huge
@@ -549,6 +563,7 @@ struct Settings {
   bool list = false;
   bool quiet = false;
   double row_timeout = 0;  // seconds; 0: a row may run as long as it takes
+  int group = 0;           // --group: most rows of one reference per process; 0: default
   OptionList batch_wide;
 };
 
@@ -564,11 +579,19 @@ class Batch {
     OptionList options;
     std::string fingerprint;
   };
+  // A row of a running process.
+  struct Member {
+    const Planned* planned;
+    UniqueFd lock;
+    int attempt = 1;
+    std::string destination;  // log_destination() at the start
+    std::string staging;      // staging_path(destination)
+  };
+  // One process of the tool: a row, or rows of one reference (--group).
   struct Running {
     Batch* batch;
-    const Planned* planned;
+    std::vector<Member> members;
     GPid pid = 0;
-    UniqueFd lock;
     UniqueFd stderr_fd;
     guint stderr_source = 0;
     std::string stderr_tail;
@@ -582,9 +605,10 @@ class Batch {
     std::string command_line;
     guint timeout_source = 0;  // --row-timeout's timer, then the SIGKILL's
     bool timed_out = false;
-    std::string destination;  // log_destination() at the start
-    std::string staging;      // staging_path(destination)
   };
+  // What waits to run: one row, or rows of one reference scored by one
+  // process (each then with the same options, its log at DIR/{id}.json).
+  using Item = std::vector<const Planned*>;
 
   std::string log_path(const ManifestRow& row) const {
     return join_path(settings_.output_dir, row.id + ".json");
@@ -643,11 +667,22 @@ class Batch {
     return "[" + std::to_string(++ended_) + "/" + std::to_string(to_score_) + "] ";
   }
 
+  // "a, b, c": the rows' ids.
+  static std::string ids_of(const std::vector<Member>& members) {
+    std::string ids;
+    for (const Member& member : members) ids += (ids.empty() ? "" : ", ") + member.planned->row->id;
+    return ids;
+  }
+  std::size_t group_limit(const Planned& planned) const;
+  bool groupable(const Planned& planned) const;
+  void form_groups(const std::vector<const Planned*>& rows);
   void launch_more();
-  bool room_for_a_row() const;
-  bool launch(const Planned& planned);
+  bool room_for(std::size_t rows) const;
+  bool launch(const Item& item);
   void finish(Running& running);
-  void write_record(const Planned& planned, const Running& running, int exit_code,
+  void finish_row(Member& member, const Running& running, int exit_code, bool ok,
+                  std::string error);
+  void write_record(const Member& member, const Running& running, int exit_code,
                     const std::string& status, const std::string& error);
   void interrupt(int signal);
   void quit_when_idle();
@@ -673,9 +708,9 @@ class Batch {
   Manifest manifest_;
   std::string rows_dir_;
   std::vector<Planned> planned_;  // the shard's rows
-  std::vector<const Planned*> queue_;
-  std::size_t next_ = 0;
+  std::deque<Item> queue_;
   std::list<std::unique_ptr<Running>> running_;
+  std::size_t rows_running_ = 0;  // of running_'s processes; --jobs counts rows
   std::vector<int> gpu_load_;
   std::string shard_text_;
   std::string host_;
@@ -811,7 +846,8 @@ int Batch::run() {
   std::set<std::string> checked;
   for (const Planned& planned : planned_) {
     const ManifestRow& row = *planned.row;
-    std::vector<std::string> arguments = tool_arguments(planned.options, "check.json", 1, row);
+    std::vector<std::string> arguments =
+        tool_arguments(planned.options, "check.json", 1, row.ref, {row.dist});
     std::string key;
     for (std::size_t i = 0; i + 2 < arguments.size(); ++i) key += arguments[i] + '\n';
     for (const std::string* path : {&row.ref, &row.dist}) {
@@ -837,14 +873,15 @@ int Batch::run() {
   check_output_dir();
   remove_leftovers();
 
+  std::vector<const Planned*> rows;
   for (const Planned& planned : planned_) {
     if (!settings_.force && is_done(planned, read_record(record_path(*planned.row)))) {
       ++done_before_;
       continue;
     }
-    queue_.push_back(&planned);
+    rows.push_back(&planned);
   }
-  to_score_ = queue_.size();
+  to_score_ = rows.size();
 
   // Side by side: the default shares the CPUs (and GPUs) among the rows.
   const Cpus cpus = usable_cpus();
@@ -861,9 +898,16 @@ int Batch::run() {
   // Past the limit, rows would fail one by one with EMFILE: the limit is
   // raised toward the hard one, and what still does not fit runs fewer at once.
   if (to_score_ > 0) {
+    // A process of several rows holds fewer of the batch's descriptors than
+    // as many processes of one row, but more of its own.
+    std::size_t largest_group = 1;
+    for (const Planned* planned : rows)
+      largest_group =
+          std::max(largest_group, std::min(group_limit(*planned), static_cast<std::size_t>(jobs)));
     const std::size_t base = open_descriptors() + kFilesToStartARow + kFilesSpare;
     const std::size_t needed = base + kFilesPerRow * static_cast<std::size_t>(jobs);
-    const std::size_t hard = raise_open_file_limit(std::max(needed, kFilesOfARowProcess));
+    const std::size_t hard = raise_open_file_limit(
+        std::max(needed, kFilesOfARowProcess + kFilesPerGroupedRow * (largest_group - 1)));
     const std::size_t limit = open_file_limit();
     if (limit < needed) {
       const std::size_t fit = limit > base ? (limit - base) / kFilesPerRow : 0;
@@ -886,6 +930,7 @@ int Batch::run() {
   settings_.jobs = jobs;
   if (settings_.threads == 0) settings_.threads = std::max(1, cpus.usable / jobs);
   gpu_load_.assign(settings_.gpus.size(), 0);
+  form_groups(rows);
 
   std::string plan = manifest_.path + ": " + count_of(planned_.size(), "row");
   if (settings_.shard.count > 1)
@@ -897,7 +942,16 @@ int Batch::run() {
           " to score";
   if (to_score_ > 0) {
     plan += ", " + std::to_string(jobs) + " at once with " +
-            count_of(static_cast<std::size_t>(settings_.threads), "thread") + " each; " + cpus.why;
+            count_of(static_cast<std::size_t>(settings_.threads), "thread") + " each";
+    std::size_t up_to = 0;
+    for (const Item& item : queue_)
+      if (item.size() > 1)
+        up_to =
+            std::max(up_to, std::min(group_limit(*item.front()), static_cast<std::size_t>(jobs)));
+    if (up_to > 1)
+      plan +=
+          ", rows of one reference scored together up to " + std::to_string(up_to) + " per process";
+    plan += "; " + cpus.why;
     if (cuda && !settings_.gpus.empty()) {
       std::string gpus;
       for (const std::string& gpu : settings_.gpus) gpus += (gpus.empty() ? "" : ",") + gpu;
@@ -934,67 +988,151 @@ int Batch::run() {
   return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
 }
 
+// --group N, else 8 for a row scored with --backend cuda (each process pays
+// nvcodec's start-up, seconds), else 1: each row its own process.
+std::size_t Batch::group_limit(const Planned& planned) const {
+  if (settings_.group > 0) return static_cast<std::size_t>(settings_.group);
+  return option_value(planned.options, "backend") == "cuda" ? 8 : 1;
+}
+
+// Whether a row may share a process with others of its reference: its log
+// goes to DIR/{id}.json itself (the process names each log DIR/.{id}.json.partial
+// by --names; a log linked elsewhere is staged beside its target), and the
+// tool's run of several DISTs scores it as a run of it alone would (a raw
+// REF without a frame rate takes the first DIST's: not so).
+bool Batch::groupable(const Planned& planned) const {
+  const ManifestRow& row = *planned.row;
+  if (settings_.output_dir.find("{name}") != std::string::npos) return false;
+  if (log_destination(row) != log_path(row)) return false;
+  const bool raw_ref =
+      has_raw_extension(row.ref) || !option_value(planned.options, "ref-size").empty();
+  const bool rate_given = !option_value(planned.options, "framerate").empty() ||
+                          !option_value(planned.options, "ref-framerate").empty();
+  return !raw_ref || rate_given;
+}
+
+// The queue: the rows in order, those of one reference (the same file, as
+// the fingerprint names it) and the same options gathered, up to their
+// limit and never more than --jobs, into an item at the first one's place.
+void Batch::form_groups(const std::vector<const Planned*>& rows) {
+  std::vector<bool> taken(rows.size(), false);
+  std::vector<std::string> refs;
+  for (const Planned* planned : rows) refs.push_back(absolute(planned->row->ref));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (taken[i]) continue;
+    Item item = {rows[i]};
+    taken[i] = true;
+    const std::size_t limit =
+        std::min(group_limit(*rows[i]), static_cast<std::size_t>(settings_.jobs));
+    if (limit > 1 && groupable(*rows[i]))
+      for (std::size_t j = i + 1; j < rows.size() && item.size() < limit; ++j)
+        if (!taken[j] && refs[j] == refs[i] && rows[j]->options == rows[i]->options &&
+            groupable(*rows[j])) {
+          item.push_back(rows[j]);
+          taken[j] = true;
+        }
+    queue_.push_back(std::move(item));
+  }
+}
+
+// --jobs counts rows: an item of k rows waits until k places are free (or
+// nothing runs), in the queue's order.
 void Batch::launch_more() {
-  while (signal_ == 0 && running_.size() < static_cast<std::size_t>(settings_.jobs) &&
-         next_ < queue_.size() && room_for_a_row())
-    launch(*queue_[next_++]);
+  while (signal_ == 0 && !queue_.empty()) {
+    const std::size_t rows = queue_.front().size();
+    if (!running_.empty() && rows_running_ + rows > static_cast<std::size_t>(settings_.jobs)) break;
+    if (!room_for(rows)) break;
+    const Item item = std::move(queue_.front());
+    queue_.pop_front();
+    launch(item);
+  }
   quit_when_idle();
 }
 
-// Whether another row's descriptors fit under the open-file limit now (the
-// estimate made at the start may be short: GLib or a library may hold more);
-// when not, the next row waits for one to end instead of failing with EMFILE.
-bool Batch::room_for_a_row() const {
+// Whether another process's descriptors (its rows' locks among them) fit
+// under the open-file limit now (the estimate made at the start may be
+// short: GLib or a library may hold more); when not, the item waits for one
+// to end instead of failing with EMFILE.
+bool Batch::room_for(std::size_t rows) const {
   if (running_.empty()) return true;
-  return open_descriptors() + kFilesPerRow + kFilesToStartARow + kFilesSpare <= open_file_limit();
+  return open_descriptors() + kFilesPerRow + (rows - 1) + kFilesToStartARow + kFilesSpare <=
+         open_file_limit();
 }
 
 void Batch::quit_when_idle() {
-  if (running_.empty() && (signal_ != 0 || next_ >= queue_.size())) g_main_loop_quit(loop_.get());
+  if (running_.empty() && (signal_ != 0 || queue_.empty())) g_main_loop_quit(loop_.get());
 }
 
-bool Batch::launch(const Planned& planned) {
-  const ManifestRow& row = *planned.row;
+bool Batch::launch(const Item& item) {
   auto running = std::make_unique<Running>();
   running->batch = this;
-  running->planned = &planned;
-  bool busy = false;
-  running->lock = lock_row(lock_path(row), true, &busy);
-  if (!running->lock) {
-    const int cause = errno;
-    if (busy) {
-      ++elsewhere_;
-      std::fprintf(stderr, "batch: %s%s: being scored elsewhere (another batch holds %s)\n",
-                   counter().c_str(), row.id.c_str(), lock_path(row).c_str());
-    } else {
-      ++failed_;
-      std::fprintf(stderr, "batch: %s%s: FAILED: cannot lock %s: %s\n", counter().c_str(),
-                   row.id.c_str(), lock_path(row).c_str(), g_strerror(cause));
+  // Each row locked (another batch may hold it) and read again under the
+  // lock (another batch may have scored it meanwhile): those left run.
+  for (const Planned* planned : item) {
+    const ManifestRow& row = *planned->row;
+    Member member{planned, UniqueFd(), 1, {}, {}};
+    bool busy = false;
+    member.lock = lock_row(lock_path(row), true, &busy);
+    if (!member.lock) {
+      const int cause = errno;
+      if (busy) {
+        ++elsewhere_;
+        std::fprintf(stderr, "batch: %s%s: being scored elsewhere (another batch holds %s)\n",
+                     counter().c_str(), row.id.c_str(), lock_path(row).c_str());
+      } else {
+        ++failed_;
+        std::fprintf(stderr, "batch: %s%s: FAILED: cannot lock %s: %s\n", counter().c_str(),
+                     row.id.c_str(), lock_path(row).c_str(), g_strerror(cause));
+      }
+      continue;
     }
-    return false;
+    const Record previous = read_record(record_path(row));
+    if (!settings_.force && is_done(*planned, previous)) {
+      ++done_before_;
+      print(counter() + row.id + ": already done (by another batch meanwhile)");
+      continue;
+    }
+    member.attempt = previous.present ? previous.attempt + 1 : 1;
+    member.destination = log_destination(row);
+    member.staging = staging_path(member.destination);
+    running->members.push_back(std::move(member));
   }
-  // Read again under the lock: another batch may have scored it meanwhile.
-  const Record previous = read_record(record_path(row));
-  if (!settings_.force && is_done(planned, previous)) {
-    ++done_before_;
-    print(counter() + row.id + ": already done (by another batch meanwhile)");
-    return false;
-  }
-  running->attempt = previous.present ? previous.attempt + 1 : 1;
-  running->destination = log_destination(row);
-  running->staging = staging_path(running->destination);
-  ::unlink(running->staging.c_str());
+  if (running->members.empty()) return false;
 
-  const std::vector<std::string> arguments =
-      tool_arguments(planned.options, running->staging, settings_.threads, row);
+  std::vector<std::string> arguments;
+  const Planned& first = *running->members.front().planned;
+  if (running->members.size() == 1) {
+    arguments = tool_arguments(first.options, running->members.front().staging, settings_.threads,
+                               first.row->ref, {first.row->dist});
+  } else {
+    // Each row's log staged where its run alone stages it: DIR/.{id}.json.partial.
+    GCharPtr folder(g_path_get_dirname(running->members.front().staging.c_str()));
+    const std::string pattern = join_path(folder.get(), ".{name}.json.partial");
+    std::vector<std::string> dists;
+    std::string names;
+    for (const Member& member : running->members) {
+      dists.push_back(member.planned->row->dist);
+      names += (names.empty() ? "" : ",") + member.planned->row->id;
+      // Checked when the queue was made; should a log have become a symlink
+      // since, it is staged elsewhere: each row alone, next.
+      if (expand_name(pattern, member.planned->row->id) != member.staging) {
+        for (auto other = running->members.rbegin(); other != running->members.rend(); ++other)
+          queue_.push_front({other->planned});
+        return false;
+      }
+    }
+    arguments =
+        tool_arguments(first.options, pattern, settings_.threads, first.row->ref, dists, names);
+  }
+  for (const Member& member : running->members) ::unlink(member.staging.c_str());
   running->command_line = quoted_command(arguments);
   std::vector<const gchar*> argv = {"/proc/self/exe"};
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
   argv.push_back(nullptr);
   gchar** environment = g_get_environ();
-  if (option_value(planned.options, "backend") == "cuda" && !gpu_load_.empty()) {
+  if (option_value(first.options, "backend") == "cuda" && !gpu_load_.empty()) {
     // The least busy GPU, the first of those on a tie: round-robin while rows
-    // take as long as each other.
+    // take as long as each other. A process of several rows is on one GPU.
     running->gpu =
         static_cast<int>(std::min_element(gpu_load_.begin(), gpu_load_.end()) - gpu_load_.begin());
     environment = g_environ_setenv(environment, "CUDA_VISIBLE_DEVICES",
@@ -1014,27 +1152,41 @@ bool Batch::launch(const Planned& planned) {
   if (!spawned) {
     const std::string message = error ? error->message : "unknown error";
     g_clear_error(&error);
+    if (running->members.size() > 1) {
+      // As a group that fails: each row alone, next.
+      print("rows " + ids_of(running->members) + " scored together failed (cannot start " +
+            "vmafexact: " + message + "); scoring each alone");
+      for (auto member = running->members.rbegin(); member != running->members.rend(); ++member)
+        queue_.push_front({member->planned});
+      return false;
+    }
+    const Member& member = running->members.front();
     try {
-      write_record(planned, *running, -1, "failed", "cannot start vmafexact: " + message);
+      write_record(member, *running, -1, "failed", "cannot start vmafexact: " + message);
     } catch (const std::exception&) {
       // Reported below; no exception may cross GLib's callbacks.
     }
     ++failed_;
     std::fprintf(stderr, "batch: %s%s: FAILED: cannot start vmafexact: %s\n", counter().c_str(),
-                 row.id.c_str(), message.c_str());
+                 member.planned->row->id.c_str(), message.c_str());
     return false;
   }
   running->stderr_fd = UniqueFd(stderr_fd);
   g_unix_set_fd_nonblocking(stderr_fd, TRUE, nullptr);
-  if (running->gpu >= 0) ++gpu_load_[running->gpu];
+  const std::size_t rows = running->members.size();
+  if (running->gpu >= 0) gpu_load_[running->gpu] += static_cast<int>(rows);
+  rows_running_ += rows;
   Running* raw = running.get();
   running_.push_back(std::move(running));
   raw->stderr_source = g_unix_fd_add(
       stderr_fd, static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR), on_stderr, raw);
   g_child_watch_add(raw->pid, on_child_exit, raw);
+  // A process of several rows has their time together.
   if (settings_.row_timeout > 0)
-    raw->timeout_source = g_timeout_add(
-        static_cast<guint>(std::min(settings_.row_timeout * 1000.0, 4.0e9)), on_row_timeout, raw);
+    raw->timeout_source =
+        g_timeout_add(static_cast<guint>(std::min(
+                          settings_.row_timeout * static_cast<double>(rows) * 1000.0, 4.0e9)),
+                      on_row_timeout, raw);
   return true;
 }
 
@@ -1087,13 +1239,18 @@ void Batch::on_child_exit(GPid, gint wait_status, gpointer data) {
   if (running->stderr_closed) running->batch->finish(*running);
 }
 
-void Batch::write_record(const Planned& planned, const Running& running, int exit_code,
+void Batch::write_record(const Member& member, const Running& running, int exit_code,
                          const std::string& status, const std::string& error) {
+  const Planned& planned = *member.planned;
   const ManifestRow& row = *planned.row;
   Json options = Json::object();
   for (const auto& [name, value] : planned.options) options[name] = value;
   Json extra = Json::object();
   for (const auto& [name, value] : row.extra) extra[name] = value;
+  // The other rows its process scored (--group).
+  Json scored_with = Json::array();
+  for (const Member& other : running.members)
+    if (&other != &member) scored_with.push_back(other.planned->row->id);
   const double seconds =
       std::round(static_cast<double>(g_get_monotonic_time() - running.started_us) / 1000.0) /
       1000.0;
@@ -1112,10 +1269,11 @@ void Batch::write_record(const Planned& planned, const Running& running, int exi
                  {"seconds", running.started_us ? seconds : 0.0},
                  {"host", host_},
                  {"shard", shard_text_},
-                 {"attempt", running.attempt},
+                 {"attempt", member.attempt},
                  {"fingerprint", planned.fingerprint},
                  {"threads", settings_.threads},
                  {"gpu", running.gpu >= 0 ? Json(settings_.gpus[running.gpu]) : Json(nullptr)},
+                 {"scored_with", scored_with},
                  {"command_line", running.command_line}};
   // The batch's own folder: whatever is at the record's name that is not a
   // regular file (a FIFO, a link to a device) is replaced, not written into.
@@ -1127,79 +1285,98 @@ void Batch::write_record(const Planned& planned, const Running& running, int exi
 }
 
 void Batch::finish(Running& running) {
-  const Planned& planned = *running.planned;
-  const ManifestRow& row = *planned.row;
-  if (running.gpu >= 0) --gpu_load_[running.gpu];
+  const std::size_t rows = running.members.size();
+  if (running.gpu >= 0) gpu_load_[running.gpu] -= static_cast<int>(rows);
+  rows_running_ -= rows;
   if (running.timeout_source) g_source_remove(running.timeout_source);
   running.timeout_source = 0;
   const int status = running.wait_status;
   const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
                         : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                               : -1;
-  const std::string& staging = running.staging;
-  std::string error;
-  bool ok = exit_code == 0 && is_regular_file(staging);
-  if (ok && ::rename(staging.c_str(), running.destination.c_str()) != 0) {
+  // What went wrong, when the process did not end well.
+  std::string failure;
+  if (running.timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", settings_.row_timeout * static_cast<double>(rows));
+    failure = std::string("vmafexact: stopped after --row-timeout ") + limit + " s" +
+              (rows > 1 ? " (" + std::to_string(rows) + " rows' time)" : "") +
+              ": the row ran longer (a stalled input or a hung decoder?)";
+  } else {
+    failure = last_lines(running.stderr_tail, 10);
+    if (WIFSIGNALED(status))
+      failure = "vmafexact: killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                g_strsignal(WTERMSIG(status)) + ")" + (failure.empty() ? "" : "\n" + failure);
+    else if (exit_code == 0)
+      failure = "vmafexact: the run ended without writing its log";
+    else if (failure.empty())
+      failure = "vmafexact: exit code " + std::to_string(exit_code) + " without a message";
+  }
+  bool every_log = exit_code == 0;
+  for (const Member& member : running.members)
+    every_log = every_log && is_regular_file(member.staging);
+  // A process of several rows that failed tells nothing of each: its rows
+  // are scored again each alone, so that a bad DIST fails only its own row,
+  // with its own error (an interrupt leaves them to the next run).
+  if (rows > 1 && !every_log) {
+    for (const Member& member : running.members) ::unlink(member.staging.c_str());
+    if (signal_ == 0) {
+      print("rows " + ids_of(running.members) + " scored together failed (exit " +
+            std::to_string(exit_code) + ": " + headline(failure) + "); scoring each alone");
+      for (auto member = running.members.rbegin(); member != running.members.rend(); ++member)
+        queue_.push_front({member->planned});
+    }
+  } else {
+    for (Member& member : running.members)
+      finish_row(member, running, exit_code, every_log, every_log ? "" : failure);
+  }
+  running.members.clear();  // the locks released
+  running_.remove_if([&](const std::unique_ptr<Running>& item) { return item.get() == &running; });
+  launch_more();
+}
+
+// A row of a process that ended: its log put in place and its record written
+// (none for a row stopped by the interrupt: the next run scores it).
+void Batch::finish_row(Member& member, const Running& running, int exit_code, bool ok,
+                       std::string error) {
+  const Planned& planned = *member.planned;
+  const ManifestRow& row = *planned.row;
+  if (ok && ::rename(member.staging.c_str(), member.destination.c_str()) != 0) {
     ok = false;
     error = "cannot put the log in place as " + log_path(row) + ": " + g_strerror(errno);
   }
-  if (!ok) {
-    ::unlink(staging.c_str());
-    if (running.timed_out) {
-      char limit[32];
-      std::snprintf(limit, sizeof limit, "%g", settings_.row_timeout);
-      error = std::string("vmafexact: stopped after --row-timeout ") + limit +
-              " s: the row ran longer (a stalled input or a hung decoder?)";
-    } else if (error.empty()) {
-      error = last_lines(running.stderr_tail, 10);
-      if (WIFSIGNALED(status))
-        error = "vmafexact: killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-                g_strsignal(WTERMSIG(status)) + ")" + (error.empty() ? "" : "\n" + error);
-      else if (exit_code == 0)
-        error = "vmafexact: the run ended without writing its log";
-      else if (error.empty())
-        error = "vmafexact: exit code " + std::to_string(exit_code) + " without a message";
-    }
+  if (!ok) ::unlink(member.staging.c_str());
+  if (!ok && signal_ != 0) return;
+  try {
+    write_record(member, running, exit_code, ok ? "ok" : "failed", error);
+  } catch (const std::exception& failure) {
+    ok = false;
+    error = failure.what();
   }
-  // A row stopped by the interrupt gets no record: the next run scores it.
-  const bool recorded = ok || signal_ == 0;
-  if (recorded) {
-    try {
-      write_record(planned, running, exit_code, ok ? "ok" : "failed", error);
-    } catch (const std::exception& failure) {
-      ok = false;
-      error = failure.what();
+  const double seconds =
+      static_cast<double>(g_get_monotonic_time() - running.started_us) / G_USEC_PER_SEC;
+  char duration[32];
+  std::snprintf(duration, sizeof duration, "%.1f s", seconds);
+  if (ok) {
+    ++ok_;
+    std::string line = counter() + row.id + ": ok";
+    if (const auto mean = main_score_mean(log_path(row), planned.options)) {
+      char score[48];
+      std::snprintf(score, sizeof score, " %.2f", mean->second);
+      line += ", " + mean->first + score;
     }
+    print(line + " in " + duration);
+  } else {
+    ++failed_;
+    std::fprintf(stderr, "batch: %s%s: FAILED (exit %d): %s\n", counter().c_str(), row.id.c_str(),
+                 exit_code, headline(error).c_str());
   }
-  if (recorded) {
-    const double seconds =
-        static_cast<double>(g_get_monotonic_time() - running.started_us) / G_USEC_PER_SEC;
-    char duration[32];
-    std::snprintf(duration, sizeof duration, "%.1f s", seconds);
-    if (ok) {
-      ++ok_;
-      std::string line = counter() + row.id + ": ok";
-      if (const auto mean = main_score_mean(log_path(row), planned.options)) {
-        char score[48];
-        std::snprintf(score, sizeof score, " %.2f", mean->second);
-        line += ", " + mean->first + score;
-      }
-      print(line + " in " + duration);
-    } else {
-      ++failed_;
-      std::fprintf(stderr, "batch: %s%s: FAILED (exit %d): %s\n", counter().c_str(), row.id.c_str(),
-                   exit_code, headline(error).c_str());
-    }
-  }
-  running.lock.reset();
-  running_.remove_if([&](const std::unique_ptr<Running>& item) { return item.get() == &running; });
-  launch_more();
 }
 
 void Batch::interrupt(int signal) {
   if (signal_ == 0) {
     signal_ = signal;
-    print("interrupted: stopping the " + count_of(running_.size(), "row") +
+    print("interrupted: stopping the " + count_of(rows_running_, "row") +
           " running, without outputs (interrupt again to kill them)");
     for (const auto& running : running_)
       if (!running->exited) ::kill(running->pid, SIGQUIT);
@@ -1218,6 +1395,7 @@ struct RawArguments {
   gint threads = 0;
   gchar* gpus = nullptr;
   gchar* row_timeout = nullptr;
+  gchar* group = nullptr;
   gboolean force = FALSE;
   gboolean list = FALSE;
   gboolean quiet = FALSE;
@@ -1229,6 +1407,7 @@ struct RawArguments {
     g_free(shard);
     g_free(gpus);
     g_free(row_timeout);
+    g_free(group);
     g_strfreev(files);
     for (gchar* value : values) g_free(value);
   }
@@ -1257,6 +1436,11 @@ int batch_command(int argc, char** argv) {
        "GPUs shared out among the rows with --backend cuda, as CUDA_VISIBLE_DEVICES names them "
        "(default: CUDA_VISIBLE_DEVICES, else every GPU)",
        "LIST"},
+      {"group", 0, 0, G_OPTION_ARG_STRING, &raw.group,
+       "Score up to N rows of one reference (and the same options) in one run of vmafexact, "
+       "REF decoded once; each counts as a row for --jobs (default: 8 with --backend cuda, else "
+       "1: each row alone)",
+       "N"},
       {"force", 0, 0, G_OPTION_ARG_NONE, &raw.force, "Score every row again, even those done",
        nullptr},
       {"list", 0, 0, G_OPTION_ARG_NONE, &raw.list,
@@ -1308,6 +1492,18 @@ int batch_command(int argc, char** argv) {
   if (raw.threads < 0 || raw.threads > 256)
     throw CliError(kExitUsage, "--threads " + std::to_string(raw.threads) + ": out of range",
                    "Write 1 to 256 threads per row (or leave it out for the default).");
+  if (raw.group) {
+    gint64 group = 0;
+    const bool number =
+        g_ascii_string_to_signed(raw.group, 10, G_MININT64, G_MAXINT64, &group, nullptr);
+    if (!number || group < 1 || group > 64)
+      throw CliError(
+          kExitUsage,
+          std::string("--group ") + raw.group + (number ? ": out of range" : ": not a number"),
+          "Write 1 to 64 rows per run of vmafexact (1: each row alone), or leave it "
+          "out for the default.");
+    settings.group = static_cast<int>(group);
+  }
   settings.manifest_path = files[0];
   settings.output_dir = raw.output_dir;
   settings.jobs = raw.jobs;

@@ -196,14 +196,6 @@ void parse_framerate(const char* option, const gchar* text, std::optional<Fracti
   framerate = rate;
 }
 
-bool has_raw_extension(const std::string& path) {
-  const std::size_t dot = path.find_last_of('.');
-  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
-  std::string extension = path.substr(dot + 1);
-  for (char& c : extension) c = static_cast<char>(g_ascii_tolower(c));
-  return extension == "yuv" || extension == "raw";
-}
-
 bool is_videoscale_method(const std::string& method) {
   // The nicks of videoscale's GstVideoScaleMethod, read from the element, so
   // that any method this GStreamer has is accepted.
@@ -234,6 +226,14 @@ std::string videoscale_methods() {
 }
 
 }  // namespace
+
+bool has_raw_extension(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+  std::string extension = path.substr(dot + 1);
+  for (char& c : extension) c = static_cast<char>(g_ascii_tolower(c));
+  return extension == "yuv" || extension == "raw";
+}
 
 Options::Ladder parse_ladder(const std::string& text, const std::string& item) {
   const std::string form = "NAME=" + item + "," + item + ",...";

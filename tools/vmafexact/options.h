@@ -99,6 +99,9 @@ std::optional<double> parse_time(std::string_view text);
 // ("out/crf30.mp4" -> "crf30").
 std::string encode_name(const std::string& path);
 
+// Whether `path` names a raw video file by its extension (.yuv, .raw; any case).
+bool has_raw_extension(const std::string& path);
+
 // --names' list: one name per DIST (`dist_count`), each non-empty, unique,
 // usable as a file name (no '/', not "." or "..", no control characters).
 // Throws CliError(kExitUsage) naming the problem.
