@@ -152,7 +152,7 @@ AdmCudaStage::AdmCudaStage(unsigned width, unsigned height,
 void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               cudaStream_t stream, unsigned index) {
   readback_.reserve();
-  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, bpc, stream, index % 2), stream,
+  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, bpc, stream, frame_slot(index)), stream,
               [&] { enqueue_work(ref, dist, bpc, stream, index); });
   readback_.mark(index, stream);
 }
