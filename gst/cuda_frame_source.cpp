@@ -4,6 +4,8 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include <array>
+#include <cstdlib>
+#include <string>
 
 #include "common/device_picture.h"
 #include "common/repack.h"
@@ -87,12 +89,26 @@ PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& 
                      });
 }
 
+// The frames kept in flight on the device: VMAFEXACT_CUDA_FRAMES (1 to
+// cuda::kFrameSlots; a knob for measuring, docs/cuda.md), else the backend's
+// default.
+unsigned cuda_frames_in_flight() {
+  const char* value = std::getenv("VMAFEXACT_CUDA_FRAMES");
+  if (!value || !*value) return cuda::CudaBackend::kDefaultFramesInFlight;
+  char* end = nullptr;
+  const unsigned long frames = std::strtoul(value, &end, 10);
+  if (*end != '\0' || frames < 1 || frames > cuda::kFrameSlots)
+    throw Error(std::string("VMAFEXACT_CUDA_FRAMES=") + value + ": give 1 to " +
+                std::to_string(cuda::kFrameSlots) + " frames in flight, or unset it");
+  return static_cast<unsigned>(frames);
+}
+
 class CudaDevice final : public ScoringDevice {
  public:
   explicit CudaDevice(GstCudaContext* context)
       : context_(static_cast<GstCudaContext*>(gst_object_ref(context))) {
     CudaContextScope scope(context_.get());
-    backend_ = std::make_unique<cuda::CudaBackend>();
+    backend_ = std::make_unique<cuda::CudaBackend>(cuda_frames_in_flight());
     // The device by name in the provenance of messages and logs.
     int device = 0;
     cudaDeviceProp properties{};
@@ -107,7 +123,7 @@ class CudaDevice final : public ScoringDevice {
   }
   const char* name() const override { return name_.c_str(); }
   void configure(ScorerOptions& options) override {
-    options.overlap_frames = 1;  // frame i + 1 submitted before frame i is read back
+    options.overlap_frames = backend_->frames_in_flight() - 1;
     options.threads = 1;  // the twins share one stream
     options.make_extractor = [backend = backend_.get()](std::string_view name,
                                                         const FeatureOptions& opts) {

@@ -13,20 +13,22 @@ namespace {
 
 // A feature's twins, each on a stream of its own, which joins the backend's
 // stream (the frames' producer) before each frame's work: an event recorded
-// there, waited on here. A twin without state from frame to frame has two
-// instances that take the even and the odd frames, so that two frames in
-// flight (the Scorer's overlap) run side by side too; a twin with state (motion)
-// has one. Results are read back on the twin's stream, so a frame's scores are
+// there, waited on here. A twin without state from frame to frame has one
+// instance per frame in flight (at least two), frame i going to instance
+// i % count, so that the frames in flight (the Scorer's overlap) run side by
+// side too and each instance has one frame in flight; a twin with state
+// (motion) has one, its frames in flight in its read-back slots. Results are read back on the twin's stream, so a frame's scores are
 // final when its read-back is: by then every kernel of that frame has run, and
 // the frame's pictures may be reused.
 class StreamedExtractor final : public FeatureExtractor {
  public:
   StreamedExtractor(std::string_view name, const FeatureOptions& options, cudaStream_t frames,
-                    BandRunner& host_runner)
+                    BandRunner& host_runner, unsigned frames_in_flight)
       : frames_(frames) {
     lanes_.push_back(std::make_unique<Lane>(name, options));
     if (!lanes_.front()->twin->keeps_state())
-      lanes_.push_back(std::make_unique<Lane>(name, options));
+      while (lanes_.size() < std::max(frames_in_flight, 2u))
+        lanes_.push_back(std::make_unique<Lane>(name, options));
     for (auto& lane : lanes_) lane->twin->set_band_runner(host_runner);
   }
 
@@ -103,8 +105,13 @@ unsigned host_bands() { return std::clamp(std::thread::hardware_concurrency(), 1
 
 }  // namespace
 
-CudaBackend::CudaBackend()
-    : host_pool_(std::max(host_bands() - 1, 1u)), host_runner_(host_pool_, host_bands()) {
+CudaBackend::CudaBackend(unsigned frames_in_flight)
+    : frames_in_flight_(frames_in_flight),
+      host_pool_(std::max(host_bands() - 1, 1u)),
+      host_runner_(host_pool_, host_bands()) {
+  if (frames_in_flight < 1 || frames_in_flight > kFrameSlots)
+    throw Error("CUDA backend: " + std::to_string(frames_in_flight) +
+                " frames in flight; it takes 1 to " + std::to_string(kFrameSlots));
   std::string reason;
   if (!device_available(&reason)) throw DeviceError("no usable CUDA device: " + reason);
   stream_ = std::make_unique<Stream>();
@@ -112,7 +119,8 @@ CudaBackend::CudaBackend()
 
 std::unique_ptr<FeatureExtractor> CudaBackend::make_extractor(std::string_view name,
                                                               const FeatureOptions& options) {
-  return std::make_unique<StreamedExtractor>(name, options, stream(), host_runner_);
+  return std::make_unique<StreamedExtractor>(name, options, stream(), host_runner_,
+                                             frames_in_flight_);
 }
 
 }  // namespace vmafexact::cuda

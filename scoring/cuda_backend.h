@@ -26,8 +26,14 @@ namespace vmafexact::cuda {
 
 class CudaBackend {
  public:
-  // Throws vmafexact::Error when no CUDA device is usable.
-  CudaBackend();
+  // Throws vmafexact::Error when no CUDA device is usable, or for frames in
+  // flight outside 1 .. kFrameSlots. `frames_in_flight`: the frames the
+  // Scorer keeps submitted at once (its overlap_frames + 1).
+  explicit CudaBackend(unsigned frames_in_flight = kDefaultFramesInFlight);
+
+  // Two: frame i + 1 submitted while frame i is read back.
+  static constexpr unsigned kDefaultFramesInFlight = 2;
+  unsigned frames_in_flight() const { return frames_in_flight_; }
 
   // Where frames are uploaded or produced: every extractor's work on a frame
   // starts after what this stream holds when the frame is submitted.
@@ -39,6 +45,7 @@ class CudaBackend {
                                                    const FeatureOptions& options);
 
  private:
+  unsigned frames_in_flight_;
   std::unique_ptr<Stream> stream_;
   ThreadPool host_pool_;          // the twins' host work
   PoolBandRunner host_runner_;    // bands of it, side by side

@@ -152,7 +152,7 @@ AdmCudaStage::AdmCudaStage(unsigned width, unsigned height,
 void AdmCudaStage::enqueue(const PlaneView& ref, const PlaneView& dist, unsigned bpc,
                               cudaStream_t stream, unsigned index) {
   readback_.reserve();
-  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, bpc, stream, index % 2), stream,
+  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, bpc, stream, frame_slot(index)), stream,
               [&] { enqueue_work(ref, dist, bpc, stream, index); });
   readback_.mark(index, stream);
 }
@@ -188,6 +188,16 @@ void AdmCudaStage::enqueue_work(const PlaneView& ref, const PlaneView& dist, uns
          dwt0_args.template operator()<std::uint16_t>(dist, 1)}};
     launch_dwt(pair, taps_, 0, bpc, stream);
   }
+  // Each scale's scoring waits for its own DWT level only and runs on the
+  // scoring stream beside the next level's DWT, which reads the approximation
+  // band alone: at 1080p the small scales' kernels fill a fraction of the
+  // GPU, so the chain's length, more than its work, bounded a frame.
+  const cudaStream_t scoring = scoring_.get();
+  const auto fork_scoring = [&](int s) {
+    level_done_[s].record(stream);
+    check(cudaStreamWaitEvent(scoring, level_done_[s].get(), 0), "cudaStreamWaitEvent (adm)");
+  };
+  fork_scoring(0);
   if (!options_.skip_scale0) {
     ScoreArgs<Scale0Arith> a{};
     for (int theta = 0; theta < 3; ++theta) {
@@ -202,7 +212,7 @@ void AdmCudaStage::enqueue_work(const PlaneView& ref, const PlaneView& dist, uns
     a.skip_aim = options_.skip_aim;
     a.acc = acc_.data();
     a.acc_rows = acc_rows_;
-    launch_score(a, stream);
+    launch_score(a, scoring);
   }
 
   // Scales 1..3, each from the previous scale's approximation band.
@@ -230,6 +240,7 @@ void AdmCudaStage::enqueue_work(const PlaneView& ref, const PlaneView& dist, uns
           {dwt_args(prev, 0), dwt_args(prev + 4 * band_size_[s - 1], 1)}};
       launch_dwt(pair, taps_, s, bpc, stream);
     }
+    fork_scoring(s);
     ScoreArgs<ScaleNArith> a{};
     for (int theta = 0; theta < 3; ++theta) {
       a.ref[theta] = bands_[s].data() + (1 + theta) * band_size_[s];
@@ -244,8 +255,10 @@ void AdmCudaStage::enqueue_work(const PlaneView& ref, const PlaneView& dist, uns
     a.skip_aim = options_.skip_aim;
     a.acc = acc_.data() + static_cast<std::size_t>(s) * 9 * acc_rows_;
     a.acc_rows = acc_rows_;
-    launch_score(a, stream);
+    launch_score(a, scoring);
   }
+  scores_done_.record(scoring);
+  check(cudaStreamWaitEvent(stream, scores_done_.get(), 0), "cudaStreamWaitEvent (adm)");
 
   RowsArgs rows{};
   for (int s = 0; s < 4; ++s) rows.g[s] = tiles_[s];

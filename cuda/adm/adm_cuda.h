@@ -79,6 +79,12 @@ class AdmCudaStage final : public FeatureStage<vmafexact::adm::FrameSums> {
   DeviceBuffer<unsigned long long> acc_;       // [scale][quantity][theta][row]
   DeviceBuffer<unsigned long long> out_;       // [scale][quantity][theta]
   FrameReadback<unsigned long long> readback_;
+  // The scales' scoring runs on a stream of its own, each scale's after its
+  // DWT level (level_done_), beside the next level; joined (scores_done_)
+  // before the row sums.
+  Stream scoring_;
+  std::array<Event, 4> level_done_;
+  Event scores_done_;
   FrameGraphs graphs_;  // one frame's work, by input pictures, stream and read-back slot
   unsigned unindexed_ = 0;  // frames given to enqueue() without an index
 };

@@ -139,9 +139,9 @@ void CambiCudaStage::enqueue_pass(int p, const PlaneView& luma, unsigned slot) {
 }
 
 void CambiCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
-  // Frames come in order, with gaps where the backend's other instance of this
-  // stateless twin takes them (odd and even frames): each frame has the slot
-  // of its index's parity, and one frame per slot is in flight.
+  // Frames come in order, with gaps where the backend's other instances of
+  // this stateless twin take them: one frame per instance is in flight, and its
+  // c-values and record have the slot of its index's parity.
   if (index < submitted_)
     throw Error("cambi (CUDA): frame " + std::to_string(index) + " submitted out of order");
   const PlaneView& dist_luma = dist.planes[0];

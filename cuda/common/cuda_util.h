@@ -153,10 +153,17 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-// The read-back of one frame's partial sums, in two slots so that frame i + 1
-// can be submitted while frame i's sums are still to be read (the Scorer's
-// overlap_frames). submit(): copy `count` values from the device into the
-// frame's slot and mark it; collect(): wait for that copy and return the slot.
+// Frames a stage may have submitted and not yet collected: the backend's
+// frames in flight (the Scorer's overlap_frames + 1) are at most this many.
+// A frame's read-back slot, and every per-frame device value a graph captures
+// with it, is frame_slot(index).
+inline constexpr unsigned kFrameSlots = 4;
+inline unsigned frame_slot(unsigned index) { return index % kFrameSlots; }
+
+// The read-back of one frame's partial sums, in kFrameSlots slots so that
+// later frames can be submitted while frame i's sums are still to be read (the
+// Scorer's overlap_frames). submit(): copy `count` values from the device into
+// the frame's slot and mark it; collect(): wait for that copy and return the slot.
 template <typename T>
 class FrameReadback {
  public:
@@ -174,28 +181,28 @@ class FrameReadback {
   // allowed during a capture), copy() enqueues the copy into the frame's slot
   // (capturable), mark() records its end on the stream after the graph.
   void reserve() {
-    for (unsigned slot = 0; slot < 2; ++slot) reserve_slot(slot);
+    for (unsigned slot = 0; slot < kFrameSlots; ++slot) reserve_slot(slot);
   }
-  // Only frame `index`'s slot: a stage that the backend gives every other
-  // frame (a stateless twin's two lanes) uses one, and a large read-back
-  // (SSIM's terms) should not pin memory for the other.
-  void reserve(unsigned index) { reserve_slot(index % 2); }
+  // Only frame `index`'s slot: a stage that the backend gives some of the
+  // frames (a stateless twin's lanes) uses only some slots, and a large
+  // read-back (SSIM's terms) should not pin memory for the others.
+  void reserve(unsigned index) { reserve_slot(frame_slot(index)); }
   void copy(const T* device, unsigned index, cudaStream_t stream) {
-    check(cudaMemcpyAsync(host_[index % 2].data(), device, count_ * sizeof(T),
+    check(cudaMemcpyAsync(host_[frame_slot(index)].data(), device, count_ * sizeof(T),
                           cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync (read-back)");
   }
   void mark(unsigned index, cudaStream_t stream) {
-    const unsigned slot = index % 2;
+    const unsigned slot = frame_slot(index);
     done_[slot]->record(stream);
     submitted_[slot] = index;
     pending_[slot] = true;
   }
   bool submitted(unsigned index) const {
-    return pending_[index % 2] && submitted_[index % 2] == index;
+    return pending_[frame_slot(index)] && submitted_[frame_slot(index)] == index;
   }
   const T* collect(unsigned index) {
-    const unsigned slot = index % 2;
+    const unsigned slot = frame_slot(index);
     if (!submitted(index)) throw Error("CUDA read-back: frame " + std::to_string(index) + " was not submitted");
     done_[slot]->synchronize();
     pending_[slot] = false;
@@ -209,10 +216,10 @@ class FrameReadback {
   }
 
   std::size_t count_;
-  PinnedBuffer<T> host_[2];
-  std::optional<Event> done_[2];  // made with the pinned memory
-  unsigned submitted_[2] = {0, 0};
-  bool pending_[2] = {false, false};
+  PinnedBuffer<T> host_[kFrameSlots];
+  std::optional<Event> done_[kFrameSlots];  // made with the pinned memory
+  unsigned submitted_[kFrameSlots] = {};
+  bool pending_[kFrameSlots] = {};
 };
 
 }  // namespace vmafexact::cuda

@@ -82,8 +82,8 @@ FrameGraphs::Key graph_key(Values... values) {
 // A frame of a stage without state from frame to frame that reads the luma
 // planes and reads back one array: `enqueue` (the frame's passes) and the copy
 // of `results` into the frame's read-back slot, as one graph keyed by the
-// luma planes and the slot (the backend alternates two instances of such a
-// stage, so each reserves only its frames' slot).
+// luma planes and the slot (the backend spreads the frames over instances of
+// such a stage, so each reserves only its frames' slots).
 template <typename T>
 void submit_luma_frame(FrameGraphs& graphs, FrameReadback<T>& readback, const PictureView& ref,
                        const PictureView& dist, unsigned index, const T* results,
@@ -91,7 +91,7 @@ void submit_luma_frame(FrameGraphs& graphs, FrameReadback<T>& readback, const Pi
   readback.reserve(index);
   const PlaneView& r = ref.planes[0];
   const PlaneView& d = dist.planes[0];
-  graphs.run(graph_key(r.data, r.stride, d.data, d.stride, index % 2), stream, [&] {
+  graphs.run(graph_key(r.data, r.stride, d.data, d.stride, frame_slot(index)), stream, [&] {
     enqueue();
     readback.copy(results, index, stream);
   });

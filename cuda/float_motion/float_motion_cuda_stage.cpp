@@ -58,6 +58,10 @@ void FloatMotionCudaStage::submit(const PictureView& ref, const PictureView&, un
     if (params_.add_scale1) halves_.resize(2 * layout_.largest_half);
     rows_.resize(layout_.row_sums);
   }
+  // The blurred planes alternate between two halves of blurred_ (this frame's
+  // and the previous one's, in stream order); the read-back has the frame's
+  // slot, which also gives the parity (kFrameSlots is even).
+  static_assert(kFrameSlots % 2 == 0);
   const unsigned slot = index % 2;
   const bool score = index > 0;
   float* current = blurred_.data() + slot * layout_.slot_floats;
@@ -67,7 +71,8 @@ void FloatMotionCudaStage::submit(const PictureView& ref, const PictureView&, un
                              layout_.planes.size() > 1 ? ref.planes[1].data : nullptr,
                              layout_.planes.size() > 1 ? ref.planes[1].stride : 0,
                              layout_.planes.size() > 2 ? ref.planes[2].data : nullptr,
-                             layout_.planes.size() > 2 ? ref.planes[2].stride : 0, slot, score);
+                             layout_.planes.size() > 2 ? ref.planes[2].stride : 0,
+                             frame_slot(index), score);
   graphs_.run(key, stream_, [&] {
     for (std::size_t p = 0; p < layout_.planes.size(); ++p) {
       const PlaneLayout& plane = layout_.planes[p];
@@ -92,14 +97,14 @@ void FloatMotionCudaStage::submit(const PictureView& ref, const PictureView&, un
     if (score) readback_.copy(rows_.data(), index, stream_);
   });
   readback_.mark(index, stream_);
-  scored_[slot] = score;
+  scored_[frame_slot(index)] = score;
 }
 
 FloatMotionSums FloatMotionCudaStage::compute(const PictureView& ref, const PictureView& dist,
                                               unsigned index) {
   if (!readback_.submitted(index)) submit(ref, dist, index);
   const float* rows = readback_.collect(index);
-  if (!scored_[index % 2]) return std::nullopt;
+  if (!scored_[frame_slot(index)]) return std::nullopt;
   // FloatMotionCpuStage::compute()'s finish: each plane's image_sad(), added
   // in double from luma on.
   double sum = 0;

@@ -55,7 +55,7 @@ class FloatMotionCudaStage final : public FeatureStage<FloatMotionSums> {
   FrameReadback<float> readback_;
   FrameGraphs graphs_;  // one frame's work, by input planes, slot and scoring
   unsigned submitted_ = 0;
-  bool scored_[2] = {false, false};  // by frame slot: whether the rows' sums were formed
+  bool scored_[kFrameSlots] = {};  // by frame slot: whether the rows' sums were formed
 };
 
 }  // namespace vmafexact::cuda::float_motion

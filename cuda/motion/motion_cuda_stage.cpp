@@ -18,13 +18,13 @@ void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigne
   // Device memory is taken on first use (never with motion_force_zero).
   if (planes_.size() != pitch_ * format_.height * depth_) {
     planes_.resize(pitch_ * format_.height * depth_);
-    device_sad_.resize(2);
+    device_sad_.resize(kFrameSlots);
   }
   const bool score = kept_ >= depth_;
-  unsigned long long* sum = device_sad_.data() + index % 2;
+  unsigned long long* sum = device_sad_.data() + frame_slot(index);
   std::uint8_t* slot = planes_.data() + pitch_ * format_.height * oldest_;
   readback_.reserve();
-  graphs_.run(graph_key(luma.data, luma.stride, slot, score, index % 2), stream_, [&] {
+  graphs_.run(graph_key(luma.data, luma.stride, slot, score, frame_slot(index)), stream_, [&] {
     if (score) {
       const PlaneView earlier{slot, static_cast<std::ptrdiff_t>(pitch_), luma.width, luma.height};
       check(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream_),
@@ -40,14 +40,14 @@ void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigne
   readback_.mark(index, stream_);  // also marks the luma copy as done
   oldest_ = (oldest_ + 1) % depth_;
   kept_ = std::min(kept_ + 1, depth_);
-  scored_[index % 2] = score;
+  scored_[frame_slot(index)] = score;
 }
 
 MotionSums MotionCudaStage::compute(const PictureView& ref, const PictureView& dist,
                                     unsigned index) {
   if (!readback_.submitted(index)) submit(ref, dist, index);
   const unsigned long long sad = readback_.collect(index)[0];
-  if (!scored_[index % 2]) return std::nullopt;
+  if (!scored_[frame_slot(index)]) return std::nullopt;
   return sad;
 }
 

@@ -33,7 +33,7 @@ class MotionCudaStage final : public FeatureStage<MotionSums> {
   unsigned oldest_ = 0;     // the slot of the oldest plane, written next
   unsigned submitted_ = 0;  // frames through submit()
   std::size_t pitch_ = 0;
-  bool scored_[2] = {false, false};  // by frame slot: whether a sum was computed
+  bool scored_[kFrameSlots] = {};  // by frame slot: whether a sum was computed
   DeviceBuffer<std::uint8_t> planes_;           // depth_ planes of pitch_ * height bytes
   DeviceBuffer<unsigned long long> device_sad_;  // one sum per frame slot
   FrameReadback<unsigned long long> readback_{1};

@@ -5,19 +5,19 @@
 namespace vmafexact::cuda::psnr {
 
 PsnrCudaStage::PsnrCudaStage(cudaStream_t stream, bool chroma)
-    : stream_(stream), chroma_(chroma), device_sse_(6), readback_(3) {}
+    : stream_(stream), chroma_(chroma), device_sse_(3 * kFrameSlots), readback_(3) {}
 
 void PsnrCudaStage::submit(const PictureView& ref, const PictureView& dist, unsigned index) {
-  // Each frame has its own device sums (the slot), so that the memset of
-  // frame i + 1 cannot race frame i's read-back on the same stream order.
-  unsigned long long* sums = device_sse_.data() + 3 * (index % 2);
+  // Each frame has its own device sums (the slot), so that the memset of a
+  // later frame cannot race frame i's read-back on the same stream order.
+  unsigned long long* sums = device_sse_.data() + 3 * frame_slot(index);
   const unsigned planes = chroma_ ? ref.plane_count() : 1;
   readback_.reserve();
   graphs_.run(graph_key(ref.planes[0].data, ref.planes[1].data, ref.planes[2].data,
                         dist.planes[0].data, dist.planes[1].data, dist.planes[2].data,
                         ref.planes[0].stride, ref.planes[1].stride, ref.planes[2].stride,
                         dist.planes[0].stride, dist.planes[1].stride, dist.planes[2].stride,
-                        planes, index % 2),
+                        planes, frame_slot(index)),
               stream_, [&] {
                 check(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_),
                       "cudaMemsetAsync");

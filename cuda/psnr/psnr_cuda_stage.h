@@ -23,7 +23,7 @@ class PsnrCudaStage final : public FeatureStage<vmafexact::psnr::PsnrSums> {
  private:
   cudaStream_t stream_;
   bool chroma_;
-  DeviceBuffer<unsigned long long> device_sse_;  // two frames' sums
+  DeviceBuffer<unsigned long long> device_sse_;  // kFrameSlots frames' sums
   FrameReadback<unsigned long long> readback_;
   FrameGraphs graphs_;  // one frame's work, by input planes and read-back slot
 };

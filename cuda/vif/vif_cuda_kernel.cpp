@@ -51,7 +51,7 @@ void VifCudaStage::submit(const PlaneView& ref, const PlaneView& dist, unsigned 
   // The memset of the next frame follows this frame's read-back in stream
   // order, so one set of device sums serves overlapping frames.
   readback_.reserve();
-  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, index % 2), stream_, [&] {
+  graphs_.run(graph_key(ref.data, dist.data, ref.stride, dist.stride, frame_slot(index)), stream_, [&] {
     check(cudaMemsetAsync(sums_.data(), 0, sums_.size() * sizeof(unsigned long long), stream_),
           "cudaMemsetAsync (vif sums)");
     for (unsigned s = 0; s < kScaleCount; ++s)

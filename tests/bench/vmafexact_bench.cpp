@@ -23,7 +23,8 @@
 // system) with the cores it kept busy: set beside the element's whole process,
 // it says how much CPU the pipeline around the scorer takes.
 // --frames-in-flight sets the Scorer's (0: as many as threads, 1: one frame
-// at a time, cut into bands). --pace FPS pushes frames at that
+// at a time, cut into bands); with cuda, the frames kept submitted on the
+// device (0: two, as the element; 1 to 4). --pace FPS pushes frames at that
 // rate, as a live source does (then fps is the pace, and latency is the figure
 // to read); the default pushes as fast as the scorer takes them.
 //
@@ -300,9 +301,12 @@ CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::v
 double run_cuda(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
                 const std::vector<Frame>& dist, int device = -1) {
   if (device >= 0) cuda::check(cudaSetDevice(device), "cudaSetDevice");
-  cuda::CudaBackend backend;
+  // --frames-in-flight: the frames kept submitted on the device (0: the
+  // element's default, two).
+  cuda::CudaBackend backend(options.frames_in_flight ? options.frames_in_flight
+                                                     : cuda::CudaBackend::kDefaultFramesInFlight);
   ScorerOptions scorer_options;
-  scorer_options.overlap_frames = 1;  // as the element runs it
+  scorer_options.overlap_frames = backend.frames_in_flight() - 1;  // as the element runs it
   scorer_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& opts) {
     return backend.make_extractor(name, opts);
   };

@@ -75,30 +75,35 @@ void expect_same_scores(const Clip& clip, const std::vector<FeatureRequest>& fea
     cpu.push(clip.view(clip.ref_planes, f), clip.view(clip.dist_planes, f));
   cpu.finish();
   // Frame by frame with each kernel enqueued, then overlapping as the element
-  // runs it, without and with CUDA graphs (cuda/common/frame_graphs.h).
+  // runs it (two frames in flight), without and with CUDA graphs
+  // (cuda/common/frame_graphs.h), then with the most frames in flight the
+  // backend takes (VMAFEXACT_CUDA_FRAMES), with graphs.
   struct Mode {
-    bool overlap, graphs;
+    unsigned frames_in_flight;
+    bool graphs;
   };
-  for (const auto [overlap, graphs] : {Mode{false, false}, Mode{true, false}, Mode{true, true}}) {
+  for (const auto [in_flight, graphs] :
+       {Mode{1, false}, Mode{2, false}, Mode{2, true}, Mode{cuda::kFrameSlots, true}}) {
     const GraphsSetting graphs_setting(graphs);
-    cuda::CudaBackend backend;
+    cuda::CudaBackend backend(in_flight);
     ScorerOptions cuda_options;
-    cuda_options.overlap_frames = overlap ? 1 : 0;
+    cuda_options.overlap_frames = in_flight - 1;
     cuda_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& options) {
       return backend.make_extractor(name, options);
     };
     Scorer gpu(load_models(parse_model_list(models)), features, clip.format, cuda_options);
-    // Two device pictures per input, alternating: with overlap the previous
-    // frame is read after the next one is submitted.
-    cuda::DevicePicture ref_device[2], dist_device[2];
+    // A device picture per input and frame in flight, in turn: a frame's
+    // pictures are read until frames_released() passes it.
+    std::vector<cuda::DevicePicture> ref_device(in_flight), dist_device(in_flight);
     for (unsigned f = 0; f < frames; ++f) {
-      ref_device[f % 2].upload(clip.view(clip.ref_planes, f), backend.stream());
-      dist_device[f % 2].upload(clip.view(clip.dist_planes, f), backend.stream());
-      gpu.push(ref_device[f % 2].view(), dist_device[f % 2].view());
+      ref_device[f % in_flight].upload(clip.view(clip.ref_planes, f), backend.stream());
+      dist_device[f % in_flight].upload(clip.view(clip.dist_planes, f), backend.stream());
+      gpu.push(ref_device[f % in_flight].view(), dist_device[f % in_flight].view());
     }
     gpu.finish();
     const std::string name_of_run =
-        label + (overlap ? " (frames overlapping" : " (frame by frame") + (graphs ? ", graphs)" : ")");
+        label + " (" + std::to_string(in_flight) + (in_flight == 1 ? " frame" : " frames") +
+        " in flight" + (graphs ? ", graphs)" : ")");
     ASSERT_EQ(cpu.scores().names(), gpu.scores().names()) << name_of_run;
     unsigned compared = 0, identical = 0;
     for (const auto& name : cpu.scores().names())
@@ -526,13 +531,15 @@ TEST_F(CudaParity, GraphsCaptureOncePerKeyAndGiveUpOnFreshInputs) {
     const PictureView r = clip.view(clip.ref_planes, f), d = clip.view(clip.dist_planes, f);
     return psnr::plane_sse(r.planes[0], d.planes[0], format.bpc);
   };
-  // Frame i reads picture i % 2 into slot i % 2: two keys.
+  // Frame i reads picture i % 2 into slot frame_slot(i): kFrameSlots keys (a
+  // multiple of 2), each captured once and replayed after that.
+  static_assert(cuda::kFrameSlots % 2 == 0 && cuda::kFrameSlots < 12);
   for (unsigned i = 0; i < 12; ++i) {
     stage.submit(refs[i % 2].view(), dists[i % 2].view(), i);
     ASSERT_EQ(stage.compute(refs[i % 2].view(), dists[i % 2].view(), i).sse[0], expected(i % 2)) << i;
   }
-  EXPECT_EQ(stage.graphs().captures(), 2u);
-  EXPECT_EQ(stage.graphs().replays(), 10u);
+  EXPECT_EQ(stage.graphs().captures(), cuda::kFrameSlots);
+  EXPECT_EQ(stage.graphs().replays(), 12u - cuda::kFrameSlots);
   // Pictures at ever new addresses: captures until the cache gives up.
   std::vector<cuda::DevicePicture> fresh(2 * cuda::FrameGraphs::kMaxMissRun + 8);
   for (unsigned i = 0; i < fresh.size(); ++i) {
@@ -541,6 +548,6 @@ TEST_F(CudaParity, GraphsCaptureOncePerKeyAndGiveUpOnFreshInputs) {
     stage.submit(fresh[i].view(), dists[0].view(), index);
     ASSERT_EQ(stage.compute(fresh[i].view(), dists[0].view(), index).sse[0], expected(0)) << index;
   }
-  EXPECT_EQ(stage.graphs().captures(), 2u + cuda::FrameGraphs::kMaxMissRun);
-  EXPECT_EQ(stage.graphs().replays(), 10u);
+  EXPECT_EQ(stage.graphs().captures(), cuda::kFrameSlots + cuda::FrameGraphs::kMaxMissRun);
+  EXPECT_EQ(stage.graphs().replays(), 12u - cuda::kFrameSlots);
 }
