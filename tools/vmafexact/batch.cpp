@@ -69,10 +69,10 @@ constexpr const char* kDescription =
     "cgroup's CPU quota and SLURM_CPUS_PER_TASK. By default half as many rows as CPUs run\n"
     "at once (rounded up; with --backend cuda one per CPU), never more than there are rows\n"
     "to score, each with CPUs / rows threads.\n"
-    "Rows of one reference with the same options are scored by one run of vmafexact, REF\n"
-    "decoded once, up to --group N of them (default: 8 with --backend cuda, whose start-up\n"
-    "takes seconds per run; otherwise 1, each row alone); each row's log equals its run\n"
-    "alone. Should that run fail, each of its rows is scored again alone.\n"
+    "--group N: rows of one reference with the same options are scored by one run of\n"
+    "vmafexact, up to N of them, REF decoded once and the start-up paid once (seconds with\n"
+    "--backend cuda); each row's log equals its run alone. Should that run fail, each of\n"
+    "its rows is scored again alone. Default 1: each row alone.\n"
     "\n"
     "Examples:\n"
     "  vmafexact batch pairs.csv --output-dir out\n"
@@ -988,11 +988,11 @@ int Batch::run() {
   return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
 }
 
-// --group N, else 8 for a row scored with --backend cuda (each process pays
-// nvcodec's start-up, seconds), else 1: each row its own process.
-std::size_t Batch::group_limit(const Planned& planned) const {
-  if (settings_.group > 0) return static_cast<std::size_t>(settings_.group);
-  return option_value(planned.options, "backend") == "cuda" ? 8 : 1;
+// --group N, else 1: each row its own process. Not more by default with
+// --backend cuda, where each process pays nvcodec's start-up, until grouped
+// runs are seen to pass on a GPU (docs/tool.md, "Rows of one reference").
+std::size_t Batch::group_limit(const Planned&) const {
+  return settings_.group > 0 ? static_cast<std::size_t>(settings_.group) : 1;
 }
 
 // Whether a row may share a process with others of its reference: its log
@@ -1438,8 +1438,7 @@ int batch_command(int argc, char** argv) {
        "LIST"},
       {"group", 0, 0, G_OPTION_ARG_STRING, &raw.group,
        "Score up to N rows of one reference (and the same options) in one run of vmafexact, "
-       "REF decoded once; each counts as a row for --jobs (default: 8 with --backend cuda, else "
-       "1: each row alone)",
+       "REF decoded once; each counts as a row for --jobs (default 1: each row alone)",
        "N"},
       {"force", 0, 0, G_OPTION_ARG_NONE, &raw.force, "Score every row again, even those done",
        nullptr},
