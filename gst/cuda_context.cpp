@@ -134,10 +134,10 @@ void CudaContextHandler::adopt_context_of(GstElement* element, GstBuffer* buffer
   gst_object_replace(reinterpret_cast<GstObject**>(&context_), GST_OBJECT(other));
 }
 
-std::unique_ptr<ScoringDevice> CudaContextHandler::make_device() const {
+std::unique_ptr<ScoringDevice> CudaContextHandler::make_device(unsigned frames) const {
   CudaContextRef context(ref_context());
   if (!context.get()) throw Error("no CUDA context");
-  return make_cuda_device(context.get());
+  return make_cuda_device(context.get(), frames);
 }
 
 #else  // no CUDA in this build
@@ -159,7 +159,7 @@ void CudaContextHandler::clear() {}
 bool CudaContextHandler::answer_query(GstElement*, GstQuery*) const { return false; }
 void CudaContextHandler::propose_pool(GstElement*, GstQuery*) const {}
 void CudaContextHandler::adopt_context_of(GstElement*, GstBuffer*) {}
-std::unique_ptr<ScoringDevice> CudaContextHandler::make_device() const {
+std::unique_ptr<ScoringDevice> CudaContextHandler::make_device(unsigned) const {
   throw Error("this build has no CUDA backend");
 }
 

@@ -57,9 +57,9 @@ class CudaContextHandler {
   // this context's device, that context becomes the element's, so the frames
   // are read in place.
   void adopt_context_of(GstElement* element, GstBuffer* buffer);
-  // The device to score on with this context; throws vmafexact::Error when
-  // it is not usable.
-  std::unique_ptr<ScoringDevice> make_device() const;
+  // The device to score on with this context, `frames` frames in flight
+  // (make_cuda_device()); throws vmafexact::Error when it is not usable.
+  std::unique_ptr<ScoringDevice> make_device(unsigned frames) const;
 
  private:
   // A new reference on the context, or null.

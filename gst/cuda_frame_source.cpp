@@ -3,6 +3,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
@@ -89,10 +90,11 @@ PictureView CudaFrameSource::device_view(CudaFrame& frame, const PictureFormat& 
                      });
 }
 
-// The frames kept in flight on the device: VMAFEXACT_CUDA_FRAMES (1 to
-// cuda::kFrameSlots; a knob for measuring, docs/cuda.md), else the backend's
-// default.
-unsigned cuda_frames_in_flight() {
+// The frames kept in flight on the device: the property's (at most
+// cuda::kFrameSlots), else VMAFEXACT_CUDA_FRAMES (1 to cuda::kFrameSlots: a
+// knob for the tools and the bench, docs/cuda.md), else the backend's default.
+unsigned cuda_frames_in_flight(unsigned requested) {
+  if (requested > 0) return std::min(requested, cuda::kFrameSlots);
   const char* value = std::getenv("VMAFEXACT_CUDA_FRAMES");
   if (!value || !*value) return cuda::CudaBackend::kDefaultFramesInFlight;
   char* end = nullptr;
@@ -105,10 +107,10 @@ unsigned cuda_frames_in_flight() {
 
 class CudaDevice final : public ScoringDevice {
  public:
-  explicit CudaDevice(GstCudaContext* context)
+  CudaDevice(GstCudaContext* context, unsigned frames)
       : context_(static_cast<GstCudaContext*>(gst_object_ref(context))) {
     CudaContextScope scope(context_.get());
-    backend_ = std::make_unique<cuda::CudaBackend>(cuda_frames_in_flight());
+    backend_ = std::make_unique<cuda::CudaBackend>(cuda_frames_in_flight(frames));
     // The device by name in the provenance of messages and logs.
     int device = 0;
     cudaDeviceProp properties{};
@@ -174,8 +176,8 @@ int cuda_device_of(GstCudaContext* context) {
   return static_cast<int>(device_id);
 }
 
-std::unique_ptr<ScoringDevice> make_cuda_device(GstCudaContext* context) {
-  return std::make_unique<CudaDevice>(context);
+std::unique_ptr<ScoringDevice> make_cuda_device(GstCudaContext* context, unsigned frames) {
+  return std::make_unique<CudaDevice>(context, frames);
 }
 
 }  // namespace vmafexact::gst

@@ -56,8 +56,10 @@ GstCudaContext* cuda_context_of(GstBuffer* buffer);
 // The device of a context.
 int cuda_device_of(GstCudaContext* context);
 
-// Scores on the GPU of `context` with the CUDA twins; throws vmafexact::Error
-// when the device is not usable.
-std::unique_ptr<ScoringDevice> make_cuda_device(GstCudaContext* context);
+// Scores on the GPU of `context` with the CUDA twins, keeping `frames` frames
+// in flight on the device (the frames-in-flight property: 1 to
+// cuda::kFrameSlots, more taken as that; 0: VMAFEXACT_CUDA_FRAMES, else the
+// backend's default); throws vmafexact::Error when the device is not usable.
+std::unique_ptr<ScoringDevice> make_cuda_device(GstCudaContext* context, unsigned frames);
 
 }  // namespace vmafexact::gst

@@ -52,7 +52,7 @@ void Reporter::post_summary(const Scorer* scorer, guint64 unpaired_ref, guint64 
       "frames-skipped-late", G_TYPE_UINT64, skipped_late, nullptr);
   if (scorer)
     gst_structure_set(summary, "threads", G_TYPE_UINT, scorer->threads(), "frames-in-flight",
-                      G_TYPE_UINT, scorer->frames_in_flight(), nullptr);
+                      G_TYPE_UINT, scorer->frames_at_once(), nullptr);
   provenance.set_text_fields(summary);  // threads: the scorer's, above
   if (scorer && scored > 0) {
     // Pooled as the frames became final (running values, libvmaf's bits):

@@ -121,7 +121,7 @@ std::unique_ptr<ScoringSession> start_session(GstElement* element, const StartPl
       for (const auto& head : request.heads) request.cuda.adopt_context_of(element, head.get());
     std::unique_ptr<ScoringDevice> device;
     if (on_cuda)
-      device = request.cuda.make_device();
+      device = request.cuda.make_device(settings.frames_in_flight);
     else
       device = std::make_unique<HostDevice>();
     session = std::make_unique<ScoringSession>(std::move(device), plan.loaded_models,
@@ -139,7 +139,7 @@ std::unique_ptr<ScoringSession> start_session(GstElement* element, const StartPl
   }
   GST_INFO_OBJECT(element, "scoring on the %s, %u threads, %u frames in flight, %s",
                   session->device_name(), session->scorer().threads(),
-                  session->scorer().frames_in_flight(),
+                  session->scorer().frames_at_once(),
                   session->read_mode().chroma
                       ? "chroma read"
                       : "luma only (no extractor reads chroma: it is neither repacked nor uploaded)");

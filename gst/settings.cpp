@@ -202,7 +202,8 @@ void install_properties(GObjectClass* klass) {
                         "pipeline, else threads). 1 gives the lowest latency per frame: each "
                         "frame is cut into row bands scored by all threads before the next one; "
                         "more give the most frames per second, a frame's scores then coming up "
-                        "to N - 1 frames later",
+                        "to N - 1 frames later. On CUDA: the frames kept in flight on the device, "
+                        "1 to 4 (more count as 4; 0: 2, or VMAFEXACT_CUDA_FRAMES)",
                         0, 256, defaults.frames_in_flight, ready_flags));
   g_object_class_install_property(
       klass, PROP_FEATURES,

@@ -142,6 +142,10 @@ class Scorer {
   // flight needs its pictures kept; with a worker per frame one more waits
   // queued behind them (max_in_flight_).
   unsigned frames_in_flight() const { return lanes_.empty() ? 1u : lane_count(); }
+  // The frames being scored at once as a user counts them: those side by side
+  // on the CPU, or on a device the one extracted and those submitted ahead of
+  // it (overlap_frames). What the summary's frames-in-flight reports.
+  unsigned frames_at_once() const { return frames_in_flight() + options_.overlap_frames; }
   // Frames below this index are no longer read: their pictures may go.
   unsigned frames_released() const { return frames_extracted_; }
   // How many later frames a frame's scores wait for (1 with motion,

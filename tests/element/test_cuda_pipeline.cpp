@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -387,6 +388,48 @@ TEST(CudaContext, AutoInitialisesCudaOnlyForCudaMemory) {
   EXPECT_TRUE(any_line_has(cuda, "scoring on the GPU (CUDA)"));
   EXPECT_FALSE(any_line_has(cuda, "CUDA memory of another context"))
       << "the element made a context of its own instead of taking the uploads'";
+}
+
+// frames-in-flight sets the frames kept in flight on the device (1 to 4,
+// more taken as 4; 0: two, or VMAFEXACT_CUDA_FRAMES), as the element's info
+// line says, and every setting writes the CPU's log.
+TEST(CudaContext, FramesInFlightSetsTheFramesOnTheDevice) {
+  if (!cuda_elements_usable()) GTEST_SKIP() << "no cudaupload or no usable CUDA device";
+  const std::string caps = "video/x-raw,format=I420,width=176,height=144,framerate=25/1";
+  const std::string ref = "videotestsrc num-buffers=12 pattern=ball ! " + caps;
+  const std::string dist =
+      "videotestsrc num-buffers=12 pattern=ball animation-mode=frames motion=sweep ! " + caps;
+  const std::string upload = " ! cudaupload ! " + kCudaCaps;
+  const auto pipeline = [&](const std::string& settings, const std::string& log, bool cuda) {
+    return "vmafexact name=v model=vmaf_v0.6.1 log-precision=max log-location=" + log + " " +
+           settings + " ! fakesink " + ref + (cuda ? upload : "") + " ! v.ref_sink " + dist +
+           (cuda ? upload : "") + " ! v.dist_sink";
+  };
+  const std::string cpu_log = temp_log("frames.cpu.json");
+  ASSERT_EQ(run_pipeline(pipeline("backend=cpu", cpu_log, false)), "");
+  const auto cpu = test::load_reference_log(cpu_log);
+  std::filesystem::remove(cpu_log);
+  ASSERT_EQ(cpu.frames.size(), 12u);
+  const char* from_environment = g_getenv("VMAFEXACT_CUDA_FRAMES");
+  const unsigned default_frames =
+      from_environment && *from_environment ? static_cast<unsigned>(std::atoi(from_environment)) : 2;
+  for (const auto& [settings, frames] :
+       {std::pair<std::string, unsigned>{"", default_frames}, {"frames-in-flight=1", 1},
+        {"frames-in-flight=3", 3}, {"frames-in-flight=9", 4}}) {
+    const std::string gpu_log = temp_log("frames.cuda.json");
+    const auto lines = info_lines_of_run(pipeline("backend=cuda " + settings, gpu_log, true));
+    EXPECT_TRUE(any_line_has(lines, "threads, " + std::to_string(frames) + " frames in flight"))
+        << "'" << settings << "' should keep " << frames << " frames in flight";
+    const auto gpu = test::load_reference_log(gpu_log);
+    std::filesystem::remove(gpu_log);
+    ASSERT_EQ(gpu.frames.size(), cpu.frames.size()) << settings;
+    for (std::size_t i = 0; i < cpu.frames.size(); ++i)
+      for (const auto& [key, value] : cpu.frames[i])
+        EXPECT_EQ(gpu.frames[i].at(key), value) << settings << " frame " << i << " " << key;
+    for (const auto& [key, methods] : cpu.pooled)
+      for (const auto& [method, value] : methods)
+        EXPECT_EQ(gpu.pooled.at(key).at(method), value) << settings << " " << key << " " << method;
+  }
 }
 
 // Runs a pipeline to EOS or error: the error text (empty at EOS) and every
