@@ -973,3 +973,48 @@ TEST_F(Batch, RowTimeoutStopsARowThatRunsTooLong) {
   EXPECT_EQ(bad.status, 1) << describe(bad);
   EXPECT_NE(bad.err.find("--row-timeout '0': not a time"), std::string::npos) << describe(bad);
 }
+
+// A group that one endless DIST holds up is stopped after its rows' time
+// together (the row timeout times 2), and its rows are scored again alone:
+// the endless one is stopped after the row timeout, the short one is scored.
+TEST_F(Batch, RowTimeoutStopsAGroupThenEachRowAlone) {
+  // The element reads each input to its end (it counts the unpaired frames),
+  // so the endless input is the slow row's DIST, not the shared REF.
+  const fs::path endless = work_ / "endless.yuv";
+  const fs::path reference = work_ / "reference.yuv";
+  const fs::path short_clip = work_ / "short.yuv";
+  {
+    std::ofstream file(endless, std::ios::binary);
+    std::ofstream ref(reference, std::ios::binary);
+    ref << std::string(64 * 64 * 3 / 2 * 10, '\x40');
+    std::ofstream clip(short_clip, std::ios::binary);
+    clip << std::string(64 * 64 * 3 / 2 * 5, '\x48');
+  }
+  fs::resize_file(endless, std::uintmax_t{64} * 64 * 3 / 2 * 2'000'000);  // sparse: no disk
+  const fs::path pairs = manifest(
+      "id,ref,dist,size,framerate\n"
+      "slow," + reference.string() + "," + endless.string() + ",64x64,25\n"
+      "quick," + reference.string() + "," + short_clip.string() + ",64x64,25\n");
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--jobs", "2",
+                               "--threads", "1", "--group", "2", "--row-timeout", "1.5"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(result.status, 6) << describe(result);
+  EXPECT_LT(took, std::chrono::seconds(60)) << describe(result);
+  EXPECT_NE(result.err.find("batch: rows slow, quick scored together failed (exit "),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("stopped after --row-timeout 3 s (2 rows' time)"), std::string::npos)
+      << result.err;
+  const Json slow = read_json(out_ / "rows" / "slow.json");
+  EXPECT_EQ(slow["status"], "failed") << slow.dump(2);
+  EXPECT_NE(slow["error"].get<std::string>().find("--row-timeout 1.5 s"), std::string::npos)
+      << slow.dump(2);
+  EXPECT_EQ(slow["scored_with"], Json::array());
+  const Json quick = read_json(out_ / "rows" / "quick.json");
+  EXPECT_EQ(quick["status"], "ok") << quick.dump(2);
+  EXPECT_EQ(quick["scored_with"], Json::array());
+  EXPECT_TRUE(fs::exists(out_ / "quick.json"));
+  EXPECT_FALSE(fs::exists(out_ / "slow.json"));
+  EXPECT_EQ(leftovers(out_), std::vector<std::string>{});
+}
