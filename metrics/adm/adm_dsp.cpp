@@ -1,7 +1,6 @@
 #include "adm/adm_dsp.h"
 
 #include "adm/adm_dsp_scalar.h"
-#include "common/cpu.h"
 #include "common/dispatch.h"
 
 namespace vmafexact::adm {
@@ -53,18 +52,12 @@ const AdmDsp& adm_dsp_scalar() {
 
 namespace {
 
-#if defined(VMAFEXACT_X86_64_SIMD)
-// The AVX-512 table: its VNNI build where the CPU has VNNI and the mask keeps it.
-const AdmDsp& adm_dsp_avx512_of_cpu() {
-  return (cpu::flags() & cpu::kAvx512Vnni) ? adm_dsp_avx512vnni() : adm_dsp_avx512();
-}
-#endif
-
 constexpr simd::IsaTables<AdmDsp> kTables{
     adm_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
     adm_dsp_avx2,
-    adm_dsp_avx512_of_cpu,
+    adm_dsp_avx512,
+    adm_dsp_avx512vnni,
 #endif
 };
 

@@ -22,11 +22,17 @@ struct IsaTables {
   Getter scalar;
   Getter avx2 = nullptr;
   Getter avx512 = nullptr;
+  // A build of the AVX-512 twins with VNNI (vpdpwssd), if the feature has one:
+  // it stands in for `avx512` where cpu::flags() keeps cpu::kAvx512Vnni, so a
+  // mask without that bit checks and runs the plain build on the same CPU.
+  Getter avx512vnni = nullptr;
 
   // The table of one ISA (cpu::kAvx2, cpu::kAvx512), or nullptr when this
   // build has none. It may only run where cpu::detected_flags() has the flag.
   constexpr const Dsp* isa(unsigned cpu_flag) const {
-    const Getter getter = cpu_flag == cpu::kAvx512 ? avx512
+    const Getter getter = cpu_flag == cpu::kAvx512
+                              ? (avx512vnni && (cpu::flags() & cpu::kAvx512Vnni) ? avx512vnni
+                                                                                 : avx512)
                           : cpu_flag == cpu::kAvx2 ? avx2
                                                    : nullptr;
     return getter ? &getter() : nullptr;

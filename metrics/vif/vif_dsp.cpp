@@ -85,18 +85,12 @@ const VifDsp& vif_dsp_scalar() {
 
 namespace {
 
-#if defined(VMAFEXACT_X86_64_SIMD)
-// The AVX-512 table: its VNNI build where the CPU has VNNI and the mask keeps it.
-const VifDsp& vif_dsp_avx512_of_cpu() {
-  return (cpu::flags() & cpu::kAvx512Vnni) ? vif_dsp_avx512vnni() : vif_dsp_avx512();
-}
-#endif
-
 constexpr simd::IsaTables<VifDsp> kTables{
     vif_dsp_scalar,
 #if defined(VMAFEXACT_X86_64_SIMD)
     vif_dsp_avx2,
-    vif_dsp_avx512_of_cpu,
+    vif_dsp_avx512,
+    vif_dsp_avx512vnni,
 #endif
 };
 
