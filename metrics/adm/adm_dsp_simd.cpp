@@ -780,7 +780,7 @@ void decouple_n_avx512(const DecoupleRows<std::int32_t>& rows, int begin, int en
     const __m512d d = _mm512_cvtps_pd(_mm512_cvtepi64_ps(dot));
     const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(cos_sq, _mm512_cvtps_pd(_mm512_cvtepi64_ps(om))),
                                       _mm512_cvtps_pd(_mm512_cvtepi64_ps(tm)));
-    return static_cast<__mmask8>(_mm512_cmpge_epi64_mask(dot, _mm512_setzero_si512()) &
+    return static_cast<__mmask8>(_mm512_cmpge_epi64_mask(dot, zero) &
                                  _mm512_cmp_pd_mask(_mm512_mul_pd(d, d), rhs, _CMP_GE_OQ));
   };
   // k (double) and rst of 8 lanes; k > 0 to `positive`.
@@ -928,11 +928,11 @@ void csf_n(const pixel::ScaleNArith& arith, int theta, const std::int32_t* src, 
             by_halves([factor](VI32H x) { return to_i32((factor * to_i64(x) + (1 << 27)) >> 28); },
                       load(src + j));
         // 1/15 and 1/30 of |value| in Q32, each rounded with the negative offset.
-        const auto share_of = [](VI32 v, std::int64_t factor) __attribute__((always_inline)) {
+        const auto share_of = [](VI32 v, std::int64_t fraction) __attribute__((always_inline)) {
           return by_halves(
-              [factor](VI32H x) {
+              [fraction](VI32H x) {
                 const VI64H magnitude = abs_lanes(to_i64(x));
-                return to_i32((factor * magnitude + pixel::kQ32RoundingOffset) >> 32);
+                return to_i32((fraction * magnitude + pixel::kQ32RoundingOffset) >> 32);
               },
               v);
         };
@@ -1124,22 +1124,13 @@ AdmDsp make_dsp(const char* isa) {
       dwtn_horizontal,
 #if defined(__AVX512BW__)
       decouple_0_avx512,
-#else
-      decouple_0,
-#endif
-#if defined(__AVX512BW__)
       decouple_n_avx512,
-#else
-      decouple_n<>,
-#endif
-#if defined(__AVX512BW__)
       csf_0_avx512,
-#else
-      csf_0,
-#endif
-#if defined(__AVX512BW__)
       csf_n_avx512,
 #else
+      decouple_0,
+      decouple_n<>,
+      csf_0,
       csf_n,
 #endif
       masked_cubes<pixel::Scale0Arith>,
