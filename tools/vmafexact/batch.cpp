@@ -673,7 +673,13 @@ class Batch {
     for (const Member& member : members) ids += (ids.empty() ? "" : ", ") + member.planned->row->id;
     return ids;
   }
-  std::size_t group_limit(const Planned& planned) const;
+  // A process's rows back at the front of the queue, in their order, each to
+  // be scored alone next.
+  void requeue_alone(const std::vector<Member>& members) {
+    for (auto member = members.rbegin(); member != members.rend(); ++member)
+      queue_.push_front({member->planned});
+  }
+  std::size_t group_limit(int jobs) const;
   bool groupable(const Planned& planned) const;
   void form_groups(const std::vector<const Planned*>& rows);
   void launch_more();
@@ -900,10 +906,7 @@ int Batch::run() {
   if (to_score_ > 0) {
     // A process of several rows holds fewer of the batch's descriptors than
     // as many processes of one row, but more of its own.
-    std::size_t largest_group = 1;
-    for (const Planned* planned : rows)
-      largest_group =
-          std::max(largest_group, std::min(group_limit(*planned), static_cast<std::size_t>(jobs)));
+    const std::size_t largest_group = group_limit(jobs);
     const std::size_t base = open_descriptors() + kFilesToStartARow + kFilesSpare;
     const std::size_t needed = base + kFilesPerRow * static_cast<std::size_t>(jobs);
     const std::size_t hard = raise_open_file_limit(
@@ -943,14 +946,9 @@ int Batch::run() {
   if (to_score_ > 0) {
     plan += ", " + std::to_string(jobs) + " at once with " +
             count_of(static_cast<std::size_t>(settings_.threads), "thread") + " each";
-    std::size_t up_to = 0;
-    for (const Item& item : queue_)
-      if (item.size() > 1)
-        up_to =
-            std::max(up_to, std::min(group_limit(*item.front()), static_cast<std::size_t>(jobs)));
-    if (up_to > 1)
-      plan +=
-          ", rows of one reference scored together up to " + std::to_string(up_to) + " per process";
+    if (std::any_of(queue_.begin(), queue_.end(), [](const Item& item) { return item.size() > 1; }))
+      plan += ", rows of one reference scored together up to " +
+              std::to_string(group_limit(jobs)) + " per process";
     plan += "; " + cpus.why;
     if (cuda && !settings_.gpus.empty()) {
       std::string gpus;
@@ -988,11 +986,13 @@ int Batch::run() {
   return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
 }
 
-// --group N, else 1: each row its own process. Not more by default with
+// The most rows in one process: --group N, else 1 (each row its own
+// process), never more than `jobs` rows at once. Not more by default with
 // --backend cuda, where each process pays nvcodec's start-up, until grouped
 // runs are seen to pass on a GPU (docs/tool.md, "Rows of one reference").
-std::size_t Batch::group_limit(const Planned&) const {
-  return settings_.group > 0 ? static_cast<std::size_t>(settings_.group) : 1;
+std::size_t Batch::group_limit(int jobs) const {
+  return std::min<std::size_t>(settings_.group > 0 ? static_cast<std::size_t>(settings_.group) : 1,
+                               static_cast<std::size_t>(jobs));
 }
 
 // Whether a row may share a process with others of its reference: its log
@@ -1018,12 +1018,11 @@ void Batch::form_groups(const std::vector<const Planned*>& rows) {
   std::vector<bool> taken(rows.size(), false);
   std::vector<std::string> refs;
   for (const Planned* planned : rows) refs.push_back(absolute(planned->row->ref));
+  const std::size_t limit = group_limit(settings_.jobs);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (taken[i]) continue;
     Item item = {rows[i]};
     taken[i] = true;
-    const std::size_t limit =
-        std::min(group_limit(*rows[i]), static_cast<std::size_t>(settings_.jobs));
     if (limit > 1 && groupable(*rows[i]))
       for (std::size_t j = i + 1; j < rows.size() && item.size() < limit; ++j)
         if (!taken[j] && refs[j] == refs[i] && rows[j]->options == rows[i]->options &&
@@ -1116,8 +1115,7 @@ bool Batch::launch(const Item& item) {
       // Checked when the queue was made; should a log have become a symlink
       // since, it is staged elsewhere: each row alone, next.
       if (expand_name(pattern, member.planned->row->id) != member.staging) {
-        for (auto other = running->members.rbegin(); other != running->members.rend(); ++other)
-          queue_.push_front({other->planned});
+        requeue_alone(running->members);
         return false;
       }
     }
@@ -1156,8 +1154,7 @@ bool Batch::launch(const Item& item) {
       // As a group that fails: each row alone, next.
       print("rows " + ids_of(running->members) + " scored together failed (cannot start " +
             "vmafexact: " + message + "); scoring each alone");
-      for (auto member = running->members.rbegin(); member != running->members.rend(); ++member)
-        queue_.push_front({member->planned});
+      requeue_alone(running->members);
       return false;
     }
     const Member& member = running->members.front();
@@ -1323,8 +1320,7 @@ void Batch::finish(Running& running) {
     if (signal_ == 0) {
       print("rows " + ids_of(running.members) + " scored together failed (exit " +
             std::to_string(exit_code) + ": " + headline(failure) + "); scoring each alone");
-      for (auto member = running.members.rbegin(); member != running.members.rend(); ++member)
-        queue_.push_front({member->planned});
+      requeue_alone(running.members);
     }
   } else {
     for (Member& member : running.members)
