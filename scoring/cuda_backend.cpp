@@ -17,9 +17,10 @@ namespace {
 // instance per frame in flight (at least two), frame i going to instance
 // i % count, so that the frames in flight (the Scorer's overlap) run side by
 // side too and each instance has one frame in flight; a twin with state
-// (motion) has one, its frames in flight in its read-back slots. Results are read back on the twin's stream, so a frame's scores are
-// final when its read-back is: by then every kernel of that frame has run, and
-// the frame's pictures may be reused.
+// (motion) has one, its frames in flight in its read-back slots. Results are
+// read back on the twin's stream, so a frame's scores are final when its
+// read-back is: by then every kernel of that frame has run, and the frame's
+// pictures may be reused.
 class StreamedExtractor final : public FeatureExtractor {
  public:
   StreamedExtractor(std::string_view name, const FeatureOptions& options, cudaStream_t frames,
