@@ -216,8 +216,31 @@ void symmetric_eigenvalues(const float* a, unsigned size, float* eigenvalues) {
   tridiagonal_eigenvalues(d, sd, eigenvalues, n);
 }
 
-bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned cols, float* x,
-                         std::vector<float>& work, const SpeedDsp& dsp) {
+namespace {
+
+// solve_triangular_system: back substitution, row by row from the bottom;
+// each entry subtracts its terms in k order (the columns side by side).
+bool back_substitute(const float* r, const float* rect, int n, unsigned cols, float* x) {
+  for (int i = n - 1; i >= 0; --i) {
+    const float pivot = r[i * n + i];
+    if (static_cast<double>(std::fabs(pivot)) < kEpsilon) return false;
+    float* xi = x + std::size_t(i) * cols;
+    const float* bi = rect + std::size_t(i) * cols;
+    for (unsigned j = 0; j < cols; ++j) xi[j] = bi[j];
+    for (int k = i + 1; k < n; ++k) {
+      const float rik = r[i * n + k];
+      const float* xk = x + std::size_t(k) * cols;
+      for (unsigned j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
+    }
+    for (unsigned j = 0; j < cols; ++j) xi[j] = xi[j] / pivot;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool solve_linear_system_dense(const float* a, unsigned size, const float* b, unsigned cols,
+                               float* x, std::vector<float>& work, const SpeedDsp& dsp) {
   const int n = static_cast<int>(size);
   const std::size_t square = std::size_t(n) * n;
   work.resize(4 * square + std::size_t(n) * cols + n);
@@ -255,22 +278,58 @@ bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned
   // libvmaf transposes Q twice (once to return Q, once to apply Q'): Q' B.
   dsp.matmul(q, b, size, size, cols, rect);
 
-  // solve_triangular_system: back substitution, row by row from the bottom;
-  // each entry subtracts its terms in k order (the columns side by side).
-  for (int i = n - 1; i >= 0; --i) {
-    const float pivot = r[i * n + i];
-    if (static_cast<double>(std::fabs(pivot)) < kEpsilon) return false;
-    float* xi = x + std::size_t(i) * cols;
-    const float* bi = rect + std::size_t(i) * cols;
-    for (unsigned j = 0; j < cols; ++j) xi[j] = bi[j];
-    for (int k = i + 1; k < n; ++k) {
-      const float rik = r[i * n + k];
-      const float* xk = x + std::size_t(k) * cols;
-      for (unsigned j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
+  return back_substitute(r, rect, n, cols, x);
+}
+
+bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned cols, float* x,
+                         std::vector<float>& work, const SpeedDsp& dsp) {
+  const int n = static_cast<int>(size);
+  const std::size_t square = std::size_t(n) * n;
+  work.resize(4 * square + std::size_t(n) * cols + n);
+  float* q = work.data();              // the product of the reflections so far
+  float* r = q + square;               // products, then R
+  float* reflection = r + square;      // the live m x m block of I - 2 v v'
+  float* block = reflection + square;  // the live m x m block of the matrix being reduced
+  float* rect = block + square;        // Q' B
+  float* v = rect + std::size_t(n) * cols;
+
+  // solve_linear_system_dense() step for step, less the products' terms that
+  // are exactly zero. At step k the rows and columns before k of the reduced
+  // matrix are the identity's (matrix_minor) and v's first k entries are +0,
+  // so every term that mixes an index below k with one at or above it is a
+  // product with a zero factor. Each sum starts at +0, and adding a signed
+  // zero to a sum that started at +0 changes nothing, so leaving those terms
+  // out keeps every bit; the rows of Q before k keep their values (the
+  // identity rows of the reflection copy them). Where a step's v has no
+  // length, the dense steps run instead: they make NaNs.
+  std::memcpy(block, a, sizeof(float) * square);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) q[i * n + j] = i == j ? 1 : 0;
+  for (int k = 0; k < n - 1; ++k) {
+    const int m = n - k;
+    const auto live = static_cast<unsigned>(m);
+    for (int i = 0; i < m; ++i) v[i] = block[i * m];
+    const float norm = norm_of(v, m);
+    v[0] += static_cast<float>(sign_of(a[k * n + k])) * norm;
+    const float length = norm_of(v, m);
+    if (!(length > 0.0f) || !std::isfinite(length))
+      return solve_linear_system_dense(a, size, b, cols, x, work, dsp);
+    for (int i = 0; i < m; ++i) v[i] = v[i] / length;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) reflection[i * m + j] = -2.0f * v[i] * v[j];
+    for (int i = 0; i < m; ++i) reflection[i * m + i] += 1;
+    if (k + 1 < n - 1) {
+      // The next step reads the block less its first row and column.
+      dsp.matmul(reflection + m, block, live - 1, live, live, r);
+      for (int i = 0; i + 1 < m; ++i)
+        for (int j = 0; j + 1 < m; ++j) block[i * (m - 1) + j] = r[i * m + j + 1];
     }
-    for (unsigned j = 0; j < cols; ++j) xi[j] = xi[j] / pivot;
+    dsp.matmul(reflection, q + std::size_t(k) * n, live, live, size, r);
+    std::memcpy(q + std::size_t(k) * n, r, sizeof(float) * std::size_t(m) * n);
   }
-  return true;
+  dsp.matmul(q, a, size, size, size, r);
+  dsp.matmul(q, b, size, size, cols, rect);
+  return back_substitute(r, rect, n, cols, x);
 }
 
 }  // namespace vmafexact::speed

@@ -23,4 +23,10 @@ void symmetric_eigenvalues(const float* a, unsigned n, float* eigenvalues);
 bool solve_linear_system(const float* a, unsigned n, const float* b, unsigned cols, float* x,
                          std::vector<float>& work, const SpeedDsp& dsp);
 
+// The same, step for step as libvmaf's code reads: every reflection and
+// product over the whole n x n matrix. The reference solve_linear_system()
+// equals bit for bit (it leaves out the terms that are exactly zero).
+bool solve_linear_system_dense(const float* a, unsigned n, const float* b, unsigned cols,
+                               float* x, std::vector<float>& work, const SpeedDsp& dsp);
+
 }  // namespace vmafexact::speed

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "scorer.h"
 #include "speed/speed.h"
 #include "speed/speed_extractor.h"
+#include "speed/speed_linalg.h"
 
 using namespace vmafexact;
 using vmafexact::test::error_of;
@@ -438,6 +440,85 @@ TEST(SpeedScoreTest, FlatPicturesAreSingularOnBothSides) {
   const speed::SpeedScore score = kernel.score(a, b);
   EXPECT_TRUE(score.singular);
   EXPECT_EQ(score.score, 0.0f);
+}
+
+// The solver leaves out products with a zero factor; every bit must still be
+// that of the dense steps libvmaf takes, with each table of routines: on
+// covariances as SpEED makes them, on matrices full of exact zeros (where
+// signed zeros meet), on near-singular ones and on a column of zeros (NaNs).
+TEST(SpeedLinearSystem, EqualsTheDenseStepsBitForBit) {
+  std::mt19937 random(44);
+  std::vector<std::vector<float>> matrices;
+  std::vector<unsigned> sizes;
+  const auto add = [&](unsigned n, std::vector<float> m) {
+    sizes.push_back(n);
+    matrices.push_back(std::move(m));
+  };
+  for (unsigned n : {1u, 2u, 3u, 5u, 24u, 25u}) {
+    // A covariance of random samples, as SpEED's compute_covariance.
+    std::normal_distribution<float> sample(0.0f, 20.0f);
+    std::vector<std::vector<float>> draws(4 * n, std::vector<float>(n));
+    for (auto& d : draws)
+      for (auto& x : d) x = sample(random);
+    std::vector<float> cov(n * n);
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < n; ++j) {
+        double sum = 0;
+        for (const auto& d : draws) sum += double{d[i]} * d[j];
+        cov[i * n + j] = static_cast<float>(sum / draws.size());
+      }
+    add(n, cov);
+    // Diagonal and block-diagonal: most terms are signed zeros.
+    std::vector<float> diagonal(n * n, 0.0f);
+    for (unsigned i = 0; i < n; ++i) diagonal[i * n + i] = (i % 2 ? -1.0f : 1.0f) * (1.0f + i);
+    add(n, diagonal);
+    std::vector<float> blocks = diagonal;
+    for (unsigned i = 0; i + 1 < n; i += 2) blocks[i * n + i + 1] = blocks[(i + 1) * n + i] = -0.5f;
+    add(n, blocks);
+    // Entries over many magnitudes, some exactly zero or negative zero.
+    std::uniform_int_distribution<int> exponent(-20, 20), pick(0, 5);
+    std::vector<float> wide(n * n);
+    for (auto& x : wide) {
+      const int p = pick(random);
+      x = p == 0 ? 0.0f : p == 1 ? -0.0f : std::ldexp(sample(random), exponent(random));
+    }
+    add(n, wide);
+    // Nearly singular: two rows almost equal.
+    std::vector<float> near = cov;
+    if (n > 1)
+      for (unsigned j = 0; j < n; ++j) near[n + j] = near[j] * (1.0f + 1e-7f);
+    add(n, near);
+    // A column (and row) of zeros after the first: a reflection of no length.
+    if (n > 2) {
+      std::vector<float> hollow = cov;
+      for (unsigned j = 0; j < n; ++j) hollow[j * n + 1] = hollow[n + j] = 0.0f;
+      hollow[0] = 0.0f;
+      for (unsigned j = 0; j < n; ++j) hollow[j * n] = hollow[j] = 0.0f;
+      add(n, hollow);
+    }
+  }
+  std::vector<const speed::SpeedDsp*> tables = {&speed::speed_dsp_scalar()};
+  for (unsigned flag : {cpu::kAvx2, cpu::kAvx512})
+    if (const speed::SpeedDsp* table = speed::speed_dsp_isa(flag)) tables.push_back(table);
+  std::normal_distribution<float> rhs(0.0f, 50.0f);
+  unsigned compared = 0;
+  for (const speed::SpeedDsp* dsp : tables)
+    for (std::size_t c = 0; c < matrices.size(); ++c)
+      for (unsigned cols : {1u, 7u, 72u, 313u}) {
+        const unsigned n = sizes[c];
+        std::vector<float> b(std::size_t{n} * cols);
+        for (auto& x : b) x = rhs(random);
+        std::vector<float> fast(b.size(), 1.0f), dense(b.size(), 1.0f), work;
+        const bool fast_ok =
+            speed::solve_linear_system(matrices[c].data(), n, b.data(), cols, fast.data(), work, *dsp);
+        const bool dense_ok = speed::solve_linear_system_dense(matrices[c].data(), n, b.data(), cols,
+                                                               dense.data(), work, *dsp);
+        ASSERT_EQ(fast_ok, dense_ok) << "matrix " << c << " (" << n << "x" << n << "), " << cols;
+        ASSERT_EQ(0, std::memcmp(fast.data(), dense.data(), fast.size() * sizeof(float)))
+            << "matrix " << c << " (" << n << "x" << n << "), " << cols << " columns";
+        ++compared;
+      }
+  EXPECT_GE(compared, 4u * matrices.size());
 }
 
 }  // namespace
