@@ -4,7 +4,7 @@
 //                   [--frames N] [--warmup N] [--model NAME] [--features LIST]
 //                   [--yuv REF DIST] [--libvmaf PATH/TO/vmaf] [--threads N]
 //                   [--cpu-masks M1,M2,..] [--frames-in-flight N] [--pace FPS]
-//                   [--devices D1,D2,..] [--distinct N]
+//                   [--devices D1,D2,..] [--distinct N] [--profile]
 //
 // Synthetic 4:2:0 clips (a moving gradient with hard edges and noise, and a
 // noisier distorted copy) unless --yuv names two raw files. --distinct N frames
@@ -32,6 +32,13 @@
 // time, each on its own host thread with its own frames, as two elements with
 // cuda-device-id 0 and 1 do; it prints the first device alone, then all of
 // them together (the sum of their fps) and the ratio of the two.
+//
+// --profile (cuda) measures each extractor's host time apart: before a
+// frame's extract() the device is made idle, so that what extract() takes is
+// the host's own work (read-back, finishing), not a wait for kernels. It
+// prints microseconds per frame for each extractor's submit() and extract(),
+// and the rest (the Scorer's models and pooling, the waits for the device).
+// Frames then do not overlap: read the split, not the fps.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,6 +84,7 @@ struct Options {
   double pace = 0;        // frames per second pushed; 0: as fast as possible
   std::vector<unsigned> cpu_masks;  // empty: the mask in force (VMAFEXACT_CPU_MASK)
   std::vector<int> devices;         // cuda: the devices scored on at the same time (empty: the current one)
+  bool profile = false;             // cuda: each extractor's host time, apart
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -135,6 +143,7 @@ Options parse(int argc, char** argv) {
         options.dist_yuv = value();
       } else if (arg == "--libvmaf") options.libvmaf = value();
       else if (arg == "--threads") options.threads = count_of(value());
+      else if (arg == "--profile") options.profile = true;
       else if (arg == "--frames-in-flight") options.frames_in_flight = count_of(value());
       else if (arg == "--pace") options.pace = rate_of(value());
       else if (arg == "--distinct") options.distinct = std::max(1u, count_of(value()));
@@ -298,6 +307,47 @@ CpuRun run_cpu(const Options& options, const PictureFormat& format, const std::v
 }
 
 #ifdef VMAFEXACT_HAVE_CUDA
+// --profile: an extractor's calls timed on the host, the device idle before
+// each extract() (see the comment at the top).
+struct HostTimes {
+  std::string name;
+  double submit_seconds = 0, extract_seconds = 0;
+};
+
+class TimedExtractor final : public FeatureExtractor {
+ public:
+  TimedExtractor(std::unique_ptr<FeatureExtractor> inner, HostTimes& times)
+      : inner_(std::move(inner)), times_(&times) {
+    times_->name = std::string(inner_->name());
+  }
+  std::string_view name() const override { return inner_->name(); }
+  std::vector<std::string> provided_features() const override { return inner_->provided_features(); }
+  std::string score_key(std::string_view provided) const override { return inner_->score_key(provided); }
+  void init(const PictureFormat& format) override { inner_->init(format); }
+  void submit(const PictureView& ref, const PictureView& dist, unsigned index) override {
+    const auto start = Clock::now();
+    inner_->submit(ref, dist, index);
+    times_->submit_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  void extract(const PictureView& ref, const PictureView& dist, unsigned index,
+               FeatureCollector& scores) override {
+    cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (--profile)");
+    const auto start = Clock::now();
+    inner_->extract(ref, dist, index, scores);
+    times_->extract_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  void set_band_runner(BandRunner& runner) override { inner_->set_band_runner(runner); }
+  void flush(FeatureCollector& scores) override { inner_->flush(scores); }
+  unsigned latency_frames() const override { return inner_->latency_frames(); }
+  bool reads_chroma() const override { return inner_->reads_chroma(); }
+  bool keeps_state() const override { return inner_->keeps_state(); }
+  bool sees_every_frame() const override { return inner_->sees_every_frame(); }
+
+ private:
+  std::unique_ptr<FeatureExtractor> inner_;
+  HostTimes* times_;
+};
+
 double run_cuda(const Options& options, const PictureFormat& format, const std::vector<Frame>& ref,
                 const std::vector<Frame>& dist, int device = -1) {
   if (device >= 0) cuda::check(cudaSetDevice(device), "cudaSetDevice");
@@ -307,8 +357,12 @@ double run_cuda(const Options& options, const PictureFormat& format, const std::
                                                      : cuda::CudaBackend::kDefaultFramesInFlight);
   ScorerOptions scorer_options;
   scorer_options.overlap_frames = backend.frames_in_flight() - 1;  // as the element runs it
-  scorer_options.make_extractor = [&backend](std::string_view name, const FeatureOptions& opts) {
-    return backend.make_extractor(name, opts);
+  std::vector<std::unique_ptr<HostTimes>> profile;
+  scorer_options.make_extractor = [&](std::string_view name,
+                                      const FeatureOptions& opts) -> std::unique_ptr<FeatureExtractor> {
+    if (!options.profile) return backend.make_extractor(name, opts);
+    profile.push_back(std::make_unique<HostTimes>());
+    return std::make_unique<TimedExtractor>(backend.make_extractor(name, opts), *profile.back());
   };
   Scorer scorer(load_models(parse_model_list(options.model)), parse_feature_list(options.features), format,
                 scorer_options);
@@ -320,11 +374,25 @@ double run_cuda(const Options& options, const PictureFormat& format, const std::
   }
   cuda::check(cudaStreamSynchronize(backend.stream()), "upload");
   for (unsigned i = 0; i < options.warmup; ++i) scorer.push(ref_device[i % n].view(), dist_device[i % n].view());
+  for (auto& times : profile) times->submit_seconds = times->extract_seconds = 0;
   const auto start = Clock::now();
   for (unsigned i = 0; i < options.frames; ++i)
     scorer.push(ref_device[i % n].view(), dist_device[i % n].view());
   scorer.finish();
-  return options.frames / std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (options.profile) {
+    const double frames = options.frames;
+    double host = 0;
+    for (const auto& times : profile) {
+      std::printf("  host %-20s submit %7.1f us, extract %7.1f us per frame\n", times->name.c_str(),
+                  1e6 * times->submit_seconds / frames, 1e6 * times->extract_seconds / frames);
+      host += times->submit_seconds + times->extract_seconds;
+    }
+    std::printf("  host, all extractors: %.1f us per frame; the rest: %.1f us (device idle before "
+                "each extract)\n",
+                1e6 * host / frames, 1e6 * (seconds - host) / frames);
+  }
+  return options.frames / seconds;
 }
 // One session per device at the same time; the sum of their fps.
 double run_cuda_devices(const Options& options, const PictureFormat& format,
