@@ -152,15 +152,25 @@ void CambiCudaStage::submit(const PictureView& ref, const PictureView& dist, uns
   submitted_ = index + 1;
   const unsigned slot = index % 2;
   FrameRecord* record = records_.data() + slot;
-  check(cudaMemsetAsync(record->largest, 0, sizeof record->largest, stream_), "cudaMemsetAsync (cambi)");
-  enqueue_pass(0, dist_luma, slot);
-  if (passes_ > 1) enqueue_pass(1, ref.planes[0], slot);
-  const unsigned segments = static_cast<unsigned>(passes_ * kNumScales);
-  unsigned max_n = 0;
-  for (int p = 0; p < passes_; ++p) max_n = std::max(max_n, pass_[p].scales[0].width * pass_[p].scales[0].height);
-  enqueue_pooling(segments_.data() + slot * segments, segments, max_n, digit_counts_.data(),
-                  record->pools, stream_);
-  readback_.submit(record, index, stream_);
+  const PlaneView* ref_luma = passes_ > 1 ? &ref.planes[0] : nullptr;
+  // About thirty launches a frame: one graph launch instead (frame_graphs.h).
+  readback_.reserve();
+  const auto key = graph_key(dist_luma.data, dist_luma.stride, ref_luma ? ref_luma->data : nullptr,
+                             ref_luma ? ref_luma->stride : 0, slot, frame_slot(index));
+  graphs_.run(key, stream_, [&] {
+    check(cudaMemsetAsync(record->largest, 0, sizeof record->largest, stream_),
+          "cudaMemsetAsync (cambi)");
+    enqueue_pass(0, dist_luma, slot);
+    if (ref_luma) enqueue_pass(1, *ref_luma, slot);
+    const unsigned segments = static_cast<unsigned>(passes_ * kNumScales);
+    unsigned max_n = 0;
+    for (int p = 0; p < passes_; ++p)
+      max_n = std::max(max_n, pass_[p].scales[0].width * pass_[p].scales[0].height);
+    enqueue_pooling(segments_.data() + slot * segments, segments, max_n, digit_counts_.data(),
+                    record->pools, stream_);
+    readback_.copy(record, index, stream_);
+  });
+  readback_.mark(index, stream_);
 }
 
 CambiSums CambiCudaStage::compute(const PictureView& ref, const PictureView& dist, unsigned index) {

@@ -14,6 +14,7 @@
 #include "cambi/cambi_cuda.h"
 #include "cambi/cambi_extractor.h"
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 
 namespace vmafexact::cuda::cambi {
 
@@ -81,6 +82,7 @@ class CambiCudaStage final : public FeatureStage<CambiSums> {
   DeviceBuffer<std::uint32_t> digit_counts_;
   DeviceBuffer<FrameRecord> records_;
   FrameReadback<FrameRecord> readback_{1};
+  FrameGraphs graphs_;  // one frame's passes, pooling and read-back, by input lumas and slots
   std::vector<float> host_values_;  // fallback pooling, with kReadAhead slack
 
   static std::atomic<unsigned long long> exact_pools_, fallback_pools_;

@@ -98,8 +98,15 @@ void SpeedChromaCudaStage::submit(const PictureView& ref, const PictureView& dis
     return tile::SourcePlane{picture.planes[p].data, picture.planes[p].stride, picture.bpc};
   };
   const FramePlanes planes = {plane(ref, 1), plane(dist, 1), plane(ref, 2), plane(dist, 2)};
-  enqueue_speed_pictures(planes, tables_, low_.data(), results_.data(), stream_);
-  readback_.submit(results_.data(), index, stream_);
+  readback_.reserve();
+  const auto key = graph_key(ref.planes[1].data, ref.planes[1].stride, dist.planes[1].data,
+                             dist.planes[1].stride, ref.planes[2].data, ref.planes[2].stride,
+                             dist.planes[2].data, dist.planes[2].stride, frame_slot(index));
+  graphs_.run(key, stream_, [&] {
+    enqueue_speed_pictures(planes, tables_, low_.data(), results_.data(), stream_);
+    readback_.copy(results_.data(), index, stream_);
+  });
+  readback_.mark(index, stream_);
 }
 
 ChromaSums SpeedChromaCudaStage::compute(const PictureView& ref, const PictureView& dist,

@@ -13,6 +13,7 @@
 
 #include "common/bands.h"
 #include "common/cuda_util.h"
+#include "common/frame_graphs.h"
 #include "speed/speed_cuda.h"
 #include "speed/speed_extractor.h"
 
@@ -46,6 +47,7 @@ class SpeedChromaCudaStage final : public FeatureStage<ChromaSums> {
   DeviceBuffer<int> int_tables_;
   DeviceBuffer<float> low_, results_;
   FrameReadback<float> readback_;
+  FrameGraphs graphs_;  // one frame's kernels and read-back, by input chroma planes and slot
   // Per picture, its decimated samples as block_stats takes them.
   std::vector<std::vector<float>> low_host_;
 };
