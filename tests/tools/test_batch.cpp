@@ -797,12 +797,9 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
       "g0,ref.y4m,d1.mp4,\n"
       "g1,ref.y4m,d2.mp4,\n"
       "c0,ref.y4m,d3.mp4,cpu\n");
-  // Without --group each row is alone, with CUDA too.
   const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
-                               "--gpus", "7,9", "--threads", "1", "--jobs", "3"});
+                               "--gpus", "7,9", "--threads", "1", "--jobs", "3", "--group", "1"});
   EXPECT_NE(result.err.find("3 at once with 1 thread each;"), std::string::npos) << result.err;
-  EXPECT_EQ(result.err.find("scored together"), std::string::npos) << result.err;
-  EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["scored_with"], Json::array());
   EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
   EXPECT_EQ(read_json(out_ / "rows" / "g1.json")["gpu"], "9");
@@ -818,12 +815,11 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
             {{"SLURM_CPUS_PER_TASK", "1"}});
   EXPECT_NE(by_cpus.err.find("1 at once with 1 thread each"), std::string::npos) << by_cpus.err;
 
-  // With CUDA too, --group puts rows of one reference in one process (on one
+  // By default with CUDA, rows of one reference share a process (on one
   // GPU): g0 and g1 (c0's backend differs). Where their process fails (no
   // such GPU here), each is scored again alone.
-  const Result grouped =
-      batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda", "--gpus", "7,9",
-             "--threads", "1", "--jobs", "3", "--group", "8", "--force"});
+  const Result grouped = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
+                                "--gpus", "7,9", "--threads", "1", "--jobs", "3", "--force"});
   EXPECT_NE(grouped.err.find("3 at once with 1 thread each, rows of one reference scored "
                              "together up to 3 per process;"),
             std::string::npos)

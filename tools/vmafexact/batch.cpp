@@ -69,10 +69,10 @@ constexpr const char* kDescription =
     "cgroup's CPU quota and SLURM_CPUS_PER_TASK. By default half as many rows as CPUs run\n"
     "at once (rounded up; with --backend cuda one per CPU), never more than there are rows\n"
     "to score, each with CPUs / rows threads.\n"
-    "--group N: rows of one reference with the same options are scored by one run of\n"
-    "vmafexact, up to N of them, REF decoded once and the start-up paid once (seconds with\n"
-    "--backend cuda); each row's log equals its run alone. Should that run fail, each of\n"
-    "its rows is scored again alone. Default 1: each row alone.\n"
+    "Rows of one reference with the same options are scored by one run of vmafexact, REF\n"
+    "decoded once, up to --group N of them (default: 8 with --backend cuda, whose start-up\n"
+    "takes seconds per run; otherwise 1, each row alone); each row's log equals its run\n"
+    "alone. Should that run fail, each of its rows is scored again alone.\n"
     "\n"
     "Examples:\n"
     "  vmafexact batch pairs.csv --output-dir out\n"
@@ -679,7 +679,7 @@ class Batch {
     for (auto member = members.rbegin(); member != members.rend(); ++member)
       queue_.push_front({member->planned});
   }
-  std::size_t group_limit(int jobs) const;
+  std::size_t group_limit(const Planned& planned, int jobs) const;
   bool groupable(const Planned& planned) const;
   void form_groups(const std::vector<const Planned*>& rows);
   void launch_more();
@@ -906,7 +906,8 @@ int Batch::run() {
   if (to_score_ > 0) {
     // A process of several rows holds fewer of the batch's descriptors than
     // as many processes of one row, but more of its own.
-    const std::size_t largest_group = group_limit(jobs);
+    std::size_t largest_group = 1;
+    for (const Planned* planned : rows) largest_group = std::max(largest_group, group_limit(*planned, jobs));
     const std::size_t base = open_descriptors() + kFilesToStartARow + kFilesSpare;
     const std::size_t needed = base + kFilesPerRow * static_cast<std::size_t>(jobs);
     const std::size_t hard = raise_open_file_limit(
@@ -946,9 +947,12 @@ int Batch::run() {
   if (to_score_ > 0) {
     plan += ", " + std::to_string(jobs) + " at once with " +
             count_of(static_cast<std::size_t>(settings_.threads), "thread") + " each";
-    if (std::any_of(queue_.begin(), queue_.end(), [](const Item& item) { return item.size() > 1; }))
-      plan += ", rows of one reference scored together up to " +
-              std::to_string(group_limit(jobs)) + " per process";
+    std::size_t up_to = 0;
+    for (const Item& item : queue_)
+      if (item.size() > 1) up_to = std::max(up_to, group_limit(*item.front(), jobs));
+    if (up_to > 1)
+      plan += ", rows of one reference scored together up to " + std::to_string(up_to) +
+              " per process";
     plan += "; " + cpus.why;
     if (cuda && !settings_.gpus.empty()) {
       std::string gpus;
@@ -986,13 +990,14 @@ int Batch::run() {
   return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
 }
 
-// The most rows in one process: --group N, else 1 (each row its own
-// process), never more than `jobs` rows at once. Not more by default with
-// --backend cuda, where each process pays nvcodec's start-up, until grouped
-// runs are seen to pass on a GPU (docs/tool.md, "Rows of one reference").
-std::size_t Batch::group_limit(int jobs) const {
-  return std::min<std::size_t>(settings_.group > 0 ? static_cast<std::size_t>(settings_.group) : 1,
-                               static_cast<std::size_t>(jobs));
+// The most rows with `planned` in one process: --group N, else 8 for a row
+// scored with --backend cuda (each process pays nvcodec's start-up, seconds),
+// else 1 (each row its own process); never more than `jobs` rows at once.
+std::size_t Batch::group_limit(const Planned& planned, int jobs) const {
+  const std::size_t limit = settings_.group > 0 ? static_cast<std::size_t>(settings_.group)
+                            : option_value(planned.options, "backend") == "cuda" ? 8
+                                                                                 : 1;
+  return std::min(limit, static_cast<std::size_t>(jobs));
 }
 
 // Whether a row may share a process with others of its reference: its log
@@ -1018,11 +1023,11 @@ void Batch::form_groups(const std::vector<const Planned*>& rows) {
   std::vector<bool> taken(rows.size(), false);
   std::vector<std::string> refs;
   for (const Planned* planned : rows) refs.push_back(absolute(planned->row->ref));
-  const std::size_t limit = group_limit(settings_.jobs);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (taken[i]) continue;
     Item item = {rows[i]};
     taken[i] = true;
+    const std::size_t limit = group_limit(*rows[i], settings_.jobs);
     if (limit > 1 && groupable(*rows[i]))
       for (std::size_t j = i + 1; j < rows.size() && item.size() < limit; ++j)
         if (!taken[j] && refs[j] == refs[i] && rows[j]->options == rows[i]->options &&
@@ -1434,7 +1439,8 @@ int batch_command(int argc, char** argv) {
        "LIST"},
       {"group", 0, 0, G_OPTION_ARG_STRING, &raw.group,
        "Score up to N rows of one reference (and the same options) in one run of vmafexact, "
-       "REF decoded once; each counts as a row for --jobs (default 1: each row alone)",
+       "REF decoded once; each counts as a row for --jobs (default: 8 with --backend cuda, else "
+       "1: each row alone)",
        "N"},
       {"force", 0, 0, G_OPTION_ARG_NONE, &raw.force, "Score every row again, even those done",
        nullptr},
