@@ -19,6 +19,7 @@ void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigne
   if (planes_.size() != pitch_ * format_.height * depth_) {
     planes_.resize(pitch_ * format_.height * depth_);
     device_sad_.resize(kFrameSlots);
+    row_totals_.resize(format_.height);
   }
   const bool score = kept_ >= depth_;
   unsigned long long* sum = device_sad_.data() + frame_slot(index);
@@ -27,9 +28,7 @@ void MotionCudaStage::submit(const PictureView& ref, const PictureView&, unsigne
   graphs_.run(graph_key(luma.data, luma.stride, slot, score, frame_slot(index)), stream_, [&] {
     if (score) {
       const PlaneView earlier{slot, static_cast<std::ptrdiff_t>(pitch_), luma.width, luma.height};
-      check(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream_),
-            "cudaMemsetAsync (motion sum)");
-      enqueue_motion_sad(earlier, luma, format_.bpc, sum, stream_);
+      enqueue_motion_sad(earlier, luma, format_.bpc, row_totals_.data(), sum, stream_);
     }
     check(cudaMemcpy2DAsync(slot, pitch_, luma.data, static_cast<std::size_t>(luma.stride),
                             std::size_t{luma.width} * (format_.bpc > 8 ? 2 : 1), luma.height,

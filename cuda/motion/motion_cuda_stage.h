@@ -36,6 +36,7 @@ class MotionCudaStage final : public FeatureStage<MotionSums> {
   bool scored_[kFrameSlots] = {};  // by frame slot: whether a sum was computed
   DeviceBuffer<std::uint8_t> planes_;           // depth_ planes of pitch_ * height bytes
   DeviceBuffer<unsigned long long> device_sad_;  // one sum per frame slot
+  DeviceBuffer<std::uint32_t> row_totals_;       // the rows' sums of the frame being scored
   FrameReadback<unsigned long long> readback_{1};
   FrameGraphs graphs_;  // one frame's work, by input luma, ring slot, scoring and read-back slot
 };

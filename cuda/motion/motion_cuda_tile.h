@@ -4,15 +4,18 @@
 // kernel's order without a GPU. The arithmetic itself is the CPU's
 // (metrics/motion/motion_pixel.h).
 //
-// One block of kThreads threads owns kRows consecutive rows over the whole
-// width, so each row's uint32 sum (which wraps, as libvmaf's) is formed inside
-// one block; the block adds its rows' sums into the frame's uint64 with one
-// atomic add. The block walks the width in chunks of kChunk output columns:
-// thread t holds the column x0 - 2 + t (mirrored at the borders), keeps the
-// five differences prev - cur under the vertical filter in registers while it
-// walks down the rows, writes the row's vertical value to shared memory, and
-// threads t < kChunk then filter horizontally the five shared values t..t+4
-// (which are the mirrored columns x - 2 .. x + 2 of output column x = x0 + t).
+// One block of kThreads threads owns kRows consecutive rows of one chunk of
+// kChunk output columns (blockIdx.x: the rows, blockIdx.y: the chunk, so that
+// a 4K picture has thousands of blocks rather than a few hundred that each
+// walk the whole width). Thread t holds the column x0 - 2 + t (mirrored at
+// the borders), keeps the five differences prev - cur under the vertical
+// filter in registers while it walks down the rows, writes the row's
+// vertical value to shared memory, and threads t < kChunk then filter
+// horizontally the five shared values t..t+4 (which are the mirrored columns
+// x - 2 .. x + 2 of output column x = x0 + t). Each row's sum is uint32 and
+// wraps, as libvmaf's: the block's share of a row is added into the row's
+// uint32 total with a wrapping atomic add (any order gives the same total
+// modulo 2^32), and a second kernel adds the rows' totals in 64 bits.
 #pragma once
 
 #include <cstddef>
@@ -27,8 +30,10 @@ inline constexpr int kHalo = 2;                     // the filter's radius
 inline constexpr int kChunk = kThreads - 2 * kHalo;  // output columns per pass
 inline constexpr int kRows = 8;                     // rows per block
 
-// Blocks for a picture of `height` rows.
+// Row groups (blockIdx.x) for a picture of `height` rows, chunks (blockIdx.y)
+// for `width` columns.
 VMAFEXACT_HD inline unsigned block_count(unsigned height) { return (height + kRows - 1) / kRows; }
+VMAFEXACT_HD inline unsigned chunk_count(unsigned width) { return (width + kChunk - 1) / kChunk; }
 
 // The (unmirrored) column of thread t in the chunk that starts at output column x0.
 VMAFEXACT_HD inline int thread_column(int x0, int t) { return x0 - kHalo + t; }

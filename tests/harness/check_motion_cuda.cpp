@@ -2,9 +2,10 @@
 // path with the scalar table.
 //  - motion_cuda_emulation: no device needed (runs in CI). It walks the
 //    kernel's decomposition (cuda/motion/motion_cuda_tile.h: blocks of kRows
-//    rows, chunks of kChunk columns, a sliding window of five differences per
-//    thread, the horizontal pass over shared values, the per-row wrapping
-//    reduction) on the host with the kernel's own __host__ __device__
+//    rows by kChunk columns, a sliding window of five differences per thread,
+//    the horizontal pass over shared values, the per-row wrapping reduction
+//    and the blocks' wrapping adds into each row's total) on the host with
+//    the kernel's own __host__ __device__
 //    functions, and requires every row's uint32 sum and the frame's uint64 to
 //    equal the CPU path's (motion_row_sad, motion_sad).
 //  - motion_cuda_device: the kernel and the twin extractor on a device
@@ -104,12 +105,13 @@ Emulated emulate_kernel(const PlaneView& prev, const PlaneView& cur, unsigned bp
   const int width = static_cast<int>(cur.width), height = static_cast<int>(cur.height);
   Emulated out;
   out.rows.assign(cur.height, 0);
-  for (unsigned block = 0; block < tile::block_count(cur.height); ++block) {
-    const int y0 = static_cast<int>(block) * tile::kRows;
-    std::vector<std::array<std::uint32_t, tile::kRows>> row_sum(tile::kThreads);
-    for (auto& sums : row_sum) sums.fill(0);
-    std::vector<std::int32_t> vertical(tile::kThreads);
-    for (int x0 = 0; x0 < width; x0 += tile::kChunk) {
+  for (unsigned block = 0; block < tile::block_count(cur.height); ++block)
+    for (unsigned chunk = 0; chunk < tile::chunk_count(cur.width); ++chunk) {
+      const int y0 = static_cast<int>(block) * tile::kRows;
+      std::vector<std::array<std::uint32_t, tile::kRows>> row_sum(tile::kThreads);
+      for (auto& sums : row_sum) sums.fill(0);
+      std::vector<std::int32_t> vertical(tile::kThreads);
+      const int x0 = static_cast<int>(chunk) * tile::kChunk;
       // Per-thread registers.
       std::vector<std::array<std::int64_t, 5>> d(tile::kThreads);
       std::vector<std::int64_t> next(tile::kThreads);
@@ -142,25 +144,23 @@ Emulated emulate_kernel(const PlaneView& prev, const PlaneView& cur, unsigned bp
         for (int t = 0; t < tile::kThreads; ++t)  // up to the second
           if (t < tile::kChunk && x0 + t < width) row_sum[t][r] += tile::output_abs(vertical.data() + t);
       }
-    }
-    // The reduction: shuffle-down within each warp, then the warps in order.
-    std::uint64_t block_sum = 0;
-    for (int r = 0; r < tile::kRows; ++r) {
-      std::uint32_t row = 0;
-      for (int warp = 0; warp < tile::kThreads / 32; ++warp) {
-        std::array<std::uint32_t, 32> lanes{};
-        for (int lane = 0; lane < 32; ++lane) lanes[lane] = row_sum[warp * 32 + lane][r];
-        for (int offset = 16; offset > 0; offset /= 2) {
-          const auto before = lanes;
-          for (int lane = 0; lane + offset < 32; ++lane) lanes[lane] = before[lane] + before[lane + offset];
+      // The reduction: shuffle-down within each warp, the warps in order, then
+      // the block's share wrapping-added into the row's total.
+      for (int r = 0; r < tile::kRows; ++r) {
+        std::uint32_t share = 0;
+        for (int warp = 0; warp < tile::kThreads / 32; ++warp) {
+          std::array<std::uint32_t, 32> lanes{};
+          for (int lane = 0; lane < 32; ++lane) lanes[lane] = row_sum[warp * 32 + lane][r];
+          for (int offset = 16; offset > 0; offset /= 2) {
+            const auto before = lanes;
+            for (int lane = 0; lane + offset < 32; ++lane) lanes[lane] = before[lane] + before[lane + offset];
+          }
+          share += lanes[0];
         }
-        row += lanes[0];
+        if (y0 + r < height) out.rows[y0 + r] += share;
       }
-      if (y0 + r < height) out.rows[y0 + r] = row;
-      block_sum += row;
     }
-    out.sad += block_sum;
-  }
+  for (const std::uint32_t row : out.rows) out.sad += row;  // the total kernel, in 64 bits
   return out;
 }
 
@@ -256,9 +256,10 @@ std::uint64_t device_sad(const Plane& prev, const Plane& cur, cuda::Stream& stre
   prev_device.upload(prev.picture(), stream.get());
   cur_device.upload(cur.picture(), stream.get());
   cuda::DeviceBuffer<unsigned long long> sum(1);
-  cuda::check(cudaMemsetAsync(sum.data(), 0, sizeof(unsigned long long), stream.get()), "memset");
+  cuda::DeviceBuffer<std::uint32_t> rows(cur.height);
+  cuda::check(cudaMemsetAsync(sum.data(), 0xff, sizeof(unsigned long long), stream.get()), "memset");
   cuda::motion::enqueue_motion_sad(prev_device.view().planes[0], cur_device.view().planes[0],
-                                   cur.bpc, sum.data(), stream.get());
+                                   cur.bpc, rows.data(), sum.data(), stream.get());
   unsigned long long result = 0;
   cuda::check(cudaMemcpyAsync(&result, sum.data(), sizeof result, cudaMemcpyDeviceToHost,
                               stream.get()),
