@@ -499,7 +499,8 @@ TEST(SpeedLinearSystem, EqualsTheDenseStepsBitForBit) {
   }
   std::vector<const speed::SpeedDsp*> tables = {&speed::speed_dsp_scalar()};
   for (unsigned flag : {cpu::kAvx2, cpu::kAvx512})
-    if (const speed::SpeedDsp* table = speed::speed_dsp_isa(flag)) tables.push_back(table);
+    if (cpu::detected_flags() & flag)
+      if (const speed::SpeedDsp* table = speed::speed_dsp_isa(flag)) tables.push_back(table);
   std::normal_distribution<float> rhs(0.0f, 50.0f);
   unsigned compared = 0;
   for (const speed::SpeedDsp* dsp : tables)
