@@ -218,6 +218,34 @@ void symmetric_eigenvalues(const float* a, unsigned size, float* eigenvalues) {
 
 namespace {
 
+// The scratch of a solve, laid out in `work`: Q (the product of the
+// reflections so far), R (products, then R), the reflection, the matrix being
+// reduced, Q' B (n x cols) and v.
+struct SolveScratch {
+  float *q, *r, *reflection, *reduced, *rect, *v;
+};
+
+SolveScratch scratch_of(std::vector<float>& work, int n, unsigned cols) {
+  const std::size_t square = std::size_t(n) * n;
+  work.resize(4 * square + std::size_t(n) * cols + n);
+  float* q = work.data();
+  return {q, q + square, q + 2 * square, q + 3 * square, q + 4 * square,
+          q + 4 * square + std::size_t(n) * cols};
+}
+
+void set_identity(float* m, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m[i * n + j] = i == j ? 1 : 0;
+}
+
+// v / length in place, then the m x m reflection I - 2 v v' as libvmaf forms it.
+void make_reflection(float* v, int m, float length, float* reflection) {
+  for (int i = 0; i < m; ++i) v[i] = v[i] / length;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) reflection[i * m + j] = -2.0f * v[i] * v[j];
+  for (int i = 0; i < m; ++i) reflection[i * m + i] += 1;
+}
+
 // solve_triangular_system: back substitution, row by row from the bottom;
 // each entry subtracts its terms in k order (the columns side by side).
 bool back_substitute(const float* r, const float* rect, int n, unsigned cols, float* x) {
@@ -243,18 +271,11 @@ bool solve_linear_system_dense(const float* a, unsigned size, const float* b, un
                                float* x, std::vector<float>& work, const SpeedDsp& dsp) {
   const int n = static_cast<int>(size);
   const std::size_t square = std::size_t(n) * n;
-  work.resize(4 * square + std::size_t(n) * cols + n);
-  float* q = work.data();           // the product of the reflections so far
-  float* r = q + square;            // products, then R
-  float* reflection = r + square;   // I - 2 v v'
-  float* reduced = reflection + square;  // the matrix being reduced
-  float* rect = reduced + square;   // Q' B
-  float* v = rect + std::size_t(n) * cols;
+  const auto [q, r, reflection, reduced, rect, v] = scratch_of(work, n, cols);
 
   // matrix_qr_decomposition: Q' = H_{n-2} .. H_0 and R = Q' A.
   std::memcpy(reduced, a, sizeof(float) * square);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) q[i * n + j] = i == j ? 1 : 0;
+  set_identity(q, n);
   for (int k = 0; k < n - 1; ++k) {
     // matrix_minor: the first k rows and columns of the identity.
     for (int i = 0; i < n; ++i)
@@ -264,11 +285,7 @@ bool solve_linear_system_dense(const float* a, unsigned size, const float* b, un
     const float norm = norm_of(v, n);
     // The sign of the ORIGINAL matrix's diagonal entry, as libvmaf takes it.
     v[k] += static_cast<float>(sign_of(a[k * n + k])) * norm;
-    const float length = norm_of(v, n);
-    for (int i = 0; i < n; ++i) v[i] = v[i] / length;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) reflection[i * n + j] = -2.0f * v[i] * v[j];
-    for (int i = 0; i < n; ++i) reflection[i * n + i] += 1;
+    make_reflection(v, n, norm_of(v, n), reflection);
     dsp.matmul(reflection, reduced, size, size, size, r);
     std::memcpy(reduced, r, sizeof(float) * square);
     dsp.matmul(reflection, q, size, size, size, r);
@@ -284,14 +301,8 @@ bool solve_linear_system_dense(const float* a, unsigned size, const float* b, un
 bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned cols, float* x,
                          std::vector<float>& work, const SpeedDsp& dsp) {
   const int n = static_cast<int>(size);
-  const std::size_t square = std::size_t(n) * n;
-  work.resize(4 * square + std::size_t(n) * cols + n);
-  float* q = work.data();              // the product of the reflections so far
-  float* r = q + square;               // products, then R
-  float* reflection = r + square;      // the live m x m block of I - 2 v v'
-  float* block = reflection + square;  // the live m x m block of the matrix being reduced
-  float* rect = block + square;        // Q' B
-  float* v = rect + std::size_t(n) * cols;
+  // The reflection and the matrix being reduced hold their live m x m blocks.
+  const auto [q, r, reflection, block, rect, v] = scratch_of(work, n, cols);
 
   // solve_linear_system_dense() step for step, less the products' terms that
   // are exactly zero. At step k the rows and columns before k of the reduced
@@ -302,9 +313,8 @@ bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned
   // out keeps every bit; the rows of Q before k keep their values (the
   // identity rows of the reflection copy them). Where a step's v has no
   // length, the dense steps run instead: they make NaNs.
-  std::memcpy(block, a, sizeof(float) * square);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) q[i * n + j] = i == j ? 1 : 0;
+  std::memcpy(block, a, sizeof(float) * std::size_t(n) * n);
+  set_identity(q, n);
   for (int k = 0; k < n - 1; ++k) {
     const int m = n - k;
     const auto live = static_cast<unsigned>(m);
@@ -314,10 +324,7 @@ bool solve_linear_system(const float* a, unsigned size, const float* b, unsigned
     const float length = norm_of(v, m);
     if (!(length > 0.0f) || !std::isfinite(length))
       return solve_linear_system_dense(a, size, b, cols, x, work, dsp);
-    for (int i = 0; i < m; ++i) v[i] = v[i] / length;
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < m; ++j) reflection[i * m + j] = -2.0f * v[i] * v[j];
-    for (int i = 0; i < m; ++i) reflection[i * m + i] += 1;
+    make_reflection(v, m, length, reflection);
     if (k + 1 < n - 1) {
       // The next step reads the block less its first row and column.
       dsp.matmul(reflection + m, block, live - 1, live, live, r);
