@@ -797,9 +797,12 @@ TEST_F(Batch, GpusSharedOutAmongRows) {
       "g0,ref.y4m,d1.mp4,\n"
       "g1,ref.y4m,d2.mp4,\n"
       "c0,ref.y4m,d3.mp4,cpu\n");
+  // With --group 1 each row is alone, with CUDA too.
   const Result result = batch({pairs.string(), "--output-dir", out_.string(), "--backend", "cuda",
                                "--gpus", "7,9", "--threads", "1", "--jobs", "3", "--group", "1"});
   EXPECT_NE(result.err.find("3 at once with 1 thread each;"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("scored together"), std::string::npos) << result.err;
+  EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["scored_with"], Json::array());
   EXPECT_NE(result.err.find("GPUs 7,9"), std::string::npos) << result.err;
   EXPECT_EQ(read_json(out_ / "rows" / "g0.json")["gpu"], "7");
   EXPECT_EQ(read_json(out_ / "rows" / "g1.json")["gpu"], "9");

@@ -990,13 +990,18 @@ int Batch::run() {
   return failed_ > 0 || elsewhere_ > 0 ? kExitBatchFailed : kExitOk;
 }
 
-// The most rows with `planned` in one process: --group N, else 8 for a row
-// scored with --backend cuda (each process pays nvcodec's start-up, seconds),
-// else 1 (each row its own process); never more than `jobs` rows at once.
+// Rows of one reference per process by default with --backend cuda: each
+// process pays nvcodec's start-up (seconds). The help texts say 8 too.
+constexpr std::size_t kCudaRowsPerProcess = 8;
+
+// The most rows with `planned` in one process: --group N, else
+// kCudaRowsPerProcess for a row scored with --backend cuda, else 1 (each row
+// its own process); never more than `jobs` rows at once.
 std::size_t Batch::group_limit(const Planned& planned, int jobs) const {
+  const bool cuda = option_value(planned.options, "backend") == "cuda";
   const std::size_t limit = settings_.group > 0 ? static_cast<std::size_t>(settings_.group)
-                            : option_value(planned.options, "backend") == "cuda" ? 8
-                                                                                 : 1;
+                            : cuda              ? kCudaRowsPerProcess
+                                                : 1;
   return std::min(limit, static_cast<std::size_t>(jobs));
 }
 
