@@ -26,6 +26,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -301,6 +302,27 @@ int free_tcp_port() {
   return ntohs(address.sin_port);
 }
 
+// True once something accepts connections on 127.0.0.1:port, so that a
+// test starts the monitor only after its sender listens (a refused first
+// connection would count as a restart the test did not cause).
+bool wait_tcp_listening(int port, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool accepted =
+        connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+    close(fd);
+    if (accepted) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
 class MonitorChannelsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -348,6 +370,7 @@ TEST_F(MonitorChannelsTest, AKilledSourceIsRestartedWhileTheOtherChannelScoresOn
                                                      "sync=false"};
   auto sender =
       std::make_unique<vmafexact::test::ChildProcess>(sender_arguments, dir_ / "sender.txt");
+  ASSERT_TRUE(wait_tcp_listening(port, 20s)) << sender->error_output();
   const std::string fed =
       "tcpclientsrc host=127.0.0.1 port=" + std::to_string(port) +
       " ! gdpdepay ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
