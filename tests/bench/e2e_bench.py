@@ -31,8 +31,10 @@ On the GPU machine scripts/device-check.sh runs it (CHECKS=e2e) from the bundle
 of scripts/device-bundle.sh.
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -285,7 +287,7 @@ def main():
     parser.add_argument("--tool", required=True, help="the vmafexact tool")
     parser.add_argument("--media", required=True, help="scripts/nvdec-media.sh's folder")
     parser.add_argument("--libvmaf", help="libvmaf's vmaf tool built with CUDA (enable_cuda)")
-    parser.add_argument("--work", help="folder for the raw frames and logs (default: a new one in /tmp)")
+    parser.add_argument("--work", help="folder for the raw frames and logs, kept (default: a new one in /tmp, removed at the end)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure, median (default 3)")
     parser.add_argument("--threads", type=int, default=0, help="--threads of the CPU runs (default 0: all cores)")
     parser.add_argument("--streams", default="1,4,8", help="concurrent CUDA processes (default 1,4,8; '' none)")
@@ -304,13 +306,18 @@ def main():
     args.backends = [backend for backend in args.backends.split(",") if backend]
     if not args.backends or set(args.backends) - {"cpu", "cuda"}:
         parser.error("--backends takes cpu, cuda or cpu,cuda")
-    work = args.work or tempfile.mkdtemp(prefix="e2e_bench.")
-    os.makedirs(work, exist_ok=True)
-    args.work = work
     pairs = PAIRS if args.pairs == "all" else [PAIRS[int(index)] for index in args.pairs.split(",")]
     missing = [f for pair in pairs for f in pair[1:3] if not os.path.exists(os.path.join(args.media, f))]
     if missing:
         sys.exit(f"e2e_bench: {args.media} lacks {', '.join(missing)}: make them with scripts/nvdec-media.sh")
+    if args.work:
+        os.makedirs(args.work, exist_ok=True)
+    else:
+        # Its raw frames run to gigabytes at 2160p: a folder of our own goes
+        # at exit, whichever way the run ends short of a kill.
+        args.work = tempfile.mkdtemp(prefix="e2e_bench.")
+        atexit.register(shutil.rmtree, args.work, True)
+    work = args.work
     host = describe_host(args)
     for line in host:
         log(line)

@@ -11,6 +11,9 @@ ffmpeg -hide_banner -encoders 2>/dev/null | grep -q ' libx264 ' ||
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "e2e-bench-smoke: $*" >&2; exit 1; }
+# The bench's own scratch folder (no --work) must not outlive it.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 
 # The bench's 1080p H.264 pair by name, 6 frames of 176x144.
 for kind in ref dist; do
@@ -35,4 +38,5 @@ if python3 "$e2e" --tool "$tool" --media "$work/none" --pairs 0 >"$work/missing.
   fail "e2e_bench.py went on without its media"
 fi
 grep -q "nvdec-media.sh" "$work/missing.out" || fail "e2e_bench.py did not say how to make the media"
+[ -z "$(ls -A "$work/tmp")" ] || fail "e2e_bench.py left $(ls "$work/tmp") in TMPDIR"
 echo "e2e-bench-smoke: passed"
