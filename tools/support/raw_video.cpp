@@ -62,6 +62,28 @@ GstVideoFormat raw_format_from_name(std::string_view name) {
   return GST_VIDEO_FORMAT_UNKNOWN;
 }
 
+std::string raw_format_advice(std::string_view name) {
+  const std::string wanted = normalized(name);
+  if (wanted == "yuv420p16le" || wanted == "yuv420p16" || wanted == "i420_16le")
+    return "GStreamer 1.22 has no planar 16-bit 4:2:0 format; vmafexact reads 16-bit 4:2:0 as "
+           "p016le (the same samples, chroma interleaved): ffmpeg -f rawvideo -pix_fmt "
+           "yuv420p16le -s WxH -i IN.yuv -f rawvideo -pix_fmt p016le OUT.yuv, then --format "
+           "p016le";
+  if (wanted == "yuv422p16le" || wanted == "yuv422p16" || wanted == "i422_16le")
+    return "GStreamer 1.22 has no 16-bit 4:2:2 format, so vmafexact cannot read one; the "
+           "vmaf_v0.6.1 models and the luma features read the luma only: score the luma plane "
+           "as gray16le (ffmpeg -f rawvideo -pix_fmt yuv422p16le -s WxH -i IN.yuv -vf "
+           "extractplanes=y -f rawvideo -pix_fmt gray16le OUT.yuv), the same scores for them";
+  if (wanted.size() > 2 && wanted.compare(wanted.size() - 2, 2, "be") == 0 &&
+      raw_format_from_name(wanted.substr(0, wanted.size() - 2) + "le") !=
+          GST_VIDEO_FORMAT_UNKNOWN)
+    return "big-endian samples are not read (libvmaf reads little-endian ones); convert with "
+           "ffmpeg -f rawvideo -pix_fmt " +
+           wanted + " -s WxH -i IN.yuv -f rawvideo -pix_fmt " +
+           wanted.substr(0, wanted.size() - 2) + "le OUT.yuv";
+  return {};
+}
+
 std::string raw_format_names() {
   std::string names;
   for (const auto& [format, ffmpeg] : kFormats) {

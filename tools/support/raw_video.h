@@ -25,6 +25,11 @@ GstVideoFormat raw_format_from_name(std::string_view name);
 // "I420 (yuv420p), YV12, ...".
 std::string raw_format_names();
 
+// For a raw format name that libvmaf's tool or ffmpeg knows but that no
+// GStreamer 1.22 format carries (16-bit planar 4:2:0 and 4:2:2, big-endian
+// samples): what to do instead, in words; empty for any other name.
+std::string raw_format_advice(std::string_view name);
+
 // The layout of one tightly packed frame: each plane's stride and offset in
 // bytes, and the frame's size. Chroma sizes round up for odd sizes (639x360
 // for 1277x719), as in ffmpeg.

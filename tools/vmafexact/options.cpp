@@ -166,11 +166,13 @@ void parse_size(const char* option, const gchar* text, int& width, int& height) 
 void parse_format(const char* option, const gchar* text, GstVideoFormat& format) {
   if (!text) return;
   format = tools::raw_format_from_name(text);
-  if (format == GST_VIDEO_FORMAT_UNKNOWN)
-    bad(option, text,
-        "not a raw format vmafexact scores; formats (GStreamer's names, ffmpeg's "
-        "in parentheses): " +
-            tools::raw_format_names());
+  if (format != GST_VIDEO_FORMAT_UNKNOWN) return;
+  if (const std::string advice = tools::raw_format_advice(text); !advice.empty())
+    bad(option, text, "not a raw format vmafexact reads: " + advice);
+  bad(option, text,
+      "not a raw format vmafexact scores; formats (GStreamer's names, ffmpeg's "
+      "in parentheses): " +
+          tools::raw_format_names());
 }
 
 // "N/D", "N" or a decimal such as 29.97.
