@@ -74,13 +74,19 @@ std::string raw_format_advice(std::string_view name) {
            "vmaf_v0.6.1 models and the luma features read the luma only: score the luma plane "
            "as gray16le (ffmpeg -f rawvideo -pix_fmt yuv422p16le -s WxH -i IN.yuv -vf "
            "extractplanes=y -f rawvideo -pix_fmt gray16le OUT.yuv), the same scores for them";
-  if (wanted.size() > 2 && wanted.compare(wanted.size() - 2, 2, "be") == 0 &&
-      raw_format_from_name(wanted.substr(0, wanted.size() - 2) + "le") !=
-          GST_VIDEO_FORMAT_UNKNOWN)
-    return "big-endian samples are not read (libvmaf reads little-endian ones); convert with "
-           "ffmpeg -f rawvideo -pix_fmt " +
-           wanted + " -s WxH -i IN.yuv -f rawvideo -pix_fmt " +
-           wanted.substr(0, wanted.size() - 2) + "le OUT.yuv";
+  // A big-endian twin of a format read here (yuv420p10be, I420_10BE): the
+  // command in ffmpeg's names, whichever names were given.
+  if (wanted.size() > 2 && wanted.compare(wanted.size() - 2, 2, "be") == 0) {
+    const GstVideoFormat little = raw_format_from_name(wanted.substr(0, wanted.size() - 2) + "le");
+    for (const auto& [format, ffmpeg] : kFormats)
+      if (format == little && ffmpeg) {
+        const std::string le = ffmpeg;
+        const std::string be = le.substr(0, le.size() - 2) + "be";
+        return "big-endian samples are not read (libvmaf reads little-endian ones); convert with "
+               "ffmpeg -f rawvideo -pix_fmt " +
+               be + " -s WxH -i IN.yuv -f rawvideo -pix_fmt " + le + " OUT.yuv";
+      }
+  }
   return {};
 }
 
