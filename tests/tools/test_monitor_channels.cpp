@@ -26,8 +26,8 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../common/build_paths.h"
@@ -174,6 +174,15 @@ class MonitorProcess : public vmafexact::test::ChildProcess {
   }
 };
 
+// 127.0.0.1:port (0: any free port, for bind).
+sockaddr_in loopback(int port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
+}
+
 // GET /metrics (no Accept header: the text format) on a connection of its
 // own; its body, or nothing when the monitor does not answer within 5 s.
 std::optional<std::string> scrape(int port) {
@@ -182,10 +191,7 @@ std::optional<std::string> scrape(int port) {
   const timeval timeout{5, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const sockaddr_in address = loopback(port);
   std::string text;
   const std::string request =
       "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
@@ -292,9 +298,7 @@ std::string live_pipeline(const std::string& pattern = "ball", const std::string
 // A TCP port free now (for a sender the test starts and stops).
 int free_tcp_port() {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  sockaddr_in address = loopback(0);
   bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
   socklen_t length = sizeof address;
   getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
@@ -310,10 +314,7 @@ bool wait_tcp_listening(int port, std::chrono::milliseconds timeout) {
   while (std::chrono::steady_clock::now() < deadline) {
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const sockaddr_in address = loopback(port);
     const bool accepted =
         connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
     close(fd);
