@@ -1,5 +1,7 @@
 #include "prometheus.h"
 
+#include "../common/loopback.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -15,6 +17,7 @@ namespace vmafexact::system_test {
 
 namespace {
 
+using vmafexact::test::free_loopback_port;
 using namespace std::chrono_literals;
 
 std::string error_text(GError* error) {
@@ -66,21 +69,6 @@ std::string url_encoded(const std::string& text) {
   std::string result = escaped;
   g_free(escaped);
   return result;
-}
-
-int free_loopback_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  const bool bound = bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
-                     getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  const std::string reason = std::strerror(errno);
-  close(fd);
-  if (!bound) throw std::runtime_error("no free port on 127.0.0.1: " + reason);
-  return ntohs(address.sin_port);
 }
 
 double unix_now() { return static_cast<double>(g_get_real_time()) / G_USEC_PER_SEC; }

@@ -28,9 +28,6 @@ HttpResponse http_get(int port, const std::string& target,
 // `text` with every character but A-Z a-z 0-9 -._~ percent-encoded.
 std::string url_encoded(const std::string& text);
 
-// A port on 127.0.0.1 that was free a moment ago.
-int free_loopback_port();
-
 // Seconds since the Unix epoch, as Prometheus' API takes them.
 double unix_now();
 

@@ -9,13 +9,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "prometheus.h"  // free_loopback_port()
+#include "../common/loopback.h"
 
 extern char** environ;
 
 namespace vmafexact::system_test {
 
 namespace fs = std::filesystem;
+using vmafexact::test::free_loopback_port;
 using namespace std::chrono_literals;
 
 namespace {

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "../common/build_paths.h"
+#include "../common/loopback.h"
 #include "child_process.h"
 #include "exposition.h"
 #include "figures.h"
@@ -339,10 +340,7 @@ class Connection {
     const timeval timeout{5, 0};  // a monitor that stopped answering fails the test soon
     setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const sockaddr_in address = vmafexact::test::loopback_address(port);
     if (connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
       const std::string reason = std::strerror(errno);
       close(fd_);

@@ -31,10 +31,13 @@
 #include <vector>
 
 #include "../common/build_paths.h"
+#include "../common/loopback.h"
 #include "channel.h"
 #include "child_process.h"
 
+using vmafexact::test::free_loopback_port;
 using vmafexact::test::kMonitorPath;
+using vmafexact::test::loopback_address;
 
 namespace {
 
@@ -174,15 +177,6 @@ class MonitorProcess : public vmafexact::test::ChildProcess {
   }
 };
 
-// 127.0.0.1:port (0: any free port, for bind).
-sockaddr_in loopback(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return address;
-}
-
 // GET /metrics (no Accept header: the text format) on a connection of its
 // own; its body, or nothing when the monitor does not answer within 5 s.
 std::optional<std::string> scrape(int port) {
@@ -191,7 +185,7 @@ std::optional<std::string> scrape(int port) {
   const timeval timeout{5, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  const sockaddr_in address = loopback(port);
+  const sockaddr_in address = loopback_address(port);
   std::string text;
   const std::string request =
       "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
@@ -295,17 +289,6 @@ std::string live_pipeline(const std::string& pattern = "ball", const std::string
          extra + " ! fakesink";
 }
 
-// A TCP port free now (for a sender the test starts and stops).
-int free_tcp_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address = loopback(0);
-  bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
 // True once something accepts connections on 127.0.0.1:port, so that a
 // test starts the monitor only after its sender listens (a refused first
 // connection would count as a restart the test did not cause).
@@ -314,7 +297,7 @@ bool wait_tcp_listening(int port, std::chrono::milliseconds timeout) {
   while (std::chrono::steady_clock::now() < deadline) {
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
-    const sockaddr_in address = loopback(port);
+    const sockaddr_in address = loopback_address(port);
     const bool accepted =
         connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
     close(fd);
@@ -354,7 +337,7 @@ constexpr const char* kQuickRestarts =
 // reported down, restarted (counted) and up again once the source is back,
 // while the other channel's frame count keeps rising throughout.
 TEST_F(MonitorChannelsTest, AKilledSourceIsRestartedWhileTheOtherChannelScoresOn) {
-  const int port = free_tcp_port();
+  const int port = free_loopback_port();
   const std::vector<std::string> sender_arguments = {"gst-launch-1.0",
                                                      "-q",
                                                      "videotestsrc",
